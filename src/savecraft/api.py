@@ -1,0 +1,68 @@
+"""The library's front door: load, save, parse, build and validate any registered format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import registry
+from .errors import FormatError, Problem, Report
+from .fileio import PathLike, atomic_write, read_input
+
+
+def parse(data: bytes, format: str | None = None) -> Any:
+    """Decode bytes (strictly: the first problem raises FormatError)."""
+    fmt = registry.get(format) if format else registry.detect(data)
+    return fmt.parse(data, Report(strict=True))
+
+
+def build(model: Any) -> bytes:
+    """Encode a model; sizes, counts and checksums are computed here, never kept stale."""
+    return registry.for_model(model).build(model)
+
+
+def load(source: PathLike | bytes | bytearray | memoryview, format: str | None = None) -> Any:
+    """Detect the format from the content and parse it."""
+    return parse(read_input(source), format)
+
+
+def save(model: Any, path: PathLike, *, backup: bool = False) -> None:
+    """Build and write atomically (temporary file, then rename)."""
+    atomic_write(path, build(model), backup=backup)
+
+
+@dataclass
+class Validation:
+    """Everything wrong with one input, and which accepted variants it used."""
+
+    format: str | None
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    model: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+
+def validate(source: PathLike | bytes | bytearray | memoryview, format: str | None = None) -> Validation:
+    """Collect every problem that can be found, instead of stopping at the first.
+
+    Problems the format can read past (checksums, sizes, counts) are all
+    reported; when the data ends early, decoding resumes at the next boundary
+    the format has (a chunk, a block) where it can.
+    """
+    data = read_input(source)
+    report = Report(strict=False)
+    try:
+        fmt = registry.get(format) if format else registry.detect(data)
+    except FormatError as err:
+        return Validation(None, list(err.problems))
+    model = None
+    try:
+        model = fmt.parse(data, report)
+        if fmt.check is not None and model is not None:
+            fmt.check(model, report)
+    except FormatError as err:
+        report.problems.extend(err.problems)
+    return Validation(fmt.name, report.problems, report.notes, model)

@@ -1,0 +1,510 @@
+"""The one binary reader and writer every codec uses.
+
+Both work on little-endian data and know where they are: the reader tracks the
+byte offset (relative to the start of the file or stream being decoded) and a
+field path, so any failure becomes a :class:`~savecraft.errors.FormatError`
+that says where and what. Fixed layouts are declared once as a :class:`Record`
+(name and type per field) and compiled to a single :class:`struct.Struct`, so a
+record costs one ``unpack_from`` call, not one call per field.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NoReturn
+
+from .errors import FormatError
+
+Buffer = bytes | bytearray | memoryview
+
+_SCALARS: dict[str, tuple[str, int]] = {
+    "u8": ("B", 1),
+    "i8": ("b", 1),
+    "u16": ("H", 2),
+    "i16": ("h", 2),
+    "u24": ("3s", 3),
+    "u32": ("I", 4),
+    "i32": ("i", 4),
+    "u64": ("Q", 8),
+    "i64": ("q", 8),
+}
+
+_U8 = struct.Struct("<B")
+_U16 = struct.Struct("<H")
+_I16 = struct.Struct("<h")
+_U32 = struct.Struct("<I")
+_I32 = struct.Struct("<i")
+_U64 = struct.Struct("<Q")
+_I64 = struct.Struct("<q")
+_I8 = struct.Struct("<b")
+
+_TYPE_RE = re.compile(r"^(?:(u8|i8|u16|i16|u24|u32|i32|u64|i64)(?:\[(\d+)\])?|bytes\[(\d+)\])$")
+
+
+def join_path(path: str, name: str) -> str:
+    """Append a field name (``.name``) or an index (``[3]``) to a field path."""
+    if not name:
+        return path
+    if not path or name.startswith("["):
+        return path + name
+    return f"{path}.{name}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Record:
+    """A fixed-size little-endian layout, declared once and compiled to one Struct.
+
+    Field types: ``u8 i8 u16 i16 u24 u32 i32 u64 i64``, arrays of them
+    (``u16[32]``, unpacked as a tuple) and ``bytes[N]``.
+    """
+
+    __slots__ = ("name", "names", "types", "struct", "size", "offsets", "_groups", "_u24", "_simple")
+
+    def __init__(self, name: str, fields: Sequence[tuple[str, str]]) -> None:
+        self.name = name
+        self.names = tuple(f for f, _ in fields)
+        self.types = tuple(t for _, t in fields)
+        fmt = ["<"]
+        offsets = []
+        groups: list[tuple[int, int]] = []  # (start index in flat tuple, count or -1 for scalar)
+        u24: list[int] = []
+        pos = 0
+        flat = 0
+        for fname, ftype in fields:
+            m = _TYPE_RE.match(ftype)
+            if not m:
+                raise ValueError(f"record {name}: field {fname}: unknown type {ftype!r}")
+            offsets.append(pos)
+            if m.group(3) is not None:
+                n = int(m.group(3))
+                fmt.append(f"{n}s")
+                pos += n
+                groups.append((flat, -1))
+                flat += 1
+                continue
+            code, size = _SCALARS[m.group(1)]
+            count = m.group(2)
+            if count is None:
+                fmt.append(code)
+                if m.group(1) == "u24":
+                    u24.append(len(groups))
+                groups.append((flat, -1))
+                flat += 1
+                pos += size
+            else:
+                if m.group(1) == "u24":
+                    raise ValueError(f"record {name}: arrays of u24 are not supported")
+                n = int(count)
+                fmt.append(f"{n}{code}")
+                groups.append((flat, n))
+                flat += n
+                pos += size * n
+        self.struct = struct.Struct("".join(fmt))
+        self.size = self.struct.size
+        self.offsets = tuple(offsets)
+        self._groups = tuple(groups)
+        self._u24 = tuple(u24)
+        self._simple = not u24 and all(c == -1 for _, c in groups)
+
+    def __repr__(self) -> str:
+        return f"Record({self.name!r}, size={self.size})"
+
+    def field_at(self, rel: int) -> str:
+        """The name of the field that covers byte ``rel`` of the record."""
+        for fname, off in zip(reversed(self.names), reversed(self.offsets)):
+            if rel >= off:
+                return fname
+        return self.names[0] if self.names else ""
+
+    def _group(self, flat: tuple[Any, ...]) -> tuple[Any, ...]:
+        if self._simple:
+            return flat
+        out: list[Any] = []
+        for start, count in self._groups:
+            if count == -1:
+                out.append(flat[start])
+            else:
+                out.append(flat[start : start + count])
+        for i in self._u24:
+            out[i] = int.from_bytes(out[i], "little")
+        return tuple(out)
+
+    def unpack_from(self, buf: Buffer, offset: int = 0) -> tuple[Any, ...]:
+        """Unpack without bounds reporting: callers check the size first."""
+        return self._group(self.struct.unpack_from(buf, offset))
+
+    def _flatten(self, values: Sequence[Any]) -> list[Any]:
+        if len(values) != len(self.names):
+            raise ValueError(f"record {self.name}: {len(self.names)} values expected, got {len(values)}")
+        if self._simple:
+            return list(values)
+        flat: list[Any] = []
+        for i, ((_, count), v) in enumerate(zip(self._groups, values)):
+            if count == -1:
+                if i in self._u24:
+                    flat.append(int(v).to_bytes(3, "little"))
+                else:
+                    flat.append(v)
+            else:
+                if len(v) != count:
+                    raise ValueError(
+                        f"record {self.name}: field {self.names[i]} needs {count} values, got {len(v)}"
+                    )
+                flat.extend(v)
+        return flat
+
+    def pack(self, *values: Any) -> bytes:
+        try:
+            return self.struct.pack(*self._flatten(values))
+        except (struct.error, OverflowError) as exc:
+            raise self._pack_error(values, exc) from None
+
+    def _pack_error(self, values: Sequence[Any], exc: Exception) -> FormatError:
+        for fname, ftype, v in zip(self.names, self.types, values):
+            m = _TYPE_RE.match(ftype)
+            assert m
+            if m.group(3) is not None:
+                if not isinstance(v, bytes | bytearray) or len(v) > int(m.group(3)):
+                    return FormatError(None, fname, f"at most {m.group(3)} bytes", repr(v)[:40])
+                continue
+            kind = m.group(1)
+            vals = v if m.group(2) is not None else (v,)
+            lo, hi = int_range(kind)
+            for x in vals:
+                if not isinstance(x, int) or not lo <= x <= hi:
+                    return FormatError(None, fname, f"an integer from {lo} to {hi} ({kind})", repr(x))
+        return FormatError(None, self.name, "values that fit the record", str(exc))
+
+
+def int_range(kind: str) -> tuple[int, int]:
+    """The inclusive range of a scalar type name such as ``u16`` or ``i32``."""
+    bits = int(kind[1:])
+    if kind[0] == "u":
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+class Reader:
+    """A bounded cursor over bytes that turns every short read into a FormatError.
+
+    ``base`` is added to positions in messages, so a reader over a slice still
+    reports offsets of the whole stream; ``what`` names the container for
+    messages such as "found the end of the chunk".
+    """
+
+    __slots__ = ("data", "pos", "end", "base", "path", "what")
+
+    def __init__(
+        self,
+        data: Buffer,
+        pos: int = 0,
+        end: int | None = None,
+        *,
+        base: int = 0,
+        path: str = "",
+        what: str = "the data",
+    ) -> None:
+        # bytes, bytearray and mmap all have find(); a memoryview is copied once.
+        self.data: Any = bytes(data) if isinstance(data, memoryview) else data
+        self.pos = pos
+        self.end = len(data) if end is None else end
+        self.base = base
+        self.path = path
+        self.what = what
+
+    # -- position -----------------------------------------------------------------
+    @property
+    def remaining(self) -> int:
+        return self.end - self.pos
+
+    @property
+    def offset(self) -> int:
+        """The absolute offset of the cursor, as messages report it."""
+        return self.base + self.pos
+
+    def at_end(self) -> bool:
+        return self.pos >= self.end
+
+    def fail(self, name: str, expected: str, found: str = "", *, at: int | None = None) -> NoReturn:
+        pos = self.pos if at is None else at
+        raise FormatError(self.base + pos, join_path(self.path, name), expected, found)
+
+    def need(self, n: int, name: str, expected: str | None = None) -> None:
+        if n > self.end - self.pos:
+            have = self.end - self.pos
+            self.fail(
+                name,
+                expected or _plural(n, "byte"),
+                f"the end of {self.what} after {_plural(have, 'byte')}" if have else f"the end of {self.what}",
+            )
+
+    def skip(self, n: int, name: str = "") -> None:
+        self.need(n, name)
+        self.pos += n
+
+    def sub(self, n: int, name: str, what: str | None = None) -> Reader:
+        """A reader over the next ``n`` bytes; advances this one past them."""
+        self.need(n, name)
+        start = self.pos
+        self.pos += n
+        return Reader(
+            self.data, start, start + n, base=self.base, path=join_path(self.path, name),
+            what=what or self.what,
+        )
+
+    # -- scalars ------------------------------------------------------------------
+    def _scalar(self, st: struct.Struct, name: str) -> Any:
+        pos = self.pos
+        if st.size > self.end - pos:
+            self.need(st.size, name)
+        self.pos = pos + st.size
+        return st.unpack_from(self.data, pos)[0]
+
+    def u8(self, name: str) -> int:
+        return int(self._scalar(_U8, name))
+
+    def i8(self, name: str) -> int:
+        return int(self._scalar(_I8, name))
+
+    def u16(self, name: str) -> int:
+        return int(self._scalar(_U16, name))
+
+    def i16(self, name: str) -> int:
+        return int(self._scalar(_I16, name))
+
+    def u24(self, name: str) -> int:
+        self.need(3, name)
+        v = int.from_bytes(self.data[self.pos : self.pos + 3], "little")
+        self.pos += 3
+        return v
+
+    def u32(self, name: str) -> int:
+        return int(self._scalar(_U32, name))
+
+    def i32(self, name: str) -> int:
+        return int(self._scalar(_I32, name))
+
+    def u64(self, name: str) -> int:
+        return int(self._scalar(_U64, name))
+
+    def i64(self, name: str) -> int:
+        return int(self._scalar(_I64, name))
+
+    def bytes(self, n: int, name: str) -> bytes:
+        self.need(n, name)
+        v = bytes(self.data[self.pos : self.pos + n])
+        self.pos += n
+        return v
+
+    def rest(self, name: str = "") -> bytes:
+        v = bytes(self.data[self.pos : self.end])
+        self.pos = self.end
+        return v
+
+    def peek(self, n: int) -> bytes:
+        return bytes(self.data[self.pos : min(self.pos + n, self.end)])
+
+    # -- strings --------------------------------------------------------------------
+    def cstr(self, name: str, encoding: str = "utf-8", max_len: int | None = None) -> str:
+        """A NUL-terminated string (the NUL is consumed, not returned)."""
+        limit = self.end if max_len is None else min(self.end, self.pos + max_len + 1)
+        nul = self.data.find(b"\0", self.pos, limit)
+        if nul < 0:
+            found = f"the end of {self.what}" if limit == self.end else f"no NUL in {max_len} bytes"
+            self.fail(name, f"a NUL-terminated {encoding_label(encoding)} string", found)
+        raw = bytes(self.data[self.pos : nul])
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError as exc:
+            self.fail(name, f"a {encoding_label(encoding)} string", f"byte 0x{raw[exc.start]:02X}",
+                      at=self.pos + exc.start)
+        self.pos = nul + 1
+        return text
+
+    def fixed_str(self, n: int, name: str, encoding: str = "utf-8") -> str:
+        """A string in ``n`` bytes, NUL-padded (and not necessarily NUL-terminated)."""
+        raw = self.bytes(n, name)
+        text = raw.split(b"\0", 1)[0]
+        try:
+            return text.decode(encoding)
+        except UnicodeDecodeError as exc:
+            self.fail(name, f"a {encoding_label(encoding)} string", f"byte 0x{text[exc.start]:02X}",
+                      at=self.pos - n + exc.start)
+
+    # -- records and arrays -------------------------------------------------------
+    def record(self, rec: Record, name: str = "") -> tuple[Any, ...]:
+        pos = self.pos
+        if rec.size > self.end - pos:
+            have = self.end - pos
+            field = rec.field_at(have)
+            self.fail(
+                join_path(name, field),
+                f"{_plural(rec.size, 'byte')} of {rec.name}",
+                f"the end of {self.what} after {_plural(have, 'byte')}",
+                at=pos + rec.offsets[rec.names.index(field)] if rec.names else pos,
+            )
+        self.pos = pos + rec.size
+        return rec.unpack_from(self.data, pos)
+
+    def array(self, kind: str, count: int, name: str) -> tuple[int, ...]:
+        """``count`` scalars of one type (``u16``, ``i32``...) in one unpack."""
+        code, size = _SCALARS[kind]
+        self.count(count, size, name)
+        st = _array_struct(code, count)
+        pos = self.pos
+        self.pos += size * count
+        return st.unpack_from(self.data, pos)
+
+    def count(self, n: int, item_size: int, name: str, what: str = "item") -> int:
+        """Check that ``n`` items of ``item_size`` bytes fit in what remains.
+
+        This is the guard against counts that would allocate (or loop) far
+        beyond the input: a count is only trusted once the bytes are there.
+        """
+        if n < 0 or n * item_size > self.end - self.pos:
+            fit = (self.end - self.pos) // item_size if item_size else 0
+            self.fail(
+                name,
+                f"at most {_plural(fit, what)} ({item_size} bytes each) in the "
+                f"{_plural(self.end - self.pos, 'byte')} left",
+                f"a count of {n}",
+            )
+        return n
+
+
+_ARRAY_CACHE: dict[tuple[str, int], struct.Struct] = {}
+
+
+def _array_struct(code: str, count: int) -> struct.Struct:
+    st = _ARRAY_CACHE.get((code, count))
+    if st is None:
+        st = struct.Struct(f"<{count}{code}")
+        if len(_ARRAY_CACHE) < 4096:
+            _ARRAY_CACHE[(code, count)] = st
+    return st
+
+
+def encoding_label(encoding: str) -> str:
+    return {"utf-8": "UTF-8", "ascii": "ASCII", "latin-1": "Latin-1"}.get(encoding.lower(), encoding)
+
+
+class Writer:
+    """The mirror of :class:`Reader`: appends little-endian fields to a bytearray.
+
+    Values are range-checked, so a model holding a number too big for its
+    field fails with the field's path instead of writing a wrapped value.
+    """
+
+    __slots__ = ("buf", "path")
+
+    def __init__(self, path: str = "") -> None:
+        self.buf = bytearray()
+        self.path = path
+
+    def __len__(self) -> int:
+        return len(self.buf)
+
+    def getvalue(self) -> bytes:
+        return bytes(self.buf)
+
+    def _bad(self, name: str, expected: str, found: str) -> NoReturn:
+        raise FormatError(None, join_path(self.path, name), expected, found)
+
+    def _int(self, kind: str, st: struct.Struct, value: int, name: str) -> None:
+        try:
+            self.buf += st.pack(value)
+        except (struct.error, TypeError):
+            lo, hi = int_range(kind)
+            self._bad(name, f"an integer from {lo} to {hi} ({kind})", repr(value))
+
+    def u8(self, value: int, name: str = "") -> None:
+        self._int("u8", _U8, value, name)
+
+    def i8(self, value: int, name: str = "") -> None:
+        self._int("i8", _I8, value, name)
+
+    def u16(self, value: int, name: str = "") -> None:
+        self._int("u16", _U16, value, name)
+
+    def i16(self, value: int, name: str = "") -> None:
+        self._int("i16", _I16, value, name)
+
+    def u24(self, value: int, name: str = "") -> None:
+        if not isinstance(value, int) or not 0 <= value < 1 << 24:
+            self._bad(name, "an integer from 0 to 16777215 (u24)", repr(value))
+        self.buf += value.to_bytes(3, "little")
+
+    def u32(self, value: int, name: str = "") -> None:
+        self._int("u32", _U32, value, name)
+
+    def i32(self, value: int, name: str = "") -> None:
+        self._int("i32", _I32, value, name)
+
+    def u64(self, value: int, name: str = "") -> None:
+        self._int("u64", _U64, value, name)
+
+    def i64(self, value: int, name: str = "") -> None:
+        self._int("i64", _I64, value, name)
+
+    def bytes(self, value: Buffer, name: str = "", size: int | None = None) -> None:
+        """Raw bytes; with ``size``, exactly that many (shorter is an error, not padding)."""
+        if size is not None and len(value) != size:
+            self._bad(name, _plural(size, "byte"), _plural(len(value), "byte"))
+        self.buf += value
+
+    def cstr(self, value: str, name: str = "", encoding: str = "utf-8") -> None:
+        raw = value.encode(encoding)
+        if b"\0" in raw:
+            self._bad(name, "a string without NUL characters", repr(value))
+        self.buf += raw
+        self.buf += b"\0"
+
+    def fixed_str(self, value: str, size: int, name: str = "", encoding: str = "utf-8",
+                  pad: bytes = b"\0") -> None:
+        raw = value.encode(encoding)
+        if len(raw) > size:
+            self._bad(name, f"a string of at most {size} bytes", f"{len(raw)} bytes ({value!r})")
+        self.buf += raw + pad * (size - len(raw))
+
+    def record(self, rec: Record, values: Sequence[Any], name: str = "") -> None:
+        try:
+            self.buf += rec.pack(*values)
+        except FormatError as err:
+            raise FormatError(None, join_path(join_path(self.path, name), err.path), err.expected,
+                              err.found) from None
+
+    def array(self, kind: str, values: Sequence[int], name: str = "") -> None:
+        code, _ = _SCALARS[kind]
+        try:
+            self.buf += _array_struct(code, len(values)).pack(*values)
+        except (struct.error, TypeError):
+            lo, hi = int_range(kind)
+            for i, v in enumerate(values):
+                if not isinstance(v, int) or not lo <= v <= hi:
+                    self._bad(f"{name}[{i}]", f"an integer from {lo} to {hi} ({kind})", repr(v))
+            raise
+
+    def reserve(self, size: int) -> int:
+        """Leave ``size`` zero bytes to patch later (a size or a checksum); returns the position."""
+        pos = len(self.buf)
+        self.buf += bytes(size)
+        return pos
+
+    def patch_u32(self, pos: int, value: int) -> None:
+        _U32.pack_into(self.buf, pos, value)
+
+
+def iter_records(rec: Record, data: Buffer) -> Iterator[tuple[Any, ...]]:
+    """Every whole record in ``data`` (callers check ``len(data) % rec.size``)."""
+    if rec._simple:
+        return rec.struct.iter_unpack(data[: len(data) - len(data) % rec.size])
+    return (rec.unpack_from(data, off) for off in range(0, len(data) - rec.size + 1, rec.size))
+
+
+def concat(parts: Iterable[Buffer]) -> bytes:
+    return b"".join(parts)

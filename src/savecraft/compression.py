@@ -1,0 +1,161 @@
+"""Bounded inflate, and deflate that reproduces the original bytes when it can.
+
+Two rules from the project's principles live here:
+
+* never unbounded memory: :func:`inflate` stops at a cap (default 256 MiB,
+  changeable with :func:`set_inflate_limit` or ``SAVECRAFT_MAX_INFLATE``) and
+  reports the stream's offset instead of growing without end;
+* byte-exact round trips: recompressing rarely reproduces another encoder's
+  bytes, so a :class:`Deflated` value remembers the original compressed bytes
+  and a digest of what they inflate to. :func:`deflate` reuses them while the
+  content is unchanged, and otherwise compresses at the level that was found
+  to reproduce the original (or zlib's default).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import zlib
+from dataclasses import dataclass
+from enum import Enum
+
+from .errors import FormatError
+
+DEFAULT_INFLATE_LIMIT = 256 * 1024 * 1024
+_limit = int(os.environ.get("SAVECRAFT_MAX_INFLATE", DEFAULT_INFLATE_LIMIT))
+_CHUNK = 1 << 20
+
+
+def inflate_limit() -> int:
+    return _limit
+
+
+def set_inflate_limit(limit: int) -> int:
+    """Change the cap on inflated sizes; returns the previous one."""
+    global _limit
+    old, _limit = _limit, int(limit)
+    return old
+
+
+class Container(str, Enum):
+    """The wrapping around a deflate stream. Writers emit ZLIB (NOTES.md)."""
+
+    ZLIB = "zlib"
+    RAW = "raw"
+    GZIP = "gzip"
+
+    @property
+    def wbits(self) -> int:
+        return {"zlib": 15, "raw": -15, "gzip": 31}[self.value]
+
+
+def detect_container(data: bytes | memoryview) -> Container:
+    """Tell zlib (RFC 1950), gzip (RFC 1952) and raw deflate (RFC 1951) apart."""
+    if len(data) >= 2:
+        b0, b1 = data[0], data[1]
+        if b0 == 0x1F and b1 == 0x8B:
+            return Container.GZIP
+        if b0 & 0x0F == 8 and (b0 << 8 | b1) % 31 == 0 and b0 >> 4 <= 7:
+            return Container.ZLIB
+    return Container.RAW
+
+
+@dataclass(slots=True)
+class Inflated:
+    data: bytes
+    container: Container
+    consumed: int  # compressed bytes used by the stream
+    trailing: bytes  # bytes after the end of the stream
+
+
+def inflate(
+    data: bytes | memoryview,
+    *,
+    offset: int = 0,
+    path: str = "",
+    limit: int | None = None,
+    container: Container | None = None,
+    require_end: bool = True,
+) -> Inflated:
+    """Inflate one stream, never past ``limit`` bytes; errors carry ``offset``.
+
+    ``offset`` is where ``data`` starts in the file, for messages.
+    """
+    cap = _limit if limit is None else limit
+    kind = container or detect_container(data)
+    d = zlib.decompressobj(kind.wbits)
+    try:
+        # One call while the output fits: the common case costs no more than zlib.decompress.
+        out = d.decompress(data, cap + 1)
+        if len(out) > cap:
+            raise _too_big(offset, path, cap)
+        if d.unconsumed_tail:
+            raise _too_big(offset, path, cap)
+        if not d.eof:
+            tail = d.flush(_CHUNK)
+            if len(out) + len(tail) > cap:
+                raise _too_big(offset, path, cap)
+            out += tail
+    except zlib.error as exc:
+        raise FormatError(offset, path, f"a valid {kind.value} deflate stream", str(exc)) from None
+    if require_end and not d.eof:
+        raise FormatError(offset + len(data), path, f"the end of the {kind.value} stream",
+                          "the end of the data")
+    consumed = len(data) - len(d.unused_data)
+    return Inflated(out, kind, consumed, bytes(d.unused_data))
+
+
+def _too_big(offset: int, path: str, cap: int) -> FormatError:
+    return FormatError(offset, path, f"a stream that inflates to at most {cap} bytes "
+                       "(the limit; raise it with SAVECRAFT_MAX_INFLATE)", "more")
+
+
+def compress(data: bytes, container: Container = Container.ZLIB, level: int = 6) -> bytes:
+    c = zlib.compressobj(level, zlib.DEFLATED, container.wbits)
+    return c.compress(data) + c.flush()
+
+
+def digest(data: bytes | memoryview) -> bytes:
+    """A short content fingerprint: the test for "unchanged since it was read"."""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+@dataclass(slots=True, eq=False)
+class Deflated:
+    """How a compressed stream was stored, so an unchanged stream is written back as it was.
+
+    Not part of a model's value (models compare equal whatever this holds);
+    it is carried into JSON dumps so that ``dump`` then ``build`` gives the
+    original bytes: as a compression level when one reproduces the original
+    stream, otherwise as the original compressed bytes themselves.
+    """
+
+    container: Container = Container.ZLIB
+    level: int | None = None
+    original: bytes | None = None
+    content_digest: bytes | None = None
+
+    @classmethod
+    def from_stream(cls, compressed: bytes, content: bytes, container: Container) -> Deflated:
+        return cls(container, None, compressed, digest(content))
+
+    def settle(self, content: bytes) -> None:
+        """Replace the original bytes by a level when recompressing reproduces them.
+
+        Done when dumping, not when loading: loading must stay as cheap as inflating.
+        """
+        if self.original is None or self.level is not None:
+            return
+        if self.content_digest is not None and self.content_digest != digest(content):
+            return
+        for level in (6, 9, 1, 2, 3, 4, 5, 7, 8, 0):
+            if compress(content, self.container, level) == self.original:
+                self.level = level
+                self.original = None
+                return
+
+    def compress(self, content: bytes) -> bytes:
+        if self.original is not None and self.content_digest == digest(content):
+            return self.original
+        return compress(content, self.container, 6 if self.level is None else self.level)

@@ -1,0 +1,149 @@
+"""The one error type for bad input, and the collector that validate mode uses.
+
+Every codec reports a problem the same way: the byte offset where it was found,
+the field path that was being read, what was expected and what was found. In
+strict mode (the default for ``load``) the first problem raises
+:class:`FormatError`; in validate mode problems are collected in a
+:class:`Report` and decoding goes on wherever the format allows, so one run
+lists everything that is wrong with a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+
+class SavecraftError(Exception):
+    """Base class of every error savecraft raises on purpose."""
+
+
+def format_location(offset: int | None, path: str) -> str:
+    """The ``offset 0x0000002C: users[1].name`` prefix shared by errors and problems."""
+    parts = []
+    if offset is not None:
+        parts.append(f"offset 0x{offset:08X}")
+    if path:
+        parts.append(path)
+    return ": ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with an input: where, in which field, expected versus found."""
+
+    offset: int | None
+    path: str
+    expected: str
+    found: str
+    severity: str = "error"
+
+    @property
+    def message(self) -> str:
+        if self.found:
+            return f"expected {self.expected}, found {self.found}"
+        return self.expected
+
+    def __str__(self) -> str:
+        loc = format_location(self.offset, self.path)
+        return f"{loc}: {self.message}" if loc else self.message
+
+
+class FormatError(SavecraftError, ValueError):
+    """Bad input: carries the offset, the field path, and expected versus found.
+
+    ``str(err)`` reads like
+    ``offset 0x0000002C: users[1].name: expected a NUL-terminated UTF-8 string,
+    found the end of the chunk``.
+    """
+
+    def __init__(
+        self,
+        offset: int | None,
+        path: str,
+        expected: str,
+        found: str = "",
+        *,
+        problems: list[Problem] | None = None,
+    ) -> None:
+        self.problem = Problem(offset, path, expected, found)
+        self.problems = problems if problems is not None else [self.problem]
+        super().__init__(str(self.problem))
+
+    @property
+    def offset(self) -> int | None:
+        return self.problem.offset
+
+    @property
+    def path(self) -> str:
+        return self.problem.path
+
+    @property
+    def expected(self) -> str:
+        return self.problem.expected
+
+    @property
+    def found(self) -> str:
+        return self.problem.found
+
+    @classmethod
+    def from_problem(cls, problem: Problem) -> FormatError:
+        return cls(problem.offset, problem.path, problem.expected, problem.found)
+
+
+class UnsupportedFormatError(FormatError):
+    """The input is recognised, but is something savecraft refuses to decode.
+
+    Examples: an encrypted TirNanoG game file (its licence forbids decrypting)
+    or a pre-3.1 Angband savefile. The message says what the file is.
+    """
+
+
+@dataclass(slots=True)
+class Report:
+    """Where decoders send recoverable problems.
+
+    ``strict`` reports raise at once; otherwise they are collected, and the
+    decoder carries on with the best reading it has (a wrong checksum is still
+    a readable file; a wrong count may still leave the rest of the file sane).
+    Unrecoverable problems (the data simply ends) always raise
+    :class:`FormatError`; validate mode catches those at the nearest boundary
+    it can resynchronise on (a chunk, a block) and records them here.
+    """
+
+    strict: bool = True
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
+        problem = Problem(offset, path, expected, found)
+        if self.strict:
+            raise FormatError.from_problem(problem)
+        self.problems.append(problem)
+
+    def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
+        """Something odd that the format tolerates: never raises, never fails validation."""
+        self.problems.append(Problem(offset, path, expected, found, "warning"))
+
+    def note(self, text: str) -> None:
+        """Which accepted variant the reader met (e.g. 'CRC over the compressed bytes')."""
+        self.notes.append(text)
+
+    def capture(self, err: FormatError) -> None:
+        """Record an unrecoverable error caught at a resynchronisation point."""
+        if self.strict:
+            raise err
+        self.problems.extend(err.problems)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def fail(offset: int | None, path: str, expected: str, found: str = "") -> NoReturn:
+    """Raise the project's error; a function so call sites stay one line."""
+    raise FormatError(offset, path, expected, found)

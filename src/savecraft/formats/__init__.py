@@ -1,0 +1,1 @@
+"""Format plugins; each registers itself with :mod:`savecraft.registry` on import."""

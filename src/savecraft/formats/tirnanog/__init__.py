@@ -1,0 +1,1 @@
+"""TirNanoG: saved games, game files (.tng) and the pieces they share."""

@@ -1,0 +1,494 @@
+"""Parse and build TirNanoG saved games (``tirnanog-saved-game.md``, NOTES.md).
+
+Layout: a 32-byte header (magic, game id), an optional PRVW chunk, a deflate
+stream of chunks, and a CRC-32 of the inflated chunk data.
+
+Loading checks everything up front (magic, CRC, each chunk's size, every
+count in every entity block) but decodes a chunk into Python objects only
+when it is first used (see :class:`.model.ChunkList`). Offsets in messages
+about chunks count from the start of the inflated chunk data.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from ....binary import Reader, Record, Writer, join_path
+from ....compression import Deflated, inflate
+from ....errors import FormatError, Report
+from .. import rle
+from .model import (
+    AddressFamily,
+    ChunkList,
+    DenyChunk,
+    DenyEntry,
+    Encoding,
+    Entity,
+    GlobalsChunk,
+    InventoryItem,
+    MapChunk,
+    NpcChunk,
+    Preview,
+    QuestsChunk,
+    QuestState,
+    _Pending,
+    RawChunk,
+    SaveGame,
+    Skill,
+    UserChunk,
+    chunk_magic,
+)
+
+MAGIC = b"TNG Saved Game\n\0"
+HEADER = Record("header", [("magic", "bytes[16]"), ("game_id", "bytes[16]")])
+CHUNK_HEAD = Record("chunk header", [("magic", "bytes[4]"), ("size", "u32")])
+PRVW_HEAD = Record("PRVW header", [
+    ("magic", "bytes[4]"), ("size", "u32"), ("play_time", "u32"), ("reserved", "bytes[18]"),
+    ("dimension", "u16"),
+])
+USER_HEAD = Record("USER header", [
+    ("magic", "bytes[4]"), ("size", "u32"), ("password_hash", "bytes[32]"), ("created", "u64"),
+    ("last_login", "u64"), ("last_logout", "u64"), ("last_seen", "u64"), ("language", "bytes[2]"),
+    ("flags", "u8"), ("numchar", "u8"),
+])
+NPC_HEAD = Record("NPC header", [
+    ("magic", "bytes[4]"), ("size", "u32"), ("npc_type", "u32"), ("spawner", "u32"),
+])
+MAP_HEAD = Record("MAP header", [("magic", "bytes[4]"), ("size", "u32"), ("map_id", "u32")])
+ENTITY_HEAD = Record("entity block", [
+    ("map", "u24"), ("direction", "u8"), ("x", "i32"), ("y", "i32"), ("behaviour", "u8"),
+    ("transport", "u8"), ("altitude", "u8"), ("attributes", "u8"), ("inventory", "u16"),
+    ("skills", "u16"), ("quests", "u16"),
+])
+SLOTS = 32  # equipped objects and belt: 32 x u16 each
+DENY_RECORD = 17
+QUEST_DONE = 0x8000_0000
+PREVIEW_PIXELS = 256 * 256 * 2
+
+
+def sniff(data: bytes) -> bool:
+    return data[:16] == MAGIC
+
+
+# -- entity block ----------------------------------------------------------------------
+
+
+def _entity_layout(r: Reader) -> tuple[Any, ...]:
+    """Read the entity header and check its counts fill the rest exactly."""
+    head = r.record(ENTITY_HEAD)
+    a, i, s, q = head[7], head[8], head[9], head[10]
+    need = a * 4 + i * 8 + s * 8 + q * 4
+    if need != r.remaining:
+        r.fail(
+            "attributes" if need > r.remaining else "quests",
+            f"{a} attributes, {i} items, {s} skills and {q} quests in {need} bytes "
+            f"to fill the {r.remaining} bytes left",
+            f"{need - r.remaining:+d} bytes",
+            at=r.pos - ENTITY_HEAD.size + ENTITY_HEAD.offsets[7],
+        )
+    return head
+
+
+def _decode_entity(r: Reader) -> Entity:
+    head = _entity_layout(r)
+    a, i, s, q = head[7], head[8], head[9], head[10]
+    attrs = list(r.array("i32", a, "attributes"))
+    inv = r.array("u32", 2 * i, "inventory")
+    skills = r.array("u32", 2 * s, "skills")
+    quests = r.array("u32", q, "quests")
+    return Entity(
+        map=head[0], direction=head[1], x=head[2], y=head[3], behaviour=head[4],
+        transport=head[5], altitude=head[6], attributes=attrs,
+        inventory=[InventoryItem(inv[k], inv[k + 1]) for k in range(0, 2 * i, 2)],
+        skills=[Skill(skills[k], skills[k + 1]) for k in range(0, 2 * s, 2)],
+        quests=[QuestState(v & ~QUEST_DONE, bool(v & QUEST_DONE)) for v in quests],
+    )
+
+
+def _encode_entity(w: Writer, e: Entity) -> None:
+    w.path, outer = join_path(w.path, "entity"), w.path
+    for name, items, limit in (("attributes", e.attributes, 255), ("inventory", e.inventory, 65535),
+                               ("skills", e.skills, 65535), ("quests", e.quests, 65535)):
+        if len(items) > limit:
+            w._bad(name, f"at most {limit} entries", str(len(items)))
+    w.record(ENTITY_HEAD, (e.map, e.direction, e.x, e.y, e.behaviour, e.transport, e.altitude,
+                           len(e.attributes), len(e.inventory), len(e.skills), len(e.quests)))
+    w.array("i32", e.attributes, "attributes")
+    w.array("u32", [v for it in e.inventory for v in (it.quantity, it.object_id)], "inventory")
+    w.array("u32", [v for sk in e.skills for v in (sk.level, sk.object_id)], "skills")
+    for k, qs in enumerate(e.quests):
+        if not 0 <= qs.quest_id < QUEST_DONE:
+            w._bad(f"quests[{k}].quest_id", "an id from 0 to 2147483647", str(qs.quest_id))
+    w.array("u32", [qs.quest_id | (QUEST_DONE if qs.completed else 0) for qs in e.quests], "quests")
+    w.path = outer
+
+
+# -- chunks: each has a layout check (used when loading) and a decoder (on first use) --
+
+
+def _user_layout(r: Reader) -> tuple[tuple[Any, ...], str]:
+    head = r.record(USER_HEAD)
+    name = r.cstr("name")
+    r.need(4 * head[9] + 2 * SLOTS * 2, "character_options")
+    return head, name
+
+
+def _check_user(r: Reader) -> None:
+    head, _ = _user_layout(r)
+    r.skip(4 * head[9] + 4 * SLOTS)
+    _entity_layout(r.sub(r.remaining, "entity", "the chunk"))
+
+
+def _decode_user(r: Reader) -> UserChunk:
+    head, name = _user_layout(r)
+    options = list(r.array("i32", head[9], "character_options"))
+    equipped = list(r.array("u16", SLOTS, "equipped"))
+    belt = list(r.array("u16", SLOTS, "belt"))
+    entity = _decode_entity(r.sub(r.remaining, "entity", "the chunk"))
+    return UserChunk(
+        name=name, password_hash=head[2], created=head[3], last_login=head[4],
+        last_logout=head[5], last_seen=head[6], language=head[7].rstrip(b"\0").decode("latin-1"),
+        flags=head[8], character_options=options, equipped=equipped, belt=belt, entity=entity,
+    )
+
+
+def _encode_user(w: Writer, u: UserChunk) -> None:
+    if len(u.character_options) > 255:
+        w._bad("character_options", "at most 255 options", str(len(u.character_options)))
+    lang = u.language.encode("latin-1", "replace")
+    if len(lang) > 2:
+        w._bad("language", "an ISO-639-1 code of at most 2 characters", repr(u.language))
+    w.record(USER_HEAD, (b"USER", 0, u.password_hash, u.created, u.last_login, u.last_logout,
+                         u.last_seen, lang.ljust(2, b"\0"), u.flags, len(u.character_options)))
+    w.cstr(u.name, "name")
+    w.array("i32", u.character_options, "character_options")
+    w.array("u16", u.equipped, "equipped")
+    w.array("u16", u.belt, "belt")
+    if len(u.equipped) != SLOTS or len(u.belt) != SLOTS:
+        w._bad("equipped" if len(u.equipped) != SLOTS else "belt", f"{SLOTS} slots",
+               str(len(u.equipped) if len(u.equipped) != SLOTS else len(u.belt)))
+    _encode_entity(w, u.entity)
+
+
+def _check_npc(r: Reader) -> None:
+    r.record(NPC_HEAD)
+    _entity_layout(r.sub(r.remaining, "entity", "the chunk"))
+
+
+def _decode_npc(r: Reader) -> NpcChunk:
+    head = r.record(NPC_HEAD)
+    return NpcChunk(npc_type=head[2], spawner=head[3],
+                    entity=_decode_entity(r.sub(r.remaining, "entity", "the chunk")))
+
+
+def _encode_npc(w: Writer, n: NpcChunk) -> None:
+    w.record(NPC_HEAD, (b"NPC\0", 0, n.npc_type, n.spawner))
+    _encode_entity(w, n.entity)
+
+
+def _ints_layout(r: Reader, what: str) -> int:
+    r.skip(CHUNK_HEAD.size)
+    if r.remaining % 4:
+        r.fail(what, "a whole number of 4-byte values", f"{r.remaining} bytes")
+    return r.remaining // 4
+
+
+def _check_globals(r: Reader) -> None:
+    _ints_layout(r, "values")
+
+
+def _decode_globals(r: Reader) -> GlobalsChunk:
+    return GlobalsChunk(list(r.array("i32", _ints_layout(r, "values"), "values")))
+
+
+def _check_quests(r: Reader) -> None:
+    _ints_layout(r, "completers")
+
+
+def _decode_quests(r: Reader) -> QuestsChunk:
+    return QuestsChunk(list(r.array("i32", _ints_layout(r, "completers"), "completers")))
+
+
+def _encode_ints(magic: bytes, values: list[int], name: str) -> Callable[[Writer], None]:
+    def enc(w: Writer) -> None:
+        w.record(CHUNK_HEAD, (magic, 0))
+        w.array("i32", values, name)
+    return enc
+
+
+def _decode_deny(r: Reader) -> DenyChunk:
+    r.skip(CHUNK_HEAD.size)
+    if r.remaining % DENY_RECORD:
+        r.fail("entries", f"a whole number of {DENY_RECORD}-byte records", f"{r.remaining} bytes")
+    entries = []
+    for k in range(r.remaining // DENY_RECORD):
+        fam = r.u8(f"entries[{k}].family")
+        raw = r.bytes(16, f"entries[{k}].address")
+        if fam == AddressFamily.AF_INET:
+            pad = raw[4:]
+            entries.append(DenyEntry(AddressFamily.AF_INET, str(ipaddress.IPv4Address(raw[:4])),
+                                     pad if any(pad) else b""))
+        elif fam == AddressFamily.AF_INET6:
+            entries.append(DenyEntry(AddressFamily.AF_INET6, str(ipaddress.IPv6Address(raw))))
+        else:
+            r.fail(f"entries[{k}].family", "2 (AF_INET) or 10 (AF_INET6)", str(fam),
+                   at=r.pos - DENY_RECORD)
+    return DenyChunk(entries)
+
+
+def _encode_deny(w: Writer, d: DenyChunk) -> None:
+    w.record(CHUNK_HEAD, (b"DENY", 0))
+    for k, e in enumerate(d.entries):
+        try:
+            packed = e.packed()
+        except ValueError as exc:
+            w._bad(f"entries[{k}].address", f"an {AddressFamily(e.family).name} address", str(exc))
+        if len(packed) != 16:
+            w._bad(f"entries[{k}].padding", "12 bytes of padding", f"{len(e.padding)} bytes")
+        w.u8(int(e.family), f"entries[{k}].family")
+        w.bytes(packed)
+
+
+def _decode_map(r: Reader) -> MapChunk:
+    head = r.record(MAP_HEAD)
+    data = r.rest()
+    tiles = rle.decode(data, offset=r.offset - len(data), path=join_path(r.path, "tiles"))
+    canonical = rle.encode(tiles) == data
+    return MapChunk(map_id=head[2], tiles=tiles.tolist(), rle=None if canonical else data)
+
+
+def _encode_map(w: Writer, m: MapChunk) -> None:
+    w.record(MAP_HEAD, (b"MAP\0", 0, m.map_id))
+    if m.rle is not None:
+        try:
+            if rle.decode(m.rle).tolist() == list(m.tiles):
+                w.bytes(m.rle)
+                return
+        except FormatError:
+            pass
+    try:
+        w.bytes(rle.encode(m.tiles))
+    except (OverflowError, ValueError) as exc:
+        w._bad("tiles", "16-bit tile values (0 to 65535)", str(exc))
+
+
+def _decode_raw(r: Reader) -> RawChunk:
+    head = r.record(CHUNK_HEAD)
+    return RawChunk(magic=head[0], data=r.rest())
+
+
+def _encode_raw(w: Writer, c: RawChunk) -> None:
+    if len(c.magic) != 4:
+        w._bad("magic", "4 bytes", f"{len(c.magic)} bytes")
+    w.record(CHUNK_HEAD, (c.magic, 0))
+    w.bytes(c.data)
+
+
+# magic -> (path name, check, decode)
+_CHUNKS: dict[bytes, tuple[str, Callable[[Reader], Any], Callable[[Reader], Any]]] = {
+    b"USER": ("users", _check_user, _decode_user),
+    b"NPC\0": ("npcs", _check_npc, _decode_npc),
+    b"MAP\0": ("maps", _decode_map, _decode_map),
+    b"DENY": ("deny", _decode_deny, _decode_deny),
+    b"GLBL": ("globals", _check_globals, _decode_globals),
+    b"QSTS": ("quests", _check_quests, _decode_quests),
+}
+
+
+def encode_chunk(chunk: Any, path: str = "") -> bytes:
+    w = Writer(path)
+    if isinstance(chunk, UserChunk):
+        _encode_user(w, chunk)
+    elif isinstance(chunk, NpcChunk):
+        _encode_npc(w, chunk)
+    elif isinstance(chunk, MapChunk):
+        _encode_map(w, chunk)
+    elif isinstance(chunk, DenyChunk):
+        _encode_deny(w, chunk)
+    elif isinstance(chunk, GlobalsChunk):
+        _encode_ints(b"GLBL", chunk.values, "values")(w)
+    elif isinstance(chunk, QuestsChunk):
+        _encode_ints(b"QSTS", chunk.completers, "completers")(w)
+    elif isinstance(chunk, RawChunk):
+        _encode_raw(w, chunk)
+    else:
+        raise FormatError(None, path, "a chunk", type(chunk).__name__)
+    w.patch_u32(4, len(w.buf))
+    return w.getvalue()
+
+
+def decode_chunk(raw: bytes, offset: int, path: str = "") -> Any:
+    """Decode one chunk's bytes (header included); ``offset`` is where it sits in the payload."""
+    entry = _CHUNKS.get(raw[:4])
+    r = Reader(raw, base=offset, path=path or _default_path(raw[:4]), what="the chunk")
+    if entry is None:
+        return _decode_raw(r)
+    return entry[2](r)
+
+
+def _default_path(magic: bytes) -> str:
+    entry = _CHUNKS.get(magic)
+    return entry[0] if entry else "chunks"
+
+
+# -- the payload -------------------------------------------------------------------------
+
+
+def scan_chunks(content: bytes, report: Report) -> ChunkList:
+    """Split the inflated payload into chunks and check each one's structure.
+
+    Decoding into objects waits until a chunk is used. In validate mode a
+    chunk that fails its check is reported and kept as raw bytes.
+    """
+    counters: dict[bytes, int] = {}
+    pos = 0
+    end = len(content)
+    unpack_head = CHUNK_HEAD.struct.unpack_from
+    chunks = ChunkList(decode=decode_chunk)
+    pending = chunks._items
+    while pos < end:
+        index = len(chunks)
+        if end - pos < 8:
+            report.error(pos, f"chunks[{index}]", "an 8-byte chunk header",
+                         f"the end of the payload after {end - pos} bytes")
+            break
+        magic, size = unpack_head(content, pos)
+        if size < 8 or size > end - pos:
+            report.error(pos + 4, f"chunks[{index}].size",
+                         f"a chunk size from 8 to {end - pos} (the bytes left in the payload)",
+                         str(size))
+            break
+        raw = content[pos : pos + size]
+        entry = _CHUNKS.get(magic)
+        if entry is not None:
+            k = counters.get(magic, 0)
+            counters[magic] = k + 1
+            path = entry[0] if magic in (b"DENY", b"GLBL", b"QSTS") else f"{entry[0]}[{k}]"
+            try:
+                entry[1](Reader(raw, base=pos, path=path, what="the chunk"))
+            except FormatError as err:
+                report.capture(err)
+                chunks.append(RawChunk(magic=magic, data=raw[8:]))
+                pos += size
+                continue
+        pending.append(_Pending(raw, pos))
+        pos += size
+    return chunks
+
+
+def payload_bytes(save: SaveGame) -> bytes:
+    """The inflated chunk data of a save: untouched chunks as read, others encoded."""
+    parts = []
+    chunks = save.chunks
+    counters: dict[bytes, int] = {}
+    for i in range(len(chunks)):
+        raw = chunks.raw_or_none(i)
+        if raw is not None:
+            parts.append(raw)
+            continue
+        chunk = chunks[i]
+        magic = chunk_magic(chunk)
+        k = counters.get(magic, 0)
+        counters[magic] = k + 1
+        name = _default_path(magic)
+        path = name if magic in (b"DENY", b"GLBL", b"QSTS") else f"{name}[{k}]"
+        parts.append(encode_chunk(chunk, path if magic in _CHUNKS else f"chunks[{i}]"))
+    return b"".join(parts)
+
+
+def parse(data: bytes, report: Report | None = None) -> SaveGame:
+    report = report or Report()
+    r = Reader(data, what="the file")
+    if len(data) < HEADER.size or data[:16] != MAGIC:
+        r.need(16, "magic")
+        r.fail("magic", repr(MAGIC), repr(bytes(data[:16])))
+    head = r.record(HEADER)
+    game_id_raw: bytes = head[1]
+    gid, _, pad = game_id_raw.partition(b"\0")
+    if any(pad):
+        report.error(16, "game_id", "a game id padded with zero bytes", repr(game_id_raw))
+    try:
+        game_id = gid.decode("utf-8")
+    except UnicodeDecodeError:
+        report.error(16, "game_id", "a UTF-8 game id", repr(game_id_raw))
+        game_id = gid.decode("latin-1")
+
+    preview = None
+    if data[32:36] == b"PRVW":
+        preview = _parse_preview(r, report)
+
+    start = r.pos
+    if len(data) - start < 4:
+        r.fail("crc", "the deflate stream and a 4-byte CRC", f"the end of the file after {len(data) - start} bytes")
+    stored_crc = int.from_bytes(data[-4:], "little")
+    compressed = data[start:-4]
+    inflated = inflate(compressed, offset=start, path="payload")
+    content = inflated.data
+    encoding = Encoding(
+        deflate=Deflated.from_stream(compressed[: inflated.consumed], content, inflated.container),
+        after_stream=inflated.trailing,
+    )
+    if inflated.container.value != "zlib":
+        report.note(f"payload is a {inflated.container.value} deflate stream (writers emit zlib)")
+    if inflated.trailing:
+        report.warning(start + inflated.consumed, "payload",
+                       "the CRC right after the deflate stream",
+                       f"{len(inflated.trailing)} more bytes (kept)")
+    crc_content = zlib.crc32(content)
+    if crc_content != stored_crc:
+        if zlib.crc32(compressed) == stored_crc:
+            encoding.crc_over = "compressed"
+            report.note("the CRC covers the compressed bytes, not the chunk data")
+        else:
+            report.error(len(data) - 4, "crc",
+                         f"0x{crc_content:08X} (CRC-32 of the inflated chunk data)",
+                         f"0x{stored_crc:08X}")
+    chunks = scan_chunks(content, report)
+    return SaveGame(game_id=game_id, preview=preview, chunks=chunks, encoding=encoding)
+
+
+def _parse_preview(r: Reader, report: Report) -> Preview:
+    start = r.pos
+    head = r.record(PRVW_HEAD, "preview")
+    size = head[1]
+    if size < PRVW_HEAD.size or size > len(r.data) - start - 4:
+        r.fail("preview.size", f"a PRVW size from {PRVW_HEAD.size} to {len(r.data) - start - 4}",
+               str(size), at=start + 4)
+    image = r.bytes(size - PRVW_HEAD.size, "preview.image")
+    if any(head[3]):
+        report.error(start + 12, "preview.reserved", "18 zero bytes", head[3].hex())
+    if head[4] != 256:
+        report.error(start + 30, "preview.dimension", "256", str(head[4]))
+    try:
+        pixels = inflate(image, offset=start + PRVW_HEAD.size, path="preview.image",
+                         limit=PREVIEW_PIXELS)
+        if len(pixels.data) != PREVIEW_PIXELS:
+            report.error(start + PRVW_HEAD.size, "preview.image",
+                         f"a 256 x 256 15-bit image ({PREVIEW_PIXELS} bytes inflated)",
+                         f"{len(pixels.data)} bytes")
+    except FormatError as err:
+        report.capture(err)
+    return Preview(play_time=head[2], dimension=head[4], image=image, reserved=head[3])
+
+
+def build(save: SaveGame) -> bytes:
+    w = Writer()
+    w.bytes(MAGIC)
+    w.fixed_str(save.game_id, 16, "game_id")
+    if save.preview is not None:
+        p = save.preview
+        if len(p.reserved) != 18:
+            w._bad("preview.reserved", "18 bytes", f"{len(p.reserved)} bytes")
+        w.record(PRVW_HEAD, (b"PRVW", PRVW_HEAD.size + len(p.image), p.play_time, p.reserved,
+                             p.dimension), "preview")
+        w.bytes(p.image)
+    content = payload_bytes(save)
+    compressed = save.encoding.deflate.compress(content)
+    w.bytes(compressed)
+    w.bytes(save.encoding.after_stream)
+    crc = zlib.crc32(compressed) if save.encoding.crc_over == "compressed" else zlib.crc32(content)
+    w.u32(crc)
+    return w.getvalue()

@@ -1,0 +1,369 @@
+"""The TirNanoG saved game as Python values: header, preview and chunks.
+
+Fields that only remember how the file was encoded (the original compressed
+bytes, an RLE stream that is not our canonical one) are excluded from
+equality: two saves are equal when they hold the same data.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable, Iterable, Iterator, MutableSequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, ClassVar, Literal, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from ....compression import Container, Deflated
+
+PREVIEW_SIZE = 256
+
+
+class AddressFamily(IntEnum):
+    """The family byte of a DENY record (the BSD socket constants TirNanoG uses)."""
+
+    AF_INET = 2
+    AF_INET6 = 10
+
+
+@dataclass(slots=True)
+class InventoryItem:
+    quantity: int
+    object_id: int
+
+
+@dataclass(slots=True)
+class Skill:
+    level: int
+    object_id: int
+
+
+@dataclass(slots=True)
+class QuestState:
+    quest_id: int
+    completed: bool = False
+
+
+@dataclass(slots=True)
+class Entity:
+    """The world entity block shared by players (USER) and NPCs."""
+
+    map: int = 0
+    direction: int = 0
+    x: int = 0
+    y: int = 0
+    behaviour: int = 0
+    transport: int = 0
+    altitude: int = 0
+    attributes: list[int] = field(default_factory=list)
+    inventory: list[InventoryItem] = field(default_factory=list)
+    skills: list[Skill] = field(default_factory=list)
+    quests: list[QuestState] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Preview:
+    """The PRVW chunk, stored outside the compressed payload.
+
+    ``image`` is the deflate stream of a 256 x 256 15-bit hi-colour picture,
+    kept compressed (see :mod:`.preview` for PNG export and import).
+    """
+
+    KIND: ClassVar[str] = "PRVW"
+    play_time: int = 0
+    dimension: int = PREVIEW_SIZE
+    image: bytes = b""
+    reserved: bytes = bytes(18)
+
+
+@dataclass(slots=True)
+class DenyEntry:
+    family: AddressFamily
+    address: str  # IPv4 or IPv6 text, as ipaddress prints it
+    padding: bytes = b""  # the 12 bytes after an IPv4 address, when not all zero
+
+    def packed(self) -> bytes:
+        ip = ipaddress.ip_address(self.address)
+        raw = ip.packed
+        if self.family == AddressFamily.AF_INET:
+            if ip.version != 4:
+                raise ValueError(f"{self.address} is not an IPv4 address")
+            return raw + (self.padding or bytes(12))
+        if ip.version != 6:
+            raise ValueError(f"{self.address} is not an IPv6 address")
+        return raw
+
+
+@dataclass(slots=True)
+class DenyChunk:
+    """Addresses the server refuses."""
+
+    KIND: ClassVar[str] = "DENY"
+    entries: list[DenyEntry] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GlobalsChunk:
+    """The world's global attribute values."""
+
+    KIND: ClassVar[str] = "GLBL"
+    values: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class QuestsChunk:
+    """Global quests: the id of the player who completed each, or -1."""
+
+    KIND: ClassVar[str] = "QSTS"
+    completers: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class UserChunk:
+    """One player: account, dates (Unix seconds), equipment, belt and entity."""
+
+    KIND: ClassVar[str] = "USER"
+    name: str = ""
+    password_hash: bytes = bytes(32)
+    created: int = 0
+    last_login: int = 0
+    last_logout: int = 0
+    last_seen: int = 0
+    language: str = "en"
+    flags: int = 0
+    character_options: list[int] = field(default_factory=list)
+    equipped: list[int] = field(default_factory=lambda: [0] * 32)
+    belt: list[int] = field(default_factory=lambda: [0] * 32)
+    entity: Entity = field(default_factory=Entity)
+
+    @property
+    def banned(self) -> bool:
+        return bool(self.flags & 1)
+
+
+@dataclass(slots=True)
+class NpcChunk:
+    KIND: ClassVar[str] = "NPC"
+    npc_type: int = 0
+    spawner: int = 0
+    entity: Entity = field(default_factory=Entity)
+
+
+def _tiles_eq(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16]) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+@dataclass(slots=True, eq=False)
+class MapChunk:
+    """The changed object layer of one map, decoded from its RLE to tile values.
+
+    ``rle`` keeps the original stream while it is not the canonical encoding
+    of ``tiles``; the writer reuses it as long as it still decodes to them.
+    """
+
+    KIND: ClassVar[str] = "MAP"
+    map_id: int = 0
+    tiles: list[int] = field(default_factory=list)
+    rle: bytes | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MapChunk):
+            return NotImplemented
+        return self.map_id == other.map_id and list(self.tiles) == list(other.tiles)
+
+
+@dataclass(slots=True)
+class RawChunk:
+    """A chunk with a magic this version does not know: kept and written back as is."""
+
+    KIND: ClassVar[str] = "RAW"
+    magic: bytes = b"????"
+    data: bytes = b""
+
+
+Chunk = DenyChunk | GlobalsChunk | QuestsChunk | UserChunk | NpcChunk | MapChunk | RawChunk
+
+CHUNK_TYPES: tuple[type, ...] = (DenyChunk, GlobalsChunk, QuestsChunk, UserChunk, NpcChunk,
+                                 MapChunk, RawChunk)
+
+
+class ChunkList(MutableSequence[Any]):
+    """The payload's chunks, decoded on first access.
+
+    Loading a server save with thousands of players checks every chunk's
+    structure but builds Python objects only for the chunks that are looked
+    at; chunks never touched are written back from their original bytes.
+    """
+
+    __slots__ = ("_items", "_decode")
+
+    def __init__(self, items: Iterable[Any] = (),
+                 decode: Callable[[bytes, int], Any] | None = None) -> None:
+        # Each entry is a decoded chunk, or a _Pending(raw bytes, offset).
+        self._items: list[Any] = list(items)
+        self._decode = decode
+
+    @classmethod
+    def pending(cls, raws: list[tuple[bytes, int]], decode: Callable[[bytes, int], Any]) -> ChunkList:
+        return cls((_Pending(r, o) for r, o in raws), decode)
+
+    def _get(self, i: int) -> Any:
+        item = self._items[i]
+        if type(item) is _Pending:
+            assert self._decode is not None
+            item = self._decode(item.raw, item.offset)
+            self._items[i] = item
+        return item
+
+    def raw_or_none(self, i: int) -> bytes | None:
+        """The original bytes of chunk ``i`` if it was never decoded (so never changed)."""
+        item = self._items[i]
+        return item.raw if type(item) is _Pending else None
+
+    def magic(self, i: int) -> bytes:
+        item = self._items[i]
+        if type(item) is _Pending:
+            return bytes(item.raw[:4])
+        return chunk_magic(item)
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self._get(j) for j in range(len(self._items))[i]]
+        if i < 0:
+            i += len(self._items)
+        if not 0 <= i < len(self._items):
+            raise IndexError("chunk index out of range")
+        return self._get(i)
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        self._items[i] = value
+
+    def __delitem__(self, i: int | slice) -> None:
+        del self._items[i]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def insert(self, index: int, value: Any) -> None:
+        self._items.insert(index, value)
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(len(self._items)):
+            yield self._get(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ChunkList):
+            if len(self) != len(other):
+                return False
+            for i in range(len(self)):
+                a, b = self.raw_or_none(i), other.raw_or_none(i)
+                if a is not None and b is not None:
+                    if a != b:
+                        return False
+                elif self[i] != other[i]:
+                    return False
+            return True
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ChunkList({len(self)} chunks)"
+
+    def of_kind(self, cls: type) -> list[Any]:
+        """Chunks of one type, decoding only those (found by magic first)."""
+        magic = _MAGIC_OF[cls]
+        return [self[i] for i in range(len(self)) if self.magic(i) == magic]
+
+    def __json_encode__(self) -> Any:
+        from ....jsonmap import encoder
+        enc = encoder(Chunk)
+        return [enc(c) for c in self]
+
+    @classmethod
+    def __json_decode__(cls, obj: Any, path: str) -> ChunkList:
+        from ....jsonmap import _bad, decoder
+        if not isinstance(obj, list):
+            raise _bad(path, "an array of chunks", obj)
+        dec = decoder(Chunk)
+        return cls(dec(c, f"{path}[{i}]") for i, c in enumerate(obj))
+
+
+@dataclass(slots=True, frozen=True)
+class _Pending:
+    raw: bytes
+    offset: int
+
+
+_MAGIC_OF: dict[type, bytes] = {
+    DenyChunk: b"DENY",
+    GlobalsChunk: b"GLBL",
+    QuestsChunk: b"QSTS",
+    UserChunk: b"USER",
+    NpcChunk: b"NPC\0",
+    MapChunk: b"MAP\0",
+}
+
+
+def chunk_magic(chunk: Any) -> bytes:
+    if isinstance(chunk, RawChunk):
+        return chunk.magic
+    return _MAGIC_OF[type(chunk)]
+
+
+@dataclass(slots=True, eq=False)
+class Encoding:
+    """How the payload was stored, so an unchanged save is rewritten byte for byte."""
+
+    deflate: Deflated = field(default_factory=Deflated)
+    crc_over: Literal["content", "compressed"] = "content"
+    after_stream: bytes = b""  # bytes between the end of the deflate stream and the CRC
+
+
+@dataclass(slots=True)
+class SaveGame:
+    """A TirNanoG saved game, from a player (one USER, PRVW) or a server (many USERs, DENY)."""
+
+    game_id: str = ""
+    preview: Preview | None = None
+    chunks: ChunkList = field(default_factory=ChunkList)
+    encoding: Encoding = field(default_factory=Encoding, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.chunks, ChunkList):
+            self.chunks = ChunkList(self.chunks)
+
+    @property
+    def users(self) -> list[UserChunk]:
+        return self.chunks.of_kind(UserChunk)
+
+    @property
+    def npcs(self) -> list[NpcChunk]:
+        return self.chunks.of_kind(NpcChunk)
+
+    def user(self, name: str) -> UserChunk | None:
+        for u in self.users:
+            if u.name == name:
+                return u
+        return None
+
+    def __json_prepare__(self) -> None:
+        """Before a dump: swap the original compressed bytes for a level when that reproduces them."""
+        from .codec import payload_bytes
+        if self.encoding.deflate.original is not None:
+            self.encoding.deflate.settle(payload_bytes(self))
+
+
+__all__ = [
+    "AddressFamily", "Chunk", "ChunkList", "Container", "DenyChunk", "DenyEntry", "Encoding",
+    "Entity", "GlobalsChunk", "InventoryItem", "MapChunk", "NpcChunk", "Preview", "QuestState",
+    "QuestsChunk", "RawChunk", "SaveGame", "Skill", "UserChunk",
+]
