@@ -46,10 +46,27 @@ _BY_MODEL: dict[type, Format] = {}
 _loaded = False
 
 # Format modules that register themselves when imported. Order matters for
-# sniffing only where magics overlap (none do today).
+# sniffing only where magics overlap (none do today). A listed module that does
+# not exist (a format still being written) is skipped; any other import error
+# is a bug and propagates.
 PLUGINS = (
     "savecraft.formats.tirnanog.save",
+    "savecraft.formats.tirnanog.game",
+    "savecraft.formats.angband.modular",
+    "savecraft.formats.angband.block",
+    "savecraft.formats.angband.legacy",
+    "savecraft.formats.qfg5",
 )
+
+
+def import_optional(name: str) -> Any:
+    """Import a listed module, or None when that module (not one it imports) is absent."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+            return None
+        raise
 
 
 def register(fmt: Format) -> Format:
@@ -66,7 +83,7 @@ def _load_plugins() -> None:
         return
     _loaded = True
     for mod in PLUGINS:
-        importlib.import_module(mod)
+        import_optional(mod)
 
 
 def formats() -> list[Format]:

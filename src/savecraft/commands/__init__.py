@@ -1,0 +1,1 @@
+"""Command-line subcommands, one module per group (see :data:`savecraft.cli.COMMANDS`)."""

@@ -1,0 +1,65 @@
+"""``savecraft demo``: make sample files of every format and show what savecraft sees in them.
+
+Each format contributes a step to :data:`STEPS` (a function that writes its
+samples into the folder and returns their paths); the demo then runs
+``info`` and ``validate`` on each one, as a user would.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .. import api
+from ..fileio import ensure_dir
+
+# "module:function" of each demo step, in the order they run.
+# A step not written yet is skipped.
+STEPS = (
+    "savecraft.formats.tirnanog.save.demo:write_samples",
+    "savecraft.formats.tirnanog.game.demo:write_samples",
+    "savecraft.formats.angband.demo:write_samples",
+    "savecraft.formats.qfg5.demo:write_samples",
+    "savecraft.net.demo:write_samples",
+)
+
+
+def _steps() -> list[Callable[[Path], list[Path]]]:
+    from ..registry import import_optional
+
+    out = []
+    for spec in STEPS:
+        name, _, fn = spec.partition(":")
+        mod = import_optional(name)
+        if mod is not None:
+            out.append(getattr(mod, fn))
+    return out
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .files import cmd_info
+
+    folder = ensure_dir(args.output)
+    print(f"savecraft demo: writing samples to {folder}/")
+    status = 0
+    for step in _steps():
+        for path in step(folder):
+            print()
+            cmd_info(argparse.Namespace(file=str(path), json=False, format=None))
+            result = api.validate(path)
+            print(f"  validate: {'ok' if result.ok else f'{len(result.problems)} problems'}")
+            for p in result.problems:
+                print(f"    {p}")
+            roundtrip = api.build(api.load(path)) == path.read_bytes()
+            print(f"  rebuilt byte for byte: {'yes' if roundtrip else 'NO'}")
+            if not (result.ok and roundtrip):
+                status = 1
+    return status
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("demo", help="write sample files of every format and show them")
+    p.add_argument("-o", "--output", default="demo-out", help="folder for the samples (default demo-out)")
+    p.set_defaults(func=cmd_demo)

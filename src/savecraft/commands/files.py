@@ -1,0 +1,158 @@
+"""``info``, ``validate``, ``dump``, ``build`` and ``extract``: the same for every format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .. import api, jsonmap, registry
+from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
+from ..errors import SavecraftError
+from ..fileio import atomic_write, read_input
+
+
+def read_file(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path}: is a folder, not a file")
+    try:
+        return read_input(p)
+    except SavecraftError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def load_file(path: str, format: str | None = None) -> tuple[registry.Format, Any]:
+    data = read_file(path)
+    fmt = registry.get(format) if format else registry.detect(data)
+    return fmt, api.parse(data, fmt.name)
+
+
+def _text(value: Any, indent: str = "  ") -> list[str]:
+    lines = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, dict | list) and v:
+                if isinstance(v, list) and all(not isinstance(x, dict | list) for x in v):
+                    shown = ", ".join(map(str, v))
+                    if len(shown) <= 100:
+                        lines.append(f"{indent}{k}: {shown}")
+                        continue
+                lines.append(f"{indent}{k}:")
+                lines.extend(_text(v, indent + "  "))
+            else:
+                lines.append(f"{indent}{k}: {v if v != [] else '(none)'}")
+    elif isinstance(value, list):
+        for v in value:
+            if isinstance(v, dict | list):
+                lines.extend(_text(v, indent + "  "))
+            else:
+                lines.append(f"{indent}- {v}")
+    return lines
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    fmt, model = load_file(args.file, args.format)
+    summary = fmt.info(model)
+    if args.json:
+        doc = {"file": args.file, "format": fmt.name, "description": fmt.description, **summary}
+        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    else:
+        print(f"{args.file}: {fmt.name} ({fmt.description})")
+        print("\n".join(_text(summary)))
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for path in args.files:
+        try:
+            data = read_file(path)
+        except UsageError as exc:
+            print(f"{path}: error: {exc}", file=sys.stderr)
+            status = EXIT_USAGE
+            continue
+        result = api.validate(data, args.format)
+        for p in result.problems:
+            if p.severity == "warning" and args.quiet:
+                continue
+            tag = "" if p.severity == "error" else "warning: "
+            print(f"{path}: {tag}{p}")
+        if args.verbose:
+            for note in result.notes:
+                print(f"{path}: note: {note}")
+        if not result.ok:
+            status = max(status, EXIT_PROBLEM) if status != EXIT_USAGE else status
+        elif args.verbose:
+            print(f"{path}: ok ({result.format})")
+    return status
+
+
+def cmd_dump(args: argparse.Namespace) -> int:
+    _, model = load_file(args.file, args.format)
+    text = jsonmap.dumps(model, indent=not args.compact)
+    if args.output and args.output != "-":
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.buffer.write(text)
+    return EXIT_OK
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    text = read_file(args.input)
+    model = jsonmap.loads(text)
+    data = api.build(model)
+    atomic_write(args.output, data, backup=False)
+    print(f"{args.output}: {len(data)} bytes ({registry.for_model(model).name})")
+    return EXIT_OK
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    fmt, model = load_file(args.file, args.format)
+    if fmt.extract is None:
+        raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
+    written = fmt.extract(model, Path(args.output))
+    print(f"{args.file}: {len(written)} files written to {args.output}")
+    return EXIT_OK
+
+
+def _format_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", help="skip detection and read as this format")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("info", help="the format and a summary of a file")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _format_arg(p)
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("validate", help="list every problem in one or more files")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-v", "--verbose", action="store_true", help="also say which files are fine")
+    p.add_argument("-q", "--quiet", action="store_true", help="leave out warnings")
+    _format_arg(p)
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("dump", help="the whole file as JSON")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", help="write here instead of stdout")
+    p.add_argument("--compact", action="store_true", help="no indentation")
+    _format_arg(p)
+    p.set_defaults(func=cmd_dump)
+
+    p = sub.add_parser("build", help="the binary file from a JSON dump")
+    p.add_argument("input", metavar="IN.json")
+    p.add_argument("-o", "--output", required=True, metavar="FILE")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("extract", help="the parts of a file as ordinary files")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True, metavar="DIR")
+    _format_arg(p)
+    p.set_defaults(func=cmd_extract)
