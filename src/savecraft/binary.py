@@ -10,6 +10,7 @@ record costs one ``unpack_from`` call, not one call per field.
 
 from __future__ import annotations
 
+import builtins
 import re
 import struct
 from collections.abc import Iterable, Iterator, Sequence
@@ -124,6 +125,11 @@ class Record:
     def _group(self, flat: tuple[Any, ...]) -> tuple[Any, ...]:
         if self._simple:
             return flat
+        if len(flat) == len(self._groups):  # no arrays: only u24 fields to widen
+            lst = list(flat)
+            for i in self._u24:
+                lst[i] = int.from_bytes(lst[i], "little")
+            return tuple(lst)
         out: list[Any] = []
         for start, count in self._groups:
             if count == -1:
@@ -301,12 +307,12 @@ class Reader:
         self.pos += n
         return v
 
-    def rest(self, name: str = "") -> bytes:
+    def rest(self, name: str = "") -> builtins.bytes:
         v = bytes(self.data[self.pos : self.end])
         self.pos = self.end
         return v
 
-    def peek(self, n: int) -> bytes:
+    def peek(self, n: int) -> builtins.bytes:
         return bytes(self.data[self.pos : min(self.pos + n, self.end)])
 
     # -- strings --------------------------------------------------------------------
@@ -465,11 +471,12 @@ class Writer:
         self.buf += b"\0"
 
     def fixed_str(self, value: str, size: int, name: str = "", encoding: str = "utf-8",
-                  pad: bytes = b"\0") -> None:
+                  pad: builtins.bytes = b"\0") -> None:
         raw = value.encode(encoding)
         if len(raw) > size:
             self._bad(name, f"a string of at most {size} bytes", f"{len(raw)} bytes ({value!r})")
-        self.buf += raw + pad * (size - len(raw))
+        self.buf += raw
+        self.buf += pad * (size - len(raw))
 
     def record(self, rec: Record, values: Sequence[Any], name: str = "") -> None:
         try:

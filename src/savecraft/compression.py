@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import FormatError
@@ -135,20 +135,31 @@ class Deflated:
     level: int | None = None
     original: bytes | None = None
     content_digest: bytes | None = None
+    # The inflated bytes themselves while they are at hand (right after loading):
+    # comparing them is a memcmp, cheaper than hashing on every load. Never dumped.
+    content: bytes | None = field(default=None, metadata={"json": False}, repr=False)
 
     @classmethod
     def from_stream(cls, compressed: bytes, content: bytes, container: Container) -> Deflated:
-        return cls(container, None, compressed, digest(content))
+        return cls(container, None, compressed, None, content)
+
+    def _unchanged(self, content: bytes) -> bool:
+        if self.content is not None:
+            return self.content == content
+        return self.content_digest is not None and self.content_digest == digest(content)
 
     def settle(self, content: bytes) -> None:
         """Replace the original bytes by a level when recompressing reproduces them.
 
         Done when dumping, not when loading: loading must stay as cheap as inflating.
+        Afterwards the hint holds a digest, not the content, so a dump stays small.
         """
         if self.original is None or self.level is not None:
             return
-        if self.content_digest is not None and self.content_digest != digest(content):
+        if not self._unchanged(content):
             return
+        self.content_digest = digest(content)
+        self.content = None
         for level in (6, 9, 1, 2, 3, 4, 5, 7, 8, 0):
             if compress(content, self.container, level) == self.original:
                 self.level = level
@@ -156,6 +167,6 @@ class Deflated:
                 return
 
     def compress(self, content: bytes) -> bytes:
-        if self.original is not None and self.content_digest == digest(content):
+        if self.original is not None and self._unchanged(content):
             return self.original
         return compress(content, self.container, 6 if self.level is None else self.level)

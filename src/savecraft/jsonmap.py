@@ -297,7 +297,7 @@ def _make(tp: Any) -> tuple[Encode, Decode]:
         if hasattr(tp, "__json_encode__"):
             def enc_c(v: Any) -> Any:
                 return v.__json_encode__()
-            return enc_c, tp.__json_decode__  # type: ignore[attr-defined,no-any-return]
+            return enc_c, tp.__json_decode__  # type: ignore[attr-defined]
         if issubclass(tp, enum.Enum):
             return _enum_codecs(tp)
         if dataclasses.is_dataclass(tp):

@@ -12,6 +12,7 @@ about chunks count from the start of the inflated chunk data.
 from __future__ import annotations
 
 import ipaddress
+import struct
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -298,6 +299,44 @@ _CHUNKS: dict[bytes, tuple[str, Callable[[Reader], Any], Callable[[Reader], Any]
 }
 
 
+_ENTITY_COUNTS = struct.Struct("<BHHH").unpack_from
+
+
+def _fast_entity(content: bytes, ent: int, end: int) -> bool:
+    if ent + 22 > end:
+        return False
+    a, i, s, q = _ENTITY_COUNTS(content, ent + 15)
+    return ent + 22 + a * 4 + i * 8 + s * 8 + q * 4 == end
+
+
+def _fast_user(content: bytes, pos: int, end: int) -> bool:
+    """The USER structure check in arithmetic only; False sends it to the careful check.
+
+    Loading a server save runs this once per player, so it avoids building
+    Readers; when it says no, :func:`_check_user` finds and explains the problem.
+    """
+    if end - pos < USER_HEAD.size + 1:
+        return False
+    nul = content.find(b"\0", pos + 76, end)
+    if nul < 0:
+        return False
+    try:
+        content[pos + 76 : nul].decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return _fast_entity(content, nul + 1 + 4 * content[pos + 75] + 4 * SLOTS, end)
+
+
+def _fast_npc(content: bytes, pos: int, end: int) -> bool:
+    return _fast_entity(content, pos + NPC_HEAD.size, end)
+
+
+_FAST_CHECKS: dict[bytes, Callable[[bytes, int, int], bool]] = {
+    b"USER": _fast_user,
+    b"NPC\0": _fast_npc,
+}
+
+
 def encode_chunk(chunk: Any, path: str = "") -> bytes:
     w = Writer(path)
     if isinstance(chunk, UserChunk):
@@ -366,6 +405,11 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
         if entry is not None:
             k = counters.get(magic, 0)
             counters[magic] = k + 1
+            fast = _FAST_CHECKS.get(magic)
+            if fast is not None and fast(content, pos, pos + size):
+                pending.append(_Pending(raw, pos))
+                pos += size
+                continue
             path = entry[0] if magic in (b"DENY", b"GLBL", b"QSTS") else f"{entry[0]}[{k}]"
             try:
                 entry[1](Reader(raw, base=pos, path=path, what="the chunk"))
@@ -402,8 +446,8 @@ def payload_bytes(save: SaveGame) -> bytes:
 def parse(data: bytes, report: Report | None = None) -> SaveGame:
     report = report or Report()
     r = Reader(data, what="the file")
-    if len(data) < HEADER.size or data[:16] != MAGIC:
-        r.need(16, "magic")
+    r.need(16, "magic")
+    if data[:16] != MAGIC:
         r.fail("magic", repr(MAGIC), repr(bytes(data[:16])))
     head = r.record(HEADER)
     game_id_raw: bytes = head[1]

@@ -281,7 +281,8 @@ class ChunkList(MutableSequence[Any]):
     def of_kind(self, cls: type) -> list[Any]:
         """Chunks of one type, decoding only those (found by magic first)."""
         magic = _MAGIC_OF[cls]
-        return [self[i] for i in range(len(self)) if self.magic(i) == magic]
+        found = (self[i] for i in range(len(self)) if self.magic(i) == magic)
+        return [c for c in found if isinstance(c, cls)]
 
     def __json_encode__(self) -> Any:
         from ....jsonmap import encoder

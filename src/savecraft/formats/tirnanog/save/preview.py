@@ -28,7 +28,8 @@ def decode_pixels(preview: Preview) -> npt.NDArray[np.uint8]:
         raise FormatError(None, "preview.image", f"{PIXEL_BYTES} bytes of pixels", f"{len(raw)} bytes")
     v = np.frombuffer(raw, dtype="<u2").reshape(PREVIEW_SIZE, PREVIEW_SIZE)
     rgb5 = np.stack(((v >> 10) & 31, (v >> 5) & 31, v & 31), axis=-1).astype(np.uint8)
-    return (rgb5 << 3) | (rgb5 >> 2)
+    out: npt.NDArray[np.uint8] = ((rgb5 << 3) | (rgb5 >> 2)).astype(np.uint8)
+    return out
 
 
 def to_png(preview: Preview) -> bytes:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .model import (
     AddressFamily,
+    ChunkList,
     DenyChunk,
     DenyEntry,
     Entity,
@@ -82,8 +83,8 @@ def player_save(seed: int = 1) -> SaveGame:
     return SaveGame(
         game_id="sample-world",
         preview=Preview(play_time=5 * 3600 + 17 * 60 + 9, image=encode_image(preview_picture())),
-        chunks=[GlobalsChunk([rng.randrange(100) for _ in range(6)]),
-                QuestsChunk([-1, 0, -1, -1]), user],
+        chunks=ChunkList([GlobalsChunk([rng.randrange(100) for _ in range(6)]),
+                QuestsChunk([-1, 0, -1, -1]), user]),
     )
 
 
@@ -108,4 +109,4 @@ def server_save(users: int = 10, seed: int = 2, attributes: int = 8, items: int 
         tiles[k] = 1 + k % 7
     chunks.append(MapChunk(map_id=1, tiles=tiles))
     chunks.append(RawChunk(magic=b"XTRA", data=b"kept as it is\0\x01\x02"))
-    return SaveGame(game_id="sample-world", chunks=chunks)
+    return SaveGame(game_id="sample-world", chunks=ChunkList(chunks))
