@@ -84,7 +84,8 @@ def test_truncated_file_at_each_part(server: bytes) -> None:
     cases = [
         (server[:10], 0, "magic"),
         (server[:20], 16, "game_id"),
-        (player[: HEADER + 20], HEADER + 8, "preview.play_time"),
+        (player[: HEADER + 10], HEADER + 8, "preview.play_time"),
+        (player[: HEADER + 20], HEADER + 12, "preview.reserved"),
         (player[: HEADER + 40], HEADER + 4, "preview.size"),
         (server[:HEADER + 2], HEADER, "crc"),
     ]
