@@ -1,0 +1,112 @@
+"""Pre-3.1 Angband savefiles: recognised, named, and refused (the ``angband-legacy`` format).
+
+Before 3.1, Angband (and the variants of that era) wrote four plain version
+bytes (major, minor, patch, and a random "extra" byte that seeds the
+encoding), then every following byte XOR-chained to the byte before it:
+``stored[i] = value[i] ^ stored[i-1]``. The file ends with two u32 checksums,
+both encoded the same way: the sum of the decoded bytes after the version
+bytes (``v_check``), then the sum of the stored bytes after the version
+bytes, that first checksum included (``x_check``).
+
+savecraft does not decode these files (their layout changed with almost
+every release), but it must not call them "unknown" either. The sniffer
+accepts a file only when both checksums hold, which no other format's
+bytes do by accident; parsing then raises
+:class:`~savecraft.errors.UnsupportedFormatError` naming the version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...errors import Report, UnsupportedFormatError
+from ...registry import Format, register
+
+VERSION_BYTES = 4
+MIN_SIZE = VERSION_BYTES + 8 + 8  # version, some content, two checksums
+MAX_SIZE = 16 << 20  # far above any real one; keeps sniffing other big files cheap
+
+
+@dataclass(slots=True)
+class LegacyHeader:
+    """What savecraft reads of a legacy savefile before refusing it."""
+
+    major: int
+    minor: int
+    patch: int
+    extra: int
+    saved_at: int  # sf_when: Unix time of the save (decoded bytes 8-11)
+    times_saved: int  # sf_saves (decoded bytes 14-15)
+
+    @property
+    def version(self) -> str:
+        return f"{self.major}.{self.minor}.{self.patch}"
+
+
+@dataclass(slots=True)
+class LegacySave:
+    """The model of a format savecraft refuses: the file's bytes, as they were."""
+
+    data: bytes = b""
+
+
+def _u32(b: np.ndarray[Any, np.dtype[np.uint8]], at: int) -> int:
+    return int.from_bytes(bytes(b[at:at + 4]), "little")
+
+
+def identify(data: bytes) -> LegacyHeader | None:
+    """The header of a pre-3.1 savefile whose two checksums hold, else None."""
+    if not MIN_SIZE <= len(data) <= MAX_SIZE or data[:4] == b"Save":
+        return None
+    stored = np.frombuffer(data, np.uint8)
+    n = len(stored)
+    decoded = np.empty(n, np.uint8)
+    decoded[:VERSION_BYTES] = stored[:VERSION_BYTES]
+    np.bitwise_xor(stored[VERSION_BYTES:], stored[VERSION_BYTES - 1:-1], out=decoded[VERSION_BYTES:])
+    v_check = int(decoded[VERSION_BYTES:n - 8].sum(dtype=np.uint64)) & 0xFFFFFFFF
+    x_check = int(stored[VERSION_BYTES:n - 4].sum(dtype=np.uint64)) & 0xFFFFFFFF
+    if _u32(decoded, n - 8) != v_check or _u32(decoded, n - 4) != x_check:
+        return None
+    return LegacyHeader(
+        int(data[0]), int(data[1]), int(data[2]), int(data[3]),
+        saved_at=_u32(decoded, 8),
+        times_saved=int.from_bytes(bytes(decoded[14:16]), "little"),
+    )
+
+
+def sniff(data: bytes) -> bool:
+    return identify(data) is not None
+
+
+def parse(data: bytes, report: Report) -> LegacySave:
+    """Always refuses: with a message naming the version when the file is one."""
+    header = identify(data)
+    if header is None:
+        raise UnsupportedFormatError(
+            None, "", "a pre-3.1 Angband savefile (4 version bytes, XOR-chained data, two checksums)",
+            "checksums that do not match")
+    raise UnsupportedFormatError(
+        None, "", f"a pre-3.1 Angband savefile (version {header.version}), which savecraft does not decode")
+
+
+def build(save: LegacySave) -> bytes:
+    return save.data
+
+
+def info(save: LegacySave) -> dict[str, Any]:
+    header = identify(save.data)
+    return {"version": header.version if header else "unknown"}
+
+
+FORMAT = register(Format(
+    name="angband-legacy",
+    description="pre-3.1 Angband savefile (recognised, not decoded)",
+    model=LegacySave,
+    sniff=sniff,
+    parse=parse,
+    build=build,
+    info=info,
+))

@@ -1,0 +1,36 @@
+"""Content rules that keep the two "Save" formats apart, and the shared block checksum.
+
+Both later Angband formats start with the bytes ``Save`` (83 97 118 101).
+Byte 4 decides:
+
+* ``0x02`` (the savefile format version of the modular v2 spec) means
+  ``angband-modular``;
+* a printable ASCII byte (0x20-0x7E), the first letter of a 4-byte variant
+  id such as ``VNLA`` or ``FAAN``, means ``angband-block``; all four id
+  bytes must be printable.
+
+No byte is both, so exactly one sniffer accepts any file (or neither).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAGIC = b"Save"
+MODULAR_VERSION = 2
+_NUMPY_FROM = 512  # below this, the builtin sum() is faster than building an array
+
+
+def is_modular(data: bytes) -> bool:
+    return len(data) >= 5 and data[:4] == MAGIC and data[4] == MODULAR_VERSION
+
+
+def is_block(data: bytes) -> bool:
+    return len(data) >= 8 and data[:4] == MAGIC and all(0x20 <= b <= 0x7E for b in data[4:8])
+
+
+def byte_sum(data: bytes | bytearray | memoryview) -> int:
+    """The block checksum both formats use: the unsigned sum of the bytes, modulo 2**32."""
+    if len(data) < _NUMPY_FROM:
+        return sum(data) & 0xFFFFFFFF
+    return int(np.frombuffer(data, np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF
