@@ -11,12 +11,14 @@ are unchanged.
 
 from __future__ import annotations
 
-import struct
+import base64
+import binascii
 
 import numpy as np
 import numpy.typing as npt
 
 from ...errors import FormatError
+from ...jsonmap import register_type
 
 MAX_RUN = 128
 
@@ -32,46 +34,73 @@ def decode(
 
     Errors say where the stream breaks: a packet cut short, a stream that
     over-fills ``count`` or ends before filling it.
+
+    Only finding where the packets start is a walk from header to header;
+    everything else is done on whole arrays: the header bytes are dropped,
+    which leaves the 16-bit values in order, and each run value is then
+    repeated its run length times.
     """
     buf = bytes(data)
     n = len(buf)
     # Each packet yields at most 128 values from at least 3 bytes; a bound for the
     # output before reading a single packet, so a bad count cannot allocate wildly.
     bound = (n // 3 + 1) * MAX_RUN
-    cap = bound if count is None else count
     if count is not None and count > bound:
         raise FormatError(offset, path, f"an RLE stream that fills {count} values",
                           f"{n} bytes, which hold at most {bound}")
-    out = np.empty(cap, dtype=np.uint16)
+    starts = packet_starts(buf)
+    end = int(starts[-1]) if len(starts) else 0
+    if len(starts) and end != n:
+        # The walk stepped over the end: the last packet is cut short.
+        last = int(starts[-2]) if len(starts) > 1 else 0
+        starts = starts[:-1]
+        h = buf[last]
+        size = 3 if h & 0x80 else 2 * h + 3
+        kind = "run" if h & 0x80 else "literal"
+        raise FormatError(offset + last, path, f"a {kind} packet of {size} bytes",
+                          f"the end of the stream after {n - last}")
+    starts = starts[:-1]
+    raw = np.frombuffer(buf, dtype=np.uint8)
+    heads = raw[starts]
+    runs = heads >= 0x80
+    counts = (heads & 0x7F).astype(np.int64) + 1
+    if count is not None:
+        total = np.cumsum(counts)
+        filled = int(total[-1]) if len(total) else 0
+        if filled > count:
+            k = int(np.searchsorted(total, count, side="right"))
+            raise _overfill(offset + int(starts[k]), path, count, int(total[k]))
+        if filled < count:
+            raise FormatError(offset + n, path, f"an RLE stream that fills {count} values",
+                              f"the end of the stream after {filled}")
+    keep = np.ones(n, dtype=bool)
+    keep[starts] = False
+    words = raw[keep].view("<u2")
+    if not runs.any():
+        return words.astype(np.uint16, copy=True)
+    # Index of each packet's first value in ``words``: its offset less the headers before it.
+    first = (starts - np.arange(len(starts))) >> 1
+    reps = np.ones(len(words), dtype=np.int64)
+    reps[first[runs]] = counts[runs]
+    return np.repeat(words, reps).astype(np.uint16, copy=False)
+
+
+def packet_starts(buf: bytes) -> npt.NDArray[np.int64]:
+    """The offset of every packet header, then the offset where the walk ended.
+
+    The walk ends at ``len(buf)`` for a whole stream and past it when the last
+    packet is cut short.
+    """
+    n = len(buf)
+    out: list[int] = []
+    append = out.append
     pos = 0
-    filled = 0
-    unpack_h = struct.Struct("<H").unpack_from
     while pos < n:
+        append(pos)
         h = buf[pos]
-        if h & 0x80:
-            run = (h & 0x7F) + 1
-            if pos + 3 > n:
-                raise FormatError(offset + pos, path, "a run packet of 3 bytes",
-                                  f"the end of the stream after {n - pos}")
-            if filled + run > cap:
-                raise _overfill(offset + pos, path, count, filled + run)
-            out[filled : filled + run] = unpack_h(buf, pos + 1)[0]
-            pos += 3
-        else:
-            run = h + 1
-            size = 1 + 2 * run
-            if pos + size > n:
-                raise FormatError(offset + pos, path, f"a literal packet of {size} bytes",
-                                  f"the end of the stream after {n - pos}")
-            if filled + run > cap:
-                raise _overfill(offset + pos, path, count, filled + run)
-            out[filled : filled + run] = np.frombuffer(buf, dtype="<u2", count=run, offset=pos + 1)
-            pos += size
-        filled += run
-    if count is not None and filled != count:
-        raise FormatError(offset + n, path, f"an RLE stream that fills {count} values",
-                          f"the end of the stream after {filled}")
-    return out[:filled] if count is None else out
+        pos += 3 if h >= 0x80 else 2 * h + 3
+    append(pos)
+    return np.array(out, dtype=np.int64)
 
 
 def _overfill(offset: int, path: str, count: int | None, total: int) -> FormatError:
@@ -119,3 +148,55 @@ def _literals(out: bytearray, raw: bytes, start: int, stop: int) -> None:
         out.append(r - 1)
         out += raw[2 * start : 2 * (start + r)]
         start += r
+
+
+# -- JSON ---------------------------------------------------------------------------------
+# numpy arrays in dumps: uint16 tile arrays as this RLE (a map's layers are mostly
+# runs, so a dump stays small), any other dtype as little-endian base64.
+
+_JSON_DTYPES = ("bool", "uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64",
+                "float32", "float64")
+
+
+def array_to_json(a: npt.NDArray[np.generic]) -> dict[str, object]:
+    dtype = a.dtype.name
+    if dtype not in _JSON_DTYPES:
+        raise FormatError(None, "", "a numpy array of " + ", ".join(_JSON_DTYPES), dtype)
+    out: dict[str, object] = {"dtype": dtype, "shape": list(a.shape)}
+    if dtype == "uint16":
+        out["rle"] = base64.b64encode(encode(a)).decode("ascii")
+    else:
+        raw = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<")).tobytes()
+        out["base64"] = base64.b64encode(raw).decode("ascii")
+    return out
+
+
+def array_from_json(v: object, path: str) -> npt.NDArray[np.generic]:
+    if not isinstance(v, dict) or v.get("dtype") not in _JSON_DTYPES:
+        raise FormatError(None, path, 'an array object {"dtype", "shape", "rle" or "base64"} with '
+                          "dtype one of " + ", ".join(_JSON_DTYPES), repr(v)[:60])
+    shape = v.get("shape")
+    if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool)
+                                              and d >= 0 for d in shape):
+        raise FormatError(None, path + ".shape", "a list of sizes", repr(shape)[:60])
+    total = int(np.prod(shape)) if shape else 1
+    dtype = np.dtype(str(v["dtype"])).newbyteorder("<")
+    key = "rle" if v["dtype"] == "uint16" and "rle" in v else "base64"
+    text = v.get(key)
+    if not isinstance(text, str):
+        raise FormatError(None, f"{path}.{key}", "base64 text", repr(text)[:60])
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise FormatError(None, f"{path}.{key}", "base64 text", repr(text)[:60]) from None
+    if key == "rle":
+        flat: npt.NDArray[np.generic] = decode(raw, total, path=f"{path}.rle")
+    else:
+        if len(raw) != total * dtype.itemsize:
+            raise FormatError(None, f"{path}.base64", f"{total * dtype.itemsize} bytes for shape "
+                              f"{shape}", f"{len(raw)} bytes")
+        flat = np.frombuffer(raw, dtype=dtype).astype(dtype.newbyteorder("="))
+    return flat.reshape(shape)
+
+
+register_type(np.ndarray, array_to_json, array_from_json)

@@ -1,0 +1,302 @@
+"""The map asset of a TirNanoG game file (section 35), over its inflated bytes.
+
+Layout (``tirnanog-game-file.md``, "maps"): a 34-byte header, the parallax
+records, the patrol paths, then the tile layers as one RLE block (see
+:mod:`..rle`). The layers decode to a ``layers x size x size`` uint16 array;
+layer 5 holds NPC types (section 28), layer 6 spawners (section 29), every
+other layer tile sprites (section 8), and 0xFFFF means "nothing here".
+
+The number of layers and the map size come from the game header (bytes 41
+and 36); a map read on its own infers them from the decoded tile count.
+Several RLE streams give the same tiles, so the original stream is kept as an
+encoding hint and written back while the layers are unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ....binary import Reader, Record, Writer, join_path
+from ....errors import FormatError, Report
+from .. import rle
+
+if TYPE_CHECKING:
+    Layers = npt.NDArray[np.uint16]
+else:  # the JSON mapping needs a real class to look its codec up by
+    Layers = np.ndarray
+
+HEADER_SIZE = 34
+NEIGHBOURS = 6
+DEFAULT_LAYERS = 11
+NPC_LAYER = 5
+SPAWNER_LAYER = 6
+EMPTY_TILE = 0xFFFF
+NOT_SET = 0xFFFFFF
+
+SPRITE_CATEGORIES = ("ui", "tiles", "characters", "portraits", "backgrounds")
+
+MAP_HEADER = Record("map header", [
+    ("title", "u24"),
+    ("neighbours", "bytes[18]"),
+    ("daylight_length", "u16"),
+    ("daylight_category", "u8"),
+    ("daylight_index", "u16"),
+    ("music", "u24"),
+    ("parallax_count", "u8"),
+    ("patrol_count", "u8"),
+    ("rle_size", "u24"),
+])
+PARALLAX = Record("parallax", [
+    ("kind", "u8"), ("speed_x", "i8"), ("delta_x", "u8"), ("speed_y", "i8"), ("delta_y", "u8"),
+    ("interval", "u16"), ("sprite_category", "u8"), ("sprite_index", "u16"),
+])
+PATROL_HEAD = Record("patrol path", [("id", "u8"), ("length", "u16")])
+
+assert MAP_HEADER.size == HEADER_SIZE and PARALLAX.size == 10
+
+
+@dataclass(slots=True)
+class SpriteRef:
+    """A sprite: its category (0 UI, 1 tiles, 2 characters, 3 portraits, 4 backgrounds)
+    and its index in that category's sprite section."""
+
+    category: int = 0
+    index: int = 0
+
+    @property
+    def category_name(self) -> str:
+        if 0 <= self.category < len(SPRITE_CATEGORIES):
+            return SPRITE_CATEGORIES[self.category]
+        return f"category {self.category}"
+
+
+@dataclass(slots=True)
+class Parallax:
+    """A scrolling picture over (foreground) or under (background) the map."""
+
+    background: bool = False  # byte 0: 0 foreground, 1 background
+    speed_x: int = 0  # time based delta x, -100 to 100
+    delta_x: int = 0  # player movement based, 0 to 100
+    speed_y: int = 0
+    delta_y: int = 0
+    interval: int = 0  # in 1/100 s
+    sprite: SpriteRef = field(default_factory=SpriteRef)
+    kind_byte: int | None = field(default=None, compare=False)  # a kind byte other than 0/1
+
+
+@dataclass(slots=True)
+class PatrolPath:
+    id: int = 0  # 0 - 98
+    points: list[tuple[int, int]] = field(default_factory=list)  # map coordinates (x, y)
+
+
+@dataclass(slots=True, eq=False)
+class MapAsset:
+    """One map. ``rle_stream`` is the original RLE stream, reused while ``layers`` is unchanged."""
+
+    title: int = field(default=0, metadata={"ref": "text"})
+    # the maps around this one (string indices), starting South, counter-clockwise
+    neighbours: list[int] = field(default_factory=lambda: [0] * NEIGHBOURS,
+                                  metadata={"ref": "string"})
+    daylight_length: int = 0  # minutes
+    daylight_sprite: SpriteRef = field(default_factory=SpriteRef)
+    music: int = field(default=0, metadata={"ref": "string"})  # background music
+    parallaxes: list[Parallax] = field(default_factory=list)
+    patrol_paths: list[PatrolPath] = field(default_factory=list)
+    layers: Layers = field(default_factory=lambda: np.full((DEFAULT_LAYERS, 1, 1), EMPTY_TILE,
+                                                           dtype=np.uint16))
+    trailing: bytes = b""  # bytes after the RLE block (none in a well-formed map)
+    rle_stream: bytes | None = field(default=None, compare=False, repr=False)
+
+    KIND: ClassVar[str] = "map"
+
+    @property
+    def size(self) -> int:
+        return int(self.layers.shape[-1])
+
+    @property
+    def layer_count(self) -> int:
+        return int(self.layers.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MapAsset):
+            return NotImplemented
+        for f in fields(self):
+            if not f.compare:
+                continue
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "layers":
+                if not np.array_equal(a, b):
+                    return False
+            elif a != b:
+                return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __json_prepare__(self) -> None:
+        # The layers are dumped as a canonical RLE already; the hint is only worth
+        # its space in the dump when the file used another encoding.
+        if self.rle_stream is not None and self.rle_stream == rle.encode(self.layers):
+            self.rle_stream = None
+
+
+def _shape(total: int, layers: int | None, size: int | None) -> tuple[int, int] | None:
+    """(layers, size) for ``total`` tiles when the game header does not say."""
+    if layers is not None and size is not None:
+        return (layers, size) if layers * size * size == total else None
+    if layers is not None:
+        if layers <= 0 or total % layers:
+            return None
+        side = int(round((total // layers) ** 0.5))
+        return (layers, side) if side * side * layers == total else None
+    if size is not None:
+        if size <= 0 or total % (size * size):
+            return None
+        return (total // (size * size), size)
+    candidates = []
+    side = 1
+    while side * side <= total:
+        if total % (side * side) == 0:
+            candidates.append((total // (side * side), side))
+        side *= 2
+    for c in candidates:
+        if c[0] == DEFAULT_LAYERS:
+            return c
+    return candidates[-1] if candidates else None
+
+
+def parse_map(
+    data: bytes,
+    *,
+    offset: int = 0,
+    path: str = "",
+    report: Report | None = None,
+    layers: int | None = None,
+    size: int | None = None,
+) -> MapAsset:
+    """Decode an inflated map asset; ``offset`` is where it starts, for messages.
+
+    ``layers`` and ``size`` (tiles per side) come from the game header; without
+    them the shape is inferred from the tile count (11 layers preferred).
+    """
+    rep = report if report is not None else Report()
+    r = Reader(data, base=offset, path=path, what="the map asset")
+    (title, nb_raw, daylight_length, day_cat, day_idx, music, npar, npat,
+     rle_size) = r.record(MAP_HEADER, "header")
+    neighbours = [int.from_bytes(nb_raw[i:i + 3], "little") for i in range(0, 18, 3)]
+    r.count(npar, PARALLAX.size, "parallaxes", "parallax record")
+    parallaxes = []
+    for k in range(npar):
+        at = r.offset
+        kind, sx, dx, sy, dy, interval, cat, idx = r.record(PARALLAX, f"parallaxes[{k}]")
+        p = Parallax(kind == 1, sx, dx, sy, dy, interval, SpriteRef(cat, idx),
+                     None if kind in (0, 1) else kind)
+        pp = join_path(path, f"parallaxes[{k}]")
+        if kind not in (0, 1):
+            rep.warning(at, join_path(pp, "kind"), "0 (foreground) or 1 (background)", str(kind))
+        for name, v, lo in (("speed_x", sx, -100), ("delta_x", dx, 0), ("speed_y", sy, -100),
+                            ("delta_y", dy, 0)):
+            if not lo <= v <= 100:
+                rep.warning(at + PARALLAX.offsets[PARALLAX.names.index(name)],
+                            join_path(pp, name), f"a value from {lo} to 100", str(v))
+        parallaxes.append(p)
+    paths = []
+    for k in range(npat):
+        at = r.offset
+        pid, length = r.record(PATROL_HEAD, f"patrol_paths[{k}]")
+        if pid > 98:
+            rep.warning(at, join_path(path, f"patrol_paths[{k}].id"), "a patrol path id from 0 to 98",
+                        str(pid))
+        r.count(length, 4, f"patrol_paths[{k}].points", "point")
+        flat = r.array("u16", 2 * length, f"patrol_paths[{k}].points")
+        paths.append(PatrolPath(pid, list(zip(flat[0::2], flat[1::2]))))
+    rle_at = r.offset
+    if rle_size > r.remaining:
+        r.fail("header.rle_size", f"an RLE block of at most {r.remaining} bytes (what is left)",
+               str(rle_size), at=MAP_HEADER.offsets[-1])
+    block = r.bytes(rle_size, "layers")
+    known = layers * size * size if layers is not None and size is not None else None
+    tiles = rle.decode(block, known, offset=rle_at, path=join_path(path, "layers"))
+    shape = _shape(len(tiles), layers, size)
+    if shape is None:
+        want = ("a whole number of square layers" if layers is None or size is None
+                else f"{layers} layers of {size} x {size} tiles ({layers * size * size})")
+        raise FormatError(rle_at + rle_size, join_path(path, "layers"),
+                          f"an RLE stream that fills {want}", f"{len(tiles)} tiles")
+    trailing = r.rest()
+    if trailing:
+        rep.warning(rle_at + rle_size, join_path(path, "trailing"), "the end of the map asset",
+                    f"{len(trailing)} more bytes (kept)")
+    return MapAsset(
+        title=title, neighbours=neighbours, daylight_length=daylight_length,
+        daylight_sprite=SpriteRef(day_cat, day_idx), music=music, parallaxes=parallaxes,
+        patrol_paths=paths, layers=tiles.reshape(shape[0], shape[1], shape[1]),
+        trailing=trailing, rle_stream=block,
+    )
+
+
+def encode_layers(m: MapAsset) -> bytes:
+    """The RLE block: the original one while the layers still decode to it."""
+    arr = np.asarray(m.layers)
+    if arr.ndim != 3 or arr.shape[1] != arr.shape[2]:
+        raise FormatError(None, "layers", "an array of layers x size x size tiles",
+                          f"shape {tuple(arr.shape)}")
+    if arr.dtype != np.uint16:
+        if arr.size and (arr.min() < 0 or arr.max() > 0xFFFF):
+            raise FormatError(None, "layers", "16-bit tile values (0 to 65535)",
+                              f"values from {arr.min()} to {arr.max()}")
+        arr = arr.astype(np.uint16)
+    if m.rle_stream is not None:
+        try:
+            old = rle.decode(m.rle_stream, arr.size)
+        except FormatError:
+            pass
+        else:
+            if np.array_equal(old, arr.ravel()):
+                return m.rle_stream
+    return rle.encode(arr)
+
+
+def build_map(m: MapAsset) -> bytes:
+    """The inflated map asset; the RLE size in the header is recomputed."""
+    block = encode_layers(m)
+    w = Writer()
+    if len(m.neighbours) != NEIGHBOURS:
+        raise FormatError(None, "neighbours", f"{NEIGHBOURS} string indices",
+                          f"{len(m.neighbours)}")
+    nb = Writer("neighbours")
+    for i, v in enumerate(m.neighbours):
+        nb.u24(v, f"[{i}]")
+    if len(block) >= 1 << 24:
+        raise FormatError(None, "layers", "an RLE block under 16 MiB (its size is 3 bytes)",
+                          f"{len(block)} bytes")
+    if len(m.parallaxes) > 255 or len(m.patrol_paths) > 255:
+        raise FormatError(None, "parallaxes" if len(m.parallaxes) > 255 else "patrol_paths",
+                          "at most 255 records", str(max(len(m.parallaxes), len(m.patrol_paths))))
+    w.record(MAP_HEADER, (m.title, nb.getvalue(), m.daylight_length, m.daylight_sprite.category,
+                          m.daylight_sprite.index, m.music, len(m.parallaxes),
+                          len(m.patrol_paths), len(block)), "header")
+    for k, p in enumerate(m.parallaxes):
+        kind = p.kind_byte if p.kind_byte is not None and p.kind_byte not in (0, 1) else int(
+            p.background)
+        w.record(PARALLAX, (kind, p.speed_x, p.delta_x, p.speed_y, p.delta_y, p.interval,
+                            p.sprite.category, p.sprite.index), f"parallaxes[{k}]")
+    for k, pp in enumerate(m.patrol_paths):
+        w.record(PATROL_HEAD, (pp.id, len(pp.points)), f"patrol_paths[{k}]")
+        flat: list[int] = []
+        for x, y in pp.points:
+            flat += (x, y)
+        w.array("u16", flat, f"patrol_paths[{k}].points")
+    w.bytes(block)
+    w.bytes(m.trailing)
+    return w.getvalue()
+
+
+def tile_category(layer: int) -> int | None:
+    """The section a layer's values index: None for NPC/spawner layers (not sprites)."""
+    return None if layer in (NPC_LAYER, SPAWNER_LAYER) else 1
