@@ -253,7 +253,17 @@ class ChunkList(MutableSequence[Any]):
     def insert(self, index: int, value: Any) -> None:
         self._items.insert(index, value)
 
+    def decode_all(self) -> None:
+        """Decode every chunk now, in one pass with the garbage collector paused."""
+        from ....speed import gc_paused
+
+        with gc_paused():
+            for i in range(len(self._items)):
+                self._get(i)
+
     def __iter__(self) -> Iterator[Any]:
+        if any(type(item) is _Pending for item in self._items):
+            self.decode_all()
         for i in range(len(self._items)):
             yield self._get(i)
 

@@ -1,0 +1,78 @@
+"""The generic JSON mapping: shapes, symmetry, and errors that name the JSON path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import ClassVar
+
+import pytest
+
+from savecraft.errors import FormatError
+from savecraft.jsonmap import decoder, encoder
+
+
+class Colour(IntEnum):
+    RED = 1
+    GREEN = 2
+
+
+@dataclass
+class Leaf:
+    KIND: ClassVar[str] = "leaf"
+    blob: bytes = b""
+    colour: Colour = Colour.RED
+
+
+@dataclass
+class Other:
+    KIND: ClassVar[str] = "other"
+    n: int = 0
+
+
+@dataclass
+class Tree:
+    name: str
+    parts: list[Leaf | Other] = field(default_factory=list)
+    pair: tuple[int, str] = (0, "")
+    maybe: int | None = None
+    hint: int = field(default=0, metadata={"json": False})
+
+
+def test_shapes_and_round_trip() -> None:
+    t = Tree("t", [Leaf(b"\x00\xff", Colour.GREEN), Other(3)], (1, "x"), None)
+    doc = encoder(Tree)(t)
+    assert doc == {
+        "name": "t",
+        "parts": [{"kind": "leaf", "blob": "AP8=", "colour": {"name": "GREEN", "value": 2}},
+                  {"kind": "other", "n": 3}],
+        "pair": [1, "x"],
+        "maybe": None,
+    }
+    assert decoder(Tree)(doc, "data") == t
+
+
+def test_enums_read_by_name_number_or_object() -> None:
+    dec = decoder(Leaf)
+    for v in ("GREEN", 2, {"name": "GREEN", "value": 2}):
+        assert dec({"colour": v}, "x").colour is Colour.GREEN
+
+
+@pytest.mark.parametrize(
+    ("doc", "path", "expected"),
+    [
+        ({"name": 1}, "data.name", "a string"),
+        ({"name": "t", "parts": [{"kind": "leaf", "blob": "!!"}]}, "data.parts[0].blob", "base64 text"),
+        ({"name": "t", "parts": [{"kind": "nope"}]}, "data.parts[0].kind", "one of 'leaf', 'other'"),
+        ({"name": "t", "parts": [{"kind": "leaf", "colour": "BLUE"}]}, "data.parts[0].colour", "one of RED"),
+        ({"name": "t", "pair": [1]}, "data.pair", "an array of 2 values"),
+        ({"name": "t", "extra": 1}, "data.extra", "a field of Tree"),
+        ({}, "data.name", "the field 'name' of Tree"),
+        ({"name": "t", "maybe": True}, "data.maybe", "an integer"),
+    ],
+)
+def test_errors_name_the_path(doc: dict[str, object], path: str, expected: str) -> None:
+    with pytest.raises(FormatError) as exc:
+        decoder(Tree)(doc, "data")
+    assert exc.value.path == path
+    assert exc.value.expected.startswith(expected)
