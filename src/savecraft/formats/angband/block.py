@@ -229,9 +229,9 @@ def _safe(name: str) -> str:
 
 
 def extract(save: BlockSave, folder: Path) -> list[Path]:
-    """``header.json``, then one file per block: ``.json`` for the description, ``.bin`` otherwise."""
+    """``file-header.json``, then one file per block: ``.json`` for the description, ``.bin`` otherwise."""
     ensure_dir(folder)
-    p = folder / "header.json"
+    p = folder / "file-header.json"
     atomic_write(p, orjson.dumps({"variant": save.variant}, option=orjson.OPT_INDENT_2))
     written = [p]
     enc = encoder(Description)
@@ -250,10 +250,11 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
 def check(save: BlockSave, report: Report) -> None:
     """What build() would refuse, and blocks named twice (the game would read only one)."""
-    try:
-        build(save)
-    except FormatError as err:
-        report.capture(err)
+    if not report.errors:  # otherwise the parse already said what is wrong
+        try:
+            build(save)
+        except FormatError as err:
+            report.capture(err)
     seen: set[str] = set()
     for i, b in enumerate(save.blocks):
         name = block_name(b)

@@ -288,11 +288,11 @@ def info(save: ModularSave) -> dict[str, Any]:
 
 
 def extract(save: ModularSave, folder: Path) -> list[Path]:
-    """``header.json``, then one file per block: ``.json`` when decoded, ``.bin`` when opaque."""
+    """``file-header.json``, then one file per block: ``.json`` when decoded, ``.bin`` when opaque."""
     ensure_dir(folder)
     written = []
     head = {"status": save.status, "dead": save.dead, "description": save.description}
-    p = folder / "header.json"
+    p = folder / "file-header.json"
     atomic_write(p, orjson.dumps(head, option=orjson.OPT_INDENT_2))
     written.append(p)
     for i, block in enumerate(save.blocks):
@@ -313,6 +313,8 @@ def extract(save: ModularSave, folder: Path) -> list[Path]:
 
 def check(save: ModularSave, report: Report) -> None:
     """What build() would refuse, reported instead of raised."""
+    if report.errors:
+        return  # the parse already said what is wrong; a partial model would only repeat it
     try:
         build(save)
     except FormatError as err:

@@ -1,0 +1,114 @@
+"""Quest for Glory 5 savegames: the ``qfg5-save`` format.
+
+See :mod:`.codec` for the layout and :mod:`.model` for the values. No real
+savegame was available, so :mod:`.sample` makes realistic ones for the
+demo, the tests and the benchmark.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ...errors import FormatError, Report
+from ...fileio import atomic_write, ensure_dir
+from ...jsonmap import encoder
+from ...registry import Format, register
+from . import codec
+from .model import Belt, DialogueRoom, Equipment, GameObject, InventoryItem, QfgSave
+
+EQUIPMENT_SLOTS = ("sword", "shield", "helmet", "armour", "amulet")
+
+
+def info(save: QfgSave) -> dict[str, Any]:
+    return {
+        "player type": save.player_type,
+        "inventory items": len(save.inventory),
+        "dialogue rooms": len(save.dialogue),
+        "objects": f"{save.object_count} in {sum(1 for r in save.rooms if r.objects)} of "
+                   f"{len(save.rooms)} rooms ({save.object_slots} slots)",
+        "equipment": {slot: getattr(save.equipment, slot) for slot in EQUIPMENT_SLOTS},
+        "belt": save.belt.items,
+        "current room": save.current_room,
+        "noise bytes": len(save.noise),
+    }
+
+
+def _json(path: Path, doc: Any) -> Path:
+    atomic_write(path, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    return path
+
+
+def _bin(path: Path, data: bytes) -> Path:
+    atomic_write(path, data)
+    return path
+
+
+def extract(save: QfgSave, folder: Path) -> list[Path]:
+    """One file per part: ``.json`` for decoded parts, ``.bin`` for opaque bytes.
+
+    Object data goes to ``objects/room-RRR-SS.bin`` (room, slot), listed in ``objects.json``.
+    """
+    ensure_dir(folder)
+    out = [
+        _json(folder / "header.json", {"player_type": save.player_type, "inventory_items":
+                                       len(save.inventory), "noise_length": len(save.noise)}),
+        _bin(folder / "noise.bin", save.noise),
+        _bin(folder / "player_state.bin", save.player_state),
+        _json(folder / "inventory.json", encoder(list[InventoryItem])(save.inventory)),
+        _json(folder / "dialogue.json", encoder(list[DialogueRoom])(save.dialogue)),
+    ]
+    listing = []
+    objdir = ensure_dir(folder / "objects")
+    for i, room in enumerate(save.rooms):
+        entries: list[dict[str, Any]] = []
+        for k, obj in enumerate(room.objects):
+            if isinstance(obj, GameObject):
+                p = _bin(objdir / f"room-{i:03d}-{k:02d}.bin", obj.data)
+                out.append(p)
+                entries.append({"type": obj.type, "id": obj.id, "size": len(obj.data),
+                                "file": f"objects/{p.name}"})
+            else:
+                entries.append({"empty": True})
+        listing.append({"room": i, "objects": entries})
+    out += [
+        _json(folder / "objects.json", {"total": save.objects_total(), "rooms": listing}),
+        _bin(folder / "engine_state.bin", save.engine_state),
+        _bin(folder / "hero.bin", save.hero),
+        _json(folder / "equipment.json", {"belt": encoder(Belt)(save.belt),
+                                          "equipment": encoder(Equipment)(save.equipment)}),
+        _bin(folder / "map_state.bin", save.map_state),
+        _json(folder / "room.json", {"current_room": save.current_room,
+                                     "data_size": len(save.room_data)}),
+    ]
+    if save.room_data:
+        out.append(_bin(folder / "room_data.bin", save.room_data))
+    return out
+
+
+def check(save: QfgSave, report: Report) -> None:
+    """What build() would refuse, reported instead of raised."""
+    if report.errors:
+        return  # the parse already said what is wrong; a partial model would only repeat it
+    try:
+        codec.build(save)
+    except FormatError as err:
+        report.capture(err)
+
+
+FORMAT = register(Format(
+    name="qfg5-save",
+    description="Quest for Glory 5 savegame",
+    model=QfgSave,
+    sniff=codec.sniff,
+    parse=codec.parse,
+    build=codec.build,
+    info=info,
+    extract=extract,
+    check=check,
+    suffixes=(".sav",),
+))
+
+__all__ = ["FORMAT", "QfgSave", "codec"]
