@@ -39,10 +39,8 @@ def _text(value: Any, indent: str = "  ") -> list[str]:
         for k, v in value.items():
             if isinstance(v, dict | list) and v:
                 if isinstance(v, list) and all(not isinstance(x, dict | list) for x in v):
-                    shown = ", ".join(map(str, v))
-                    if len(shown) <= 100:
-                        lines.append(f"{indent}{k}: {shown}")
-                        continue
+                    lines.extend(_wrapped(f"{indent}{k}: ", [str(x) for x in v], indent + "  "))
+                    continue
                 lines.append(f"{indent}{k}:")
                 lines.extend(_text(v, indent + "  "))
             else:
@@ -53,6 +51,19 @@ def _text(value: Any, indent: str = "  ") -> list[str]:
                 lines.extend(_text(v, indent + "  "))
             else:
                 lines.append(f"{indent}- {v}")
+    return lines
+
+
+def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list[str]:
+    """Comma-separated items over as many lines as they need."""
+    lines, line = [], first
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + len(piece) > width and line.strip() and line != first:
+            lines.append(line.rstrip())
+            line = indent
+        line += piece + " "
+    lines.append(line.rstrip())
     return lines
 
 

@@ -101,7 +101,7 @@ def _check(save: SaveGame, report: Report) -> None:
 
 FORMAT = register(Format(
     name="tirnanog-save",
-    description="TirNanoG saved game (player or server)",
+    description="TirNanoG saved game, player or server",
     model=SaveGame,
     sniff=codec.sniff,
     parse=_parse,
