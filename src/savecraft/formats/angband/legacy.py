@@ -68,8 +68,8 @@ def identify(data: bytes) -> LegacyHeader | None:
     np.bitwise_xor(stored[VERSION_BYTES:], stored[VERSION_BYTES - 1:-1], out=decoded[VERSION_BYTES:])
     v_check = int(decoded[VERSION_BYTES:n - 8].sum(dtype=np.uint64)) & 0xFFFFFFFF
     x_check = int(stored[VERSION_BYTES:n - 4].sum(dtype=np.uint64)) & 0xFFFFFFFF
-    if _u32(decoded, n - 8) != v_check or _u32(decoded, n - 4) != x_check:
-        return None
+    if _u32(decoded, n - 8) != v_check or _u32(decoded, n - 4) != x_check or not x_check:
+        return None  # (all-zero content would "match" too: not evidence of anything)
     return LegacyHeader(
         int(data[0]), int(data[1]), int(data[2]), int(data[3]),
         saved_at=_u32(decoded, 8),
