@@ -99,21 +99,25 @@ def _read(r: Reader, save: QfgSave, report: Report) -> None:
     objects_at = r.pos
     total = r.u32("objects.total")
     rooms_at = r.pos
+    failure: FormatError | None = None
     try:
         save.rooms = _read_rooms(r, ROOM_COUNT)
         _read_tail(r, save)
-        if not r.at_end():
-            r.fail("trailing", "the end of the file after the current room",
-                   f"{r.remaining} more bytes")
     except FormatError as err:
+        failure = err
+    if failure is not None or not r.at_end():
         count = guess_room_count(r.data, rooms_at)
-        if count is None:
-            raise
-        report.error(objects_at, "objects.rooms", f"{ROOM_COUNT} room records",
-                     f"{count} (only with that many does the rest of the file fit)")
-        r.pos = rooms_at
-        save.rooms = _read_rooms(r, count)
-        _read_tail(r, save)
+        if count is not None:
+            report.error(objects_at, "objects.rooms", f"{ROOM_COUNT} room records",
+                         f"{count} (only with that many does the rest of the file fit)")
+            r.pos = rooms_at
+            save.rooms = _read_rooms(r, count)
+            _read_tail(r, save)
+        elif failure is not None:
+            raise failure
+        else:
+            report.error(r.pos, "trailing", "the end of the file after the current room",
+                         f"{r.remaining} more bytes")
     _check_total(save, total, objects_at, report)
 
 
