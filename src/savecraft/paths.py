@@ -188,7 +188,7 @@ def _close(path: str, pos: int) -> int:
 
 def split_assignment(text: str) -> tuple[str, str]:
     """``PATH=VALUE`` split at the first ``=`` outside brackets and quotes."""
-    depth = 0
+    opened: list[int] = []
     quoted = False
     k = 0
     while k < len(text):
@@ -201,12 +201,15 @@ def split_assignment(text: str) -> tuple[str, str]:
         elif ch == '"':
             quoted = True
         elif ch == "[":
-            depth += 1
+            opened.append(k)
         elif ch == "]":
-            depth = max(0, depth - 1)
-        elif ch == "=" and depth == 0:
+            if opened:
+                opened.pop()
+        elif ch == "=" and not opened:
             return text[:k].strip(), text[k + 1 :]
         k += 1
+    if opened:
+        raise PathError(f"{text!r}: '[' at character {opened[0] + 1} is never closed")
     raise PathError(f"{text!r}: expected PATH=VALUE")
 
 

@@ -58,7 +58,7 @@ def _edit_set(args: argparse.Namespace, data: bytes) -> int:
     try:
         pairs = [split_assignment(item) for item in args.set]
     except PathError as exc:
-        raise UsageError(f"--set {exc}") from None
+        raise UsageError(f"--set {exc}; nothing written") from None
     try:
         edited = editing.edit_bytes(data, pairs, format=args.format, text=True)
     except PathError as exc:

@@ -1,0 +1,124 @@
+"""Diffing TirNanoG saved games, small and large (a 10,000-user server save).
+
+The large-file tests check the property that keeps the diff linear and
+cheap: chunks both sides still hold as their original bytes are compared as
+bytes and never decoded, so only the records that differ are decoded.
+"""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from savecraft import api, diff
+from savecraft.formats.tirnanog.save.model import DenyEntry, AddressFamily, SaveGame
+from savecraft.formats.tirnanog.save.sample import make_user, player_save, server_save
+from savecraft.paths import get
+
+USERS = 10_000
+
+
+@pytest.fixture(scope="module")
+def big() -> bytes:
+    return api.build(server_save(users=USERS))
+
+
+def decoded(save: SaveGame) -> int:
+    """How many chunks have been decoded into objects (the rest are still bytes)."""
+    return sum(save.chunks.raw_or_none(i) is None for i in range(len(save.chunks)))
+
+
+def test_a_large_file_diffed_with_itself_decodes_nothing(big: bytes) -> None:
+    a, b = api.parse(big), api.parse(big)
+    assert diff.diff(a, b).changes == []
+    assert decoded(a) == decoded(b) == 0
+    assert diff.diff_bytes(big, big).equal
+
+
+def test_a_single_changed_field_in_a_large_file(big: bytes) -> None:
+    edited = api.parse(big)
+    user = edited.chunks[5003]
+    old = user.entity.inventory[2].quantity
+    user.entity.inventory[2].quantity = old + 7
+    changed = api.build(edited)
+    a, b = api.parse(big), api.parse(changed)
+    result = diff.diff(a, b)
+    assert [(c.kind, c.path, c.old, c.new) for c in result.changes] == [
+        ("changed", f"chunks[name={user.name}].entity.inventory[2].quantity", old, old + 7)]
+    assert decoded(a) == decoded(b) == 1
+    assert get(b, result.changes[0].path) == old + 7
+
+
+def test_an_inserted_user_is_one_added_record(big: bytes) -> None:
+    edited = api.parse(big)
+    edited.chunks.insert(100, make_user(random.Random(5), "Newcomer"))
+    result = diff.diff_bytes(big, api.build(edited))
+    assert [(c.kind, c.path) for c in result.changes] == [("added", "chunks[name=Newcomer]")]
+    assert result.changes[0].new.name == "Newcomer"
+
+
+def test_a_removed_and_a_moved_user(big: bytes) -> None:
+    edited = api.parse(big)
+    names = [edited.chunks[i].name for i in (10, 20)]
+    del edited.chunks[20]
+    edited.chunks.insert(300, edited.chunks.pop(10))
+    result = diff.diff_bytes(big, api.build(edited))
+    got = [(c.kind, c.path) for c in result.changes]
+    assert got == [("removed", f"chunks[name={names[1]}]"), ("moved", f"chunks[name={names[0]}]")]
+    moved = result.changes[1]
+    assert (moved.old, moved.new) == (10, 300)
+
+
+def test_changes_in_several_chunk_kinds() -> None:
+    a = server_save(users=5)
+    b = server_save(users=5)
+    b.chunks[0].entries.append(DenyEntry(AddressFamily.AF_INET, "198.51.100.7"))
+    b.chunks[2].completers[3] = 4
+    b.npcs[1].entity.y += 1
+    maps = [c for c in b.chunks if type(c).__name__ == "MapChunk"]
+    maps[0].tiles[5] = 9
+    b.preview = None
+    data_a, data_b = api.build(a), api.build(b)
+    got = {(c.kind, c.path) for c in diff.diff_bytes(data_a, data_b).changes}
+    npc_index = b.chunks.index(b.npcs[1])
+    map_index = b.chunks.index(maps[0])
+    assert got == {
+        ("added", "chunks[0].entries[2]"),
+        ("changed", "chunks[2].completers[3]"),
+        ("changed", f"chunks[{npc_index}].entity.y"),
+        ("changed", f"chunks[{map_index}].tiles[5]"),
+    }
+
+
+def test_many_changed_values_in_one_list_show_as_one_change() -> None:
+    a = server_save(users=1)
+    b = server_save(users=1)
+    maps = [i for i, c in enumerate(b.chunks) if type(c).__name__ == "MapChunk"]
+    b.chunks[maps[0]].tiles = [7] * len(b.chunks[maps[0]].tiles)
+    changes = diff.diff(a, b).changes
+    assert [(c.kind, c.path) for c in changes] == [("changed", f"chunks[{maps[0]}].tiles")]
+
+
+def test_json_output_names_old_and_new_values() -> None:
+    a = player_save()
+    b = player_save()
+    b.users[0].entity.x = 1
+    b.users[0].password_hash = b"\x01" * 32
+    b.chunks.append(make_user(random.Random(1), "Guest"))
+    result = diff.diff(a, b)
+    doc = orjson.loads(result.dumps())
+    assert doc["equal"] is False
+    assert doc["a"]["format"] == doc["b"]["format"] == "tirnanog-save"
+    by_path = {c["path"]: c for c in doc["changes"]}
+    assert by_path["chunks[name=Brigid].entity.x"] == {
+        "change": "changed", "path": "chunks[name=Brigid].entity.x",
+        "old": a.users[0].entity.x, "new": 1}
+    assert by_path["chunks[name=Brigid].password_hash"]["new"] == "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE="
+    added = by_path["chunks[name=Guest]"]
+    assert added["change"] == "added" and "old" not in added
+    assert added["new"]["kind"] == "USER" and added["new"]["name"] == "Guest"
+    text = "\n".join(result.lines())
+    assert "+ chunks[name=Guest]: USER name=Guest" in text
+    assert "  chunks[name=Brigid].password_hash: (32 bytes) -> (32 bytes)" in text
