@@ -14,9 +14,9 @@ with RFC 1982 serial arithmetic.
 
 Design choices that keep it small and bounded:
 
-* At most 17 messages are in flight (ack + 16 bits): then every unacknowledged
-  message is always inside the range an acknowledgement can name, so no
-  acknowledgement is ever lost for good. More messages wait in a queue
+* Messages in flight span at most 17 sequence numbers (ack + 16 bits): then
+  every unacknowledged message is always inside the range an acknowledgement
+  can name, so no acknowledgement is ever lost for good. More messages wait in a queue
   capped at ``max_queue`` (:class:`QueueFull` beyond it).
 * The receiver keeps at most 16 messages that arrived ahead of a gap;
   a sender that respects the window never sends further ahead than that,
@@ -93,7 +93,7 @@ class NetQ:
 
     __slots__ = ("resend_timeout", "window", "max_queue", "max_out_of_order", "stats",
                  "_next_seq", "_in_flight", "_queue", "_expected", "_early", "_newest",
-                 "_received_any", "_ack_owed", "last_heard", "last_acked")
+                 "_received_any", "_delivered", "_ack_owed", "last_heard", "last_acked")
 
     def __init__(self, *, resend_timeout: float = 0.2, window: int = MAX_WINDOW,
                  max_queue: int = 1024, max_out_of_order: int = ACK_BITS) -> None:
@@ -113,6 +113,7 @@ class NetQ:
         self._early: dict[int, bytes] = {}  # arrived ahead of a gap
         self._newest = 0xFFFF
         self._received_any = False
+        self._delivered = 0  # messages delivered (capped): seqs before the first are not "received"
         self._ack_owed = False
         self.last_heard: float | None = None  # when a valid datagram last arrived
         self.last_acked: float | None = None  # when the peer last acknowledged something new
@@ -153,10 +154,11 @@ class NetQ:
         newest = self._newest
         expected = self._expected
         early = self._early
+        behind = self._delivered
         bits = 0
         for i in range(ACK_BITS):
             s = (newest - 1 - i) & 0xFFFF
-            if ((s - expected) & 0xFFFF) >= 0x8000 or s in early:
+            if 0 < ((expected - s) & 0xFFFF) <= behind or s in early:
                 bits |= 1 << i
         return newest, bits
 
@@ -171,7 +173,7 @@ class NetQ:
                 f.sent_at = now
                 out.append(pack(f.seq, ack, bits) + f.message)
                 self.stats.resent += 1
-        while self._queue and len(self._in_flight) < self.window:
+        while self._queue and self._window_open():
             msg = self._queue.popleft()
             seq = self._next_seq
             self._next_seq = (seq + 1) & 0xFFFF
@@ -184,6 +186,17 @@ class NetQ:
         self._ack_owed = False
         return out
 
+    def _window_open(self) -> bool:
+        """The span from the oldest unacknowledged message to the next one is under ``window``.
+
+        A span, not a count: acknowledgements can only name the 16 datagrams
+        before the newest, so nothing may be sent further ahead of a gap.
+        """
+        if not self._in_flight:
+            return True
+        oldest = next(iter(self._in_flight))
+        return ((self._next_seq - oldest) & 0xFFFF) < self.window
+
     def ack_datagram(self) -> bytes:
         """An acknowledgement-only datagram (e.g. to answer at once, not at the next flush)."""
         ack, bits = self._ack_fields()
@@ -193,7 +206,7 @@ class NetQ:
 
     def next_deadline(self) -> float | None:
         """When :meth:`flush` next has work: -inf if now, None if only on new input."""
-        if self._ack_owed or (self._queue and len(self._in_flight) < self.window):
+        if self._ack_owed or (self._queue and self._window_open()):
             return float("-inf")
         if not self._in_flight:
             return None
@@ -259,6 +272,8 @@ class NetQ:
             expected = (expected + 1) & 0xFFFF
         self._expected = expected
         self.stats.delivered += len(out)
+        if self._delivered < 2 * ACK_BITS:
+            self._delivered += len(out)
         return out
 
     def _take_ack(self, ack: int, bits: int, now: float) -> None:
