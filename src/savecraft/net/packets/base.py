@@ -11,6 +11,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from enum import Enum
+from collections.abc import Callable
 from typing import ClassVar, NoReturn, TypeVar
 
 from ...binary import Reader
@@ -86,6 +87,9 @@ class Message:
     NAME: ClassVar[str]
     SENDERS: ClassVar[frozenset[Role]] = BOTH
     CHANNEL: ClassVar[Channel] = Channel.UDP
+    # Optional shortcut for hot messages: decode a whole, header-checked message without
+    # a Reader, or return None to take the checked path (which then reports the error).
+    decode_fast: ClassVar[Callable[[bytes | bytearray], Message | None] | None] = None
 
     def encode(self) -> bytes:
         raise NotImplementedError
@@ -156,12 +160,30 @@ def decode(data: bytes | bytearray | memoryview, *, sender: Role | None = None,
     A login OK (type 5) is followed by its world state, so its ``data`` is
     270 bytes plus the state; every other message fills ``data`` exactly.
     """
-    r = Reader(data, base=offset, path="message", what="the message")
-    word = r.u16("header")
+    if isinstance(data, memoryview):
+        data = bytes(data)
+    n = len(data)
+    if n < HEADER_SIZE:
+        Reader(data, base=offset, path="message", what="the message").u16("header")
+    word = data[0] | data[1] << 8
     msg_type, length = word & 0x1F, word >> 5
+    cls = _HELLOS.get(length) if msg_type == 0 else _TYPES.get(msg_type)
+    if cls is None or length != n or sender is not None:
+        cls = _check_header(data, msg_type, length, cls, sender, offset)
+    elif cls.decode_fast is not None:
+        msg = cls.decode_fast(data)
+        if msg is not None:
+            return msg
+    r = Reader(data, HEADER_SIZE, n, base=offset, path=cls.NAME, what="the message")
+    return cls.decode_body(r, ctx)
+
+
+def _check_header(data: bytes | bytearray, msg_type: int, length: int,
+                  cls: type[Message] | None, sender: Role | None, offset: int) -> type[Message]:
+    """The slow path of :func:`decode`: unknown types, odd lengths, the sender check."""
+    r = Reader(data, base=offset, path="message", what="the message")
     if length < HEADER_SIZE:
         r.fail("length", "a length of at least 2 (the header)", str(length), at=0)
-    cls = _HELLOS.get(length) if msg_type == 0 else _TYPES.get(msg_type)
     if cls is None:
         if msg_type == 0:
             r.fail("length", "a hello of 8, 32 or 64 bytes (type 0)", f"{length} bytes", at=0)
@@ -171,14 +193,10 @@ def decode(data: bytes | bytearray | memoryview, *, sender: Role | None = None,
         r.fail("type", f"a message a {sender.value} sends",
                f"{cls.NAME} (type {msg_type}), sent only by the "
                f"{next(iter(cls.SENDERS)).value}", at=0)
-    end = length if cls.TYPE != 5 else len(r.data)
-    if end != len(r.data) or length > len(r.data):
-        r.fail("length", f"a length equal to the {len(r.data)} bytes of the message",
-               str(length), at=0)
-    r.path = cls.NAME
-    r.what = f"the {cls.NAME} message"
-    msg = cls.decode_body(r, ctx)
-    return msg
+    n = len(data)
+    if length != n and not (cls.TYPE == 5 and length < n):
+        r.fail("length", f"a length equal to the {n} bytes of the message", str(length), at=0)
+    return cls
 
 
 def peek(data: bytes | bytearray, pos: int = 0) -> tuple[int, int] | None:

@@ -168,6 +168,13 @@ class Move(Message):
                                ("direction", self.direction, 8), ("altitude", self.altitude, 8)))
             raise
 
+    @staticmethod
+    def _fast(data: bytes | bytearray) -> Move | None:
+        if len(data) < 12:
+            return None
+        _, m, x, y, d, a = _MOVE.unpack_from(data, 0)
+        return Move(m, x, y, d, a, list(data[12:]))
+
     @classmethod
     def decode_body(cls, r: Reader, ctx: Context) -> Move:
         pos = r.pos - 2
@@ -177,6 +184,9 @@ class Move(Message):
         actions = list(r.data[pos + 12:r.end])
         r.pos = r.end
         return cls(m, x, y, d, a, actions)
+
+
+Move.decode_fast = Move._fast
 
 
 @message_type

@@ -568,7 +568,10 @@ class LoginOk(Message):
     def decode_body(cls, r: Reader, ctx: Context) -> LoginOk:
         start = r.pos - 2
         r.pos = start
-        _, token, otp, n = r.record(_LOGIN_OK)
+        word, token, otp, n = r.record(_LOGIN_OK)
+        if word >> 5 != cls.SIZE:
+            r.fail("length", f"a login OK message of {cls.SIZE} bytes (the state not counted)",
+                   f"{word >> 5} bytes", at=start)
         if n > ctx.max_world_state:
             r.fail("state_size", f"a world state of at most {ctx.max_world_state} bytes",
                    str(n), at=start + 266)
