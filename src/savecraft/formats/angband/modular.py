@@ -275,7 +275,7 @@ def block_label(block: Block) -> str:
 
 def info(save: ModularSave) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "description": save.description,
+        "savefile description": save.description,  # not "description": info --json uses that key
         "status": "dead (0)" if save.dead else f"alive ({save.status})",
     }
     h = save.variant
