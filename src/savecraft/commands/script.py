@@ -1,0 +1,129 @@
+"""``disasm``, ``asm`` and ``render-map``: TirNanoG scripts and maps from the command line.
+
+``disasm`` reads raw bytecode (as ``extract`` writes it, or any file) and
+prints assembly text; ``asm`` turns that text back into bytecode. With
+``--game``, string, sound, map and sprite numbers are shown as (and read
+from) the names in that game. ``render-map`` draws a map of a game as PNG,
+and with ``--tmx`` also writes it as a Tiled map with its tileset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..cli import EXIT_OK, UsageError
+from ..errors import FormatError
+from ..fileio import atomic_write
+from .files import load_file, read_file
+
+
+def _names(game_path: str | None) -> Any:
+    if game_path is None:
+        return None
+    from ..formats.tirnanog.game.script import ScriptNames
+
+    _, game = load_file(game_path)
+    names = getattr(game, "script_names", None)
+    result = names() if callable(names) else None
+    return result if isinstance(result, ScriptNames) else None
+
+
+def _write(output: str | None, data: bytes) -> None:
+    if output is None or output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        atomic_write(output, data)
+
+
+def cmd_disasm(args: argparse.Namespace) -> int:
+    from ..formats.tirnanog.game.script import disassemble
+
+    code = read_file(args.file)
+    if args.offset is not None or args.length is not None:
+        start = args.offset or 0
+        end = len(code) if args.length is None else start + args.length
+        if start < 0 or end > len(code) or end < start:
+            raise UsageError(f"{args.file}: bytes {start} to {end} are not inside its "
+                             f"{len(code)} bytes")
+        code = code[start:end]
+        base = start
+    else:
+        base = 0
+    text = disassemble(code, _names(args.game), offset=base)
+    _write(args.output, text.encode("utf-8"))
+    return EXIT_OK
+
+
+def cmd_asm(args: argparse.Namespace) -> int:
+    from ..formats.tirnanog.game.script import assemble
+
+    raw = read_file(args.input)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(exc.start, "", "UTF-8 assembly text", f"byte 0x{raw[exc.start]:02X}") \
+            from None
+    code = assemble(text, _names(args.game))
+    if args.output in (None, "-") and sys.stdout.isatty():
+        raise UsageError("bytecode is binary: give -o FILE (or pipe it)")
+    _write(args.output, code)
+    return EXIT_OK
+
+
+def _layers(spec: str | None) -> list[int] | None:
+    if spec is None:
+        return None
+    try:
+        return [int(x) for x in spec.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--layers: expected numbers separated by commas, found {spec!r}") \
+            from None
+
+
+def cmd_render_map(args: argparse.Namespace) -> int:
+    from ..formats.tirnanog.game import render, tmx
+
+    _, game = load_file(args.file)
+    index, m = render.game_map(game, args.map)
+    tiles = render.game_tiles(game)
+    h = game.header
+    picture = render.render_map(m, tiles, h.tile_width, h.tile_height, h.game_type,
+                                _layers(args.layers))
+    atomic_write(args.output, render.to_png(picture))
+    if args.tmx:
+        dest = Path(args.tmx)
+        sheet = dest.with_suffix(".tileset.png")
+        title = game.string(game.maps.maps[index].name) or ""
+        out = tmx.to_tmx(m, tiles, h.tile_width, h.tile_height, h.game_type,
+                         tileset_name=sheet.name, title=title)
+        atomic_write(sheet, out.tileset_png)
+        atomic_write(dest, out.tmx.encode("utf-8"))
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("disasm", help="TirNanoG script bytecode as assembly text")
+    p.add_argument("file", help="a bytecode file ('-' for stdin)")
+    p.add_argument("-o", "--output", help="write here instead of stdout")
+    p.add_argument("--game", metavar="GAME.tng", help="show names from this game's strings")
+    p.add_argument("--offset", type=int, help="start of the script in the file")
+    p.add_argument("--length", type=int, help="size of the script in bytes")
+    p.set_defaults(func=cmd_disasm)
+
+    p = sub.add_parser("asm", help="TirNanoG assembly text back to bytecode")
+    p.add_argument("input", metavar="IN.asm", help="assembly text ('-' for stdin)")
+    p.add_argument("-o", "--output", help="the bytecode file (stdout when piped)")
+    p.add_argument("--game", metavar="GAME.tng", help="read names from this game's strings")
+    p.set_defaults(func=cmd_asm)
+
+    p = sub.add_parser("render-map", help="a map of a TirNanoG game as PNG (and Tiled .tmx)")
+    p.add_argument("file", metavar="GAME.tng")
+    p.add_argument("map", metavar="MAP", help="the map's number in section 35, or its name")
+    p.add_argument("-o", "--output", required=True, metavar="MAP.png")
+    p.add_argument("--layers", help="layers to draw, e.g. 0,1,2 (default: every tile layer)")
+    p.add_argument("--tmx", metavar="MAP.tmx", help="also write a Tiled map and its tileset")
+    p.set_defaults(func=cmd_render_map)
