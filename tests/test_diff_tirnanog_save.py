@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from savecraft import api, diff
-from savecraft.formats.tirnanog.save.model import DenyEntry, AddressFamily, SaveGame
+from savecraft.formats.tirnanog.save.model import AddressFamily, DenyEntry, SaveGame
 from savecraft.formats.tirnanog.save.sample import make_user, player_save, server_save
 from savecraft.paths import get
 
@@ -74,21 +74,23 @@ def test_a_removed_and_a_moved_user(big: bytes) -> None:
 def test_changes_in_several_chunk_kinds() -> None:
     a = server_save(users=5)
     b = server_save(users=5)
-    b.chunks[0].entries.append(DenyEntry(AddressFamily.AF_INET, "198.51.100.7"))
+    b.chunks[0].entries.insert(0, DenyEntry(AddressFamily.AF_INET, "198.51.100.7"))
     b.chunks[2].completers[3] = 4
     b.npcs[1].entity.y += 1
     maps = [c for c in b.chunks if type(c).__name__ == "MapChunk"]
     maps[0].tiles[5] = 9
     b.preview = None
     data_a, data_b = api.build(a), api.build(b)
-    got = {(c.kind, c.path) for c in diff.diff_bytes(data_a, data_b).changes}
+    changes = diff.diff_bytes(data_a, data_b).changes
+    got = {(c.kind, c.path) for c in changes}
+    for c in changes:  # every path names the value on its side
+        assert get(api.parse(data_b), c.path) == c.new
     npc_index = b.chunks.index(b.npcs[1])
-    map_index = b.chunks.index(maps[0])
-    assert got == {
-        ("added", "chunks[0].entries[2]"),
+    assert got == {  # DENY entries are matched by address, MAP chunks by map id (their KEY)
+        ("added", "chunks[0].entries[address=198.51.100.7]"),
         ("changed", "chunks[2].completers[3]"),
         ("changed", f"chunks[{npc_index}].entity.y"),
-        ("changed", f"chunks[{map_index}].tiles[5]"),
+        ("changed", "chunks[map_id=1].tiles[5]"),
     }
 
 
@@ -98,7 +100,7 @@ def test_many_changed_values_in_one_list_show_as_one_change() -> None:
     maps = [i for i, c in enumerate(b.chunks) if type(c).__name__ == "MapChunk"]
     b.chunks[maps[0]].tiles = [7] * len(b.chunks[maps[0]].tiles)
     changes = diff.diff(a, b).changes
-    assert [(c.kind, c.path) for c in changes] == [("changed", f"chunks[{maps[0]}].tiles")]
+    assert [(c.kind, c.path) for c in changes] == [("changed", "chunks[map_id=1].tiles")]
 
 
 def test_json_output_names_old_and_new_values() -> None:

@@ -80,6 +80,7 @@ class Preview:
 
 @dataclass(slots=True)
 class DenyEntry:
+    KEY: ClassVar[str] = "address"  # how savecraft diff matches entries (savecraft.diff)
     family: AddressFamily
     address: str  # IPv4 or IPv6 text, as ipaddress prints it
     padding: bytes = b""  # the 12 bytes after an IPv4 address, when not all zero
@@ -164,6 +165,7 @@ class MapChunk:
     """
 
     KIND: ClassVar[str] = "MAP"
+    KEY: ClassVar[str] = "map_id"
     map_id: int = 0
     tiles: list[int] = field(default_factory=list)
     rle: bytes | None = None
@@ -179,6 +181,7 @@ class RawChunk:
     """A chunk with a magic this version does not know: kept and written back as is."""
 
     KIND: ClassVar[str] = "RAW"
+    KEY: ClassVar[str] = "magic"
     magic: bytes = b"????"
     data: bytes = b""
 
