@@ -334,3 +334,27 @@ def test_cli_info_validate_dump_build_extract(tmp_path: Path, capsys: pytest.Cap
     bad.write_bytes(src.read_bytes()[:200])
     assert main(["validate", str(bad)]) == 1
     assert "offset 0x0000006F: blocks[1].data" in capsys.readouterr().out
+
+
+def test_info_json_keeps_the_format_description(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import orjson
+
+    src = tmp_path / "m.sav"
+    api.save(sample.modular_save(), src)
+    assert main(["info", "--json", str(src)]) == 0
+    doc = orjson.loads(capsys.readouterr().out)
+    assert doc["description"] == "Angband modular savefile, version 2"
+    assert doc["savefile description"] == "Asira, L7 Zebra Priest, in the Town"
+
+
+def test_demo_samples_load_validate_and_rebuild(tmp_path: Path) -> None:
+    from savecraft.formats.angband import demo
+
+    paths = demo.write_samples(tmp_path)
+    formats = [api.validate(p).format for p in paths]
+    assert formats[:2] == ["angband-modular", "angband-block"]
+    if demo.samples_folder() is not None:
+        assert formats[2:] == ["angband-block"] * 3
+    for p in paths:
+        assert api.validate(p).ok
+        assert api.build(api.load(p)) == p.read_bytes()

@@ -370,3 +370,10 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
             "room.json", "room_data.bin", "objects"} == names
     assert (folder / "player_state.bin").read_bytes() == sample.qfg5_save().player_state
     assert len(list((folder / "objects").iterdir())) == sample.qfg5_save().object_count
+
+
+def test_demo_sample(tmp_path: Path) -> None:
+    from savecraft.formats.qfg5 import demo
+
+    [path] = demo.write_samples(tmp_path)
+    assert api.validate(path).ok and api.load(path) == sample.qfg5_save()
