@@ -14,8 +14,9 @@ from savecraft.cli import main
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, sample
 from savecraft.formats.angband.block import BlockSave, Description, RawBlock
+from savecraft.formats.angband.demo import samples_folder
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "angband-block"
+SAMPLES = (samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples") / "angband-block"
 REAL = sorted(SAMPLES.glob("*.sav"))
 CHARACTERS = {
     "ponyband_Asira.sav": "Asira, L7 Zebra Priest",

@@ -14,8 +14,10 @@ from savecraft import api, registry
 from savecraft.cli import main
 from savecraft.errors import FormatError, Report, UnsupportedFormatError
 from savecraft.formats.angband import legacy
+from savecraft.formats.angband.demo import samples_folder
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "samples" / "angband-legacy" / "minimal_PLAYER.sav"
+SAMPLE = ((samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples")
+          / "angband-legacy" / "minimal_PLAYER.sav")
 real = pytest.mark.skipif(not SAMPLE.exists(), reason=f"the real sample is not at {SAMPLE}")
 MESSAGE = "a pre-3.1 Angband savefile (version 1.0.0), which savecraft does not decode"
 
