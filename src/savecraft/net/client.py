@@ -1,0 +1,463 @@
+"""A TirNanoG client: the TLS handshake, the asset bundle cache, and a UDP session.
+
+    hello, bundle = await fetch_bundle("127.0.0.1", 4000, cache=Path("cache"))
+    session = await login("127.0.0.1", 4000, "Brigid", "secret", register=[0, 0, 5, 5])
+    session.move(0, 10, 12, direction=2)
+    session.chat("hello")
+    await session.pump_for(0.5)
+    print(session.players)
+    await session.logout()
+
+The handshake runs the sans-IO :class:`~savecraft.net.session.Handshake`;
+the UDP side the same NetQ and cipher as the server. :class:`ClientSession`
+keeps what the client has seen (players around, chat lines, maps, quests),
+and is driven either by its own task (:meth:`ClientSession.run`) or by a
+caller that owns many sessions (the load test calls :meth:`ClientSession.tick`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import ssl
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError, SavecraftError
+from ..fileio import atomic_write, ensure_dir
+from ..formats.tirnanog.save.model import UserChunk
+from .certs import client_context
+from .crypto import SessionCipher, is_plain, parse_plain, plain_datagram
+from .netq import MapAssembler, NetQ
+from .packets import (
+    OWN_INVENTORY,
+    AssetBundle,
+    BundleRequest,
+    ClientHello,
+    Context,
+    Error,
+    ErrorReason,
+    InventoryQuery,
+    InventoryRecord,
+    LanDiscoveryReply,
+    Login,
+    LoginOk,
+    Logout,
+    LogoutRecord,
+    MapFragment,
+    MapRequest,
+    Message,
+    Move,
+    MoveRecord,
+    Quest,
+    QuestAction,
+    Register,
+    Role,
+    ServerHello,
+    SpritesRecord,
+    TextChat,
+    UdpHello,
+    Update,
+    VoiceChat,
+    Whois,
+    decode,
+)
+from .session import ConnectionClosed, Handshake
+from .tcpio import close, receive_event, send
+
+
+class ClientError(SavecraftError):
+    """The server refused (with its reason) or the connection failed."""
+
+    def __init__(self, message: str, reason: ErrorReason | int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def password_hash(password: str) -> bytes:
+    """What the reference client sends: SHA-256 of the UTF-8 password (NOTES.md)."""
+    return hashlib.sha256(password.encode("utf-8")).digest()
+
+
+# -- TCP -------------------------------------------------------------------------------------
+
+async def _open(host: str, port: int, tls: ssl.SSLContext | None, timeout: float
+                ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Handshake, ServerHello]:
+    ctx = tls or client_context()
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=ctx, server_hostname=host), timeout)
+    except (OSError, asyncio.TimeoutError, ssl.SSLError) as err:
+        raise ClientError(f"{host}:{port}: cannot connect: {err or type(err).__name__}") from None
+    hs = Handshake(Role.CLIENT)
+    try:
+        await send(hs, writer, ClientHello())
+        hello = await asyncio.wait_for(receive_event(hs, reader), timeout)
+    except BaseException:
+        await close(writer)
+        raise
+    if isinstance(hello, Error):
+        await close(writer)
+        raise ClientError(f"server refused: {_reason(hello.reason)}", hello.reason)
+    if not isinstance(hello, ServerHello):
+        await close(writer)
+        raise ClientError("the server closed the connection before its hello")
+    return reader, writer, hs, hello
+
+
+def _reason(code: ErrorReason | int) -> str:
+    if isinstance(code, ErrorReason):
+        return code.name.lower().replace("_", " ")
+    return f"reason code {code}"
+
+
+async def fetch_hello(host: str, port: int, *, tls: ssl.SSLContext | None = None,
+                      timeout: float = 10.0) -> ServerHello:
+    reader, writer, hs, hello = await _open(host, port, tls, timeout)
+    hs.close()
+    await close(writer)
+    return hello
+
+
+def _cache_file(cache: Path, hello: ServerHello) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in hello.game_id) or "game"
+    return cache / f"{safe}-{hello.bundle_id:016x}.bundle"
+
+
+def cached_bundle(cache: Path, hello: ServerHello) -> bytes | None:
+    """The cached bundle for this hello: header fields equal and CRC right, else None."""
+    path = _cache_file(cache, hello)
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head = hello.file_header_fields()
+    if raw[:len(head)] != head:
+        return None
+    try:
+        return AssetBundle.decode(raw[len(head):], hello.bundle_size).data
+    except FormatError:
+        return None
+
+
+async def fetch_bundle(host: str, port: int, *, cache: Path | None = None,
+                       tls: ssl.SSLContext | None = None, timeout: float = 30.0
+                       ) -> tuple[ServerHello, bytes, bool]:
+    """The server's hello and asset bundle; from ``cache`` when it is current.
+
+    Returns (hello, bundle, downloaded). A bundle whose CRC does not match
+    is fetched again once, then refused.
+    """
+    for attempt in range(2):
+        reader, writer, hs, hello = await _open(host, port, tls, timeout)
+        if cache is not None:
+            have = cached_bundle(cache, hello)
+            if have is not None:
+                hs.close()
+                await close(writer)
+                return hello, have, False
+        try:
+            await send(hs, writer, BundleRequest())
+            got = await asyncio.wait_for(receive_event(hs, reader), timeout)
+        except FormatError as err:
+            await close(writer)
+            if attempt == 0:
+                continue
+            raise ClientError(f"asset bundle refused: {err}") from None
+        await close(writer)
+        if not isinstance(got, AssetBundle):
+            raise ClientError("the server closed the connection instead of sending the bundle")
+        if cache is not None:
+            ensure_dir(cache)
+            atomic_write(_cache_file(cache, hello), hello.file_header_fields() + got.encode())
+        return hello, got.data, True
+    raise ClientError("asset bundle CRC mismatch twice")  # pragma: no cover - loop returns
+
+
+async def login(host: str, port: int, name: str, password: str | bytes, *,
+                register: list[int] | None = None, udp_port: int | None = None,
+                language: str = "en", tls: ssl.SSLContext | None = None,
+                timeout: float = 10.0, start: bool = True) -> ClientSession:
+    """Log in (or register first, with ``register`` as the character specification).
+
+    ``udp_port`` is the server's UDP port when it is not the TCP port's number.
+    With ``start`` the session's UDP socket is opened and the UDP hello sent.
+    """
+    ph = password if isinstance(password, bytes) else password_hash(password)
+    reader, writer, hs, hello = await _open(host, port, tls, timeout)
+    try:
+        request: Register | Login = Register(name, ph, language, list(register)) \
+            if register is not None else Login(name, ph, language)
+        await send(hs, writer, request)
+        answer = await asyncio.wait_for(receive_event(hs, reader), timeout)
+    finally:
+        await close(writer)
+    if isinstance(answer, Error):
+        raise ClientError(f"{'registration' if register is not None else 'login'} refused: "
+                          f"{_reason(answer.reason)}", answer.reason)
+    if not isinstance(answer, LoginOk):
+        raise ClientError("the server closed the connection without an answer")
+    sess = ClientSession(answer, hello, host, udp_port or port)
+    if start:
+        await sess.start(timeout=timeout)
+    return sess
+
+
+async def discover(host: str, port: int, timeout: float = 2.0) -> LanDiscoveryReply | None:
+    """Send a zero-OTP UDP hello; the server's shortened hello, or None if no answer."""
+    loop = asyncio.get_running_loop()
+    got: asyncio.Future[LanDiscoveryReply] = loop.create_future()
+
+    class _P(asyncio.DatagramProtocol):
+        def datagram_received(self, data: bytes, addr: Any) -> None:
+            try:
+                msg = parse_plain(data)
+            except FormatError:
+                return
+            if isinstance(msg, LanDiscoveryReply) and not got.done():
+                got.set_result(msg)
+
+    transport, _ = await loop.create_datagram_endpoint(_P, remote_addr=(host, port))
+    try:
+        for _ in range(3):
+            transport.sendto(plain_datagram(UdpHello()))
+            try:
+                return await asyncio.wait_for(asyncio.shield(got), timeout / 3)
+            except asyncio.TimeoutError:
+                continue
+        return None
+    finally:
+        transport.close()
+
+
+# -- UDP -------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Seen:
+    """A player the client knows about."""
+
+    uid: int
+    map_id: int = 0
+    x: int = 0
+    y: int = 0
+    direction: int = 0
+    altitude: int = 0
+    name: str = ""
+
+
+class _Udp(asyncio.DatagramProtocol):
+    def __init__(self, session: ClientSession) -> None:
+        self.session = session
+
+    def datagram_received(self, data: bytes, addr: Any) -> None:
+        self.session.on_datagram(data)
+
+    def error_received(self, exc: Exception) -> None:
+        self.session.errors += 1
+
+
+@dataclass(eq=False)
+class ClientSession:
+    """A logged-in player's UDP session."""
+
+    login: LoginOk
+    hello: ServerHello
+    host: str
+    port: int
+    netq: NetQ = field(default_factory=lambda: NetQ(resend_timeout=0.25, max_queue=512))
+    players: dict[int, Seen] = field(default_factory=dict)
+    chat_lines: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
+    maps: dict[int, bytes] = field(default_factory=dict)
+    quests: deque[Quest] = field(default_factory=lambda: deque(maxlen=1000))
+    inventories: dict[int, InventoryRecord] = field(default_factory=dict)
+    voice: deque[VoiceChat] = field(default_factory=lambda: deque(maxlen=100))
+    on_message: Callable[[Message], None] | None = None
+    on_record: Callable[[Any], None] | None = None
+    errors: int = 0  # datagrams that did not decrypt or decode
+    logged_out: bool = False
+    echoed: asyncio.Event = field(default_factory=asyncio.Event)
+    _transport: asyncio.DatagramTransport | None = None
+    _assembler: MapAssembler = field(default_factory=MapAssembler)
+    _last_sent: float = 0.0
+    _task: asyncio.Task[None] | None = None
+
+    def __post_init__(self) -> None:
+        self.cipher = SessionCipher(self.login.token)
+        self.user: UserChunk = self.login.user
+        self.ctx = Context(numchar=len(self.user.character_options))
+        e = self.user.entity
+        self.position = (e.map, e.x, e.y, e.direction, e.altitude)
+        self.uid = 0  # learnt from the first update that shows ourselves (unknown before)
+
+    # -- lifecycle -----------------------------------------------------------------------
+    async def start(self, timeout: float = 5.0) -> None:
+        """Open the UDP socket and send the UDP hello until the server echoes it."""
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_datagram_endpoint(
+            lambda: _Udp(self), remote_addr=(self.host, self.port))
+        self._transport = transport
+        hello = plain_datagram(UdpHello(self.login.otp))
+        deadline = loop.time() + timeout
+        while not self.echoed.is_set():
+            transport.sendto(hello)
+            try:
+                await asyncio.wait_for(self.echoed.wait(), min(0.5, max(deadline - loop.time(),
+                                                                        0.01)))
+            except asyncio.TimeoutError:
+                if loop.time() >= deadline:
+                    transport.close()
+                    raise ClientError("no answer to the UDP hello") from None
+        self._last_sent = time.monotonic()
+
+    def run(self, period: float = 0.05) -> asyncio.Task[None]:
+        """Keep the session alive in the background (acks, resends, keepalives)."""
+        async def loop() -> None:
+            while not self.logged_out:
+                self.tick(time.monotonic())
+                await asyncio.sleep(period)
+        self._task = asyncio.create_task(loop())
+        return self._task
+
+    async def pump_for(self, seconds: float, period: float = 0.02) -> None:
+        """Tick for a while (when no :meth:`run` task does it)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.tick(time.monotonic())
+            await asyncio.sleep(period)
+
+    async def logout(self, linger: float = 0.3) -> None:
+        """Send the logout and wait a moment for it to be acknowledged."""
+        if not self.logged_out:
+            self.send(Logout())
+            end = time.monotonic() + linger
+            while self.netq.in_flight and time.monotonic() < end:
+                self.tick(time.monotonic())
+                await asyncio.sleep(0.02)
+        self.close()
+
+    def close(self) -> None:
+        self.logged_out = True
+        if self._task is not None:
+            self._task.cancel()
+        if self._transport is not None:
+            self._transport.close()
+
+    # -- sending -------------------------------------------------------------------------
+    def send(self, msg: Message) -> None:
+        """Queue a message and put it on the wire now."""
+        self.netq.queue(msg.encode())
+        self._flush(time.monotonic())
+
+    def send_raw(self, datagram: bytes) -> None:
+        """A datagram exactly as given (for tests that misbehave on purpose)."""
+        if self._transport is not None:
+            self._transport.sendto(datagram)
+
+    def _flush(self, now: float) -> None:
+        out = self.netq.flush(now)
+        if out and self._transport is not None:
+            apply = self.cipher.apply
+            for d in out:
+                self._transport.sendto(apply(d))
+            self._last_sent = now
+
+    def tick(self, now: float, keepalive: float = 1.0) -> None:
+        """Acknowledge, resend what is due, and send a keepalive move when quiet for a while."""
+        if self.logged_out:
+            return
+        if now - self._last_sent >= keepalive and not self.netq.in_flight:
+            m, x, y, d, a = self.position
+            self.netq.queue(Move(m, x, y, d, a).encode())
+        self._flush(now)
+
+    def move(self, map_id: int, x: int, y: int, direction: int = 0, altitude: int = 0,
+             actions: list[int] | None = None) -> None:
+        self.position = (map_id, x, y, direction, altitude)
+        self.send(Move(map_id, x, y, direction, altitude, list(actions or [])))
+
+    def chat(self, text: str) -> None:
+        self.send(TextChat(0, text))
+
+    def speak(self, pcm: bytes) -> None:
+        self.send(VoiceChat.from_pcm(pcm))
+
+    def quest(self, quest_id: int, action: QuestAction) -> None:
+        self.send(Quest(quest_id, action))
+
+    def whois(self, uid: int) -> None:
+        self.send(Whois(uid))
+
+    def inventory(self, uid: int = OWN_INVENTORY) -> None:
+        self.send(InventoryQuery(uid))
+
+    def request_map(self, map_id: int) -> None:
+        self.send(MapRequest(map_id))
+
+    # -- receiving -----------------------------------------------------------------------
+    def on_datagram(self, data: bytes) -> None:
+        if is_plain(data):
+            try:
+                plain = parse_plain(data)
+            except FormatError:
+                self.errors += 1
+                return
+            if isinstance(plain, UdpHello) and plain.otp == self.login.otp:
+                self.echoed.set()
+            return
+        now = time.monotonic()
+        try:
+            messages = self.netq.receive(self.cipher.apply(data), now)
+        except FormatError:
+            self.errors += 1
+            return
+        for raw in messages:
+            try:
+                msg = decode(raw, sender=Role.SERVER, ctx=self.ctx)
+            except FormatError:
+                self.errors += 1
+                continue
+            self._handle(msg)
+
+    def _handle(self, msg: Message) -> None:
+        if isinstance(msg, Update):
+            for rec in msg.records:
+                self._record(rec)
+        elif isinstance(msg, TextChat):
+            self.chat_lines.append((msg.user_id, msg.text))
+        elif isinstance(msg, MapFragment):
+            whole = self._assembler.add(msg)
+            if whole is not None:
+                self.maps[msg.map_id] = whole
+        elif isinstance(msg, Quest):
+            self.quests.append(msg)
+        elif isinstance(msg, VoiceChat):
+            self.voice.append(msg)
+        if self.on_message is not None:
+            self.on_message(msg)
+
+    def _record(self, rec: Any) -> None:
+        if isinstance(rec, MoveRecord):
+            seen = self.players.get(rec.user_id)
+            if seen is None:
+                seen = self.players[rec.user_id] = Seen(rec.user_id)
+            seen.map_id, seen.x, seen.y = rec.map_id, rec.x, rec.y
+            seen.direction, seen.altitude = rec.direction, rec.altitude
+        elif isinstance(rec, LogoutRecord):
+            self.players.pop(rec.user_id, None)
+        elif isinstance(rec, SpritesRecord):
+            seen = self.players.get(rec.user_id)
+            if seen is None:
+                seen = self.players[rec.user_id] = Seen(rec.user_id)
+            seen.name = rec.name
+        elif isinstance(rec, InventoryRecord):
+            self.inventories[rec.user_id] = rec
+        if self.on_record is not None:
+            self.on_record(rec)
+
+
+__all__ = ["ClientError", "ClientSession", "Seen", "cached_bundle", "discover", "fetch_bundle",
+           "fetch_hello", "login", "password_hash"]

@@ -1,0 +1,570 @@
+"""The TirNanoG server: hosts one ``.tng`` world for many players (``savecraft serve``).
+
+* TCP (TLS): hello, asset bundle, registration and login (:mod:`.server_login`).
+* UDP, same port number unless told otherwise: the plain UDP hello binds a
+  logged-in session to its address (and a zero OTP asks for the LAN
+  discovery reply); everything else is XORed with the session token and
+  carried by NetQ (:mod:`.netq`).
+* A tick (20 per second by default) batches the movement records each
+  player should see (same and neighbouring maps) into update messages,
+  sends chat, voice and quest messages, feeds map fragments, resends what
+  was not acknowledged, and logs out players silent for 5 seconds.
+* The state (:mod:`.state`) is written atomically on a timer, after each
+  registration (the player is told OK only once it is on disk) and on
+  shutdown.
+
+Anything a peer sends that does not decode, decrypt or fit NetQ's window is
+dropped and counted in :attr:`GameServer.stats`; it never reaches another
+player. Memory per client is bounded (see :mod:`.server_session`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import ssl
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError
+from ..formats.tirnanog.save.model import QuestState, UserChunk
+from .crypto import SessionCipher, is_plain, otp_matches, parse_plain, plain_datagram
+from .netq import NetQ, QueueFull
+from .packets import (
+    OWN_INVENTORY,
+    UDP_MAX_DATAGRAM,
+    Context,
+    InventoryQuery,
+    InventoryRecord,
+    Logout,
+    LogoutRecord,
+    MapFragment,
+    MapRequest,
+    Message,
+    Move,
+    MoveRecord,
+    OpaquePacket,
+    Quest,
+    QuestAction,
+    Role,
+    SpritesRecord,
+    TextChat,
+    UdpHello,
+    VoiceChat,
+    Whois,
+    decode,
+)
+from .packets.base import finish
+from .packets.game import Update
+from .server_login import AttemptLimiter, handle_connection
+from .server_session import Address, Session
+from .state import PlayerStore
+from .world import World
+
+log = logging.getLogger("savecraft.net.server")
+
+
+@dataclass(slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 0  # 0: the OS picks
+    udp_port: int | None = None  # None: the TCP port's number
+    tick: float = 0.05
+    save_interval: float = 10.0
+    timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
+    keepalive: float = 1.0  # an empty update when nothing was sent for this long
+    resend: float = 0.25  # NetQ resend timeout
+    handshake_timeout: float = 10.0
+    login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
+    max_handshakes: int = 512
+    attempts_limit: int = 5  # failed logins per address per window
+    attempts_window: float = 60.0
+    attempts_per_connection: int = 3
+    max_players: int = 10_000
+    max_queue: int = 256  # NetQ messages waiting per client
+    registration_open: bool = True
+
+
+class _Udp(asyncio.DatagramProtocol):
+    def __init__(self, server: GameServer) -> None:
+        self.server = server
+
+    def datagram_received(self, data: bytes, addr: Any) -> None:
+        self.server.on_datagram(data, (str(addr[0]), int(addr[1])))
+
+    def error_received(self, exc: Exception) -> None:
+        self.server.count("udp_errors")
+
+
+class GameServer:
+    """One world, its players and its sockets. ``await start()``, then ``await stop()``."""
+
+    def __init__(self, world: World, store: PlayerStore, tls: ssl.SSLContext,
+                 config: ServerConfig | None = None) -> None:
+        self.world = world
+        self.store = store
+        self.tls = tls
+        self.config = config or ServerConfig()
+        self.stats: Counter[str] = Counter()
+        self.attempts = AttemptLimiter(self.config.attempts_limit, self.config.attempts_window)
+        self.sessions: dict[int, Session] = {}  # by user id, bound or not
+        self.pending: dict[bytes, Session] = {}  # by OTP, until the UDP hello
+        self.by_addr: dict[Address, Session] = {}
+        self.on_map: dict[int, set[Session]] = {}
+        self._moves: dict[int, list[tuple[int, bytes]]] = {}  # this tick, by map
+        self.ctx = Context()
+        self._tcp: asyncio.base_events.Server | None = None
+        self._udp: asyncio.DatagramTransport | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._handshakes = 0
+        self._save_lock = asyncio.Lock()
+        self._changes = 0  # bumped by every change worth saving
+        self._saved = 0  # the value of _changes the file on disk holds
+        self.tcp_port = 0
+        self.udp_port = 0
+        self.stopped = asyncio.Event()
+
+    # -- logging and counters -----------------------------------------------------------
+    def log(self, event: str, **fields: Any) -> None:
+        if log.isEnabledFor(logging.INFO):
+            log.info("%s %s", event, " ".join(f"{k}={v}" for k, v in fields.items()))
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.stats[what] += n
+
+    def changed(self) -> None:
+        self._changes += 1
+
+    # -- lifecycle -----------------------------------------------------------------------
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        cfg = self.config
+        self._tcp = await asyncio.start_server(self._on_tcp, cfg.host, cfg.port, ssl=self.tls,
+                                               reuse_address=True)
+        self.tcp_port = int(self._tcp.sockets[0].getsockname()[1])
+        udp_port = self.tcp_port if cfg.udp_port is None else cfg.udp_port
+        transport, _ = await loop.create_datagram_endpoint(lambda: _Udp(self),
+                                                           local_addr=(cfg.host, udp_port))
+        self._udp = transport
+        self.udp_port = int(transport.get_extra_info("sockname")[1])
+        self._tasks = [asyncio.create_task(self._ticker()), asyncio.create_task(self._saver())]
+        self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
+                 udp=self.udp_port, users=len(self.store.users), state=self.store.path)
+
+    async def stop(self, reason: str = "shutdown") -> None:
+        """Log everyone out, close the sockets and write the state one last time."""
+        if self.stopped.is_set():
+            return
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+        if self._tcp is not None:
+            self._tcp.close()
+        for sess in list(self.sessions.values()):
+            self.logout(sess, reason)
+        self._send_tick(time.monotonic())
+        if self._udp is not None:
+            self._udp.close()
+        await self.save(reason, force=True)
+        self.log("stop", reason=reason, **{k: v for k, v in sorted(self.stats.items())})
+        self.stopped.set()
+
+    async def _on_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._handshakes >= self.config.max_handshakes:
+            self.count("tcp_busy")
+            writer.close()
+            return
+        self._handshakes += 1
+        try:
+            await handle_connection(self, reader, writer)
+        finally:
+            self._handshakes -= 1
+
+    # -- persistence ---------------------------------------------------------------------
+    async def save(self, reason: str, force: bool = False) -> None:
+        """Write the state if anything changed since the last write (coalescing callers)."""
+        wanted = self._changes
+        async with self._save_lock:
+            if self._saved >= wanted and not force:
+                return
+            taken = self._changes
+            t0 = time.perf_counter()
+            data = self.store.snapshot()
+            await asyncio.get_running_loop().run_in_executor(None, self.store.write, data)
+            self._saved = taken
+            self.count("saves")
+            self.log("save", reason=reason, users=len(self.store.users), bytes=len(data),
+                     ms=f"{(time.perf_counter() - t0) * 1000:.1f}", path=self.store.path)
+
+    async def _saver(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.save_interval)
+            try:
+                await self.save("timer")
+            except OSError as err:
+                self.log("save", reason="timer", error=str(err))
+
+    # -- sessions ------------------------------------------------------------------------
+    def open_session(self, uid: int, user: UserChunk, token: bytes, otp: bytes,
+                     host: str) -> Session:
+        old = self.sessions.get(uid)
+        if old is not None:
+            self.logout(old, "logged in again")
+        sess = Session(uid, user, token, otp, SessionCipher(token),
+                       NetQ(resend_timeout=self.config.resend, max_queue=self.config.max_queue),
+                       host)
+        user.last_login = int(time.time())
+        self.sessions[uid] = sess
+        self.pending[otp] = sess
+        self.changed()
+        return sess
+
+    def _bind(self, sess: Session, addr: Address, now: float) -> None:
+        self.pending.pop(sess.otp, None)
+        sess.addr = addr
+        sess.netq.last_heard = now
+        sess.last_sent = now
+        self.by_addr[addr] = sess
+        e = sess.user.entity
+        sess.map_id = e.map if 0 <= e.map < self.world.map_count else 0
+        self._enter_map(sess, sess.map_id)
+        self._moves.setdefault(sess.map_id, []).append((sess.uid, self._move_record(sess)))
+
+    def _enter_map(self, sess: Session, map_id: int) -> None:
+        self.on_map.setdefault(map_id, set()).add(sess)
+        # what the player sees on arrival: everyone already around
+        sess.add_records([self._move_record(o) for m in self._near(map_id)
+                          for o in self.on_map.get(m, ()) if o is not sess])
+
+    def _near(self, map_id: int) -> frozenset[int]:
+        if 0 <= map_id < len(self.world.neighbours):
+            return self.world.neighbours[map_id]
+        return frozenset({map_id})
+
+    def _move_record(self, sess: Session) -> bytes:
+        e = sess.user.entity
+        return MoveRecord(sess.uid, e.map, e.x, e.y, e.direction, e.altitude).encode()
+
+    def logout(self, sess: Session, reason: str) -> None:
+        if self.sessions.get(sess.uid) is not sess:
+            return
+        del self.sessions[sess.uid]
+        self.pending.pop(sess.otp, None)
+        if sess.addr is not None:
+            self.by_addr.pop(sess.addr, None)
+            here = self.on_map.get(sess.map_id)
+            if here is not None:
+                here.discard(sess)
+            self._moves.setdefault(sess.map_id, []).append(
+                (sess.uid, LogoutRecord(sess.uid).encode()))
+        wall = int(time.time())
+        sess.user.last_logout = sess.user.last_seen = wall
+        self.changed()
+        e = sess.user.entity
+        self.log("logout", user=repr(sess.user.name), id=sess.uid, reason=reason,
+                 at=f"map {e.map} ({e.x},{e.y})")
+
+    # -- UDP -----------------------------------------------------------------------------
+    def _send(self, data: bytes, addr: Address) -> None:
+        if self._udp is not None and not self._udp.is_closing():
+            self._udp.sendto(data, addr)
+
+    def on_datagram(self, data: bytes, addr: Address) -> None:
+        self.stats["datagrams"] += 1
+        if len(data) > UDP_MAX_DATAGRAM:
+            self.count("dropped_oversized")
+            return
+        sess = self.by_addr.get(addr)
+        if sess is None or is_plain(data):
+            self._on_plain(data, addr, sess)
+            return
+        now = time.monotonic()
+        netq = sess.netq
+        dups = netq.stats.duplicates
+        try:
+            messages = netq.receive(sess.cipher.apply(data), now)
+        except FormatError:
+            sess.bad += 1
+            self.count("dropped_undecryptable")
+            return
+        if netq.stats.duplicates != dups:
+            self.count("dropped_replayed", netq.stats.duplicates - dups)
+        for raw in messages:
+            try:
+                msg = decode(raw, sender=Role.CLIENT, ctx=self.ctx)
+            except FormatError:
+                self.count("dropped_malformed")
+                continue
+            self._dispatch(sess, msg, now)
+
+    def _on_plain(self, data: bytes, addr: Address, bound: Session | None) -> None:
+        if not is_plain(data):
+            self.count("dropped_unknown_peer")
+            return
+        if self.store.denied(addr[0]):
+            self.count("dropped_denied")
+            return
+        try:
+            hello = parse_plain(data)
+        except FormatError:
+            self.count("dropped_malformed")
+            return
+        if not isinstance(hello, UdpHello):
+            self.count("dropped_malformed")
+            return
+        if hello.is_discovery:
+            self.count("discovery")
+            self._send(plain_datagram(self.world.hello.discovery_reply()), addr)
+            return
+        sess = bound if bound is not None else self.pending.get(bytes(hello.otp))
+        if sess is None or not otp_matches(sess.otp, bytes(hello.otp)):
+            self.count("dropped_bad_otp")
+            return
+        if sess.addr is None:
+            self._bind(sess, addr, time.monotonic())
+            self.log("connect", user=repr(sess.user.name), id=sess.uid, channel="udp",
+                     addr=f"{addr[0]}:{addr[1]}")
+        elif sess.addr != addr:
+            self.count("dropped_replayed_hello")
+            return
+        self._send(plain_datagram(hello), addr)
+
+    # -- messages ------------------------------------------------------------------------
+    def _dispatch(self, sess: Session, msg: Message, now: float) -> None:
+        if isinstance(msg, Move):
+            self._on_move(sess, msg)
+        elif isinstance(msg, TextChat):
+            self._to_hearers(sess, TextChat(sess.uid, msg.text).encode())
+            self.count("chat")
+        elif isinstance(msg, VoiceChat):
+            msg.speaker_id = sess.uid
+            self._to_hearers(sess, msg.encode())
+            self.count("voice")
+        elif isinstance(msg, Logout):
+            self.logout(sess, "client logged out")
+        elif isinstance(msg, MapRequest):
+            self._on_map_request(sess, msg)
+        elif isinstance(msg, Quest):
+            self._on_quest(sess, msg)
+        elif isinstance(msg, Whois):
+            other = self.store.user(msg.user_id)
+            if other is None:
+                self.count("dropped_unknown_user")
+                return
+            sess.add_records([SpritesRecord(msg.user_id, list(other.character_options),
+                                            list(other.equipped), other.name).encode()])
+        elif isinstance(msg, InventoryQuery):
+            uid = sess.uid if msg.user_id == OWN_INVENTORY else msg.user_id
+            other = self.store.user(uid)
+            if other is None:
+                self.count("dropped_unknown_user")
+                return
+            sess.add_records([InventoryRecord(uid, list(other.entity.inventory)).encode()])
+        elif isinstance(msg, OpaquePacket):
+            self.count("ignored_opaque")
+        else:  # a UDP hello inside NetQ, or anything else a client has no reason to send
+            self.count("dropped_unexpected")
+
+    def _on_move(self, sess: Session, msg: Move) -> None:
+        size = self.world.map_size
+        if not (0 <= msg.map_id < self.world.map_count and msg.x < size and msg.y < size):
+            self.count("dropped_bad_move")
+            return
+        e = sess.user.entity
+        e.map, e.x, e.y, e.direction, e.altitude = msg.map_id, msg.x, msg.y, msg.direction, \
+            msg.altitude
+        sess.moves += 1
+        sess.actions += len(msg.actions)
+        record = MoveRecord(sess.uid, msg.map_id, msg.x, msg.y, msg.direction,
+                            msg.altitude).encode()
+        if msg.map_id != sess.map_id:
+            old = sess.map_id
+            self.on_map.get(old, set()).discard(sess)
+            self._moves.setdefault(old, []).append((sess.uid, record))
+            sess.map_id = msg.map_id
+            self._enter_map(sess, msg.map_id)
+        self._moves.setdefault(msg.map_id, []).append((sess.uid, record))
+        self._changes += 1
+
+    def _to_hearers(self, speaker: Session, message: bytes) -> None:
+        for m in self._near(speaker.map_id):
+            for other in self.on_map.get(m, ()):
+                if other is not speaker:
+                    other.add_direct(message)
+
+    def _on_map_request(self, sess: Session, msg: MapRequest) -> None:
+        if not 0 <= msg.map_id < self.world.map_count:
+            self.count("dropped_bad_map")
+            return
+        try:
+            asset = self.world.map_bytes(msg.map_id)
+        except FormatError as err:
+            self.log("map", id=msg.map_id, error=str(err))
+            return
+        sess.fragments.clear()  # one map at a time per player
+        sess.fragments.extend(MapFragment.fragments(msg.map_id, asset))
+        self.count("map_requests")
+
+    def _on_quest(self, sess: Session, msg: Quest) -> None:
+        world = self.world
+        if world.quest_count and not 0 <= msg.quest_id < world.quest_count:
+            self.count("dropped_bad_quest")
+            return
+        quests = sess.user.entity.quests
+        mine = next((q for q in quests if q.quest_id == msg.quest_id), None)
+        if msg.action == QuestAction.ACCEPTED:
+            if mine is None:
+                quests.append(QuestState(msg.quest_id, False))
+        elif msg.action == QuestAction.CANCELLED:
+            if mine is not None and not mine.completed:
+                quests.remove(mine)
+        else:
+            is_global = msg.quest_id < world.quest_count and world.global_quests[msg.quest_id]
+            if is_global:
+                completers = self.store.quests.completers
+                if msg.quest_id < len(completers) and completers[msg.quest_id] not in (-1,
+                                                                                        sess.uid):
+                    sess.add_direct(Quest(msg.quest_id, QuestAction.CANCELLED).encode())
+                    return
+                while len(completers) <= msg.quest_id:
+                    completers.append(-1)
+                completers[msg.quest_id] = sess.uid
+            if mine is None:
+                quests.append(QuestState(msg.quest_id, True))
+            else:
+                mine.completed = True
+        self.changed()
+        sess.add_direct(msg.encode())
+
+    # -- the tick ------------------------------------------------------------------------
+    async def _ticker(self) -> None:
+        period = self.config.tick
+        loop = asyncio.get_running_loop()
+        next_at = loop.time()
+        while True:
+            next_at += period
+            delay = next_at - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            else:
+                next_at = loop.time()
+                await asyncio.sleep(0)
+            try:
+                self.tick(time.monotonic())
+            except Exception:  # noqa: BLE001 - one bad tick must not stop the world
+                log.exception("tick failed")
+
+    def tick(self, now: float) -> None:
+        self._fan_out()
+        self._send_tick(now)
+        self._expire(now)
+
+    def _fan_out(self) -> None:
+        moves, self._moves = self._moves, {}
+        for map_id, items in moves.items():
+            records = [rec for _, rec in items]
+            for m in self._near(map_id):
+                for sess in self.on_map.get(m, ()):
+                    uid = sess.uid
+                    if len(items) == 1 and items[0][0] == uid:
+                        continue
+                    sess.add_records([rec for u, rec in items if u != uid]
+                                     if any(u == uid for u, _ in items) else records)
+
+    def _send_tick(self, now: float) -> None:
+        keepalive = self.config.keepalive
+        send = self._send
+        for sess in list(self.by_addr.values()):
+            addr = sess.addr
+            assert addr is not None
+            out = sess.outgoing()
+            if not out and now - sess.last_sent >= keepalive and sess.netq.in_flight == 0:
+                out = [finish(Update, b"")]
+            netq = sess.netq
+            try:
+                for message in out:
+                    netq.queue(message)
+            except QueueFull:
+                self.logout(sess, "too far behind (send queue full)")
+                continue
+            datagrams = netq.flush(now)
+            if datagrams:
+                sess.last_sent = now
+                apply = sess.cipher.apply
+                for d in datagrams:
+                    send(apply(d), addr)
+            if sess.overflow:
+                self.count("dropped_overflow", sess.overflow)
+                sess.overflow = 0
+
+    def _expire(self, now: float) -> None:
+        timeout = self.config.timeout
+        for sess in list(self.by_addr.values()):
+            heard = sess.netq.last_heard or sess.created
+            if now - heard > timeout:
+                self.logout(sess, f"silent for {timeout:g} s")
+            elif sess.netq.oldest_unacked_age(now) > timeout:
+                self.logout(sess, f"no acknowledgement for {timeout:g} s")
+        limit = self.config.login_pending
+        for otp, sess in list(self.pending.items()):
+            if now - sess.created > limit:
+                self.logout(sess, f"no UDP hello within {limit:g} s")
+
+
+async def serve(world: World, store: PlayerStore, tls: ssl.SSLContext,
+                config: ServerConfig) -> int:
+    """Run until SIGINT or SIGTERM, then save and return 0."""
+    server = GameServer(world, store, tls, config)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    reason = {"why": "shutdown"}
+
+    def on_signal(name: str) -> None:
+        reason["why"] = f"signal {name}"
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, on_signal, sig.name)
+        except (NotImplementedError, RuntimeError):
+            pass
+    await stop.wait()
+    await server.stop(reason["why"])
+    return 0
+
+
+def run(coro_fn: Any, *args: Any) -> Any:
+    """Run a coroutine function on uvloop when it is installed, else on asyncio's loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro_fn(*args))
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro_fn(*args))
+
+
+def open_server(world_path: str | Path, state_path: str | Path, cert: str | None = None,
+                key: str | None = None, host: str = "127.0.0.1"
+                ) -> tuple[World, PlayerStore, ssl.SSLContext]:
+    """Load the world, the state (created when missing) and the TLS pair; one-line errors."""
+    from .certs import ensure_server_context
+    from .world import load_world
+
+    world = load_world(world_path)
+    store = PlayerStore(state_path, world)
+    tls, cert_path, made = ensure_server_context(state_path, cert, key, host)
+    if made:
+        log.info("certificate made path=%s", cert_path)
+    return world, store, tls
+
+
+__all__ = ["GameServer", "ServerConfig", "open_server", "run", "serve"]

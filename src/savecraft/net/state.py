@@ -1,0 +1,165 @@
+"""The server's persistent state: a TirNanoG saved game, server variant.
+
+Every registered player is one USER chunk; DENY lists refused addresses;
+GLBL, QSTS, NPC and MAP chunks are kept and written back. The file is
+written atomically (temporary file, fsync, rename) with the saved-game
+codec, so a ``kill -9`` at any moment leaves either the previous or the new
+file, never a torn one.
+
+User ids on the wire are the 1-based position of the user's USER chunk
+among the USER chunks (0 means "nobody" in chat and voice). Users are only
+ever appended, so an id never changes while the file lives.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from pathlib import Path
+
+from .. import api
+from ..errors import FormatError, SavecraftError
+from ..fileio import atomic_write
+from ..formats.tirnanog.save.codec import build as build_save
+from ..formats.tirnanog.save.model import (
+    ChunkList,
+    DenyChunk,
+    GlobalsChunk,
+    MapChunk,
+    NpcChunk,
+    QuestsChunk,
+    SaveGame,
+    UserChunk,
+)
+from .world import World
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class StateError(SavecraftError):
+    """The state file cannot be used (unreadable, not a save, another world's save)."""
+
+
+class PlayerStore:
+    """Users, denied addresses and world chunks of one hosted world, backed by one file."""
+
+    def __init__(self, path: str | Path, world: World) -> None:
+        self.path = Path(path)
+        self.world = world
+        self.save_game = self._load_or_create()
+        self.users: list[UserChunk] = self.save_game.users
+        self.by_name: dict[str, int] = {}
+        for i, u in enumerate(self.users):
+            self.by_name.setdefault(_key(u.name), i + 1)
+        self.deny: set[Address] = set()
+        for d in self.save_game.chunks.of_kind(DenyChunk):
+            for e in d.entries:
+                try:
+                    self.deny.add(ipaddress.ip_address(e.address))
+                except ValueError:
+                    continue
+        self.dirty = False
+        self.writes = 0
+
+    # -- loading -------------------------------------------------------------------------
+    def _load_or_create(self) -> SaveGame:
+        if not self.path.exists():
+            save = self.new_save()
+            atomic_write(self.path, build_save(save))
+            return save
+        try:
+            model = api.load(self.path)
+        except FormatError as err:
+            raise StateError(f"{self.path}: not a usable server state: {err}") from None
+        except SavecraftError as err:
+            raise StateError(f"{self.path}: {err}") from None
+        if not isinstance(model, SaveGame):
+            raise StateError(f"{self.path}: not a TirNanoG saved game "
+                             f"(found a {type(model).__name__})")
+        if model.game_id != self.world.game_id:
+            raise StateError(f"{self.path}: saved for world {model.game_id!r}, "
+                             f"not {self.world.game_id!r}")
+        model.preview = None  # a server keeps no preview (the spec: it skips PRVW)
+        for cls, make in ((GlobalsChunk, self._globals), (QuestsChunk, self._quests)):
+            if not model.chunks.of_kind(cls):
+                model.chunks.insert(0, make())
+        return model
+
+    def _globals(self) -> GlobalsChunk:
+        return GlobalsChunk([a.default for a in self.world.global_attributes])
+
+    def _quests(self) -> QuestsChunk:
+        return QuestsChunk([-1] * self.world.quest_count)
+
+    def new_save(self) -> SaveGame:
+        """An empty server state for the world: GLBL defaults, no quest completed, no user."""
+        return SaveGame(game_id=self.world.game_id,
+                        chunks=ChunkList([self._globals(), self._quests()]))
+
+    # -- users ---------------------------------------------------------------------------
+    def find(self, name: str) -> tuple[int, UserChunk] | None:
+        uid = self.by_name.get(_key(name))
+        if uid is None:
+            return None
+        return uid, self.users[uid - 1]
+
+    def user(self, uid: int) -> UserChunk | None:
+        if 1 <= uid <= len(self.users):
+            return self.users[uid - 1]
+        return None
+
+    def add_user(self, user: UserChunk) -> int:
+        self.save_game.chunks.append(user)
+        self.users.append(user)
+        uid = len(self.users)
+        self.by_name[_key(user.name)] = uid
+        self.dirty = True
+        return uid
+
+    def denied(self, host: str) -> bool:
+        try:
+            return ipaddress.ip_address(host.split("%", 1)[0]) in self.deny
+        except ValueError:
+            return False
+
+    @property
+    def globals(self) -> GlobalsChunk:
+        found: GlobalsChunk = self.save_game.chunks.of_kind(GlobalsChunk)[0]
+        return found
+
+    @property
+    def quests(self) -> QuestsChunk:
+        found: QuestsChunk = self.save_game.chunks.of_kind(QuestsChunk)[0]
+        return found
+
+    def client_state(self, user: UserChunk) -> ChunkList:
+        """The world state of a login OK: GLBL, QSTS, NPCs, changed maps and exactly this USER."""
+        chunks = self.save_game.chunks
+        keep = [chunks[i] for i in range(len(chunks))
+                if chunks.magic(i) in (b"GLBL", b"QSTS", b"NPC\0", b"MAP\0")]
+        return ChunkList(keep[:2] + [user] + keep[2:])
+
+    # -- writing -------------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """The whole file as it is now (built in the caller's thread: a consistent copy)."""
+        return build_save(self.save_game)
+
+    def write(self, data: bytes | None = None) -> int:
+        """Write the state atomically; returns the number of bytes written."""
+        if data is None:
+            data = self.snapshot()
+        atomic_write(self.path, data)
+        self.dirty = False
+        self.writes += 1
+        return len(data)
+
+
+def _key(name: str) -> str:
+    return name.casefold()
+
+
+def now() -> int:
+    return int(time.time())
+
+
+__all__ = ["MapChunk", "NpcChunk", "PlayerStore", "StateError", "now"]
