@@ -305,6 +305,11 @@ def test_update_batch_fits_datagrams() -> None:
     assert [r for b in batches for r in b.records] == recs
     assert all(len(b.encode()) <= UDP_MAX_MESSAGE for b in batches)
     assert Update.batch([]) == []
+    packed = Update.pack_encoded(r.encode() for r in recs)  # type: ignore[attr-defined]
+    assert packed == [b.encode() for b in batches]
+    assert Update.pack_encoded([]) == []
+    with pytest.raises(FormatError):
+        Update.pack_encoded([bytes(1393)])
 
 
 def test_move_layout_and_actions() -> None:

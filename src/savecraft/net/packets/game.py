@@ -9,6 +9,7 @@ a longer one.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import ClassVar, NoReturn
@@ -107,6 +108,31 @@ class Update(Message):
     @classmethod
     def decode_body(cls, r: Reader, ctx: Context) -> Update:
         return cls(decode_records(r, ctx))
+
+    @staticmethod
+    def pack_encoded(encoded_records: Iterable[bytes]) -> list[bytes]:
+        """Whole update messages from records encoded once (``rec.encode()``), in order.
+
+        For a server relaying one move to many players: encode the record
+        once, then pack each recipient's records without encoding them again.
+        Each message is as full as a datagram allows.
+        """
+        out: list[bytes] = []
+        cur: list[bytes] = []
+        size = 2
+        for raw in encoded_records:
+            n = len(raw)
+            if n + 2 > UDP_MAX_MESSAGE or n == 0:
+                bad("update.records", f"an encoded record of 1 to {UDP_MAX_MESSAGE - 2} bytes",
+                    f"{n} bytes")
+            if size + n > UDP_MAX_MESSAGE:
+                out.append(HEADER.pack(7 | size << 5) + b"".join(cur))
+                cur, size = [], 2
+            cur.append(raw)
+            size += n
+        if cur:
+            out.append(HEADER.pack(7 | size << 5) + b"".join(cur))
+        return out
 
     @staticmethod
     def batch(records: list[UpdateRecord]) -> list[Update]:
