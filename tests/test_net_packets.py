@@ -5,10 +5,12 @@ from __future__ import annotations
 import struct
 import zlib
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from savecraft import jsonmap
 from savecraft.errors import FormatError
 from savecraft.formats.tirnanog.save.codec import encode_chunk
 from savecraft.formats.tirnanog.save.model import (
@@ -81,6 +83,13 @@ def test_round_trip(m: Message) -> None:
         word = struct.unpack_from("<H", raw)[0]
         assert word >> 5 == len(raw)
         assert word & 0x1F == (m.packet_type if isinstance(m, OpaquePacket) else m.TYPE)
+
+
+@given(messages)
+def test_json_round_trip(m: Message) -> None:
+    """Messages map to JSON and back with the project's one JSON mapping (for logs, captures)."""
+    doc = orjson.loads(orjson.dumps(jsonmap.encoder(type(m))(m)))
+    assert jsonmap.decoder(type(m))(doc, "") == m
 
 
 def _check_decodes_or_fails(data: bytes) -> None:
@@ -205,6 +214,7 @@ def test_error_reasons() -> None:
     assert decode(Error(ErrorReason.BAD_CREDENTIALS).encode()) == Error(3)
     assert decode(struct.pack("<HH", 4 | 4 << 5, 4000)) == Error(4000)
     assert len({r.value for r in ErrorReason}) == len(ErrorReason)
+    assert Error(2).known_reason is ErrorReason.NAME_TAKEN and Error(4000).known_reason is None
 
 
 def test_login_ok_carries_the_world_state() -> None:

@@ -495,7 +495,15 @@ class Error(Message):
     SENDERS = FROM_SERVER
     CHANNEL = Channel.TCP
 
-    reason: ErrorReason | int = ErrorReason.UNSPECIFIED
+    reason: int = ErrorReason.UNSPECIFIED  # an ErrorReason when the code is known
+
+    @property
+    def known_reason(self) -> ErrorReason | None:
+        """The reason as an :class:`ErrorReason`, or None for a code this version does not know."""
+        try:
+            return ErrorReason(self.reason)
+        except ValueError:
+            return None
 
     def encode(self) -> bytes:
         try:

@@ -38,6 +38,7 @@ class MoveRecord:
     """0: a player moved (or was placed): where, facing where, at which altitude."""
 
     ID: ClassVar[int] = 0
+    KIND: ClassVar[str] = "move"  # the tag in JSON
     user_id: int = 0
     map_id: int = 0
     x: int = 0
@@ -61,6 +62,7 @@ class LogoutRecord:
     """1: a player left (logged out, or timed out)."""
 
     ID: ClassVar[int] = 1
+    KIND: ClassVar[str] = "logout"  # the tag in JSON
     user_id: int = 0
 
     def encode(self) -> bytes:
@@ -75,6 +77,7 @@ class SpritesRecord:
     """2: what a player looks like: character options, 32 equipped objects, name."""
 
     ID: ClassVar[int] = 2
+    KIND: ClassVar[str] = "sprites"  # the tag in JSON
     user_id: int = 0
     options: list[int] = field(default_factory=list)  # int32 each: value << 8 | palette
     equipped: list[int] = field(default_factory=lambda: [0] * SLOTS)
@@ -103,6 +106,7 @@ class InventoryRecord:
     """3: a player's inventory, a zlib stream of (u32 quantity, u32 object id) pairs."""
 
     ID: ClassVar[int] = 3
+    KIND: ClassVar[str] = "inventory"  # the tag in JSON
     user_id: int = 0
     items: list[InventoryItem] = field(default_factory=list)
     encoding: Deflated = field(default_factory=Deflated, compare=False, repr=False)
@@ -127,6 +131,7 @@ class EquipmentRecord:
     """4: the 32 equipped object sprites of a player."""
 
     ID: ClassVar[int] = 4
+    KIND: ClassVar[str] = "equipment"  # the tag in JSON
     user_id: int = 0
     equipped: list[int] = field(default_factory=lambda: [0] * SLOTS)
 
