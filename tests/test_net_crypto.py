@@ -18,6 +18,7 @@ from savecraft.net.crypto import (
     new_token,
     otp_matches,
     parse_plain,
+    password_hash,
     plain_datagram,
     same_secret,
     xor_datagram,
@@ -137,3 +138,9 @@ def test_same_secret() -> None:
     assert same_secret(b"a" * 32, b"a" * 32)
     assert not same_secret(b"a" * 32, b"a" * 31 + b"b")
     assert not same_secret(b"a" * 32, b"a" * 31)
+
+
+def test_password_hash_is_sha256_of_utf8() -> None:
+    import hashlib
+    assert password_hash("héllo") == hashlib.sha256("héllo".encode()).digest()
+    assert len(password_hash("")) == 32

@@ -16,6 +16,7 @@ values first differ.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
@@ -49,6 +50,11 @@ def new_otp(randbytes: RandomBytes = secrets.token_bytes) -> bytes:
             raise ValueError("randbytes returned the wrong number of bytes")
         if any(otp):
             return otp
+
+
+def password_hash(password: str) -> bytes:
+    """The 32-byte hash a client sends: SHA-256 of the UTF-8 password (NOTES.md)."""
+    return hashlib.sha256(password.encode("utf-8")).digest()
 
 
 def same_secret(a: bytes, b: bytes) -> bool:
@@ -137,5 +143,5 @@ def parse_plain(datagram: bytes | bytearray | memoryview) -> UdpHello | LanDisco
 
 __all__ = [
     "PLAIN_PREFIX", "SessionCipher", "ZERO_OTP", "is_plain", "new_otp", "new_token",
-    "otp_matches", "parse_plain", "plain_datagram", "same_secret", "xor_datagram",
+    "otp_matches", "parse_plain", "password_hash", "plain_datagram", "same_secret", "xor_datagram",
 ]
