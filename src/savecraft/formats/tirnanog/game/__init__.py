@@ -1,0 +1,93 @@
+"""TirNanoG game files (``.tng``): the ``tirnanog-game`` format.
+
+:func:`open_game` is the lazy way in (header and section table only; assets
+on first use, from an mmap when given a path). The registry's ``parse``
+checks more up front: the whole-file CRC, and, in validate mode, every asset
+and every reference.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ....errors import FormatError, Report
+from ....registry import Format, register
+from .assets import Asset, MediaAsset, Source
+from .container import build_game, read_game
+from .header import EncryptedGameError, GameType, Header, game_type_name, parse_header, sniff
+from .model import Game
+from .sections import SECTION_NAMES
+
+
+def open_game(source: str | os.PathLike[str] | bytes | bytearray | memoryview, *,
+              report: Report | None = None, verify_crc: bool = False) -> Game:
+    """Open a game lazily: reads the header and the section table, nothing else.
+
+    A path is memory-mapped, so even a multi-gigabyte game opens at once;
+    close it with ``game.close()`` (or use it as a context manager).
+    """
+    if isinstance(source, bytes | bytearray | memoryview):
+        src = Source(bytes(source))
+    else:
+        try:
+            src = Source.open(source)
+        except OSError as exc:
+            raise FormatError(None, str(source), "a readable file", exc.strerror or str(exc)) from None
+    try:
+        return read_game(src, report or Report(strict=True), verify_file_crc=verify_crc)
+    except BaseException:
+        src.close()
+        raise
+
+
+def parse(data: bytes, report: Report) -> Game:
+    game = read_game(Source(data), report, verify_file_crc=True)
+    if not report.strict:
+        check(game, report)
+    return game
+
+
+def build(game: Game) -> bytes:
+    return build_game(game)
+
+
+def check(game: Game, report: Report) -> None:
+    """Every asset decodes, every reference points at something that exists."""
+    from .refs import check_refs
+    for a in game.assets():
+        try:
+            a.value
+        except FormatError as err:
+            report.capture(err)
+    check_refs(game, report)
+
+
+def info(game: Game) -> dict[str, Any]:
+    from .info import summary
+    return summary(game)
+
+
+def extract(game: Game, folder: Path) -> list[Path]:
+    from .extract import extract_game
+    return extract_game(game, folder)
+
+
+FORMAT = register(Format(
+    name="tirnanog-game",
+    description="TirNanoG game file",
+    model=Game,
+    sniff=sniff,
+    parse=parse,
+    build=build,
+    info=info,
+    extract=extract,
+    check=check,
+    suffixes=(".tng",),
+))
+
+__all__ = [
+    "FORMAT", "Asset", "EncryptedGameError", "Game", "GameType", "Header", "MediaAsset", "SECTION_NAMES",
+    "build", "build_game", "game_type_name", "open_game", "parse", "parse_header",
+]

@@ -1,0 +1,95 @@
+"""Scripts in the model: the one place that turns bytecode into what models hold and back.
+
+Every script in a game (event handlers, cutscene scripts, attribute
+expressions, quest and startup scripts) goes through :func:`script_from_bytes`
+and :func:`script_to_bytes`, so how scripts are shown (assembly text from
+:mod:`.script` when it is available, the bytecode otherwise) is decided here.
+Bytecode that does not disassemble is kept as bytes, reported, and written
+back unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ....errors import FormatError, Report
+
+
+@dataclass(slots=True)
+class Script:
+    """A script as assembly text, or as raw bytecode when it cannot be (or is not yet) disassembled."""
+
+    text: str = ""
+    code: bytes | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.text and not self.code
+
+
+def _script_module() -> Any:
+    try:
+        from . import script
+    except ImportError:
+        return None
+    return script
+
+
+def script_from_bytes(code: bytes, names: Any = None, *, offset: int = 0, path: str = "",
+                      report: Report | None = None) -> Script:
+    if not code:
+        return Script()
+    mod = _script_module()
+    if mod is None:
+        return Script(code=code)
+    try:
+        return Script(text=mod.disassemble(code, names))
+    except FormatError as err:
+        if report is not None:
+            report.error(offset + (err.offset or 0), path + (f".{err.path}" if err.path else ""),
+                         err.expected, err.found)
+        return Script(code=code)
+
+
+def script_to_bytes(s: Script, names: Any = None, path: str = "") -> bytes:
+    if s.code is not None:
+        return s.code
+    if not s.text:
+        return b""
+    mod = _script_module()
+    if mod is None:
+        raise FormatError(None, path, "bytecode (no assembler is available)", "assembly text")
+    try:
+        return bytes(mod.assemble(s.text, names))
+    except FormatError as err:
+        raise FormatError(err.offset, f"{path}.{err.path}" if err.path else path, err.expected,
+                          err.found) from None
+
+
+def iter_scripts(obj: Any, path: str = "") -> Iterator[tuple[str, Script]]:
+    """Every script inside a model (entering structured assets, which loads them), with its path."""
+    import dataclasses
+
+    from .assets import Asset, MediaAsset
+    if isinstance(obj, Script):
+        yield path, obj
+    elif isinstance(obj, Asset):
+        if not isinstance(obj, MediaAsset):
+            yield from iter_scripts(obj.value, path)
+    elif isinstance(obj, list):
+        for i, x in enumerate(obj):
+            if not isinstance(x, int | str | bytes | tuple):
+                yield from iter_scripts(x, f"{path}[{i}]")
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            v = getattr(obj, f.name)
+            if isinstance(v, Script | list | Asset) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+                yield from iter_scripts(v, f"{path}.{f.name}" if path else f.name)
+
+
+def canonical(s: Script, names: Any = None) -> Script:
+    """The text the disassembler would show for this script (labels, indentation, names)."""
+    code = script_to_bytes(s, names)
+    return script_from_bytes(code, names)

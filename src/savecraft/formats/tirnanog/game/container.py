@@ -1,0 +1,266 @@
+"""The file around the sections: header, compressed section block with its CRC, inlined assets.
+
+Layout (NOTES.md): 64-byte header; u32 n; n bytes holding a zlib stream of
+the section block and, last, the CRC-32 of the inflated block; then the
+assets, map assets last. Asset offsets count from 68 + n. Bytes 56-59 hold
+the CRC-32 of the whole file computed with those bytes zeroed.
+
+The builder places every asset again: assets keep the order (and any bytes
+in front of them) they had when read, new ones go after the others of their
+kind, maps at the end; then every descriptor, size and both CRCs follow.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterable
+from typing import Any
+
+from ....binary import Reader, Writer
+from ....compression import Deflated, digest, inflate
+from ....errors import FormatError, Report
+from .assets import Asset, AssetContext, Source
+from .header import (CRC_OFFSET, HEADER_SIZE, EncryptedGameError, build_header, file_crc, parse_header)
+from .model import Game, GameEncoding
+from .refs import script_names
+from .sections import CODECS, LAST_TYPE, MapsSection, StringsSection, opaque, section_name
+from .sections.common import BuildContext, ParseContext, iter_assets
+
+TABLE = struct.Struct("<I3sB")
+SECTIONS_AT = HEADER_SIZE + 4  # the compressed block starts after the header and its size
+
+
+def read_game(src: Source, report: Report | None = None, *, verify_file_crc: bool = True) -> Game:
+    """Decode the header and every section; assets stay in the file until asked for."""
+    report = report or Report(strict=True)
+    data = src.data
+    header = parse_header(data)
+    if header.encrypted:
+        raise EncryptedGameError(header)
+    r = Reader(data, HEADER_SIZE, what="the file")
+    n = r.u32("sections.size")
+    if n < 4:
+        r.fail("sections.size", "the size of a compressed section block and its 4-byte CRC", str(n),
+               at=HEADER_SIZE)
+    r.need(n, "sections", f"{n} bytes of compressed sections (the size at offset 0x40)")
+    enc = GameEncoding()
+    comp = src.read(SECTIONS_AT, n - 4)
+    stored_crc = int.from_bytes(src.read(SECTIONS_AT + n - 4, 4), "little")
+    inf = inflate(comp, offset=SECTIONS_AT, path="sections", require_end=True)
+    buf = inf.data
+    enc.deflate = Deflated.from_stream(comp[: inf.consumed], buf, inf.container)
+    enc.after_stream = inf.trailing
+    if inf.trailing:
+        report.warning(SECTIONS_AT + inf.consumed, "sections", "the CRC right after the deflate stream",
+                       f"{len(inf.trailing)} more bytes (kept)")
+    if zlib.crc32(buf) != stored_crc:
+        if zlib.crc32(comp) == stored_crc:
+            enc.crc_over = "compressed"
+            report.note("the section block CRC covers the compressed bytes")
+        else:
+            report.error(SECTIONS_AT + n - 4, "sections.crc",
+                         f"0x{zlib.crc32(buf):08X} (CRC-32 of the inflated section block)", f"0x{stored_crc:08X}")
+    if inf.container.value != "zlib":
+        report.note(f"the section block is a {inf.container.value} deflate stream")
+    game = Game(header, [], enc)
+    game.source = src
+    game.section_block = buf
+    actx = AssetContext(report, game.script_names, header)
+    pctx = ParseContext(src, SECTIONS_AT + n, header, report, actx)
+    _read_sections(buf, pctx, enc, game.sections)  # filled in place: later sections' scripts see the strings
+    if not game.sections or not isinstance(game.sections[0], StringsSection):
+        report.error(None, "sections[0]", "the strings section (type 0) first", "another section" if
+                     game.sections else "no sections")
+    _read_gaps(game, src, SECTIONS_AT + n, report)
+    if verify_file_crc:
+        crc = file_crc(data)
+        if crc != header.crc:
+            report.error(CRC_OFFSET, "header.crc", f"0x{crc:08X} (CRC-32 of the file with this field zeroed)",
+                         f"0x{header.crc:08X}")
+    return game
+
+
+def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[Any]) -> None:
+    report = ctx.report
+    if len(buf) < 8:
+        raise FormatError(0, "sections.table", "a section table of 8-byte entries", f"{len(buf)} bytes")
+    first = int.from_bytes(buf[:4], "little")
+    if first % 8 or not 8 <= first <= len(buf):
+        raise FormatError(0, "sections.table[0].offset",
+                          f"a multiple of 8 within the {len(buf)}-byte section block (the table's size)",
+                          str(first))
+    entries = [(off, int.from_bytes(ln, "little"), t) for off, ln, t in TABLE.iter_unpack(buf[:first])]
+    pos = first
+    canonical = True
+    for i, (off, length, t) in enumerate(entries):
+        name = section_name(t)
+        end = off + length
+        if off != pos:
+            canonical = False
+        pos = end
+        if off < first or end > len(buf):
+            report.error(i * 8, f"sections.table[{i}]",
+                         f"a {name} section inside the {len(buf)}-byte section block after the table",
+                         f"{length} bytes at 0x{off:X}")
+            off, end = min(max(off, first), len(buf)), min(end, len(buf))
+            if end < off:
+                end = off
+        r = Reader(buf, off, end, path=f"sections[{i}]", what=f"the {name} section")
+        mod = CODECS.get(t)
+        if mod is None:
+            if t > LAST_TYPE:
+                report.warning(i * 8 + 7, f"sections.table[{i}].type", f"a section type up to {LAST_TYPE}",
+                               f"{t} (kept as opaque bytes)")
+            out.append(opaque.decode(r, ctx, t))
+            continue
+        try:
+            out.append(mod.decode(r, ctx))
+        except FormatError as err:
+            report.capture(err)
+            out.append(opaque.OpaqueSection(t, bytes(buf[off:end])))
+    if not canonical or pos != len(buf):
+        enc.section_buffer = buf
+        report.note("the section block is not laid out in table order (kept as it is)")
+
+
+def _read_gaps(game: Game, src: Source, base: int, report: Report) -> None:
+    """Remember bytes between assets, and after the last one, for a byte-exact rewrite."""
+    spans: dict[int, Asset[Any]] = {}
+    for a in game.assets():
+        if a.length and a.file_offset >= 0 and a.file_offset + a.length <= len(src):
+            prev = spans.get(a.file_offset)
+            if prev is None or prev.length < a.length:
+                spans[a.file_offset] = a
+    pos = base
+    for off in sorted(spans):
+        a = spans[off]
+        if off > pos:
+            a.gap = src.read(pos, off - pos)
+        elif off < pos:
+            report.warning(off, a.path, f"an asset that starts after the previous one ends (0x{pos:X})",
+                           f"one at 0x{off:X}")
+        pos = max(pos, off + a.length)
+    if pos < len(src):
+        game.encoding.tail = src.read(pos, len(src) - pos)
+        if not spans and pos == base:
+            pass
+
+
+# -- building --------------------------------------------------------------------------------
+
+
+def _is_map_section(s: Any) -> bool:
+    return isinstance(s, MapsSection)
+
+
+def layout_assets(game: Game, ctx: BuildContext) -> list[bytes]:
+    """Place every asset; returns the asset area as pieces (gaps included) in file order."""
+    items: list[tuple[tuple[int, int, int, int], Asset[Any], bytes]] = []
+    seen: set[int] = set()
+    seq = 0
+    for s in game.sections:
+        is_map = 1 if _is_map_section(s) else 0
+        for a in iter_assets(s):
+            if id(a) in seen:
+                continue
+            seen.add(id(a))
+            stored = a.stored_for_build(ctx)
+            hint = a.hint
+            key = (is_map, 1 if hint is None else 0, hint or 0, seq)
+            seq += 1
+            items.append((key, a, stored))
+    items.sort(key=lambda x: x[0])
+    pieces: list[bytes] = []
+    pos = 0
+    same: dict[tuple[int, int], list[tuple[bytes, int]]] = {}
+    for _, a, stored in items:
+        if not stored:
+            ctx.places[id(a)] = (a.hint or 0, 0)
+            continue
+        if a.hint is not None:
+            bucket = same.setdefault((a.hint, len(stored)), [])
+            dup = next((p for b, p in bucket if b == stored), None)
+            if dup is not None:
+                ctx.places[id(a)] = (dup, len(stored))
+                continue
+        if a.gap:
+            pieces.append(a.gap)
+            pos += len(a.gap)
+        ctx.places[id(a)] = (pos, len(stored))
+        if a.hint is not None:
+            same[(a.hint, len(stored))].append((stored, pos))
+        pieces.append(stored)
+        pos += len(stored)
+    return pieces
+
+
+def section_block(game: Game, ctx: BuildContext) -> bytes:
+    """The inflated section block: the table, then each section's data in table order."""
+    datas = []
+    for i, s in enumerate(game.sections):
+        w = Writer(f"sections[{i}]")
+        mod = CODECS.get(int(s.TYPE)) if not isinstance(s, opaque.OpaqueSection) else opaque
+        assert mod is not None
+        mod.encode(s, w, ctx)
+        if len(w) >= 1 << 24:
+            raise FormatError(None, f"sections[{i}]", "a section of at most 16 MiB", f"{len(w)} bytes")
+        datas.append(w.getvalue())
+    orig = game.encoding.section_buffer
+    if orig is not None and _matches(orig, datas, game):
+        return orig
+    table = bytearray()
+    pos = 8 * len(datas)
+    for s, d in zip(game.sections, datas):
+        t = int(s.TYPE)
+        if not 0 <= t < 256:
+            raise FormatError(None, "sections", "a section type from 0 to 255", str(t))
+        table += TABLE.pack(pos, len(d).to_bytes(3, "little"), t)
+        pos += len(d)
+    return bytes(table) + b"".join(datas)
+
+
+def _matches(orig: bytes, datas: list[bytes], game: Game) -> bool:
+    if len(orig) < 8:
+        return False
+    first = int.from_bytes(orig[:4], "little")
+    if first != 8 * len(datas) or first > len(orig):
+        return False
+    for (off, ln, t), d, s in zip(TABLE.iter_unpack(orig[:first]), datas, game.sections):
+        length = int.from_bytes(ln, "little")
+        if t != int(s.TYPE) or orig[off : off + length] != d:
+            return False
+    return True
+
+
+def build_game(game: Game) -> bytes:
+    strings = game.section(StringsSection)
+    remap = strings.remap() if strings is not None else None
+    ctx = BuildContext(game.header, remap, script_names(game, for_build=True))
+    pieces = layout_assets(game, ctx)
+    block = section_block(game, ctx)
+    enc = game.encoding
+    compressed = enc.deflate.compress(block)
+    crc = zlib.crc32(compressed) if enc.crc_over == "compressed" else zlib.crc32(block)
+    n = len(compressed) + len(enc.after_stream) + 4
+    out = bytearray(build_header(game.header))
+    out += n.to_bytes(4, "little")
+    out += compressed
+    out += enc.after_stream
+    out += crc.to_bytes(4, "little")
+    for p in _join(enc.head_gap, pieces, enc.tail):
+        out += p
+    struct.pack_into("<I", out, CRC_OFFSET, file_crc(out))
+    return bytes(out)
+
+
+def _join(head: bytes, pieces: list[bytes], tail: bytes) -> Iterable[bytes]:
+    if head:
+        yield head
+    yield from pieces
+    if tail:
+        yield tail
+
+
+def content_digest(data: bytes) -> bytes:
+    return digest(data)

@@ -1,0 +1,169 @@
+"""References resolved for people, and checked against what exists.
+
+String indices become the string they point to, text indices the text in
+each language, sprite references their category's name (and whether the
+record exists). The same walk checks every reference: a string index that
+is past section 0 or not at the start of a string, a text index past the
+text asset, a sprite index past its section. Each is a validation problem
+with the path of the field that holds it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....errors import FormatError, Report
+from .maps import SpriteRef as MapSpriteRef
+from .model import Game
+from .script import ScriptNames
+from .sections import CATEGORY_NAMES, SPRITE_SECTIONS, BackgroundsSection, StringsSection
+from .sections.common import NOT_SET, SpriteRef, walk_refs
+
+NO_SPRITE = 0xFFFF
+
+
+class _BuildNames(ScriptNames):
+    """Names for assembling: the strings as they are now, and as they were when read (renames)."""
+
+    def __init__(self, strings: dict[int, str], aliases: dict[str, int], texts: dict[int, str]) -> None:
+        super().__init__(strings, texts)
+        self.aliases = aliases
+
+    def string_index(self, name: str) -> int | None:
+        v = super().string_index(name)
+        return v if v is not None else self.aliases.get(name)
+
+
+def _texts(game: Game) -> dict[int, str]:
+    tr = game.translations
+    if not tr:
+        return {}
+    try:
+        return dict(enumerate(tr[0].texts.value.texts))
+    except FormatError:
+        return {}
+
+
+def script_names(game: Game, *, for_build: bool = False) -> ScriptNames | None:
+    """Names for scripts: old offsets (as bytecode in the file has them) or new ones (for building)."""
+    s = game.section(StringsSection)
+    if s is None:
+        return None
+    now = s.offsets()
+    key = (for_build, tuple(s.strings), tuple(s.layout))
+    cached = game.names_cache.get(for_build)
+    if cached is not None and cached[0] == key:
+        return cached[1]  # type: ignore[no-any-return]
+    texts = _texts(game)
+    names: ScriptNames
+    if for_build:
+        aliases: dict[str, int] = {}
+        for i, old in enumerate(s.original):
+            if i < len(now) and old:
+                aliases.setdefault(old, now[i])
+        names = _BuildNames(dict(zip(now, s.strings)), aliases, texts)
+    else:
+        offsets = s.layout if s.layout and len(s.layout) == len(s.strings) else now
+        names = ScriptNames(dict(zip(offsets, s.strings)), texts)
+    game.names_cache[for_build] = (key, names)
+    return names
+
+
+# -- resolving ------------------------------------------------------------------------------
+
+
+def sprite_count(game: Game, category: int) -> int | None:
+    """How many records the section of a sprite category holds (None: no such category)."""
+    if category == 4:
+        sec: Any = game.section(BackgroundsSection)
+        return len(sec.entries) if sec is not None else 0
+    t = SPRITE_SECTIONS.get(category)
+    if t is None:
+        return None
+    for s in game.sections:
+        if int(s.TYPE) == t:
+            return len(getattr(s, "sprites", []))
+    return 0
+
+
+def describe(game: Game, kind: str, value: Any) -> str:
+    """One reference as a person reads it."""
+    if kind == "string":
+        if value == 0:
+            return "0 (none)"
+        if value == NOT_SET:
+            return "not set"
+        s = game.string(value)
+        return f"{value} {s!r}" if s is not None else f"{value} (no string starts here)"
+    if kind == "text":
+        if value == NOT_SET:
+            return "not set"
+        parts = []
+        for tr in game.translations:
+            t = tr.text(value)
+            parts.append(f"{tr.language}: {t!r}" if t is not None else f"{tr.language}: (none)")
+        return f"text {value} (" + ", ".join(parts) + ")"
+    if kind == "sprite":
+        cat = CATEGORY_NAMES.get(value.category, f"category {value.category}")
+        if value.index == NO_SPRITE:
+            return f"{cat} sprite: none"
+        return f"{cat} sprite {value.index}"
+    return str(value)
+
+
+def resolve(game: Game, obj: Any, path: str = "") -> dict[str, str]:
+    """Every reference inside ``obj`` (a section, an asset value), path -> readable text."""
+    out: dict[str, str] = {}
+
+    def visit(kind: str, p: str, v: Any) -> None:
+        out[p] = describe(game, kind, v)
+
+    walk_refs(obj, path, visit, sprite_types=(SpriteRef, MapSpriteRef))
+    return out
+
+
+# -- checking ---------------------------------------------------------------------------------
+
+
+def check_refs(game: Game, report: Report) -> None:
+    """Every string, text and sprite reference against what the game holds."""
+    strings = game.section(StringsSection)
+    starts = set(strings.offsets()) if strings is not None else {0}
+    size = strings.size() if strings is not None else 0
+    text_counts = []
+    for tr in game.translations:
+        try:
+            text_counts.append(len(tr.texts.value.texts))
+        except FormatError as err:
+            report.capture(err)
+    ntexts = min(text_counts) if text_counts else 0
+    counts: dict[int, int | None] = {}
+
+    def visit(kind: str, p: str, v: Any) -> None:
+        if kind == "string":
+            if v in (0, NOT_SET) or v in starts:
+                return
+            if v >= size:
+                report.error(None, p, f"a string index inside section 0 ({size} bytes)", str(v))
+            else:
+                report.error(None, p, "a string index at the start of a string", f"{v} (inside one)")
+        elif kind == "text":
+            if v != NOT_SET and text_counts and v >= ntexts:
+                report.error(None, p, f"a text index below {ntexts} (texts in every translation)", str(v))
+        elif kind == "sprite":
+            if v.index == NO_SPRITE or v.category == 0xFF or v.index >= 0xFFF0:
+                return
+            if v.category not in counts:
+                counts[v.category] = sprite_count(game, v.category)
+            n = counts[v.category]
+            if n is None:
+                report.error(None, p + ".category", "a sprite category from 0 to 4", str(v.category))
+            elif v.index >= n:
+                cat = CATEGORY_NAMES.get(v.category, "?")
+                report.error(None, p + ".index", f"a {cat} sprite index below {n}", str(v.index))
+
+    for i, s in enumerate(game.sections):
+        try:
+            walk_refs(s, f"sections[{i}]", visit, sprite_types=(SpriteRef, MapSpriteRef))
+        except FormatError as err:
+            report.capture(err)

@@ -1,0 +1,283 @@
+"""What section codecs share: contexts, references, descriptors and repeated records.
+
+A section codec is a module with ``TYPE``, a model dataclass (``KIND`` names
+it in JSON), ``decode(r, ctx)`` and ``encode(section, w, ctx)``. Fields that
+hold references carry ``metadata={"ref": ...}`` ("string", "text"); sprite
+references are :class:`SpriteRef` values. :mod:`..refs` walks those to show
+names and to check every index, and the builder uses them to move string
+offsets when strings are renamed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .....binary import Reader, Record, Writer
+from .....errors import Report
+from ..assets import Asset, AssetContext, Source
+from ..bytecode import Script, script_from_bytes, script_to_bytes
+from ..header import Header
+
+A = TypeVar("A", bound=Asset[Any])
+
+NOT_SET = 0xFFFFFF
+
+
+def sref(default: int = 0) -> Any:
+    """A string index: a byte offset into section 0."""
+    return field(default=default, metadata={"ref": "string"})
+
+
+def srefs() -> Any:
+    return field(default_factory=list, metadata={"ref": "string"})
+
+
+def tref(default: int = 0) -> Any:
+    """A text index: the number of a string in each translation's text asset."""
+    return field(default=default, metadata={"ref": "text"})
+
+
+@dataclass(slots=True)
+class SpriteRef:
+    """A sprite: category (section type - 7) and record index in that section."""
+
+    category: int = 0
+    index: int = 0xFFFF
+
+    @property
+    def is_set(self) -> bool:
+        return self.index != 0xFFFF and self.category != 0xFF
+
+
+def read_sprite(r: Reader, name: str) -> SpriteRef:
+    c = r.u8(name)
+    return SpriteRef(c, r.u16(name))
+
+
+def write_sprite(w: Writer, s: SpriteRef, name: str = "") -> None:
+    w.u8(s.category, name)
+    w.u16(s.index, name)
+
+
+@dataclass(slots=True)
+class FontRef:
+    style: int = 0
+    size: int = 16
+    font: int = sref()
+
+
+def read_font(r: Reader, name: str) -> FontRef:
+    st = r.u8(name)
+    sz = r.u8(name)
+    return FontRef(st, sz, r.u24(name))
+
+
+def write_font(w: Writer, f: FontRef, ctx: BuildContext, name: str = "") -> None:
+    w.u8(f.style, name)
+    w.u8(f.size, name)
+    w.u24(ctx.s(f.font), name)
+
+
+@dataclass(slots=True)
+class Condition:
+    """1 byte relation (or type), 3 bytes attribute string index, 4 bytes value."""
+
+    relation: int = 0
+    attribute: int = sref()
+    value: int = 0
+
+
+COND = Record("condition", [("relation", "u8"), ("attribute", "u24"), ("value", "i32")])
+
+
+def read_conditions(r: Reader, n: int, name: str) -> list[Condition]:
+    r.count(n, 8, name)
+    return [Condition(*r.record(COND, f"{name}[{i}]")) for i in range(n)]
+
+
+def write_conditions(w: Writer, items: list[Condition], ctx: BuildContext, name: str) -> None:
+    for i, c in enumerate(items):
+        w.record(COND, (c.relation, ctx.s(c.attribute), c.value), f"{name}[{i}]")
+
+
+@dataclass(slots=True)
+class EventHandler:
+    """An event handler: event code, its parameter and its script."""
+
+    event: int = 0
+    parameter: int = 0
+    script: Script = field(default_factory=Script)
+
+
+def read_handlers(r: Reader, n: int, ctx: AssetContext, name: str) -> list[EventHandler]:
+    out = []
+    for i in range(n):
+        p = f"{name}[{i}]"
+        ev = r.u8(p + ".event")
+        param = r.u24(p + ".parameter")
+        size = r.u24(p + ".size")
+        at = r.offset
+        code = r.bytes(size, p + ".script")
+        out.append(EventHandler(ev, param, script_from_bytes(code, ctx.script_names(), offset=at,
+                                                              path=p + ".script", report=ctx.report)))
+    return out
+
+
+def write_handlers(w: Writer, items: list[EventHandler], ctx: BuildContext, name: str) -> None:
+    for i, h in enumerate(items):
+        p = f"{name}[{i}]"
+        code = ctx.code(h.script, p)
+        w.u8(h.event, p + ".event")
+        w.u24(h.parameter, p + ".parameter")
+        w.u24(len(code), p + ".size")
+        w.bytes(code)
+
+
+def read_script(r: Reader, size: int, ctx: AssetContext, name: str) -> Script:
+    at = r.offset
+    return script_from_bytes(r.bytes(size, name), ctx.script_names(), offset=at, path=name,
+                             report=ctx.report)
+
+
+def check_count(w: Writer, items: list[Any], limit: int, name: str) -> int:
+    if len(items) > limit:
+        w._bad(name, f"at most {limit} entries", str(len(items)))
+    return len(items)
+
+
+# -- contexts ---------------------------------------------------------------------------
+
+
+class ParseContext:
+    """Everything a section decoder needs: the file (for assets), the header, the report."""
+
+    def __init__(self, src: Source, asset_base: int, header: Header, report: Report,
+                 actx: AssetContext) -> None:
+        self.src = src
+        self.asset_base = asset_base
+        self.header = header
+        self.report = report
+        self.actx = actx
+        self._cache: dict[tuple[type, int, int], Asset[Any]] = {}
+
+    def asset(self, cls: type[A], rel: int, length: int, path: str, at: int) -> A:
+        """An asset from a descriptor; one outside the file is a problem, reported once here."""
+        fo = rel + self.asset_base
+        if fo + length > len(self.src) and length:
+            self.report.error(at, path, f"an asset inside the file (it has {len(self.src)} bytes)",
+                              f"{length} bytes at 0x{fo:X} (ending at 0x{fo + length:X})")
+        key = (cls, fo, length)
+        a = self._cache.get(key)
+        if a is None:
+            a = cls.lazy(self.src, self.actx, rel, fo, length, path)
+            self._cache[key] = a
+        return a  # type: ignore[return-value]
+
+    def descriptor(self, r: Reader, cls: type[A], path: str) -> tuple[A, int]:
+        """An asset descriptor (u64 offset, u32 length, u32 name); returns the asset and the name field."""
+        at = r.offset
+        rel = r.u64(path + ".offset")
+        length = r.u32(path + ".length")
+        tail = r.u32(path + ".name")
+        return self.asset(cls, rel, length, path, at), tail
+
+
+class BuildContext:
+    """Where the builder put each asset, and how string offsets moved."""
+
+    def __init__(self, header: Header, strings_map: dict[int, int] | None = None,
+                 names: Any = None) -> None:
+        self.header = header
+        self.places: dict[int, tuple[int, int]] = {}
+        self.strings_map = strings_map
+        self.names = names
+
+    @property
+    def strings_unchanged(self) -> bool:
+        return self.strings_map is None
+
+    def s(self, offset: int) -> int:
+        """A string index after strings were renamed (unchanged when strings were not)."""
+        if self.strings_map is None:
+            return offset
+        return self.strings_map.get(offset, offset)
+
+    def code(self, script: Script, path: str) -> bytes:
+        return script_to_bytes(script, self.names, path)
+
+    def place(self, asset: Asset[Any]) -> tuple[int, int]:
+        return self.places[id(asset)]
+
+    def descriptor(self, w: Writer, asset: Asset[Any], tail: int, path: str) -> None:
+        off, length = self.place(asset)
+        w.u64(off, path + ".offset")
+        w.u32(length, path + ".length")
+        w.u32(tail, path + ".name")
+
+
+# -- generic walks over models ------------------------------------------------------------
+
+
+def iter_assets(obj: Any) -> Iterator[Asset[Any]]:
+    """Every asset a section holds, in field order (never loads one)."""
+    if isinstance(obj, Asset):
+        yield obj
+    elif isinstance(obj, list):
+        for x in obj:
+            if isinstance(x, Asset) or dataclasses.is_dataclass(x) or isinstance(x, list):
+                yield from iter_assets(x)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            v = getattr(obj, f.name)
+            if isinstance(v, Asset | list) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+                yield from iter_assets(v)
+
+
+Visit = Callable[[str, str, int], None]
+
+
+def walk_refs(obj: Any, path: str, visit: Callable[[str, str, Any], None],
+              *, into_assets: bool = True, sprite_types: tuple[type, ...] = (SpriteRef,)) -> None:
+    """Call ``visit(kind, path, value)`` for every reference in ``obj``.
+
+    ``kind`` is "string", "text" or "sprite" (value a sprite reference). Assets
+    are entered (loading them) when ``into_assets``.
+    """
+    if isinstance(obj, Asset):
+        if into_assets:
+            walk_refs(obj.value, path, visit, sprite_types=sprite_types)
+        return
+    if isinstance(obj, sprite_types):
+        visit("sprite", path, obj)
+        return
+    if isinstance(obj, list):
+        for i, x in enumerate(obj):
+            if isinstance(x, int | str | bytes | tuple):
+                continue
+            walk_refs(x, f"{path}[{i}]", visit, into_assets=into_assets, sprite_types=sprite_types)
+        return
+    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+        return
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        p = f"{path}.{f.name}" if path else f.name
+        kind = f.metadata.get("ref")
+        if kind is not None:
+            if isinstance(v, list):
+                for i, x in enumerate(v):
+                    visit(kind, f"{p}[{i}]", x)
+            else:
+                visit(kind, p, v)
+        elif isinstance(v, Asset | list) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+            walk_refs(v, p, visit, into_assets=into_assets, sprite_types=sprite_types)
+
+
+__all__ = [
+    "NOT_SET", "BuildContext", "Condition", "EventHandler", "FontRef", "ParseContext", "Script",
+    "SpriteRef", "check_count", "iter_assets", "read_conditions", "read_font", "read_handlers",
+    "read_script", "read_sprite", "sref", "srefs", "tref", "walk_refs", "write_conditions",
+    "write_font", "write_handlers", "write_sprite", "script_to_bytes", "Any",
+]

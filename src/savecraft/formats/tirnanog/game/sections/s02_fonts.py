@@ -1,0 +1,36 @@
+"""Section type 2: fonts, 16-byte descriptors each naming a Font asset by a string index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .....binary import Reader, Writer
+from ..assets import FontAsset
+from .common import BuildContext, ParseContext, sref
+from .media import decode_media, encode_media
+
+TYPE = 2
+
+
+@dataclass(slots=True)
+class Font:
+    name: int = sref()
+    asset: FontAsset = field(default_factory=FontAsset)
+
+
+@dataclass(slots=True)
+class FontsSection:
+    KIND: ClassVar[str] = "fonts"
+    TYPE: ClassVar[int] = 2
+    entries: list[Font] = field(default_factory=list)
+    trailing: bytes = b""
+
+
+def decode(r: Reader, ctx: ParseContext) -> FontsSection:
+    return decode_media(r, ctx, FontsSection, Font, FontAsset, "fonts")
+
+
+def encode(s: FontsSection, w: Writer, ctx: BuildContext) -> None:
+    encode_media(s.entries, "name", w, ctx, "fonts")
+    w.bytes(s.trailing)

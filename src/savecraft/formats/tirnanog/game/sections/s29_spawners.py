@@ -1,0 +1,87 @@
+"""Section type 29: spawners (deflated: 6-byte header, then 21-byte NPC kind records)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .....binary import Reader, Writer
+from ..assets import AssetContext
+from .common import BuildContext, ParseContext, SpriteRef, read_sprite, sref, write_sprite
+from .media import decode_media, encode_media
+from .structured import StructAsset
+
+TYPE = 29
+
+
+@dataclass(slots=True)
+class SpawnKind:
+    required_attribute: int = sref()
+    relation: int = 0
+    required_value: int = 0
+    provided_attribute: int = sref()
+    provided_value: int = 0
+    spawn_animation: SpriteRef = field(default_factory=SpriteRef)
+    npc: SpriteRef = field(default_factory=SpriteRef)
+
+
+@dataclass(slots=True)
+class Spawner:
+    max_npcs: int = 1
+    respawn: int = 6000  # 1/100 s
+    kinds: list[SpawnKind] = field(default_factory=list)
+    trailing: bytes = b""
+
+
+class SpawnerAsset(StructAsset[Spawner]):
+    WHAT = "spawner"
+    VALUE = Spawner
+
+    def read(self, r: Reader, ctx: AssetContext) -> Spawner:
+        s = Spawner(r.u8("max_npcs"), r.u24("respawn"))
+        n = r.u16("kind_count")
+        r.count(n, 21, "kinds")
+        for i in range(n):
+            p = f"kinds[{i}]"
+            s.kinds.append(SpawnKind(r.u24(p), r.u8(p), r.i32(p), r.u24(p), r.i32(p),
+                                     read_sprite(r, p + ".spawn_animation"), read_sprite(r, p + ".npc")))
+        return s
+
+    def write(self, w: Writer, s: Spawner, ctx: Any) -> None:
+        w.u8(s.max_npcs, "max_npcs")
+        w.u24(s.respawn, "respawn")
+        if len(s.kinds) > 0xFFFF:
+            w._bad("kinds", "at most 65535 kinds", str(len(s.kinds)))
+        w.u16(len(s.kinds))
+        for i, k in enumerate(s.kinds):
+            p = f"kinds[{i}]"
+            w.u24(ctx.s(k.required_attribute), p)
+            w.u8(k.relation, p)
+            w.i32(k.required_value, p)
+            w.u24(ctx.s(k.provided_attribute), p)
+            w.i32(k.provided_value, p)
+            write_sprite(w, k.spawn_animation, p)
+            write_sprite(w, k.npc, p)
+
+
+@dataclass(slots=True)
+class SpawnerEntry:
+    name: int = sref()
+    asset: SpawnerAsset = field(default_factory=SpawnerAsset)
+
+
+@dataclass(slots=True)
+class SpawnersSection:
+    KIND: ClassVar[str] = "spawners"
+    TYPE: ClassVar[int] = 29
+    spawners: list[SpawnerEntry] = field(default_factory=list)
+    trailing: bytes = b""
+
+
+def decode(r: Reader, ctx: ParseContext) -> SpawnersSection:
+    return decode_media(r, ctx, SpawnersSection, SpawnerEntry, SpawnerAsset, "spawners")
+
+
+def encode(s: SpawnersSection, w: Writer, ctx: BuildContext) -> None:
+    encode_media(s.spawners, "name", w, ctx, "spawners")
+    w.bytes(s.trailing)
