@@ -319,3 +319,36 @@ def test_same_data_stored_differently_is_an_encoding_change(toy_format: registry
     assert not result.equal
     assert result.changes and all(c.kind == "encoding" for c in result.changes)
     assert any(c.path.startswith("encoding.deflate") for c in result.changes)
+
+
+@dataclass
+class Grid:
+    """A model with a numpy field, as map layers are."""
+
+    layers: Any = None
+    name: str = ""
+
+
+def test_numpy_array_elements_are_edited_and_diffed() -> None:
+    import numpy as np
+
+    registry.formats()  # the numpy JSON mapping is registered by the TirNanoG formats
+    a = Grid(np.arange(200, dtype=np.uint16).reshape(2, 10, 10), "g")
+    b = Grid(a.layers.copy(), "g")
+    path, stored = edit.set_value(b, "layers[1][2][3]", 999)
+    assert path == "layers[1][2][3]" and stored == 999 and b.layers[1, 2, 3] == 999
+    edit.set_value(b, "layers[0][0][0]", "7", text=True)
+    with pytest.raises(FormatError, match="an integer from 0 to 65535"):
+        edit.set_value(b, "layers[0][0][1]", 70000)
+    with pytest.raises(FormatError):
+        edit.set_value(b, "layers[0][0][1]", "x")
+    changes = diff.diff(a, b).changes
+    assert [(c.kind, c.path, c.old, c.new) for c in changes] == [
+        ("changed", "layers[0][0][0]", 0, 7), ("changed", "layers[1][2][3]", 123, 999)]
+    assert get(b, changes[1].path) == 999
+    b.layers = np.zeros((2, 10, 10), dtype=np.uint16)
+    assert [(c.kind, c.path) for c in diff.diff(a, b).changes] == [("changed", "layers")]
+    b.layers = np.zeros((3, 3), dtype=np.uint16)
+    assert [(c.kind, c.path) for c in diff.diff(a, b).changes] == [("changed", "layers")]
+    assert diff.diff(a, Grid(a.layers.copy(), "g")).changes == []
+    assert diff.diff(a, b).to_json()["changes"][0]["new"] == np.zeros((3, 3)).tolist()

@@ -118,10 +118,39 @@ def coerce(value: Any, hint: Any, path: str, current: Any = None) -> Any:
         hint = type(current)
     if conforms(value, hint):
         return value
+    if _is_numpy_scalar_type(hint):
+        return _numpy_scalar(value, hint, path)
     try:
         return jsonmap.decoder(hint)(value, path)
     except TypeError as exc:  # a hint the JSON mapping does not cover
         raise FormatError(None, path, f"a value of type {hint!r}", str(exc)) from None
+
+
+def _is_numpy_scalar_type(hint: Any) -> bool:
+    return isinstance(hint, type) and hint.__module__ == "numpy" and hasattr(hint, "dtype") \
+        and hasattr(hint, "item")
+
+
+def _numpy_scalar(value: Any, hint: type, path: str) -> Any:
+    """An element of a numpy array (``layers[2][5][7]``): a number within the dtype's range."""
+    import numpy as np
+
+    kind = np.dtype(hint)
+    if kind.kind in "iu":
+        info = np.iinfo(typing.cast(Any, kind))
+        if isinstance(value, bool) or not isinstance(value, int) or not info.min <= value <= info.max:
+            raise FormatError(None, path, f"an integer from {info.min} to {info.max} ({kind.name})",
+                              _short(value))
+        return hint(value)
+    if kind.kind == "f":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise FormatError(None, path, f"a number ({kind.name})", _short(value))
+        return hint(value)
+    if kind.kind == "b":
+        if not isinstance(value, bool):
+            raise FormatError(None, path, "true or false", _short(value))
+        return hint(value)
+    raise FormatError(None, path, f"a value of type {kind.name}", _short(value))
 
 
 def set_value(model: Any, path: str, value: Any, *, text: bool = False) -> tuple[str, Any]:
