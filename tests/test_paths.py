@@ -56,7 +56,7 @@ steps = st.one_of(
     names.map(Attr),
     st.integers(-5, 10_000).map(Index),
     st.builds(Match, names, values),
-    values.filter(lambda v: v.strip() != "" and not v.strip().lstrip("-").isdigit()).map(Key),
+    values.map(Key),
 )
 
 
@@ -69,6 +69,14 @@ def test_printed_paths_parse_back(first: str, rest: list[Any]) -> None:
 @given(values)
 def test_quote_reads_back_as_the_same_key(text: str) -> None:
     assert parse_path(f"a[k={quote(text)}]") == [Attr("a"), Match("k", text)]
+
+
+def test_mapping_keys_that_look_like_other_steps_are_quoted() -> None:
+    for key in ("a=b", "12", "-3", " 7 ", "x]", "", "plain"):
+        printed = format_path([Attr("t"), Key(key)])
+        assert parse_path(printed) == [Attr("t"), Key(key)], printed
+    assert format_path([Attr("t"), Key("a=b")]) == 't["a=b"]'
+    assert format_path([Attr("t"), Key("speed")]) == "t[speed]"
 
 
 def test_split_assignment_ignores_equals_in_brackets_and_quotes() -> None:

@@ -40,7 +40,7 @@ from . import jsonmap, registry
 from .binary import join_path
 from .errors import Report
 from .fileio import PathLike, read_input
-from .paths import key_text, quote, same_value
+from .paths import key_step, key_text, quote, same_value
 
 ChangeKind = Literal["changed", "added", "removed", "moved", "encoding"]
 
@@ -278,14 +278,14 @@ class _Walk:
 
     def mapping(self, a: Mapping[Any, Any], b: Mapping[Any, Any], path: str) -> None:
         for k in a:
-            sub = path + f"[{quote(str(k))}]"
+            sub = path + _map_step(k)
             if k not in b:
                 self.emit("removed", sub, a[k], None)
             else:
                 self.value(a[k], b[k], sub)
         for k in b:
             if k not in a:
-                self.emit("added", path + f"[{quote(str(k))}]", None, b[k])
+                self.emit("added", path + _map_step(k), None, b[k])
 
     def array(self, a: Any, b: Any, path: str) -> None:
         import numpy as np
@@ -394,6 +394,13 @@ class _Walk:
             else:
                 unique = keys_b
             self.emit("moved", path + _item_step(j, ident, unique), i, j)
+
+
+def _map_step(key: Any) -> str:
+    if isinstance(key, int) and not isinstance(key, bool):
+        return f"[{key}]"  # resolves as the entry whose key is that number
+    text = key_text(key)
+    return key_step(text if text is not None else str(key))
 
 
 def _same_item(x: Any, y: Any) -> bool:

@@ -76,7 +76,7 @@ class Key:
     key: str
 
     def __str__(self) -> str:
-        return f"[{quote(self.key)}]"
+        return key_step(self.key)
 
 
 Step = Attr | Index | Match | Key
@@ -91,6 +91,13 @@ def quote(text: str) -> str:
     if _PLAIN_VALUE.match(text) and text == text.strip():
         return text
     return orjson.dumps(text).decode("utf-8")
+
+
+def key_step(key: str) -> str:
+    """``[key]`` for an entry of a mapping, quoted when bare text would read as something else."""
+    if "=" in key or _INT.match(key.strip()):
+        return "[" + orjson.dumps(key).decode("utf-8") + "]"
+    return f"[{quote(key)}]"
 
 
 def format_path(steps: Sequence[Step]) -> str:
@@ -530,6 +537,7 @@ def _set_in(container: Any, step: Step, value: Any) -> Any:
 
 __all__ = [
     "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "assign", "field_hints",
-    "format_path", "get", "item_hint", "key_matches", "key_text", "parse_path", "quote", "resolve",
+    "format_path", "get", "item_hint", "key_matches", "key_step", "key_text", "parse_path", "quote",
+    "resolve",
     "same_value", "split_assignment", "strip_optional",
 ]
