@@ -21,6 +21,7 @@ import asyncio
 import hashlib
 import ssl
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -81,6 +82,54 @@ class ClientError(SavecraftError):
 def password_hash(password: str) -> bytes:
     """What the reference client sends: SHA-256 of the UTF-8 password (NOTES.md)."""
     return hashlib.sha256(password.encode("utf-8")).digest()
+
+
+@dataclass(slots=True)
+class BundleInfo:
+    """What a client reads from the asset bundle to play: maps, character options, attributes."""
+
+    map_count: int
+    map_size: int
+    option_counts: list[int]
+    attribute_kinds: list[int]  # the non-global attributes, in order
+    free_points: int
+    max_points: int
+
+    def default_character(self, choice: int = 0) -> list[int]:
+        """A valid character specification: option ``choice`` (mod the group's size) of each
+        group, palette 0, and the free-form points spread evenly over the primary attributes."""
+        options = [(choice % max(n, 1)) << 8 for n in self.option_counts]
+        primary = [k for k, kind in enumerate(self.attribute_kinds) if kind == 0]
+        values = [0] * len(self.attribute_kinds)
+        if primary:
+            each = self.free_points // len(primary)
+            if self.max_points:
+                each = min(each, self.max_points)
+            for k in primary:
+                values[k] = max(each, 0)
+        return options + values
+
+
+def describe_bundle(hello: ServerHello, bundle: bytes) -> BundleInfo:
+    """Read the sections of an asset bundle with the game-file API (no map asset needed)."""
+    from ..errors import Report
+    from ..formats.tirnanog.game.assets import Source
+    from ..formats.tirnanog.game.container import read_game
+    from ..formats.tirnanog.game.header import MAGIC
+
+    head = MAGIC + hello.file_header_fields() + bytes(8)
+    game = read_game(Source(head + bundle), Report(strict=False), verify_file_crc=False)
+    attrs = game.attributes
+    groups = game.character_options
+    kinds = [int(a.kind) for a in attrs.attributes if int(a.kind) < 3] if attrs else []
+    return BundleInfo(
+        map_count=len(game.maps.maps) if game.maps is not None else 0,
+        map_size=game.header.map_size,
+        option_counts=[len(g.asset.value.options) for g in groups.groups] if groups else [],
+        attribute_kinds=kinds,
+        free_points=attrs.free_total_points if attrs else 0,
+        max_points=attrs.free_max_points if attrs else 0,
+    )
 
 
 # -- TCP -------------------------------------------------------------------------------------
@@ -459,5 +508,87 @@ class ClientSession:
             self.on_record(rec)
 
 
-__all__ = ["ClientError", "ClientSession", "Seen", "cached_bundle", "discover", "fetch_bundle",
+async def play(host: str, port: int, name: str, password: str, *, udp_port: int | None = None,
+               cache: Path | None = None, tls: ssl.SSLContext | None = None, steps: int = 5,
+               say: str | None = "hello", step_time: float = 0.2, linger: float = 0.5,
+               out: Callable[[str], None] = print) -> ClientSession:
+    """What ``savecraft play`` does: bundle, log in (registering when the name is new), walk,
+    chat, look around, log out; every message seen is printed through ``out``."""
+    hello, bundle, downloaded = await fetch_bundle(host, port, cache=cache, tls=tls)
+    out(f"world {hello.game_id!r}: asset bundle {len(bundle)} bytes, CRC "
+        f"0x{zlib.crc32(bundle):08X} verified, {'downloaded' if downloaded else 'from the cache'}")
+    info = describe_bundle(hello, bundle)
+    try:
+        sess = await login(host, port, name, password, udp_port=udp_port, tls=tls, start=False)
+        out(f"logged in as {name!r}")
+    except ClientError as err:
+        if err.reason != ErrorReason.BAD_CREDENTIALS:
+            raise
+        try:
+            sess = await login(host, port, name, password, udp_port=udp_port, tls=tls,
+                               register=info.default_character(), start=False)
+        except ClientError as err2:
+            if err2.reason == ErrorReason.NAME_TAKEN:
+                raise ClientError(f"wrong password for {name!r}", err2.reason) from None
+            raise
+        out(f"registered {name!r}")
+    sess.on_message = lambda m: out(describe_message(m))
+    await sess.start()
+    e = sess.user.entity
+    out(f"in the world at map {e.map} ({e.x},{e.y}), facing {e.direction}")
+    sess.run()
+    sess.inventory()
+    sess.request_map(e.map)
+    size = max(info.map_size, 1)
+    m, x, y = e.map, e.x, e.y
+    for k in range(steps):
+        x = (x + 1) % size
+        sess.move(m, x, y, direction=2, actions=[k % 9] if k % 3 == 0 else [])
+        out(f"walked to map {m} ({x},{y})")
+        await asyncio.sleep(step_time)
+    if say:
+        sess.chat(say)
+        out(f"said {say!r}")
+    for uid in list(sess.players):
+        sess.whois(uid)
+    await asyncio.sleep(linger)
+    for seen in sess.players.values():
+        out(f"around: player {seen.uid} {seen.name!r} at map {seen.map_id} ({seen.x},{seen.y})")
+    for map_id, asset in sess.maps.items():
+        out(f"map {map_id}: {len(asset)} bytes of map asset received")
+    await sess.logout()
+    out("logged out")
+    return sess
+
+
+def describe_message(msg: Message) -> str:
+    """One line about a message from the server, for ``savecraft play``."""
+    if isinstance(msg, Update):
+        if not msg.records:
+            return "server: still there?"
+        parts = []
+        for rec in msg.records:
+            if isinstance(rec, MoveRecord):
+                parts.append(f"player {rec.user_id} at map {rec.map_id} ({rec.x},{rec.y})")
+            elif isinstance(rec, LogoutRecord):
+                parts.append(f"player {rec.user_id} left")
+            elif isinstance(rec, SpritesRecord):
+                parts.append(f"player {rec.user_id} is {rec.name!r}")
+            elif isinstance(rec, InventoryRecord):
+                parts.append(f"player {rec.user_id} carries {len(rec.items)} kinds of items")
+            else:
+                parts.append(f"player {rec.user_id} equipment")
+        return "update: " + "; ".join(parts)
+    if isinstance(msg, TextChat):
+        return f"chat from player {msg.user_id}: {msg.text}"
+    if isinstance(msg, VoiceChat):
+        return f"voice from player {msg.speaker_id}: {len(msg.data)} bytes"
+    if isinstance(msg, MapFragment):
+        return f"map {msg.map_id}: bytes {msg.offset}-{msg.offset + len(msg.data)} of {msg.total}"
+    if isinstance(msg, Quest):
+        return f"quest {msg.quest_id} {msg.action.name.lower()}"
+    return f"{msg.NAME}"
+
+
+__all__ = ["BundleInfo", "describe_message", "play", "ClientError", "describe_bundle", "ClientSession", "Seen", "cached_bundle", "discover", "fetch_bundle",
            "fetch_hello", "login", "password_hash"]

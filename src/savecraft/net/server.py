@@ -379,6 +379,9 @@ class GameServer:
             self.count("dropped_bad_move")
             return
         e = sess.user.entity
+        if not msg.actions and (e.map, e.x, e.y, e.direction, e.altitude) == (
+                msg.map_id, msg.x, msg.y, msg.direction, msg.altitude):
+            return  # a keepalive: the player is still there and did nothing
         e.map, e.x, e.y, e.direction, e.altitude = msg.map_id, msg.x, msg.y, msg.direction, \
             msg.altitude
         sess.moves += 1

@@ -191,7 +191,6 @@ async def _register(server: GameServer, request: Register, host: str, now: float
     if why is not None:
         raise Refused(ErrorReason.BAD_NAME, f"user name {why}")
     if server.store.find(request.name) is not None:
-        server.attempts.fail(host, now)
         raise Refused(ErrorReason.NAME_TAKEN, "user name taken")
     if len(request.password_hash) != HASH_SIZE:
         raise Refused(ErrorReason.PROTOCOL_ERROR, "password hash is not 32 bytes")

@@ -1,0 +1,145 @@
+"""``savecraft serve``, ``savecraft play`` and ``savecraft loadtest``: the TirNanoG multiplayer.
+
+Every problem at start (a missing or invalid world, an unusable state, a
+port in use, a bad certificate) ends in one line on stderr, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..cli import UsageError
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {value:g}")
+    return value
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("serve", help="host a TirNanoG world (.tng) for players over the network",
+                       description="Host a TirNanoG world: TLS handshake on TCP PORT, game on UDP "
+                       "(same port number unless --udp-port). Players persist in STATE, a "
+                       "TirNanoG saved game (created when missing).")
+    p.add_argument("world", metavar="WORLD.tng")
+    p.add_argument("--state", required=True, metavar="STATE", help="the server's saved game")
+    p.add_argument("--port", type=_port, required=True, help="TCP port (0: let the OS choose)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--udp-port", type=_port, default=None, help="UDP port (default: --port)")
+    p.add_argument("--cert", default=None, help="TLS certificate (PEM); default: self-signed, "
+                   "kept next to the state")
+    p.add_argument("--key", default=None, help="TLS private key (PEM) for --cert")
+    p.add_argument("--save-interval", type=_positive, default=10.0, metavar="SECONDS")
+    p.add_argument("--tick", type=_positive, default=0.05, metavar="SECONDS")
+    p.add_argument("--no-registration", action="store_true", help="refuse new players")
+    p.add_argument("--quiet", action="store_true", help="log only warnings")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("play", help="connect to a TirNanoG server, walk, chat and log out",
+                       description="A scripted player: downloads and caches the asset bundle "
+                       "(CRC checked), logs in (registering when the name is new), walks, chats "
+                       "and logs out, printing what it sees.")
+    p.add_argument("host", metavar="HOST")
+    p.add_argument("--port", type=_port, default=4000)
+    p.add_argument("--udp-port", type=_port, default=None)
+    p.add_argument("--name", default="player")
+    p.add_argument("--password", default="player")
+    p.add_argument("--cache", default=None, help="asset bundle cache folder "
+                   "(default ~/.cache/savecraft/tirnanog)")
+    p.add_argument("--cafile", default=None, help="trust only this certificate (e.g. the "
+                   "server's STATE.cert.pem); default: accept the server's self-signed one")
+    p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--say", default="hello")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("loadtest", help="simulate many players against a TirNanoG server",
+                       description="N bots on loopback: messages per second, move->relay "
+                       "latency (p50/p99), drops and CPU.")
+    p.add_argument("host", metavar="HOST")
+    p.add_argument("--port", type=_port, default=4000)
+    p.add_argument("--udp-port", type=_port, default=None)
+    p.add_argument("--clients", type=int, required=True)
+    p.add_argument("--rate", type=_positive, required=True, help="moves per second per client")
+    p.add_argument("--duration", type=_positive, required=True, metavar="SECONDS")
+    p.add_argument("--server-pid", type=int, default=None, help="measure this process's CPU")
+    p.add_argument("--prefix", default="bot", help="bot names: PREFIX0, PREFIX1, ...")
+    p.set_defaults(func=cmd_loadtest)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ..net.server import ServerConfig, open_server, run, serve
+
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(asctime)s %(message)s", stream=sys.stderr)
+    world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
+    config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
+                          save_interval=args.save_interval, tick=args.tick,
+                          registration_open=not args.no_registration)
+    try:
+        result: int = run(serve, world, store, tls, config)
+    except OSError as err:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: "
+                         f"{err.strerror or err}") from None
+    return result
+
+
+def _loopback_only(host: str) -> None:
+    if host not in ("127.0.0.1", "::1", "localhost") and not host.startswith("127."):
+        raise UsageError(f"{host}: the load test only runs against loopback addresses")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from ..net.certs import client_context
+    from ..net.client import play
+    from ..net.server import run
+
+    cache = Path(args.cache) if args.cache else Path.home() / ".cache" / "savecraft" / "tirnanog"
+    tls = client_context(args.cafile)
+
+    async def go() -> None:
+        await play(args.host, args.port, args.name, args.password, udp_port=args.udp_port,
+                   cache=cache, tls=tls, steps=args.steps, say=args.say or None)
+
+    run(go)
+    return 0
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    from ..net.loadtest import run_loadtest
+    from ..net.server import run
+
+    _loopback_only(args.host)
+    if not 1 <= args.clients <= 10_000:
+        raise UsageError("--clients must be 1 to 10000")
+    if args.duration > 600:
+        raise UsageError("--duration is at most 600 seconds")
+
+    async def go() -> Any:
+        return await run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
+                                  duration=args.duration, udp_port=args.udp_port,
+                                  server_pid=args.server_pid, prefix=args.prefix)
+
+    report = run(go)
+    for line in report.lines():
+        print(line)
+    return 0 if report.logged_in == args.clients else 1

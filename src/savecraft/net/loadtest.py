@@ -1,0 +1,328 @@
+"""``savecraft loadtest``: many simulated players against one server, on loopback.
+
+Each bot registers (or logs in), learns its user id from its own inventory,
+goes to its map (bots are spread evenly over the world's maps) and walks
+at ``rate`` moves per second. Every move is stamped: the bot's altitude
+byte carries a move counter, so the relay of (user, x, y, counter) reaching
+another bot gives one latency sample, from the move's send to its arrival.
+
+Reported: messages per second (NetQ messages the bots sent and received),
+p50/p99 move-to-relay latency, drops (relays a bot on the same map never
+received, once a grace period has passed; plus NetQ resends), and CPU time
+of the server (when its pid is known) and of the load test itself.
+
+All bots live in one process and one event loop, driven by one loop that
+ticks each bot every 50 ms, so the load test costs about what the clients
+of a real game would, and not a task per bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import resource
+import time
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
+from .packets import ErrorReason, InventoryRecord, MoveRecord
+
+GRACE = 1.0  # seconds after the last move before missing relays count as drops
+MAX_SAMPLES = 2_000_000
+
+
+@dataclass(slots=True)
+class Bot:
+    index: int
+    session: ClientSession
+    map_id: int
+    x: int
+    y: int
+    size: int = 1
+    uid: int = 0
+    counter: int = 0
+    next_move: float = 0.0
+    last_tick: float = 0.0
+
+
+@dataclass
+class LoadReport:
+    clients: int
+    rate: float
+    duration: float
+    logged_in: int = 0
+    login_seconds: float = 0.0
+    moves_sent: int = 0
+    relays_received: int = 0
+    messages_sent: int = 0
+    messages_received: int = 0
+    resent: int = 0
+    expected_relays: int = 0
+    missing_relays: int = 0
+    errors: int = 0
+    p50_ms: float = float("nan")
+    p99_ms: float = float("nan")
+    max_ms: float = float("nan")
+    server_cpu: float | None = None  # fraction of one core over the walking phase
+    loadtest_cpu: float = 0.0
+    refused: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def messages_per_second(self) -> float:
+        return (self.messages_sent + self.messages_received) / max(self.duration, 1e-9)
+
+    @property
+    def drops(self) -> int:
+        return self.missing_relays
+
+    def lines(self) -> list[str]:
+        cpu = "unknown (give --server-pid)" if self.server_cpu is None \
+            else f"{self.server_cpu * 100:.0f}% of one core"
+        return [
+            f"clients: {self.logged_in} of {self.clients} logged in "
+            f"({self.login_seconds:.1f} s), {self.rate:g} moves/s each for {self.duration:g} s",
+            f"messages: {self.messages_per_second:,.0f}/s ({self.messages_sent:,} sent, "
+            f"{self.messages_received:,} received by the bots)",
+            f"moves: {self.moves_sent:,} sent, {self.relays_received:,} relays received",
+            f"move->relay latency: p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
+            f"max {self.max_ms:.1f} ms",
+            f"drops: {self.drops:,} relays missing of {self.expected_relays:,} expected "
+            f"(same-map bots); NetQ resends {self.resent:,}; bad datagrams {self.errors:,}",
+            f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core",
+        ] + ([f"refused: {self.refused}"] if self.refused else [])
+
+
+def process_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux /proc), None if unavailable."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+class _Tracker:
+    """Sent moves and their relays: latency samples and missing receivers."""
+
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int, int, int], list[Any]] = {}  # key -> [t, expected, got]
+        self.samples = array("d")
+        self.relays = 0
+
+    def on_relay(self, rec: MoveRecord, receiver_map: int, now: float) -> None:
+        entry = self.sent.get((rec.user_id, rec.x, rec.y, rec.altitude))
+        if entry is None:
+            return
+        self.relays += 1
+        if len(self.samples) < MAX_SAMPLES:
+            self.samples.append(now - entry[0])
+        if receiver_map == rec.map_id:
+            entry[2] += 1
+
+
+async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info: BundleInfo,
+                       prefix: str, password: str, rng: random.Random,
+                       refused: dict[str, int]) -> Bot | None:
+    name = f"{prefix}{i}"
+    try:
+        try:
+            sess = await login(host, port, name, password, udp_port=udp_port,
+                               register=info.default_character(i))
+        except ClientError as err:
+            if err.reason != ErrorReason.NAME_TAKEN:
+                raise
+            sess = await login(host, port, name, password, udp_port=udp_port)
+    except (ClientError, OSError, asyncio.TimeoutError) as err:
+        why = getattr(err, "reason", None)
+        key = why.name if isinstance(why, ErrorReason) else type(err).__name__
+        refused[key] = refused.get(key, 0) + 1
+        return None
+    size = max(info.map_size, 1)
+    return Bot(i, sess, i % max(info.map_count, 1), rng.randrange(size), rng.randrange(size), size)
+
+
+async def run_loadtest(host: str, port: int, *, clients: int, rate: float, duration: float,
+                       udp_port: int | None = None, server_pid: int | None = None,
+                       prefix: str = "bot", password: str = "load", concurrency: int = 32,
+                       seed: int = 1) -> LoadReport:
+    report = LoadReport(clients, rate, duration)
+    hello, bundle, _ = await fetch_bundle(host, port)
+    info = describe_bundle(hello, bundle)
+    rng = random.Random(seed)
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(i: int) -> Bot | None:
+        async with gate:
+            return await _connect_bot(i, host, port, udp_port, info, prefix, password, rng,
+                                      report.refused)
+
+    t0 = time.monotonic()
+    ready: list[Bot] = []
+
+    async def keep_alive() -> None:  # bots logged in early must not time out meanwhile
+        while True:
+            now = time.monotonic()
+            for b in ready:
+                b.session.tick(now, keepalive=0.5)
+            await asyncio.sleep(0.05)
+
+    async def one_ready(i: int) -> Bot | None:
+        bot = await one(i)
+        if bot is not None:
+            ready.append(bot)
+        return bot
+
+    pinger = asyncio.create_task(keep_alive())
+    try:
+        found = await asyncio.gather(*(one_ready(i) for i in range(clients)))
+    finally:
+        pinger.cancel()
+    bots = [b for b in found if b is not None]
+    report.logged_in = len(bots)
+    report.login_seconds = time.monotonic() - t0
+    try:
+        await _walk(bots, rate, duration, report, server_pid)
+    finally:
+        await asyncio.gather(*(b.session.logout(linger=0.5) for b in bots),
+                             return_exceptions=True)
+    return report
+
+
+async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadReport,
+                server_pid: int | None) -> None:
+    tracker = _Tracker()
+    on_map: dict[int, int] = {}
+    for bot in bots:
+        _listen(bot, tracker)
+        bot.session.inventory()  # the answer names our user id
+        on_map[bot.map_id] = on_map.get(bot.map_id, 0) + 1
+    # everyone to their map and spot, then wait until every bot knows its id
+    for bot in bots:
+        bot.session.move(bot.map_id, bot.x, bot.y)
+    await _pump(bots, 5.0, until=lambda: all(b.uid for b in bots))
+    for bot in bots:
+        bot.session.players.clear()
+    cpu0 = process_cpu(server_pid) if server_pid else None
+    own0 = _own_cpu()
+    base = _counters(bots)
+    start = time.monotonic()
+    period = 1.0 / rate if rate > 0 else float("inf")
+    for k, bot in enumerate(bots):
+        bot.next_move = start + period * k / max(len(bots), 1)
+    end = start + duration
+    while True:
+        now = time.monotonic()
+        if now >= end:
+            break
+        for bot in bots:
+            if now >= bot.next_move:
+                bot.next_move += period
+                bot.counter = (bot.counter + 1) & 0xFF
+                bot.x = (bot.x + 1) % bot.size
+                expected = on_map.get(bot.map_id, 1) - 1
+                tracker.sent[(bot.uid, bot.x, bot.y, bot.counter)] = [now, expected, 0]
+                bot.session.move(bot.map_id, bot.x, bot.y, 2, bot.counter)
+                bot.last_tick = now
+                report.moves_sent += 1
+            elif now - bot.last_tick >= 0.05:
+                bot.session.tick(now)
+                bot.last_tick = now
+        await asyncio.sleep(0.005)
+    walked = time.monotonic() - start
+    await _pump(bots, GRACE)
+    if server_pid:
+        cpu1 = process_cpu(server_pid)
+        if cpu0 is not None and cpu1 is not None:
+            report.server_cpu = (cpu1 - cpu0) / walked
+    report.loadtest_cpu = (_own_cpu() - own0) / (walked + GRACE)
+    report.duration = walked
+    after = _counters(bots)
+    report.messages_sent = after[0] - base[0]
+    report.messages_received = after[1] - base[1]
+    report.resent = after[2] - base[2]
+    report.errors = sum(b.session.errors for b in bots)
+    report.relays_received = tracker.relays
+    for t, expected, got in tracker.sent.values():
+        report.expected_relays += expected
+        report.missing_relays += max(expected - got, 0)
+    if tracker.samples:
+        import numpy as np
+
+        ms = np.frombuffer(tracker.samples, dtype=np.float64) * 1000.0
+        report.p50_ms = float(np.percentile(ms, 50))
+        report.p99_ms = float(np.percentile(ms, 99))
+        report.max_ms = float(ms.max())
+
+
+def _listen(bot: Bot, tracker: _Tracker) -> None:
+    def on_record(rec: Any) -> None:
+        if isinstance(rec, MoveRecord):
+            tracker.on_relay(rec, bot.map_id, time.monotonic())
+        elif isinstance(rec, InventoryRecord) and not bot.uid:
+            bot.uid = rec.user_id
+
+    bot.session.on_record = on_record
+
+
+def _counters(bots: list[Bot]) -> tuple[int, int, int]:
+    sent = received = resent = 0
+    for b in bots:
+        st = b.session.netq.stats
+        sent += st.sent
+        received += st.delivered
+        resent += st.resent
+    return sent, received, resent
+
+
+async def _pump(bots: list[Bot], seconds: float, until: Any = None) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        now = time.monotonic()
+        for b in bots:
+            b.session.tick(now, keepalive=0.5)
+        if until is not None and until():
+            return
+        await asyncio.sleep(0.02)
+
+
+def bench_world(maps: int, seed: int = 0) -> bytes:
+    """The sample world with ``maps`` maps in a ring (each the neighbour of the next).
+
+    The sample game has two maps, so its players all see each other; a load
+    test of thousands of players needs them spread over many maps, as a real
+    world would. Built with the game-file API, from the sample's first map.
+    """
+    from dataclasses import replace
+
+    from ..formats.tirnanog.game.container import build_game
+    from ..formats.tirnanog.game.sample import sample_game
+    from ..formats.tirnanog.game.sections.s35_maps import LazyMap, MapEntry
+
+    game = sample_game(random.Random(seed))
+    strings = game.strings
+    section = game.maps
+    assert section is not None
+    template = section.maps[0].asset.value
+    names = [strings.add(f"room{k}") for k in range(maps)]
+    entries = []
+    for k in range(maps):
+        near = [0] * 6
+        if maps > 1:
+            near[2] = names[(k + 1) % maps]
+            near[5] = names[(k - 1) % maps]
+        entries.append(MapEntry(names[k], LazyMap(replace(template, neighbours=near,
+                                                          rle_stream=None))))
+    section.maps = entries
+    return build_game(game)
+
+
+__all__ = ["LoadReport", "bench_world", "process_cpu", "run_loadtest"]
