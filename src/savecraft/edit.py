@@ -257,7 +257,11 @@ def edit_bytes(data: bytes, changes: Changes, *, format: str | None = None,
 
 def edit_model(model: Any, changes: Changes, *, original: bytes | None = None,
                text: bool = False) -> Edited:
-    """Like :func:`edit_bytes` for a model already loaded (it is changed in place)."""
+    """Like :func:`edit_bytes` for a model already loaded.
+
+    The model is changed in place, and keeps the change even when the edit
+    is then refused: load it again to start over.
+    """
     done: dict[str, Any] = {}
     for path, value in _pairs(changes):
         canonical, stored = set_value(model, path, value, text=text)
