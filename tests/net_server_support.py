@@ -1,0 +1,83 @@
+"""Shared pieces of the server, client, end-to-end and fault tests: a world, a running server.
+
+Every socket is on 127.0.0.1 with a port the OS picks; every test body runs
+under an overall timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from savecraft.net.certs import ensure_server_context
+from savecraft.net.client import ClientSession, login
+from savecraft.net.server import GameServer, ServerConfig
+from savecraft.net.state import PlayerStore
+from savecraft.net.world import World, world_from_bytes
+
+TIMEOUT = 30.0
+
+
+@functools.lru_cache(maxsize=1)
+def sample_game_bytes() -> bytes:
+    from savecraft.formats.tirnanog.game.sample import build_sample_game
+
+    return build_sample_game()
+
+
+def sample_world() -> World:
+    return world_from_bytes(sample_game_bytes(), "sample.tng")
+
+
+def write_world(folder: Path) -> Path:
+    p = folder / "world.tng"
+    p.write_bytes(sample_game_bytes())
+    return p
+
+
+# the sample world: 1 option group of 2 options; attributes: 2 primary, 1 variable, 1 calculated
+SPEC = [1 << 8 | 3, 20, 15, 0, 0]
+
+
+def run(body: Callable[[], Awaitable[Any]], timeout: float = TIMEOUT) -> Any:
+    async def bounded() -> Any:
+        return await asyncio.wait_for(body(), timeout)
+    return asyncio.run(bounded())
+
+
+@asynccontextmanager
+async def running_server(folder: Path, world: World | None = None,
+                         **config: Any) -> AsyncIterator[GameServer]:
+    world = world or sample_world()
+    state = folder / "state.sav"
+    store = PlayerStore(state, world)
+    tls, _, _ = ensure_server_context(state)
+    server = GameServer(world, store, tls, ServerConfig(**config))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop("test over")
+
+
+async def player(server: GameServer, name: str, password: str = "pw", *,
+                 register: bool = True, spec: list[int] | None = None) -> ClientSession:
+    sess = await login("127.0.0.1", server.tcp_port, name, password,
+                       register=(spec or SPEC) if register else None)
+    sess.run(0.02)
+    return sess
+
+
+async def until(cond: Callable[[], bool], timeout: float = 5.0, step: float = 0.02) -> bool:
+    """Wait until ``cond()`` holds; False when it did not within ``timeout``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        if cond():
+            return True
+        await asyncio.sleep(step)
+    return cond()
