@@ -34,16 +34,6 @@ class _BuildNames(ScriptNames):
         return v if v is not None else self.aliases.get(name)
 
 
-def _texts(game: Game) -> dict[int, str]:
-    tr = game.translations
-    if not tr:
-        return {}
-    try:
-        return dict(enumerate(tr[0].texts.value.texts))
-    except FormatError:
-        return {}
-
-
 def script_names(game: Game, *, for_build: bool = False) -> ScriptNames | None:
     """Names for scripts: old offsets (as bytecode in the file has them) or new ones (for building)."""
     s = game.section(StringsSection)
@@ -54,7 +44,7 @@ def script_names(game: Game, *, for_build: bool = False) -> ScriptNames | None:
     cached = game.names_cache.get(for_build)
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
-    texts = _texts(game)
+    texts: dict[int, str] = {}  # not the translations: opening must not inflate the text asset
     names: ScriptNames
     if for_build:
         aliases: dict[str, int] = {}

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .....binary import Reader, Record, Writer
+from .....binary import Reader, Record, Writer, join_path
 from .....errors import Report
 from ..assets import Asset, AssetContext, Source
 from ..bytecode import Script, script_from_bytes, script_to_bytes
@@ -122,7 +122,8 @@ def read_handlers(r: Reader, n: int, ctx: AssetContext, name: str) -> list[Event
         at = r.offset
         code = r.bytes(size, p + ".script")
         out.append(EventHandler(ev, param, script_from_bytes(code, ctx.script_names(), offset=at,
-                                                              path=p + ".script", report=ctx.report)))
+                                                              path=join_path(r.path, p + ".script"),
+                                                              report=ctx.report)))
     return out
 
 
@@ -138,7 +139,7 @@ def write_handlers(w: Writer, items: list[EventHandler], ctx: BuildContext, name
 
 def read_script(r: Reader, size: int, ctx: AssetContext, name: str) -> Script:
     at = r.offset
-    return script_from_bytes(r.bytes(size, name), ctx.script_names(), offset=at, path=name,
+    return script_from_bytes(r.bytes(size, name), ctx.script_names(), offset=at, path=join_path(r.path, name),
                              report=ctx.report)
 
 
