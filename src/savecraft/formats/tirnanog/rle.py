@@ -36,9 +36,7 @@ def decode(
     over-fills ``count`` or ends before filling it.
 
     Only finding where the packets start is a walk from header to header;
-    everything else is done on whole arrays: the header bytes are dropped,
-    which leaves the 16-bit values in order, and each run value is then
-    repeated its run length times.
+    everything else is done on whole arrays.
     """
     buf = bytes(data)
     n = len(buf)
@@ -53,7 +51,6 @@ def decode(
     if len(starts) and end != n:
         # The walk stepped over the end: the last packet is cut short.
         last = int(starts[-2]) if len(starts) > 1 else 0
-        starts = starts[:-1]
         h = buf[last]
         size = 3 if h & 0x80 else 2 * h + 3
         kind = "run" if h & 0x80 else "literal"
@@ -62,44 +59,58 @@ def decode(
     starts = starts[:-1]
     raw = np.frombuffer(buf, dtype=np.uint8)
     heads = raw[starts]
-    runs = heads >= 0x80
-    counts = (heads & 0x7F).astype(np.int64) + 1
+    counts = (heads & 0x7F).astype(np.intp) + 1
+    ends = np.cumsum(counts)
+    filled = int(ends[-1]) if len(ends) else 0
     if count is not None:
-        total = np.cumsum(counts)
-        filled = int(total[-1]) if len(total) else 0
         if filled > count:
-            k = int(np.searchsorted(total, count, side="right"))
-            raise _overfill(offset + int(starts[k]), path, count, int(total[k]))
+            k = int(np.searchsorted(ends, count, side="right"))
+            raise _overfill(offset + int(starts[k]), path, count, int(ends[k]))
         if filled < count:
             raise FormatError(offset + n, path, f"an RLE stream that fills {count} values",
                               f"the end of the stream after {filled}")
-    keep = np.ones(n, dtype=bool)
-    keep[starts] = False
-    words = raw[keep].view("<u2")
-    if not runs.any():
-        return words.astype(np.uint16, copy=True)
-    # Index of each packet's first value in ``words``: its offset less the headers before it.
-    first = (starts - np.arange(len(starts))) >> 1
-    reps = np.ones(len(words), dtype=np.int64)
-    reps[first[runs]] = counts[runs]
-    return np.repeat(words, reps).astype(np.uint16, copy=False)
+    # Every packet as a run of its first value (the run value, or a literal's first
+    # word): one np.repeat writes nearly all of the output...
+    first = raw[starts + 1].astype(np.uint16) | (raw[starts + 2].astype(np.uint16) << 8)
+    out = np.repeat(first, counts)
+    # ...then the later words of literal packets are put in their places.
+    longer = np.flatnonzero(heads < 0x80)
+    longer = longer[counts[longer] > 1]
+    if len(longer):
+        extra = counts[longer] - 1
+        total = int(extra.sum())
+        base = np.cumsum(extra) - extra
+        step = np.arange(total, dtype=np.intp) - np.repeat(base, extra) + 1  # 1 .. c-1
+        at = np.repeat(ends[longer] - counts[longer], extra) + step
+        src = np.repeat(starts[longer] + 1, extra) + 2 * step
+        out[at] = raw[src].astype(np.uint16) | (raw[src + 1].astype(np.uint16) << 8)
+    return out
+
+
+_PACKET_SIZE = tuple(3 if h & 0x80 else 2 * h + 3 for h in range(256))
 
 
 def packet_starts(buf: bytes) -> npt.NDArray[np.int64]:
     """The offset of every packet header, then the offset where the walk ended.
 
     The walk ends at ``len(buf)`` for a whole stream and past it when the last
-    packet is cut short.
+    packet is cut short. This walk is the one part of decoding that cannot be
+    done on whole arrays (each header says where the next one is, and streams
+    of 0xFFFF runs look the same from any of three offsets, so guessing
+    packet starts in parallel does not settle); it is kept to one table
+    lookup and one append per packet, and the end of the data is found by the
+    IndexError of the first read past it rather than by a test per packet.
     """
-    n = len(buf)
-    out: list[int] = []
+    size = _PACKET_SIZE
+    out = [0]
     append = out.append
     pos = 0
-    while pos < n:
-        append(pos)
-        h = buf[pos]
-        pos += 3 if h >= 0x80 else 2 * h + 3
-    append(pos)
+    try:
+        while True:
+            pos += size[buf[pos]]
+            append(pos)
+    except IndexError:
+        pass
     return np.array(out, dtype=np.int64)
 
 
