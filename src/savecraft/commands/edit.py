@@ -150,7 +150,7 @@ def register(sub: Any) -> None:
                     "without --set, edit the JSON dump in $EDITOR. Sizes, counts and checksums "
                     "are recomputed; an edit that leaves an invalid file is refused and nothing "
                     "is written.")
-    p.add_argument("file")
+    p.add_argument("file", metavar="FILE")
     p.add_argument("--set", action="append", metavar="PATH=VALUE",
                    help="set one value (JSON when it parses as JSON, else text); repeatable")
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of over FILE")
