@@ -196,3 +196,58 @@ def test_property_garbage_never_crashes(blob: bytes) -> None:
         parse_map(blob, report=Report(strict=False))
     except FormatError:
         pass
+
+
+def _reference_decode(data: bytes) -> list[int]:
+    """The spec's RLE, one packet at a time, as plainly as it can be written."""
+    out: list[int] = []
+    pos = 0
+    while pos < len(data):
+        h = data[pos]
+        if h & 0x80:
+            if pos + 3 > len(data):
+                raise FormatError(pos, "", "cut")
+            out += [int.from_bytes(data[pos + 1:pos + 3], "little")] * ((h & 0x7F) + 1)
+            pos += 3
+        else:
+            size = 1 + 2 * (h + 1)
+            if pos + size > len(data):
+                raise FormatError(pos, "", "cut")
+            out += [int.from_bytes(data[pos + 1 + 2 * k:pos + 3 + 2 * k], "little")
+                    for k in range(h + 1)]
+            pos += size
+    return out
+
+
+packets = st.one_of(
+    st.tuples(st.integers(0x80, 0xFF), st.sampled_from([0, 1, 0xFFFF, 0x8080, 0x00FF])).map(
+        lambda t: bytes([t[0]]) + t[1].to_bytes(2, "little")),
+    st.integers(0, 5).flatmap(lambda c: st.binary(min_size=2 * (c + 1), max_size=2 * (c + 1)).map(
+        lambda b, c=c: bytes([c]) + b)),
+)
+
+
+@given(st.lists(packets, max_size=40))
+def test_rle_decode_matches_the_spec_on_any_packets(parts: list[bytes]) -> None:
+    stream = b"".join(parts)
+    want = _reference_decode(stream)
+    assert rle.decode(stream).tolist() == want
+    assert rle.decode(stream, len(want)).tolist() == want
+    assert rle.decode(rle.encode(want), len(want)).tolist() == want
+
+
+@given(st.binary(max_size=60))
+def test_rle_decode_garbage_offsets(blob: bytes) -> None:
+    try:
+        want = _reference_decode(blob)
+    except FormatError as ref:
+        with pytest.raises(FormatError) as err:
+            rle.decode(blob, offset=100)
+        assert err.value.offset == 100 + (ref.offset or 0)
+    else:
+        assert rle.decode(blob).tolist() == want
+        if want:
+            with pytest.raises(FormatError):
+                rle.decode(blob, len(want) - 1)
+        with pytest.raises(FormatError):
+            rle.decode(blob, len(want) + 1)
