@@ -299,8 +299,8 @@ def test_diff_of_two_formats_says_so(toy_format: registry.Format) -> None:
     from savecraft.formats.tirnanog.save.sample import player_save
     result = diff.diff_bytes(toy_build(sample_toy()), api.build(player_save()), name_a="t", name_b="p")
     assert not result.equal and not result.same_format
-    assert result.lines() == ["t is savecraft-test-toy, p is tirnanog-save: different formats, "
-                              "no field comparison"]
+    assert result.lines() == [("t is savecraft-test-toy, p is tirnanog-save: different formats, "
+                               "no field comparison")]
     doc = result.to_json()
     assert doc["equal"] is False and doc["changes"] == []
     assert (doc["a"]["format"], doc["b"]["format"]) == ("savecraft-test-toy", "tirnanog-save")

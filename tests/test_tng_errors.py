@@ -248,3 +248,59 @@ def test_random_corruption_is_reported_never_a_crash(flips: list[tuple[int, int]
 def test_truncation_is_reported_never_a_crash(cut: int) -> None:
     v = api.validate(fix_crc(DATA[:cut]))
     assert not v.ok
+
+
+def test_frame_atlas_past_the_atlases() -> None:
+    from savecraft.formats.tirnanog.game.sections import TileSpritesSection
+
+    def edit(g: object) -> None:
+        g.section(TileSpritesSection).sprites[2].asset.value.animations[0].frames[0].atlas = 9  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("sprites[2].asset.animations[0].frames[0].atlas" in p and "below 2" in p for p in found), found
+
+
+def test_map_tile_past_the_tile_sprites() -> None:
+    def edit(g: object) -> None:
+        g.maps.maps[0].asset.value.layers[2, 1, 1] = 40  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("maps[0].layers[2]" in p and "tile sprite indices below 8" in p for p in found), found
+
+
+def test_map_npc_past_the_npc_types() -> None:
+    def edit(g: object) -> None:
+        g.maps.maps[1].asset.value.layers[5, 1, 1] = 30  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("maps[1].layers[5]" in p and "NPC type" in p for p in found), found
+
+
+def test_object_sprite_past_the_tiles() -> None:
+    from savecraft.formats.tirnanog.game.sections import ObjectsSection
+
+    def edit(g: object) -> None:
+        g.section(ObjectsSection).objects[0].sprite = 300  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("objects[0].sprite" in p for p in found), found
+
+
+def test_speech_counts_differ_between_languages() -> None:
+    def edit(g: object) -> None:
+        g.translations[1].speech.clear()  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("speech assets in every language" in p for p in found), found
+
+
+def test_media_without_its_magic_is_a_warning() -> None:
+    from savecraft.formats.tirnanog.game.sections import FontsSection
+
+    def edit(g: object) -> None:
+        g.section(FontsSection).entries[0].asset.value = b"not a font"  # type: ignore[attr-defined]
+    v = api.validate(edited(edit))
+    assert v.ok
+    assert any(p.severity == "warning" and "SSFN2" in str(p) for p in v.problems)
+
+
+def test_default_action_count_follows_the_header() -> None:
+    def edit(g: object) -> None:
+        g.header.default_actions = 4  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("default_actions" in p and "header byte 40" in p for p in found), found

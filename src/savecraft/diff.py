@@ -30,6 +30,7 @@ import base64
 import bisect
 import dataclasses
 import enum
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -38,7 +39,7 @@ import orjson
 
 from . import jsonmap, registry
 from .binary import join_path
-from .errors import Report
+from .errors import Report, SavecraftError
 from .fileio import PathLike, read_input
 from .paths import key_step, key_text, quote, same_value
 
@@ -116,8 +117,8 @@ class Diff:
 
     def lines(self) -> list[str]:
         if not self.same_format:
-            return [f"{self.name_a} is {self.format_a}, {self.name_b} is {self.format_b}: "
-                    "different formats, no field comparison"]
+            return [(f"{self.name_a} is {self.format_a}, {self.name_b} is {self.format_b}: "
+                     "different formats, no field comparison")]
         return [str(c) for c in self.changes]
 
 
@@ -381,7 +382,7 @@ class _Walk:
         """Matched items whose relative order changed: those outside a longest increasing run."""
         pairs.sort()
         js = [j for _, j in pairs]
-        if all(x < y for x, y in zip(js, js[1:])):
+        if all(x < y for x, y in itertools.pairwise(js)):
             return
         keep = _longest_increasing(js)
         for k, (i, j) in enumerate(pairs):
@@ -486,7 +487,7 @@ def diff(a: Any, b: Any, *, encoding: bool = False) -> Diff:
 def _format_name(model: Any) -> str | None:
     try:
         return registry.for_model(model).name
-    except Exception:
+    except SavecraftError:  # not the model of a registered format: compare it all the same
         return type(model).__name__
 
 

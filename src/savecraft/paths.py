@@ -350,7 +350,7 @@ def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
     """Follow ``path`` from ``root``; :class:`PathError` names the first step that fails."""
     steps = parse_path(path) if isinstance(path, str) else list(path)
     if (steps and isinstance(steps[0], Attr) and steps[0].name == "data"
-            and not _has_attr(root, "data")):
+            and not hasattr(root, "data")):
         steps = steps[1:]  # a JSON dump's path ("data.chunks[3]") names the same field
     value = root
     hint: Any = type(root)
@@ -386,12 +386,6 @@ def get(root: Any, path: str | Sequence[Step]) -> Any:
     return resolve(root, path).value
 
 
-def _has_attr(obj: Any, name: str) -> bool:
-    try:
-        getattr(obj, name)
-    except Exception:
-        return False
-    return True
 
 
 def _kind(value: Any) -> str:
@@ -499,7 +493,7 @@ def same_value(a: Any, b: Any) -> bool:
             import numpy as np
 
             return bool(np.array_equal(a, b))
-        except Exception:
+        except (ImportError, ValueError, TypeError):
             return False
 
 
@@ -511,10 +505,10 @@ def _set_in(container: Any, step: Step, value: Any) -> Any:
             if prop.fset is None:
                 raise PathError(f"{step.name} is computed from other fields and cannot be set "
                                 "as a whole; set the fields of its items instead")
-        if dataclasses.is_dataclass(container) and getattr(
-                type(container), "__dataclass_params__").frozen:
-            return dataclasses.replace(container, **{step.name: value})  # type: ignore[type-var]
-        setattr(container, step.name, value)
+        try:
+            setattr(container, step.name, value)
+        except dataclasses.FrozenInstanceError:
+            return dataclasses.replace(container, **{step.name: value})
         return None
     if isinstance(step, Key):
         if isinstance(container, dict):

@@ -160,6 +160,14 @@ class Asset(Generic[T]):
                               f"{self.length} bytes at 0x{self.file_offset:X}, ending at 0x{end:X}")
         return self._src.read(self.file_offset, self.length)
 
+    def head(self, n: int) -> bytes:
+        """The first ``n`` stored bytes, without reading the rest (for magics)."""
+        if self._loaded:
+            return self.encode(self._get(), self._ctx)[:n] if not self.COMPRESSED else b""
+        if self._src is None or self.file_offset + min(n, self.length) > len(self._src):
+            return self.stored()[:n]
+        return self._src.read(self.file_offset, min(n, self.length))
+
     def content(self) -> bytes:
         """The stored bytes, inflated for compressed types (reads the file when not yet loaded)."""
         if not self._loaded:

@@ -72,7 +72,7 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     if not game.sections or not isinstance(game.sections[0], StringsSection):
         report.error(None, "sections[0]", "the strings section (type 0) first", "another section" if
                      game.sections else "no sections")
-    _read_gaps(game, src, SECTIONS_AT + n, report)
+    _read_gaps(game, list(pctx.assets()), src, SECTIONS_AT + n, report)
     if verify_file_crc:
         crc = file_crc(data)
         if crc != header.crc:
@@ -124,10 +124,10 @@ def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[A
         report.note("the section block is not laid out in table order (kept as it is)")
 
 
-def _read_gaps(game: Game, src: Source, base: int, report: Report) -> None:
+def _read_gaps(game: Game, assets: list[Asset[Any]], src: Source, base: int, report: Report) -> None:
     """Remember bytes between assets, and after the last one, for a byte-exact rewrite."""
     spans: dict[int, Asset[Any]] = {}
-    for a in game.assets():
+    for a in assets:
         if a.length and a.file_offset >= 0 and a.file_offset + a.length <= len(src):
             prev = spans.get(a.file_offset)
             if prev is None or prev.length < a.length:

@@ -59,7 +59,7 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
     ensure_dir(folder)
     written: list[Path] = []
     total = sum(a.length for a in game.assets())
-    progress = Progress(total, total > PROGRESS_OVER and sys.stderr.isatty() or total > PROGRESS_OVER)
+    progress = Progress(total, total > PROGRESS_OVER)
     p = folder / "header.json"
     atomic_write(p, orjson.dumps(encoder(type(game.header))(game.header), option=orjson.OPT_INDENT_2))
     written.append(p)

@@ -157,3 +157,101 @@ def check_refs(game: Game, report: Report) -> None:
             walk_refs(s, f"sections[{i}]", visit, sprite_types=(SpriteRef, MapSpriteRef))
         except FormatError as err:
             report.capture(err)
+
+
+def check_indices(game: Game, report: Report) -> None:
+    """Indices that are not references by field kind: atlases in frames, map tiles, objects, speech counts."""
+    from .assets import MediaAsset
+    from .maps import NPC_LAYER, SPAWNER_LAYER
+    from .sections import (AtlasesSection, CraftingSection, MapsSection, NpcTypesSection, ObjectsSection,
+                           SpawnersSection, TileMetaSection)
+    from .sections.sprites import Sprite
+
+    atlases = game.section(AtlasesSection)
+    n_atlas = len(atlases.entries) if atlases is not None else 0
+    n_tiles = sprite_count(game, 1) or 0
+    for i, s in enumerate(game.sections):
+        for k, sp in enumerate(getattr(s, "sprites", [])):
+            if not isinstance(sp, Sprite):
+                continue
+            try:
+                anims = sp.asset.value.animations
+            except FormatError as err:
+                report.capture(err)
+                continue
+            if len(anims) != sp.directions:
+                report.error(None, f"sections[{i}].sprites[{k}].directions",
+                             f"{len(anims)} (the animation records in its sprite map)", str(sp.directions))
+            for a, anim in enumerate(anims):
+                for f, fr in enumerate(anim.frames):
+                    if fr.atlas >= n_atlas:
+                        report.error(None, f"sections[{i}].sprites[{k}].asset.animations[{a}].frames[{f}].atlas",
+                                     f"an atlas index below {n_atlas}", str(fr.atlas))
+                    if fr.operation > 5:
+                        report.error(None, f"sections[{i}].sprites[{k}].asset.animations[{a}].frames[{f}].operation",
+                                     "an atlas operation from 0 to 5", str(fr.operation))
+    # translations: the same number of speech descriptors in every language
+    tr = game.translations
+    if tr:
+        counts = {t.language: len(t.speech) for t in tr}
+        if len(set(counts.values())) > 1:
+            report.error(None, "translations", "the same number of speech assets in every language", str(counts))
+        if len(counts) != len(tr):
+            report.error(None, "translations", "one translation per language", ", ".join(t.language for t in tr))
+    # media assets start with their format's magic
+    for a in game.assets():
+        if isinstance(a, MediaAsset) and a.MAGICS and (a.length or a.loaded):
+            try:
+                head = a.head(8)
+            except FormatError as err:
+                report.capture(err)
+                continue
+            if head and not any(head.startswith(m) for m in a.MAGICS):
+                report.warning(a.file_offset if a.file_offset >= 0 else None, a.path,
+                               f"a {a.WHAT} (starting with {a.MAGICS[0]!r})", repr(head))
+    # object sprite indices
+    objs = game.section(ObjectsSection)
+    for k, o in enumerate(objs.objects if objs is not None else []):
+        if o.sprite >= n_tiles:
+            report.error(None, f"objects[{k}].sprite", f"a tile sprite index below {n_tiles}", str(o.sprite))
+    tm = game.section(TileMetaSection)
+    for k, t in enumerate(tm.tiles if tm is not None else []):
+        if t.sprite >= n_tiles:
+            report.error(None, f"tile_meta[{k}].sprite", f"a tile sprite index below {n_tiles}", str(t.sprite))
+    cr = game.section(CraftingSection)
+    for k, e in enumerate(cr.entries if cr is not None else []):
+        try:
+            recipes = e.asset.value.recipes
+        except FormatError as err:
+            report.capture(err)
+            continue
+        for r_, rc in enumerate(recipes):
+            for j, v in [(-1, rc.product)] + [(j, ing.object) for j, ing in enumerate(rc.ingredients)]:
+                if v != NO_SPRITE and v >= n_tiles:
+                    where = "product" if j < 0 else f"ingredients[{j}].object"
+                    report.error(None, f"crafting[{k}].asset.recipes[{r_}].{where}",
+                                 f"an object sprite index below {n_tiles}", str(v))
+    # map layers: tiles, NPC types (layer 5), spawners (layer 6)
+    maps = game.section(MapsSection)
+    npcs = game.section(NpcTypesSection)
+    spawners = game.section(SpawnersSection)
+    limits = {NPC_LAYER: (len(npcs.npcs) if npcs else 0, "NPC type"),
+              SPAWNER_LAYER: (len(spawners.spawners) if spawners else 0, "spawner")}
+    for k, e in enumerate(maps.maps if maps is not None else []):
+        try:
+            layers = e.asset.value.layers
+        except FormatError as err:
+            report.capture(err)
+            continue
+        if layers.shape[0] != game.header.map_layers or layers.shape[1] != game.header.map_size:
+            report.error(None, f"maps[{k}].layers",
+                         f"{game.header.map_layers} layers of {game.header.map_size} x {game.header.map_size} "
+                         "(the header)", "x".join(map(str, layers.shape)))
+        for li in range(layers.shape[0]):
+            used = layers[li][layers[li] != NO_SPRITE]
+            if not used.size:
+                continue
+            top = int(used.max())
+            n, what = limits.get(li, (n_tiles, "tile sprite"))
+            if top >= n:
+                report.error(None, f"maps[{k}].layers[{li}]", f"{what} indices below {n}", str(top))

@@ -11,7 +11,7 @@ offsets when strings are renamed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -177,6 +177,10 @@ class ParseContext:
             self._cache[key] = a
         return a  # type: ignore[return-value]
 
+    def assets(self) -> Iterable[Asset[Any]]:
+        """Every asset the descriptors read so far point to (one object per place in the file)."""
+        return self._cache.values()
+
     def descriptor(self, r: Reader, cls: type[A], path: str) -> tuple[A, int]:
         """An asset descriptor (u64 offset, u32 length, u32 name); returns the asset and the name field."""
         at = r.offset
@@ -227,6 +231,8 @@ def iter_assets(obj: Any) -> Iterator[Asset[Any]]:
     if isinstance(obj, Asset):
         yield obj
     elif isinstance(obj, list):
+        if obj and isinstance(obj[0], int | str | bytes | SpriteRef):
+            return
         for x in obj:
             if isinstance(x, Asset) or dataclasses.is_dataclass(x) or isinstance(x, list):
                 yield from iter_assets(x)
