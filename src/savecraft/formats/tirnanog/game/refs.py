@@ -199,16 +199,16 @@ def check_indices(game: Game, report: Report) -> None:
         if len(counts) != len(tr):
             report.error(None, "translations", "one translation per language", ", ".join(t.language for t in tr))
     # media assets start with their format's magic
-    for a in game.assets():
-        if isinstance(a, MediaAsset) and a.MAGICS and (a.length or a.loaded):
+    for asset in game.assets():
+        if isinstance(asset, MediaAsset) and asset.MAGICS and (asset.length or asset.loaded):
             try:
-                head = a.head(8)
+                head = asset.head(8)
             except FormatError as err:
                 report.capture(err)
                 continue
-            if head and not any(head.startswith(m) for m in a.MAGICS):
-                report.warning(a.file_offset if a.file_offset >= 0 else None, a.path,
-                               f"a {a.WHAT} (starting with {a.MAGICS[0]!r})", repr(head))
+            if head and not any(head.startswith(m) for m in asset.MAGICS):
+                report.warning(asset.file_offset if asset.file_offset >= 0 else None, asset.path,
+                               f"a {asset.WHAT} (starting with {asset.MAGICS[0]!r})", repr(head))
     # object sprite indices
     objs = game.section(ObjectsSection)
     for k, o in enumerate(objs.objects if objs is not None else []):
@@ -237,9 +237,9 @@ def check_indices(game: Game, report: Report) -> None:
     spawners = game.section(SpawnersSection)
     limits = {NPC_LAYER: (len(npcs.npcs) if npcs else 0, "NPC type"),
               SPAWNER_LAYER: (len(spawners.spawners) if spawners else 0, "spawner")}
-    for k, e in enumerate(maps.maps if maps is not None else []):
+    for k, me in enumerate(maps.maps if maps is not None else []):
         try:
-            layers = e.asset.value.layers
+            layers = me.asset.value.layers
         except FormatError as err:
             report.capture(err)
             continue
