@@ -185,3 +185,15 @@ def test_random_files_rebuild_byte_for_byte(data: bytes) -> None:
         pass
     assert savecraft.build(m) == data
     assert savecraft.build(savecraft.from_json(savecraft.to_json(m))) == data
+
+
+def test_error_paths_resolve_on_the_model(server_bytes: bytes) -> None:
+    """Every path an error message uses names something on the model (so edit can use it)."""
+    m = savecraft.load(server_bytes)
+    assert m.globals is not None and m.quests is not None and m.deny is not None
+    assert m.globals.values == m.chunks.of_kind(type(m.globals))[0].values
+    assert len(m.maps) == 1 and m.maps[0].map_id == 1
+    m.users[1].entity.inventory[2].object_id = -1
+    with pytest.raises(savecraft.FormatError) as exc:
+        savecraft.build(m)
+    assert exc.value.path == "users[1].entity.inventory[2].object_id"

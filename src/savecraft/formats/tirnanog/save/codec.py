@@ -110,6 +110,18 @@ def _decode_entity(r: Reader) -> Entity:
     )
 
 
+def _pairs(w: Writer, name: str, pairs: list[tuple[int, int]], fields: tuple[str, str]) -> None:
+    """Pairs of u32 written as one flat array; a bad value is named by its item and field."""
+    try:
+        w.array("u32", [v for pair in pairs for v in pair], name)
+    except FormatError:
+        for k, pair in enumerate(pairs):
+            for field_name, v in zip(fields, pair):
+                if not isinstance(v, int) or not 0 <= v <= 0xFFFF_FFFF:
+                    w._bad(f"{name}[{k}].{field_name}", "an integer from 0 to 4294967295 (u32)", repr(v))
+        raise
+
+
 def _encode_entity(w: Writer, e: Entity) -> None:
     w.path, outer = join_path(w.path, "entity"), w.path
     for name, items, limit in (("attributes", e.attributes, 255), ("inventory", e.inventory, 65535),
@@ -119,8 +131,8 @@ def _encode_entity(w: Writer, e: Entity) -> None:
     w.record(ENTITY_HEAD, (e.map, e.direction, e.x, e.y, e.behaviour, e.transport, e.altitude,
                            len(e.attributes), len(e.inventory), len(e.skills), len(e.quests)))
     w.array("i32", e.attributes, "attributes")
-    w.array("u32", [v for it in e.inventory for v in (it.quantity, it.object_id)], "inventory")
-    w.array("u32", [v for sk in e.skills for v in (sk.level, sk.object_id)], "skills")
+    _pairs(w, "inventory", [(it.quantity, it.object_id) for it in e.inventory], ("quantity", "object_id"))
+    _pairs(w, "skills", [(sk.level, sk.object_id) for sk in e.skills], ("level", "object_id"))
     for k, qs in enumerate(e.quests):
         if not 0 <= qs.quest_id < QUEST_DONE:
             w._bad(f"quests[{k}].quest_id", "an id from 0 to 2147483647", str(qs.quest_id))

@@ -363,6 +363,26 @@ class SaveGame:
     def npcs(self) -> list[NpcChunk]:
         return self.chunks.of_kind(NpcChunk)
 
+    @property
+    def maps(self) -> list[MapChunk]:
+        return self.chunks.of_kind(MapChunk)
+
+    @property
+    def deny(self) -> DenyChunk | None:
+        """The DENY chunk (server saves), as error paths name it."""
+        found = self.chunks.of_kind(DenyChunk)
+        return found[0] if found else None
+
+    @property
+    def globals(self) -> GlobalsChunk | None:
+        found = self.chunks.of_kind(GlobalsChunk)
+        return found[0] if found else None
+
+    @property
+    def quests(self) -> QuestsChunk | None:
+        found = self.chunks.of_kind(QuestsChunk)
+        return found[0] if found else None
+
     def user(self, name: str) -> UserChunk | None:
         for u in self.users:
             if u.name == name:
