@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .. import api
 from ..errors import FormatError, SavecraftError
-from ..fileio import atomic_write
+from ..fileio import atomic_write, ensure_dir
 from ..formats.tirnanog.save.codec import build as build_save
 from ..formats.tirnanog.save.model import (
     ChunkList,
@@ -64,6 +64,7 @@ class PlayerStore:
     # -- loading -------------------------------------------------------------------------
     def _load_or_create(self) -> SaveGame:
         if not self.path.exists():
+            ensure_dir(self.path.parent)
             save = self.new_save()
             atomic_write(self.path, build_save(save))
             return save
