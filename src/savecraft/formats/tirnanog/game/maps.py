@@ -23,6 +23,7 @@ import numpy.typing as npt
 from ....binary import Reader, Record, Writer, join_path
 from ....errors import FormatError, Report
 from .. import rle
+from .sections.common import SpriteRef as SpriteRef  # the one sprite reference of every section
 
 if TYPE_CHECKING:
     Layers = npt.NDArray[np.uint16]
@@ -36,8 +37,6 @@ NPC_LAYER = 5
 SPAWNER_LAYER = 6
 EMPTY_TILE = 0xFFFF
 NOT_SET = 0xFFFFFF
-
-SPRITE_CATEGORIES = ("ui", "tiles", "characters", "portraits", "backgrounds")
 
 MAP_HEADER = Record("map header", [
     ("title", "u24"),
@@ -57,21 +56,6 @@ PARALLAX = Record("parallax", [
 PATROL_HEAD = Record("patrol path", [("id", "u8"), ("length", "u16")])
 
 assert MAP_HEADER.size == HEADER_SIZE and PARALLAX.size == 10
-
-
-@dataclass(slots=True)
-class SpriteRef:
-    """A sprite: its category (0 UI, 1 tiles, 2 characters, 3 portraits, 4 backgrounds)
-    and its index in that category's sprite section."""
-
-    category: int = 0
-    index: int = 0
-
-    @property
-    def category_name(self) -> str:
-        if 0 <= self.category < len(SPRITE_CATEGORIES):
-            return SPRITE_CATEGORIES[self.category]
-        return f"category {self.category}"
 
 
 @dataclass(slots=True)
