@@ -171,3 +171,14 @@ def test_disasm_and_asm_commands(tmp_path: Path, capsys: pytest.CaptureFixture[s
     (tmp_path / "bad.asm").write_text("END\nNOPE\n")
     assert cli.main(["asm", str(tmp_path / "bad.asm"), "-o", str(tmp_path / "x.bin")]) == 1
     assert "line 2" in capsys.readouterr().err
+
+
+def test_scale_and_size_limit() -> None:
+    pic = render_map(sample(), tiles, 8, 8, scale=0.5)
+    assert pic.size == (16, 16) and px(pic, 2, 2) == RED and px(pic, 6, 2) == GREEN
+    big = MapAsset(layers=np.zeros((1, 4096, 4096), dtype=np.uint16))
+    with pytest.raises(FormatError) as err:
+        render_map(big, tiles, 8, 8)
+    assert "scale below 1" in str(err.value)
+    with pytest.raises(FormatError):
+        render_map(sample(), tiles, 8, 8, scale=0)

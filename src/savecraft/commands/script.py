@@ -92,7 +92,7 @@ def cmd_render_map(args: argparse.Namespace) -> int:
     tiles = render.game_tiles(game)
     h = game.header
     picture = render.render_map(m, tiles, h.tile_width, h.tile_height, h.game_type,
-                                _layers(args.layers))
+                                _layers(args.layers), args.scale)
     atomic_write(args.output, render.to_png(picture))
     if args.tmx:
         dest = Path(args.tmx)
@@ -125,5 +125,7 @@ def register(sub: Any) -> None:
     p.add_argument("map", metavar="MAP", help="the map's number in section 35, or its name")
     p.add_argument("-o", "--output", required=True, metavar="MAP.png")
     p.add_argument("--layers", help="layers to draw, e.g. 0,1,2 (default: every tile layer)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="draw tiles this much bigger or smaller (e.g. 0.25 for a big map)")
     p.add_argument("--tmx", metavar="MAP.tmx", help="also write a Tiled map and its tileset")
     p.set_defaults(func=cmd_render_map)

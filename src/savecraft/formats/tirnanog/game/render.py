@@ -129,20 +129,36 @@ def tile_layers(m: MapAsset) -> list[int]:
     return [i for i in range(m.layer_count) if i not in (NPC_LAYER, SPAWNER_LAYER)]
 
 
+MAX_PIXELS = 1 << 26  # 64 megapixels: a 256 MiB RGBA canvas
+
+
 def render_map(m: MapAsset, tiles: Callable[[int], Image.Image | None], tile_width: int,
                tile_height: int, game_type: int = TOP_DOWN,
-               layers: Iterable[int] | None = None) -> Image.Image:
-    """The map as one RGBA picture (``layers``: which to draw, tile layers by default)."""
+               layers: Iterable[int] | None = None, scale: float = 1.0) -> Image.Image:
+    """The map as one RGBA picture (``layers``: which to draw, tile layers by default).
+
+    ``scale`` shrinks (or grows) every tile first, for a picture of a big map
+    that fits in memory: a 512 x 512 map of 32-pixel tiles is 16384 pixels
+    square at scale 1, 4096 at scale 0.25.
+    """
     if tile_width <= 0 or tile_height <= 0:
         raise FormatError(None, "header", "a tile size above zero", f"{tile_width} x {tile_height}")
+    if not 0 < scale <= 16:
+        raise FormatError(None, "scale", "a scale above 0 and at most 16", str(scale))
+    if scale != 1.0:
+        sw, sh = max(1, round(tile_width * scale)), max(1, round(tile_height * scale))
+        fx, fy = sw / tile_width, sh / tile_height
+        tiles = TileImages(_scaled(tiles, fx, fy))
+        tile_width, tile_height = sw, sh
     size = m.size
     wanted = tile_layers(m) if layers is None else list(layers)
     for i in wanted:
         if not 0 <= i < m.layer_count:
             raise FormatError(None, "layers", f"a layer from 0 to {m.layer_count - 1}", str(i))
     w, h = canvas_size(game_type, size, tile_width, tile_height)
-    if w * h > 1 << 28:
-        raise FormatError(None, "map", "a picture of at most 256 megapixels",
+    if w * h > MAX_PIXELS:
+        raise FormatError(None, "map", f"a picture of at most {MAX_PIXELS >> 20} megapixels "
+                          "(draw it smaller with a scale below 1)",
                           f"{w} x {h} ({size} x {size} tiles of {tile_width} x {tile_height})")
     images = tiles if isinstance(tiles, TileImages) else TileImages(tiles)
     if game_type in (TOP_DOWN, THREE_D):
@@ -162,6 +178,17 @@ def render_map(m: MapAsset, tiles: Callable[[int], Image.Image | None], tile_wid
             ox, oy = cell_origin(game_type, x, y, tile_width, tile_height, size)
             _paste(picture, img, ox + (tile_width - img.width) // 2, oy + tile_height - img.height)
     return picture
+
+
+def _scaled(tiles: Callable[[int], Image.Image | None], fx: float,
+            fy: float) -> Callable[[int], Image.Image | None]:
+    def make(index: int) -> Image.Image | None:
+        img = tiles(index)
+        if img is None:
+            return None
+        size = (max(1, round(img.width * fx)), max(1, round(img.height * fy)))
+        return img.resize(size, Image.Resampling.BOX if fx < 1 else Image.Resampling.NEAREST)
+    return make
 
 
 def _paste(picture: Image.Image, img: Image.Image, x: int, y: int) -> None:
@@ -298,8 +325,9 @@ def game_tiles(game: Any) -> TileImages:
     return TileImages(make)
 
 
-def render_game_map(game: Any, which: str | int,
-                    layers: Iterable[int] | None = None) -> Image.Image:
+def render_game_map(game: Any, which: str | int, layers: Iterable[int] | None = None,
+                    scale: float = 1.0) -> Image.Image:
     _, m = game_map(game, which)
     h = game.header
-    return render_map(m, game_tiles(game), h.tile_width, h.tile_height, h.game_type, layers)
+    return render_map(m, game_tiles(game), h.tile_width, h.tile_height, h.game_type, layers,
+                      scale)
