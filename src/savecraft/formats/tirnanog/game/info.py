@@ -16,22 +16,32 @@ def summary(game: Game) -> dict[str, Any]:
     except FormatError as err:
         out["title"] = f"(unreadable: {err})"
     out["languages"] = [t.language for t in game.translations]
-    counts: dict[str, int] = {}
-    for s in game.sections:
-        name = section_name(int(s.TYPE))
-        counts[name] = counts.get(name, 0) + 1
-    out["sections"] = counts
-    entries = {}
-    for s in game.sections:
-        for attr in ("entries", "sprites", "npcs", "objects", "maps", "quests", "dialogs", "spawners", "groups",
-                     "attributes", "scripts", "actions", "tiles", "slots", "alerts", "strings"):
-            v = getattr(s, attr, None)
-            if isinstance(v, list):
-                entries[f"{section_name(int(s.TYPE))}"] = len(v)
-                break
-    out["records"] = entries
+    out["sections"] = [_line(s) for s in game.sections]
     if game.source is not None:
         out["file size"] = len(game.source)
         start, end = game.asset_bundle_range()
         out["asset bundle"] = f"bytes {start} to {end} ({end - start} bytes)"
     return out
+
+
+_LISTS = ("entries", "sprites", "npcs", "objects", "maps", "quests", "dialogs", "spawners", "groups",
+          "attributes", "scripts", "actions", "tiles", "slots", "alerts", "strings", "speech", "categories",
+          "progress_bars")
+
+
+_WORDS = {"entries": "records", "progress_bars": "progress bars", "groups": "option groups"}
+
+
+def _line(s: Any) -> str:
+    """One section as ``type name: n records``."""
+    t = int(s.TYPE)
+    name = section_name(t)
+    if getattr(s, "KIND", "") == "opaque":
+        return f"{t} {name}: {len(s.data)} bytes kept as they are"
+    if getattr(s, "KIND", "") == "translation":
+        return f"{t} {name}: {s.language}, {len(s.speech)} speech assets"
+    for attr in _LISTS:
+        v = getattr(s, attr, None)
+        if isinstance(v, list):
+            return f"{t} {name}: {len(v)} {_WORDS.get(attr, attr)}"
+    return f"{t} {name}"

@@ -97,8 +97,28 @@ def describe(game: Game, kind: str, value: Any) -> str:
         cat = CATEGORY_NAMES.get(value.category, f"category {value.category}")
         if value.index == NO_SPRITE:
             return f"{cat} sprite: none"
+        n = sprite_count(game, value.category)
+        if n is not None and value.index >= n:
+            return f"{cat} sprite {value.index} (missing: the section has {n})"
+        if value.category == 1:
+            title = _object_title(game, value.index)
+            if title:
+                return f"{cat} sprite {value.index} (object {title!r})"
         return f"{cat} sprite {value.index}"
     return str(value)
+
+
+def _object_title(game: Game, sprite: int) -> str | None:
+    from .sections import ObjectsSection
+    objs = game.section(ObjectsSection)
+    entry = objs.by_sprite(sprite) if objs is not None else None
+    tr = game.translations
+    if entry is None or not tr:
+        return None
+    try:
+        return tr[0].text(entry.asset.value.title)
+    except FormatError:
+        return None
 
 
 def resolve(game: Game, obj: Any, path: str = "") -> dict[str, str]:

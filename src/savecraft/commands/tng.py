@@ -1,0 +1,86 @@
+"""``sections`` and ``refs``: a TirNanoG game's section table, and its references resolved.
+
+``savecraft sections game.tng`` lists the table (type, name, offset and size
+in the inflated section block, records). ``savecraft refs game.tng [SECTION]``
+prints every string, text and sprite reference of the chosen sections (by
+number in the table or by name, e.g. ``npc_types``) as a person reads it:
+``npc_types.npcs[0].name: 412 'npc_guard'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import orjson
+
+from ..cli import EXIT_OK, UsageError
+from ..formats.tirnanog.game import Game, open_game
+from ..formats.tirnanog.game.sections import section_name
+
+
+def _open(path: str) -> Game:
+    if path == "-":
+        return open_game(sys.stdin.buffer.read())
+    return open_game(path)
+
+
+def _pick(game: Game, which: list[str]) -> list[int]:
+    if not which:
+        return list(range(len(game.sections)))
+    out = []
+    for w in which:
+        if w.isdigit():
+            k = int(w)
+            if not 0 <= k < len(game.sections):
+                raise UsageError(f"section {k}: the game has {len(game.sections)} sections (0 to "
+                                 f"{len(game.sections) - 1})")
+            out.append(k)
+            continue
+        found = [k for k, s in enumerate(game.sections) if section_name(int(s.TYPE)) == w]
+        if not found:
+            names = sorted({section_name(int(s.TYPE)) for s in game.sections})
+            raise UsageError(f"no {w!r} section (this game has: {', '.join(names)})")
+        out += found
+    return out
+
+
+def cmd_sections(args: argparse.Namespace) -> int:
+    from ..formats.tirnanog.game.info import _line
+    with _open(args.file) as game:
+        block = game.section_block or b""
+        for k, s in enumerate(game.sections):
+            off = int.from_bytes(block[8 * k : 8 * k + 4], "little")
+            size = int.from_bytes(block[8 * k + 4 : 8 * k + 7], "little")
+            print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {_line(s)}")
+    return EXIT_OK
+
+
+def cmd_refs(args: argparse.Namespace) -> int:
+    from ..formats.tirnanog.game.refs import resolve
+    with _open(args.file) as game:
+        result: dict[str, Any] = {}
+        for k in _pick(game, args.sections):
+            s = game.sections[k]
+            result.update(resolve(game, s, f"{section_name(int(s.TYPE))}[{k}]" if args.numbered else
+                                  section_name(int(s.TYPE))))
+        if args.json:
+            sys.stdout.buffer.write(orjson.dumps(result, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        else:
+            for path, text in result.items():
+                print(f"{path}: {text}")
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("sections", help="the section table of a TirNanoG game")
+    p.add_argument("file", metavar="GAME.tng")
+    p.set_defaults(func=cmd_sections)
+
+    p = sub.add_parser("refs", help="every reference in a TirNanoG game, resolved to names and texts")
+    p.add_argument("file", metavar="GAME.tng")
+    p.add_argument("sections", nargs="*", metavar="SECTION", help="a number in the table or a name (default: all)")
+    p.add_argument("--json", action="store_true", help="print path -> text as JSON")
+    p.add_argument("--numbered", action="store_true", help="prefix paths with the section's place in the table")
+    p.set_defaults(func=cmd_refs)

@@ -1,0 +1,70 @@
+"""The command line over a game file: info, validate, dump/build, extract, sections, refs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from savecraft.cli import main
+from savecraft.formats.tirnanog.game.sample import build_sample_game
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = tmp_path_factory.mktemp("tng") / "sample.tng"
+    p.write_bytes(build_sample_game())
+    return p
+
+
+def test_info_names_every_header_field(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", "--json", str(game_file)]) == 0
+    doc = orjson.loads(capsys.readouterr().out)
+    assert doc["format"] == "tirnanog-game"
+    for key in ("game id", "game type", "tile size", "map size", "atlas size", "unique id", "crc",
+                "map layers", "transportation methods", "default action handlers", "asset bundle"):
+        assert key in doc
+    assert doc["title"] == "Sample Quest" and doc["languages"] == ["en", "de"]
+
+
+def test_validate_and_dump_build(game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "-v", str(game_file)]) == 0
+    dump = tmp_path / "g.json"
+    assert main(["dump", str(game_file), "-o", str(dump)]) == 0
+    text = dump.read_text()
+    assert "PUSHSND snd_coin" in text and "FNC1 sound" in text  # scripts as assembly text
+    out = tmp_path / "g.tng"
+    assert main(["build", str(dump), "-o", str(out)]) == 0
+    assert out.read_bytes() == game_file.read_bytes()
+
+
+def test_extract_writes_real_files(game_file: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "x"
+    assert main(["extract", str(game_file), "-o", str(folder)]) == 0
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    suffixes = {p.suffix for p in files}
+    assert {".png", ".ogg", ".ogv", ".sfn", ".json", ".asm", ".tmx"} <= suffixes
+    for p in files:
+        head = p.read_bytes()[:8]
+        if p.suffix == ".png":
+            assert head.startswith(b"\x89PNG")
+        elif p.suffix in (".ogg", ".ogv"):
+            assert head.startswith(b"OggS")
+        elif p.suffix == ".sfn":
+            assert head.startswith(b"SFN2")
+    npcs = orjson.loads(next(folder.glob("*-npc_types.json")).read_bytes())
+    assert npcs["references"]["npcs[0].name"].endswith("'npc_guard'")
+    asm = [p.read_text() for p in folder.rglob("*.asm")]
+    assert any("PUSHQST quest_wolves" in t for t in asm)
+
+
+def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sections", str(game_file)]) == 0
+    out = capsys.readouterr().out
+    assert "35 maps: 2 maps" in out and "25 attributes" in out
+    assert main(["refs", str(game_file), "dialogs", "--json"]) == 0
+    refs = orjson.loads(capsys.readouterr().out)
+    assert refs["dialogs.dialogs[0].name"].endswith("'dlg_greet'")
+    assert refs["dialogs.dialogs[0].asset.title"] == "text 3 (en: 'Guard', de: 'Wache')"
+    assert main(["refs", str(game_file), "no_such_section"]) == 2
