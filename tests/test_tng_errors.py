@@ -304,3 +304,26 @@ def test_default_action_count_follows_the_header() -> None:
         g.header.default_actions = 4  # type: ignore[attr-defined]
     found = problems(edited(edit))
     assert any("default_actions" in p and "header byte 40" in p for p in found), found
+
+
+def test_string_index_inside_bytecode() -> None:
+    def edit(g: object) -> None:
+        npc = g.section(NpcTypesSection).npcs[1].asset.value  # type: ignore[attr-defined]
+        npc.handlers[0].script = Script(code=bytes([44, 0xFF, 0x7F, 0, 5, 8, 0]))  # PUSHSND 0x7FFF; FNC1 sound
+    found = problems(edited(edit))
+    assert any("handlers[0].script@0.PUSHSND" in p and "inside section 0" in p for p in found), found
+
+
+def test_sprite_inside_bytecode() -> None:
+    def edit(g: object) -> None:
+        npc = g.section(NpcTypesSection).npcs[1].asset.value  # type: ignore[attr-defined]
+        npc.handlers[0].script = Script(code=bytes([42, 1, 99, 0, 0]))  # PUSHSPR tiles, 99
+    found = problems(edited(edit))
+    assert any("script@0.PUSHSPR.index" in p and "tiles sprite index below 8" in p for p in found), found
+
+
+def test_command_above_the_header_s_highest() -> None:
+    def edit(g: object) -> None:
+        g.header.highest_command = 12  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any(".FNC" in p and "header byte 43" in p for p in found), found

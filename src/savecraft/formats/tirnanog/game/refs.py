@@ -135,48 +135,96 @@ def resolve(game: Game, obj: Any, path: str = "") -> dict[str, str]:
 # -- checking ---------------------------------------------------------------------------------
 
 
-def check_refs(game: Game, report: Report) -> None:
-    """Every string, text and sprite reference against what the game holds."""
-    strings = game.section(StringsSection)
-    starts = set(strings.offsets()) if strings is not None else {0}
-    size = strings.size() if strings is not None else 0
-    text_counts = []
-    for tr in game.translations:
-        try:
-            text_counts.append(len(tr.texts.value.texts))
-        except FormatError as err:
-            report.capture(err)
-    ntexts = min(text_counts) if text_counts else 0
-    counts: dict[int, int | None] = {}
+class _Checker:
+    """Checks one reference at a time against what the game holds (counts computed once)."""
 
-    def visit(kind: str, p: str, v: Any) -> None:
+    def __init__(self, game: Game, report: Report) -> None:
+        self.game = game
+        self.report = report
+        strings = game.section(StringsSection)
+        self.starts = set(strings.offsets()) if strings is not None else {0}
+        self.size = strings.size() if strings is not None else 0
+        text_counts = []
+        for tr in game.translations:
+            try:
+                text_counts.append(len(tr.texts.value.texts))
+            except FormatError as err:
+                report.capture(err)
+        self.has_texts = bool(text_counts)
+        self.ntexts = min(text_counts) if text_counts else 0
+        self.counts: dict[int, int | None] = {}
+
+    def visit(self, kind: str, p: str, v: Any) -> None:
+        report = self.report
         if kind == "string":
-            if v in (0, NOT_SET) or v in starts:
+            if v in (0, NOT_SET) or v in self.starts:
                 return
-            if v >= size:
-                report.error(None, p, f"a string index inside section 0 ({size} bytes)", str(v))
+            if v >= self.size:
+                report.error(None, p, f"a string index inside section 0 ({self.size} bytes)", str(v))
             else:
                 report.error(None, p, "a string index at the start of a string", f"{v} (inside one)")
         elif kind == "text":
-            if v != NOT_SET and text_counts and v >= ntexts:
-                report.error(None, p, f"a text index below {ntexts} (texts in every translation)", str(v))
+            if v != NOT_SET and self.has_texts and v >= self.ntexts:
+                report.error(None, p, f"a text index below {self.ntexts} (texts in every translation)", str(v))
         elif kind == "sprite":
             if v.index == NO_SPRITE or v.category == 0xFF or v.index >= 0xFFF0:
                 return
-            if v.category not in counts:
-                counts[v.category] = sprite_count(game, v.category)
-            n = counts[v.category]
+            if v.category not in self.counts:
+                self.counts[v.category] = sprite_count(self.game, v.category)
+            n = self.counts[v.category]
             if n is None:
                 report.error(None, p + ".category", "a sprite category from 0 to 4", str(v.category))
             elif v.index >= n:
                 cat = CATEGORY_NAMES.get(v.category, "?")
                 report.error(None, p + ".index", f"a {cat} sprite index below {n}", str(v.index))
 
+
+def check_refs(game: Game, report: Report) -> None:
+    """Every string, text and sprite reference against what the game holds."""
+    checker = _Checker(game, report)
     for i, s in enumerate(game.sections):
         try:
-            walk_refs(s, f"sections[{i}]", visit, sprite_types=(SpriteRef, MapSpriteRef))
+            walk_refs(s, f"sections[{i}]", checker.visit, sprite_types=(SpriteRef, MapSpriteRef))
         except FormatError as err:
             report.capture(err)
+    check_scripts(game, report, checker)
+
+
+def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -> None:
+    """The references inside bytecode, and the commands it calls against header byte 43."""
+    from .bytecode import iter_scripts
+    from .script import assemble
+    from .script import decode as instructions
+
+    checker = checker or _Checker(game, report)
+    names = script_names(game, for_build=True)
+    highest = game.header.highest_command
+    for i, s in enumerate(game.sections):
+        try:
+            scripts = list(iter_scripts(s, f"sections[{i}]"))
+        except FormatError as err:
+            report.capture(err)
+            continue
+        for path, sc in scripts:
+            try:
+                code = sc.code if sc.code is not None else assemble(sc.text, names)
+                found = instructions(code, path=path)
+            except FormatError as err:
+                report.error(err.offset, path if not err.path else f"{path}.{err.path}", err.expected, err.found)
+                continue
+            for ins in found:
+                kind = ins.op.operands[0] if ins.op.operands else ""
+                where = f"{path}@{ins.offset}.{ins.op.mnemonic}"
+                if kind in ("str", "map"):
+                    checker.visit("string", where, ins.args[0])
+                elif kind == "text":
+                    checker.visit("text", where, ins.args[0])
+                elif kind == "spr":
+                    checker.visit("sprite", where, SpriteRef(ins.args[0], ins.args[1]))
+                elif kind == "obj":
+                    checker.visit("sprite", where, SpriteRef(1, ins.args[0]))
+                elif kind == "cmd" and ins.args[0] > highest:
+                    report.error(None, where, f"a command up to {highest} (header byte 43)", str(ins.args[0]))
 
 
 def check_indices(game: Game, report: Report) -> None:
