@@ -69,6 +69,8 @@ class LoadReport:
     server_cpu: float | None = None  # fraction of one core over the walking phase
     loadtest_cpu: float = 0.0
     refused: dict[str, int] = field(default_factory=dict)
+    server_counters: str = ""  # the server's own counters, when the caller has them
+    loop_stall_ms: float = 0.0  # the load test's own longest pause between two rounds
 
     @property
     def messages_per_second(self) -> float:
@@ -91,7 +93,8 @@ class LoadReport:
             f"max {self.max_ms:.1f} ms",
             f"drops: {self.drops:,} relays missing of {self.expected_relays:,} expected "
             f"(same-map bots); NetQ resends {self.resent:,}; bad datagrams {self.errors:,}",
-            f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core",
+            f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core "
+            f"(longest pause of its loop {self.loop_stall_ms:.0f} ms)",
         ] + ([f"refused: {self.refused}"] if self.refused else [])
 
 
@@ -187,6 +190,9 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
     finally:
         pinger.cancel()
     bots = [b for b in found if b is not None]
+    from .server import tune_gc
+
+    tune_gc()
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0
     try:
@@ -219,8 +225,11 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
     for k, bot in enumerate(bots):
         bot.next_move = start + period * k / max(len(bots), 1)
     end = start + duration
+    last = time.monotonic()
     while True:
         now = time.monotonic()
+        report.loop_stall_ms = max(report.loop_stall_ms, (now - last) * 1000)
+        last = now
         if now >= end:
             break
         for bot in bots:
