@@ -251,3 +251,14 @@ def test_rle_decode_garbage_offsets(blob: bytes) -> None:
                 rle.decode(blob, len(want) - 1)
         with pytest.raises(FormatError):
             rle.decode(blob, len(want) + 1)
+
+
+def test_parallax_kind_other_than_0_or_1_is_kept() -> None:
+    data = bytearray(build_map(sample_map(size=2, layers=1)))
+    data[HEADER_SIZE] = 7  # the first parallax's kind byte
+    report = Report(strict=False)
+    m = parse_map(bytes(data), report=report)
+    assert m.parallaxes[0].kind_byte == 7 and not m.parallaxes[0].background
+    assert any(p.path == "parallaxes[0].kind" for p in report.problems)
+    assert build_map(m) == bytes(data)
+    assert m != parse_map(build_map(sample_map(size=2, layers=1)))

@@ -69,7 +69,7 @@ class Parallax:
     delta_y: int = 0
     interval: int = 0  # in 1/100 s
     sprite: SpriteRef = field(default_factory=SpriteRef)
-    kind_byte: int | None = field(default=None, compare=False)  # a kind byte other than 0/1
+    kind_byte: int | None = None  # the byte itself when it is neither 0 nor 1 (kept, and reported)
 
 
 @dataclass(slots=True)
