@@ -13,7 +13,7 @@ from savecraft import api, jsonmap
 from savecraft.formats.tirnanog.game import Game, open_game
 from savecraft.formats.tirnanog.game.bytecode import iter_scripts
 from savecraft.formats.tirnanog.game.header import CRC_OFFSET, file_crc
-from savecraft.formats.tirnanog.game.sample import build_sample_game, draw_background, sample_game
+from savecraft.formats.tirnanog.game.sample import build_sample_game, draw_tile_atlas, sample_game
 from savecraft.formats.tirnanog.game.sections import AtlasesSection, NpcTypesSection, ObjectsSection
 from savecraft.formats.tirnanog.game.sections.common import EventHandler
 from savecraft.formats.tirnanog.game.sections.s28_npc_types import NpcAsset, NpcEntry, NpcType
@@ -64,7 +64,8 @@ def test_rename_after_scripts_were_shown() -> None:
 
 def test_replace_an_atlas_png() -> None:
     game = open_game(DATA)
-    new = draw_background()
+    new = draw_tile_atlas(random.Random(5))  # the same layout, other colours
+    assert new != game.require(AtlasesSection).entries[0].asset.value
     game.require(AtlasesSection).entries[0].asset.value = new
     again = rebuilt(game)
     assert again.require(AtlasesSection).entries[0].asset.value == new

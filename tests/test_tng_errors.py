@@ -327,3 +327,36 @@ def test_command_above_the_header_s_highest() -> None:
         g.header.highest_command = 12  # type: ignore[attr-defined]
     found = problems(edited(edit))
     assert any(".FNC" in p and "header byte 43" in p for p in found), found
+
+
+def test_frame_outside_its_atlas() -> None:
+    from savecraft.formats.tirnanog.game.sections import UiSpritesSection
+
+    def edit(g: object) -> None:
+        g.section(UiSpritesSection).sprites[0].asset.value.animations[0].frames[0].x = 120  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("frames[0]" in p and "inside atlas 1 (128 x 128)" in p for p in found), found
+
+
+def test_too_many_frames() -> None:
+    from savecraft.formats.tirnanog.game.sections import UiSpritesSection
+
+    def edit(g: object) -> None:
+        anim = g.section(UiSpritesSection).sprites[0].asset.value.animations[0]  # type: ignore[attr-defined]
+        anim.frames = anim.frames * 33
+    found = problems(edited(edit))
+    assert any("1 to 32 frames" in p for p in found), found
+
+
+def test_neighbour_that_is_not_a_map() -> None:
+    def edit(g: object) -> None:
+        g.maps.maps[0].asset.value.neighbours[3] = g.strings.find("snd_coin")  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any("maps[0].asset.neighbours[3]" in p and "snd_coin" in p for p in found), found
+
+
+def test_header_reserved_bytes() -> None:
+    def edit(g: object) -> None:
+        g.header.reserved = 7  # type: ignore[attr-defined]
+    found = problems(edited(edit))
+    assert any(p.startswith("offset 0x0000002E: header.reserved") for p in found), found

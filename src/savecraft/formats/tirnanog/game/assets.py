@@ -163,7 +163,7 @@ class Asset(Generic[T]):
     def head(self, n: int) -> bytes:
         """The first ``n`` stored bytes, without reading the rest (for magics)."""
         if self._loaded:
-            return self.encode(self._get(), self._ctx)[:n] if not self.COMPRESSED else b""
+            return self.encode(self._get(), self._ctx)[:n]
         if self._src is None or self.file_offset + min(n, self.length) > len(self._src):
             return self.stored()[:n]
         return self._src.read(self.file_offset, min(n, self.length))

@@ -323,3 +323,74 @@ def check_indices(game: Game, report: Report) -> None:
             n, what = limits.get(li, (n_tiles, "tile sprite"))
             if top >= n:
                 report.error(None, f"maps[{k}].layers[{li}]", f"{what} indices below {n}", str(top))
+
+
+def png_size(head: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's IHDR (its first 24 bytes), or None."""
+    if len(head) >= 24 and head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    return None
+
+
+def check_limits(game: Game, report: Report) -> None:
+    """What the spec limits beyond indices: header zeros, atlas and sprite sizes, map neighbours."""
+    from .sections import AtlasesSection, MapsSection
+    from .sections.sprites import MAX_FRAMES, MAX_SIZE, Sprite
+
+    h = game.header
+    if h.reserved:
+        report.error(46, "header.reserved", "zero", f"0x{h.reserved:04X}")
+    if h.revision != 0:
+        report.warning(32, "header.revision", "file format revision 0", str(h.revision))
+    atlas_dims: list[tuple[int, int] | None] = []
+    atlases = game.section(AtlasesSection)
+    for k, a in enumerate(atlases.entries if atlases is not None else []):
+        try:
+            dims = png_size(a.asset.head(24))
+        except FormatError as err:
+            report.capture(err)
+            dims = None
+        atlas_dims.append(dims)
+        if dims is not None and h.atlas_size and (dims[0] > h.atlas_size or dims[1] > h.atlas_size):
+            report.warning(None, f"atlases[{k}]", f"an atlas of at most {h.atlas_size} x {h.atlas_size} (header)",
+                           f"{dims[0]} x {dims[1]}")
+    for i, s in enumerate(game.sections):
+        for k, sp in enumerate(getattr(s, "sprites", [])):
+            if not isinstance(sp, Sprite):
+                continue
+            p = f"sections[{i}].sprites[{k}]"
+            if not 1 <= sp.directions <= 8:
+                report.error(None, p + ".directions", "1 to 8 directions", str(sp.directions))
+            try:
+                anims = sp.asset.value.animations
+            except FormatError:
+                continue  # reported by check()
+            for ai, anim in enumerate(anims):
+                q = f"{p}.asset.animations[{ai}]"
+                if anim.width > MAX_SIZE or anim.height > MAX_SIZE:
+                    report.error(None, q, f"a sprite of at most {MAX_SIZE} x {MAX_SIZE}", f"{anim.width} x {anim.height}")
+                if not 1 <= len(anim.frames) <= MAX_FRAMES:
+                    report.error(None, q + ".frames", f"1 to {MAX_FRAMES} frames", str(len(anim.frames)))
+                for f, fr in enumerate(anim.frames):
+                    dims = atlas_dims[fr.atlas] if fr.atlas < len(atlas_dims) else None
+                    if dims is not None and (fr.x + fr.width > dims[0] or fr.y + fr.height > dims[1]):
+                        report.error(None, f"{q}.frames[{f}]",
+                                     f"a rectangle inside atlas {fr.atlas} ({dims[0]} x {dims[1]})",
+                                     f"{fr.width} x {fr.height} at ({fr.x}, {fr.y})")
+    for tr in game.translations:
+        if len(tr.language) != 2 or not tr.language.isalpha() or not tr.language.islower():
+            report.warning(None, f"translation[{tr.language}].language", "an ISO-639-1 code (two lower-case letters)",
+                           repr(tr.language))
+    maps = game.section(MapsSection)
+    if maps is not None:
+        names = {e.name for e in maps.maps}
+        for k, e in enumerate(maps.maps):
+            try:
+                neighbours = e.asset.value.neighbours
+            except FormatError:
+                continue
+            for j, nb in enumerate(neighbours):
+                if nb not in (0, NOT_SET) and nb not in names:
+                    shown = game.string(nb)
+                    report.error(None, f"maps[{k}].asset.neighbours[{j}]", "the name of a map in section 35",
+                                 f"{nb} ({shown!r})" if shown is not None else str(nb))
