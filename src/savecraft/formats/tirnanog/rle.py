@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
+from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +23,17 @@ from ...errors import FormatError
 from ...jsonmap import register_type
 
 MAX_RUN = 128
+
+# The compiled packet walk, unless it could not be built or SAVECRAFT_PURE=1 asks for
+# the numpy path (the tests run both and compare them).
+_speedups: ModuleType | None
+if os.environ.get("SAVECRAFT_PURE"):
+    _speedups = None
+else:
+    try:
+        from ... import _speedups
+    except ImportError:  # no compiler where it was installed: the numpy path does the work
+        _speedups = None
 
 
 def decode(
@@ -46,16 +59,57 @@ def decode(
     if count is not None and count > bound:
         raise FormatError(offset, path, f"an RLE stream that fills {count} values",
                           f"{n} bytes, which hold at most {bound}")
+    if _speedups is not None:
+        return _decode_compiled(buf, count, offset, path)
+    return _decode_numpy(buf, count, offset, path)
+
+
+def _cut_short(buf: bytes, last: int, offset: int, path: str) -> FormatError:
+    h = buf[last]
+    size = 3 if h & 0x80 else 2 * h + 3
+    kind = "run" if h & 0x80 else "literal"
+    return FormatError(offset + last, path, f"a {kind} packet of {size} bytes",
+                       f"the end of the stream after {len(buf) - last}")
+
+
+def _decode_compiled(buf: bytes, count: int | None, offset: int, path: str) -> npt.NDArray[np.uint16]:
+    """The C walk (savecraft._speedups); same results and errors as the numpy path."""
+    assert _speedups is not None
+    if count is None:
+        status, pos, total = _speedups.rle_count(buf)
+        if status == 1:
+            raise _cut_short(buf, pos, offset, path)
+        cap = total
+    else:
+        cap = count
+    out = np.empty(cap, dtype=np.uint16)
+    status, pos, filled = _speedups.rle_decode(buf, out)
+    if status == 1:
+        raise _cut_short(buf, pos, offset, path)
+    if status == 2:
+        raise _overfill(offset + pos, path, count, filled)
+    if filled < cap:
+        raise FormatError(offset + len(buf), path, f"an RLE stream that fills {count} values",
+                          f"the end of the stream after {filled}")
+    return out
+
+
+def _decode_numpy(buf: bytes, count: int | None, offset: int, path: str) -> npt.NDArray[np.uint16]:
+    """Whole-array decoding, for when the compiled walk is not available."""
+    n = len(buf)
     starts = packet_starts(buf)
     end = int(starts[-1]) if len(starts) else 0
     if len(starts) and end != n:
         # The walk stepped over the end: the last packet is cut short.
         last = int(starts[-2]) if len(starts) > 1 else 0
-        h = buf[last]
-        size = 3 if h & 0x80 else 2 * h + 3
-        kind = "run" if h & 0x80 else "literal"
-        raise FormatError(offset + last, path, f"a {kind} packet of {size} bytes",
-                          f"the end of the stream after {n - last}")
+        if count is not None and len(starts) > 2:
+            # Report problems in stream order: a whole packet that over-fills comes first.
+            whole = starts[:-2]
+            ends = np.cumsum((np.frombuffer(buf, dtype=np.uint8)[whole] & 0x7F).astype(np.intp) + 1)
+            if int(ends[-1]) > count:
+                k = int(np.searchsorted(ends, count, side="right"))
+                raise _overfill(offset + int(whole[k]), path, count, int(ends[k]))
+        raise _cut_short(buf, last, offset, path)
     starts = starts[:-1]
     raw = np.frombuffer(buf, dtype=np.uint8)
     heads = raw[starts]
