@@ -137,3 +137,5 @@ def test_random_games_round_trip(seed: int) -> None:
     assert api.build(again) == data
     doc = jsonmap.dumps(api.load(data))
     assert api.build(jsonmap.loads(doc)) == data
+    v = api.validate(data)
+    assert v.ok, [str(p) for p in v.problems]

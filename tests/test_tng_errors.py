@@ -360,3 +360,12 @@ def test_header_reserved_bytes() -> None:
         g.header.reserved = 7  # type: ignore[attr-defined]
     found = problems(edited(edit))
     assert any(p.startswith("offset 0x0000002E: header.reserved") for p in found), found
+
+
+def test_bytes_between_and_after_assets_are_kept() -> None:
+    head, block, assets = split(DATA)
+    # noise after the last asset and a file whose first asset starts 3 bytes late
+    tailed = fix_crc(DATA + b"tail")
+    v = api.validate(tailed)
+    assert v.ok
+    assert api.build(api.load(tailed)) == tailed

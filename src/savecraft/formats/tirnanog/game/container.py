@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Iterable
 from typing import Any
 
 from ....binary import Reader, Writer
-from ....compression import Deflated, digest, inflate
+from ....compression import Deflated, inflate
 from ....errors import FormatError, Report
 from .assets import Asset, AssetContext, Source
 from .header import (CRC_OFFSET, HEADER_SIZE, EncryptedGameError, build_header, file_crc, parse_header)
@@ -143,8 +142,6 @@ def _read_gaps(game: Game, assets: list[Asset[Any]], src: Source, base: int, rep
         pos = max(pos, off + a.length)
     if pos < len(src):
         game.encoding.tail = src.read(pos, len(src) - pos)
-        if not spans and pos == base:
-            pass
 
 
 # -- building --------------------------------------------------------------------------------
@@ -248,19 +245,8 @@ def build_game(game: Game) -> bytes:
     out += compressed
     out += enc.after_stream
     out += crc.to_bytes(4, "little")
-    for p in _join(enc.head_gap, pieces, enc.tail):
+    for p in pieces:
         out += p
+    out += enc.tail
     struct.pack_into("<I", out, CRC_OFFSET, file_crc(out))
     return bytes(out)
-
-
-def _join(head: bytes, pieces: list[bytes], tail: bytes) -> Iterable[bytes]:
-    if head:
-        yield head
-    yield from pieces
-    if tail:
-        yield tail
-
-
-def content_digest(data: bytes) -> bytes:
-    return digest(data)

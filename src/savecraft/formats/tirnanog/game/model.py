@@ -31,8 +31,7 @@ class GameEncoding:
     crc_over: Literal["content", "compressed"] = "content"
     after_stream: bytes = b""  # bytes between the end of the deflate stream and the CRC
     section_buffer: bytes | None = None  # the inflated block, kept only when its layout is not canonical
-    tail: bytes = b""  # bytes after the last asset
-    head_gap: bytes = b""  # bytes between the section block and the first asset (when not an asset's)
+    tail: bytes = b""  # bytes after the last asset (bytes in front of an asset are kept in its ``gap``)
 
 
 @dataclass

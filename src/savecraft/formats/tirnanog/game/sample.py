@@ -388,7 +388,8 @@ def sample_game(rng: random.Random | None = None) -> Game:
         layers[6, 10, 10] = 0  # a spawner
         if rng is not None:
             for _ in range(rng.randrange(0, 20)):
-                layers[rng.randrange(LAYERS), rng.randrange(size), rng.randrange(size)] = rng.randrange(len(TILES))
+                layer = rng.choice([i for i in range(LAYERS) if i not in (5, 6)])  # 5, 6: NPCs, spawners
+                layers[layer, rng.randrange(size), rng.randrange(size)] = rng.randrange(len(TILES))
         neighbours = [0] * 6
         neighbours[2] = map_names[(k + 1) % len(map_names)]  # east leads on
         neighbours[5] = map_names[(k - 1) % len(map_names)]  # and back
