@@ -369,3 +369,35 @@ def test_bytes_between_and_after_assets_are_kept() -> None:
     v = api.validate(tailed)
     assert v.ok
     assert api.build(api.load(tailed)) == tailed
+
+
+def test_bytes_in_front_of_an_asset_are_kept() -> None:
+    game = open_game(DATA)
+    first = min((a for a in game.assets() if a.length), key=lambda a: a.file_offset)
+    first.gap = b"gap!"
+    data = api.build(game)
+    assert b"gap!" in data
+    again = api.load(data)
+    assert api.validate(data).ok
+    assert api.build(again) == data
+    assert again == open_game(DATA)
+
+
+def test_section_block_in_another_order_is_kept() -> None:
+    head, block, assets = split(DATA)
+    count = int.from_bytes(block[:4], "little") // 8
+    entries = [struct.unpack_from("<I3sB", block, 8 * i) for i in range(count)]
+    datas = [block[off : off + int.from_bytes(ln, "little")] for off, ln, _ in entries]
+    order = [0] + list(range(1, count))[::-1]  # the strings first (their offset is the table's size), then last to first
+    table = bytearray(8 * count)
+    body = bytearray()
+    places = {}
+    for i in order:
+        places[i] = 8 * count + len(body)
+        body += datas[i]
+    for i, (_, ln, t) in enumerate(entries):
+        struct.pack_into("<I3sB", table, 8 * i, places[i], ln, t)
+    data = rewrap(head, bytes(table + body), assets)
+    v = api.validate(data)
+    assert v.ok and any("table order" in n for n in v.notes)
+    assert api.build(api.load(data)) == data
