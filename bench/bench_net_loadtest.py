@@ -65,7 +65,7 @@ def one(size: int, rate: float, duration: float, tick: float) -> LoadReport:
         try:
             report: LoadReport = run(lambda: asyncio.wait_for(
                 run_loadtest("127.0.0.1", port, clients=size, rate=rate, duration=duration,
-                             server_pid=proc.pid, concurrency=64),
+                             server_pid=proc.pid, concurrency=64, own_process=True),
                 timeout=duration + 600))
         finally:
             proc.terminate()

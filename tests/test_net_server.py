@@ -237,6 +237,11 @@ def test_quests_whois_inventory_maps_and_voice(tmp_path: Path) -> None:
             assert not any(isinstance(m, TextChat) for m in got)
             await a.logout()
             await b.logout()
+            # the cached snapshot holds every change the server made
+            snap = api.parse(server.store.snapshot())
+            assert isinstance(snap, SaveGame)
+            assert snap.chunks == server.store.save_game.chunks
+            assert snap.users[0].entity.quests[0].completed
 
     run(body)
 

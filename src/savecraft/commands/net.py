@@ -137,7 +137,8 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     async def go() -> Any:
         return await run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
                                   duration=args.duration, udp_port=args.udp_port,
-                                  server_pid=args.server_pid, prefix=args.prefix)
+                                  server_pid=args.server_pid, prefix=args.prefix,
+                                  own_process=True)
 
     report = run(go)
     for line in report.lines():

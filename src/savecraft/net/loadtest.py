@@ -30,6 +30,7 @@ from typing import Any
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
 from .packets import ErrorReason, InventoryRecord, MoveRecord
 
+ACK_EVERY = 0.1  # a bot acknowledges at least this often (moves carry acknowledgements too)
 GRACE = 1.0  # seconds after the last move before missing relays count as drops
 MAX_SAMPLES = 2_000_000
 
@@ -156,7 +157,9 @@ async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info:
 async def run_loadtest(host: str, port: int, *, clients: int, rate: float, duration: float,
                        udp_port: int | None = None, server_pid: int | None = None,
                        prefix: str = "bot", password: str = "load", concurrency: int = 32,
-                       seed: int = 1) -> LoadReport:
+                       seed: int = 1, own_process: bool = False) -> LoadReport:
+    """Run the load test; ``own_process`` when this process does nothing else (the CLI, the
+    benchmark): its garbage collector is then tuned for a long run (see ``tune_gc``)."""
     report = LoadReport(clients, rate, duration)
     hello, bundle, _ = await fetch_bundle(host, port)
     info = describe_bundle(hello, bundle)
@@ -190,9 +193,10 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
     finally:
         pinger.cancel()
     bots = [b for b in found if b is not None]
-    from .server import tune_gc
+    if own_process:
+        from .server import tune_gc
 
-    tune_gc()
+        tune_gc()
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0
     try:
@@ -242,7 +246,7 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
                 bot.session.move(bot.map_id, bot.x, bot.y, 2, bot.counter)
                 bot.last_tick = now
                 report.moves_sent += 1
-            elif now - bot.last_tick >= 0.05:
+            elif now - bot.last_tick >= ACK_EVERY:
                 bot.session.tick(now)
                 bot.last_tick = now
         await asyncio.sleep(0.005)

@@ -66,6 +66,8 @@ from .state import PlayerStore
 from .world import World
 
 log = logging.getLogger("savecraft.net.server")
+EXPIRE_EVERY = 0.1  # seconds between looks for silent players (the timeout is seconds)
+_EMPTY_UPDATE = finish(Update, b"")  # "still there?": the keepalive a server sends
 
 
 @dataclass(slots=True)
@@ -128,6 +130,7 @@ class GameServer:
         self.tcp_port = 0
         self.udp_port = 0
         self.stopped = asyncio.Event()
+        self._expired_at = 0.0
 
     # -- logging and counters -----------------------------------------------------------
     def log(self, event: str, **fields: Any) -> None:
@@ -224,6 +227,7 @@ class GameServer:
                        NetQ(resend_timeout=self.config.resend, max_queue=self.config.max_queue),
                        host)
         user.last_login = int(time.time())
+        self.store.touch(uid)
         self.sessions[uid] = sess
         self.pending[otp] = sess
         self.changed()
@@ -269,6 +273,7 @@ class GameServer:
                 (sess.uid, LogoutRecord(sess.uid).encode()))
         wall = int(time.time())
         sess.user.last_logout = sess.user.last_seen = wall
+        self.store.touch(sess.uid)
         self.changed()
         e = sess.user.entity
         self.log("logout", user=repr(sess.user.name), id=sess.uid, reason=reason,
@@ -297,8 +302,8 @@ class GameServer:
             sess.bad += 1
             self.count("dropped_undecryptable")
             return
-        if netq.stats.duplicates != dups:
-            self.count("dropped_replayed", netq.stats.duplicates - dups)
+        if netq.stats.duplicates != dups:  # replays, and resends of what already came
+            self.count("dropped_duplicate", netq.stats.duplicates - dups)
         for raw in messages:
             try:
                 msg = decode(raw, sender=Role.CLIENT, ctx=self.ctx)
@@ -397,6 +402,7 @@ class GameServer:
             sess.map_id = msg.map_id
             self._enter_map(sess, msg.map_id)
         self._moves.setdefault(msg.map_id, []).append((sess.uid, record))
+        self.store.touch(sess.uid)
         self._changes += 1
 
     def _to_hearers(self, speaker: Session, message: bytes) -> None:
@@ -446,6 +452,7 @@ class GameServer:
                 quests.append(QuestState(msg.quest_id, True))
             else:
                 mine.completed = True
+        self.store.touch(sess.uid)
         self.changed()
         sess.add_direct(msg.encode())
 
@@ -477,7 +484,9 @@ class GameServer:
     def tick(self, now: float) -> None:
         self._fan_out()
         self._send_tick(now)
-        self._expire(now)
+        if now - self._expired_at >= EXPIRE_EVERY:
+            self._expired_at = now
+            self._expire(now)
 
     def _fan_out(self) -> None:
         moves, self._moves = self._moves, {}
@@ -497,10 +506,19 @@ class GameServer:
         for sess in list(self.by_addr.values()):
             addr = sess.addr
             assert addr is not None
-            out = sess.outgoing()
-            if not out and now - sess.last_sent >= keepalive and sess.netq.in_flight == 0:
-                out = [finish(Update, b"")]
             netq = sess.netq
+            if sess.records or sess.direct or sess.fragments:
+                out = sess.outgoing()
+            else:  # nothing new: only resends, an owed acknowledgement, or a keepalive
+                due = netq.next_deadline()
+                if due is None:
+                    if now - sess.last_sent < keepalive:
+                        continue
+                    out = [_EMPTY_UPDATE]
+                elif due > now:
+                    continue
+                else:
+                    out = []
             try:
                 for message in out:
                     netq.queue(message)

@@ -16,11 +16,13 @@ from __future__ import annotations
 import ipaddress
 import time
 from pathlib import Path
+from typing import Any
 
 from .. import api
 from ..errors import FormatError, SavecraftError
 from ..fileio import atomic_write, ensure_dir
 from ..formats.tirnanog.save.codec import build as build_save
+from ..formats.tirnanog.save.codec import encode_chunk
 from ..formats.tirnanog.save.model import (
     ChunkList,
     DenyChunk,
@@ -60,6 +62,9 @@ class PlayerStore:
                     continue
         self.dirty = False
         self.writes = 0
+        self._uid_of: dict[int, int] = {id(u): i + 1 for i, u in enumerate(self.users)}
+        self._encoded: dict[int, bytes] = {}
+        self._touched: set[int] = set()
 
     # -- loading -------------------------------------------------------------------------
     def _load_or_create(self) -> SaveGame:
@@ -114,6 +119,7 @@ class PlayerStore:
         self.users.append(user)
         uid = len(self.users)
         self.by_name[_key(user.name)] = uid
+        self._uid_of[id(user)] = uid
         self.dirty = True
         return uid
 
@@ -140,10 +146,40 @@ class PlayerStore:
                 if chunks.magic(i) in (b"GLBL", b"QSTS", b"NPC\0", b"MAP\0")]
         return ChunkList(keep[:2] + [user] + keep[2:])
 
+    def touch(self, uid: int) -> None:
+        """User ``uid`` changed: its chunk is encoded again at the next snapshot."""
+        self._touched.add(uid)
+
     # -- writing -------------------------------------------------------------------------
     def snapshot(self) -> bytes:
-        """The whole file as it is now (built in the caller's thread: a consistent copy)."""
-        return build_save(self.save_game)
+        """The whole file as it is now: a consistent copy, built in the caller's thread.
+
+        A server save holds every player ever registered, most of them not
+        online; each user's chunk is encoded once and reused until
+        :meth:`touch` says it changed, so a save costs what the players who
+        played since the last one cost, not what all of them do.
+        """
+        chunks = self.save_game.chunks
+        parts: list[tuple[bytes, int]] = []
+        uid_of = self._uid_of
+        cache = self._encoded
+        touched = self._touched
+        for i in range(len(chunks)):
+            raw = chunks.raw_or_none(i)
+            if raw is None:
+                chunk = chunks[i]
+                uid = uid_of.get(id(chunk)) if isinstance(chunk, UserChunk) else None
+                if uid is not None and uid not in touched and uid in cache:
+                    raw = cache[uid]
+                else:
+                    raw = encode_chunk(chunk, f"chunks[{i}]")
+                    if uid is not None:
+                        cache[uid] = raw
+            parts.append((raw, 0))
+        touched.clear()
+        frozen = SaveGame(game_id=self.save_game.game_id,
+                          chunks=ChunkList.pending(parts, _never_decoded))
+        return build_save(frozen)
 
     def write(self, data: bytes | None = None) -> int:
         """Write the state atomically; returns the number of bytes written."""
@@ -153,6 +189,10 @@ class PlayerStore:
         self.dirty = False
         self.writes += 1
         return len(data)
+
+
+def _never_decoded(raw: bytes, offset: int) -> Any:  # a snapshot is only ever written
+    raise AssertionError("a snapshot's chunks are not decoded")
 
 
 def _key(name: str) -> str:
