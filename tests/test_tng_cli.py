@@ -68,3 +68,24 @@ def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) 
     assert refs["dialogs.dialogs[0].name"].endswith("'dlg_greet'")
     assert refs["dialogs.dialogs[0].asset.title"] == "text 3 (en: 'Guard', de: 'Wache')"
     assert main(["refs", str(game_file), "no_such_section"]) == 2
+
+
+def test_extract_shows_progress_for_large_games(game_file: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from savecraft.formats.tirnanog.game import extract
+    monkeypatch.setattr(extract, "PROGRESS_OVER", 100)  # the sample counts as large
+    assert main(["extract", str(game_file), "-o", str(tmp_path / "x")]) == 0
+    err = capsys.readouterr().err
+    assert "extracting [" in err and "100%" in err
+
+
+def test_encrypted_game_info_shows_the_header(game_file: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    data = bytearray(game_file.read_bytes())
+    data[60] = 1
+    p = tmp_path / "enc.tng"
+    p.write_bytes(bytes(data))
+    assert main(["validate", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert "encrypted" in out and "tile size 32 x 32" in out and "unique id 0x544E4753414D5001" in out
