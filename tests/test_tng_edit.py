@@ -139,3 +139,16 @@ def test_random_games_round_trip(seed: int) -> None:
     assert api.build(jsonmap.loads(doc)) == data
     v = api.validate(data)
     assert v.ok, [str(p) for p in v.problems]
+
+
+def test_removing_a_string_is_refused_unless_asked() -> None:
+    import pytest
+
+    from savecraft.errors import FormatError
+    game = open_game(DATA)
+    del game.strings.strings[-1]
+    with pytest.raises(FormatError) as info:
+        api.build(game)
+    assert "not removed" in str(info.value)
+    game.strings.layout = game.strings.offsets()
+    assert api.build(game)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
+from .....errors import FormatError
 from .common import BuildContext, ParseContext
 
 TYPE = 0
@@ -64,10 +65,20 @@ class StringsSection:
         return off
 
     def remap(self) -> dict[int, int] | None:
-        """Old offset -> new offset, or None while no string moved."""
+        """Old offset -> new offset, or None while no string moved.
+
+        Strings are matched by position, so only renames and appends can be
+        followed; with fewer strings than were read this is an error (set
+        ``layout = offsets()`` to keep every reference as it is instead).
+        """
         now = self.offsets()
         if not self.layout or self.layout == now:
             return None
+        if len(self.strings) < len(self.layout):
+            raise FormatError(None, "strings", "strings renamed or appended, not removed (references "
+                              "follow strings by position; set strings.layout = strings.offsets() to "
+                              "leave every reference as it is)",
+                              f"{len(self.layout) - len(self.strings)} fewer strings than were read")
         return {old: new for old, new in zip(self.layout, now) if old >= 0}
 
 
