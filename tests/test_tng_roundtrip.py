@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from savecraft import api, jsonmap
+from savecraft.errors import FormatError, Report
+from savecraft.formats.tirnanog.game import FORMAT
 from savecraft.formats.tirnanog.game import open_game
 from savecraft.formats.tirnanog.game.sample import build_sample_game, sample_game
 from savecraft.formats.tirnanog.game.sections import CODECS, RESERVED
@@ -47,3 +49,30 @@ def test_validate_is_clean(data: bytes) -> None:
     v = api.validate(data)
     assert v.ok, [str(p) for p in v.problems]
     assert v.format == "tirnanog-game"
+
+
+def test_json_keeps_streams_no_level_reproduces_and_raw_bytecode(data: bytes) -> None:
+    import zlib
+
+    from savecraft.compression import Container, Deflated
+    from savecraft.formats.tirnanog.game.bytecode import Script
+    from savecraft.formats.tirnanog.game.sections import NpcTypesSection
+
+    game = open_game(data)
+    asset = game.require(NpcTypesSection).npcs[0].asset
+    content = asset.content()
+    c = zlib.compressobj(9, zlib.DEFLATED, 15, 1)  # memLevel 1: no standard level makes these bytes
+    odd = c.compress(content) + c.flush()
+    assert odd != zlib.compress(content)
+    asset.value.handlers[1].script = Script(code=bytes([2, 0x40, 0, 0, 0]))  # does not disassemble
+    content = asset.encode(asset.value, asset._ctx)
+    c = zlib.compressobj(9, zlib.DEFLATED, 15, 1)
+    odd = c.compress(content) + c.flush()
+    asset.deflate = Deflated.from_stream(odd, content, Container.ZLIB)
+    built = api.build(game)
+    assert odd in built
+    with pytest.raises(FormatError):  # strict: the bad script is the first problem
+        jsonmap.dumps(api.load(built))
+    text = jsonmap.dumps(FORMAT.parse(built, Report(strict=False)))  # validate mode keeps it as bytecode
+    assert b'"bytecode"' in text and b'"original"' in text
+    assert api.build(jsonmap.loads(text)) == built

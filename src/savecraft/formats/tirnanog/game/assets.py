@@ -255,9 +255,11 @@ class Asset(Generic[T]):
             if self.deflate.original is not None:
                 self.deflate.settle(self.encode(value, self._ctx))
             d = self.deflate
-            out["deflate"] = {"container": d.container.value, "level": d.level,
-                              "original": None if d.original is None else _b64(d.original),
-                              "digest": None if d.content_digest is None else _b64(d.content_digest)}
+            out["deflate"] = {"container": d.container.value, "level": d.level}
+            if d.original is not None:  # no level reproduces it: the stream itself, and what it holds
+                out["deflate"]["original"] = _b64(d.original)
+                if d.content_digest is not None:
+                    out["deflate"]["digest"] = _b64(d.content_digest)
             if self.trailing:
                 out["trailing"] = _b64(self.trailing)
         return out

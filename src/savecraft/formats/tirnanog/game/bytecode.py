@@ -28,6 +28,22 @@ class Script:
     def empty(self) -> bool:
         return not self.text and not self.code
 
+    def __json_encode__(self) -> Any:
+        """Assembly text as a plain JSON string; bytecode kept as ``{"bytecode": base64}``."""
+        if self.code is None:
+            return self.text
+        import base64
+        return {"bytecode": base64.b64encode(self.code).decode("ascii")}
+
+    @classmethod
+    def __json_decode__(cls, obj: Any, path: str) -> Script:
+        from ....jsonmap import _bad, _dec_bytes
+        if isinstance(obj, str):
+            return cls(text=obj)
+        if isinstance(obj, dict) and set(obj) == {"bytecode"}:
+            return cls(code=_dec_bytes(obj["bytecode"], path + ".bytecode"))
+        raise _bad(path, 'assembly text, or {"bytecode": base64}', obj)
+
 
 def _script_module() -> Any:
     try:
