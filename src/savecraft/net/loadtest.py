@@ -151,7 +151,9 @@ async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info:
         refused[key] = refused.get(key, 0) + 1
         return None
     size = max(info.map_size, 1)
-    return Bot(i, sess, i % max(info.map_count, 1), rng.randrange(size), rng.randrange(size), size)
+    bot = Bot(i, sess, i % max(info.map_count, 1), rng.randrange(size), rng.randrange(size), size)
+    sess.move(bot.map_id, bot.x, bot.y)  # off the spawn point at once: no crowd there
+    return bot
 
 
 async def run_loadtest(host: str, port: int, *, clients: int, rate: float, duration: float,

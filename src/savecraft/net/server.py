@@ -489,16 +489,25 @@ class GameServer:
             self._expire(now)
 
     def _fan_out(self) -> None:
+        """Each map's records of this tick to everyone who sees that map, but not their own.
+
+        A crowded map is where the cost goes (n movers times n watchers), so
+        the records are one shared list and a mover gets it with its own
+        records cut out by slicing, never by testing every record.
+        """
         moves, self._moves = self._moves, {}
         for map_id, items in moves.items():
             records = [rec for _, rec in items]
+            own: dict[int, list[int]] = {}
+            for k, (uid, _) in enumerate(items):
+                own.setdefault(uid, []).append(k)
             for m in self._near(map_id):
                 for sess in self.on_map.get(m, ()):
-                    uid = sess.uid
-                    if len(items) == 1 and items[0][0] == uid:
-                        continue
-                    sess.add_records([rec for u, rec in items if u != uid]
-                                     if any(u == uid for u, _ in items) else records)
+                    mine = own.get(sess.uid)
+                    if mine is None:
+                        sess.add_records(records)
+                    elif len(mine) < len(records):
+                        sess.add_records(_without(records, mine))
 
     def _send_tick(self, now: float) -> None:
         keepalive = self.config.keepalive
@@ -547,6 +556,17 @@ class GameServer:
         for otp, sess in list(self.pending.items()):
             if now - sess.created > limit:
                 self.logout(sess, f"no UDP hello within {limit:g} s")
+
+
+def _without(items: list[bytes], drop: list[int]) -> list[bytes]:
+    """``items`` without the (ascending) positions in ``drop``."""
+    out: list[bytes] = []
+    start = 0
+    for k in drop:
+        out += items[start:k]
+        start = k + 1
+    out += items[start:]
+    return out
 
 
 def _grow_buffers(transport: asyncio.BaseTransport, size: int) -> None:
