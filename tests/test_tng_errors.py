@@ -401,3 +401,15 @@ def test_section_block_in_another_order_is_kept() -> None:
     v = api.validate(data)
     assert v.ok and any("table order" in n for n in v.notes)
     assert api.build(api.load(data)) == data
+
+
+def test_event_handler_codes_and_parameters() -> None:
+    def edit(g: object) -> None:
+        npc = g.section(NpcTypesSection).npcs[0].asset.value  # type: ignore[attr-defined]
+        npc.handlers[0].event = 19
+        npc.handlers[1].parameter = 13  # a timer code past 1 hour
+        npc.handlers.append(type(npc.handlers[0])(14, 50))  # on using object2: object 50 does not exist
+    found = problems(edited(edit))
+    assert any("handlers[0].event" in p and "0 to 18" in p for p in found), found
+    assert any("handlers[1].parameter" in p and "timer" in p for p in found), found
+    assert any("handlers[2].parameter" in p and "object sprite index below 8" in p for p in found), found

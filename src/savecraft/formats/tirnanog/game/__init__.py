@@ -56,7 +56,7 @@ def build(game: Game) -> bytes:
 def check(game: Game, report: Report) -> None:
     """Every asset decodes, every reference points at something that exists."""
     from .assets import MediaAsset
-    from .refs import check_indices, check_limits, check_refs
+    from .refs import check_handlers, check_indices, check_limits, check_refs
     for a in game.assets():
         if isinstance(a, MediaAsset):
             continue  # stored as they are: nothing to decode (their magics are checked below)
@@ -67,6 +67,7 @@ def check(game: Game, report: Report) -> None:
     check_refs(game, report)
     check_indices(game, report)
     check_limits(game, report)
+    check_handlers(game, report)
 
 
 def info(game: Game) -> dict[str, Any]:

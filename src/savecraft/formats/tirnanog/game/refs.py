@@ -394,3 +394,55 @@ def check_limits(game: Game, report: Report) -> None:
                     shown = game.string(nb)
                     report.error(None, f"maps[{k}].asset.neighbours[{j}]", "the name of a map in section 35",
                                  f"{nb} ({shown!r})" if shown is not None else str(nb))
+
+
+EVENT_NAMES = ("click", "touch", "leave", "approach", "action1", "action2", "action3", "action4", "action5",
+               "action6", "action7", "action8", "action9", "using object1", "using object2", "using object3",
+               "timer", "sell", "buy")
+TIMER_CODES = 13  # 0 = 1/10 s ... 12 = 1 hour
+
+
+def iter_handlers(obj: Any, path: str = "") -> Any:
+    """Every event handler inside a model (entering structured assets), with its path."""
+    import dataclasses
+
+    from .assets import Asset, MediaAsset
+    from .sections.common import EventHandler
+    if isinstance(obj, EventHandler):
+        yield path, obj
+    elif isinstance(obj, Asset):
+        if not isinstance(obj, MediaAsset):
+            yield from iter_handlers(obj.value, path)
+    elif isinstance(obj, list):
+        for i, x in enumerate(obj):
+            if not isinstance(x, int | str | bytes | tuple):
+                yield from iter_handlers(x, f"{path}[{i}]")
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            v = getattr(obj, f.name)
+            if isinstance(v, list | Asset) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
+                yield from iter_handlers(v, f"{path}.{f.name}" if path else f.name)
+
+
+def check_handlers(game: Game, report: Report) -> None:
+    """Event codes 0-18; the parameter by code: an object (13-15, tile sprites), a timer code (16), else 0."""
+    n_tiles = sprite_count(game, 1) or 0
+    for i, s in enumerate(game.sections):
+        try:
+            handlers = list(iter_handlers(s, f"sections[{i}]"))
+        except FormatError as err:
+            report.capture(err)
+            continue
+        for path, h in handlers:
+            if h.event >= len(EVENT_NAMES):
+                report.error(None, path + ".event", f"an event code from 0 to {len(EVENT_NAMES) - 1}", str(h.event))
+            elif 13 <= h.event <= 15:
+                if h.parameter >= n_tiles:
+                    report.error(None, path + ".parameter", f"an object sprite index below {n_tiles} (on using an "
+                                 "object)", str(h.parameter))
+            elif h.event == 16:
+                if h.parameter >= TIMER_CODES:
+                    report.error(None, path + ".parameter", f"a timer interval code from 0 to {TIMER_CODES - 1}",
+                                 str(h.parameter))
+            elif h.event not in (2, 3) and h.parameter:
+                report.warning(None, path + ".parameter", f"zero (on {EVENT_NAMES[h.event]})", str(h.parameter))
