@@ -6,8 +6,7 @@ import pytest
 
 from savecraft import api, jsonmap
 from savecraft.errors import FormatError, Report
-from savecraft.formats.tirnanog.game import FORMAT
-from savecraft.formats.tirnanog.game import open_game
+from savecraft.formats.tirnanog.game import FORMAT, open_game
 from savecraft.formats.tirnanog.game.sample import build_sample_game, sample_game
 from savecraft.formats.tirnanog.game.sections import CODECS, RESERVED
 

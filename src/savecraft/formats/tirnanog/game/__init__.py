@@ -56,7 +56,7 @@ def build(game: Game) -> bytes:
 def check(game: Game, report: Report) -> None:
     """Every asset decodes, every reference points at something that exists."""
     from .assets import MediaAsset
-    from .refs import check_handlers, check_indices, check_limits, check_refs
+    from .checks import check_game
     for a in game.assets():
         if isinstance(a, MediaAsset):
             continue  # stored as they are: nothing to decode (their magics are checked below)
@@ -64,10 +64,7 @@ def check(game: Game, report: Report) -> None:
             a.value
         except FormatError as err:
             report.capture(err)
-    check_refs(game, report)
-    check_indices(game, report)
-    check_limits(game, report)
-    check_handlers(game, report)
+    check_game(game, report)
 
 
 def info(game: Game) -> dict[str, Any]:
@@ -94,6 +91,18 @@ FORMAT = register(Format(
 ))
 
 __all__ = [
-    "FORMAT", "Asset", "EncryptedGameError", "Game", "GameType", "Header", "MediaAsset", "SECTION_NAMES",
-    "build", "build_game", "game_type_name", "open_game", "parse", "parse_header",
+    "FORMAT",
+    "SECTION_NAMES",
+    "Asset",
+    "EncryptedGameError",
+    "Game",
+    "GameType",
+    "Header",
+    "MediaAsset",
+    "build",
+    "build_game",
+    "game_type_name",
+    "open_game",
+    "parse",
+    "parse_header",
 ]

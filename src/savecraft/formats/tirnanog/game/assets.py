@@ -26,7 +26,7 @@ T = TypeVar("T")
 class Source:
     """The bytes of a game file: in memory, or memory-mapped from an open file."""
 
-    __slots__ = ("data", "_fh", "_map", "name")
+    __slots__ = ("_fh", "_map", "data", "name")
 
     def __init__(self, data: Buffer | mmap.mmap, fh: IO[bytes] | None = None, name: str = "") -> None:
         self.data: Any = data
@@ -104,8 +104,19 @@ class Asset(Generic[T]):
     WHAT: ClassVar[str] = "asset"
     REFS_STRINGS: ClassVar[bool] = True  # content holds string offsets (re-encoded when strings move)
 
-    __slots__ = ("_value", "_loaded", "_src", "_ctx", "file_offset", "length", "hint", "gap",
-                 "deflate", "path", "trailing")
+    __slots__ = (
+        "_ctx",
+        "_loaded",
+        "_src",
+        "_value",
+        "deflate",
+        "file_offset",
+        "gap",
+        "hint",
+        "length",
+        "path",
+        "trailing",
+    )
 
     def __init__(self, value: T | None = None, *, hint: int | None = None) -> None:
         self._value = value

@@ -20,7 +20,14 @@ from ....binary import Reader, Writer
 from ....compression import Deflated, inflate
 from ....errors import FormatError, Report
 from .assets import Asset, AssetContext, Source
-from .header import (CRC_OFFSET, HEADER_SIZE, EncryptedGameError, build_header, file_crc, parse_header)
+from .header import (
+    CRC_OFFSET,
+    HEADER_SIZE,
+    EncryptedGameError,
+    build_header,
+    file_crc,
+    parse_header,
+)
 from .model import Game, GameEncoding
 from .refs import script_names
 from .sections import CODECS, LAST_TYPE, MapsSection, StringsSection, opaque, section_name

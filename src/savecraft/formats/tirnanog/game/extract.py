@@ -15,7 +15,7 @@ import orjson
 from ....errors import FormatError
 from ....fileio import atomic_write, ensure_dir
 from ....jsonmap import encoder
-from .assets import Asset, MediaAsset
+from .assets import MediaAsset
 from .bytecode import iter_scripts
 from .model import Game
 from .refs import resolve

@@ -74,14 +74,26 @@ from .sections.s19_equipment_slots import EquipmentSlot
 from .sections.s20_alerts import Alert
 from .sections.s21_credits import CreditCategory
 from .sections.s22_choosers import Chooser, ChooserAsset, ChooserEntry, ChooserOption
-from .sections.s23_cutscenes import Cutscene, CutsceneAsset, CutsceneEntry, Slide, SpeechCue, Subtitle
+from .sections.s23_cutscenes import (
+    Cutscene,
+    CutsceneAsset,
+    CutsceneEntry,
+    Slide,
+    SpeechCue,
+    Subtitle,
+)
 from .sections.s24_startup import StartupScript
 from .sections.s25_attributes import Attribute
 from .sections.s26_default_actions import DefaultAction
-from .sections.s27_character_options import (CharacterOption, CharacterOptionAsset, CharacterOptionEntry,
-                                             CharacterOptionGroup, StartItem)
+from .sections.s27_character_options import (
+    CharacterOption,
+    CharacterOptionAsset,
+    CharacterOptionEntry,
+    CharacterOptionGroup,
+    StartItem,
+)
 from .sections.s28_npc_types import NpcAsset, NpcEntry, NpcItem, NpcType
-from .sections.s29_spawners import SpawnerAsset, SpawnerEntry, Spawner, SpawnKind
+from .sections.s29_spawners import Spawner, SpawnerAsset, SpawnerEntry, SpawnKind
 from .sections.s30_dialogs import Dialog, DialogAsset, DialogEntry, DialogOption
 from .sections.s31_objects import ObjectAsset, ObjectEntry, ObjectMeta, SpriteModifier
 from .sections.s32_crafting import Crafting, CraftingAsset, CraftingEntry, Ingredient, Recipe

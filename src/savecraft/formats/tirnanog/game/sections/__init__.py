@@ -116,6 +116,7 @@ SPRITE_SECTIONS = {0: 7, 1: 8, 2: 9, 3: 10}  # sprite category -> section type; 
 CATEGORY_NAMES = {0: "ui", 1: "tiles", 2: "characters", 3: "portraits", 4: "backgrounds"}
 
 __all__ = [
+    "opaque",
     "CATEGORY_NAMES",
     "CODECS",
     "LAST_TYPE",
@@ -123,10 +124,6 @@ __all__ = [
     "RESERVED",
     "SECTION_NAMES",
     "SPRITE_SECTIONS",
-    "Section",
-    "SpriteRef",
-    "section_name",
-    "section_type",
     "AlertsSection",
     "AtlasesSection",
     "AttributesSection",
@@ -151,8 +148,10 @@ __all__ = [
     "OpaqueSection",
     "PortraitSpritesSection",
     "QuestsSection",
+    "Section",
     "SoundsSection",
     "SpawnersSection",
+    "SpriteRef",
     "StartupSection",
     "StringsSection",
     "TileMetaSection",
@@ -160,4 +159,6 @@ __all__ = [
     "TranslationSection",
     "UiElementsSection",
     "UiSpritesSection",
+    "section_name",
+    "section_type",
 ]

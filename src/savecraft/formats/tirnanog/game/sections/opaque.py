@@ -16,7 +16,7 @@ class OpaqueSection:
     data: bytes = b""
 
     @property
-    def TYPE(self) -> int:  # noqa: N802 - mirrors the ClassVar of the decoded sections
+    def TYPE(self) -> int:
         return self.type
 
 

@@ -6,8 +6,17 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .common import (BuildContext, FontRef, ParseContext, SpriteRef, read_font, read_sprite, sref,
-                     write_font, write_sprite)
+from .common import (
+    BuildContext,
+    FontRef,
+    ParseContext,
+    SpriteRef,
+    read_font,
+    read_sprite,
+    sref,
+    write_font,
+    write_sprite,
+)
 
 TYPE = 18
 BAR_SIZE = 17

@@ -6,8 +6,18 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .common import (BuildContext, FontRef, ParseContext, SpriteRef, read_font, read_sprite, sref, srefs,
-                     write_font, write_sprite)
+from .common import (
+    BuildContext,
+    FontRef,
+    ParseContext,
+    SpriteRef,
+    read_font,
+    read_sprite,
+    sref,
+    srefs,
+    write_font,
+    write_sprite,
+)
 
 TYPE = 21
 CATEGORIES = {"g": "game design", "c": "code", "d": "graphics design", "a": "art", "f": "fonts",

@@ -8,8 +8,19 @@ from typing import Any, ClassVar
 from .....binary import Reader, Writer
 from ..assets import AssetContext
 from ..bytecode import Script
-from .common import (BuildContext, FontRef, ParseContext, SpriteRef, read_font, read_script, read_sprite,
-                     sref, tref, write_font, write_sprite)
+from .common import (
+    BuildContext,
+    FontRef,
+    ParseContext,
+    SpriteRef,
+    read_font,
+    read_script,
+    read_sprite,
+    sref,
+    tref,
+    write_font,
+    write_sprite,
+)
 from .media import decode_media, encode_media
 from .structured import StructAsset
 

@@ -7,8 +7,18 @@ from typing import Any, ClassVar
 
 from .....binary import Reader, Writer
 from ..assets import AssetContext
-from .common import (BuildContext, Condition, ParseContext, SpriteRef, read_conditions, read_sprite, sref,
-                     tref, write_conditions, write_sprite)
+from .common import (
+    BuildContext,
+    Condition,
+    ParseContext,
+    SpriteRef,
+    read_conditions,
+    read_sprite,
+    sref,
+    tref,
+    write_conditions,
+    write_sprite,
+)
 from .media import decode_media, encode_media
 from .structured import StructAsset
 

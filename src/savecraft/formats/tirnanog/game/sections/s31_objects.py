@@ -13,8 +13,22 @@ from typing import Any, ClassVar
 
 from .....binary import Reader, Writer
 from ..assets import AssetContext
-from .common import (BuildContext, Condition, EventHandler, ParseContext, SpriteRef, read_conditions,
-                     read_handlers, read_sprite, sref, srefs, tref, write_conditions, write_handlers, write_sprite)
+from .common import (
+    BuildContext,
+    Condition,
+    EventHandler,
+    ParseContext,
+    SpriteRef,
+    read_conditions,
+    read_handlers,
+    read_sprite,
+    sref,
+    srefs,
+    tref,
+    write_conditions,
+    write_handlers,
+    write_sprite,
+)
 from .structured import StructAsset
 
 TYPE = 31
