@@ -310,7 +310,11 @@ class GameServer:
             except FormatError:
                 self.count("dropped_malformed")
                 continue
-            self._dispatch(sess, msg, now)
+            try:
+                self._dispatch(sess, msg, now)
+            except FormatError as err:  # an answer that cannot be encoded (e.g. odd saved data)
+                self.count("dropped_unanswerable")
+                self.log("drop", user=repr(sess.user.name), message=msg.NAME, reason=str(err))
 
     def _on_plain(self, data: bytes, addr: Address, bound: Session | None) -> None:
         if not is_plain(data):
@@ -517,7 +521,15 @@ class GameServer:
             assert addr is not None
             netq = sess.netq
             if sess.records or sess.direct or sess.fragments:
-                out = sess.outgoing()
+                try:
+                    out = sess.outgoing()
+                except FormatError as err:
+                    self.count("dropped_unanswerable")
+                    self.log("drop", user=repr(sess.user.name), reason=str(err))
+                    sess.records.clear()
+                    sess.direct.clear()
+                    sess.fragments.clear()
+                    continue
             else:  # nothing new: only resends, an owed acknowledgement, or a keepalive
                 due = netq.next_deadline()
                 if due is None:

@@ -207,7 +207,10 @@ async def _register(server: GameServer, request: Register, host: str, now: float
     )
     uid = server.store.add_user(user)
     server.changed()
-    await server.save("registration")  # told OK only once the new user is on disk
+    try:
+        await server.save("registration")  # told OK only once the new user is on disk
+    except OSError as err:
+        raise Refused(ErrorReason.SERVER_ERROR, f"the state could not be written: {err}") from None
     return uid
 
 
