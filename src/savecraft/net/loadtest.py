@@ -30,7 +30,7 @@ from typing import Any
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
 from .packets import ErrorReason, InventoryRecord, MoveRecord
 
-ACK_EVERY = 0.1  # a bot acknowledges at least this often (moves carry acknowledgements too)
+ACK_EVERY = 0.1  # a bot acknowledges at least this often (its moves carry acknowledgements too)
 GRACE = 1.0  # seconds after the last move before missing relays count as drops
 MAX_SAMPLES = 2_000_000
 

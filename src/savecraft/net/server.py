@@ -79,7 +79,7 @@ class ServerConfig:
     save_interval: float = 10.0
     timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
     keepalive: float = 1.0  # an empty update when nothing was sent for this long
-    resend: float = 0.25  # NetQ resend timeout
+    resend: float = 0.4  # NetQ resend timeout (clients acknowledge within ~0.2 s)
     handshake_timeout: float = 10.0
     login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
     max_handshakes: int = 512
