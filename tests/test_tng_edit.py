@@ -152,3 +152,54 @@ def test_removing_a_string_is_refused_unless_asked() -> None:
     assert "not removed" in str(info.value)
     game.strings.layout = game.strings.offsets()
     assert api.build(game)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["media", "drop", "rename", "tile", "npc"]), st.integers(0, 2**16)),
+                min_size=1, max_size=6))
+def test_random_edits_keep_the_file_consistent(ops: list[tuple[str, int]]) -> None:
+    from savecraft.formats.tirnanog.game.assets import MediaAsset
+    from savecraft.formats.tirnanog.game.sections import SoundsSection
+    game = open_game(DATA)
+    for op, x in ops:
+        if op == "media":
+            media = [a for a in game.assets() if isinstance(a, MediaAsset) and a.MAGICS]
+            a = media[x % len(media)]
+            a.value = a.MAGICS[0] + bytes(range(256))[: x % 200]
+        elif op == "drop":
+            sounds = game.require(SoundsSection)
+            if len(sounds.entries) > 1:
+                del sounds.entries[x % len(sounds.entries)]
+        elif op == "rename":
+            k = 1 + x % (len(game.strings.strings) - 1)
+            game.strings.strings[k] = game.strings.strings[k] + "_" * (x % 5)
+        elif op == "tile":
+            layers = game.maps.maps[x % 2].asset.value.layers  # type: ignore[union-attr]
+            layers[0, x % 16, (x // 16) % 16] = x % 8
+        elif op == "npc":
+            game.require(NpcTypesSection).npcs.append(
+                NpcEntry(game.strings.add(f"npc{x}"), NpcAsset(NpcType(3, speed=x % 300))))
+    expected = {id(a): a.value for a in game.assets() if isinstance(a, MediaAsset)}
+    names = list(game.strings.strings)
+    again = rebuilt(game)
+    assert again.strings.strings == names
+    got = [a.value for a in again.assets() if isinstance(a, MediaAsset)]
+    assert got == [expected[id(a)] for a in game.assets() if isinstance(a, MediaAsset)]
+    assert api.build(again) == api.build(game)
+
+
+def test_lookups_before_the_build_follow_renames() -> None:
+    from savecraft.errors import Report
+    from savecraft.formats.tirnanog.game.checks import check_game
+    game = open_game(DATA)
+    attr = game.attributes.attributes[0]  # type: ignore[union-attr]
+    game.strings.strings[game.strings.strings.index("hp")] = "hit_points_longer"
+    assert game.string(attr.name) == "hit_points_longer"  # the reference still holds the offset it was read with
+    assert game.strings.find("hit_points_longer") == attr.name
+    late = game.strings.add("added_after_a_rename")
+    game.require(NpcTypesSection).npcs[0].name = late
+    report = Report(strict=False)
+    check_game(game, report)
+    assert report.ok, [str(p) for p in report.problems]
+    again = rebuilt(game)
+    assert again.string(again.require(NpcTypesSection).npcs[0].name) == "added_after_a_rename"
+    assert again.string(again.attributes.attributes[0].name) == "hit_points_longer"  # type: ignore[union-attr]

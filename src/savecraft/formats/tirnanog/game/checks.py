@@ -32,8 +32,8 @@ class _Checker:
         self.game = game
         self.report = report
         strings = game.section(StringsSection)
-        self.starts = set(strings.offsets()) if strings is not None else {0}
-        self.size = strings.size() if strings is not None else 0
+        self.starts = set(strings.ref_offsets()) if strings is not None else {0}
+        self.size = strings.ref_size() if strings is not None else 0
         text_counts = []
         for tr in game.translations:
             try:
@@ -87,7 +87,7 @@ def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -
     from .script import decode as instructions
 
     checker = checker or _Checker(game, report)
-    names = script_names(game, for_build=True)
+    names = script_names(game)  # reference offsets, as the model's other fields hold them
     highest = game.header.highest_command
     for i, s in enumerate(game.sections):
         try:

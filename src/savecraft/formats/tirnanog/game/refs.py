@@ -20,8 +20,8 @@ from .sections.common import NOT_SET, SpriteRef, walk_refs
 NO_SPRITE = 0xFFFF
 
 
-class _BuildNames(ScriptNames):
-    """Names for assembling: the strings as they are now, and as they were when read (renames)."""
+class _Names(ScriptNames):
+    """The strings as they are now, and the names they had when read (so renamed ones still assemble)."""
 
     def __init__(self, strings: dict[int, str], aliases: dict[str, int], texts: dict[int, str]) -> None:
         super().__init__(strings, texts)
@@ -33,26 +33,25 @@ class _BuildNames(ScriptNames):
 
 
 def script_names(game: Game, *, for_build: bool = False) -> ScriptNames | None:
-    """Names for scripts: old offsets (as bytecode in the file has them) or new ones (for building)."""
+    """Names for scripts, by reference offsets (as the model holds them) or, for building, file offsets.
+
+    Either way a name the string had when read (before a rename) still
+    assembles, to the same string's offset.
+    """
     s = game.section(StringsSection)
     if s is None:
         return None
-    now = s.offsets()
-    key = (for_build, tuple(s.strings), tuple(s.layout))
+    key = (tuple(s.strings), tuple(s.layout), tuple(s.original))
     cached = game.names_cache.get(for_build)
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
+    offsets = s.offsets() if for_build else s.ref_offsets()
+    aliases: dict[str, int] = {}
+    for i, old in enumerate(s.original):
+        if i < len(offsets) and old:
+            aliases.setdefault(old, offsets[i])
     texts: dict[int, str] = {}  # not the translations: opening must not inflate the text asset
-    names: ScriptNames
-    if for_build:
-        aliases: dict[str, int] = {}
-        for i, old in enumerate(s.original):
-            if i < len(now) and old:
-                aliases.setdefault(old, now[i])
-        names = _BuildNames(dict(zip(now, s.strings)), aliases, texts)
-    else:
-        offsets = s.layout if s.layout and len(s.layout) == len(s.strings) else now
-        names = ScriptNames(dict(zip(offsets, s.strings)), texts)
+    names = _Names(dict(zip(offsets, s.strings)), aliases, texts)
     game.names_cache[for_build] = (key, names)
     return names
 

@@ -234,7 +234,7 @@ def walking(atlas: int, x: int) -> SpriteMapAsset:
 
 def sample_game(rng: random.Random | None = None) -> Game:
     """The sample game as a model (nothing is read from a file)."""
-    strings = StringsSection([""], layout=[])
+    strings = StringsSection([""])
     S = strings.add
 
     def script(text: str) -> Script:
@@ -415,8 +415,6 @@ def sample_game(rng: random.Random | None = None) -> Game:
                 OpaqueSection(12, b"reserved section, kept as it is"), ui_elements, main_menu, hud, slots, alerts,
                 credits, chooser, cutscenes, startup, attrs, actions, char_opts, npcs, spawners, dialogs, objects,
                 crafting, tile_meta, quests, maps]
-    strings.layout = strings.offsets()
-    strings.original = list(strings.strings)
     game = Game(header, sections)  # type: ignore[arg-type]
     names = script_names(game)
     for _, sc in list(iter_scripts(game.sections)):

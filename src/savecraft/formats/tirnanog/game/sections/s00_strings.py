@@ -1,9 +1,14 @@
 """Section type 0: the internal names of entities, NUL-terminated, addressed by byte offset.
 
 Every "string index" in the file is a byte offset into this section, so
-renaming a string moves the ones after it. ``layout`` remembers the offsets
-the strings had when read; the builder maps each old offset to the string's
-new one and rewrites every reference (NOTES.md: one function, here).
+renaming a string moves the ones after it. References in the model keep
+the offsets they were read with until the game is built: ``layout`` holds,
+for each string, the offset references use for it (as read; a string added
+later gets the offset it would have had, appended to the strings as read),
+and ``original`` the names at that time. Lookups (:meth:`get`, :meth:`find`,
+:meth:`add`) work in those reference offsets; the builder maps each one to
+the string's offset in the file it writes and rewrites every reference
+(one function: :meth:`remap`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ class StringsSection:
     original: list[str] = field(default_factory=list, compare=False)  # the strings when read
 
     def offsets(self) -> list[int]:
+        """Where each string starts in the section as it will be written."""
         out: list[int] = []
         pos = 0
         for s in self.strings:
@@ -38,30 +44,47 @@ class StringsSection:
     def size(self) -> int:
         return sum(len(s.encode("utf-8")) + 1 for s in self.strings) + len(self.trailing)
 
+    def _track(self) -> None:
+        if len(self.layout) != len(self.strings) or len(self.original) != len(self.strings):
+            self.layout = self.offsets()
+            self.original = list(self.strings)
+
+    def ref_offsets(self) -> list[int]:
+        """The offset references in the model use for each string (see the module's notes)."""
+        return self.layout if len(self.layout) == len(self.strings) else self.offsets()
+
+    def ref_size(self) -> int:
+        """The end of the strings in reference offsets (string indices below it are inside)."""
+        refs = self.ref_offsets()
+        if not refs:
+            return len(self.trailing)
+        last = self.original[-1] if len(self.original) == len(refs) else self.strings[-1]
+        return refs[-1] + len(last.encode("utf-8")) + 1 + len(self.trailing)
+
     def by_offset(self) -> dict[int, str]:
-        return dict(zip(self.offsets(), self.strings))
+        return dict(zip(self.ref_offsets(), self.strings))
 
     def get(self, offset: int) -> str | None:
-        """The string that starts at ``offset``, or None."""
+        """The string a reference with this offset points to, or None."""
         return self.by_offset().get(offset)
 
     def find(self, name: str) -> int:
-        """The offset of a string (its first occurrence), or -1."""
-        for off, s in zip(self.offsets(), self.strings):
+        """The reference offset of a string (its first occurrence), or -1."""
+        for off, s in zip(self.ref_offsets(), self.strings):
             if s == name:
                 return off
         return -1
 
     def add(self, name: str) -> int:
-        """The offset of ``name``, appending it when it is not there yet."""
+        """The reference offset of ``name``, appending it when it is not there yet."""
         off = self.find(name)
         if off >= 0:
             return off
-        if self.layout and len(self.layout) == len(self.strings):
-            self.layout.append(-1)
-            self.original.append(name)
-        off = self.size() - len(self.trailing)
+        self._track()
+        off = self.ref_size() - len(self.trailing)
         self.strings.append(name)
+        self.layout.append(off)
+        self.original.append(name)
         return off
 
     def remap(self) -> dict[int, int] | None:
@@ -79,7 +102,7 @@ class StringsSection:
                               "follow strings by position; set strings.layout = strings.offsets() to "
                               "leave every reference as it is)",
                               f"{len(self.layout) - len(self.strings)} fewer strings than were read")
-        return {old: new for old, new in zip(self.layout, now) if old >= 0}
+        return dict(zip(self.layout, now))
 
 
 def decode(r: Reader, ctx: ParseContext) -> StringsSection:
