@@ -124,3 +124,20 @@ def test_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "player.sav: tirnanog-save" in out and "server.sav: tirnanog-save" in out
     assert "rebuilt byte for byte: NO" not in out
+
+
+def test_a_bug_is_still_one_line(monkeypatch: pytest.MonkeyPatch, saves: dict[str, Path],
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from savecraft.commands import files
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(files.api, "parse", broken)
+    monkeypatch.delenv("SAVECRAFT_DEBUG", raising=False)
+    assert main(["info", str(saves["player"])]) == 70
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("savecraft: internal error: IndexError")
+    monkeypatch.setenv("SAVECRAFT_DEBUG", "1")
+    with pytest.raises(IndexError):
+        main(["info", str(saves["player"])])

@@ -9,6 +9,7 @@ exit 1 for a file with problems, 2 for usage errors and unreadable files.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,7 @@ from .errors import FormatError, SavecraftError
 EXIT_OK = 0
 EXIT_PROBLEM = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE
 
 # Modules that add subcommands; one not written yet is skipped.
 COMMANDS = (
@@ -81,6 +83,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         print("savecraft: error: out of memory", file=sys.stderr)
         return EXIT_PROBLEM
+    except Exception as exc:  # a bug of ours: still one line, with a way to see more
+        if os.environ.get("SAVECRAFT_DEBUG"):
+            raise
+        print(f"savecraft: internal error: {type(exc).__name__}: {exc} "
+              "(this is a bug in savecraft; SAVECRAFT_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":
