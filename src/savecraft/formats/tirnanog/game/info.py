@@ -17,6 +17,12 @@ def summary(game: Game) -> dict[str, Any]:
         out["title"] = f"(unreadable: {err})"
     out["languages"] = [t.language for t in game.translations]
     out["sections"] = [_line(s) for s in game.sections]
+    kinds: dict[str, list[int]] = {}
+    for a in game.assets():
+        k = kinds.setdefault(a.WHAT, [0, 0])
+        k[0] += 1
+        k[1] += a.length  # as stored in the file; nothing is read
+    out["assets"] = [f"{what}: {n} ({size} bytes)" for what, (n, size) in kinds.items()]
     if game.source is not None:
         out["file size"] = len(game.source)
         start, end = game.asset_bundle_range()
