@@ -75,3 +75,16 @@ def test_json_keeps_streams_no_level_reproduces_and_raw_bytecode(data: bytes) ->
     text = jsonmap.dumps(FORMAT.parse(built, Report(strict=False)))  # validate mode keeps it as bytecode
     assert b'"bytecode"' in text and b'"original"' in text
     assert api.build(jsonmap.loads(text)) == built
+
+
+def test_unknown_section_types_are_kept(data: bytes) -> None:
+    from savecraft.formats.tirnanog.game.sections import OpaqueSection
+    game = open_game(data)
+    game.sections.insert(5, OpaqueSection(77, b"from a future editor"))
+    built = api.build(game)
+    v = api.validate(built)
+    assert v.ok and any(p.severity == "warning" and "77" in p.found for p in v.problems)
+    again = api.load(built)
+    assert again.sections[5] == OpaqueSection(77, b"from a future editor")
+    assert api.build(again) == built
+    assert jsonmap.loads(jsonmap.dumps(again)) == again
