@@ -52,6 +52,25 @@ def start_server(folder: Path, world: Path, tick: float) -> tuple[subprocess.Pop
     raise SystemExit("the server did not start")
 
 
+def udp_drops(port: int) -> tuple[int, int]:
+    """Kernel receive-buffer drops (/proc/net/udp): at the server's socket, and at every other
+    loopback socket (the bots', and whatever else runs on the machine)."""
+    server = others = 0
+    try:
+        lines = Path("/proc/net/udp").read_text().splitlines()[1:]
+    except OSError:
+        return -1, -1
+    for line in lines:
+        f = line.split()
+        local_port = int(f[1].split(":")[1], 16)
+        drops = int(f[-1])
+        if local_port == port:
+            server += drops
+        else:
+            others += drops
+    return server, others
+
+
 def one(size: int, rate: float, duration: float, tick: float) -> LoadReport:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -62,18 +81,22 @@ def one(size: int, rate: float, duration: float, tick: float) -> LoadReport:
         assert proc.stderr is not None
         log = (folder / "server.log").open("w")
         drain = subprocess.Popen(["cat"], stdin=proc.stderr, stdout=log)
+        before = udp_drops(port)
         try:
             report: LoadReport = run(lambda: asyncio.wait_for(
                 run_loadtest("127.0.0.1", port, clients=size, rate=rate, duration=duration,
                              server_pid=proc.pid, concurrency=64, own_process=True),
                 timeout=duration + 600))
+            after = udp_drops(port)
+            report.server_counters = f"kernel drops: server socket {after[0] - before[0]}, " \
+                f"other sockets {after[1] - before[1]}"
         finally:
             proc.terminate()
             proc.wait(60)
             drain.wait(10)
             log.close()
         stops = [ln for ln in (folder / "server.log").read_text().splitlines() if " stop " in ln]
-        report.server_counters = stops[-1].split(" stop ", 1)[1] if stops else ""
+        report.server_counters += "; " + (stops[-1].split(" stop ", 1)[1] if stops else "")
         return report
 
 

@@ -89,6 +89,8 @@ class ServerConfig:
     max_players: int = 10_000
     max_queue: int = 256  # NetQ messages waiting per client
     registration_open: bool = True
+    send_budget: int = 4000  # datagrams per tick, at most (80,000/s at 20 ticks/s)
+    window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
 
@@ -131,6 +133,7 @@ class GameServer:
         self.udp_port = 0
         self.stopped = asyncio.Event()
         self._expired_at = 0.0
+        self._resume = 0  # where the next tick starts sending, when the last ran out of budget
 
     # -- logging and counters -----------------------------------------------------------
     def log(self, event: str, **fields: Any) -> None:
@@ -224,7 +227,8 @@ class GameServer:
         if old is not None:
             self.logout(old, "logged in again")
         sess = Session(uid, user, token, otp, SessionCipher(token),
-                       NetQ(resend_timeout=self.config.resend, max_queue=self.config.max_queue),
+                       NetQ(resend_timeout=self.config.resend, window=self.config.window,
+                            max_queue=self.config.max_queue),
                        host)
         user.last_login = int(time.time())
         self.store.touch(uid)
@@ -486,11 +490,21 @@ class GameServer:
                 self.stats["tick_late_max_ms"] = late
 
     def tick(self, now: float) -> None:
+        t0 = time.perf_counter()
         self._fan_out()
+        t1 = time.perf_counter()
         self._send_tick(now)
+        t2 = time.perf_counter()
         if now - self._expired_at >= EXPIRE_EVERY:
             self._expired_at = now
             self._expire(now)
+        t3 = time.perf_counter()
+        st = self.stats
+        for key, spent in (("fanout_max_ms", t1 - t0), ("send_max_ms", t2 - t1),
+                           ("expire_max_ms", t3 - t2)):
+            ms = int(spent * 1000)
+            if ms > st[key]:
+                st[key] = ms
 
     def _fan_out(self) -> None:
         """Each map's records of this tick to everyone who sees that map, but not their own.
@@ -514,9 +528,26 @@ class GameServer:
                         sess.add_records(_without(records, mine))
 
     def _send_tick(self, now: float) -> None:
+        """Flush every player's NetQ, within a budget of datagrams per tick.
+
+        After a stall every player's unacknowledged datagrams fall due at
+        once; sending them all in one tick would stall the loop again (and
+        overflow the socket's receive buffer meanwhile). Past the budget the
+        tick stops, and the next one starts with the players it skipped.
+        """
         keepalive = self.config.keepalive
         send = self._send
-        for sess in list(self.by_addr.values()):
+        sessions = list(self.by_addr.values())
+        if not sessions:
+            return
+        first = self._resume % len(sessions)
+        budget = self.config.send_budget
+        for k in range(len(sessions)):
+            if budget <= 0:
+                self._resume = first + k
+                self.count("ticks_over_budget")
+                return
+            sess = sessions[(first + k) % len(sessions)]
             addr = sess.addr
             assert addr is not None
             netq = sess.netq
@@ -548,6 +579,7 @@ class GameServer:
                 continue
             datagrams = netq.flush(now)
             if datagrams:
+                budget -= len(datagrams)
                 sess.last_sent = now
                 apply = sess.cipher.apply
                 for d in datagrams:
