@@ -52,6 +52,16 @@ def best(fn: Callable[[], object], repeat: int = 7) -> float:
     return min(times)
 
 
+def child_rss(code: str) -> int:
+    """Peak resident memory (MiB) of a fresh Python running ``code``."""
+    import subprocess
+    # VmHWM, not ru_maxrss: the latter carries the parent's peak over fork and exec
+    probe = code + ("\nprint([l.split()[1] for l in open('/proc/self/status') "
+                    "if l.startswith('VmHWM')][0])")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[-1]) // 1024
+
+
 def make_game(size_mb: int) -> bytes:
     game = sample_game()
     movies = game.require(MoviesSection)
@@ -113,6 +123,12 @@ def main() -> int:
               f"inflate its section block: {t_small_inflate * 1e3:8.3f} ms   ratio {t_small / t_small_inflate:6.1f}x")
         print(f"big / small open time: {t_open / t_small:.2f}x for a {size / len(small):.0f}x bigger file")
         print(f"goal: open under 50 ms: {'met' if t_open < 0.050 else 'NOT met'}")
+
+        rss_open = child_rss(f"from savecraft.formats.tirnanog.game import open_game\ng = open_game({str(path)!r})")
+        rss_read = child_rss(f"data = open({str(path)!r}, 'rb').read()")
+        rss_none = child_rss("import savecraft.formats.tirnanog.game")
+        print(f"peak memory of a fresh process: import only {rss_none} MiB, open_game {rss_open} MiB, "
+              f"reading the file {rss_read} MiB")
 
         with open_game(path) as game:
             entries = game.require(MapsSection).maps
