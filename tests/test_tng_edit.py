@@ -203,3 +203,17 @@ def test_lookups_before_the_build_follow_renames() -> None:
     again = rebuilt(game)
     assert again.string(again.require(NpcTypesSection).npcs[0].name) == "added_after_a_rename"
     assert again.string(again.attributes.attributes[0].name) == "hit_points_longer"  # type: ignore[union-attr]
+
+
+def test_assets_of_a_closed_game_fail_clearly(tmp_path: object) -> None:
+    import pytest
+
+    from savecraft.errors import FormatError
+    from pathlib import Path
+    p = Path(str(tmp_path)) / "g.tng"
+    p.write_bytes(DATA)
+    game = open_game(p)
+    asset = game.maps.maps[0].asset  # type: ignore[union-attr]
+    game.close()
+    with pytest.raises(FormatError, match="closed"):
+        asset.value

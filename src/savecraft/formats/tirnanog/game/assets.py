@@ -26,13 +26,14 @@ T = TypeVar("T")
 class Source:
     """The bytes of a game file: in memory, or memory-mapped from an open file."""
 
-    __slots__ = ("_fh", "_map", "data", "name")
+    __slots__ = ("_fh", "_map", "data", "name", "size")
 
     def __init__(self, data: Buffer | mmap.mmap, fh: IO[bytes] | None = None, name: str = "") -> None:
         self.data: Any = data
         self._fh = fh
         self._map = data if isinstance(data, mmap.mmap) else None
         self.name = name
+        self.size = len(data)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> Source:
@@ -48,10 +49,17 @@ class Source:
             raise
 
     def __len__(self) -> int:
-        return len(self.data)
+        return self.size
 
     def read(self, offset: int, length: int) -> bytes:
+        if self.closed:
+            raise FormatError(offset, self.name, "an open game file (read its assets before closing it)",
+                              "a closed one")
         return bytes(self.data[offset : offset + length])
+
+    @property
+    def closed(self) -> bool:
+        return self._fh is None and self._map is None and isinstance(self.data, mmap.mmap)
 
     def close(self) -> None:
         if self._map is not None:
