@@ -126,7 +126,7 @@ def _asset_label(game: Game, s: Any, k: int) -> str:
                 got = game.string(name) if isinstance(name, int) and name else None
                 if got:
                     return got
-    return "asset"
+    return {6: "atlas", 5: "movie", 3: "music"}.get(int(s.TYPE), "asset")  # atlases have no names
 
 
 def _maps(game: Game, s: Any, sub: Path) -> list[Path]:
