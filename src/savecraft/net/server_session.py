@@ -66,7 +66,11 @@ class Session:
     def outgoing(self) -> list[bytes]:
         """Messages for this tick: records batched into as few updates as fit, then the rest."""
         out: list[bytes] = []
-        if self.records:
+        records = self.records
+        if records and sum(map(len, records)) <= UPDATE_ROOM:  # the usual case: one update
+            out.append(finish(Update, b"".join(records)))
+            records.clear()
+        elif records:
             body: list[bytes] = []
             size = 0
             for rec in self.records:
