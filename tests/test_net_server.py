@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import socket
 import zlib
 from pathlib import Path
 
@@ -279,6 +280,17 @@ def test_start_up_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["serve", str(world), "--state", str(bad_state), "--port", "0"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "bad.sav" in err
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        port = busy.getsockname()[1]
+        assert main(["serve", str(world), "--state", str(tmp_path / "s2.sav"),
+                     "--port", str(port)]) == 2
+    finally:
+        busy.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and f"cannot listen on 127.0.0.1:{port}" in err[-1]
     with pytest.raises(WorldError):
         load_world(tmp_path)
     other = tmp_path / "other.sav"

@@ -150,12 +150,20 @@ class GameServer:
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         cfg = self.config
-        self._tcp = await asyncio.start_server(self._on_tcp, cfg.host, cfg.port, ssl=self.tls,
-                                               reuse_address=True)
-        self.tcp_port = int(self._tcp.sockets[0].getsockname()[1])
-        udp_port = self.tcp_port if cfg.udp_port is None else cfg.udp_port
-        transport, _ = await loop.create_datagram_endpoint(lambda: _Udp(self),
-                                                           local_addr=(cfg.host, udp_port))
+        for attempt in range(8):
+            self._tcp = await asyncio.start_server(self._on_tcp, cfg.host, cfg.port,
+                                                   ssl=self.tls, reuse_address=True)
+            self.tcp_port = int(self._tcp.sockets[0].getsockname()[1])
+            udp_port = self.tcp_port if cfg.udp_port is None else cfg.udp_port
+            try:
+                transport, _ = await loop.create_datagram_endpoint(
+                    lambda: _Udp(self), local_addr=(cfg.host, udp_port))
+                break
+            except OSError:
+                self._tcp.close()
+                # a port the OS chose for TCP may be taken for UDP: choose again
+                if cfg.port != 0 or cfg.udp_port is not None or attempt == 7:
+                    raise
         self._udp = transport
         self.udp_port = int(transport.get_extra_info("sockname")[1])
         _grow_buffers(transport, cfg.udp_buffer)
