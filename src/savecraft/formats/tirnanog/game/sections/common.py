@@ -11,6 +11,7 @@ offsets when strings are renamed.
 from __future__ import annotations
 
 import dataclasses
+import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -62,6 +63,21 @@ def write_sprite(w: Writer, s: SpriteRef, name: str = "") -> None:
     w.u16(s.index, name)
 
 
+_SPRITE = struct.Struct("<BH")
+
+
+def read_sprites(r: Reader, n: int, name: str) -> list[SpriteRef]:
+    """``n`` 3-byte sprite references in one pass."""
+    r.count(n, 3, name, "sprite")
+    raw = r.bytes(3 * n, name)
+    return [SpriteRef(c, i) for c, i in _SPRITE.iter_unpack(raw)]
+
+
+def write_sprites(w: Writer, items: list[SpriteRef], name: str = "") -> None:
+    for k, sp in enumerate(items):
+        write_sprite(w, sp, f"{name}[{k}]")
+
+
 @dataclass(slots=True)
 class FontRef:
     style: int = 0
@@ -91,6 +107,7 @@ class Condition:
 
 
 COND = Record("condition", [("relation", "u8"), ("attribute", "u24"), ("value", "i32")])
+DESCRIPTOR = Record("asset descriptor", [("offset", "u64"), ("length", "u32"), ("name", "u32")])
 
 
 def read_conditions(r: Reader, n: int, name: str) -> list[Condition]:
@@ -184,9 +201,7 @@ class ParseContext:
     def descriptor(self, r: Reader, cls: type[A], path: str) -> tuple[A, int]:
         """An asset descriptor (u64 offset, u32 length, u32 name); returns the asset and the name field."""
         at = r.offset
-        rel = r.u64(path + ".offset")
-        length = r.u32(path + ".length")
-        tail = r.u32(path + ".name")
+        rel, length, tail = r.record(DESCRIPTOR, path)
         return self.asset(cls, rel, length, path, at), tail
 
 
@@ -218,9 +233,7 @@ class BuildContext:
 
     def descriptor(self, w: Writer, asset: Asset[Any], tail: int, path: str) -> None:
         off, length = self.place(asset)
-        w.u64(off, path + ".offset")
-        w.u32(length, path + ".length")
-        w.u32(tail, path + ".name")
+        w.record(DESCRIPTOR, (off, length, tail), path)
 
 
 # -- generic walks over models ------------------------------------------------------------
@@ -299,6 +312,7 @@ __all__ = [
     "read_handlers",
     "read_script",
     "read_sprite",
+    "read_sprites",
     "script_to_bytes",
     "sref",
     "srefs",
@@ -308,4 +322,5 @@ __all__ = [
     "write_font",
     "write_handlers",
     "write_sprite",
+    "write_sprites",
 ]

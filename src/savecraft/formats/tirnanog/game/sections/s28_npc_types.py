@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
 from .common import (
     BuildContext,
@@ -15,7 +15,7 @@ from .common import (
     SpriteRef,
     read_conditions,
     read_handlers,
-    read_sprite,
+    read_sprites,
     sref,
     tref,
     write_conditions,
@@ -26,6 +26,14 @@ from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 28
+NPC_HEAD = Record("NPC type header", [
+    ("title", "u24"), ("behaviour", "u8"), ("speed", "u16"), ("direction_change", "u16"),
+    ("patrol_path", "u8"), ("attribute_count", "u8"), ("item_count", "u8"), ("sprite_count", "u8"),
+    ("handler_count", "u8"),
+])
+NPC_ITEM = Record("NPC inventory item", [
+    ("chance", "u8"), ("quantity", "u24"), ("resupply", "u24"), ("category", "u8"), ("index", "u16"),
+])
 
 
 @dataclass(slots=True)
@@ -54,7 +62,6 @@ def _counts(w: Writer, n: NpcType) -> None:
     for name in ("attributes", "inventory", "sprites", "handlers"):
         if len(getattr(n, name)) > 255:
             w._bad(name, "at most 255 entries", str(len(getattr(n, name))))
-        w.u8(len(getattr(n, name)), name)
 
 
 class NpcAsset(StructAsset[NpcType]):
@@ -62,36 +69,28 @@ class NpcAsset(StructAsset[NpcType]):
     VALUE = NpcType
 
     def read(self, r: Reader, ctx: AssetContext) -> NpcType:
-        n = NpcType(r.u24("title"), r.u8("behaviour"), r.u16("speed"), r.u16("direction_change"),
-                    r.u8("patrol_path"))
-        a, i, s, e = r.u8("attribute_count"), r.u8("item_count"), r.u8("sprite_count"), r.u8("handler_count")
+        title, behaviour, speed, change, patrol, a, i, s, e = r.record(NPC_HEAD, "header")
+        n = NpcType(title, behaviour, speed, change, patrol)
         n.attributes = read_conditions(r, a, "attributes")
-        r.count(i, 10, "inventory")
+        r.count(i, NPC_ITEM.size, "inventory")
         for k in range(i):
-            p = f"inventory[{k}]"
-            n.inventory.append(NpcItem(r.u8(p), r.u24(p), r.u24(p), read_sprite(r, p + ".object")))
-        r.count(s, 3, "sprites")
-        n.sprites = [read_sprite(r, f"sprites[{k}]") for k in range(s)]
+            chance, qty, resupply, cat, idx = r.record(NPC_ITEM, f"inventory[{k}]")
+            n.inventory.append(NpcItem(chance, qty, resupply, SpriteRef(cat, idx)))
+        n.sprites = read_sprites(r, s, "sprites")
         r.count(e, 7, "handlers")
         n.handlers = read_handlers(r, e, ctx, "handlers")
         return n
 
     def write(self, w: Writer, n: NpcType, ctx: Any) -> None:
-        w.u24(n.title, "title")
-        w.u8(n.behaviour, "behaviour")
-        w.u16(n.speed, "speed")
-        w.u16(n.direction_change, "direction_change")
-        w.u8(n.patrol_path, "patrol_path")
         _counts(w, n)
+        w.record(NPC_HEAD, (n.title, n.behaviour, n.speed, n.direction_change, n.patrol_path, len(n.attributes),
+                            len(n.inventory), len(n.sprites), len(n.handlers)), "header")
         write_conditions(w, n.attributes, ctx, "attributes")
         for k, it in enumerate(n.inventory):
-            p = f"inventory[{k}]"
-            w.u8(it.chance, p)
-            w.u24(it.quantity, p)
-            w.u24(it.resupply, p)
-            write_sprite(w, it.object, p)
-        for sp in n.sprites:
-            write_sprite(w, sp, "sprites")
+            w.record(NPC_ITEM, (it.chance, it.quantity, it.resupply, it.object.category, it.object.index),
+                     f"inventory[{k}]")
+        for k, sp in enumerate(n.sprites):
+            write_sprite(w, sp, f"sprites[{k}]")
         write_handlers(w, n.handlers, ctx, "handlers")
 
 

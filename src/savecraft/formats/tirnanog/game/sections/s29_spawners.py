@@ -5,13 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
-from .common import BuildContext, ParseContext, SpriteRef, read_sprite, sref, write_sprite
+from .common import BuildContext, ParseContext, SpriteRef, sref
 from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 29
+KIND = Record("spawned NPC kind", [
+    ("required_attribute", "u24"), ("relation", "u8"), ("required_value", "i32"), ("provided_attribute", "u24"),
+    ("provided_value", "i32"), ("spawn_category", "u8"), ("spawn_index", "u16"), ("npc_category", "u8"),
+    ("npc_index", "u16"),
+])
 
 
 @dataclass(slots=True)
@@ -40,11 +45,10 @@ class SpawnerAsset(StructAsset[Spawner]):
     def read(self, r: Reader, ctx: AssetContext) -> Spawner:
         s = Spawner(r.u8("max_npcs"), r.u24("respawn"))
         n = r.u16("kind_count")
-        r.count(n, 21, "kinds")
+        r.count(n, KIND.size, "kinds")
         for i in range(n):
-            p = f"kinds[{i}]"
-            s.kinds.append(SpawnKind(r.u24(p), r.u8(p), r.i32(p), r.u24(p), r.i32(p),
-                                     read_sprite(r, p + ".spawn_animation"), read_sprite(r, p + ".npc")))
+            ra, rel, rv, pa, pv, sc, si, nc, ni = r.record(KIND, f"kinds[{i}]")
+            s.kinds.append(SpawnKind(ra, rel, rv, pa, pv, SpriteRef(sc, si), SpriteRef(nc, ni)))
         return s
 
     def write(self, w: Writer, s: Spawner, ctx: Any) -> None:
@@ -54,14 +58,9 @@ class SpawnerAsset(StructAsset[Spawner]):
             w._bad("kinds", "at most 65535 kinds", str(len(s.kinds)))
         w.u16(len(s.kinds))
         for i, k in enumerate(s.kinds):
-            p = f"kinds[{i}]"
-            w.u24(ctx.s(k.required_attribute), p)
-            w.u8(k.relation, p)
-            w.i32(k.required_value, p)
-            w.u24(ctx.s(k.provided_attribute), p)
-            w.i32(k.provided_value, p)
-            write_sprite(w, k.spawn_animation, p)
-            write_sprite(w, k.npc, p)
+            w.record(KIND, (ctx.s(k.required_attribute), k.relation, k.required_value, ctx.s(k.provided_attribute),
+                            k.provided_value, k.spawn_animation.category, k.spawn_animation.index,
+                            k.npc.category, k.npc.index), f"kinds[{i}]")
 
 
 @dataclass(slots=True)

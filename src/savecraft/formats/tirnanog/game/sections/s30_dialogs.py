@@ -9,14 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
-from .common import BuildContext, ParseContext, SpriteRef, read_sprite, sref, tref, write_sprite
+from .common import BuildContext, ParseContext, SpriteRef, sref, tref
 from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 30
 PLAYER_PORTRAIT = 0xFFF0
+DIALOG_HEAD = Record("dialog header", [
+    ("title", "u24"), ("description", "u24"), ("speech", "u24"), ("portrait_category", "u8"),
+    ("portrait_index", "u16"), ("portrait_left", "u8"), ("option_count", "u8"),
+])
+OPTION = Record("dialog option", [
+    ("required_attribute", "u24"), ("relation", "u8"), ("required_value", "i32"), ("provided_attribute", "u24"),
+    ("provided_value", "i32"), ("speech", "u24"), ("text", "u24"),
+])
 
 
 @dataclass(slots=True)
@@ -46,34 +54,21 @@ class DialogAsset(StructAsset[Dialog]):
     VALUE = Dialog
 
     def read(self, r: Reader, ctx: AssetContext) -> Dialog:
-        d = Dialog(r.u24("title"), r.u24("description"), r.u24("speech"), read_sprite(r, "portrait"),
-                   r.u8("portrait_left"))
-        n = r.u8("option_count")
-        r.count(n, 21, "options")
-        for i in range(n):
-            p = f"options[{i}]"
-            d.options.append(DialogOption(r.u24(p), r.u8(p), r.i32(p), r.u24(p), r.i32(p), r.u24(p),
-                                          r.u24(p + ".text")))
+        title, desc, speech, pc, pi, left, n = r.record(DIALOG_HEAD, "header")
+        d = Dialog(title, desc, speech, SpriteRef(pc, pi), left)
+        r.count(n, OPTION.size, "options")
+        d.options = [DialogOption(*r.record(OPTION, f"options[{i}]")) for i in range(n)]
         return d
 
     def write(self, w: Writer, d: Dialog, ctx: Any) -> None:
-        w.u24(d.title, "title")
-        w.u24(d.description, "description")
-        w.u24(ctx.s(d.speech), "speech")
-        write_sprite(w, d.portrait, "portrait")
-        w.u8(d.portrait_left, "portrait_left")
         if len(d.options) > 255:
             w._bad("options", "at most 255 options", str(len(d.options)))
-        w.u8(len(d.options))
+        w.record(DIALOG_HEAD, (d.title, d.description, ctx.s(d.speech), d.portrait.category, d.portrait.index,
+                               d.portrait_left, len(d.options)), "header")
         for i, o in enumerate(d.options):
-            p = f"options[{i}]"
-            w.u24(ctx.s(o.required_attribute), p)
-            w.u8(o.relation, p)
-            w.i32(o.required_value, p)
-            w.u24(ctx.s(o.provided_attribute), p)
-            w.i32(o.provided_value, p)
-            w.u24(ctx.s(o.speech), p)
-            w.u24(o.text, p)
+            w.record(OPTION, (ctx.s(o.required_attribute), o.relation, o.required_value,
+                              ctx.s(o.provided_attribute), o.provided_value, ctx.s(o.speech), o.text),
+                     f"options[{i}]")
 
 
 @dataclass(slots=True)

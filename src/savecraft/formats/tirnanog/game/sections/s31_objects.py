@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
 from .common import (
     BuildContext,
@@ -21,13 +21,13 @@ from .common import (
     SpriteRef,
     read_conditions,
     read_handlers,
-    read_sprite,
+    read_sprites,
     sref,
     srefs,
     tref,
     write_conditions,
     write_handlers,
-    write_sprite,
+    write_sprites,
 )
 from .structured import StructAsset
 
@@ -74,30 +74,37 @@ class ObjectMeta:
     trailing: bytes = b""
 
 
+OBJECT_HEAD = Record("object meta header", [
+    ("title", "u24"), ("mask_width", "u16"), ("mask_height", "u16"), ("action_group", "u8"),
+    ("inventory_category", "u8"), ("inventory_index", "u16"), ("placement_sound", "u24"), ("price", "u24"),
+    ("price_unit", "u16"), ("category", "u8"), ("projectile_category", "u8"), ("projectile_index", "u16"),
+    ("projectile_duration", "u24"), ("ammo_category", "u8"), ("ammo_index", "u16"), ("layer_order", "u8"),
+    ("equip_mask", "u32"), ("sound_count", "u8"), ("required_count", "u8"), ("modifier_count", "u8"),
+    ("sprite_modifier_count", "u8"), ("handler_count", "u8"),
+])
+assert OBJECT_HEAD.size == 39
+
+
 class ObjectAsset(StructAsset[ObjectMeta]):
     WHAT = "object meta"
     VALUE = ObjectMeta
 
     def read(self, r: Reader, ctx: AssetContext) -> ObjectMeta:
-        o = ObjectMeta(r.u24("title"), r.u16("mask_width"), r.u16("mask_height"), r.u8("action_group"),
-                       read_sprite(r, "inventory_sprite"), r.u24("placement_sound"), r.u24("price"),
-                       r.u16("price_unit"), r.u8("category"), read_sprite(r, "projectile"),
-                       r.u24("projectile_duration"), read_sprite(r, "ammo"), r.u8("layer_order"),
-                       r.u32("equip_mask"))
-        s, a, m, c, e = (r.u8("sound_count"), r.u8("required_count"), r.u8("modifier_count"),
-                         r.u8("sprite_modifier_count"), r.u8("handler_count"))
-        o.collision_mask = r.bytes(o.mask_width * o.mask_height, "collision_mask")
-        o.equipped_sprites = [read_sprite(r, f"equipped_sprites[{i}]") for i in range(SLOTS)]
+        (title, mw, mh, group, ic, ii, sound, price, unit, cat, pc, pi, pdur, ac, ai, order, mask,
+         s, a, m, c, e) = r.record(OBJECT_HEAD, "header")
+        o = ObjectMeta(title, mw, mh, group, SpriteRef(ic, ii), sound, price, unit, cat, SpriteRef(pc, pi), pdur,
+                       SpriteRef(ac, ai), order, mask)
+        o.collision_mask = r.bytes(mw * mh, "collision_mask")
+        o.equipped_sprites = read_sprites(r, SLOTS, "equipped_sprites")
         r.count(s, 3, "sounds")
         o.sounds = [r.u24(f"sounds[{i}]") for i in range(s)]
-        o.slot_sprites = [read_sprite(r, f"slot_sprites[{i}]") for i in range(SLOTS)]
+        o.slot_sprites = read_sprites(r, SLOTS, "slot_sprites")
         o.required = read_conditions(r, a, "required")
         o.modifiers = read_conditions(r, m, "modifiers")
         r.count(c, 3 + 3 * MODIFIER_SPRITES, "sprite_modifiers")
         for i in range(c):
             p = f"sprite_modifiers[{i}]"
-            o.sprite_modifiers.append(SpriteModifier(r.u24(p + ".option"),
-                                                     [read_sprite(r, p) for _ in range(MODIFIER_SPRITES)]))
+            o.sprite_modifiers.append(SpriteModifier(r.u24(p + ".option"), read_sprites(r, MODIFIER_SPRITES, p)))
         r.count(e, 7, "handlers")
         o.handlers = read_handlers(r, e, ctx, "handlers")
         return o
@@ -108,40 +115,27 @@ class ObjectAsset(StructAsset[ObjectMeta]):
         if len(o.equipped_sprites) != SLOTS or len(o.slot_sprites) != SLOTS:
             w._bad("equipped_sprites", f"{SLOTS} equipped and {SLOTS} slot sprites",
                    f"{len(o.equipped_sprites)} and {len(o.slot_sprites)}")
-        w.u24(o.title, "title")
-        w.u16(o.mask_width, "mask_width")
-        w.u16(o.mask_height, "mask_height")
-        w.u8(o.action_group, "action_group")
-        write_sprite(w, o.inventory_sprite, "inventory_sprite")
-        w.u24(ctx.s(o.placement_sound), "placement_sound")
-        w.u24(o.price, "price")
-        w.u16(o.price_unit, "price_unit")
-        w.u8(o.category, "category")
-        write_sprite(w, o.projectile, "projectile")
-        w.u24(o.projectile_duration, "projectile_duration")
-        write_sprite(w, o.ammo, "ammo")
-        w.u8(o.layer_order, "layer_order")
-        w.u32(o.equip_mask, "equip_mask")
         for name in ("sounds", "required", "modifiers", "sprite_modifiers", "handlers"):
-            n = len(getattr(o, name))
-            if n > 255:
-                w._bad(name, "at most 255 entries", str(n))
-            w.u8(n, name)
+            if len(getattr(o, name)) > 255:
+                w._bad(name, "at most 255 entries", str(len(getattr(o, name))))
+        w.record(OBJECT_HEAD, (
+            o.title, o.mask_width, o.mask_height, o.action_group, o.inventory_sprite.category,
+            o.inventory_sprite.index, ctx.s(o.placement_sound), o.price, o.price_unit, o.category,
+            o.projectile.category, o.projectile.index, o.projectile_duration, o.ammo.category, o.ammo.index,
+            o.layer_order, o.equip_mask, len(o.sounds), len(o.required), len(o.modifiers),
+            len(o.sprite_modifiers), len(o.handlers)), "header")
         w.bytes(o.collision_mask)
-        for sp in o.equipped_sprites:
-            write_sprite(w, sp, "equipped_sprites")
+        write_sprites(w, o.equipped_sprites, "equipped_sprites")
         for i, snd in enumerate(o.sounds):
             w.u24(ctx.s(snd), f"sounds[{i}]")
-        for sp in o.slot_sprites:
-            write_sprite(w, sp, "slot_sprites")
+        write_sprites(w, o.slot_sprites, "slot_sprites")
         write_conditions(w, o.required, ctx, "required")
         write_conditions(w, o.modifiers, ctx, "modifiers")
         for i, sm in enumerate(o.sprite_modifiers):
             if len(sm.sprites) != MODIFIER_SPRITES:
                 w._bad(f"sprite_modifiers[{i}].sprites", f"{MODIFIER_SPRITES} sprites", str(len(sm.sprites)))
             w.u24(sm.option, f"sprite_modifiers[{i}].option")
-            for sp in sm.sprites:
-                write_sprite(w, sp, f"sprite_modifiers[{i}]")
+            write_sprites(w, sm.sprites, f"sprite_modifiers[{i}].sprites")
         write_handlers(w, o.handlers, ctx, "handlers")
 
 
