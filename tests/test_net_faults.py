@@ -328,3 +328,20 @@ def test_a_tick_sends_within_its_budget_and_the_next_one_catches_up(tmp_path: Pa
                 await p.logout()
 
     run(body)
+
+
+def test_a_client_whose_server_falls_silent_gives_up(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(tmp_path) as server:
+            a = await login("127.0.0.1", server.tcp_port, "Aoife", "pw", register=SPEC)
+            a.server_timeout = 0.5
+            a.run(0.02)
+            await asyncio.sleep(0.2)
+            assert not a.lost
+            assert server._udp is not None
+            server._udp.pause_reading()  # the server hears nothing more and says nothing
+            server.by_addr.clear()
+            assert await until(lambda: a.lost and a.logged_out, timeout=3)
+            server._udp.resume_reading()
+
+    run(body)

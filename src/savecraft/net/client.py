@@ -317,7 +317,7 @@ class ClientSession:
     hello: ServerHello
     host: str
     port: int
-    netq: NetQ = field(default_factory=lambda: NetQ(resend_timeout=0.25, max_queue=512))
+    netq: NetQ = field(default_factory=lambda: NetQ(resend_timeout=0.4, window=8, max_queue=512))
     players: dict[int, Seen] = field(default_factory=dict)
     chat_lines: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=1000))
     maps: dict[int, bytes] = field(default_factory=dict)
@@ -328,6 +328,9 @@ class ClientSession:
     on_record: Callable[[Any], None] | None = None
     errors: int = 0  # datagrams that did not decrypt or decode
     logged_out: bool = False
+    lost: bool = False  # closed because the server fell silent
+    server_timeout: float = 10.0
+    _started: float = 0.0
     echoed: asyncio.Event = field(default_factory=asyncio.Event)
     _transport: asyncio.DatagramTransport | None = None
     _assembler: MapAssembler = field(default_factory=MapAssembler)
@@ -360,7 +363,7 @@ class ClientSession:
                 if loop.time() >= deadline:
                     transport.close()
                     raise ClientError("no answer to the UDP hello") from None
-        self._last_sent = time.monotonic()
+        self._last_sent = self._started = time.monotonic()
 
     def run(self, period: float = 0.05) -> asyncio.Task[None]:
         """Keep the session alive in the background (acks, resends, keepalives)."""
@@ -415,8 +418,18 @@ class ClientSession:
             self._last_sent = now
 
     def tick(self, now: float, keepalive: float = 1.0) -> None:
-        """Acknowledge, resend what is due, and send a keepalive move when quiet for a while."""
+        """Acknowledge, resend what is due, and send a keepalive move when quiet for a while.
+
+        A server silent for ``server_timeout`` seconds has dropped the session
+        (it sends something at least every second): the session closes
+        instead of resending into the void.
+        """
         if self.logged_out:
+            return
+        heard = self.netq.last_heard if self.netq.last_heard is not None else self._started
+        if now - heard > self.server_timeout:
+            self.lost = True
+            self.close()
             return
         if now - self._last_sent >= keepalive and not self.netq.in_flight:
             m, x, y, d, a = self.position

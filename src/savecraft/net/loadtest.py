@@ -30,7 +30,7 @@ from typing import Any
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
 from .packets import ErrorReason, InventoryRecord, MoveRecord
 
-ACK_EVERY = 0.1  # a bot acknowledges at least this often (its moves carry acknowledgements too)
+ACK_EVERY = 0.2  # a bot acknowledges at least this often (its moves carry acknowledgements too)
 GRACE = 1.0  # seconds after the last move before missing relays count as drops
 MAX_SAMPLES = 2_000_000
 
@@ -64,6 +64,7 @@ class LoadReport:
     expected_relays: int = 0
     missing_relays: int = 0
     errors: int = 0
+    lost: int = 0  # bots whose server fell silent (the server had dropped them)
     p50_ms: float = float("nan")
     p99_ms: float = float("nan")
     max_ms: float = float("nan")
@@ -93,7 +94,8 @@ class LoadReport:
             f"move->relay latency: p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
             f"max {self.max_ms:.1f} ms",
             f"drops: {self.drops:,} relays missing of {self.expected_relays:,} expected "
-            f"(same-map bots); NetQ resends {self.resent:,}; bad datagrams {self.errors:,}",
+            f"(same-map bots); NetQ resends {self.resent:,}; bad datagrams {self.errors:,}; "
+            f"bots dropped by the server {self.lost:,}",
             f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core "
             f"(longest pause of its loop {self.loop_stall_ms:.0f} ms)",
         ] + ([f"refused: {self.refused}"] if self.refused else [])
@@ -135,7 +137,7 @@ class _Tracker:
 
 async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info: BundleInfo,
                        prefix: str, password: str, rng: random.Random,
-                       refused: dict[str, int]) -> Bot | None:
+                       refused: dict[str, int], tracker: _Tracker) -> Bot | None:
     name = f"{prefix}{i}"
     try:
         try:
@@ -152,7 +154,9 @@ async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info:
         return None
     size = max(info.map_size, 1)
     bot = Bot(i, sess, i % max(info.map_count, 1), rng.randrange(size), rng.randrange(size), size)
+    _listen(bot, tracker)
     sess.move(bot.map_id, bot.x, bot.y)  # off the spawn point at once: no crowd there
+    sess.inventory()  # the answer names our user id
     return bot
 
 
@@ -167,11 +171,12 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
     info = describe_bundle(hello, bundle)
     rng = random.Random(seed)
     gate = asyncio.Semaphore(concurrency)
+    tracker = _Tracker()
 
     async def one(i: int) -> Bot | None:
         async with gate:
             return await _connect_bot(i, host, port, udp_port, info, prefix, password, rng,
-                                      report.refused)
+                                      report.refused, tracker)
 
     t0 = time.monotonic()
     ready: list[Bot] = []
@@ -202,7 +207,7 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0
     try:
-        await _walk(bots, rate, duration, report, server_pid)
+        await _walk(bots, rate, duration, report, server_pid, tracker)
     finally:
         await asyncio.gather(*(b.session.logout(linger=0.5) for b in bots),
                              return_exceptions=True)
@@ -210,16 +215,10 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
 
 
 async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadReport,
-                server_pid: int | None) -> None:
-    tracker = _Tracker()
+                server_pid: int | None, tracker: _Tracker) -> None:
     on_map: dict[int, int] = {}
     for bot in bots:
-        _listen(bot, tracker)
-        bot.session.inventory()  # the answer names our user id
         on_map[bot.map_id] = on_map.get(bot.map_id, 0) + 1
-    # everyone to their map and spot, then wait until every bot knows its id
-    for bot in bots:
-        bot.session.move(bot.map_id, bot.x, bot.y)
     await _pump(bots, 5.0, until=lambda: all(b.uid for b in bots))
     for bot in bots:
         bot.session.players.clear()
@@ -265,6 +264,7 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
     report.messages_received = after[1] - base[1]
     report.resent = after[2] - base[2]
     report.errors = sum(b.session.errors for b in bots)
+    report.lost = sum(b.session.lost for b in bots)
     report.relays_received = tracker.relays
     for t, expected, got in tracker.sent.values():
         report.expected_relays += expected
