@@ -324,3 +324,65 @@ __all__ = [
     "write_sprite",
     "write_sprites",
 ]
+
+
+class Layout:
+    """A fixed layout whose fields are scalars, string indices, sprites (3 bytes) and fonts (5 bytes).
+
+    Declared once and compiled to one :class:`Record`; :meth:`read` gives the
+    dataclass fields as keyword arguments, :meth:`values` flattens a model
+    back (moving string indices through ``ctx.s`` when strings were renamed).
+    Kinds: a Record scalar type (``u8``, ``u16``, ``i16``, ``u32``...), ``str``
+    (u24 string index), ``sprite`` and ``font``.
+    """
+
+    def __init__(self, name: str, fields: list[tuple[str, str]]) -> None:
+        self.fields = fields
+        flat: list[tuple[str, str]] = []
+        for n, kind in fields:
+            if kind == "sprite":
+                flat += [(n + ".category", "u8"), (n + ".index", "u16")]
+            elif kind == "font":
+                flat += [(n + ".style", "u8"), (n + ".size", "u8"), (n + ".font", "u24")]
+            elif kind == "str":
+                flat.append((n, "u24"))
+            else:
+                flat.append((n, kind))
+        self.record = Record(name, flat)
+
+    @property
+    def size(self) -> int:
+        return self.record.size
+
+    def read(self, r: Reader, path: str = "") -> dict[str, Any]:
+        v = r.record(self.record, path)
+        out: dict[str, Any] = {}
+        k = 0
+        for n, kind in self.fields:
+            if kind == "sprite":
+                out[n] = SpriteRef(v[k], v[k + 1])
+                k += 2
+            elif kind == "font":
+                out[n] = FontRef(v[k], v[k + 1], v[k + 2])
+                k += 3
+            else:
+                out[n] = v[k]
+                k += 1
+        return out
+
+    def values(self, obj: Any, ctx: Any) -> list[Any]:
+        out: list[Any] = []
+        for n, kind in self.fields:
+            v = getattr(obj, n)
+            if kind == "sprite":
+                out += (v.category, v.index)
+            elif kind == "font":
+                out += (v.style, v.size, ctx.s(v.font))
+            elif kind == "str":
+                out.append(ctx.s(v))
+            else:
+                out.append(v)
+        return out
+
+    def write(self, w: Writer, obj: Any, ctx: Any, path: str = "") -> None:
+        w.record(self.record, self.values(obj, ctx), path)

@@ -9,13 +9,10 @@ from .....binary import Reader, Writer
 from .common import (
     BuildContext,
     FontRef,
+    Layout,
     ParseContext,
     SpriteRef,
-    read_font,
-    read_sprite,
     sref,
-    write_font,
-    write_sprite,
 )
 
 TYPE = 17
@@ -70,6 +67,19 @@ class MainMenuSection:
     trailing: bytes = b""
 
 
+MENU_HEAD = Layout("main menu", [("music", "str"), ("movie", "str"), ("background", "sprite"),
+                                 ("parallax_count", "u8")])
+PARALLAX = Layout("menu parallax", [("dx", "i16"), ("dy", "i16"), ("time", "u16"), ("sprite", "sprite")])
+MENU_TITLE = Layout("main menu title", [
+    ("title_sprite", "sprite"), ("flags", "u8"), ("title_color", "u32"), ("title_shadow", "u32"),
+    ("title_font", "font"), ("website", "str"), ("button_padding", "u16"), ("button_font", "font"),
+    ("button_count", "u8"),
+])
+BUTTON = Layout("menu button", [("color", "u32"), ("left", "sprite"), ("background", "sprite"), ("right", "sprite")])
+MENU_TAIL = Layout("main menu colours", [("chart_color", "u32"), ("chart_background", "u32")])
+assert 3 + MENU_HEAD.size + 3 * PARALLAX.size + MENU_TITLE.size + 5 * BUTTON.size + MENU_TAIL.size == FULL_SIZE
+
+
 def decode(r: Reader, ctx: ParseContext) -> MainMenuSection:
     size = r.remaining
     intro = r.u24("main_menu.intro")
@@ -79,33 +89,12 @@ def decode(r: Reader, ctx: ParseContext) -> MainMenuSection:
         ctx.report.error(r.offset - 3, "main_menu", f"3 or {FULL_SIZE} bytes", f"{size} bytes")
         if size < FULL_SIZE:
             return MainMenuSection(intro, None, r.rest())
-    p = "main_menu."
-    m = MenuDetails()
-    m.music = r.u24(p + "music")
-    m.movie = r.u24(p + "movie")
-    m.background = read_sprite(r, p + "background")
-    m.parallax_count = r.u8(p + "parallax_count")
-    m.parallaxes = []
-    for i in range(PARALLAXES):
-        q = f"{p}parallaxes[{i}]"
-        m.parallaxes.append(MenuParallax(r.i16(q + ".dx"), r.i16(q + ".dy"), r.u16(q + ".time"),
-                                         read_sprite(r, q + ".sprite")))
-    m.title_sprite = read_sprite(r, p + "title_sprite")
-    m.flags = r.u8(p + "flags")
-    m.title_color = r.u32(p + "title_color")
-    m.title_shadow = r.u32(p + "title_shadow")
-    m.title_font = read_font(r, p + "title_font")
-    m.website = r.u24(p + "website")
-    m.button_padding = r.u16(p + "button_padding")
-    m.button_font = read_font(r, p + "button_font")
-    m.button_count = r.u8(p + "button_count")
-    m.buttons = []
-    for i in range(BUTTONS):
-        q = f"{p}buttons[{i}]"
-        m.buttons.append(MenuButton(r.u32(q + ".color"), read_sprite(r, q + ".left"),
-                                    read_sprite(r, q + ".background"), read_sprite(r, q + ".right")))
-    m.chart_color = r.u32(p + "chart_color")
-    m.chart_background = r.u32(p + "chart_background")
+    m = MenuDetails(**MENU_HEAD.read(r, "main_menu"))
+    m.parallaxes = [MenuParallax(**PARALLAX.read(r, f"main_menu.parallaxes[{i}]")) for i in range(PARALLAXES)]
+    for k, v in MENU_TITLE.read(r, "main_menu").items():
+        setattr(m, k, v)
+    m.buttons = [MenuButton(**BUTTON.read(r, f"main_menu.buttons[{i}]")) for i in range(BUTTONS)]
+    m.chart_color, m.chart_background = MENU_TAIL.read(r, "main_menu").values()
     return MainMenuSection(intro, m, r.rest())
 
 
@@ -116,29 +105,11 @@ def encode(s: MainMenuSection, w: Writer, ctx: BuildContext) -> None:
         if len(m.parallaxes) != PARALLAXES or len(m.buttons) != BUTTONS:
             w._bad("menu", f"{PARALLAXES} parallaxes and {BUTTONS} buttons",
                    f"{len(m.parallaxes)} and {len(m.buttons)}")
-        w.u24(ctx.s(m.music), "music")
-        w.u24(ctx.s(m.movie), "movie")
-        write_sprite(w, m.background, "background")
-        w.u8(m.parallax_count, "parallax_count")
+        MENU_HEAD.write(w, m, ctx, "menu")
         for i, px in enumerate(m.parallaxes):
-            w.i16(px.dx, f"parallaxes[{i}].dx")
-            w.i16(px.dy, f"parallaxes[{i}].dy")
-            w.u16(px.time, f"parallaxes[{i}].time")
-            write_sprite(w, px.sprite, f"parallaxes[{i}].sprite")
-        write_sprite(w, m.title_sprite, "title_sprite")
-        w.u8(m.flags, "flags")
-        w.u32(m.title_color, "title_color")
-        w.u32(m.title_shadow, "title_shadow")
-        write_font(w, m.title_font, ctx, "title_font")
-        w.u24(ctx.s(m.website), "website")
-        w.u16(m.button_padding, "button_padding")
-        write_font(w, m.button_font, ctx, "button_font")
-        w.u8(m.button_count, "button_count")
+            PARALLAX.write(w, px, ctx, f"menu.parallaxes[{i}]")
+        MENU_TITLE.write(w, m, ctx, "menu")
         for i, b in enumerate(m.buttons):
-            w.u32(b.color, f"buttons[{i}].color")
-            write_sprite(w, b.left, f"buttons[{i}].left")
-            write_sprite(w, b.background, f"buttons[{i}].background")
-            write_sprite(w, b.right, f"buttons[{i}].right")
-        w.u32(m.chart_color, "chart_color")
-        w.u32(m.chart_background, "chart_background")
+            BUTTON.write(w, b, ctx, f"menu.buttons[{i}]")
+        MENU_TAIL.write(w, m, ctx, "menu")
     w.bytes(s.trailing)

@@ -9,13 +9,10 @@ from .....binary import Reader, Writer
 from .common import (
     BuildContext,
     FontRef,
+    Layout,
     ParseContext,
     SpriteRef,
-    read_font,
-    read_sprite,
     sref,
-    write_font,
-    write_sprite,
 )
 
 TYPE = 18
@@ -69,31 +66,28 @@ class HudSection:
     trailing: bytes = b""
 
 
-_BYTES1 = ("items", "item_width", "item_height", "item_left", "item_top", "item_gap", "handheld_gap",
-           "statusbar_combined")
-_SLOTS = ("slot_width", "slot_height", "slot_left", "slot_top")
+HUD = Layout("HUD", [
+    ("navigator", "sprite"), ("action_buttons", "sprite"), ("itembar_background", "sprite"),
+    ("itembar_foreground", "sprite"), ("items", "u8"), ("item_width", "u8"), ("item_height", "u8"),
+    ("item_left", "u8"), ("item_top", "u8"), ("item_gap", "u8"), ("handheld_gap", "u8"),
+    ("statusbar_combined", "u8"), ("statusbar_background", "sprite"), ("statusbar_foreground", "sprite"),
+    ("inventory_icon", "sprite"), ("inventory_pressed", "sprite"), ("slot_width", "u8"), ("slot_height", "u8"),
+    ("slot_left", "u8"), ("slot_top", "u8"), ("count_font", "font"), ("slot_background", "sprite"),
+    ("slot_selected", "sprite"), ("equipment_background", "sprite"),
+])
+assert HUD.size == 50
+BAR = Layout("progress bar", [
+    ("type", "u8"), ("left", "u16"), ("top", "u16"), ("value_attribute", "str"), ("max_attribute", "str"),
+    ("sprite", "sprite"), ("background", "sprite"),
+])
+assert BAR.size == BAR_SIZE
 
 
 def decode(r: Reader, ctx: ParseContext) -> HudSection:
-    h = HudSection()
-    for name in ("navigator", "action_buttons", "itembar_background", "itembar_foreground"):
-        setattr(h, name, read_sprite(r, "hud." + name))
-    for name in _BYTES1:
-        setattr(h, name, r.u8("hud." + name))
-    for name in ("statusbar_background", "statusbar_foreground", "inventory_icon", "inventory_pressed"):
-        setattr(h, name, read_sprite(r, "hud." + name))
-    for name in _SLOTS:
-        setattr(h, name, r.u8("hud." + name))
-    h.count_font = read_font(r, "hud.count_font")
-    for name in ("slot_background", "slot_selected", "equipment_background"):
-        setattr(h, name, read_sprite(r, "hud." + name))
+    h = HudSection(**HUD.read(r, "hud"))
     n = r.u8("hud.progress_bar_count")
     r.count(n, BAR_SIZE, "hud.progress_bars")
-    for i in range(n):
-        p = f"hud.progress_bars[{i}]"
-        h.progress_bars.append(ProgressBar(r.u8(p + ".type"), r.u16(p + ".left"), r.u16(p + ".top"),
-                                           r.u24(p + ".value_attribute"), r.u24(p + ".max_attribute"),
-                                           read_sprite(r, p + ".sprite"), read_sprite(r, p + ".background")))
+    h.progress_bars = [ProgressBar(**BAR.read(r, f"hud.progress_bars[{i}]")) for i in range(n)]
     if r.remaining:
         ctx.report.error(r.offset, "hud", "the end of the section after the progress bars",
                          f"{r.remaining} more bytes")
@@ -102,27 +96,10 @@ def decode(r: Reader, ctx: ParseContext) -> HudSection:
 
 
 def encode(h: HudSection, w: Writer, ctx: BuildContext) -> None:
-    for name in ("navigator", "action_buttons", "itembar_background", "itembar_foreground"):
-        write_sprite(w, getattr(h, name), name)
-    for name in _BYTES1:
-        w.u8(getattr(h, name), name)
-    for name in ("statusbar_background", "statusbar_foreground", "inventory_icon", "inventory_pressed"):
-        write_sprite(w, getattr(h, name), name)
-    for name in _SLOTS:
-        w.u8(getattr(h, name), name)
-    write_font(w, h.count_font, ctx, "count_font")
-    for name in ("slot_background", "slot_selected", "equipment_background"):
-        write_sprite(w, getattr(h, name), name)
+    HUD.write(w, h, ctx)
     if len(h.progress_bars) > 255:
         w._bad("progress_bars", "at most 255 bars", str(len(h.progress_bars)))
-    w.u8(len(h.progress_bars))
+    w.u8(len(h.progress_bars), "progress_bar_count")
     for i, b in enumerate(h.progress_bars):
-        p = f"progress_bars[{i}]"
-        w.u8(b.type, p)
-        w.u16(b.left, p)
-        w.u16(b.top, p)
-        w.u24(ctx.s(b.value_attribute), p)
-        w.u24(ctx.s(b.max_attribute), p)
-        write_sprite(w, b.sprite, p)
-        write_sprite(w, b.background, p)
+        BAR.write(w, b, ctx, f"progress_bars[{i}]")
     w.bytes(h.trailing)

@@ -6,10 +6,13 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .common import BuildContext, FontRef, ParseContext, read_font, sref, tref, write_font
+from .common import BuildContext, FontRef, Layout, ParseContext, sref, tref
 
 TYPE = 20
 MIN_ALERTS = 3
+ALERTS_HEAD = Layout("alerts header", [("font", "font"), ("display_time", "u16"), ("fade_in_end", "u16"),
+                                       ("fade_out_start", "u16")])
+ALERT = Layout("alert", [("color", "u32"), ("sound", "str"), ("text", "u24")])
 
 
 @dataclass(slots=True)
@@ -32,14 +35,10 @@ class AlertsSection:
 
 
 def decode(r: Reader, ctx: ParseContext) -> AlertsSection:
-    font = read_font(r, "alerts.font")
-    s = AlertsSection(font, r.u16("alerts.display_time"), r.u16("alerts.fade_in_end"),
-                      r.u16("alerts.fade_out_start"))
+    s = AlertsSection(**ALERTS_HEAD.read(r, "alerts"))
     n = r.u8("alerts.count")
-    r.count(n, 10, "alerts.alerts")
-    for i in range(n):
-        p = f"alerts.alerts[{i}]"
-        s.alerts.append(Alert(r.u32(p + ".color"), r.u24(p + ".sound"), r.u24(p + ".text")))
+    r.count(n, ALERT.size, "alerts.alerts")
+    s.alerts = [Alert(**ALERT.read(r, f"alerts.alerts[{i}]")) for i in range(n)]
     if n < MIN_ALERTS:
         ctx.report.error(None, "alerts.count", f"at least {MIN_ALERTS} alerts", str(n))
     s.trailing = r.rest()
@@ -47,15 +46,10 @@ def decode(r: Reader, ctx: ParseContext) -> AlertsSection:
 
 
 def encode(s: AlertsSection, w: Writer, ctx: BuildContext) -> None:
-    write_font(w, s.font, ctx, "font")
-    w.u16(s.display_time, "display_time")
-    w.u16(s.fade_in_end, "fade_in_end")
-    w.u16(s.fade_out_start, "fade_out_start")
+    ALERTS_HEAD.write(w, s, ctx)
     if len(s.alerts) > 255:
         w._bad("alerts", "at most 255 alerts", str(len(s.alerts)))
-    w.u8(len(s.alerts))
+    w.u8(len(s.alerts), "count")
     for i, a in enumerate(s.alerts):
-        w.u32(a.color, f"alerts[{i}].color")
-        w.u24(ctx.s(a.sound), f"alerts[{i}].sound")
-        w.u24(a.text, f"alerts[{i}].text")
+        ALERT.write(w, a, ctx, f"alerts[{i}]")
     w.bytes(s.trailing)

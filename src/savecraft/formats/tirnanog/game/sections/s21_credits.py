@@ -9,17 +9,18 @@ from .....binary import Reader, Writer
 from .common import (
     BuildContext,
     FontRef,
+    Layout,
     ParseContext,
     SpriteRef,
-    read_font,
-    read_sprite,
     sref,
     srefs,
-    write_font,
-    write_sprite,
 )
 
 TYPE = 21
+CREDITS_HEAD = Layout("credits header", [
+    ("music", "str"), ("background", "sprite"), ("header_color", "u32"), ("header_font", "font"),
+    ("names_color", "u32"), ("names_font", "font"),
+])
 CATEGORIES = {"g": "game design", "c": "code", "d": "graphics design", "a": "art", "f": "fonts",
               "m": "music", "s": "sound effects", "v": "voice", "t": "translations", "p": "publisher"}
 
@@ -45,9 +46,7 @@ class CreditsSection:
 
 
 def decode(r: Reader, ctx: ParseContext) -> CreditsSection:
-    s = CreditsSection(r.u24("credits.music"), read_sprite(r, "credits.background"),
-                       r.u32("credits.header_color"), read_font(r, "credits.header_font"),
-                       r.u32("credits.names_color"), read_font(r, "credits.names_font"))
+    s = CreditsSection(**CREDITS_HEAD.read(r, "credits"))
     while r.remaining >= 3:
         p = f"credits.categories[{len(s.categories)}]"
         code = chr(r.u8(p + ".code"))
@@ -63,12 +62,7 @@ def decode(r: Reader, ctx: ParseContext) -> CreditsSection:
 
 
 def encode(s: CreditsSection, w: Writer, ctx: BuildContext) -> None:
-    w.u24(ctx.s(s.music), "music")
-    write_sprite(w, s.background, "background")
-    w.u32(s.header_color, "header_color")
-    write_font(w, s.header_font, ctx, "header_font")
-    w.u32(s.names_color, "names_color")
-    write_font(w, s.names_font, ctx, "names_font")
+    CREDITS_HEAD.write(w, s, ctx)
     for i, c in enumerate(s.categories):
         code = c.code.encode("latin-1", "replace")
         w.bytes(code, f"categories[{i}].code", 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
 from .common import BuildContext, Condition, ParseContext, sref
 from .media import decode_media, encode_media
@@ -14,6 +14,16 @@ from .structured import StructAsset
 TYPE = 22
 RECT = 13  # an option at position 13 is a rectangle in percent, not sprites
 KEEP_RUNNING = 0x80
+CHOOSER_HEAD = Record("chooser header", [
+    ("left", "u16"), ("top", "u16"), ("horizontal_padding", "u16"), ("vertical_padding", "u16"),
+    ("option_count", "u16"),
+])
+OPTION = Record("chooser option", [
+    ("position", "u8"), ("area", "bytes[6]"),
+    ("required1_type", "u8"), ("required1_attribute", "u24"), ("required1_value", "i32"),
+    ("required2_type", "u8"), ("required2_attribute", "u24"), ("required2_value", "i32"),
+    ("provided_type", "u8"), ("provided_attribute", "u24"), ("provided_value", "i32"),
+])
 
 
 @dataclass(slots=True)
@@ -37,56 +47,45 @@ class Chooser:
     trailing: bytes = b""
 
 
-def _cond(r: Reader, p: str) -> Condition:
-    t = r.u8(p + ".type")
-    a = r.u24(p + ".attribute")
-    return Condition(t, a, r.i32(p + ".value"))
-
-
 class ChooserAsset(StructAsset[Chooser]):
     WHAT = "chooser"
     VALUE = Chooser
 
     def read(self, r: Reader, ctx: AssetContext) -> Chooser:
-        c = Chooser(r.u16("left"), r.u16("top"), r.u16("horizontal_padding"), r.u16("vertical_padding"))
-        n = r.u16("option_count")
-        r.count(n, 31, "options")
+        left, top, hpad, vpad, n = r.record(CHOOSER_HEAD, "header")
+        c = Chooser(left, top, hpad, vpad)
+        r.count(n, OPTION.size, "options")
         for i in range(n):
-            p = f"options[{i}]"
-            pos = r.u8(p + ".position")
-            o = ChooserOption(pos)
+            pos, area, t1, a1, v1, t2, a2, v2, tp, ap, vp = r.record(OPTION, f"options[{i}]")
+            o = ChooserOption(pos, required1=Condition(t1, a1, v1), required2=Condition(t2, a2, v2),
+                              provided=Condition(tp, ap, vp))
             if pos & 0x7F == RECT:
                 o.sprites = []
-                o.rect = list(r.bytes(4, p + ".rect"))
-                o.rect_padding = r.u16(p + ".rect_padding")
+                o.rect = list(area[:4])
+                o.rect_padding = int.from_bytes(area[4:], "little")
             else:
-                o.sprites = list(r.array("u16", 3, p + ".sprites"))
-            o.required1, o.required2, o.provided = (_cond(r, p + ".required1"), _cond(r, p + ".required2"),
-                                                   _cond(r, p + ".provided"))
+                o.sprites = [int.from_bytes(area[k : k + 2], "little") for k in (0, 2, 4)]
             c.options.append(o)
         return c
 
     def write(self, w: Writer, c: Chooser, ctx: Any) -> None:
-        for v in (c.left, c.top, c.horizontal_padding, c.vertical_padding, len(c.options)):
-            w.u16(v, "header")
+        w.record(CHOOSER_HEAD, (c.left, c.top, c.horizontal_padding, c.vertical_padding, len(c.options)), "header")
         for i, o in enumerate(c.options):
             p = f"options[{i}]"
-            w.u8(o.position, p + ".position")
+            area = Writer(p)
             if o.position & 0x7F == RECT:
                 if len(o.rect) != 4:
                     w._bad(p + ".rect", "4 percentages", str(o.rect))
                 for v in o.rect:
-                    w.u8(v, p + ".rect")
-                w.u16(o.rect_padding, p + ".rect_padding")
+                    area.u8(v, "rect")
+                area.u16(o.rect_padding, "rect_padding")
             else:
                 if len(o.sprites) != 3:
                     w._bad(p + ".sprites", "3 sprite indices", str(o.sprites))
-                w.array("u16", o.sprites, p + ".sprites")
-            for name in ("required1", "required2", "provided"):
-                cd: Condition = getattr(o, name)
-                w.u8(cd.relation, f"{p}.{name}.type")
-                w.u24(ctx.s(cd.attribute), f"{p}.{name}.attribute")
-                w.i32(cd.value, f"{p}.{name}.value")
+                area.array("u16", o.sprites, "sprites")
+            r1, r2, pr = o.required1, o.required2, o.provided
+            w.record(OPTION, (o.position, area.getvalue(), r1.relation, ctx.s(r1.attribute), r1.value, r2.relation,
+                              ctx.s(r2.attribute), r2.value, pr.relation, ctx.s(pr.attribute), pr.value), p)
 
 
 @dataclass(slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
 from ..bytecode import Script
 from .common import (
@@ -13,18 +13,27 @@ from .common import (
     FontRef,
     ParseContext,
     SpriteRef,
-    read_font,
     read_script,
-    read_sprite,
     sref,
     tref,
-    write_font,
-    write_sprite,
 )
 from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 23
+CUTSCENE_HEAD = Record("cutscene header", [
+    ("movie_once", "u24"), ("music_once", "u24"), ("movie_loop", "u24"), ("music_loop", "u24"),
+    ("slide_count", "u16"), ("speech_count", "u16"), ("subtitle_count", "u16"), ("script_size", "u24"),
+])
+SLIDE = Record("slide", [
+    ("start", "u24"), ("fade_in", "u24"), ("fade_out", "u24"), ("end", "u24"), ("color", "u32"),
+    ("category", "u8"), ("index", "u16"),
+])
+SPEECH = Record("speech record", [("start", "u24"), ("speech", "u24")])
+SUBTITLE = Record("subtitle", [
+    ("start", "u24"), ("fade_in", "u24"), ("fade_out", "u24"), ("end", "u24"), ("color", "u32"), ("x", "u8"),
+    ("y", "u8"), ("align", "u8"), ("font_style", "u8"), ("font_size", "u8"), ("font", "u24"), ("text", "u24"),
+])
 
 
 @dataclass(slots=True)
@@ -75,52 +84,37 @@ class CutsceneAsset(StructAsset[Cutscene]):
     VALUE = Cutscene
 
     def read(self, r: Reader, ctx: AssetContext) -> Cutscene:
-        c = Cutscene(r.u24("movie_once"), r.u24("music_once"), r.u24("movie_loop"), r.u24("music_loop"))
-        ns, nsp, nsub = r.u16("slide_count"), r.u16("speech_count"), r.u16("subtitle_count")
-        size = r.u24("script_size")
-        r.count(ns, 19, "slides")
+        mo, mu, lo, lu, ns, nsp, nsub, size = r.record(CUTSCENE_HEAD, "header")
+        c = Cutscene(mo, mu, lo, lu)
+        r.count(ns, SLIDE.size, "slides")
         for i in range(ns):
-            p = f"slides[{i}]"
-            c.slides.append(Slide(r.u24(p), r.u24(p), r.u24(p), r.u24(p), r.u32(p), read_sprite(r, p)))
-        r.count(nsp, 6, "speech")
-        for i in range(nsp):
-            c.speech.append(SpeechCue(r.u24(f"speech[{i}]"), r.u24(f"speech[{i}]")))
-        r.count(nsub, 27, "subtitles")
+            start, fin, fout, end, color, cat, idx = r.record(SLIDE, f"slides[{i}]")
+            c.slides.append(Slide(start, fin, fout, end, color, SpriteRef(cat, idx)))
+        r.count(nsp, SPEECH.size, "speech")
+        c.speech = [SpeechCue(*r.record(SPEECH, f"speech[{i}]")) for i in range(nsp)]
+        r.count(nsub, SUBTITLE.size, "subtitles")
         for i in range(nsub):
-            p = f"subtitles[{i}]"
-            c.subtitles.append(Subtitle(r.u24(p), r.u24(p), r.u24(p), r.u24(p), r.u32(p), r.u8(p), r.u8(p),
-                                        r.u8(p), read_font(r, p + ".font"), r.u24(p + ".text")))
+            start, fin, fout, end, color, x, y, align, fs, fz, font, text = r.record(SUBTITLE, f"subtitles[{i}]")
+            c.subtitles.append(Subtitle(start, fin, fout, end, color, x, y, align, FontRef(fs, fz, font), text))
         c.script = read_script(r, size, ctx, "script")
         return c
 
     def write(self, w: Writer, c: Cutscene, ctx: Any) -> None:
         code = ctx.code(c.script, "script")
-        for v in (c.movie_once, c.music_once, c.movie_loop, c.music_loop):
-            w.u24(ctx.s(v), "header")
         for name, items in (("slides", c.slides), ("speech", c.speech), ("subtitles", c.subtitles)):
             if len(items) > 0xFFFF:
                 w._bad(name, "at most 65535 records", str(len(items)))
-            w.u16(len(items), name)
-        w.u24(len(code), "script_size")
+        w.record(CUTSCENE_HEAD, (ctx.s(c.movie_once), ctx.s(c.music_once), ctx.s(c.movie_loop),
+                                 ctx.s(c.music_loop), len(c.slides), len(c.speech), len(c.subtitles), len(code)),
+                 "header")
         for i, s in enumerate(c.slides):
-            p = f"slides[{i}]"
-            for v in (s.start, s.fade_in, s.fade_out, s.end):
-                w.u24(v, p)
-            w.u32(s.color, p)
-            write_sprite(w, s.sprite, p)
+            w.record(SLIDE, (s.start, s.fade_in, s.fade_out, s.end, s.color, s.sprite.category, s.sprite.index),
+                     f"slides[{i}]")
         for i, sp in enumerate(c.speech):
-            w.u24(sp.start, f"speech[{i}]")
-            w.u24(ctx.s(sp.speech), f"speech[{i}]")
+            w.record(SPEECH, (sp.start, ctx.s(sp.speech)), f"speech[{i}]")
         for i, t in enumerate(c.subtitles):
-            p = f"subtitles[{i}]"
-            for v in (t.start, t.fade_in, t.fade_out, t.end):
-                w.u24(v, p)
-            w.u32(t.color, p)
-            w.u8(t.x, p)
-            w.u8(t.y, p)
-            w.u8(t.align, p)
-            write_font(w, t.font, ctx, p + ".font")
-            w.u24(t.text, p + ".text")
+            w.record(SUBTITLE, (t.start, t.fade_in, t.fade_out, t.end, t.color, t.x, t.y, t.align, t.font.style,
+                                t.font.size, ctx.s(t.font.font), t.text), f"subtitles[{i}]")
         w.bytes(code)
 
 

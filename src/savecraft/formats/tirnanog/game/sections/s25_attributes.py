@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from .....binary import Reader, Writer
 from ..bytecode import Script
-from .common import BuildContext, ParseContext, read_script, sref, tref
+from .common import BuildContext, Layout, ParseContext, read_script, sref, tref
 
 TYPE = 25
 ENGINE_ATTRIBUTES = 4
@@ -22,6 +22,10 @@ class AttributeKind(IntEnum):
     GLOBAL_CALCULATED = 4
 
 
+ATTRIBUTES_HEAD = Layout("attributes header", [
+    ("free_total_points", "u16"), ("free_max_points", "u16"), ("engine_count", "u8"), ("light_radius", "str"),
+    ("weight", "str"), ("speed", "str"), ("level_up_points", "str"),
+])
 VARIABLE = (1, 3)
 CALCULATED = (2, 4)
 
@@ -59,14 +63,11 @@ class AttributesSection:
 
 
 def decode(r: Reader, ctx: ParseContext) -> AttributesSection:
-    s = AttributesSection(r.u16("attributes.free_total_points"), r.u16("attributes.free_max_points"),
-                          r.u8("attributes.engine_count"))
+    at = r.offset
+    s = AttributesSection(**ATTRIBUTES_HEAD.read(r, "attributes"))
     if s.engine_count != ENGINE_ATTRIBUTES:
-        ctx.report.warning(r.offset - 1, "attributes.engine_count", f"{ENGINE_ATTRIBUTES} (as documented)",
+        ctx.report.warning(at + 4, "attributes.engine_count", f"{ENGINE_ATTRIBUTES} (as documented)",
                            str(s.engine_count))
-    s.light_radius, s.weight, s.speed, s.level_up_points = (
-        r.u24("attributes.light_radius"), r.u24("attributes.weight"), r.u24("attributes.speed"),
-        r.u24("attributes.level_up_points"))
     n = r.u16("attributes.count")
     r.count(n, 7, "attributes.attributes")
     for i in range(n):
@@ -92,11 +93,7 @@ def decode(r: Reader, ctx: ParseContext) -> AttributesSection:
 
 
 def encode(s: AttributesSection, w: Writer, ctx: BuildContext) -> None:
-    w.u16(s.free_total_points, "free_total_points")
-    w.u16(s.free_max_points, "free_max_points")
-    w.u8(s.engine_count, "engine_count")
-    for name in ("light_radius", "weight", "speed", "level_up_points"):
-        w.u24(ctx.s(getattr(s, name)), name)
+    ATTRIBUTES_HEAD.write(w, s, ctx)
     if len(s.attributes) > 0xFFFF:
         w._bad("attributes", "at most 65535 attributes", str(len(s.attributes)))
     w.u16(len(s.attributes), "count")

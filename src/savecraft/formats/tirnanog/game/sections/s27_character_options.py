@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
 from .common import (
     BuildContext,
@@ -13,16 +13,21 @@ from .common import (
     ParseContext,
     SpriteRef,
     read_conditions,
-    read_sprite,
+    read_sprites,
     sref,
     tref,
     write_conditions,
-    write_sprite,
+    write_sprites,
 )
 from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 27
+GROUP_HEAD = Record("option group header", [("name", "u24"), ("palette_category", "u8"), ("palette_index", "u16"),
+                                            ("option_count", "u8")])
+OPTION_HEAD = Record("option header", [("name", "u24"), ("description", "u24"), ("attribute_count", "u8"),
+                                       ("item_count", "u8"), ("sprite_count", "u8")])
+ITEM = Record("inventory item", [("quantity", "u8"), ("category", "u8"), ("index", "u16")])
 
 
 @dataclass(slots=True)
@@ -53,41 +58,36 @@ class CharacterOptionAsset(StructAsset[CharacterOptionGroup]):
     VALUE = CharacterOptionGroup
 
     def read(self, r: Reader, ctx: AssetContext) -> CharacterOptionGroup:
-        g = CharacterOptionGroup(r.u24("name"), read_sprite(r, "palette"))
-        n = r.u8("option_count")
-        r.count(n, 9, "options")
+        name, pc, pi, n = r.record(GROUP_HEAD, "header")
+        g = CharacterOptionGroup(name, SpriteRef(pc, pi))
+        r.count(n, OPTION_HEAD.size, "options")
         for i in range(n):
             p = f"options[{i}]"
-            o = CharacterOption(r.u24(p + ".name"), r.u24(p + ".description"))
-            a, k, s = r.u8(p + ".attribute_count"), r.u8(p + ".item_count"), r.u8(p + ".sprite_count")
+            oname, desc, a, k, s = r.record(OPTION_HEAD, p)
+            o = CharacterOption(oname, desc)
             o.attributes = read_conditions(r, a, p + ".attributes")
-            r.count(k, 4, p + ".inventory")
-            o.inventory = [StartItem(r.u8(p + ".inventory"), read_sprite(r, p + ".inventory")) for _ in range(k)]
-            r.count(s, 3, p + ".sprites")
-            o.sprites = [read_sprite(r, f"{p}.sprites[{j}]") for j in range(s)]
+            r.count(k, ITEM.size, p + ".inventory")
+            for j in range(k):
+                q, cat, idx = r.record(ITEM, f"{p}.inventory[{j}]")
+                o.inventory.append(StartItem(q, SpriteRef(cat, idx)))
+            o.sprites = read_sprites(r, s, p + ".sprites")
             g.options.append(o)
         return g
 
     def write(self, w: Writer, g: CharacterOptionGroup, ctx: Any) -> None:
-        w.u24(g.name, "name")
-        write_sprite(w, g.palette, "palette")
         if len(g.options) > 255:
             w._bad("options", "at most 255 options", str(len(g.options)))
-        w.u8(len(g.options), "option_count")
+        w.record(GROUP_HEAD, (g.name, g.palette.category, g.palette.index, len(g.options)), "header")
         for i, o in enumerate(g.options):
             p = f"options[{i}]"
-            w.u24(o.name, p + ".name")
-            w.u24(o.description, p + ".description")
             for name, items in (("attributes", o.attributes), ("inventory", o.inventory), ("sprites", o.sprites)):
                 if len(items) > 255:
                     w._bad(f"{p}.{name}", "at most 255 entries", str(len(items)))
-                w.u8(len(items), f"{p}.{name}")
+            w.record(OPTION_HEAD, (o.name, o.description, len(o.attributes), len(o.inventory), len(o.sprites)), p)
             write_conditions(w, o.attributes, ctx, p + ".attributes")
-            for it in o.inventory:
-                w.u8(it.quantity, p + ".inventory")
-                write_sprite(w, it.object, p + ".inventory")
-            for sp in o.sprites:
-                write_sprite(w, sp, p + ".sprites")
+            for j, it in enumerate(o.inventory):
+                w.record(ITEM, (it.quantity, it.object.category, it.object.index), f"{p}.inventory[{j}]")
+            write_sprites(w, o.sprites, p + ".sprites")
 
 
 @dataclass(slots=True)

@@ -5,15 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
-from .common import BuildContext, ParseContext, SpriteRef, read_sprite, sref, tref, write_sprite
+from .common import BuildContext, ParseContext, SpriteRef, sref, tref
 from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 32
 INGREDIENTS = 16
 NONE = 0xFFFF
+CRAFT_HEAD = Record("crafting header", [
+    ("title", "u24"), ("description", "u24"), ("sound", "u24"), ("portrait_category", "u8"),
+    ("portrait_index", "u16"), ("unordered", "u8"), ("recipe_count", "u8"),
+])
+RECIPE = Record("recipe", [("quantity", "u16"), ("product", "u16"), ("ingredients", f"u16[{2 * INGREDIENTS}]")])
 
 
 @dataclass(slots=True)
@@ -45,33 +50,25 @@ class CraftingAsset(StructAsset[Crafting]):
     VALUE = Crafting
 
     def read(self, r: Reader, ctx: AssetContext) -> Crafting:
-        c = Crafting(r.u24("title"), r.u24("description"), r.u24("sound"), read_sprite(r, "portrait"),
-                     r.u8("unordered"))
-        n = r.u8("recipe_count")
-        r.count(n, 4 + 4 * INGREDIENTS, "recipes")
+        title, desc, sound, pc, pi, unordered, n = r.record(CRAFT_HEAD, "header")
+        c = Crafting(title, desc, sound, SpriteRef(pc, pi), unordered)
+        r.count(n, RECIPE.size, "recipes")
         for i in range(n):
-            p = f"recipes[{i}]"
-            q, prod = r.u16(p + ".quantity"), r.u16(p + ".product")
-            v = r.array("u16", 2 * INGREDIENTS, p + ".ingredients")
+            q, prod, v = r.record(RECIPE, f"recipes[{i}]")
             c.recipes.append(Recipe(q, prod, [Ingredient(v[k], v[k + 1]) for k in range(0, 2 * INGREDIENTS, 2)]))
         return c
 
     def write(self, w: Writer, c: Crafting, ctx: Any) -> None:
-        w.u24(c.title, "title")
-        w.u24(c.description, "description")
-        w.u24(ctx.s(c.sound), "sound")
-        write_sprite(w, c.portrait, "portrait")
-        w.u8(c.unordered, "unordered")
         if len(c.recipes) > 255:
             w._bad("recipes", "at most 255 recipes", str(len(c.recipes)))
-        w.u8(len(c.recipes))
+        w.record(CRAFT_HEAD, (c.title, c.description, ctx.s(c.sound), c.portrait.category, c.portrait.index,
+                              c.unordered, len(c.recipes)), "header")
         for i, rc in enumerate(c.recipes):
             p = f"recipes[{i}]"
             if len(rc.ingredients) != INGREDIENTS:
                 w._bad(p + ".ingredients", f"{INGREDIENTS} ingredient slots", str(len(rc.ingredients)))
-            w.u16(rc.quantity, p + ".quantity")
-            w.u16(rc.product, p + ".product")
-            w.array("u16", [x for ing in rc.ingredients for x in (ing.quantity, ing.object)], p + ".ingredients")
+            w.record(RECIPE, (rc.quantity, rc.product,
+                              [x for ing in rc.ingredients for x in (ing.quantity, ing.object)]), p)
 
 
 @dataclass(slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import AssetContext
 from ..bytecode import Script
 from .common import BuildContext, ParseContext, read_script, sref, tref
@@ -13,6 +13,8 @@ from .media import decode_media, encode_media
 from .structured import StructAsset
 
 TYPE = 34
+QUEST_HEAD = Record("quest header", [("global_quest", "u8"), ("title", "u24"), ("description", "u24"),
+                                     ("script_size", "u24")])
 
 
 @dataclass(slots=True)
@@ -29,16 +31,12 @@ class QuestAsset(StructAsset[Quest]):
     VALUE = Quest
 
     def read(self, r: Reader, ctx: AssetContext) -> Quest:
-        q = Quest(r.u8("global_quest"), r.u24("title"), r.u24("description"))
-        q.script = read_script(r, r.u24("script_size"), ctx, "script")
-        return q
+        scope, title, desc, size = r.record(QUEST_HEAD, "header")
+        return Quest(scope, title, desc, read_script(r, size, ctx, "script"))
 
     def write(self, w: Writer, q: Quest, ctx: Any) -> None:
         code = ctx.code(q.script, "script")
-        w.u8(q.global_quest, "global_quest")
-        w.u24(q.title, "title")
-        w.u24(q.description, "description")
-        w.u24(len(code), "script_size")
+        w.record(QUEST_HEAD, (q.global_quest, q.title, q.description, len(code)), "header")
         w.bytes(code)
 
 
