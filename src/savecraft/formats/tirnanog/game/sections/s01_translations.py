@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Record, Writer
 from ..assets import Asset, AssetContext, OggAsset
 from .common import BuildContext, ParseContext, sref, tref
 
 TYPE = 1
+TRANSLATION_HEAD = Record("translation header", [("language", "bytes[2]"), ("offset", "u64"), ("length", "u32"),
+                                                 ("name_text", "u32")])
 
 
 @dataclass(slots=True)
@@ -89,17 +91,14 @@ class TranslationSection:
 
 
 def decode(r: Reader, ctx: ParseContext) -> TranslationSection:
-    lang_raw = r.bytes(2, "translation.language")
+    at = r.offset
+    lang_raw, rel, length, name_text = r.record(TRANSLATION_HEAD, "translation")
     try:
         lang = lang_raw.decode("ascii")
     except UnicodeDecodeError:
-        ctx.report.error(r.offset - 2, "translation.language", "a 2-letter ISO-639-1 code", repr(lang_raw))
+        ctx.report.error(at, "translation.language", "a 2-letter ISO-639-1 code", repr(lang_raw))
         lang = lang_raw.decode("latin-1")
-    at = r.offset
-    rel = r.u64("translation.texts.offset")
-    length = r.u32("translation.texts.length")
-    name_text = r.u32("translation.name_text")
-    texts = ctx.asset(TextAsset, rel, length, f"translation[{lang}].texts", at)
+    texts = ctx.asset(TextAsset, rel, length, f"translation[{lang}].texts", at + 2)
     if r.remaining % 16:
         ctx.report.error(r.offset, f"translation[{lang}].speech", "16-byte speech descriptors",
                          f"{r.remaining} bytes ({r.remaining % 16} left over)")
@@ -112,11 +111,10 @@ def decode(r: Reader, ctx: ParseContext) -> TranslationSection:
 
 def encode(s: TranslationSection, w: Writer, ctx: BuildContext) -> None:
     lang = s.language.encode("latin-1", "replace")
-    w.bytes(lang, "language", 2)
+    if len(lang) != 2:
+        w._bad("language", "a 2-letter ISO-639-1 code", repr(s.language))
     off, length = ctx.place(s.texts)
-    w.u64(off, "texts.offset")
-    w.u32(length, "texts.length")
-    w.u32(s.name_text, "name_text")
+    w.record(TRANSLATION_HEAD, (lang, off, length, s.name_text), "translation")
     for i, sp in enumerate(s.speech):
         ctx.descriptor(w, sp.asset, ctx.s(sp.name), f"speech[{i}]")
     w.bytes(s.trailing)

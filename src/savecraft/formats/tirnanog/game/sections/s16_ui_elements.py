@@ -10,10 +10,20 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .common import BuildContext, ParseContext, SpriteRef, read_sprite, sref, srefs, write_sprite
+from .common import (
+    BuildContext,
+    Layout,
+    ParseContext,
+    SpriteRef,
+    read_sprite,
+    sref,
+    srefs,
+    write_sprite,
+)
 
 TYPE = 16
 DOCUMENTED = {"colors": 10, "fonts": 6, "sounds": 3}
+UI_FONT = Layout("font definition", [("style", "u8"), ("size", "u8"), ("font", "str"), ("padding", "u16")])
 
 
 @dataclass(slots=True)
@@ -41,12 +51,7 @@ def decode(r: Reader, ctx: ParseContext) -> UiElementsSection:
     colors = list(r.array("u32", r.count(nc, 4, "ui_elements.colors"), "ui_elements.colors"))
     nf = r.u8("ui_elements.font_count")
     r.count(nf, 7, "ui_elements.fonts")
-    fonts = []
-    for i in range(nf):
-        p = f"ui_elements.fonts[{i}]"
-        st = r.u8(p)
-        sz = r.u8(p)
-        fonts.append(UiFont(st, sz, r.u24(p + ".font"), r.u16(p + ".padding")))
+    fonts = [UiFont(**UI_FONT.read(r, f"ui_elements.fonts[{i}]")) for i in range(nf)]
     ns = r.u8("ui_elements.sound_count")
     r.count(ns, 3, "ui_elements.sounds")
     sounds = [r.u24(f"ui_elements.sounds[{i}]") for i in range(ns)]
@@ -69,10 +74,7 @@ def encode(s: UiElementsSection, w: Writer, ctx: BuildContext) -> None:
     w.array("u32", s.colors, "colors")
     w.u8(len(s.fonts))
     for i, f in enumerate(s.fonts):
-        w.u8(f.style, f"fonts[{i}].style")
-        w.u8(f.size, f"fonts[{i}].size")
-        w.u24(ctx.s(f.font), f"fonts[{i}].font")
-        w.u16(f.padding, f"fonts[{i}].padding")
+        UI_FONT.write(w, f, ctx, f"fonts[{i}]")
     w.u8(len(s.sounds))
     for i, snd in enumerate(s.sounds):
         w.u24(ctx.s(snd), f"sounds[{i}]")
