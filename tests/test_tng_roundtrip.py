@@ -88,3 +88,9 @@ def test_unknown_section_types_are_kept(data: bytes) -> None:
     assert again.sections[5] == OpaqueSection(77, b"from a future editor")
     assert api.build(again) == built
     assert jsonmap.loads(jsonmap.dumps(again)) == again
+
+
+def test_text_lookup_per_language(data: bytes) -> None:
+    game = open_game(data)
+    assert game.title == "Sample Quest"
+    assert (game.text(3), game.text(3, "de"), game.text(3, "fr"), game.text(999)) == ("Guard", "Wache", None, None)

@@ -98,6 +98,13 @@ class Game:
         tr = self.translations
         return tr[0].title if tr else ""
 
+    def text(self, index: int, language: str | None = None) -> str | None:
+        """A translatable text in one language (the first translation when none is named)."""
+        for tr in self.translations:
+            if language is None or tr.language == language:
+                return tr.text(index)
+        return None
+
     def string(self, offset: int) -> str | None:
         s = self.section(StringsSection)
         return s.get(offset) if s is not None else None
