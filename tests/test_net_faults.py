@@ -345,3 +345,23 @@ def test_a_client_whose_server_falls_silent_gives_up(tmp_path: Path) -> None:
             server._udp.resume_reading()
 
     run(body)
+
+
+def test_resends_back_off_while_unacknowledged_and_reset_on_progress() -> None:
+    from savecraft.net.backoff import MAX_TIMEOUT, ResendBackoff
+
+    a, b = NetQ(resend_timeout=0.4), NetQ()
+    backoff = ResendBackoff(a)
+    first = a.send(TextChat(0, "x").encode(), 0.0)
+    backoff.update(a)
+    assert a.resend_timeout == 0.4
+    now = 0.0
+    for expected in (0.8, 1.6, MAX_TIMEOUT, MAX_TIMEOUT):
+        now += a.resend_timeout
+        assert a.flush(now)  # resent: the peer is silent
+        backoff.update(a)
+        assert a.resend_timeout == expected
+    b.receive(first[0], now)
+    a.receive(b.flush(now)[0], now)  # the acknowledgement
+    backoff.update(a)
+    assert a.resend_timeout == 0.4 and a.in_flight == 0

@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import FormatError, SavecraftError
 from ..fileio import atomic_write, ensure_dir
 from ..formats.tirnanog.save.model import UserChunk
+from .backoff import ResendBackoff
 from .certs import client_context
 from .crypto import SessionCipher, is_plain, parse_plain, plain_datagram
 from .netq import MapAssembler, NetQ
@@ -339,6 +340,7 @@ class ClientSession:
 
     def __post_init__(self) -> None:
         self.cipher = SessionCipher(self.login.token)
+        self._backoff = ResendBackoff(self.netq)
         self.user: UserChunk = self.login.user
         self.ctx = Context(numchar=len(self.user.character_options))
         e = self.user.entity
@@ -411,6 +413,7 @@ class ClientSession:
 
     def _flush(self, now: float) -> None:
         out = self.netq.flush(now)
+        self._backoff.update(self.netq)
         if out and self._transport is not None:
             apply = self.cipher.apply
             for d in out:

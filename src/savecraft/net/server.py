@@ -66,6 +66,7 @@ from .state import PlayerStore
 from .world import World
 
 log = logging.getLogger("savecraft.net.server")
+LOAD_FACTOR = 2.5  # a tick's period is at least this many times its last duration
 EXPIRE_EVERY = 0.1  # seconds between looks for silent players (the timeout is seconds)
 _EMPTY_UPDATE = finish(Update, b"")  # "still there?": the keepalive a server sends
 
@@ -76,6 +77,7 @@ class ServerConfig:
     port: int = 0  # 0: the OS picks
     udp_port: int | None = None  # None: the TCP port's number
     tick: float = 0.05
+    max_tick: float = 0.2  # how far the period may stretch under load
     save_interval: float = 10.0
     timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
     keepalive: float = 1.0  # an empty update when nothing was sent for this long
@@ -474,8 +476,17 @@ class GameServer:
 
     # -- the tick ------------------------------------------------------------------------
     async def _ticker(self) -> None:
-        period = self.config.tick
+        """Run :meth:`tick` every ``config.tick`` seconds, stretching the period under load.
+
+        A tick that takes a large share of its period leaves the loop too
+        little time to read the socket, which then overflows. So the period
+        is kept at least ``LOAD_FACTOR`` times the last tick's duration (up
+        to ``config.max_tick``): when overloaded the server batches more per
+        datagram and answers later, instead of dropping and resending.
+        """
+        cfg = self.config
         loop = asyncio.get_running_loop()
+        period = cfg.tick
         next_at = loop.time()
         while True:
             next_at += period
@@ -490,12 +501,14 @@ class GameServer:
                 self.tick(t0)
             except Exception:  # noqa: BLE001 - one bad tick must not stop the world
                 log.exception("tick failed")
-            spent = int((time.monotonic() - t0) * 1000)
-            if spent > self.stats["tick_max_ms"]:
-                self.stats["tick_max_ms"] = spent
-            late = int((t0 - next_at) * 1000)
-            if late > self.stats["tick_late_max_ms"]:
-                self.stats["tick_late_max_ms"] = late
+            spent = time.monotonic() - t0
+            period = min(max(cfg.tick, spent * LOAD_FACTOR), max(cfg.max_tick, cfg.tick))
+            st = self.stats
+            for key, ms in (("tick_max_ms", spent * 1000), ("tick_late_max_ms",
+                                                           (t0 - next_at) * 1000),
+                            ("tick_period_max_ms", period * 1000)):
+                if int(ms) > st[key]:
+                    st[key] = int(ms)
 
     def tick(self, now: float) -> None:
         t0 = time.perf_counter()
@@ -586,6 +599,7 @@ class GameServer:
                 self.logout(sess, "too far behind (send queue full)")
                 continue
             datagrams = netq.flush(now)
+            sess.backoff.update(netq)
             if datagrams:
                 budget -= len(datagrams)
                 sess.last_sent = now

@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..formats.tirnanog.save.model import UserChunk
+from .backoff import ResendBackoff
 from .crypto import SessionCipher
 from .netq import NetQ
 from .packets import MapFragment, Update
@@ -48,6 +49,10 @@ class Session:
     bad: int = 0  # datagrams from this address that failed decryption or NetQ checks
     moves: int = 0
     actions: int = 0
+    backoff: ResendBackoff = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.backoff = ResendBackoff(self.netq)
 
     def add_records(self, records: list[bytes]) -> None:
         room = MAX_RECORDS - len(self.records)
