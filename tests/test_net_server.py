@@ -329,3 +329,27 @@ def test_small_rules() -> None:
     assert len(limiter._fails) <= 2  # bounded, whoever asks
     assert name_problem("ok name") is None
     assert name_problem(" padded") and name_problem("x" * 33) and name_problem("bell\a")
+
+
+def test_the_tick_period_stretches_under_load_and_recovers(tmp_path: Path) -> None:
+    import time as _time
+
+    async def body() -> None:
+        async with running_server(tmp_path, tick=0.01, max_tick=0.2) as server:
+            real = server.tick
+            slow = {"on": True}
+
+            def tick(now: float) -> None:
+                if slow["on"]:
+                    _time.sleep(0.04)  # a tick that takes four times its period
+                real(now)
+
+            server.tick = tick  # type: ignore[method-assign]
+            await asyncio.sleep(0.5)
+            assert 90 <= server.stats["tick_period_max_ms"] <= 200
+            slow["on"] = False
+            server.stats["tick_period_max_ms"] = 0
+            await asyncio.sleep(0.3)
+            assert server.stats["tick_period_max_ms"] <= 60  # back near its 10 ms
+
+    run(body)
