@@ -86,23 +86,8 @@ def script_to_bytes(s: Script, names: Any = None, path: str = "") -> bytes:
 
 def iter_scripts(obj: Any, path: str = "") -> Iterator[tuple[str, Script]]:
     """Every script inside a model (entering structured assets, which loads them), with its path."""
-    import dataclasses
-
-    from .assets import Asset, MediaAsset
-    if isinstance(obj, Script):
-        yield path, obj
-    elif isinstance(obj, Asset):
-        if not isinstance(obj, MediaAsset):
-            yield from iter_scripts(obj.value, path)
-    elif isinstance(obj, list):
-        for i, x in enumerate(obj):
-            if not isinstance(x, int | str | bytes | tuple):
-                yield from iter_scripts(x, f"{path}[{i}]")
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            v = getattr(obj, f.name)
-            if isinstance(v, Script | list | Asset) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
-                yield from iter_scripts(v, f"{path}.{f.name}" if path else f.name)
+    from .sections.common import iter_values
+    return iter_values(obj, Script, path, into_assets=True)
 
 
 def canonical(s: Script, names: Any = None) -> Script:

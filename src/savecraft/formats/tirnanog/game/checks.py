@@ -7,6 +7,7 @@ lists every problem of a game.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ....errors import FormatError, Report
@@ -14,7 +15,7 @@ from .maps import SpriteRef as MapSpriteRef
 from .model import Game
 from .refs import NO_SPRITE, script_names, sprite_count
 from .sections import CATEGORY_NAMES, StringsSection
-from .sections.common import NOT_SET, SpriteRef, walk_refs
+from .sections.common import NOT_SET, EventHandler, SpriteRef, iter_values, walk_refs
 
 
 def check_game(game: Game, report: Report) -> None:
@@ -299,26 +300,9 @@ EVENT_NAMES = ("click", "touch", "leave", "approach", "action1", "action2", "act
 TIMER_CODES = 13  # 0 = 1/10 s ... 12 = 1 hour
 
 
-def iter_handlers(obj: Any, path: str = "") -> Any:
+def iter_handlers(obj: Any, path: str = "") -> Iterator[tuple[str, EventHandler]]:
     """Every event handler inside a model (entering structured assets), with its path."""
-    import dataclasses
-
-    from .assets import Asset, MediaAsset
-    from .sections.common import EventHandler
-    if isinstance(obj, EventHandler):
-        yield path, obj
-    elif isinstance(obj, Asset):
-        if not isinstance(obj, MediaAsset):
-            yield from iter_handlers(obj.value, path)
-    elif isinstance(obj, list):
-        for i, x in enumerate(obj):
-            if not isinstance(x, int | str | bytes | tuple):
-                yield from iter_handlers(x, f"{path}[{i}]")
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            v = getattr(obj, f.name)
-            if isinstance(v, list | Asset) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
-                yield from iter_handlers(v, f"{path}.{f.name}" if path else f.name)
+    return iter_values(obj, EventHandler, path, into_assets=True)
 
 
 def check_handlers(game: Game, report: Report) -> None:

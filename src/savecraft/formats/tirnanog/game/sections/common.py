@@ -18,11 +18,12 @@ from typing import Any, TypeVar
 
 from .....binary import Reader, Record, Writer, join_path
 from .....errors import Report
-from ..assets import Asset, AssetContext, Source
+from ..assets import Asset, AssetContext, MediaAsset, Source
 from ..bytecode import Script, script_from_bytes, script_to_bytes
 from ..header import Header
 
 A = TypeVar("A", bound=Asset[Any])
+T = TypeVar("T")
 
 NOT_SET = 0xFFFFFF
 
@@ -239,21 +240,41 @@ class BuildContext:
 # -- generic walks over models ------------------------------------------------------------
 
 
-def iter_assets(obj: Any) -> Iterator[Asset[Any]]:
-    """Every asset a section holds, in field order (never loads one)."""
+_LEAVES = (int, str, bytes, bool, tuple, SpriteRef)
+
+
+def iter_values(obj: Any, kind: type[T] | tuple[type, ...], path: str = "", *,
+                into_assets: bool = False) -> Iterator[tuple[str, T]]:
+    """Every value of a type inside a model, with its path, in field order.
+
+    The one walk over models: it descends into dataclasses and lists, and
+    into the values of structured assets when ``into_assets`` (which loads
+    them; media assets are never entered).
+    """
+    if isinstance(obj, kind):
+        yield path, obj  # type: ignore[misc]
+        return
     if isinstance(obj, Asset):
-        yield obj
-    elif isinstance(obj, list):
-        if obj and isinstance(obj[0], int | str | bytes | SpriteRef):
+        if into_assets and not isinstance(obj, MediaAsset):
+            yield from iter_values(obj.value, kind, path, into_assets=True)
+        return
+    if isinstance(obj, list):
+        if obj and isinstance(obj[0], _LEAVES) and not isinstance(obj[0], kind):
             return
-        for x in obj:
-            if isinstance(x, Asset) or dataclasses.is_dataclass(x) or isinstance(x, list):
-                yield from iter_assets(x)
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for i, x in enumerate(obj):
+            yield from iter_values(x, kind, f"{path}[{i}]", into_assets=into_assets)
+        return
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
             v = getattr(obj, f.name)
-            if isinstance(v, Asset | list) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
-                yield from iter_assets(v)
+            if v is not None and (not isinstance(v, _LEAVES) or isinstance(v, kind)):
+                yield from iter_values(v, kind, f"{path}.{f.name}" if path else f.name, into_assets=into_assets)
+
+
+def iter_assets(obj: Any) -> Iterator[Asset[Any]]:
+    """Every asset a section holds, in field order (never loads one)."""
+    for _, a in iter_values(obj, Asset):
+        yield a
 
 
 Visit = Callable[[str, str, int], None]
