@@ -345,9 +345,10 @@ def test_the_tick_period_stretches_under_load_and_recovers(tmp_path: Path) -> No
                 real(now)
 
             server.tick = tick  # type: ignore[method-assign]
-            await asyncio.sleep(0.5)
-            assert 90 <= server.stats["tick_period_max_ms"] <= 200
+            await asyncio.sleep(1.0)
+            assert 70 <= server.stats["tick_period_max_ms"] <= 200
             slow["on"] = False
+            await asyncio.sleep(0.6)
             server.stats["tick_period_max_ms"] = 0
             await asyncio.sleep(0.3)
             assert server.stats["tick_period_max_ms"] <= 60  # back near its 10 ms

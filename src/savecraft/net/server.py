@@ -480,13 +480,14 @@ class GameServer:
 
         A tick that takes a large share of its period leaves the loop too
         little time to read the socket, which then overflows. So the period
-        is kept at least ``LOAD_FACTOR`` times the last tick's duration (up
-        to ``config.max_tick``): when overloaded the server batches more per
+        is kept at least ``LOAD_FACTOR`` times the ticks' smoothed duration
+        (up to ``config.max_tick``): when overloaded the server batches more per
         datagram and answers later, instead of dropping and resending.
         """
         cfg = self.config
         loop = asyncio.get_running_loop()
         period = cfg.tick
+        load = 0.0
         next_at = loop.time()
         while True:
             next_at += period
@@ -502,7 +503,8 @@ class GameServer:
             except Exception:  # noqa: BLE001 - one bad tick must not stop the world
                 log.exception("tick failed")
             spent = time.monotonic() - t0
-            period = min(max(cfg.tick, spent * LOAD_FACTOR), max(cfg.max_tick, cfg.tick))
+            load = load * 0.8 + spent * 0.2  # smoothed: one slow tick (a save) stretches nothing
+            period = min(max(cfg.tick, load * LOAD_FACTOR), max(cfg.max_tick, cfg.tick))
             st = self.stats
             for key, ms in (("tick_max_ms", spent * 1000), ("tick_late_max_ms",
                                                            (t0 - next_at) * 1000),
