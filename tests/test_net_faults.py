@@ -365,3 +365,25 @@ def test_resends_back_off_while_unacknowledged_and_reset_on_progress() -> None:
     a.receive(b.flush(now)[0], now)  # the acknowledgement
     backoff.update(a)
     assert a.resend_timeout == 0.4 and a.in_flight == 0
+
+
+def test_one_address_cannot_hold_every_handshake_slot(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(tmp_path, max_handshakes_per_address=2) as server:
+            idle = []
+            for _ in range(2):  # two connections that say nothing
+                idle.append(await asyncio.open_connection(
+                    "127.0.0.1", server.tcp_port, ssl=client_context(),
+                    server_hostname="localhost"))
+            await asyncio.sleep(0.1)
+            with pytest.raises(ClientError):
+                await login("127.0.0.1", server.tcp_port, "Aoife", "pw", register=SPEC,
+                            timeout=3)
+            assert server.stats["tcp_busy"] >= 1
+            for _, w in idle:
+                w.close()
+            await asyncio.sleep(0.2)
+            sess = await login("127.0.0.1", server.tcp_port, "Aoife", "pw", register=SPEC)
+            await sess.logout()
+
+    run(body)

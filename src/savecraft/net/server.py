@@ -85,6 +85,7 @@ class ServerConfig:
     handshake_timeout: float = 10.0
     login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
     max_handshakes: int = 512
+    max_handshakes_per_address: int = 128  # (one address cannot hold every slot)
     attempts_limit: int = 5  # failed logins per address per window
     attempts_window: float = 60.0
     attempts_per_connection: int = 3
@@ -128,6 +129,7 @@ class GameServer:
         self._udp: asyncio.DatagramTransport | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._handshakes = 0
+        self._handshakes_by_host: dict[str, int] = {}
         self._save_lock = asyncio.Lock()
         self._changes = 0  # bumped by every change worth saving
         self._saved = 0  # the value of _changes the file on disk holds
@@ -188,7 +190,6 @@ class GameServer:
             self._tcp.close()
         for sess in list(self.sessions.values()):
             self.logout(sess, reason)
-        self._send_tick(time.monotonic())
         if self._udp is not None:
             self._udp.close()
         await self.save(reason, force=True)
@@ -196,15 +197,26 @@ class GameServer:
         self.stopped.set()
 
     async def _on_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._handshakes >= self.config.max_handshakes:
+        peer = writer.get_extra_info("peername") or ("?", 0)
+        host = str(peer[0])
+        mine = self._handshakes_by_host.get(host, 0)
+        if self._handshakes >= self.config.max_handshakes or \
+                mine >= self.config.max_handshakes_per_address:
             self.count("tcp_busy")
+            self.log("refuse", addr=f"{host}:{peer[1]}", reason="too many handshakes at once")
             writer.close()
             return
         self._handshakes += 1
+        self._handshakes_by_host[host] = mine + 1
         try:
             await handle_connection(self, reader, writer)
         finally:
             self._handshakes -= 1
+            left = self._handshakes_by_host[host] - 1
+            if left:
+                self._handshakes_by_host[host] = left
+            else:
+                del self._handshakes_by_host[host]
 
     # -- persistence ---------------------------------------------------------------------
     async def save(self, reason: str, force: bool = False) -> None:
