@@ -72,13 +72,16 @@ def test_garbage_on_tcp_and_udp_disturbs_nobody(tmp_path: Path,
             t.sendto(plain_datagram(UdpHello(b"12345678")))
             t.sendto(b"Hi\0\0\0\0" + b"\x01\x02\x03")
             # garbage from a logged-in player's own address
-            for n in (3, 6, 40, 1400):
+            for n in (3, 40, 100, 1400):
                 a.send_raw(bytes(rng.randrange(256) for _ in range(n)))
             await asyncio.sleep(0.3)
             s = server.stats
             assert s["dropped_oversized"] == 1 and s["dropped_bad_otp"] == 1
             assert s["dropped_unknown_peer"] >= 5 and s["dropped_malformed"] >= 1
-            assert s["dropped_undecryptable"] + s["dropped_malformed"] >= 4
+            # each fails NetQ's checks, or decodes to nothing, or (by the luck of the XOR)
+            # looks like a datagram already delivered
+            assert s["dropped_undecryptable"] + s["dropped_malformed"] \
+                + s["dropped_duplicate"] >= 4
             # everyone still plays
             a.chat("still here")
             assert await until(lambda: (1, "still here") in b.chat_lines)
