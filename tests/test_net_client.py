@@ -179,6 +179,20 @@ def test_demo_step_runs_a_server_and_two_bots(tmp_path: Path,
     assert "Cian hears player 1: Dia dhuit, Cian!" in out
 
 
+def test_the_server_process_is_found_by_its_port() -> None:
+    import socket
+
+    from savecraft.net.loadtest import listener_pid
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    try:
+        assert listener_pid(s.getsockname()[1]) == os.getpid()
+    finally:
+        s.close()
+
+
 def test_hello_from_a_server_that_is_not_there(tmp_path: Path) -> None:
     import socket
 

@@ -81,7 +81,9 @@ def register(sub: Any) -> None:
     p.add_argument("--clients", type=int, required=True)
     p.add_argument("--rate", type=_positive, required=True, help="moves per second per client")
     p.add_argument("--duration", type=_positive, required=True, metavar="SECONDS")
-    p.add_argument("--server-pid", type=int, default=None, help="measure this process's CPU")
+    p.add_argument("--server-pid", type=int, default=None,
+                   help="measure this process's CPU (default: the process listening on --port, "
+                   "found in /proc)")
     p.add_argument("--prefix", default="bot", help="bot names: PREFIX0, PREFIX1, ...")
     p.set_defaults(func=cmd_loadtest)
 
