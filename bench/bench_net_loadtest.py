@@ -3,7 +3,8 @@
 For each size, a world with one map per five players (maps in a ring, so
 each player sees the players of three maps: about 14 others) is generated,
 ``savecraft serve`` is started in its own process on a free loopback port
-with a fresh state, and the load test runs in this process: every bot
+with a fresh state, and the load test runs in two processes (the bots split
+by map, ``--processes``): every bot
 registers, then walks at ``--rate`` moves per second for ``--duration``
 seconds. The figures (messages/s, p50/p99 move->relay latency, drops, CPU
 of the server process and of the load test) are printed, and with
@@ -71,7 +72,7 @@ def udp_drops(port: int) -> tuple[int, int]:
     return server, others
 
 
-def one(size: int, rate: float, duration: float, tick: float) -> LoadReport:
+def one(size: int, rate: float, duration: float, tick: float, processes: int) -> LoadReport:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         world = folder / "world.tng"
@@ -85,7 +86,8 @@ def one(size: int, rate: float, duration: float, tick: float) -> LoadReport:
         try:
             report: LoadReport = run(lambda: asyncio.wait_for(
                 run_loadtest("127.0.0.1", port, clients=size, rate=rate, duration=duration,
-                             server_pid=proc.pid, concurrency=64, own_process=True),
+                             server_pid=proc.pid, concurrency=64, own_process=True,
+                             processes=processes),
                 timeout=duration + 600))
             after = udp_drops(port)
             report.server_counters = f"kernel drops: server socket {after[0] - before[0]}, " \
@@ -106,13 +108,16 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=5.0)
     ap.add_argument("--duration", type=float, default=10.0)
     ap.add_argument("--tick", type=float, default=0.05)
+    ap.add_argument("--processes", type=int, default=2, help="load test processes (bots split "
+                    "by map; two use both cores next to the server)")
     ap.add_argument("--out", default=None, help="write the figures as JSON here")
     args = ap.parse_args()
     results = []
     for size in (int(s) for s in args.sizes.split(",")):
-        report = one(size, args.rate, args.duration, args.tick)
+        report = one(size, args.rate, args.duration, args.tick, args.processes)
         print(f"== {size} players, {args.rate:g} moves/s, {args.duration:g} s, "
-              f"{max(size // PLAYERS_PER_MAP, 2)} maps, tick {args.tick * 1000:g} ms")
+              f"{max(size // PLAYERS_PER_MAP, 2)} maps, tick {args.tick * 1000:g} ms, "
+              f"bots in {args.processes} process(es)")
         for line in report.lines():
             print("  " + line)
         print(f"  server counters: {report.server_counters}")

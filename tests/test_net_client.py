@@ -207,3 +207,21 @@ def test_hello_from_a_server_that_is_not_there(tmp_path: Path) -> None:
             await fetch_hello("127.0.0.1", port, timeout=2)
 
     run(body)
+
+
+def test_loadtest_bots_split_over_processes_by_map(tmp_path: Path) -> None:
+    from savecraft.net.loadtest import _partition
+
+    assert _partition(8, 4, 2) == [[0, 1, 4, 5], [2, 3, 6, 7]]  # maps 0-1 and maps 2-3
+    assert _partition(3, 10, 4) == [[0, 1, 2]]  # maps 0-2 are the first process's range
+    world = world_from_bytes(bench_world(4))
+
+    async def body() -> None:
+        async with running_server(tmp_path, world) as server:
+            report = await run_loadtest("127.0.0.1", server.tcp_port, clients=8, rate=5,
+                                        duration=1.0, processes=2)
+            assert report.logged_in == 8 and report.moves_sent >= 30
+            assert report.expected_relays == report.moves_sent  # one other bot per map
+            assert report.missing_relays == 0 and report.p50_ms < 1000
+
+    run(body, timeout=90)

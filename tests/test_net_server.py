@@ -346,7 +346,7 @@ def test_the_tick_period_stretches_under_load_and_recovers(tmp_path: Path) -> No
 
             server.tick = tick  # type: ignore[method-assign]
             await asyncio.sleep(1.0)
-            assert 70 <= server.stats["tick_period_max_ms"] <= 200
+            assert 45 <= server.stats["tick_period_max_ms"] <= 200  # stretched from 10 ms
             slow["on"] = False
             await asyncio.sleep(0.6)
             server.stats["tick_period_max_ms"] = 0

@@ -85,6 +85,8 @@ def register(sub: Any) -> None:
                    help="measure this process's CPU (default: the process listening on --port, "
                    "found in /proc)")
     p.add_argument("--prefix", default="bot", help="bot names: PREFIX0, PREFIX1, ...")
+    p.add_argument("--processes", type=int, default=1,
+                   help="split the bots over this many processes (by map)")
     p.set_defaults(func=cmd_loadtest)
 
 
@@ -133,6 +135,8 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     _loopback_only(args.host)
     if not 1 <= args.clients <= 10_000:
         raise UsageError("--clients must be 1 to 10000")
+    if not 1 <= args.processes <= 16:
+        raise UsageError("--processes must be 1 to 16")
     if args.duration > 600:
         raise UsageError("--duration is at most 600 seconds")
 
@@ -140,7 +144,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
         return await run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
                                   duration=args.duration, udp_port=args.udp_port,
                                   server_pid=args.server_pid, prefix=args.prefix,
-                                  own_process=True)
+                                  own_process=True, processes=args.processes)
 
     report = run(go)
     for line in report.lines():

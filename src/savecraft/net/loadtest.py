@@ -26,6 +26,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
@@ -193,16 +194,128 @@ async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info:
 async def run_loadtest(host: str, port: int, *, clients: int, rate: float, duration: float,
                        udp_port: int | None = None, server_pid: int | None = None,
                        prefix: str = "bot", password: str = "load", concurrency: int = 32,
-                       seed: int = 1, own_process: bool = False) -> LoadReport:
+                       seed: int = 1, own_process: bool = False, processes: int = 1
+                       ) -> LoadReport:
     """Run the load test; ``own_process`` when this process does nothing else (the CLI, the
-    benchmark): its garbage collector is then tuned for a long run (see ``tune_gc``)."""
-    report = LoadReport(clients, rate, duration)
+    benchmark): its garbage collector is then tuned for a long run (see ``tune_gc``).
+
+    With ``processes`` > 1 the bots are split over that many processes (by map, so the
+    bots of one map share a process and its clock for latency and drops); they start
+    walking together and their figures are merged.
+    """
     if server_pid is None:
         listener = listener_pid(port)
         server_pid = listener if listener != os.getpid() else None  # not our own (tests)
     hello, bundle, _ = await fetch_bundle(host, port)
     info = describe_bundle(hello, bundle)
-    rng = random.Random(seed)
+    args = dict(host=host, port=port, rate=rate, duration=duration, udp_port=udp_port,
+                server_pid=server_pid, prefix=prefix, password=password,
+                concurrency=concurrency, seed=seed, own_process=own_process)
+    if processes <= 1:
+        report, samples = await _run_part(info, list(range(clients)), **args)  # type: ignore[arg-type]
+        _percentiles(report, samples)
+        report.clients = clients
+        return report
+    return await asyncio.get_running_loop().run_in_executor(
+        None, _run_processes, info, clients, processes, args)
+
+
+def _partition(clients: int, maps: int, processes: int) -> list[list[int]]:
+    """Bot indices per process: bot i walks map i % maps; maps go to processes in ranges."""
+    maps = max(maps, 1)
+    parts: list[list[int]] = [[] for _ in range(processes)]
+    for i in range(clients):
+        parts[(i % maps) * processes // maps].append(i)
+    return [p for p in parts if p]
+
+
+def _run_processes(info: BundleInfo, clients: int, processes: int,
+                   args: dict[str, Any]) -> LoadReport:
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    parts = _partition(clients, info.map_count, processes)
+    # together no more handshakes at once than one process would open
+    args = {**args, "concurrency": max(1, args["concurrency"] // len(parts))}
+    ready = ctx.Value("i", 0)
+    results = ctx.Queue()
+    procs = [ctx.Process(target=_worker, args=(info, part, args, ready, len(parts), results),
+                         daemon=True) for part in parts]
+    for proc in procs:
+        proc.start()
+    got = []
+    try:
+        for _ in procs:
+            got.append(results.get(timeout=args["duration"] + 600))
+    finally:
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+    report = LoadReport(clients, args["rate"], args["duration"])
+    samples = array("d")
+    cpus = []
+    for fields, raw in got:
+        part = LoadReport(**fields)
+        samples.frombytes(raw)
+        for name in ("logged_in", "moves_sent", "relays_received", "messages_sent",
+                     "messages_received", "resent", "expected_relays", "missing_relays",
+                     "errors", "lost"):
+            setattr(report, name, getattr(report, name) + getattr(part, name))
+        report.login_seconds = max(report.login_seconds, part.login_seconds)
+        report.loop_stall_ms = max(report.loop_stall_ms, part.loop_stall_ms)
+        report.loadtest_cpu += part.loadtest_cpu
+        report.duration = max(part.duration, report.duration if report.logged_in else 0)
+        if part.server_cpu is not None:
+            cpus.append(part.server_cpu)
+        for k, v in part.refused.items():
+            report.refused[k] = report.refused.get(k, 0) + v
+    report.server_cpu = max(cpus) if cpus else None
+    _percentiles(report, samples)
+    return report
+
+
+def _worker(info: BundleInfo, indices: list[int], args: dict[str, Any], ready: Any,
+            parties: int, results: Any) -> None:
+    """One load test process: its bots log in, wait for every process, walk, report."""
+    from dataclasses import asdict
+
+    from .server import run
+
+    async def barrier(bots: list[Bot]) -> None:
+        with ready.get_lock():
+            ready.value += 1
+        end = time.monotonic() + 600
+        while ready.value < parties and time.monotonic() < end:
+            now = time.monotonic()
+            for b in bots:
+                b.session.tick(now, keepalive=0.5)
+            await asyncio.sleep(0.02)
+
+    report, samples = run(lambda: _run_part(info, indices, barrier=barrier, **args))
+    fields = asdict(report)
+    results.put((fields, samples.tobytes()))
+
+
+def _percentiles(report: LoadReport, samples: array[float]) -> None:
+    if samples:
+        import numpy as np
+
+        ms = np.frombuffer(samples, dtype=np.float64) * 1000.0
+        report.p50_ms = float(np.percentile(ms, 50))
+        report.p99_ms = float(np.percentile(ms, 99))
+        report.max_ms = float(ms.max())
+
+
+Barrier = Callable[[list[Bot]], Awaitable[None]]
+
+
+async def _run_part(info: BundleInfo, indices: list[int], *, host: str, port: int, rate: float,
+                    duration: float, udp_port: int | None, server_pid: int | None, prefix: str,
+                    password: str, concurrency: int, seed: int, own_process: bool,
+                    barrier: Barrier | None = None) -> tuple[LoadReport, array[float]]:
+    report = LoadReport(len(indices), rate, duration)
+    rng = random.Random(seed * 1_000_003 + (indices[0] if indices else 0))
     gate = asyncio.Semaphore(concurrency)
     tracker = _Tracker()
 
@@ -229,7 +342,7 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
 
     pinger = asyncio.create_task(keep_alive())
     try:
-        found = await asyncio.gather(*(one_ready(i) for i in range(clients)))
+        found = await asyncio.gather(*(one_ready(i) for i in indices))
     finally:
         pinger.cancel()
     bots = [b for b in found if b is not None]
@@ -240,19 +353,21 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0
     try:
-        await _walk(bots, rate, duration, report, server_pid, tracker)
+        await _walk(bots, rate, duration, report, server_pid, tracker, barrier)
     finally:
         await asyncio.gather(*(b.session.logout(linger=0.5) for b in bots),
                              return_exceptions=True)
-    return report
+    return report, tracker.samples
 
 
 async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadReport,
-                server_pid: int | None, tracker: _Tracker) -> None:
+                server_pid: int | None, tracker: _Tracker, barrier: Barrier | None) -> None:
     on_map: dict[int, int] = {}
     for bot in bots:
         on_map[bot.map_id] = on_map.get(bot.map_id, 0) + 1
     await _pump(bots, 5.0, until=lambda: all(b.uid for b in bots))
+    if barrier is not None:
+        await barrier(bots)
     for bot in bots:
         bot.session.players.clear()
     cpu0 = process_cpu(server_pid) if server_pid else None
@@ -302,13 +417,6 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
     for t, expected, got in tracker.sent.values():
         report.expected_relays += expected
         report.missing_relays += max(expected - got, 0)
-    if tracker.samples:
-        import numpy as np
-
-        ms = np.frombuffer(tracker.samples, dtype=np.float64) * 1000.0
-        report.p50_ms = float(np.percentile(ms, 50))
-        report.p99_ms = float(np.percentile(ms, 99))
-        report.max_ms = float(ms.max())
 
 
 def _listen(bot: Bot, tracker: _Tracker) -> None:

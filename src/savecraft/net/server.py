@@ -66,7 +66,7 @@ from .state import PlayerStore
 from .world import World
 
 log = logging.getLogger("savecraft.net.server")
-LOAD_FACTOR = 2.5  # a tick's period is at least this many times its last duration
+LOAD_FACTOR = 1.6  # a tick's period is at least this many times its (smoothed) duration
 EXPIRE_EVERY = 0.1  # seconds between looks for silent players (the timeout is seconds)
 _EMPTY_UPDATE = finish(Update, b"")  # "still there?": the keepalive a server sends
 
