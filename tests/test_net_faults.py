@@ -282,7 +282,7 @@ def test_tls_is_required_on_tcp(tmp_path: Path) -> None:
     async def body() -> None:
         async with running_server(tmp_path) as server:
             ctx = ssl.create_default_context()  # verifying: the self-signed cert is not trusted
-            with pytest.raises(Exception):
+            with pytest.raises(ClientError, match="cannot connect"):
                 await login("127.0.0.1", server.tcp_port, "X", "pw", register=SPEC, tls=ctx)
             from savecraft.net.certs import default_paths
             pinned = client_context(default_paths(tmp_path / "state.sav")[0])
@@ -325,7 +325,7 @@ def test_a_tick_sends_within_its_budget_and_the_next_one_catches_up(tmp_path: Pa
                 p.chat(f"from {k}")
             for k, p in enumerate(players):
                 others = {f"from {j}" for j in range(3) if j != k}
-                assert await until(lambda: others <= {t for _, t in p.chat_lines})
+                assert await until(lambda o=others, q=p: o <= {t for _, t in q.chat_lines})
             assert server.stats["ticks_over_budget"] > 0
             for p in players:
                 await p.logout()

@@ -226,7 +226,7 @@ def test_quests_whois_inventory_maps_and_voice(tmp_path: Path) -> None:
             assert inv[1] == []
             for m in range(2):
                 a.request_map(m)
-                assert await until(lambda: m in a.maps)
+                assert await until(lambda m=m: m in a.maps)
                 assert a.maps[m] == server.world.map_bytes(m)
                 assert zlib.decompress(a.maps[m])  # deflated, as in the game file
             got: list[object] = []

@@ -17,7 +17,7 @@ MAX_TIMEOUT = 2.0
 
 
 class ResendBackoff:
-    __slots__ = ("base", "_resent", "_acked")
+    __slots__ = ("_acked", "_resent", "base")
 
     def __init__(self, netq: NetQ) -> None:
         self.base = netq.resend_timeout

@@ -68,7 +68,7 @@ from .packets import (
     Whois,
     decode,
 )
-from .session import ConnectionClosed, Handshake
+from .session import Handshake
 from .tcpio import close, receive_event, send
 
 
@@ -141,7 +141,7 @@ async def _open(host: str, port: int, tls: ssl.SSLContext | None, timeout: float
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, ssl=ctx, server_hostname=host), timeout)
-    except (OSError, asyncio.TimeoutError, ssl.SSLError) as err:
+    except (TimeoutError, OSError, ssl.SSLError) as err:
         raise ClientError(f"{host}:{port}: cannot connect: {err or type(err).__name__}") from None
     hs = Handshake(Role.CLIENT)
     try:
@@ -167,7 +167,7 @@ def _reason(code: ErrorReason | int) -> str:
 
 async def fetch_hello(host: str, port: int, *, tls: ssl.SSLContext | None = None,
                       timeout: float = 10.0) -> ServerHello:
-    reader, writer, hs, hello = await _open(host, port, tls, timeout)
+    _, writer, hs, hello = await _open(host, port, tls, timeout)
     hs.close()
     await close(writer)
     return hello
@@ -277,7 +277,7 @@ async def discover(host: str, port: int, timeout: float = 2.0) -> LanDiscoveryRe
             transport.sendto(plain_datagram(UdpHello()))
             try:
                 return await asyncio.wait_for(asyncio.shield(got), timeout / 3)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         return None
     finally:
@@ -361,7 +361,7 @@ class ClientSession:
             try:
                 await asyncio.wait_for(self.echoed.wait(), min(0.5, max(deadline - loop.time(),
                                                                         0.01)))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if loop.time() >= deadline:
                     transport.close()
                     raise ClientError("no answer to the UDP hello") from None
@@ -606,5 +606,18 @@ def describe_message(msg: Message) -> str:
     return f"{msg.NAME}"
 
 
-__all__ = ["BundleInfo", "describe_message", "play", "ClientError", "describe_bundle", "ClientSession", "Seen", "cached_bundle", "discover", "fetch_bundle",
-           "fetch_hello", "login", "password_hash"]
+__all__ = [
+    "BundleInfo",
+    "ClientError",
+    "ClientSession",
+    "Seen",
+    "cached_bundle",
+    "describe_bundle",
+    "describe_message",
+    "discover",
+    "fetch_bundle",
+    "fetch_hello",
+    "login",
+    "password_hash",
+    "play",
+]

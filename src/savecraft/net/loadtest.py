@@ -24,9 +24,9 @@ import random
 import resource
 import time
 from array import array
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
@@ -88,18 +88,18 @@ class LoadReport:
         cpu = "unknown (not found; give --server-pid)" if self.server_cpu is None \
             else f"{self.server_cpu * 100:.0f}% of one core"
         return [
-            f"clients: {self.logged_in} of {self.clients} logged in "
-            f"({self.login_seconds:.1f} s), {self.rate:g} moves/s each for {self.duration:g} s",
-            f"messages: {self.messages_per_second:,.0f}/s ({self.messages_sent:,} sent, "
-            f"{self.messages_received:,} received by the bots)",
+            (f"clients: {self.logged_in} of {self.clients} logged in "
+             f"({self.login_seconds:.1f} s), {self.rate:g} moves/s each for {self.duration:g} s"),
+            (f"messages: {self.messages_per_second:,.0f}/s ({self.messages_sent:,} sent, "
+             f"{self.messages_received:,} received by the bots)"),
             f"moves: {self.moves_sent:,} sent, {self.relays_received:,} relays received",
-            f"move->relay latency: p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
-            f"max {self.max_ms:.1f} ms",
-            f"drops: {self.drops:,} relays missing of {self.expected_relays:,} expected "
-            f"(same-map bots); NetQ resends {self.resent:,}; bad datagrams {self.errors:,}; "
-            f"bots dropped by the server {self.lost:,}",
-            f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core "
-            f"(longest pause of its loop {self.loop_stall_ms:.0f} ms)",
+            (f"move->relay latency: p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
+             f"max {self.max_ms:.1f} ms"),
+            (f"drops: {self.drops:,} relays missing of {self.expected_relays:,} expected "
+             f"(same-map bots); NetQ resends {self.resent:,}; bad datagrams {self.errors:,}; "
+             f"bots dropped by the server {self.lost:,}"),
+            (f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core "
+             f"(longest pause of its loop {self.loop_stall_ms:.0f} ms)"),
         ] + ([f"refused: {self.refused}"] if self.refused else [])
 
 
@@ -178,7 +178,7 @@ async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info:
             if err.reason != ErrorReason.NAME_TAKEN:
                 raise
             sess = await login(host, port, name, password, udp_port=udp_port)
-    except (ClientError, OSError, asyncio.TimeoutError) as err:
+    except (TimeoutError, ClientError, OSError) as err:
         why = getattr(err, "reason", None)
         key = why.name if isinstance(why, ErrorReason) else type(err).__name__
         refused[key] = refused.get(key, 0) + 1
@@ -208,11 +208,13 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
         server_pid = listener if listener != os.getpid() else None  # not our own (tests)
     hello, bundle, _ = await fetch_bundle(host, port)
     info = describe_bundle(hello, bundle)
-    args = dict(host=host, port=port, rate=rate, duration=duration, udp_port=udp_port,
-                server_pid=server_pid, prefix=prefix, password=password,
-                concurrency=concurrency, seed=seed, own_process=own_process)
+    args: dict[str, Any] = {
+        "host": host, "port": port, "rate": rate, "duration": duration, "udp_port": udp_port,
+        "server_pid": server_pid, "prefix": prefix, "password": password,
+        "concurrency": concurrency, "seed": seed, "own_process": own_process,
+    }
     if processes <= 1:
-        report, samples = await _run_part(info, list(range(clients)), **args)  # type: ignore[arg-type]
+        report, samples = await _run_part(info, list(range(clients)), **args)
         _percentiles(report, samples)
         report.clients = clients
         return report

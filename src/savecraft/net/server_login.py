@@ -102,7 +102,7 @@ async def handle_connection(server: GameServer, reader: asyncio.StreamReader,
     try:
         await asyncio.wait_for(_converse(server, hs, reader, writer, host, where),
                                server.config.handshake_timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         server.count("tcp_timeout")
         server.log("refuse", addr=where, reason="handshake timed out")
     except FormatError as err:

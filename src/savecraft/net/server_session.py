@@ -97,4 +97,4 @@ class Session:
         return out
 
 
-__all__ = ["Address", "MAX_DIRECT", "MAX_RECORDS", "Session"]
+__all__ = ["MAX_DIRECT", "MAX_RECORDS", "Address", "Session"]

@@ -39,9 +39,7 @@ async def close(writer: asyncio.StreamWriter, timeout: float = 2.0) -> None:
     try:
         writer.close()
         await asyncio.wait_for(writer.wait_closed(), timeout)
-    except (OSError, asyncio.TimeoutError, ConnectionError):
-        pass
-    except Exception:  # ssl errors on a peer that vanished mid-shutdown
+    except (TimeoutError, OSError):  # ssl.SSLError and ConnectionError are OSErrors
         pass
 
 
