@@ -122,17 +122,10 @@ def load_world(path: str | Path) -> World:
 
 
 def _open_game(source: Path | bytes) -> Any:
-    """The game-file API's lazy model (``open_game`` once it exists, else ``read_game``)."""
-    from ..formats.tirnanog import game as game_api
+    """The game-file API's lazy model: header and section table, assets on demand."""
+    from ..formats.tirnanog.game import open_game
 
-    opener = getattr(game_api, "open_game", None)
-    if opener is not None:
-        return opener(source)
-    from ..formats.tirnanog.game.assets import Source
-    from ..formats.tirnanog.game.container import read_game
-
-    src = Source.open(source) if isinstance(source, Path) else Source(source)
-    return read_game(src)
+    return open_game(source)
 
 
 def world_from_bytes(data: bytes, source: str = "<memory>") -> World:

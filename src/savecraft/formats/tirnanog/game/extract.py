@@ -143,7 +143,13 @@ def _maps(game: Game, s: Any, sub: Path) -> list[Path]:
         ensure_dir(sub)
         try:
             _, m = render.game_map(game, k)
-            picture = render.render_map(m, tiles, h.tile_width, h.tile_height, h.game_type)
+            # A big map is drawn smaller rather than not at all (the picture is capped).
+            scale = render.fit_scale(m.size, h.tile_width, h.tile_height, h.game_type)
+            if scale < 1:
+                sys.stderr.write(f"map {k}: drawn at scale {scale:.3f} to stay within "
+                                 f"{render.MAX_PIXELS >> 20} megapixels\n")
+            picture = render.render_map(m, tiles, h.tile_width, h.tile_height, h.game_type,
+                                        scale=scale)
             p = sub / f"{name}.png"
             atomic_write(p, render.to_png(picture))
             out.append(p)

@@ -132,6 +132,23 @@ def tile_layers(m: MapAsset) -> list[int]:
 MAX_PIXELS = 1 << 26  # 64 megapixels: a 256 MiB RGBA canvas
 
 
+def fit_scale(size: int, tile_width: int, tile_height: int, game_type: int = TOP_DOWN,
+              max_pixels: int = MAX_PIXELS) -> float:
+    """The largest scale, at most 1, at which a map's picture stays within ``max_pixels``."""
+    w, h = canvas_size(game_type, size, tile_width, tile_height)
+    if w * h <= max_pixels:
+        return 1.0
+    scale = (max_pixels / (w * h)) ** 0.5
+    # Tile sizes round to whole pixels, so step down until the rounded canvas fits.
+    while scale > 1e-3:
+        sw, sh = max(1, round(tile_width * scale)), max(1, round(tile_height * scale))
+        cw, ch = canvas_size(game_type, size, sw, sh)
+        if cw * ch <= max_pixels:
+            return scale
+        scale *= 0.97
+    return scale
+
+
 def render_map(m: MapAsset, tiles: Callable[[int], Image.Image | None], tile_width: int,
                tile_height: int, game_type: int = TOP_DOWN,
                layers: Iterable[int] | None = None, scale: float = 1.0) -> Image.Image:
