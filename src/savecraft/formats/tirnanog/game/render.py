@@ -138,7 +138,7 @@ def fit_scale(size: int, tile_width: int, tile_height: int, game_type: int = TOP
     w, h = canvas_size(game_type, size, tile_width, tile_height)
     if w * h <= max_pixels:
         return 1.0
-    scale = (max_pixels / (w * h)) ** 0.5
+    scale = float((max_pixels / (w * h)) ** 0.5)
     # Tile sizes round to whole pixels, so step down until the rounded canvas fits.
     while scale > 1e-3:
         sw, sh = max(1, round(tile_width * scale)), max(1, round(tile_height * scale))
