@@ -205,3 +205,13 @@ def test_random_streams_raise_only_format_errors(data: bytes, role: Role) -> Non
         h.events()
     except FormatError:
         pass
+
+
+def test_a_wrong_type_is_refused_from_its_header() -> None:
+    """Garbage need not fill a whole message (up to 2047 bytes) before it is refused."""
+    server = Handshake(Role.SERVER)
+    server.receive_data(b"\xff\xff")  # type 31, where only a client hello (type 0) may come
+    with pytest.raises(FormatError) as e:
+        server.next_event()
+    assert e.value.offset == 0 and e.value.path == "message.type"
+    assert e.value.found == "31" and "type 0" in e.value.expected

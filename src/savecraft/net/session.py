@@ -209,6 +209,14 @@ class Handshake:
             return self._short(HEADER_SIZE)
         word = buf[0] | buf[1] << 8
         msg_type, length = word & 0x1F, word >> 5
+        allowed = self._allowed_types()
+        if msg_type not in allowed:
+            # Refused from its 2-byte header: garbage need not fill a message first.
+            names = " or ".join(sorted({str(getattr(c, "NAME")) for (st, c) in TRANSITIONS
+                                        if st is self.state}))
+            raise FormatError(off, "message.type",
+                              f"{names} from the {self.their_role.value} "
+                              f"(type {' or '.join(map(str, sorted(allowed)))})", str(msg_type))
         if length < HEADER_SIZE:
             raise FormatError(off, "message.length", "a length of at least 2 (the header)",
                               str(length))
@@ -244,6 +252,11 @@ class Handshake:
             if isinstance(ev, ConnectionClosed):
                 self.state = HandshakeState.CLOSED
                 return out
+
+    def _allowed_types(self) -> set[int]:
+        """The packet types the peer may send in this state."""
+        return {int(getattr(c, "TYPE")) for (st, c) in TRANSITIONS
+                if st is self.state and hasattr(c, "TYPE")}
 
     def _short(self, need: int) -> NeedData:
         if self._peer_closed:
