@@ -227,11 +227,12 @@ class GameServer:
                 return
             taken = self._changes
             t0 = time.perf_counter()
-            data = self.store.snapshot()
-            await asyncio.get_running_loop().run_in_executor(None, self.store.write, data)
+            frozen = self.store.freeze()  # on the loop: cheap, consistent
+            # Compression, CRC and the fsync'd write in a worker, so players are not kept waiting.
+            size = await asyncio.get_running_loop().run_in_executor(None, self.store.write, frozen)
             self._saved = taken
             self.count("saves")
-            self.log("save", reason=reason, users=len(self.store.users), bytes=len(data),
+            self.log("save", reason=reason, users=len(self.store.users), bytes=size,
                      ms=f"{(time.perf_counter() - t0) * 1000:.1f}", path=self.store.path)
 
     async def _saver(self) -> None:

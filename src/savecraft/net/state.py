@@ -65,6 +65,10 @@ class PlayerStore:
         self._uid_of: dict[int, int] = {id(u): i + 1 for i, u in enumerate(self.users)}
         self._encoded: dict[int, bytes] = {}
         self._touched: set[int] = set()
+        # Where the world chunks (GLBL, QSTS, NPC, MAP) sit, for each login's world state;
+        # users are only ever appended, so this is found once, not once per login.
+        self._world_at: list[int] = []
+        self._world_scanned = 0
 
     # -- loading -------------------------------------------------------------------------
     def _load_or_create(self) -> SaveGame:
@@ -142,8 +146,13 @@ class PlayerStore:
     def client_state(self, user: UserChunk) -> ChunkList:
         """The world state of a login OK: GLBL, QSTS, NPCs, changed maps and exactly this USER."""
         chunks = self.save_game.chunks
-        keep = [chunks[i] for i in range(len(chunks))
-                if chunks.magic(i) in (b"GLBL", b"QSTS", b"NPC\0", b"MAP\0")]
+        if self._world_scanned > len(chunks):  # chunks were removed: look again from the start
+            self._world_at, self._world_scanned = [], 0
+        for i in range(self._world_scanned, len(chunks)):
+            if chunks.magic(i) in (b"GLBL", b"QSTS", b"NPC\0", b"MAP\0"):
+                self._world_at.append(i)
+        self._world_scanned = len(chunks)
+        keep = [chunks[i] for i in self._world_at]
         return ChunkList(keep[:2] + [user] + keep[2:])
 
     def touch(self, uid: int) -> None:
@@ -152,7 +161,14 @@ class PlayerStore:
 
     # -- writing -------------------------------------------------------------------------
     def snapshot(self) -> bytes:
-        """The whole file as it is now: a consistent copy, built in the caller's thread.
+        """The whole file as it is now (see :meth:`freeze`)."""
+        return build_save(self.freeze())
+
+    def freeze(self) -> SaveGame:
+        """A consistent copy of the state, made of bytes only, taken in the caller's thread.
+
+        Building the file from it (compression, CRC) touches nothing the server
+        changes, so the server does that in a worker thread, off its event loop.
 
         A server save holds every player ever registered, most of them not
         online; each user's chunk is encoded once and reused until
@@ -177,14 +193,15 @@ class PlayerStore:
                         cache[uid] = raw
             parts.append((raw, 0))
         touched.clear()
-        frozen = SaveGame(game_id=self.save_game.game_id,
-                          chunks=ChunkList.pending(parts, _never_decoded))
-        return build_save(frozen)
+        return SaveGame(game_id=self.save_game.game_id,
+                        chunks=ChunkList.pending(parts, _never_decoded))
 
-    def write(self, data: bytes | None = None) -> int:
-        """Write the state atomically; returns the number of bytes written."""
+    def write(self, data: bytes | SaveGame | None = None) -> int:
+        """Write the state atomically (a frozen copy is built here); returns the size written."""
         if data is None:
             data = self.snapshot()
+        elif isinstance(data, SaveGame):
+            data = build_save(data)
         atomic_write(self.path, data)
         self.dirty = False
         self.writes += 1
