@@ -53,7 +53,12 @@ def test_extract_writes_real_files(game_file: Path, tmp_path: Path) -> None:
             assert head.startswith(b"OggS")
         elif p.suffix == ".sfn":
             assert head.startswith(b"SFN2")
-    npcs = orjson.loads(next(folder.glob("*-npc_types.json")).read_bytes())
+    # Folders and files are named by section type as the spec numbers them.
+    names = {p.name for p in folder.iterdir()}
+    assert {"06-atlases", "28-npc_types.json", "01-translations-en.json",
+            "01-translations-de.json", "35-maps"} <= names
+    assert (folder / "24-startup" / "scripts-0-asset.asm").is_file()
+    npcs = orjson.loads((folder / "28-npc_types.json").read_bytes())
     assert npcs["references"]["npcs[0].name"].endswith("'npc_guard'")
     asm = [p.read_text() for p in folder.rglob("*.asm")]
     assert any("PUSHQST quest_wolves" in t for t in asm)

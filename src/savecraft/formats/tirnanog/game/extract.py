@@ -6,6 +6,8 @@ progress bar on stderr when the game is large.
 
 from __future__ import annotations
 
+import re
+
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,26 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80] or "unnamed"
 
 
+def _section_label(s: Any, seen: dict[str, int]) -> str:
+    """``06-atlases``: the section type as the spec numbers it, then its name.
+
+    A type that appears more than once (translations, one per language) gets
+    its language, or a running number, so every section has its own name.
+    """
+    label = f"{int(s.TYPE):02d}-{section_name(int(s.TYPE))}"
+    language = getattr(s, "language", None)
+    if isinstance(language, str) and language:
+        label += f"-{_safe(language)}"
+    n = seen.get(label, 0)
+    seen[label] = n + 1
+    return label if n == 0 else f"{label}-{n + 1}"
+
+
+def _script_file(path: str) -> str:
+    """``entries[0].asset.script`` -> ``entries-0-asset-script``."""
+    return _safe(re.sub(r"\[(\d+)\]", r"-\1", path).replace(".", "-"))
+
+
 def extract_game(game: Game, folder: Path) -> list[Path]:
     ensure_dir(folder)
     written: list[Path] = []
@@ -64,10 +86,10 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
     atomic_write(p, orjson.dumps(encoder(type(game.header))(game.header), option=orjson.OPT_INDENT_2))
     written.append(p)
     enc = encoder(Section)
-    for i, s in enumerate(game.sections):
-        name = section_name(int(s.TYPE))
-        sub = folder / f"{i:02d}-{name}"
-        base = f"{i:02d}-{name}"
+    seen: dict[str, int] = {}
+    for s in game.sections:
+        base = _section_label(s, seen)
+        sub = folder / base
         for k, a in enumerate(iter_assets(s)):
             if isinstance(a, MediaAsset):
                 if a.length == 0 and not a.loaded:
@@ -95,7 +117,7 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
             if sc.empty:
                 continue
             ensure_dir(sub)
-            sp = sub / f"{_safe(path)}.asm"
+            sp = sub / f"{_script_file(path)}.asm"
             atomic_write(sp, (sc.text or f"; bytecode that does not disassemble\n; {sc.code!r}\n").encode())
             written.append(sp)
         written += _maps(game, s, sub)
