@@ -267,20 +267,32 @@ def disassemble(code: bytes, names: ScriptNames | None = None, *, offset: int = 
 # -- assembling ------------------------------------------------------------------------
 
 
-def _strip_comment(line: str) -> str:
-    in_quote = False
-    escaped = False
-    for i, ch in enumerate(line):
-        if in_quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_quote = False
+def _quote_scan(text: str) -> tuple[list[bool], bool]:
+    """For each character, whether it stands outside a "quoted string"; and whether
+    a quote is left open at the end. Escapes are honoured; an opening quote is outside.
+
+    Comments and operand commas both go through this one scanner, so the two
+    can never disagree about what is quoted.
+    """
+    outside: list[bool] = []
+    in_quote = escaped = False
+    for ch in text:
+        outside.append(not in_quote)
+        if not in_quote:
+            in_quote = ch == '"'
+        elif escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
         elif ch == '"':
-            in_quote = True
-        elif ch in ";#":
+            in_quote = False
+    return outside, in_quote
+
+
+def _strip_comment(line: str) -> str:
+    outside, _ = _quote_scan(line)
+    for i, ch in enumerate(line):
+        if outside[i] and ch in ";#":
             return line[:i]
     return line
 
@@ -288,21 +300,9 @@ def _strip_comment(line: str) -> str:
 def _split_operands(text: str, where: str) -> list[str]:
     parts: list[str] = []
     cur: list[str] = []
-    in_quote = False
-    escaped = False
-    for ch in text:
-        if in_quote:
-            cur.append(ch)
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_quote = False
-        elif ch == '"':
-            in_quote = True
-            cur.append(ch)
-        elif ch == ",":
+    outside, in_quote = _quote_scan(text)
+    for ch, out in zip(text, outside):
+        if out and ch == ",":
             parts.append("".join(cur).strip())
             cur = []
         else:
