@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import struct
 import sys
-import timeit
 from pathlib import Path
 
 from savecraft import api
 from savecraft.errors import Report
 from savecraft.formats.angband import block, modular, sample
 from savecraft.formats.angband.demo import samples_folder
+
+from timing import best
+
 
 
 def bare_pass(data: bytes) -> int:
@@ -41,8 +43,6 @@ def largest() -> Path | None:
     return files[-1] if files else None
 
 
-def best(fn: object, number: int, repeat: int = 7) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number  # type: ignore[arg-type]
 
 
 def main() -> None:
@@ -53,13 +53,13 @@ def main() -> None:
     assert api.validate(data).ok
 
     n = 50
-    t_bare = best(lambda: bare_pass(data), n)
-    t_parse = best(lambda: block.parse(data, Report(strict=True)), n)
-    t_validate = best(lambda: api.validate(data), n)
-    t_build = best(lambda: block.build(block.parse(data, Report(strict=True))), n)
+    t_bare = best(lambda: bare_pass(data), number=n)
+    t_parse = best(lambda: block.parse(data, Report(strict=True)), number=n)
+    t_validate = best(lambda: api.validate(data), number=n)
+    t_build = best(lambda: block.build(block.parse(data, Report(strict=True))), number=n)
 
     mod = modular.build(sample.modular_save())
-    t_mod = best(lambda: modular.parse(mod, Report(strict=True)), n)
+    t_mod = best(lambda: modular.parse(mod, Report(strict=True)), number=n)
 
     print(f"{name}: {len(data)} bytes, {len(block.parse(data, Report()).blocks)} blocks")
     print(f"  bare pass (sum() of each block) {t_bare * 1e3:8.3f} ms")

@@ -11,20 +11,14 @@ reports the scaling with the number of players.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 from savecraft import api, diff
 from savecraft.formats.tirnanog.save.sample import server_save
 
+from timing import best
 
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+
+
 
 
 def pair(users: int) -> tuple[bytes, bytes]:

@@ -15,18 +15,17 @@ Everything runs in the same process; the best of several repeats is reported.
 from __future__ import annotations
 
 import struct
-import timeit
-from collections.abc import Callable
 
 from savecraft.net.crypto import SessionCipher
 from savecraft.net.netq import NetQ
 from savecraft.net.packets import Move, MoveRecord, Update, decode
 
+from timing import best
+
+
 RECORDS = 40  # movement records per update (a crowded neighbourhood)
 
 
-def best(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
 def main() -> None:
@@ -69,12 +68,12 @@ def main() -> None:
     for name, codec, bare, n in (("move (type 8)", codec_move, bare_move_fn, 20000),
                                  (f"update, {RECORDS} moves (type 7)", codec_update,
                                   bare_update_fn, 2000)):
-        tc, tb = best(codec, n), best(bare, n)
+        tc, tb = best(codec, number=n), best(bare, number=n)
         rows.append((name, 1 / tc, 1 / tb, tc / tb))
     print(f"{'message':32} {'codec/s':>12} {'bare struct/s':>14} {'ratio':>7}")
     for name, rc, rb, ratio in rows:
         print(f"{name:32} {rc:12,.0f} {rb:14,.0f} {ratio:6.2f}x")
-    t = best(netq_xor, 20000)
+    t = best(netq_xor, number=20000)
     print(f"NetQ send + XOR both ways + NetQ receive, per datagram: {t * 1e6:.1f} us "
           f"({1 / t:,.0f}/s)")
 

@@ -20,23 +20,15 @@ for ``load`` is within 4x.
 from __future__ import annotations
 
 import argparse
-import gc
-import time
 import zlib
-from collections.abc import Callable
 
 import savecraft
 from savecraft.formats.tirnanog.save import codec, sample
 
+from timing import best
 
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+
+
 
 
 def main() -> None:

@@ -23,16 +23,14 @@ goal is a ratio within 3x.
 from __future__ import annotations
 
 import argparse
-import gc
-import time
 import zlib
-from collections.abc import Callable
 
 import numpy as np
 
 from savecraft.compression import compress, inflate
 from savecraft.formats.tirnanog import rle
 from savecraft.formats.tirnanog.game.maps import (
+
     EMPTY_TILE,
     MapAsset,
     Parallax,
@@ -42,15 +40,9 @@ from savecraft.formats.tirnanog.game.maps import (
     parse_map,
 )
 
+from timing import best
 
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+
 
 
 def make_map(size: int, layers: int, seed: int, variants: bool = True) -> MapAsset:

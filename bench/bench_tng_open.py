@@ -27,7 +27,6 @@ import sys
 import tempfile
 import time
 import zlib
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,16 +39,12 @@ from savecraft.formats.tirnanog.game.sections import MapsSection, MoviesSection
 from savecraft.formats.tirnanog.game.sections.s05_movies import Movie
 from savecraft.formats.tirnanog.game.sections.s35_maps import LazyMap, MapEntry
 
+from timing import best
+
+
 CHUNK_MB = 64
 
 
-def best(fn: Callable[[], object], repeat: int = 7) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def child_rss(code: str) -> int:
