@@ -141,3 +141,20 @@ def test_a_bug_is_still_one_line(monkeypatch: pytest.MonkeyPatch, saves: dict[st
     monkeypatch.setenv("SAVECRAFT_DEBUG", "1")
     with pytest.raises(IndexError):
         main(["info", str(saves["player"])])
+
+
+def test_build_over_an_existing_file_keeps_a_backup(saves: dict[str, Path], tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    dump = tmp_path / "p.json"
+    assert main(["dump", str(saves["player"]), "-o", str(dump)]) == 0
+    target = tmp_path / "target.sav"
+    target.write_bytes(b"precious")
+    assert main(["build", str(dump), "-o", str(target)]) == 0
+    assert (tmp_path / "target.sav.bak").read_bytes() == b"precious"
+    assert target.read_bytes() == saves["player"].read_bytes()
+    assert main(["build", str(dump), "-o", str(target)]) == 0  # same bytes: nothing written
+    assert "unchanged" in capsys.readouterr().out
+    (tmp_path / "target.sav.bak").unlink()
+    target.write_bytes(b"scratch")
+    assert main(["build", str(dump), "-o", str(target), "--no-backup"]) == 0
+    assert not (tmp_path / "target.sav.bak").exists()

@@ -118,8 +118,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     text = read_file(args.input)
     model = jsonmap.loads(text)
     data = api.build(model)
-    atomic_write(args.output, data, backup=False)
-    print(f"{args.output}: {len(data)} bytes ({registry.for_model(model).name})")
+    out = Path(args.output)
+    if out.exists() and out.read_bytes() == data:
+        print(f"{args.output}: unchanged ({len(data)} bytes, {registry.for_model(model).name})")
+        return EXIT_OK
+    kept = atomic_write(out, data, backup=not args.no_backup)
+    note = f"; the old file is kept as {kept}" if kept != out else ""
+    print(f"{args.output}: {len(data)} bytes ({registry.for_model(model).name}){note}")
     return EXIT_OK
 
 
@@ -160,6 +165,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("build", help="the binary file from a JSON dump")
     p.add_argument("input", metavar="IN.json")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
+    p.add_argument("--no-backup", action="store_true",
+                   help="overwrite FILE without keeping FILE.bak")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("extract", help="the parts of a file as ordinary files")
