@@ -265,7 +265,7 @@ def check(save: BlockSave, report: Report) -> None:
 
 FORMAT = register(Format(
     name="angband-block",
-    description="Angband 3.1+/4.x savefile (named blocks)",
+    description="Angband 3.1+/4.x savefile, named blocks",
     model=BlockSave,
     sniff=sniff,
     parse=parse,

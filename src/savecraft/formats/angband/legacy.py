@@ -103,7 +103,7 @@ def info(save: LegacySave) -> dict[str, Any]:
 
 FORMAT = register(Format(
     name="angband-legacy",
-    description="pre-3.1 Angband savefile (recognised, not decoded)",
+    description="pre-3.1 Angband savefile, recognised and not decoded",
     model=LegacySave,
     sniff=sniff,
     parse=parse,
