@@ -480,12 +480,16 @@ class ClientSession:
             self.errors += 1
             return
         for raw in messages:
-            try:
-                msg = decode(raw, sender=Role.SERVER, ctx=self.ctx)
-            except FormatError:
-                self.errors += 1
-                continue
-            self._handle(msg)
+            self.on_message_bytes(raw)
+
+    def on_message_bytes(self, raw: bytes) -> None:
+        """One message NetQ delivered (decrypted, in order): decode it and act on it."""
+        try:
+            msg = decode(raw, sender=Role.SERVER, ctx=self.ctx)
+        except FormatError:
+            self.errors += 1
+            return
+        self._handle(msg)
 
     def _handle(self, msg: Message) -> None:
         if isinstance(msg, Update):
