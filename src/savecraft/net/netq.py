@@ -155,6 +155,10 @@ class NetQ:
         expected = self._expected
         early = self._early
         behind = self._delivered
+        if not early and behind > ACK_BITS and ((expected - newest) & 0xFFFF) == 1:
+            # the steady state (everything up to the newest came, 17+ delivered): the loop
+            # below would set all 16 bits, since expected - s runs over 2..17 <= behind
+            return newest, 0xFFFF
         bits = 0
         for i in range(ACK_BITS):
             s = (newest - 1 - i) & 0xFFFF
