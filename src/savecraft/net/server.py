@@ -570,10 +570,11 @@ class GameServer:
         tick stops, and the next one starts with the players it skipped.
         """
         keepalive = self.config.keepalive
-        send = self._send
+        udp = self._udp
         sessions = list(self.by_addr.values())
-        if not sessions:
+        if not sessions or udp is None or udp.is_closing():
             return
+        sendto = udp.sendto  # once per tick: the loop below runs for every player
         first = self._resume % len(sessions)
         budget = self.config.send_budget
         for k in range(len(sessions)):
@@ -618,7 +619,7 @@ class GameServer:
                 sess.last_sent = now
                 apply = sess.cipher.apply
                 for d in datagrams:
-                    send(apply(d), addr)
+                    sendto(apply(d), addr)
             if sess.overflow:
                 self.count("dropped_overflow", sess.overflow)
                 sess.overflow = 0

@@ -17,7 +17,8 @@ from .backoff import ResendBackoff
 from .crypto import SessionCipher
 from .netq import NetQ
 from .packets import MapFragment, Update
-from .packets.base import UDP_MAX_MESSAGE, finish
+from .packets.base import HEADER as _HEADER
+from .packets.base import HEADER_SIZE, UDP_MAX_MESSAGE, finish
 
 MAX_RECORDS = 4096  # update records waiting for the next tick
 MAX_DIRECT = 256  # chat, voice and quest messages waiting for the next tick
@@ -25,6 +26,7 @@ MAX_FRAGMENTS_IN_QUEUE = 8  # map fragments handed to NetQ at a time
 UPDATE_ROOM = UDP_MAX_MESSAGE - 2  # record bytes in one update message
 
 Address = tuple[str, int]
+_UPDATE_TYPE = Update.TYPE
 
 
 @dataclass(slots=True, eq=False)
@@ -72,8 +74,10 @@ class Session:
         """Messages for this tick: records batched into as few updates as fit, then the rest."""
         out: list[bytes] = []
         records = self.records
-        if records and sum(map(len, records)) <= UPDATE_ROOM:  # the usual case: one update
-            out.append(finish(Update, b"".join(records)))
+        joined = b"".join(records) if records else b""
+        if records and len(joined) <= UPDATE_ROOM:  # the usual case: one update
+            # finish() without its length check: UPDATE_ROOM leaves room for the header
+            out.append(_HEADER.pack(_UPDATE_TYPE | (len(joined) + HEADER_SIZE) << 5) + joined)
             records.clear()
         elif records:
             body: list[bytes] = []
@@ -90,6 +94,8 @@ class Session:
         if self.direct:
             out.extend(self.direct)
             self.direct.clear()
+        if not self.fragments:
+            return out
         room = MAX_FRAGMENTS_IN_QUEUE - self.netq.queued - self.netq.in_flight
         while self.fragments and room > 0:
             out.append(self.fragments.popleft().encode())
