@@ -171,19 +171,27 @@ class NetQ:
         out: list[bytes] = []
         ack, bits = self._ack_fields()
         pack = HEADER.pack
-        timeout = self.resend_timeout
-        for f in self._in_flight.values():
-            if now - f.sent_at >= timeout:
-                f.sent_at = now
-                out.append(pack(f.seq, ack, bits) + f.message)
-                self.stats.resent += 1
-        while self._queue and self._window_open():
-            msg = self._queue.popleft()
+        flight = self._in_flight
+        if flight:
+            timeout = self.resend_timeout
+            for f in flight.values():
+                if now - f.sent_at >= timeout:
+                    f.sent_at = now
+                    out.append(pack(f.seq, ack, bits) + f.message)
+                    self.stats.resent += 1
+        queue = self._queue
+        if queue:  # (called once per player per tick on a server: the loop is inlined)
+            window = self.window
+            first = len(out)
             seq = self._next_seq
-            self._next_seq = (seq + 1) & 0xFFFF
-            self._in_flight[seq] = _InFlight(seq, msg, now)
-            out.append(pack(seq, ack, bits) + msg)
-            self.stats.sent += 1
+            oldest = next(iter(flight)) if flight else seq
+            while queue and ((seq - oldest) & 0xFFFF) < window:  # what _window_open says
+                msg = queue.popleft()
+                flight[seq] = _InFlight(seq, msg, now)
+                out.append(pack(seq, ack, bits) + msg)
+                seq = (seq + 1) & 0xFFFF
+            self.stats.sent += len(out) - first
+            self._next_seq = seq
         if self._ack_owed and not out:
             out.append(pack(self._next_seq, ack, bits))
             self.stats.acks_sent += 1
