@@ -168,9 +168,9 @@ def decode(data: bytes | bytearray | memoryview, *, sender: Role | None = None,
     word = data[0] | data[1] << 8
     msg_type, length = word & 0x1F, word >> 5
     cls = _HELLOS.get(length) if msg_type == 0 else _TYPES.get(msg_type)
-    if cls is None or length != n or sender is not None:
+    if cls is None or length != n or (sender is not None and sender not in cls.SENDERS):
         cls = _check_header(data, msg_type, length, cls, sender, offset)
-    elif cls.decode_fast is not None:
+    elif cls.decode_fast is not None:  # a known type, the right length, a sender it allows
         msg = cls.decode_fast(data)
         if msg is not None:
             return msg
