@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from savecraft import api
 from savecraft.cli import main
@@ -225,3 +227,42 @@ def test_loadtest_bots_split_over_processes_by_map(tmp_path: Path) -> None:
             assert report.missing_relays == 0 and report.p50_ms < 1000
 
     run(body, timeout=90)
+
+
+_MOVE_FIELDS = st.builds(lambda u, m, x, y, d, a: (u, m, x, y, d, a),
+                         st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1),
+                         st.integers(0, 0xFFFF), st.integers(0, 0xFFFF),
+                         st.integers(0, 0xFF), st.integers(0, 0xFF))
+
+
+@given(st.lists(st.one_of(_MOVE_FIELDS, st.integers(0, 2**32 - 1)), max_size=40))
+def test_loadtest_fast_path_reads_what_the_client_library_decodes(
+        items: list[tuple[int, ...] | int]) -> None:
+    """The bots' shortcut for an update of move records gives the records ``decode`` gives,
+    and declines (None: the client library decodes it) every other message."""
+    from savecraft.net.loadtest import _move_records
+    from savecraft.net.packets import LogoutRecord, MoveRecord, Role, Update, decode
+
+    records: list[MoveRecord | LogoutRecord] = [
+        MoveRecord(*it) if isinstance(it, tuple) else LogoutRecord(it) for it in items]
+    raw = Update(list(records)).encode()
+    fast = _move_records(raw)
+    decoded = decode(raw, sender=Role.SERVER)
+    assert isinstance(decoded, Update) and decoded.records == records
+    if records and all(isinstance(r, MoveRecord) for r in records):
+        assert fast is not None
+        assert [MoveRecord(*t[1:]) for t in fast] == records
+    else:
+        assert fast is None
+
+
+def test_loadtest_fast_path_declines_other_messages() -> None:
+    from savecraft.net.loadtest import _move_records
+    from savecraft.net.packets import MoveRecord, TextChat, Update
+
+    one = Update([MoveRecord(1, 2, 3, 4, 5, 6)]).encode()
+    assert _move_records(one) is not None
+    assert _move_records(Update([]).encode()) is None  # the keepalive
+    assert _move_records(TextChat(1, "x" * 13).encode()) is None
+    assert _move_records(one + b"\0") is None  # the header's length disagrees
+    assert _move_records(one[:-1]) is None

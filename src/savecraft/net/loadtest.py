@@ -25,7 +25,7 @@ import resource
 import struct
 import time
 from array import array
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -430,6 +430,19 @@ assert _MOVES.size == _MOVE_SIZE and len(MoveRecord().encode()) == _MOVE_SIZE
 _UPDATE_TYPE = 7
 
 
+def _move_records(raw: bytes) -> Iterator[tuple[int, ...]] | None:
+    """The (0, user, map, x, y, direction, altitude) tuples of an update holding only move
+    records, or None for any other message (the client library then decodes it)."""
+    n = len(raw)
+    body = n - 2
+    # the header (u16: type | length << 5) says an update of n bytes, and every record's
+    # id byte, at a 15-byte stride, is 0: the whole body is move records
+    if (body <= 0 or body % _MOVE_SIZE or raw[0] | raw[1] << 8 != _UPDATE_TYPE | n << 5
+            or any(raw[2::_MOVE_SIZE])):
+        return None
+    return _MOVES.iter_unpack(memoryview(raw)[2:])
+
+
 def _listen(bot: Bot, tracker: _Tracker) -> None:
     """Latency bookkeeping for one bot, with a fast path for the common datagram.
 
@@ -456,7 +469,7 @@ def _listen(bot: Bot, tracker: _Tracker) -> None:
     apply = sess.cipher.apply
     sent = tracker.sent
     samples = tracker.samples
-    iter_moves = _MOVES.iter_unpack
+    move_records = _move_records
     monotonic = time.monotonic
 
     def on_datagram(data: bytes) -> None:
@@ -471,16 +484,12 @@ def _listen(bot: Bot, tracker: _Tracker) -> None:
             return
         here = bot.map_id
         for raw in messages:
-            n = len(raw)
-            body = n - 2
-            # header (u16: type | length << 5) says update of n bytes, and every record's
-            # id byte, at a 15-byte stride, is 0: the whole body is move records
-            if (body <= 0 or body % _MOVE_SIZE or raw[0] | raw[1] << 8 != _UPDATE_TYPE | n << 5
-                    or any(raw[2::_MOVE_SIZE])):
+            moves = move_records(raw)
+            if moves is None:
                 slow_message(raw)
                 continue
             found = 0
-            for _, uid, map_id, x, y, _, alt in iter_moves(memoryview(raw)[2:]):
+            for _, uid, map_id, x, y, _, alt in moves:
                 entry = sent.get((uid, x, y, alt))
                 if entry is None:
                     continue
