@@ -13,12 +13,11 @@ kind, maps at the end; then every descriptor, size and both CRCs follow.
 from __future__ import annotations
 
 import struct
-import zlib
 from typing import Any
 
 from ....binary import Reader, Writer
-from ....compression import Deflated, inflate
 from ....errors import FormatError, Report
+from ..crc_stream import read_stream, write_stream
 from .assets import Asset, AssetContext, Source
 from .header import (
     CRC_OFFSET,
@@ -51,24 +50,10 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
                at=HEADER_SIZE)
     r.need(n, "sections", f"{n} bytes of compressed sections (the size at offset 0x40)")
     enc = GameEncoding()
-    comp = src.read(SECTIONS_AT, n - 4)
-    stored_crc = int.from_bytes(src.read(SECTIONS_AT + n - 4, 4), "little")
-    inf = inflate(comp, offset=SECTIONS_AT, path="sections", require_end=True)
-    buf = inf.data
-    enc.deflate = Deflated.from_stream(comp[: inf.consumed], buf, inf.container)
-    enc.after_stream = inf.trailing
-    if inf.trailing:
-        report.warning(SECTIONS_AT + inf.consumed, "sections", "the CRC right after the deflate stream",
-                       f"{len(inf.trailing)} more bytes (kept)")
-    if zlib.crc32(buf) != stored_crc:
-        if zlib.crc32(comp) == stored_crc:
-            enc.crc_over = "compressed"
-            report.note("the section block CRC covers the compressed bytes")
-        else:
-            report.error(SECTIONS_AT + n - 4, "sections.crc",
-                         f"0x{zlib.crc32(buf):08X} (CRC-32 of the inflated section block)", f"0x{stored_crc:08X}")
-    if inf.container.value != "zlib":
-        report.note(f"the section block is a {inf.container.value} deflate stream")
+    buf = read_stream(src.read(SECTIONS_AT, n - 4),
+                      int.from_bytes(src.read(SECTIONS_AT + n - 4, 4), "little"), enc, report,
+                      offset=SECTIONS_AT, crc_offset=SECTIONS_AT + n - 4, path="sections",
+                      crc_path="sections.crc", what="the section block")
     game = Game(header, [], enc)
     game.source = src
     game.section_block = buf
@@ -244,14 +229,10 @@ def build_game(game: Game) -> bytes:
     pieces = layout_assets(game, ctx)
     block = section_block(game, ctx)
     enc = game.encoding
-    compressed = enc.deflate.compress(block)
-    crc = zlib.crc32(compressed) if enc.crc_over == "compressed" else zlib.crc32(block)
-    n = len(compressed) + len(enc.after_stream) + 4
+    stored = write_stream(block, enc)
     out = bytearray(build_header(game.header))
-    out += n.to_bytes(4, "little")
-    out += compressed
-    out += enc.after_stream
-    out += crc.to_bytes(4, "little")
+    out += len(stored).to_bytes(4, "little")
+    out += stored
     for p in pieces:
         out += p
     out += enc.tail

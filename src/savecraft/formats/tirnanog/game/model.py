@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-from ....compression import Deflated
 from ....errors import FormatError
+from ..crc_stream import StreamEncoding
 from .assets import Asset, AssetContext, Source
 from .header import Header
 from .sections import (
@@ -24,12 +24,9 @@ S = TypeVar("S")
 
 
 @dataclass(slots=True, eq=False)
-class GameEncoding:
+class GameEncoding(StreamEncoding):
     """How the section block and the asset area were stored, for a byte-exact rewrite."""
 
-    deflate: Deflated = field(default_factory=Deflated)
-    crc_over: Literal["content", "compressed"] = "content"
-    after_stream: bytes = b""  # bytes between the end of the deflate stream and the CRC
     section_buffer: bytes | None = None  # the inflated block, kept only when its layout is not canonical
     tail: bytes = b""  # bytes after the last asset (bytes in front of an asset are kept in its ``gap``)
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import ipaddress
 import struct
-import zlib
 from collections.abc import Callable
 from typing import Any
 
 from ....binary import Reader, Record, Writer, join_path
-from ....compression import Deflated, inflate
+from ....compression import inflate
 from ....errors import FormatError, Report
 from ....speed import gc_paused
 from .. import rle
+from ..crc_stream import read_stream, write_stream
 from .model import (
     AddressFamily,
     ChunkList,
@@ -539,29 +539,10 @@ def parse(data: bytes, report: Report | None = None) -> SaveGame:
     start = r.pos
     if len(data) - start < 4:
         r.fail("crc", "the deflate stream and a 4-byte CRC", f"the end of the file after {len(data) - start} bytes")
-    stored_crc = int.from_bytes(data[-4:], "little")
-    compressed = data[start:-4]
-    inflated = inflate(compressed, offset=start, path="payload")
-    content = inflated.data
-    encoding = Encoding(
-        deflate=Deflated.from_stream(compressed[: inflated.consumed], content, inflated.container),
-        after_stream=inflated.trailing,
-    )
-    if inflated.container.value != "zlib":
-        report.note(f"payload is a {inflated.container.value} deflate stream (writers emit zlib)")
-    if inflated.trailing:
-        report.warning(start + inflated.consumed, "payload",
-                       "the CRC right after the deflate stream",
-                       f"{len(inflated.trailing)} more bytes (kept)")
-    crc_content = zlib.crc32(content)
-    if crc_content != stored_crc:
-        if zlib.crc32(compressed) == stored_crc:
-            encoding.crc_over = "compressed"
-            report.note("the CRC covers the compressed bytes, not the chunk data")
-        else:
-            report.error(len(data) - 4, "crc",
-                         f"0x{crc_content:08X} (CRC-32 of the inflated chunk data)",
-                         f"0x{stored_crc:08X}")
+    encoding = Encoding()
+    content = read_stream(data[start:-4], int.from_bytes(data[-4:], "little"), encoding, report,
+                          offset=start, crc_offset=len(data) - 4, path="payload", crc_path="crc",
+                          what="the chunk data")
     with gc_paused():
         chunks = scan_chunks(content, report)
     return SaveGame(game_id=game_id, preview=preview, chunks=chunks, encoding=encoding)
@@ -602,10 +583,5 @@ def build(save: SaveGame) -> bytes:
         w.record(PRVW_HEAD, (b"PRVW", PRVW_HEAD.size + len(p.image), p.play_time, p.reserved,
                              p.dimension), "preview")
         w.bytes(p.image)
-    content = payload_bytes(save)
-    compressed = save.encoding.deflate.compress(content)
-    w.bytes(compressed)
-    w.bytes(save.encoding.after_stream)
-    crc = zlib.crc32(compressed) if save.encoding.crc_over == "compressed" else zlib.crc32(content)
-    w.u32(crc)
+    w.bytes(write_stream(payload_bytes(save), save.encoding))
     return w.getvalue()

@@ -11,12 +11,13 @@ import ipaddress
 from collections.abc import Callable, Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, ClassVar, Literal, overload
+from typing import Any, ClassVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from ....compression import Container, Deflated
+from ....compression import Container
+from ..crc_stream import StreamEncoding
 
 PREVIEW_SIZE = 256
 
@@ -334,12 +335,8 @@ def chunk_magic(chunk: Any) -> bytes:
 
 
 @dataclass(slots=True, eq=False)
-class Encoding:
+class Encoding(StreamEncoding):
     """How the payload was stored, so an unchanged save is rewritten byte for byte."""
-
-    deflate: Deflated = field(default_factory=Deflated)
-    crc_over: Literal["content", "compressed"] = "content"
-    after_stream: bytes = b""  # bytes between the end of the deflate stream and the CRC
 
 
 @dataclass(slots=True)
