@@ -133,7 +133,7 @@ def test_a_bug_is_still_one_line(monkeypatch: pytest.MonkeyPatch, saves: dict[st
     def broken(*args: object, **kwargs: object) -> None:
         raise IndexError("list index out of range")
 
-    monkeypatch.setattr(files.api, "parse", broken)
+    monkeypatch.setattr(files.api, "parse_format", broken)
     monkeypatch.delenv("SAVECRAFT_DEBUG", raising=False)
     assert main(["info", str(saves["player"])]) == 70
     err = capsys.readouterr().err.strip().splitlines()

@@ -12,8 +12,13 @@ from .fileio import PathLike, atomic_write, read_input
 
 def parse(data: bytes, format: str | None = None) -> Any:
     """Decode bytes (strictly: the first problem raises FormatError)."""
-    fmt = registry.get(format) if format else registry.detect(data)
-    return fmt.parse(data, Report(strict=True))
+    return parse_format(data, format)[1]
+
+
+def parse_format(data: bytes, format: str | None = None) -> tuple[registry.Format, Any]:
+    """Like :func:`parse`, and say which format the bytes were read as."""
+    fmt = registry.find(data, format)
+    return fmt, fmt.parse(data, Report(strict=True))
 
 
 def build(model: Any) -> bytes:
@@ -55,7 +60,7 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
     data = read_input(source)
     report = Report(strict=False)
     try:
-        fmt = registry.get(format) if format else registry.detect(data)
+        fmt = registry.find(data, format)
     except FormatError as err:
         return Validation(None, list(err.problems))
     model = None

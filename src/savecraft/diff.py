@@ -494,8 +494,8 @@ def _format_name(model: Any) -> str | None:
 def diff_bytes(a: bytes, b: bytes, *, format: str | None = None, name_a: str = "a",
                name_b: str = "b") -> Diff:
     """Compare two files' contents; a FormatError says which one cannot be read."""
-    fmt_a = registry.get(format) if format else registry.detect(a)
-    fmt_b = registry.get(format) if format else registry.detect(b)
+    fmt_a = registry.find(a, format)
+    fmt_b = registry.find(b, format)
     if fmt_a.name != fmt_b.name:
         return Diff(fmt_a.name, fmt_b.name, name_a=name_a, name_b=name_b)
     if a == b:

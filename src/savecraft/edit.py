@@ -23,7 +23,6 @@ a format gets ``savecraft edit`` by registering.
 
 from __future__ import annotations
 
-import enum
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -34,7 +33,7 @@ from typing import Any, Union, get_args, get_origin
 import orjson
 
 from . import api, jsonmap, registry
-from .errors import FormatError, Problem, Report
+from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
 from .paths import PathError, Resolved, assign, resolve, same_value
 
@@ -98,9 +97,7 @@ def conforms(value: Any, hint: Any) -> bool:
     if origin is dict:
         return isinstance(value, dict) and all(
             conforms(k, args[0]) and conforms(v, args[1]) for k, v in value.items())
-    if isinstance(hint, type):
-        if issubclass(hint, enum.Enum):
-            return isinstance(value, hint)
+    if isinstance(hint, type):  # a class, an enum among them
         return isinstance(value, hint)
     return False
 
@@ -232,12 +229,6 @@ def _short(value: Any) -> str:
 # -- whole edits ----------------------------------------------------------------------------
 
 
-def load(data: bytes, format: str | None = None) -> tuple[registry.Format, Any]:
-    """Parse strictly: an edit starts from a file the format can read."""
-    fmt = registry.get(format) if format else registry.detect(data)
-    return fmt, fmt.parse(data, Report(strict=True))
-
-
 def _pairs(changes: Changes) -> list[tuple[str, Any]]:
     if isinstance(changes, Mapping):
         return list(changes.items())
@@ -247,12 +238,8 @@ def _pairs(changes: Changes) -> list[tuple[str, Any]]:
 def edit_bytes(data: bytes, changes: Changes, *, format: str | None = None,
                text: bool = False) -> Edited:
     """Apply ``{path: value}`` to a file's bytes and return the checked result (nothing written)."""
-    _, model = load(data, format)
-    done: dict[str, Any] = {}
-    for path, value in _pairs(changes):
-        canonical, stored = set_value(model, path, value, text=text)
-        done[canonical] = stored
-    return rebuild(model, original=data, changes=done.items())
+    model = api.parse(data, format)  # strictly: an edit starts from a file the format can read
+    return edit_model(model, changes, original=data, text=text)
 
 
 def edit_model(model: Any, changes: Changes, *, original: bytes | None = None,
@@ -271,7 +258,7 @@ def edit_model(model: Any, changes: Changes, *, original: bytes | None = None,
 
 def edit_dump(data: bytes, dump: bytes | str, *, format: str | None = None) -> Edited:
     """Rebuild a file from an edited JSON dump of it (the ``$EDITOR`` round trip)."""
-    fmt = registry.get(format) if format else registry.detect(data)
+    fmt = registry.find(data, format)
     try:
         doc = orjson.loads(dump)
     except orjson.JSONDecodeError:
@@ -288,7 +275,7 @@ def edit_dump(data: bytes, dump: bytes | str, *, format: str | None = None) -> E
 
 def dump_for_editing(data: bytes, format: str | None = None) -> bytes:
     """The JSON text a person edits: the same document ``savecraft dump`` prints."""
-    _, model = load(data, format)
+    model = api.parse(data, format)
     return jsonmap.dumps(model)
 
 
@@ -313,5 +300,5 @@ def edit_file(path: PathLike, changes: Changes, *, output: PathLike | None = Non
 
 __all__ = [
     "Changes", "Edited", "coerce", "conforms", "dump_for_editing", "edit_bytes", "edit_dump",
-    "edit_file", "edit_model", "load", "parse_value", "rebuild", "set_value", "write",
+    "edit_file", "edit_model", "parse_value", "rebuild", "set_value", "write",
 ]

@@ -108,6 +108,11 @@ def for_model(model: object) -> Format:
     raise SavecraftError(f"{type(model).__name__} is not the model of a registered format")
 
 
+def find(data: bytes, name: str | None = None) -> Format:
+    """The format called ``name`` when one is given, else the one ``data`` is in."""
+    return get(name) if name else detect(data)
+
+
 def detect(data: bytes) -> Format:
     """The format of ``data``, from its content; FormatError when nothing matches."""
     _load_plugins()

@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import api
 from .. import diff as diffing
 from .. import edit as editing
-from .. import registry
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
-from ..errors import FormatError, Report
+from ..errors import FormatError
 from ..paths import PathError, split_assignment
 from .files import read_file
 
@@ -111,7 +111,7 @@ def _edit_in_editor(args: argparse.Namespace, data: bytes) -> int:
         print(f"savecraft: your edited dump is kept in {doc}", file=sys.stderr)
         return status
     shutil.rmtree(folder, ignore_errors=True)
-    changes = diffing.diff(editing.load(data, args.format)[1], edited.model).changes
+    changes = diffing.diff(api.parse(data, args.format), edited.model).changes
     return _finish(args, edited, [str(c).strip() for c in changes[:50]]
                    + ([f"... and {len(changes) - 50} more changes"] if len(changes) > 50 else []))
 
@@ -119,8 +119,7 @@ def _edit_in_editor(args: argparse.Namespace, data: bytes) -> int:
 def _which_fails(args: argparse.Namespace, blobs: list[tuple[str, bytes]]) -> tuple[str, FormatError] | None:
     for name, blob in blobs:
         try:
-            fmt = registry.get(args.format) if args.format else registry.detect(blob)
-            fmt.parse(blob, Report(strict=True))
+            api.parse(blob, args.format)
         except FormatError as err:
             return name, err
     return None

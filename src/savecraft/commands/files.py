@@ -28,9 +28,7 @@ def read_file(path: str) -> bytes:
 
 
 def load_file(path: str, format: str | None = None) -> tuple[registry.Format, Any]:
-    data = read_file(path)
-    fmt = registry.get(format) if format else registry.detect(data)
-    return fmt, api.parse(data, fmt.name)
+    return api.parse_format(read_file(path), format)
 
 
 def _text(value: Any, indent: str = "  ") -> list[str]:
