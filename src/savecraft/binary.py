@@ -383,16 +383,24 @@ class Reader:
         return n
 
 
-_ARRAY_CACHE: dict[tuple[str, int], struct.Struct] = {}
+_STRUCT_CACHE: dict[str, struct.Struct] = {}
+
+
+def cached_struct(fmt: str) -> struct.Struct:
+    """A compiled Struct for a layout known only at run time (``<20i60I``), kept for reuse.
+
+    The cache is bounded: past 4096 layouts new ones are compiled and not kept.
+    """
+    st = _STRUCT_CACHE.get(fmt)
+    if st is None:
+        st = struct.Struct(fmt)
+        if len(_STRUCT_CACHE) < 4096:
+            _STRUCT_CACHE[fmt] = st
+    return st
 
 
 def _array_struct(code: str, count: int) -> struct.Struct:
-    st = _ARRAY_CACHE.get((code, count))
-    if st is None:
-        st = struct.Struct(f"<{count}{code}")
-        if len(_ARRAY_CACHE) < 4096:
-            _ARRAY_CACHE[(code, count)] = st
-    return st
+    return cached_struct(f"<{count}{code}")
 
 
 def encoding_label(encoding: str) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import ClassVar
 
-from ...binary import Reader, Record
+from ...binary import Reader, Record, cached_struct
 from ...compression import Deflated, inflate
 from ...errors import FormatError, Report
 from ...formats.tirnanog.save.codec import payload_bytes, scan_chunks
@@ -413,7 +413,7 @@ class Register(_Credentials):
         head = self._head()
         spec = self.spec
         try:
-            body = head + _i32_array(len(spec)).pack(*spec)
+            body = head + cached_struct(f"<{len(spec)}i").pack(*spec)
         except (struct.error, TypeError):
             for k, v in enumerate(spec):
                 if not isinstance(v, int) or not -(1 << 31) <= v < 1 << 31:
@@ -431,10 +431,6 @@ class Register(_Credentials):
 
     def character(self, numchar: int) -> CharacterSpec:
         return CharacterSpec.from_values(self.spec, numchar)
-
-
-def _i32_array(n: int) -> struct.Struct:
-    return struct.Struct(f"<{n}i")
 
 
 @message_type

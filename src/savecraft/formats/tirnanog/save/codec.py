@@ -16,7 +16,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from ....binary import Reader, Record, Writer, join_path
+from ....binary import Reader, Record, Writer, cached_struct, join_path
 from ....compression import inflate
 from ....errors import FormatError, Report
 from ....speed import gc_paused
@@ -344,12 +344,6 @@ def _fast_npc(content: bytes, pos: int, end: int) -> bool:
     return _fast_entity(content, pos + NPC_HEAD.size, end)
 
 
-_FAST_CHECKS: dict[bytes, Callable[[bytes, int, int], bool]] = {
-    b"USER": _fast_user,
-    b"NPC\0": _fast_npc,
-}
-
-
 def encode_chunk(chunk: Any, path: str = "") -> bytes:
     w = Writer(path)
     if isinstance(chunk, UserChunk):
@@ -372,23 +366,11 @@ def encode_chunk(chunk: Any, path: str = "") -> bytes:
     return w.getvalue()
 
 
-_STRUCTS: dict[str, struct.Struct] = {}
-
-
-def _struct(fmt: str) -> struct.Struct:
-    st = _STRUCTS.get(fmt)
-    if st is None:
-        st = struct.Struct(fmt)
-        if len(_STRUCTS) < 4096:
-            _STRUCTS[fmt] = st
-    return st
-
-
 def _fast_decode_entity(raw: bytes, ent: int) -> Entity:
     """Decode an entity block already checked by :func:`_fast_entity`: two unpacks."""
     head = ENTITY_HEAD.unpack_from(raw, ent)
     a, i, s, q = head[7], head[8], head[9], head[10]
-    values = _struct(f"<{a}i{2 * i + 2 * s + q}I").unpack_from(raw, ent + ENTITY_HEAD.size)
+    values = cached_struct(f"<{a}i{2 * i + 2 * s + q}I").unpack_from(raw, ent + ENTITY_HEAD.size)
     inv = values[a : a + 2 * i]
     sk = values[a + 2 * i : a + 2 * i + 2 * s]
     return Entity(
@@ -403,7 +385,7 @@ def _fast_decode_user(raw: bytes) -> UserChunk:
     head = USER_HEAD.unpack_from(raw, 0)
     nul = raw.find(b"\0", USER_HEAD.size)
     n = head[9]
-    rest = _struct(f"<{n}i{SLOTS}H{SLOTS}H").unpack_from(raw, nul + 1)
+    rest = cached_struct(f"<{n}i{SLOTS}H{SLOTS}H").unpack_from(raw, nul + 1)
     return UserChunk(
         raw[USER_HEAD.size : nul].decode("utf-8"), head[2], head[3], head[4], head[5], head[6],
         head[7].rstrip(b"\0").decode("latin-1"), head[8], list(rest[:n]),
@@ -477,8 +459,8 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
         if entry is not None:
             k = counters.get(magic, 0)
             counters[magic] = k + 1
-            fast = _FAST_CHECKS.get(magic)
-            if fast is not None and fast(content, pos, pos + size):
+            fast = _FAST_DECODERS.get(magic)
+            if fast is not None and fast[0](content, pos, pos + size):
                 pending.append(_Pending(raw, pos))
                 pos += size
                 continue
