@@ -96,7 +96,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             for note in result.notes:
                 print(f"{path}: note: {note}")
         if not result.ok:
-            status = max(status, EXIT_PROBLEM) if status != EXIT_USAGE else status
+            status = max(status, EXIT_PROBLEM)  # an unreadable file's 2 stays 2
         elif args.verbose:
             print(f"{path}: ok ({result.format})")
     return status

@@ -134,13 +134,9 @@ class PlayerStore:
             return False
 
     @property
-    def globals(self) -> GlobalsChunk:
-        found: GlobalsChunk = self.save_game.chunks.of_kind(GlobalsChunk)[0]
-        return found
-
-    @property
     def quests(self) -> QuestsChunk:
-        found: QuestsChunk = self.save_game.chunks.of_kind(QuestsChunk)[0]
+        found = self.save_game.quests
+        assert found is not None  # loading or creating the state puts one in
         return found
 
     def client_state(self, user: UserChunk) -> ChunkList:

@@ -107,8 +107,7 @@ def _decode_numpy(buf: bytes, count: int | None, offset: int, path: str) -> npt.
             whole = starts[:-2]
             ends = np.cumsum((np.frombuffer(buf, dtype=np.uint8)[whole] & 0x7F).astype(np.intp) + 1)
             if int(ends[-1]) > count:
-                k = int(np.searchsorted(ends, count, side="right"))
-                raise _overfill(offset + int(whole[k]), path, count, int(ends[k]))
+                raise _first_overfill(whole, ends, count, offset, path)
         raise _cut_short(buf, last, offset, path)
     starts = starts[:-1]
     raw = np.frombuffer(buf, dtype=np.uint8)
@@ -118,8 +117,7 @@ def _decode_numpy(buf: bytes, count: int | None, offset: int, path: str) -> npt.
     filled = int(ends[-1]) if len(ends) else 0
     if count is not None:
         if filled > count:
-            k = int(np.searchsorted(ends, count, side="right"))
-            raise _overfill(offset + int(starts[k]), path, count, int(ends[k]))
+            raise _first_overfill(starts, ends, count, offset, path)
         if filled < count:
             raise FormatError(offset + n, path, f"an RLE stream that fills {count} values",
                               f"the end of the stream after {filled}")
@@ -166,6 +164,13 @@ def packet_starts(buf: bytes) -> npt.NDArray[np.int64]:
     except IndexError:
         pass
     return np.array(out, dtype=np.int64)
+
+
+def _first_overfill(starts: npt.NDArray[np.int64], ends: npt.NDArray[np.intp], count: int,
+                    offset: int, path: str) -> FormatError:
+    """The error for the first packet whose end (``ends``, cumulative) passes ``count``."""
+    k = int(np.searchsorted(ends, count, side="right"))
+    return _overfill(offset + int(starts[k]), path, count, int(ends[k]))
 
 
 def _overfill(offset: int, path: str, count: int | None, total: int) -> FormatError:

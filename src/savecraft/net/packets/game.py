@@ -22,7 +22,6 @@ from .base import (
     FROM_SERVER,
     HEADER,
     UDP_MAX_MESSAGE,
-    Channel,
     Context,
     Message,
     bad,

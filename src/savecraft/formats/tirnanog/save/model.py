@@ -11,7 +11,7 @@ import ipaddress
 from collections.abc import Callable, Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, ClassVar, overload
+from typing import Any, ClassVar, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ from ....compression import Container
 from ..crc_stream import StreamEncoding
 
 PREVIEW_SIZE = 256
+C = TypeVar("C")
 
 
 class AddressFamily(IntEnum):
@@ -298,6 +299,11 @@ class ChunkList(MutableSequence[Any]):
         found = (self[i] for i in range(len(self)) if self.magic(i) == magic)
         return [c for c in found if isinstance(c, cls)]
 
+    def first(self, cls: type[C]) -> C | None:
+        """The first chunk of one type (GLBL, QSTS and DENY come once), or None."""
+        found = self.of_kind(cls)
+        return found[0] if found else None
+
     def __json_encode__(self) -> Any:
         from ....jsonmap import encoder
         enc = encoder(Chunk)
@@ -367,18 +373,15 @@ class SaveGame:
     @property
     def deny(self) -> DenyChunk | None:
         """The DENY chunk (server saves), as error paths name it."""
-        found = self.chunks.of_kind(DenyChunk)
-        return found[0] if found else None
+        return self.chunks.first(DenyChunk)
 
     @property
     def globals(self) -> GlobalsChunk | None:
-        found = self.chunks.of_kind(GlobalsChunk)
-        return found[0] if found else None
+        return self.chunks.first(GlobalsChunk)
 
     @property
     def quests(self) -> QuestsChunk | None:
-        found = self.chunks.of_kind(QuestsChunk)
-        return found[0] if found else None
+        return self.chunks.first(QuestsChunk)
 
     def user(self, name: str) -> UserChunk | None:
         for u in self.users:
