@@ -16,19 +16,16 @@ from typing import Any
 import pytest
 
 from savecraft import api, diff, edit, jsonmap, registry
-from savecraft.commands.demo import STEPS
+from savecraft.commands.demo import STEPS, load_step
 from savecraft.errors import FormatError
 from savecraft.paths import get, resolve
-from savecraft.registry import import_optional
 
-PRESENT = [spec for spec in STEPS if import_optional(spec.partition(":")[0]) is not None]
 MAX_SAMPLE = 8 << 20  # the generic search below decodes the whole file
 
 
 def _samples(spec: str, folder: Path) -> list[tuple[Path, bytes, registry.Format]]:
-    name, _, fn = spec.partition(":")
     out = []
-    for p in getattr(import_optional(name), fn)(folder):
+    for p in load_step(spec)(folder):
         data = p.read_bytes()
         if len(data) > MAX_SAMPLE:
             continue
@@ -40,7 +37,7 @@ def _samples(spec: str, folder: Path) -> list[tuple[Path, bytes, registry.Format
     return out
 
 
-@pytest.fixture(scope="module", params=PRESENT)
+@pytest.fixture(scope="module", params=STEPS)
 def samples(request: pytest.FixtureRequest,
             tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, bytes, registry.Format]]:
     folder = tmp_path_factory.mktemp("demo")

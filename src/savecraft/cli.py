@@ -9,6 +9,7 @@ exit 1 for a file with problems, 2 for usage errors and unreadable files.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ EXIT_PROBLEM = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE
 
-# Modules that add subcommands; one not written yet is skipped.
+# Modules that add subcommands, each with a register(subparsers).
 COMMANDS = (
     "savecraft.commands.files",
     "savecraft.commands.edit",
@@ -49,12 +50,8 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"savecraft {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    from .registry import import_optional
-
     for name in COMMANDS:
-        mod = import_optional(name)
-        if mod is not None:
-            mod.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

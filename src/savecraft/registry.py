@@ -46,9 +46,7 @@ _BY_MODEL: dict[type, Format] = {}
 _loaded = False
 
 # Format modules that register themselves when imported. Order matters for
-# sniffing only where magics overlap (none do today). A listed module that does
-# not exist (a format still being written) is skipped; any other import error
-# is a bug and propagates.
+# sniffing only where magics overlap (none do today).
 PLUGINS = (
     "savecraft.formats.tirnanog.save",
     "savecraft.formats.tirnanog.game",
@@ -57,16 +55,6 @@ PLUGINS = (
     "savecraft.formats.angband.legacy",
     "savecraft.formats.qfg5",
 )
-
-
-def import_optional(name: str) -> Any:
-    """Import a listed module, or None when that module (not one it imports) is absent."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
-            return None
-        raise
 
 
 def register(fmt: Format) -> Format:
@@ -83,7 +71,7 @@ def _load_plugins() -> None:
         return
     _loaded = True
     for mod in PLUGINS:
-        import_optional(mod)
+        importlib.import_module(mod)
 
 
 def formats() -> list[Format]:

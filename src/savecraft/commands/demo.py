@@ -8,6 +8,7 @@ samples into the folder and returns their paths); the demo then runs
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,6 @@ from .. import api
 from ..fileio import ensure_dir
 
 # "module:function" of each demo step, in the order they run.
-# A step not written yet is skipped.
 STEPS = (
     "savecraft.formats.tirnanog.save.demo:write_samples",
     "savecraft.formats.tirnanog.game.demo:write_samples",
@@ -26,16 +26,15 @@ STEPS = (
 )
 
 
-def _steps() -> list[Callable[[Path], list[Path]]]:
-    from ..registry import import_optional
+def load_step(spec: str) -> Callable[[Path], list[Path]]:
+    """The function a ``module:function`` entry of :data:`STEPS` names."""
+    name, _, fn = spec.partition(":")
+    step: Callable[[Path], list[Path]] = getattr(importlib.import_module(name), fn)
+    return step
 
-    out = []
-    for spec in STEPS:
-        name, _, fn = spec.partition(":")
-        mod = import_optional(name)
-        if mod is not None:
-            out.append(getattr(mod, fn))
-    return out
+
+def _steps() -> list[Callable[[Path], list[Path]]]:
+    return [load_step(spec) for spec in STEPS]
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
