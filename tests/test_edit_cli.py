@@ -190,9 +190,10 @@ def test_diff_of_different_formats(save_file: Path, tmp_path: Path,
     others = [f for f in registry.formats() if f.name != "tirnanog-save"]
     if not others:
         pytest.skip("only one format is registered")
-    from tests.test_edit_formats import PRESENT, _samples
+    from savecraft.commands.demo import STEPS
+    from tests.test_edit_formats import _samples
     sample = None
-    for spec in PRESENT:
+    for spec in STEPS:
         for path, _, fmt in _samples(spec, tmp_path):
             if fmt.name != "tirnanog-save":
                 sample = path

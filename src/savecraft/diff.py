@@ -132,7 +132,7 @@ def plain(value: Any) -> Any:
         return value
     if isinstance(value, bytes | bytearray):
         return base64.b64encode(bytes(value)).decode("ascii")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if _is_record(value):
         encoded = jsonmap.encoder(type(value))(value)
         kind = getattr(value, "KIND", None)
         if isinstance(kind, str) and isinstance(encoded, dict):
@@ -157,7 +157,7 @@ def show(value: Any, width: int = 80) -> str:
         if len(value) <= 16:
             return value.hex(" ") if value else "(no bytes)"
         return f"({len(value)} bytes)"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if _is_record(value):
         return describe(value)
     if isinstance(value, enum.Enum):
         return f"{value.name} ({value.value})"
@@ -167,7 +167,7 @@ def show(value: Any, width: int = 80) -> str:
 
 def describe(value: Any) -> str:
     """A record by its kind and key, e.g. ``USER name=Brigid``."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if _is_record(value):
         kind = getattr(value, "KIND", None)
         label = kind if isinstance(kind, str) else type(value).__name__
         key = key_field(type(value))
@@ -203,7 +203,7 @@ def key_field(cls: type) -> str | None:
 
 def _identity(item: Any) -> tuple[str, str | None, str | None]:
     """(type, key field, key text) of a list item; plain values are all alike."""
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+    if _is_record(item):
         cls = type(item)
         key = key_field(cls)
         if key is not None:
