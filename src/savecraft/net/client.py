@@ -18,7 +18,6 @@ caller that owns many sessions (the load test calls :meth:`ClientSession.tick`).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import ssl
 import time
 import zlib
@@ -33,7 +32,7 @@ from ..fileio import atomic_write, ensure_dir
 from ..formats.tirnanog.save.model import UserChunk
 from .backoff import ResendBackoff
 from .certs import client_context
-from .crypto import SessionCipher, is_plain, parse_plain, plain_datagram
+from .crypto import SessionCipher, is_plain, parse_plain, password_hash, plain_datagram
 from .netq import MapAssembler, NetQ
 from .packets import (
     OWN_INVENTORY,
@@ -78,11 +77,6 @@ class ClientError(SavecraftError):
     def __init__(self, message: str, reason: ErrorReason | int | None = None) -> None:
         super().__init__(message)
         self.reason = reason
-
-
-def password_hash(password: str) -> bytes:
-    """What the reference client sends: SHA-256 of the UTF-8 password (NOTES.md)."""
-    return hashlib.sha256(password.encode("utf-8")).digest()
 
 
 @dataclass(slots=True)

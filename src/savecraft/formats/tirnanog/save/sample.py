@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 
 import numpy as np
 
+from ....net.crypto import password_hash
 from .model import (
     AddressFamily,
     ChunkList,
@@ -28,11 +28,6 @@ from .preview import encode_image
 
 NAMES = ("Brigid", "Aoife", "Cian", "Niamh", "Oisin", "Fionn", "Saoirse", "Darragh", "Eabha", "Ronan")
 EPOCH = 1_760_000_000  # a fixed "now" so samples are reproducible
-
-
-def password_hash(password: str) -> bytes:
-    """What the reference client sends: SHA-256 of the UTF-8 password (NOTES.md)."""
-    return hashlib.sha256(password.encode("utf-8")).digest()
 
 
 def make_entity(rng: random.Random, attributes: int = 8, items: int = 5, skills: int = 2,
