@@ -22,7 +22,6 @@ import asyncio
 import os
 import random
 import resource
-import struct
 import time
 from array import array
 from collections.abc import Awaitable, Callable, Iterator
@@ -30,10 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
-from .crypto import is_plain
 from .packets import ErrorReason, InventoryRecord, MoveRecord
+from .packets.updates import MOVE_RECORD
 
 ACK_EVERY = 0.2  # a bot acknowledges at least this often (its moves carry acknowledgements too)
 GRACE = 1.0  # seconds after the last move before missing relays count as drops
@@ -424,9 +422,7 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
         report.missing_relays += max(expected - got, 0)
 
 
-_MOVE_SIZE = 15  # a move record: id byte 0, u32 user, u32 map, u16 x, u16 y, u8 dir, u8 alt
-_MOVES = struct.Struct("<BIIHHBB")
-assert _MOVES.size == _MOVE_SIZE and len(MoveRecord().encode()) == _MOVE_SIZE
+_MOVE_SIZE = MOVE_RECORD.size  # id byte 0, u32 user, u32 map, u16 x, u16 y, u8 dir, u8 alt
 _UPDATE_TYPE = 7
 
 
@@ -440,7 +436,7 @@ def _move_records(raw: bytes) -> Iterator[tuple[int, ...]] | None:
     if (body <= 0 or body % _MOVE_SIZE or raw[0] | raw[1] << 8 != _UPDATE_TYPE | n << 5
             or any(raw[2::_MOVE_SIZE])):
         return None
-    return _MOVES.iter_unpack(memoryview(raw)[2:])
+    return MOVE_RECORD.iter_unpack(memoryview(raw)[2:])
 
 
 def _listen(bot: Bot, tracker: _Tracker) -> None:
@@ -463,44 +459,33 @@ def _listen(bot: Bot, tracker: _Tracker) -> None:
             bot.uid = rec.user_id
 
     sess.on_record = on_record
-    slow = sess.on_datagram
-    slow_message = sess.on_message_bytes
-    netq = sess.netq
-    apply = sess.cipher.apply
+    slow = sess.on_message_bytes
     sent = tracker.sent
     samples = tracker.samples
     move_records = _move_records
     monotonic = time.monotonic
 
-    def on_datagram(data: bytes) -> None:
-        if is_plain(data):
-            slow(data)
+    def on_message_bytes(raw: bytes) -> None:
+        moves = move_records(raw)
+        if moves is None:
+            slow(raw)
             return
         now = monotonic()
-        try:
-            messages = netq.receive(apply(data), now)
-        except FormatError:
-            sess.errors += 1
-            return
         here = bot.map_id
-        for raw in messages:
-            moves = move_records(raw)
-            if moves is None:
-                slow_message(raw)
+        found = 0
+        for _, uid, map_id, x, y, _, alt in moves:
+            entry = sent.get((uid, x, y, alt))
+            if entry is None:
                 continue
-            found = 0
-            for _, uid, map_id, x, y, _, alt in moves:
-                entry = sent.get((uid, x, y, alt))
-                if entry is None:
-                    continue
-                found += 1
-                if len(samples) < MAX_SAMPLES:
-                    samples.append(now - entry[0])
-                if map_id == here:
-                    entry[2] += 1
-            tracker.relays += found
+            found += 1
+            if len(samples) < MAX_SAMPLES:
+                samples.append(now - entry[0])
+            if map_id == here:
+                entry[2] += 1
+        tracker.relays += found
 
-    sess.on_datagram = on_datagram  # type: ignore[method-assign]
+    # The session's own datagram path (plain hellos, NetQ, decryption) hands each message here.
+    sess.on_message_bytes = on_message_bytes  # type: ignore[method-assign]
 
 
 def _counters(bots: list[Bot]) -> tuple[int, int, int]:

@@ -28,6 +28,7 @@ SLOTS = 32
 MAX_INVENTORY_BYTES = 1 << 20  # inflated inventory list cap: 131072 (quantity, object) pairs
 
 _MOVE = struct.Struct("<BIIHHBB")
+MOVE_RECORD = _MOVE  # record id 0, user, map, x, y, direction, altitude: for readers of many at once
 _USER = struct.Struct("<BI")
 _EQUIP = struct.Struct(f"<BI{SLOTS}H")
 _SLOTS = struct.Struct(f"<{SLOTS}H")
