@@ -18,13 +18,12 @@ shortened server hello, sent over UDP in answer to a UDP hello with a zero OTP.
 
 from __future__ import annotations
 
-import struct
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import ClassVar
 
-from ...binary import Reader, Record, cached_struct
+from ...binary import Reader, Record, Writer
 from ...compression import Deflated, inflate
 from ...errors import FormatError, Report
 from ...formats.tirnanog.save.codec import payload_bytes, scan_chunks
@@ -410,16 +409,10 @@ class Register(_Credentials):
     spec: list[int] = field(default_factory=list)
 
     def encode(self) -> bytes:
-        head = self._head()
-        spec = self.spec
-        try:
-            body = head + cached_struct(f"<{len(spec)}i").pack(*spec)
-        except (struct.error, TypeError):
-            for k, v in enumerate(spec):
-                if not isinstance(v, int) or not -(1 << 31) <= v < 1 << 31:
-                    bad(f"{self.NAME}.spec[{k}]", "an int32", repr(v))
-            raise
-        return finish(type(self), body)
+        w = Writer(self.NAME)
+        w.bytes(self._head())
+        w.array("i32", self.spec, "spec")  # a bad value is named as register.spec[k]
+        return finish(type(self), w.buf)
 
     @classmethod
     def decode_body(cls, r: Reader, ctx: Context) -> Register:
