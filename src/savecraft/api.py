@@ -66,6 +66,11 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
     model = None
     try:
         model = fmt.parse(data, report)
+        if fmt.validate_by_building and model is not None and report.ok:
+            try:
+                fmt.build(model)
+            except FormatError as err:
+                report.capture(err)
         if fmt.check is not None and model is not None:
             fmt.check(model, report)
     except FormatError as err:

@@ -27,6 +27,9 @@ class Format:
     problem it can and goes on. ``build(model)`` encodes. ``info(model)``
     returns a small dict for ``savecraft info``; ``extract(model, folder)``
     writes the parts of a file as ordinary files and returns their paths.
+    ``validate_by_building``: validation also builds a model that parsed
+    cleanly and reports what the writer refuses (for formats whose reader
+    accepts values their writer does not; off where building is costly).
     """
 
     name: str
@@ -39,6 +42,7 @@ class Format:
     extract: Callable[[Any, Path], list[Path]] | None = None
     check: Callable[[Any, Report], None] | None = None
     suffixes: tuple[str, ...] = field(default_factory=tuple)
+    validate_by_building: bool = False
 
 
 _FORMATS: dict[str, Format] = {}

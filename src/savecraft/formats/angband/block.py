@@ -249,12 +249,7 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
 
 def check(save: BlockSave, report: Report) -> None:
-    """What build() would refuse, and blocks named twice (the game would read only one)."""
-    if not report.errors:  # otherwise the parse already said what is wrong
-        try:
-            build(save)
-        except FormatError as err:
-            report.capture(err)
+    """Blocks named twice (the game would read only one)."""
     seen: set[str] = set()
     for i, b in enumerate(save.blocks):
         name = block_name(b)
@@ -273,5 +268,6 @@ FORMAT = register(Format(
     info=info,
     extract=extract,
     check=check,
+    validate_by_building=True,
     suffixes=(".sav",),
 ))

@@ -311,16 +311,6 @@ def extract(save: ModularSave, folder: Path) -> list[Path]:
     return written
 
 
-def check(save: ModularSave, report: Report) -> None:
-    """What build() would refuse, reported instead of raised."""
-    if report.errors:
-        return  # the parse already said what is wrong; a partial model would only repeat it
-    try:
-        build(save)
-    except FormatError as err:
-        report.capture(err)
-
-
 FORMAT = register(Format(
     name="angband-modular",
     description="Angband modular savefile, version 2",
@@ -330,6 +320,6 @@ FORMAT = register(Format(
     build=build,
     info=info,
     extract=extract,
-    check=check,
+    validate_by_building=True,
     suffixes=(".sav",),
 ))

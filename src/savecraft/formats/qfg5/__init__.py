@@ -12,7 +12,6 @@ from typing import Any
 
 import orjson
 
-from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import encoder
 from ...registry import Format, register
@@ -88,16 +87,6 @@ def extract(save: QfgSave, folder: Path) -> list[Path]:
     return out
 
 
-def check(save: QfgSave, report: Report) -> None:
-    """What build() would refuse, reported instead of raised."""
-    if report.errors:
-        return  # the parse already said what is wrong; a partial model would only repeat it
-    try:
-        codec.build(save)
-    except FormatError as err:
-        report.capture(err)
-
-
 FORMAT = register(Format(
     name="qfg5-save",
     description="Quest for Glory 5 savegame",
@@ -107,7 +96,7 @@ FORMAT = register(Format(
     build=codec.build,
     info=info,
     extract=extract,
-    check=check,
+    validate_by_building=True,
     suffixes=(".sav",),
 ))
 
