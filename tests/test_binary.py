@@ -112,3 +112,12 @@ def test_join_path() -> None:
     assert join_path("a", "b") == "a.b"
     assert join_path("a", "[3]") == "a[3]"
     assert join_path("a", "") == "a"
+
+
+def test_check_count_names_the_list() -> None:
+    w = Writer("hud")
+    assert w.check_count([1, 2], 255, "progress_bars", "bars") == 2
+    with pytest.raises(FormatError) as exc:
+        w.check_count([0] * 256, 255, "progress_bars", "bars")
+    assert exc.value.path == "hud.progress_bars"
+    assert (exc.value.expected, exc.value.found) == ("at most 255 bars", "256")

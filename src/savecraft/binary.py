@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import re
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Sized
 from typing import Any, NoReturn
 
 from .errors import FormatError
@@ -503,6 +503,13 @@ class Writer:
                 if not isinstance(v, int) or not lo <= v <= hi:
                     self._bad(f"{name}[{i}]", f"an integer from {lo} to {hi} ({kind})", repr(v))
             raise
+
+    def check_count(self, items: Sized, limit: int, name: str, noun: str = "entries") -> int:
+        """The number of ``items``, refused (naming the list) when it exceeds its count field."""
+        n = len(items)
+        if n > limit:
+            self._bad(name, f"at most {limit} {noun}", str(n))
+        return n
 
     def reserve(self, size: int) -> int:
         """Leave ``size`` zero bytes to patch later (a size or a checksum); returns the position."""

@@ -259,9 +259,8 @@ def build_map(m: MapAsset) -> bytes:
     if len(block) >= 1 << 24:
         raise FormatError(None, "layers", "an RLE block under 16 MiB (its size is 3 bytes)",
                           f"{len(block)} bytes")
-    if len(m.parallaxes) > 255 or len(m.patrol_paths) > 255:
-        raise FormatError(None, "parallaxes" if len(m.parallaxes) > 255 else "patrol_paths",
-                          "at most 255 records", str(max(len(m.parallaxes), len(m.patrol_paths))))
+    w.check_count(m.parallaxes, 255, "parallaxes", "records")
+    w.check_count(m.patrol_paths, 255, "patrol_paths", "records")
     w.record(MAP_HEADER, (m.title, nb.getvalue(), m.daylight_length, m.daylight_sprite.category,
                           m.daylight_sprite.index, m.music, len(m.parallaxes),
                           len(m.patrol_paths), len(block)), "header")

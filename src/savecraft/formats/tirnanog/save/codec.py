@@ -126,8 +126,7 @@ def _encode_entity(w: Writer, e: Entity) -> None:
     w.path, outer = join_path(w.path, "entity"), w.path
     for name, items, limit in (("attributes", e.attributes, 255), ("inventory", e.inventory, 65535),
                                ("skills", e.skills, 65535), ("quests", e.quests, 65535)):
-        if len(items) > limit:
-            w._bad(name, f"at most {limit} entries", str(len(items)))
+        w.check_count(items, limit, name)
     w.record(ENTITY_HEAD, (e.map, e.direction, e.x, e.y, e.behaviour, e.transport, e.altitude,
                            len(e.attributes), len(e.inventory), len(e.skills), len(e.quests)))
     w.array("i32", e.attributes, "attributes")
@@ -170,8 +169,7 @@ def _decode_user(r: Reader) -> UserChunk:
 
 
 def _encode_user(w: Writer, u: UserChunk) -> None:
-    if len(u.character_options) > 255:
-        w._bad("character_options", "at most 255 options", str(len(u.character_options)))
+    w.check_count(u.character_options, 255, "character_options", "options")
     lang = u.language.encode("latin-1", "replace")
     if len(lang) > 2:
         w._bad("language", "an ISO-639-1 code of at most 2 characters", repr(u.language))

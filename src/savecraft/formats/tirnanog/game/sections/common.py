@@ -161,12 +161,6 @@ def read_script(r: Reader, size: int, ctx: AssetContext, name: str) -> Script:
                              report=ctx.report)
 
 
-def check_count(w: Writer, items: list[Any], limit: int, name: str) -> int:
-    if len(items) > limit:
-        w._bad(name, f"at most {limit} entries", str(len(items)))
-    return len(items)
-
-
 # -- contexts ---------------------------------------------------------------------------
 
 
@@ -326,7 +320,6 @@ __all__ = [
     "ParseContext",
     "Script",
     "SpriteRef",
-    "check_count",
     "iter_assets",
     "read_conditions",
     "read_font",

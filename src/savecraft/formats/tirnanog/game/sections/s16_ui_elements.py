@@ -68,8 +68,7 @@ def decode(r: Reader, ctx: ParseContext) -> UiElementsSection:
 
 def encode(s: UiElementsSection, w: Writer, ctx: BuildContext) -> None:
     for name, items in (("colors", s.colors), ("fonts", s.fonts), ("sounds", s.sounds)):
-        if len(items) > 255:
-            w._bad(name, "at most 255 entries", str(len(items)))
+        w.check_count(items, 255, name)
     w.u8(len(s.colors))
     w.array("u32", s.colors, "colors")
     w.u8(len(s.fonts))

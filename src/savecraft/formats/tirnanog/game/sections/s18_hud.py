@@ -97,8 +97,7 @@ def decode(r: Reader, ctx: ParseContext) -> HudSection:
 
 def encode(h: HudSection, w: Writer, ctx: BuildContext) -> None:
     HUD.write(w, h, ctx)
-    if len(h.progress_bars) > 255:
-        w._bad("progress_bars", "at most 255 bars", str(len(h.progress_bars)))
+    w.check_count(h.progress_bars, 255, "progress_bars", "bars")
     w.u8(len(h.progress_bars), "progress_bar_count")
     for i, b in enumerate(h.progress_bars):
         BAR.write(w, b, ctx, f"progress_bars[{i}]")

@@ -47,8 +47,7 @@ def decode(r: Reader, ctx: ParseContext) -> AlertsSection:
 
 def encode(s: AlertsSection, w: Writer, ctx: BuildContext) -> None:
     ALERTS_HEAD.write(w, s, ctx)
-    if len(s.alerts) > 255:
-        w._bad("alerts", "at most 255 alerts", str(len(s.alerts)))
+    w.check_count(s.alerts, 255, "alerts", "alerts")
     w.u8(len(s.alerts), "count")
     for i, a in enumerate(s.alerts):
         ALERT.write(w, a, ctx, f"alerts[{i}]")

@@ -66,8 +66,7 @@ def encode(s: CreditsSection, w: Writer, ctx: BuildContext) -> None:
     for i, c in enumerate(s.categories):
         code = c.code.encode("latin-1", "replace")
         w.bytes(code, f"categories[{i}].code", 1)
-        if len(c.authors) > 0xFFFF:
-            w._bad(f"categories[{i}].authors", "at most 65535 authors", str(len(c.authors)))
+        w.check_count(c.authors, 0xFFFF, f"categories[{i}].authors", "authors")
         w.u16(len(c.authors))
         for k, a in enumerate(c.authors):
             w.u24(ctx.s(a), f"categories[{i}].authors[{k}]")

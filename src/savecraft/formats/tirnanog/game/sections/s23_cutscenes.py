@@ -102,8 +102,7 @@ class CutsceneAsset(StructAsset[Cutscene]):
     def write(self, w: Writer, c: Cutscene, ctx: Any) -> None:
         code = ctx.code(c.script, "script")
         for name, items in (("slides", c.slides), ("speech", c.speech), ("subtitles", c.subtitles)):
-            if len(items) > 0xFFFF:
-                w._bad(name, "at most 65535 records", str(len(items)))
+            w.check_count(items, 0xFFFF, name, "records")
         w.record(CUTSCENE_HEAD, (ctx.s(c.movie_once), ctx.s(c.music_once), ctx.s(c.movie_loop),
                                  ctx.s(c.music_loop), len(c.slides), len(c.speech), len(c.subtitles), len(code)),
                  "header")

@@ -94,8 +94,7 @@ def decode(r: Reader, ctx: ParseContext) -> AttributesSection:
 
 def encode(s: AttributesSection, w: Writer, ctx: BuildContext) -> None:
     ATTRIBUTES_HEAD.write(w, s, ctx)
-    if len(s.attributes) > 0xFFFF:
-        w._bad("attributes", "at most 65535 attributes", str(len(s.attributes)))
+    w.check_count(s.attributes, 0xFFFF, "attributes", "attributes")
     w.u16(len(s.attributes), "count")
     for i, a in enumerate(s.attributes):
         p = f"attributes[{i}]"

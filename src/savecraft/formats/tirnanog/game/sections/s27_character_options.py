@@ -75,14 +75,12 @@ class CharacterOptionAsset(StructAsset[CharacterOptionGroup]):
         return g
 
     def write(self, w: Writer, g: CharacterOptionGroup, ctx: Any) -> None:
-        if len(g.options) > 255:
-            w._bad("options", "at most 255 options", str(len(g.options)))
+        w.check_count(g.options, 255, "options", "options")
         w.record(GROUP_HEAD, (g.name, g.palette.category, g.palette.index, len(g.options)), "header")
         for i, o in enumerate(g.options):
             p = f"options[{i}]"
             for name, items in (("attributes", o.attributes), ("inventory", o.inventory), ("sprites", o.sprites)):
-                if len(items) > 255:
-                    w._bad(f"{p}.{name}", "at most 255 entries", str(len(items)))
+                w.check_count(items, 255, f"{p}.{name}")
             w.record(OPTION_HEAD, (o.name, o.description, len(o.attributes), len(o.inventory), len(o.sprites)), p)
             write_conditions(w, o.attributes, ctx, p + ".attributes")
             for j, it in enumerate(o.inventory):

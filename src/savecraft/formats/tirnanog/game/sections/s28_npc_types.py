@@ -60,8 +60,7 @@ class NpcType:
 
 def _counts(w: Writer, n: NpcType) -> None:
     for name in ("attributes", "inventory", "sprites", "handlers"):
-        if len(getattr(n, name)) > 255:
-            w._bad(name, "at most 255 entries", str(len(getattr(n, name))))
+        w.check_count(getattr(n, name), 255, name)
 
 
 class NpcAsset(StructAsset[NpcType]):

@@ -54,8 +54,7 @@ class SpawnerAsset(StructAsset[Spawner]):
     def write(self, w: Writer, s: Spawner, ctx: Any) -> None:
         w.u8(s.max_npcs, "max_npcs")
         w.u24(s.respawn, "respawn")
-        if len(s.kinds) > 0xFFFF:
-            w._bad("kinds", "at most 65535 kinds", str(len(s.kinds)))
+        w.check_count(s.kinds, 0xFFFF, "kinds", "kinds")
         w.u16(len(s.kinds))
         for i, k in enumerate(s.kinds):
             w.record(KIND, (ctx.s(k.required_attribute), k.relation, k.required_value, ctx.s(k.provided_attribute),

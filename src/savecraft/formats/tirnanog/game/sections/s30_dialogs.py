@@ -61,8 +61,7 @@ class DialogAsset(StructAsset[Dialog]):
         return d
 
     def write(self, w: Writer, d: Dialog, ctx: Any) -> None:
-        if len(d.options) > 255:
-            w._bad("options", "at most 255 options", str(len(d.options)))
+        w.check_count(d.options, 255, "options", "options")
         w.record(DIALOG_HEAD, (d.title, d.description, ctx.s(d.speech), d.portrait.category, d.portrait.index,
                                d.portrait_left, len(d.options)), "header")
         for i, o in enumerate(d.options):

@@ -116,8 +116,7 @@ class ObjectAsset(StructAsset[ObjectMeta]):
             w._bad("equipped_sprites", f"{SLOTS} equipped and {SLOTS} slot sprites",
                    f"{len(o.equipped_sprites)} and {len(o.slot_sprites)}")
         for name in ("sounds", "required", "modifiers", "sprite_modifiers", "handlers"):
-            if len(getattr(o, name)) > 255:
-                w._bad(name, "at most 255 entries", str(len(getattr(o, name))))
+            w.check_count(getattr(o, name), 255, name)
         w.record(OBJECT_HEAD, (
             o.title, o.mask_width, o.mask_height, o.action_group, o.inventory_sprite.category,
             o.inventory_sprite.index, ctx.s(o.placement_sound), o.price, o.price_unit, o.category,

@@ -59,8 +59,7 @@ class CraftingAsset(StructAsset[Crafting]):
         return c
 
     def write(self, w: Writer, c: Crafting, ctx: Any) -> None:
-        if len(c.recipes) > 255:
-            w._bad("recipes", "at most 255 recipes", str(len(c.recipes)))
+        w.check_count(c.recipes, 255, "recipes", "recipes")
         w.record(CRAFT_HEAD, (c.title, c.description, ctx.s(c.sound), c.portrait.category, c.portrait.index,
                               c.unordered, len(c.recipes)), "header")
         for i, rc in enumerate(c.recipes):

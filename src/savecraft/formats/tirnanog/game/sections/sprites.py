@@ -85,8 +85,7 @@ def encode_sprite_map(m: SpriteMap) -> bytes:
     w = Writer("sprite map")
     for i, a in enumerate(m.animations):
         p = f"animations[{i}]"
-        if len(a.frames) > 255:
-            w._bad(p + ".frames", "at most 255 frames", str(len(a.frames)))
+        w.check_count(a.frames, 255, p + ".frames", "frames")
         if not 0 <= a.direction < 64 or not 0 <= a.loop < 4:
             w._bad(p, "a direction below 64 and a loop type below 4", f"{a.direction}, {a.loop}")
         w.record(ANIM, (a.width, a.height, a.direction | a.loop << 6, len(a.frames)), p)
