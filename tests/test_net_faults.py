@@ -196,6 +196,35 @@ def test_a_client_that_never_acknowledges_is_dropped(tmp_path: Path,
                for r in caplog.records)
 
 
+def test_a_client_that_talks_but_never_acknowledges_times_out(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def body() -> None:
+        async with running_server(tmp_path, timeout=2.5, resend=0.2) as server:
+            a = await player(server, "Cian")
+            d = await login("127.0.0.1", server.tcp_port, "Fionn", "pw", register=SPEC,
+                            start=False)
+            t, _ = await _udp(server.udp_port)
+            t.sendto(plain_datagram(UdpHello(d.login.otp)))
+            assert await until(lambda: server.sessions.get(2) is not None
+                               and server.sessions[2].addr is not None)
+            cipher = SessionCipher(d.login.token)
+            for k in range(200):  # 4 s: resends (backing off to 2 s apart) must not keep him in
+                a.move(0, k % 16, 1)
+                t.sendto(cipher.apply(struct.pack("<HHH", k, 0xFFFF, 0)
+                                      + Move(0, k % 16, 9).encode()))
+                await asyncio.sleep(0.02)
+                if 2 not in server.sessions:
+                    break
+            assert 2 not in server.sessions
+            t.close()
+            await a.logout()
+
+    with caplog.at_level(logging.INFO, logger="savecraft.net.server"):
+        run(body)
+    assert any("user='Fionn' id=2 reason=no acknowledgement for 2.5 s" in r.message
+               for r in caplog.records)
+
+
 def test_a_session_holds_a_bounded_backlog() -> None:
     sess = Session(1, UserChunk(), bytes(256), bytes(8), SessionCipher(bytes(256)), NetQ(), "h")
     for _ in range(MAX_RECORDS + 10):

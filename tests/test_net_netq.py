@@ -297,3 +297,17 @@ def test_text_chat_through_netq_is_at_most_1400_bytes() -> None:
     a = NetQ()
     [d] = a.send(TextChat(0, "x" * (UDP_MAX_MESSAGE - 7)).encode(), 0.0)
     assert len(d) == 1400
+
+
+def test_the_age_of_what_waits_for_acknowledgement_counts_from_its_first_sending() -> None:
+    a, b = NetQ(resend_timeout=0.4), NetQ()
+    assert a.oldest_unacked_age(5.0) == 0.0
+    [d0] = a.send(b"first", 0.0)
+    assert a.flush(0.5)  # resent
+    a.send(b"second", 1.0)
+    for now in (1.5, 2.5, 3.5, 4.5):  # both resent again and again, never acknowledged
+        assert len(a.flush(now)) == 2
+    assert a.oldest_unacked_age(5.0) == 5.0  # resends do not make it younger
+    b.receive(d0, 5.0)
+    a.receive(b.flush(5.0)[0], 5.0)  # "first" acknowledged: "second" is now the oldest
+    assert a.oldest_unacked_age(5.0) == 4.0

@@ -85,7 +85,8 @@ class NetQStats:
 class _InFlight:
     seq: int
     message: bytes
-    sent_at: float
+    sent_at: float  # last sent (resends move it)
+    first_sent: float
 
 
 class NetQ:
@@ -187,7 +188,7 @@ class NetQ:
             oldest = next(iter(flight)) if flight else seq
             while queue and ((seq - oldest) & 0xFFFF) < window:  # what _window_open says
                 msg = queue.popleft()
-                flight[seq] = _InFlight(seq, msg, now)
+                flight[seq] = _InFlight(seq, msg, now, now)
                 out.append(pack(seq, ack, bits) + msg)
                 seq = (seq + 1) & 0xFFFF
             self.stats.sent += len(out) - first
@@ -225,10 +226,15 @@ class NetQ:
         return min(f.sent_at for f in self._in_flight.values()) + self.resend_timeout
 
     def oldest_unacked_age(self, now: float) -> float:
-        """Seconds the oldest message in flight has waited for its acknowledgement (0 if none)."""
-        if not self._in_flight:
-            return 0.0
-        return now - min(f.sent_at for f in self._in_flight.values())
+        """Seconds the oldest message in flight has waited for its acknowledgement (0 if none).
+
+        Counted from its first sending, not its latest resend (resends come
+        every few seconds at most, so that age would never reach a timeout).
+        In flight is in sending order, so the oldest is the first.
+        """
+        for f in self._in_flight.values():
+            return now - f.first_sent
+        return 0.0
 
     # -- receiving -----------------------------------------------------------------------
     def receive(self, datagram: bytes | bytearray | memoryview, now: float) -> list[bytes]:
