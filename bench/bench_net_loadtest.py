@@ -36,10 +36,11 @@ from savecraft.net.server import run
 PLAYERS_PER_MAP = 5
 
 
-def start_server(folder: Path, world: Path, tick: float) -> tuple[subprocess.Popen[str], int]:
+def start_server(folder: Path, world: Path, tick: float,
+                 phases: int) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "savecraft", "serve", str(world), "--state",
-         str(folder / "state.sav"), "--port", "0", "--tick", str(tick)],
+         str(folder / "state.sav"), "--port", "0", "--tick", str(tick), "--phases", str(phases)],
         stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     deadline = time.monotonic() + 30
@@ -72,12 +73,13 @@ def udp_drops(port: int) -> tuple[int, int]:
     return server, others
 
 
-def one(size: int, rate: float, duration: float, tick: float, processes: int) -> LoadReport:
+def one(size: int, rate: float, duration: float, tick: float, processes: int,
+        phases: int) -> LoadReport:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         world = folder / "world.tng"
         world.write_bytes(bench_world(max(size // PLAYERS_PER_MAP, 2)))
-        proc, port = start_server(folder, world, tick)
+        proc, port = start_server(folder, world, tick, phases)
         # the server logs every connect/register/login: drain its stderr so it never blocks
         assert proc.stderr is not None
         log = (folder / "server.log").open("w")
@@ -108,22 +110,29 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=5.0)
     ap.add_argument("--duration", type=float, default=10.0)
     ap.add_argument("--tick", type=float, default=0.05)
+    ap.add_argument("--phases", default="5", help="the server's tick phases; a list (1,5) "
+                    "runs each size with each, alternately, to compare them in one run")
+    ap.add_argument("--repeat", type=int, default=1, help="run everything this many times")
     ap.add_argument("--processes", type=int, default=2, help="load test processes (bots split "
                     "by map; two use both cores next to the server)")
     ap.add_argument("--out", default=None, help="write the figures as JSON here")
     args = ap.parse_args()
     results = []
-    for size in (int(s) for s in args.sizes.split(",")):
-        report = one(size, args.rate, args.duration, args.tick, args.processes)
+    runs = [(size, phases) for _ in range(args.repeat)
+            for size in (int(s) for s in args.sizes.split(","))
+            for phases in (int(p) for p in args.phases.split(","))]
+    for size, phases in runs:
+        report = one(size, args.rate, args.duration, args.tick, args.processes, phases)
         print(f"== {size} players, {args.rate:g} moves/s, {args.duration:g} s, "
-              f"{max(size // PLAYERS_PER_MAP, 2)} maps, tick {args.tick * 1000:g} ms, "
-              f"bots in {args.processes} process(es)")
+              f"{max(size // PLAYERS_PER_MAP, 2)} maps, tick {args.tick * 1000:g} ms "
+              f"in {phases} phase(s), bots in {args.processes} process(es)")
         for line in report.lines():
             print("  " + line)
         print(f"  server counters: {report.server_counters}")
         ok = (report.logged_in == size and report.p99_ms < 100 and report.drops == 0)
         print(f"  goal (all in, p99 < 100 ms, no drops): {'met' if ok else 'NOT met'}")
-        results.append({**asdict(report), "messages_per_second": report.messages_per_second,
+        results.append({**asdict(report), "phases": phases,
+                        "messages_per_second": report.messages_per_second,
                         "goal_met": ok})
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=2))

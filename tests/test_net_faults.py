@@ -349,7 +349,7 @@ def test_unencodable_answers_and_failed_writes_are_contained(tmp_path: Path) -> 
 
 def test_a_tick_sends_within_its_budget_and_the_next_one_catches_up(tmp_path: Path) -> None:
     async def body() -> None:
-        async with running_server(tmp_path, send_budget=1) as server:
+        async with running_server(tmp_path, send_budget=1, phases=1) as server:
             players = [await player(server, name) for name in ("Aoife", "Cian", "Niamh")]
             for k, p in enumerate(players):
                 p.chat(f"from {k}")
@@ -374,6 +374,8 @@ def test_a_client_whose_server_falls_silent_gives_up(tmp_path: Path) -> None:
             assert server._udp is not None
             server._udp.pause_reading()  # the server hears nothing more and says nothing
             server.by_addr.clear()
+            for group in server.groups:
+                group.clear()
             assert await until(lambda: a.lost and a.logged_out, timeout=3)
             server._udp.resume_reading()
 

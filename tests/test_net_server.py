@@ -354,3 +354,36 @@ def test_the_tick_period_stretches_under_load_and_recovers(tmp_path: Path) -> No
             assert server.stats["tick_period_max_ms"] <= 60  # back near its 10 ms
 
     run(body)
+
+
+def test_each_phase_of_the_tick_sends_to_its_own_share_of_the_players(tmp_path: Path) -> None:
+    import time as _time
+
+    async def body() -> None:
+        async with running_server(tmp_path, phases=3) as server:
+            players = [await player(server, name) for name in ("Aoife", "Cian", "Niamh",
+                                                               "Fionn", "Oisin")]
+            assert await until(lambda: len(server.by_addr) == 5)
+            assert sorted(len(g) for g in server.groups) == [1, 2, 2]  # balanced
+            assert {a for g in server.groups for a in g} == set(server.by_addr)
+            # (no await below: the server's own ticker cannot run in between)
+            for sess in server.by_addr.values():
+                sess.records.clear()
+                sess.add_records([b"\x01\x02\x00\x00\x00"])
+            waiting = {s.uid for s in server.by_addr.values()}
+            for _ in server.groups:
+                group = server._phase
+                server.tick(_time.monotonic())
+                flushed = {s.uid for s in server.by_addr.values() if not s.records}
+                members = {s.uid for s in server.groups[group].values()}
+                assert flushed & waiting == members & waiting  # that group, no other
+                waiting -= flushed
+            assert not waiting  # one tick (every phase once) reached everyone
+            gone = players[0].uid
+            await players[0].logout()
+            assert await until(lambda: all(s.uid != gone for g in server.groups
+                                           for s in g.values()))
+            for p in players[1:]:
+                await p.logout()
+
+    run(body)

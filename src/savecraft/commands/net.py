@@ -26,6 +26,16 @@ def _port(text: str) -> int:
     return value
 
 
+def _phases(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"phases are 1 to 100, not {value}")
+    return value
+
+
 def _positive(text: str) -> float:
     try:
         value = float(text)
@@ -50,7 +60,11 @@ def register(sub: Any) -> None:
                    "kept next to the state")
     p.add_argument("--key", default=None, help="TLS private key (PEM) for --cert")
     p.add_argument("--save-interval", type=_positive, default=10.0, metavar="SECONDS")
-    p.add_argument("--tick", type=_positive, default=0.05, metavar="SECONDS")
+    p.add_argument("--tick", type=_positive, default=0.05, metavar="SECONDS",
+                   help="how often each player gets its batch of updates (default 0.05)")
+    p.add_argument("--phases", type=_phases, default=5, metavar="N",
+                   help="run the tick as N phases, each sending to 1/N of the players "
+                   "(default 5; 1 sends to everyone at once)")
     p.add_argument("--no-registration", action="store_true", help="refuse new players")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
@@ -97,7 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(message)s", stream=sys.stderr)
     world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
     config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
-                          save_interval=args.save_interval, tick=args.tick,
+                          save_interval=args.save_interval, tick=args.tick, phases=args.phases,
                           registration_open=not args.no_registration)
     try:
         result: int = run(serve, world, store, tls, config)

@@ -8,7 +8,9 @@
 * A tick (20 per second by default) batches the movement records each
   player should see (same and neighbouring maps) into update messages,
   sends chat, voice and quest messages, feeds map fragments, resends what
-  was not acknowledged, and logs out players silent for 5 seconds.
+  was not acknowledged, and logs out players silent for 5 seconds. It runs
+  in phases, each sending to its share of the players, so the datagrams go
+  out in small bursts rather than one burst as long as the whole send.
 * The state (:mod:`.state`) is written atomically on a timer, after each
   registration (the player is told OK only once it is on disk) and on
   shutdown.
@@ -67,7 +69,6 @@ from .world import World
 
 log = logging.getLogger("savecraft.net.server")
 LOAD_FACTOR = 1.6  # a tick's period is at least this many times its (smoothed) duration
-EXPIRE_EVERY = 0.1  # seconds between looks for silent players (the timeout is seconds)
 _EMPTY_UPDATE = finish(Update, b"")  # "still there?": the keepalive a server sends
 
 
@@ -76,8 +77,9 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 0  # 0: the OS picks
     udp_port: int | None = None  # None: the TCP port's number
-    tick: float = 0.05
+    tick: float = 0.05  # each player gets its batch this often
     max_tick: float = 0.2  # how far the period may stretch under load
+    phases: int = 5  # a tick runs as this many phases, each sending to 1/phases of the players
     save_interval: float = 10.0
     timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
     keepalive: float = 1.0  # an empty update when nothing was sent for this long
@@ -92,7 +94,7 @@ class ServerConfig:
     max_players: int = 10_000
     max_queue: int = 256  # NetQ messages waiting per client
     registration_open: bool = True
-    send_budget: int = 4000  # datagrams per tick, at most (80,000/s at 20 ticks/s)
+    send_budget: int = 4000  # datagrams per tick, at most (80,000/s at 20 ticks/s), split by phase
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
@@ -122,6 +124,9 @@ class GameServer:
         self.sessions: dict[int, Session] = {}  # by user id, bound or not
         self.pending: dict[bytes, Session] = {}  # by OTP, until the UDP hello
         self.by_addr: dict[Address, Session] = {}
+        # the players each phase of the tick sends to (every bound session is in one)
+        self.groups: list[dict[Address, Session]] = [{} for _ in range(max(self.config.phases,
+                                                                            1))]
         self.on_map: dict[int, set[Session]] = {}
         self._moves: dict[int, list[tuple[int, bytes]]] = {}  # this tick, by map
         self.ctx = Context()
@@ -136,8 +141,8 @@ class GameServer:
         self.tcp_port = 0
         self.udp_port = 0
         self.stopped = asyncio.Event()
-        self._expired_at = 0.0
-        self._resume = 0  # where the next tick starts sending, when the last ran out of budget
+        self._phase = 0  # the group the next phase sends to
+        self._resume = [0] * len(self.groups)  # where a group's next phase starts sending
 
     # -- logging and counters -----------------------------------------------------------
     def log(self, event: str, **fields: Any) -> None:
@@ -266,6 +271,8 @@ class GameServer:
         sess.netq.last_heard = now
         sess.last_sent = now
         self.by_addr[addr] = sess
+        sess.group = min(range(len(self.groups)), key=lambda g: len(self.groups[g]))
+        self.groups[sess.group][addr] = sess
         e = sess.user.entity
         sess.map_id = e.map if 0 <= e.map < self.world.map_count else 0
         self._enter_map(sess, sess.map_id)
@@ -293,6 +300,7 @@ class GameServer:
         self.pending.pop(sess.otp, None)
         if sess.addr is not None:
             self.by_addr.pop(sess.addr, None)
+            self.groups[sess.group].pop(sess.addr, None)
             here = self.on_map.get(sess.map_id)
             if here is not None:
                 here.discard(sess)
@@ -489,18 +497,22 @@ class GameServer:
 
     # -- the tick ------------------------------------------------------------------------
     async def _ticker(self) -> None:
-        """Run :meth:`tick` every ``config.tick`` seconds, stretching the period under load.
+        """Run :meth:`tick` ``config.phases`` times per ``config.tick``, stretching under load.
 
         A tick that takes a large share of its period leaves the loop too
         little time to read the socket, which then overflows. So the period
-        is kept at least ``LOAD_FACTOR`` times the ticks' smoothed duration
+        is kept at least ``LOAD_FACTOR`` times the phases' smoothed duration
         (up to ``config.max_tick``): when overloaded the server batches more per
         datagram and answers later, instead of dropping and resending.
         """
         cfg = self.config
         loop = asyncio.get_running_loop()
-        period = cfg.tick
+        phases = len(self.groups)
+        shortest = cfg.tick / phases
+        longest = max(cfg.max_tick, cfg.tick) / phases
+        period = shortest
         load = 0.0
+        last = time.monotonic()
         next_at = loop.time()
         while True:
             next_at += period
@@ -516,23 +528,35 @@ class GameServer:
             except Exception:
                 log.exception("tick failed")
             spent = time.monotonic() - t0
-            load = load * 0.8 + spent * 0.2  # smoothed: one slow tick (a save) stretches nothing
-            period = min(max(cfg.tick, load * LOAD_FACTOR), max(cfg.max_tick, cfg.tick))
+            # smoothed over time, not phases (one slow phase, a save, stretches nothing; and
+            # the load is forgotten as fast at any number of phases, stretched or not)
+            keep = 0.8 ** (min(t0 - last, cfg.tick) / cfg.tick)
+            last = t0
+            load = load * keep + spent * (1 - keep)
+            period = min(max(shortest, load * LOAD_FACTOR), longest)
             st = self.stats
             for key, ms in (("tick_max_ms", spent * 1000), ("tick_late_max_ms",
                                                            (t0 - next_at) * 1000),
-                            ("tick_period_max_ms", period * 1000)):
+                            ("tick_period_max_ms", period * phases * 1000)):
                 st[key] = max(st[key], int(ms))
 
     def tick(self, now: float) -> None:
+        """One phase of the tick: every player's new records, then one group's datagrams.
+
+        The records are handed out at every phase, so whichever group sends
+        next has them; each group sends once per tick, in turn. Spreading the
+        sends keeps each burst short: a player late in a burst of all 2,000
+        datagrams would wait as long as the whole send (tens of milliseconds
+        at 2,000 players), on top of the wait for the tick.
+        """
         t0 = time.perf_counter()
         self._fan_out()
         t1 = time.perf_counter()
-        self._send_tick(now)
+        phase = self._phase
+        self._phase = (phase + 1) % len(self.groups)
+        self._send_tick(now, phase)
         t2 = time.perf_counter()
-        if now - self._expired_at >= EXPIRE_EVERY:
-            self._expired_at = now
-            self._expire(now)
+        self._expire(now, phase)
         t3 = time.perf_counter()
         st = self.stats
         for key, spent in (("fanout_max_ms", t1 - t0), ("send_max_ms", t2 - t1),
@@ -561,25 +585,25 @@ class GameServer:
                     elif len(mine) < len(records):
                         sess.add_records(_without(records, mine))
 
-    def _send_tick(self, now: float) -> None:
-        """Flush every player's NetQ, within a budget of datagrams per tick.
+    def _send_tick(self, now: float, group: int) -> None:
+        """Flush the NetQ of every player in ``group``, within a budget of datagrams.
 
         After a stall every player's unacknowledged datagrams fall due at
-        once; sending them all in one tick would stall the loop again (and
+        once; sending them all at once would stall the loop again (and
         overflow the socket's receive buffer meanwhile). Past the budget the
-        tick stops, and the next one starts with the players it skipped.
+        phase stops, and the group's next phase starts with the players it skipped.
         """
         keepalive = self.config.keepalive
         udp = self._udp
-        sessions = list(self.by_addr.values())
+        sessions = list(self.groups[group].values())
         if not sessions or udp is None or udp.is_closing():
             return
-        sendto = udp.sendto  # once per tick: the loop below runs for every player
-        first = self._resume % len(sessions)
-        budget = self.config.send_budget
+        sendto = udp.sendto  # once per phase: the loop below runs for every player
+        first = self._resume[group] % len(sessions)
+        budget = max(self.config.send_budget // len(self.groups), 1)
         for k in range(len(sessions)):
             if budget <= 0:
-                self._resume = first + k
+                self._resume[group] = first + k
                 self.count("ticks_over_budget")
                 return
             sess = sessions[(first + k) % len(sessions)]
@@ -624,9 +648,10 @@ class GameServer:
                 self.count("dropped_overflow", sess.overflow)
                 sess.overflow = 0
 
-    def _expire(self, now: float) -> None:
+    def _expire(self, now: float, group: int) -> None:
+        """Log out the silent players of ``group`` (each group's turn comes once a tick)."""
         timeout = self.config.timeout
-        for sess in list(self.by_addr.values()):
+        for sess in list(self.groups[group].values()):
             heard = sess.netq.last_heard or sess.created
             if now - heard > timeout:
                 self.logout(sess, f"silent for {timeout:g} s")

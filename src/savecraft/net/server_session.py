@@ -43,6 +43,7 @@ class Session:
     created: float = field(default_factory=time.monotonic)
     addr: Address | None = None  # bound by the UDP hello
     map_id: int = 0
+    group: int = 0  # which phase of the server's tick sends to this player
     records: list[bytes] = field(default_factory=list)
     direct: list[bytes] = field(default_factory=list)
     fragments: deque[MapFragment] = field(default_factory=deque)
