@@ -21,10 +21,15 @@ import hmac
 import secrets
 from collections.abc import Callable
 
+from ..compiled import speedups
 from ..errors import FormatError
 from .packets.base import NETQ_HEADER_SIZE, UDP_MAX_DATAGRAM
 from .packets.game import UdpHello
 from .packets.handshake import OTP_SIZE, TOKEN_SIZE, LanDiscoveryReply
+
+# the compiled XOR (3.5x faster than the big-integer one on a 120-byte datagram), or None
+_xor: Callable[[bytes | bytearray | memoryview, bytes], bytes] | None = \
+    speedups.xor_repeat if speedups is not None else None
 
 PLAIN_PREFIX = b"Hi\0\0\0\0"
 assert len(PLAIN_PREFIX) == NETQ_HEADER_SIZE
@@ -72,9 +77,9 @@ def otp_matches(expected: bytes, received: bytes) -> bool:
 class SessionCipher:
     """XOR with the session token; the same call encrypts and decrypts.
 
-    The token is expanded once to a 2 KiB pad held as one big integer, so a
-    datagram costs two ``int.from_bytes``/``to_bytes`` conversions and one
-    XOR instead of a Python loop over its bytes.
+    Without the compiled XOR, the token is expanded once to a 2 KiB pad held
+    as one big integer, so a datagram costs two ``int.from_bytes``/``to_bytes``
+    conversions and one XOR instead of a Python loop over its bytes.
     """
 
     __slots__ = ("token", "_pad", "_pad_int")
@@ -87,6 +92,8 @@ class SessionCipher:
         self._pad_int = int.from_bytes(self._pad, "little")
 
     def apply(self, data: bytes | bytearray | memoryview) -> bytes:
+        if _xor is not None:
+            return _xor(data, self.token)
         n = len(data)
         if n <= _PAD_SIZE:
             key = self._pad_int & ((1 << (8 * n)) - 1)

@@ -63,6 +63,7 @@ from .packets import (
 from .packets.base import finish
 from .packets.game import Update
 from .server_login import AttemptLimiter, handle_connection
+from .sender import DatagramSender
 from .server_session import Address, Session
 from .state import PlayerStore
 from .world import World
@@ -132,6 +133,7 @@ class GameServer:
         self.ctx = Context()
         self._tcp: asyncio.base_events.Server | None = None
         self._udp: asyncio.DatagramTransport | None = None
+        self._sender: DatagramSender | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._handshakes = 0
         self._handshakes_by_host: dict[str, int] = {}
@@ -174,6 +176,7 @@ class GameServer:
                 if cfg.port != 0 or cfg.udp_port is not None or attempt == 7:
                     raise
         self._udp = transport
+        self._sender = DatagramSender(transport, lambda: self.count("udp_errors"))
         self.udp_port = int(transport.get_extra_info("sockname")[1])
         _grow_buffers(transport, cfg.udp_buffer)
         self._tasks = [asyncio.create_task(self._ticker()), asyncio.create_task(self._saver())]
@@ -592,20 +595,22 @@ class GameServer:
         once; sending them all at once would stall the loop again (and
         overflow the socket's receive buffer meanwhile). Past the budget the
         phase stops, and the group's next phase starts with the players it skipped.
+        The phase's datagrams go out together at the end (:mod:`.sender`).
         """
         keepalive = self.config.keepalive
-        udp = self._udp
+        sender = self._sender
         sessions = list(self.groups[group].values())
-        if not sessions or udp is None or udp.is_closing():
+        if not sessions or sender is None or sender.transport.is_closing():
             return
-        sendto = udp.sendto  # once per phase: the loop below runs for every player
+        wire: list[bytes] = []
+        to: list[Address] = []
         first = self._resume[group] % len(sessions)
         budget = max(self.config.send_budget // len(self.groups), 1)
         for k in range(len(sessions)):
             if budget <= 0:
                 self._resume[group] = first + k
                 self.count("ticks_over_budget")
-                return
+                break
             sess = sessions[(first + k) % len(sessions)]
             addr = sess.addr
             assert addr is not None
@@ -643,10 +648,12 @@ class GameServer:
                 sess.last_sent = now
                 apply = sess.cipher.apply
                 for d in datagrams:
-                    sendto(apply(d), addr)
+                    wire.append(apply(d))
+                    to.append(addr)
             if sess.overflow:
                 self.count("dropped_overflow", sess.overflow)
                 sess.overflow = 0
+        sender.send(wire, to)
 
     def _expire(self, now: float, group: int) -> None:
         """Log out the silent players of ``group`` (each group's turn comes once a tick)."""

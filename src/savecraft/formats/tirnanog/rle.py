@@ -13,27 +13,19 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
 from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
 
+from ...compiled import speedups
 from ...errors import FormatError
 from ...jsonmap import register_type
 
 MAX_RUN = 128
 
-# The compiled packet walk, unless it could not be built or SAVECRAFT_PURE=1 asks for
-# the numpy path (the tests run both and compare them).
-_speedups: ModuleType | None
-if os.environ.get("SAVECRAFT_PURE"):
-    _speedups = None
-else:
-    try:
-        from ... import _speedups
-    except ImportError:  # no compiler where it was installed: the numpy path does the work
-        _speedups = None
+# The compiled packet walk, or None: the numpy path does the work (the tests run both).
+_speedups: ModuleType | None = speedups
 
 
 def decode(
