@@ -387,3 +387,20 @@ def test_each_phase_of_the_tick_sends_to_its_own_share_of_the_players(tmp_path: 
                 await p.logout()
 
     run(body)
+
+
+def test_a_logout_is_acknowledged_so_the_client_need_not_resend_it(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(tmp_path) as server:
+            a = await player(server, "Aoife")
+            assert await until(lambda: len(server.by_addr) == 1)
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
+            await a.logout(linger=2.0)  # returns once the logout is acknowledged
+            assert loop.time() - t0 < 0.3  # (a resend would come after 0.4 s)
+            assert not a.netq.in_flight and a.netq.stats.resent == 0
+            assert not server.sessions
+            await asyncio.sleep(0.1)
+            assert server.stats["dropped_unknown_peer"] == 0
+
+    run(body)

@@ -398,6 +398,10 @@ class GameServer:
             self._to_hearers(sess, msg.encode())
             self.count("voice")
         elif isinstance(msg, Logout):
+            # acknowledged at once: the session (and its next flush) is gone after this, and
+            # a client would otherwise resend its logout to a server that no longer knows it
+            if sess.addr is not None:
+                self._send(sess.cipher.apply(sess.netq.ack_datagram()), sess.addr)
             self.logout(sess, "client logged out")
         elif isinstance(msg, MapRequest):
             self._on_map_request(sess, msg)
