@@ -394,6 +394,7 @@ def test_a_logout_is_acknowledged_so_the_client_need_not_resend_it(tmp_path: Pat
         async with running_server(tmp_path) as server:
             a = await player(server, "Aoife")
             assert await until(lambda: len(server.by_addr) == 1)
+            [addr] = server.by_addr
             loop = asyncio.get_running_loop()
             t0 = loop.time()
             await a.logout(linger=2.0)  # returns once the logout is acknowledged
@@ -402,5 +403,12 @@ def test_a_logout_is_acknowledged_so_the_client_need_not_resend_it(tmp_path: Pat
             assert not server.sessions
             await asyncio.sleep(0.1)
             assert server.stats["dropped_unknown_peer"] == 0
+            # what a client sends after its logout is told apart from strangers' datagrams
+            straggler = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            straggler.bind(addr)  # the port the client had
+            straggler.sendto(b"\x01" * 12, ("127.0.0.1", server.udp_port))
+            assert await until(lambda: server.stats["dropped_after_logout"] == 1)
+            assert server.stats["dropped_unknown_peer"] == 0
+            straggler.close()
 
     run(body)

@@ -71,6 +71,7 @@ from .world import World
 log = logging.getLogger("savecraft.net.server")
 LOAD_FACTOR = 1.6  # a tick's period is at least this many times its (smoothed) duration
 _EMPTY_UPDATE = finish(Update, b"")  # "still there?": the keepalive a server sends
+GONE_FOR = 5.0  # seconds a logged-out address's stragglers are told from unknown peers
 
 
 @dataclass(slots=True)
@@ -125,6 +126,7 @@ class GameServer:
         self.sessions: dict[int, Session] = {}  # by user id, bound or not
         self.pending: dict[bytes, Session] = {}  # by OTP, until the UDP hello
         self.by_addr: dict[Address, Session] = {}
+        self._gone: dict[Address, float] = {}  # logged-out addresses, oldest first: when
         # the players each phase of the tick sends to (every bound session is in one)
         self.groups: list[dict[Address, Session]] = [{} for _ in range(max(self.config.phases,
                                                                             1))]
@@ -274,6 +276,7 @@ class GameServer:
         sess.netq.last_heard = now
         sess.last_sent = now
         self.by_addr[addr] = sess
+        self._gone.pop(addr, None)
         sess.group = min(range(len(self.groups)), key=lambda g: len(self.groups[g]))
         self.groups[sess.group][addr] = sess
         e = sess.user.entity
@@ -304,6 +307,9 @@ class GameServer:
         if sess.addr is not None:
             self.by_addr.pop(sess.addr, None)
             self.groups[sess.group].pop(sess.addr, None)
+            self._gone.pop(sess.addr, None)  # (kept in the order of logging out)
+            if len(self._gone) < self.config.max_players:
+                self._gone[sess.addr] = time.monotonic()
             here = self.on_map.get(sess.map_id)
             if here is not None:
                 here.discard(sess)
@@ -356,7 +362,8 @@ class GameServer:
 
     def _on_plain(self, data: bytes, addr: Address, bound: Session | None) -> None:
         if not is_plain(data):
-            self.count("dropped_unknown_peer")
+            # (acknowledgements still on their way when a player logged out are no attack)
+            self.count("dropped_after_logout" if addr in self._gone else "dropped_unknown_peer")
             return
         if self.store.denied(addr[0]):
             self.count("dropped_denied")
@@ -668,6 +675,12 @@ class GameServer:
                 self.logout(sess, f"silent for {timeout:g} s")
             elif sess.netq.oldest_unacked_age(now) > timeout:
                 self.logout(sess, f"no acknowledgement for {timeout:g} s")
+        gone = self._gone
+        while gone:
+            addr, when = next(iter(gone.items()))
+            if now - when < GONE_FOR:
+                break
+            del gone[addr]
         limit = self.config.login_pending
         for otp, sess in list(self.pending.items()):
             if now - sess.created > limit:
