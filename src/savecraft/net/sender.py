@@ -17,8 +17,8 @@ import errno
 from collections.abc import Callable
 
 from ..compiled import speedups
+from .server_session import Address
 
-Address = tuple[str, int]
 SendBatch = Callable[[int, list[bytes], list[Address], int], tuple[int, int]]
 
 _send_batch: SendBatch | None = getattr(speedups, "send_datagrams", None)
@@ -48,8 +48,7 @@ class DatagramSender:
         if transport.is_closing():
             return
         k = 0
-        if _send_batch is not None and self._fd >= 0 and \
-                self._buffered() == 0:
+        if _send_batch is not None and self._fd >= 0 and self._buffered() == 0:
             n = len(datagrams)
             while k < n:
                 k, err = _send_batch(self._fd, datagrams, addresses, k)

@@ -325,8 +325,9 @@ class GameServer:
 
     # -- UDP -----------------------------------------------------------------------------
     def _send(self, data: bytes, addr: Address) -> None:
-        if self._udp is not None and not self._udp.is_closing():
-            self._udp.sendto(data, addr)
+        """One datagram now (a hello's answer, an acknowledgement), on the tick's send path."""
+        if self._sender is not None:
+            self._sender.send([data], [addr])
 
     def on_datagram(self, data: bytes, addr: Address) -> None:
         self.stats["datagrams"] += 1
