@@ -122,3 +122,19 @@ def test_an_unknown_chunk_magic_is_text_in_dumps() -> None:
 def test_optional_fields_are_declared_in_one_place() -> None:
     for fmt in savecraft.registry.formats():
         assert isinstance(jsonmap.optional_fields(fmt.model), list)
+
+
+def test_dumps_writes_what_to_json_says_for_every_format() -> None:
+    """``dumps`` leaves plain dataclasses to orjson; the text must not change by it."""
+    from savecraft.formats.angband import sample as angband_sample
+    from savecraft.formats.qfg5 import sample as qfg5_sample
+    from savecraft.formats.tirnanog.game.sample import build_sample_game
+
+    models = [sample.server_save(users=4), sample.player_save(),
+              savecraft.parse(build_sample_game()), angband_sample.modular_save(),
+              angband_sample.block_save(), qfg5_sample.qfg5_save()]
+    for model in models:
+        expected = orjson.dumps(jsonmap.to_json(model),
+                                option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+        assert jsonmap.dumps(model) == expected, type(model).__name__
+        assert jsonmap.loads(jsonmap.dumps(model)) == model

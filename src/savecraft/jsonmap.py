@@ -488,6 +488,17 @@ def _scalar_union(rest: list[Any], optional: bool) -> tuple[Encode, Decode]:
 
 
 def encoder(tp: Any) -> Encode:
+    """``encode(value)``: the value as plain JSON values (dicts, lists, text, numbers).
+
+    While :func:`dumps` runs, custom encoders that ask for an encoder get the
+    one that leaves plain dataclasses to orjson instead (same JSON, made in C).
+    """
+    if getattr(_state, "dumping", False):
+        return _dump_encoder(tp)
+    return _plain_encoder(tp)
+
+
+def _plain_encoder(tp: Any) -> Encode:
     try:
         return _ENC[tp]
     except (KeyError, TypeError):
@@ -778,6 +789,113 @@ def _make_fast(tp: Any) -> Fast:
     return _fast_of_slow(_slow(tp))
 
 
+# -- encoding for dumps: plain dataclasses left to orjson ----------------------------------
+
+_DUMP: dict[Any, Encode] = {}
+_NATIVE: dict[Any, bool] = {}
+
+
+def _native(tp: Any) -> bool:
+    """True when orjson writes ``tp`` exactly as this mapping does (so it may do it, in C).
+
+    That holds for ints, text, booleans, floats, lists of those, and plain
+    dataclasses made only of them: every field in the JSON, no custom hooks,
+    no enums, no bytes.
+    """
+    try:
+        return _NATIVE[tp]
+    except KeyError:
+        pass
+    except TypeError:
+        return False
+    _NATIVE[tp] = False  # a recursive type is not native (orjson would recurse too)
+    result = _is_native(tp)
+    _NATIVE[tp] = result
+    return result
+
+
+def _is_native(tp: Any) -> bool:
+    if tp in (int, str, bool, float, type(None)):
+        return True
+    if _is_union(tp):
+        optional, rest = _union_parts(tp)
+        return optional and len(rest) == 1 and _native(rest[0])
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
+        return _native(args[0])
+    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+        return False
+    if _custom(tp) or hasattr(tp, "__json_prepare__"):
+        return False
+    hints = get_type_hints(tp)
+    return all(f.metadata.get("json", True) is True and _native(hints[f.name])
+               for f in dataclasses.fields(tp))
+
+
+def _custom(tp: type) -> bool:
+    """A type that encodes itself (``__json_encode__``) or has a registered pair."""
+    return hasattr(tp, "__json_encode__") or any(base in _CUSTOM for base in tp.__mro__)
+
+
+def _dump_encoder(tp: Any) -> Encode:
+    try:
+        return _DUMP[tp]
+    except KeyError:
+        pass
+    except TypeError:
+        return _make_dump(tp)
+    fn = _make_dump(tp)
+    _DUMP[tp] = fn
+    return fn
+
+
+def _make_dump(tp: Any) -> Encode:
+    if _native(tp):
+        return _ident
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp) and not _custom(tp):
+        return _dump_dataclass(tp)
+    if _is_union(tp):
+        optional, rest = _union_parts(tp)
+        if len(rest) == 1:
+            e1 = _dump_encoder(rest[0])
+            return lambda v: None if v is None else e1(v)
+        if not _is_scalar_union(rest):
+            by_class = {cls: (kind, _plain_encoder(cls) if _custom(cls) else _dump_dataclass(cls))
+                        for kind, cls in _tagged(tp, rest).items()}
+
+            def enc_union(v: Any) -> Any:
+                if v is None and optional:
+                    return None
+                kind, e = by_class[type(v)]
+                out = {KIND: kind}
+                out.update(e(v))
+                return out
+            return enc_union
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
+        e = _dump_encoder(args[0])
+        return lambda v: [e(x) for x in v]
+    return _plain_encoder(tp)
+
+
+def _dump_dataclass(cls: type) -> Encode:
+    """A dataclass as a dict (never left to orjson whole: a tagged union adds its "kind")."""
+    key = ("dict", cls)
+    try:
+        return _DUMP[key]
+    except KeyError:
+        pass
+    real: list[Encode] = []
+    _DUMP[key] = lambda obj: real[0](obj)
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    encs = [_enc_text_bytes if f.metadata.get("json") == "text" else _dump_encoder(hints[f.name])
+            for f in fields]
+    real.append(_generate_encoder(cls, [f.name for f in fields], encs))
+    _DUMP[key] = real[0]
+    return real[0]
+
+
 # -- documents -----------------------------------------------------------------------
 
 SCHEMA_VERSION = 1
@@ -860,8 +978,17 @@ def from_json(doc: Any) -> Any:
 
 
 def dumps(model: Any, *, indent: bool = True) -> bytes:
+    """The dump's text: :func:`to_json`, serialised, with plain dataclasses written by orjson itself."""
+    from . import registry
+
+    fmt = registry.for_model(model)
     opts = orjson.OPT_INDENT_2 if indent else 0
-    return orjson.dumps(to_json(model), option=opts | orjson.OPT_APPEND_NEWLINE)
+    _state.dumping = True
+    try:
+        doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": _dump_encoder(type(model))(model)}
+        return orjson.dumps(doc, option=opts | orjson.OPT_APPEND_NEWLINE)
+    finally:
+        _state.dumping = False
 
 
 def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
