@@ -33,21 +33,28 @@ from savecraft.formats.tirnanog.save import sample
 
 from timing import best
 
+# VmHWM, not ru_maxrss: a child started from a big parent inherits the parent's ru_maxrss.
 _PEAK = """
-import resource, sys
+import sys
 import savecraft
 from savecraft import jsonmap
+
+def hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+
 step, path = sys.argv[1], sys.argv[2]
+savecraft.registry.get("tirnanog-save")  # the plugin's imports are not the step's memory
 data = open(path, "rb").read()
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = hwm()
 if step == "load":
     m = savecraft.load(data)
 elif step == "dump":
     text = jsonmap.dumps(savecraft.load(data))
 else:
     out = savecraft.build(jsonmap.loads(data))
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print((after - before) * 1024)
+print((hwm() - before) * 1024)
 """
 
 
