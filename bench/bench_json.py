@@ -46,14 +46,13 @@ def hwm():
 
 step, path = sys.argv[1], sys.argv[2]
 savecraft.registry.get("tirnanog-save")  # the plugin's imports are not the step's memory
-data = open(path, "rb").read()
 before = hwm()
 if step == "load":
-    m = savecraft.load(data)
+    m = savecraft.load(open(path, "rb").read())
 elif step == "dump":
-    text = jsonmap.dumps(savecraft.load(data))
-else:
-    out = savecraft.build(jsonmap.loads(data))
+    text = jsonmap.dumps(savecraft.load(open(path, "rb").read()))
+else:  # as savecraft build does it: the text is let go once parsed
+    out = savecraft.build(jsonmap.from_json(jsonmap.parse_text(open(path, "rb").read())))
 print((hwm() - before) * 1024)
 """
 

@@ -105,8 +105,7 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    text = read_file(args.input)
-    model = jsonmap.loads(text)
+    model = jsonmap.from_json(jsonmap.parse_text(read_file(args.input)))  # the text goes once parsed
     data = api.build(model)
     name = registry.for_model(model).name
     out = Path(args.output)
