@@ -138,3 +138,24 @@ def test_dumps_writes_what_to_json_says_for_every_format() -> None:
                                 option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
         assert jsonmap.dumps(model) == expected, type(model).__name__
         assert jsonmap.loads(jsonmap.dumps(model)) == model
+
+
+def test_a_line_deleted_in_the_editor_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The $EDITOR flow: deleting ``"x": 937,`` used to write x = 0 without a word."""
+    import sys
+
+    target = tmp_path / "player.sav"
+    savecraft.save(sample.player_save(), target)
+    original = target.read_bytes()
+    script = tmp_path / "editor.py"
+    script.write_text("import sys\np = sys.argv[1]\nlines = open(p).read().splitlines(True)\n"
+                      "i = next(i for i, l in enumerate(lines) if l.strip().startswith('\"x\":'))\n"
+                      "open(p, 'w').write(''.join(lines[:i] + lines[i + 1:]))\n")
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    assert main(["edit", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert "edit refused, nothing written" in err
+    assert "entity.x: expected the field 'x' of Entity, found nothing" in err
+    assert target.read_bytes() == original
