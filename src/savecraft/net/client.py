@@ -150,6 +150,11 @@ async def _open(host: str, port: int, tls: ssl.SSLContext | None, timeout: float
     if not isinstance(hello, ServerHello):
         await close(writer)
         raise ClientError("the server closed the connection before its hello")
+    odd = hello.nonzero_reserved()
+    if odd:  # the spec: must be zero; flags would announce features this client lacks
+        await close(writer)
+        raise ClientError(f"{host}:{port}: the server's hello has must-be-zero fields set "
+                          f"({', '.join(odd)}): a protocol this client does not speak")
     return reader, writer, hs, hello
 
 

@@ -125,6 +125,7 @@ class GameServer:
         self.attempts = AttemptLimiter(self.config.attempts_limit, self.config.attempts_window)
         self.sessions: dict[int, Session] = {}  # by user id, bound or not
         self.pending: dict[bytes, Session] = {}  # by OTP, until the UDP hello
+        self.bound_otps: dict[bytes, Session] = {}  # by OTP, after it (a replay's target)
         self.by_addr: dict[Address, Session] = {}
         self._gone: dict[Address, float] = {}  # logged-out addresses, oldest first: when
         # the players each phase of the tick sends to (every bound session is in one)
@@ -272,6 +273,7 @@ class GameServer:
 
     def _bind(self, sess: Session, addr: Address, now: float) -> None:
         self.pending.pop(sess.otp, None)
+        self.bound_otps[sess.otp] = sess
         sess.addr = addr
         sess.netq.last_heard = now
         sess.last_sent = now
@@ -304,6 +306,7 @@ class GameServer:
             return
         del self.sessions[sess.uid]
         self.pending.pop(sess.otp, None)
+        self.bound_otps.pop(sess.otp, None)
         if sess.addr is not None:
             self.by_addr.pop(sess.addr, None)
             self.groups[sess.group].pop(sess.addr, None)
@@ -381,8 +384,9 @@ class GameServer:
             self.count("discovery")
             self._send(plain_datagram(self.world.hello.discovery_reply()), addr)
             return
-        sess = bound if bound is not None else self.pending.get(bytes(hello.otp))
-        if sess is None or not otp_matches(sess.otp, bytes(hello.otp)):
+        otp = bytes(hello.otp)
+        sess = bound if bound is not None else self.pending.get(otp) or self.bound_otps.get(otp)
+        if sess is None or not otp_matches(sess.otp, otp):
             self.count("dropped_bad_otp")
             return
         if sess.addr is None:
