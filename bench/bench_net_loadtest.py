@@ -40,7 +40,9 @@ def start_server(folder: Path, world: Path, tick: float,
                  phases: int) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "savecraft", "serve", str(world), "--state",
-         str(folder / "state.sav"), "--port", "0", "--tick", str(tick), "--phases", str(phases)],
+         str(folder / "state.sav"), "--port", "0", "--tick", str(tick), "--phases", str(phases),
+         # every bot registers from 127.0.0.1: no registration limits for the load test
+         "--registrations-per-address", "0", "--registrations-per-minute", "0"],
         stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     deadline = time.monotonic() + 30

@@ -66,8 +66,29 @@ def register(sub: Any) -> None:
                    help="run the tick as N phases, each sending to 1/N of the players "
                    "(default 5; 1 sends to everyone at once)")
     p.add_argument("--no-registration", action="store_true", help="refuse new players")
+    p.add_argument("--tls-timeout", type=_positive, default=5.0, metavar="SECONDS",
+                   help="a TCP connection must finish TLS within this (default 5)")
+    p.add_argument("--registrations-per-address", type=_whole(0, 1_000_000, "a count"),
+                   default=10, metavar="N",
+                   help="new accounts per address per minute (default 10; 0: no limit)")
+    p.add_argument("--registrations-per-minute", type=_whole(0, 1_000_000, "a count"),
+                   default=600, metavar="N",
+                   help="new accounts per minute from everyone (default 600; 0: no limit)")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("deny", help="list, add or remove refused addresses in a server's state "
+                       "(while the server is stopped)",
+                       description="The DENY chunk of a server state: addresses refused at the "
+                       "TLS handshake and for datagrams. Run it while the server is stopped (a "
+                       "running server writes its own copy over it: use `savecraft admin HOST:PORT "
+                       "ban address=...` then). A range (ADDR/PREFIX) is stored as its addresses, "
+                       "at most 4096.")
+    p.add_argument("world", metavar="WORLD.tng")
+    p.add_argument("--state", required=True, metavar="STATE", help="the server's saved game")
+    p.add_argument("action", choices=("list", "add", "remove"))
+    p.add_argument("addresses", nargs="*", metavar="ADDR[/PREFIX]")
+    p.set_defaults(func=cmd_deny)
 
     p = sub.add_parser("play", help="connect to a TirNanoG server, walk, chat and log out",
                        description="A scripted player: downloads and caches the asset bundle "
@@ -112,13 +133,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
     world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
     config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
                           save_interval=args.save_interval, tick=args.tick, phases=args.phases,
-                          registration_open=not args.no_registration)
+                          registration_open=not args.no_registration,
+                          tls_timeout=args.tls_timeout,
+                          registrations_per_address=args.registrations_per_address,
+                          registrations_per_minute=args.registrations_per_minute)
     try:
         result: int = run(serve, world, store, tls, config)
     except OSError as err:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: "
                          f"{err.strerror or err}") from None
     return result
+
+
+def cmd_deny(args: argparse.Namespace) -> int:
+    from ..net.state import PlayerStore, StateError
+    from ..net.world import load_world
+
+    if not Path(args.state).exists():
+        raise UsageError(f"{args.state}: no such server state")
+    if args.action != "list" and not args.addresses:
+        raise UsageError(f"deny {args.action}: give at least one ADDR or ADDR/PREFIX")
+    try:
+        store = PlayerStore(args.state, load_world(args.world))
+    except StateError as err:
+        raise UsageError(str(err)) from None
+    if args.action == "list":
+        for addr in store.deny_list():
+            print(addr)
+        return 0
+    change = store.deny_add if args.action == "add" else store.deny_remove
+    done: list[str] = []
+    for spec in args.addresses:
+        try:
+            done += change(spec)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    if done:
+        store.write()
+    verb = "added to" if args.action == "add" else "removed from"
+    print(f"{args.state}: {len(done)} address{'es' if len(done) != 1 else ''} {verb} DENY "
+          f"({len(store.deny)} denied now)")
+    return 0
 
 
 def _loopback_only(host: str) -> None:

@@ -63,6 +63,7 @@ from .packets import (
 from .packets.base import finish
 from .packets.game import Update
 from .server_login import AttemptLimiter, handle_connection
+from .listener import TcpListener
 from .sender import DatagramSender
 from .server_session import Address, Session
 from .state import PlayerStore
@@ -86,7 +87,9 @@ class ServerConfig:
     timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
     keepalive: float = 1.0  # an empty update when nothing was sent for this long
     resend: float = 0.4  # NetQ resend timeout (clients acknowledge within ~0.2 s)
-    handshake_timeout: float = 10.0
+    handshake_timeout: float = 10.0  # hello to login OK, once TLS is up
+    tls_timeout: float = 5.0  # accept to the end of the TLS handshake
+    fd_reserve: int = 64  # descriptors never taken by connections (saves, logs, backups)
     login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
     max_handshakes: int = 512
     max_handshakes_per_address: int = 128  # (one address cannot hold every slot)
@@ -96,8 +99,11 @@ class ServerConfig:
     max_players: int = 10_000
     max_queue: int = 256  # NetQ messages waiting per client
     registration_open: bool = True
+    registrations_per_address: int = 10  # new accounts per address per minute (0: no limit)
+    registrations_per_minute: int = 600  # new accounts per minute from everyone (0: no limit)
     send_budget: int = 4000  # datagrams per tick, at most (80,000/s at 20 ticks/s), split by phase
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
+    discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
 
@@ -123,6 +129,12 @@ class GameServer:
         self.config = config or ServerConfig()
         self.stats: Counter[str] = Counter()
         self.attempts = AttemptLimiter(self.config.attempts_limit, self.config.attempts_window)
+        # new accounts in the last minute, by address and (under the key "") in total
+        self.registrations = AttemptLimiter(max(self.config.registrations_per_address, 1), 60.0)
+        # LAN discovery replies are 2.4x the request: a reflector unless limited per source
+        self.discoveries = AttemptLimiter(max(self.config.discovery_per_second, 1), 1.0)
+        self.registrations_total = AttemptLimiter(max(self.config.registrations_per_minute, 1),
+                                                  60.0)
         self.sessions: dict[int, Session] = {}  # by user id, bound or not
         self.pending: dict[bytes, Session] = {}  # by OTP, until the UDP hello
         self.bound_otps: dict[bytes, Session] = {}  # by OTP, after it (a replay's target)
@@ -134,12 +146,10 @@ class GameServer:
         self.on_map: dict[int, set[Session]] = {}
         self._moves: dict[int, list[tuple[int, bytes]]] = {}  # this tick, by map
         self.ctx = Context()
-        self._tcp: asyncio.base_events.Server | None = None
+        self._tcp: TcpListener | None = None
         self._udp: asyncio.DatagramTransport | None = None
         self._sender: DatagramSender | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._handshakes = 0
-        self._handshakes_by_host: dict[str, int] = {}
         self._save_lock = asyncio.Lock()
         self._changes = 0  # bumped by every change worth saving
         self._saved = 0  # the value of _changes the file on disk holds
@@ -165,19 +175,19 @@ class GameServer:
         loop = asyncio.get_running_loop()
         cfg = self.config
         for attempt in range(8):
-            self._tcp = await asyncio.start_server(self._on_tcp, cfg.host, cfg.port,
-                                                   ssl=self.tls, reuse_address=True)
-            self.tcp_port = int(self._tcp.sockets[0].getsockname()[1])
+            tcp = self._tcp = TcpListener(self, self._on_tcp)
+            self.tcp_port = tcp.bind(cfg.host, cfg.port)
             udp_port = self.tcp_port if cfg.udp_port is None else cfg.udp_port
             try:
                 transport, _ = await loop.create_datagram_endpoint(
                     lambda: _Udp(self), local_addr=(cfg.host, udp_port))
                 break
             except OSError:
-                self._tcp.close()
+                tcp.close()
                 # a port the OS chose for TCP may be taken for UDP: choose again
                 if cfg.port != 0 or cfg.udp_port is not None or attempt == 7:
                     raise
+        tcp.start()
         self._udp = transport
         self._sender = DatagramSender(transport, lambda: self.count("udp_errors"))
         self.udp_port = int(transport.get_extra_info("sockname")[1])
@@ -208,26 +218,7 @@ class GameServer:
         self.stopped.set()
 
     async def _on_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername") or ("?", 0)
-        host = str(peer[0])
-        mine = self._handshakes_by_host.get(host, 0)
-        if self._handshakes >= self.config.max_handshakes or \
-                mine >= self.config.max_handshakes_per_address:
-            self.count("tcp_busy")
-            self.log("refuse", addr=f"{host}:{peer[1]}", reason="too many handshakes at once")
-            writer.close()
-            return
-        self._handshakes += 1
-        self._handshakes_by_host[host] = mine + 1
-        try:
-            await handle_connection(self, reader, writer)
-        finally:
-            self._handshakes -= 1
-            left = self._handshakes_by_host[host] - 1
-            if left:
-                self._handshakes_by_host[host] = left
-            else:
-                del self._handshakes_by_host[host]
+        await handle_connection(self, reader, writer)
 
     # -- persistence ---------------------------------------------------------------------
     async def save(self, reason: str, force: bool = False) -> None:
@@ -381,6 +372,12 @@ class GameServer:
             self.count("dropped_malformed")
             return
         if hello.is_discovery:
+            if self.config.discovery_per_second:
+                now = time.monotonic()
+                if self.discoveries.blocked(addr[0], now):
+                    self.count("dropped_discovery_limited")
+                    return
+                self.discoveries.fail(addr[0], now)
             self.count("discovery")
             self._send(plain_datagram(self.world.hello.discovery_reply()), addr)
             return

@@ -479,6 +479,7 @@ class ErrorReason(IntEnum):
     ALREADY_LOGGED_IN = 11  # that user is in the game already
     PROTOCOL_ERROR = 12  # a malformed or out-of-order message
     SERVER_ERROR = 13  # the server failed (e.g. could not save the new user)
+    TOO_MANY_REGISTRATIONS = 14  # registrations per address or per minute are limited; try later
 
 
 _ERROR = Record("error", [("header", "u16"), ("reason", "u16")])
