@@ -74,8 +74,24 @@ def register(sub: Any) -> None:
     p.add_argument("--registrations-per-minute", type=_whole(0, 1_000_000, "a count"),
                    default=600, metavar="N",
                    help="new accounts per minute from everyone (default 600; 0: no limit)")
+    p.add_argument("--admin", default=None, metavar="ADDR[:PORT]",
+                   help="administration interface (REST over TLS, JSON) answering only the "
+                   "client address ADDR, listening on --host at PORT (default: --port + 1)")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("admin", help="send one request to a server's administration interface",
+                       description="One GET request to `savecraft serve --admin`; prints the "
+                       "JSON answer. REQUEST is status, tng, players, user, deny, kick, ban, "
+                       "unban, registration, save, announce or shutdown; parameters as "
+                       "key=value (e.g. name=Brigid, address=203.0.113.7, open=0, text=...).")
+    p.add_argument("endpoint", metavar="HOST:PORT")
+    p.add_argument("request", metavar="REQUEST")
+    p.add_argument("params", nargs="*", metavar="KEY=VALUE")
+    p.add_argument("--cafile", default=None, help="trust only this certificate (the server's "
+                   "STATE.cert.pem); default: accept the server's self-signed one")
+    p.add_argument("--timeout", type=_positive, default=10.0, metavar="SECONDS")
+    p.set_defaults(func=cmd_admin)
 
     p = sub.add_parser("deny", help="list, add or remove refused addresses in a server's state "
                        "(while the server is stopped)",
@@ -136,13 +152,48 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           registration_open=not args.no_registration,
                           tls_timeout=args.tls_timeout,
                           registrations_per_address=args.registrations_per_address,
-                          registrations_per_minute=args.registrations_per_minute)
+                          registrations_per_minute=args.registrations_per_minute,
+                          admin=args.admin)
+    if args.admin is not None:
+        from ..net.admin import AdminAddress
+
+        try:
+            AdminAddress.parse(args.admin)
+        except ValueError as err:
+            raise UsageError(f"--admin: {err}") from None
+        try:
+            import aiohttp  # noqa: F401
+        except ImportError:
+            raise UsageError("--admin needs aiohttp: pip install 'savecraft[server]'") from None
     try:
         result: int = run(serve, world, store, tls, config)
     except OSError as err:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: "
                          f"{err.strerror or err}") from None
     return result
+
+
+def cmd_admin(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ..net.admin_client import AdminClient, AdminRequestError
+
+    host, sep, port = args.endpoint.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise UsageError(f"{args.endpoint!r}: expected HOST:PORT")
+    params: dict[str, str] = {}
+    for item in args.params:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise UsageError(f"{item!r}: expected KEY=VALUE")
+        params[key] = value
+    client = AdminClient(host.strip("[]"), int(port), cafile=args.cafile, timeout=args.timeout)
+    try:
+        answer = client.request(args.request, **params)
+    except AdminRequestError as err:
+        raise UsageError(f"{args.endpoint} {args.request}: {err}") from None
+    sys.stdout.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode() + "\n")
+    return 0
 
 
 def cmd_deny(args: argparse.Namespace) -> int:

@@ -104,6 +104,7 @@ class ServerConfig:
     send_budget: int = 4000  # datagrams per tick, at most (80,000/s at 20 ticks/s), split by phase
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
     discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
+    admin: str | None = None  # "ADDR[:PORT]": the administration interface (see .admin)
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
 
@@ -156,6 +157,13 @@ class GameServer:
         self.tcp_port = 0
         self.udp_port = 0
         self.stopped = asyncio.Event()
+        self.stop_requested = asyncio.Event()  # set by the admin interface's shutdown
+        self.stop_reason = "shutdown"
+        self.started_wall = time.time()
+        self.saved_wall = 0  # UTC seconds of the last successful write (0: none yet)
+        self.save_error: str | None = None  # why the last write failed, until one succeeds
+        self._save_error_logged = 0.0
+        self.admin: Any = None  # the AdminServer, with --admin
         self._phase = 0  # the group the next phase sends to
         self._resume = [0] * len(self.groups)  # where a group's next phase starts sending
 
@@ -193,13 +201,34 @@ class GameServer:
         self.udp_port = int(transport.get_extra_info("sockname")[1])
         _grow_buffers(transport, cfg.udp_buffer)
         self._tasks = [asyncio.create_task(self._ticker()), asyncio.create_task(self._saver())]
+        self.started_wall = time.time()
         self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
                  udp=self.udp_port, users=len(self.store.users), state=self.store.path)
+        if cfg.admin is not None:
+            from .admin import AdminAddress, AdminServer
+
+            self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host)
+            await self.admin.start()
+
+    def request_stop(self, reason: str) -> None:
+        """Ask :func:`serve` to stop the server (it saves and logs everyone out)."""
+        self.stop_reason = reason
+        self.stop_requested.set()
+
+    def announce(self, text: str) -> int:
+        """A chat line from the server (speaker 0, "nobody") to every player; how many."""
+        message = TextChat(0, text).encode()
+        for sess in self.sessions.values():
+            if sess.addr is not None:
+                sess.add_direct(message)
+        return len(self.sessions)
 
     async def stop(self, reason: str = "shutdown") -> None:
         """Log everyone out, close the sockets and write the state one last time."""
         if self.stopped.is_set():
             return
+        if self.admin is not None:
+            await self.admin.stop()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -231,19 +260,38 @@ class GameServer:
             t0 = time.perf_counter()
             frozen = self.store.freeze()  # on the loop: cheap, consistent
             # Compression, CRC and the fsync'd write in a worker, so players are not kept waiting.
-            size = await asyncio.get_running_loop().run_in_executor(None, self.store.write, frozen)
+            try:
+                size = await asyncio.get_running_loop().run_in_executor(None, self.store.write,
+                                                                        frozen)
+            except OSError as err:
+                self._save_failed(reason, err)
+                raise
             self._saved = taken
+            self.saved_wall = int(time.time())
+            if self.save_error is not None:
+                self.log("save", reason=reason, recovered=repr(self.save_error))
+            self.save_error = None
             self.count("saves")
             self.log("save", reason=reason, users=len(self.store.users), bytes=size,
                      ms=f"{(time.perf_counter() - t0) * 1000:.1f}", path=self.store.path)
+
+    def _save_failed(self, reason: str, err: OSError) -> None:
+        """Keep running on the state in memory; say so once per save interval, not per try."""
+        self.save_error = f"{err.strerror or err}"
+        self.count("save_errors")
+        now = time.monotonic()
+        if now - self._save_error_logged >= self.config.save_interval:
+            self._save_error_logged = now
+            log.warning("save reason=%s error=%s path=%s (kept in memory; retrying)", reason,
+                        self.save_error, self.store.path)
 
     async def _saver(self) -> None:
         while True:
             await asyncio.sleep(self.config.save_interval)
             try:
-                await self.save("timer")
-            except OSError as err:
-                self.log("save", reason="timer", error=str(err))
+                await self.save("timer", force=self.save_error is not None)
+            except OSError:
+                pass  # logged by _save_failed; the next interval tries again
 
     # -- sessions ------------------------------------------------------------------------
     def open_session(self, uid: int, user: UserChunk, token: bytes, otp: bytes,
@@ -266,6 +314,7 @@ class GameServer:
         self.pending.pop(sess.otp, None)
         self.bound_otps[sess.otp] = sess
         sess.addr = addr
+        sess.datagrams += 1  # (the hello that binds it)
         sess.netq.last_heard = now
         sess.last_sent = now
         self.by_addr[addr] = sess
@@ -329,6 +378,8 @@ class GameServer:
             self.count("dropped_oversized")
             return
         sess = self.by_addr.get(addr)
+        if sess is not None:
+            sess.datagrams += 1
         if sess is None or is_plain(data):
             self._on_plain(data, addr, sess)
             return
@@ -752,8 +803,12 @@ async def serve(world: World, store: PlayerStore, tls: ssl.SSLContext,
             loop.add_signal_handler(sig, on_signal, sig.name)
         except (NotImplementedError, RuntimeError):
             pass
-    await stop.wait()
-    await server.stop(reason["why"])
+    asked = asyncio.ensure_future(server.stop_requested.wait())
+    signalled = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([asked, signalled], return_when=asyncio.FIRST_COMPLETED)
+    for f in (asked, signalled):
+        f.cancel()
+    await server.stop(reason["why"] if stop.is_set() else server.stop_reason)
     return 0
 
 
