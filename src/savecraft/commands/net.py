@@ -77,6 +77,8 @@ def register(sub: Any) -> None:
     p.add_argument("--admin", default=None, metavar="ADDR[:PORT]",
                    help="administration interface (REST over TLS, JSON) answering only the "
                    "client address ADDR, listening on --host at PORT (default: --port + 1)")
+    p.add_argument("--metrics", default=None, metavar="ADDR:PORT",
+                   help="serve Prometheus metrics on http://ADDR:PORT/metrics")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
 
@@ -153,7 +155,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           tls_timeout=args.tls_timeout,
                           registrations_per_address=args.registrations_per_address,
                           registrations_per_minute=args.registrations_per_minute,
-                          admin=args.admin)
+                          admin=args.admin, metrics=args.metrics)
+    if args.metrics is not None:
+        try:
+            import aiohttp  # noqa: F401
+
+            from ..net.metrics import parse_listen
+        except ImportError:
+            raise UsageError("--metrics needs prometheus-client and aiohttp: "
+                             "pip install 'savecraft[server]'") from None
+        try:
+            parse_listen(args.metrics)
+        except ValueError as err:
+            raise UsageError(f"--metrics: {err}") from None
     if args.admin is not None:
         from ..net.admin import AdminAddress
 

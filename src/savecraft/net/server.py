@@ -105,6 +105,7 @@ class ServerConfig:
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
     discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
     admin: str | None = None  # "ADDR[:PORT]": the administration interface (see .admin)
+    metrics: str | None = None  # "ADDR:PORT": the Prometheus endpoint (see .metrics)
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
 
@@ -129,6 +130,10 @@ class GameServer:
         self.tls = tls
         self.config = config or ServerConfig()
         self.stats: Counter[str] = Counter()
+        self.outcomes: Counter[tuple[str, str]] = Counter()  # (registration|login, ok|reason)
+        self.metrics: Any = None  # the Metrics, with --metrics (see .metrics)
+        self._resent_closed = 0  # NetQ resends of the sessions already logged out
+        self._relay_since: list[float | None] = []  # per group: its oldest unsent move
         self.attempts = AttemptLimiter(self.config.attempts_limit, self.config.attempts_window)
         # new accounts in the last minute, by address and (under the key "") in total
         self.registrations = AttemptLimiter(max(self.config.registrations_per_address, 1), 60.0)
@@ -166,6 +171,8 @@ class GameServer:
         self.admin: Any = None  # the AdminServer, with --admin
         self._phase = 0  # the group the next phase sends to
         self._resume = [0] * len(self.groups)  # where a group's next phase starts sending
+        self._relay_since = [None] * len(self.groups)
+        self._move_first: float | None = None  # when the oldest move not yet fanned out came
 
     # -- logging and counters -----------------------------------------------------------
     def log(self, event: str, **fields: Any) -> None:
@@ -204,6 +211,11 @@ class GameServer:
         self.started_wall = time.time()
         self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
                  udp=self.udp_port, users=len(self.store.users), state=self.store.path)
+        if cfg.metrics is not None:
+            from .metrics import Metrics, parse_listen
+
+            self.metrics = Metrics(self)
+            await self.metrics.start(*parse_listen(cfg.metrics))
         if cfg.admin is not None:
             from .admin import AdminAddress, AdminServer
 
@@ -229,6 +241,8 @@ class GameServer:
             return
         if self.admin is not None:
             await self.admin.stop()
+        if self.metrics is not None:
+            await self.metrics.stop()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -268,6 +282,8 @@ class GameServer:
                 raise
             self._saved = taken
             self.saved_wall = int(time.time())
+            if self.metrics is not None:
+                self.metrics.saved(time.perf_counter() - t0, size)
             if self.save_error is not None:
                 self.log("save", reason=reason, recovered=repr(self.save_error))
             self.save_error = None
@@ -358,6 +374,7 @@ class GameServer:
                 here.discard(sess)
             self._moves.setdefault(sess.map_id, []).append(
                 (sess.uid, LogoutRecord(sess.uid).encode()))
+        self._resent_closed += sess.netq.stats.resent
         wall = int(time.time())
         sess.user.last_logout = sess.user.last_seen = wall
         self.store.touch(sess.uid)
@@ -508,6 +525,8 @@ class GameServer:
             sess.map_id = msg.map_id
             self._enter_map(sess, msg.map_id)
         self._moves.setdefault(msg.map_id, []).append((sess.uid, record))
+        if self._move_first is None:
+            self._move_first = time.monotonic()
         self.store.touch(sess.uid)
         self._changes += 1
 
@@ -601,6 +620,8 @@ class GameServer:
             last = t0
             load = load * keep + spent * (1 - keep)
             period = min(max(shortest, load * LOAD_FACTOR), longest)
+            if self.metrics is not None:
+                self.metrics.tick(spent, max(t0 - next_at, 0.0))
             st = self.stats
             for key, ms in (("tick_max_ms", spent * 1000), ("tick_late_max_ms",
                                                            (t0 - next_at) * 1000),
@@ -639,6 +660,12 @@ class GameServer:
         records cut out by slicing, never by testing every record.
         """
         moves, self._moves = self._moves, {}
+        first, self._move_first = self._move_first, None
+        if first is not None:  # each group's next send carries these moves
+            since = self._relay_since
+            for g, was in enumerate(since):
+                if was is None:
+                    since[g] = first
         for map_id, items in moves.items():
             records = [rec for _, rec in items]
             own: dict[int, list[int]] = {}
@@ -665,6 +692,7 @@ class GameServer:
         sender = self._sender
         sessions = list(self.groups[group].values())
         if not sessions or sender is None or sender.transport.is_closing():
+            self._relay_since[group] = None
             return
         wire: list[bytes] = []
         to: list[Address] = []
@@ -718,6 +746,11 @@ class GameServer:
                 self.count("dropped_overflow", sess.overflow)
                 sess.overflow = 0
         sender.send(wire, to)
+        since = self._relay_since[group]
+        if since is not None:
+            self._relay_since[group] = None
+            if self.metrics is not None:
+                self.metrics.relay(time.monotonic() - since)
 
     def _expire(self, now: float, group: int) -> None:
         """Log out the silent players of ``group`` (each group's turn comes once a tick)."""

@@ -90,6 +90,7 @@ class Refused(Exception):
         super().__init__(why)
         self.reason = reason
         self.why = why
+        self.kind = "login"  # or "registration": which the metrics count it against
 
 
 async def handle_connection(server: GameServer, reader: asyncio.StreamReader,
@@ -146,6 +147,7 @@ async def _converse(server: GameServer, hs: Handshake, reader: asyncio.StreamRea
         try:
             answer = await _answer(server, request, host, where)
         except Refused as no:
+            server.outcomes[no.kind, no.reason.name.lower()] += 1
             server.log("refuse", addr=where, user=repr(request.name), reason=no.why)
             await send(hs, writer, Error(no.reason))
             if hs.attempts >= server.config.attempts_per_connection:
@@ -162,7 +164,12 @@ async def _answer(server: GameServer, request: Register | Login, host: str,
     if limiter.blocked(host, now):
         raise Refused(ErrorReason.TOO_MANY_ATTEMPTS, "too many failed attempts from this address")
     if isinstance(request, Register):
-        uid = await _register(server, request, host, now)
+        try:
+            uid = await _register(server, request, host, now)
+        except Refused as no:
+            no.kind = "registration"
+            raise
+        server.outcomes["registration", "ok"] += 1
         server.log("register", addr=where, user=repr(request.name), id=uid)
     found = server.store.find(request.name)
     if found is None:
@@ -179,6 +186,7 @@ async def _answer(server: GameServer, request: Register | Login, host: str,
         raise Refused(ErrorReason.SERVER_FULL, f"{server.config.max_players} players online")
     token, otp = new_token(), new_otp()
     server.open_session(uid, user, token, otp, host)
+    server.outcomes["login", "ok"] += 1
     server.log("login", addr=where, user=repr(user.name), id=uid,
                at=f"map {user.entity.map} ({user.entity.x},{user.entity.y})")
     return LoginOk(token, otp, server.store.client_state(user))
