@@ -79,6 +79,16 @@ def register(sub: Any) -> None:
                    "client address ADDR, listening on --host at PORT (default: --port + 1)")
     p.add_argument("--metrics", default=None, metavar="ADDR:PORT",
                    help="serve Prometheus metrics on http://ADDR:PORT/metrics")
+    p.add_argument("--backups", type=_whole(0, 1000, "the number of backups"), default=0,
+                   metavar="N", help="after each timer save keep the last N states as "
+                   "STATE.1 (newest) ... STATE.N")
+    p.add_argument("--backup-every", type=_positive, default=None, metavar="SECONDS",
+                   help="also snapshot the state this often into STATE.snapshots/")
+    p.add_argument("--snapshots", type=_whole(1, 100_000, "the number of snapshots"),
+                   default=7, metavar="K", help="snapshots kept (default 7)")
+    p.add_argument("--restore", default=None, metavar="BACKUP",
+                   help="put BACKUP (checked) in place of STATE before starting; the "
+                   "replaced state is kept as STATE.before-restore")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
 
@@ -148,6 +158,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", stream=sys.stderr)
+    if args.restore is not None:
+        _restore(args)
     world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
     config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
                           save_interval=args.save_interval, tick=args.tick, phases=args.phases,
@@ -155,7 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           tls_timeout=args.tls_timeout,
                           registrations_per_address=args.registrations_per_address,
                           registrations_per_minute=args.registrations_per_minute,
-                          admin=args.admin, metrics=args.metrics)
+                          admin=args.admin, metrics=args.metrics, backups=args.backups,
+                          backup_every=args.backup_every or 0.0, snapshots=args.snapshots)
     if args.metrics is not None:
         try:
             import aiohttp  # noqa: F401
@@ -185,6 +198,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: "
                          f"{err.strerror or err}") from None
     return result
+
+
+def _restore(args: argparse.Namespace) -> None:
+    from ..errors import SavecraftError
+    from ..net.backups import restore
+    from ..net.world import load_world
+
+    if not Path(args.restore).is_file():
+        raise UsageError(f"{args.restore}: no such backup")
+    try:
+        kept = restore(args.state, args.restore, load_world(args.world))
+    except SavecraftError as err:
+        raise UsageError(f"--restore: {err}") from None
+    except OSError as err:
+        raise UsageError(f"{args.state}: cannot write: {err.strerror or err}") from None
+    logging.getLogger("savecraft.net.server").warning(
+        "restore backup=%s state=%s kept=%s", args.restore, args.state, kept)
 
 
 def cmd_admin(args: argparse.Namespace) -> int:

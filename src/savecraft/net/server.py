@@ -63,6 +63,7 @@ from .packets import (
 from .packets.base import finish
 from .packets.game import Update
 from .server_login import AttemptLimiter, handle_connection
+from .backups import Backups
 from .listener import TcpListener
 from .sender import DatagramSender
 from .server_session import Address, Session
@@ -84,6 +85,7 @@ class ServerConfig:
     max_tick: float = 0.2  # how far the period may stretch under load
     phases: int = 5  # a tick runs as this many phases, each sending to 1/phases of the players
     save_interval: float = 10.0
+    error_log_interval: float = 60.0  # a failing state write is logged at most this often
     timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
     keepalive: float = 1.0  # an empty update when nothing was sent for this long
     resend: float = 0.4  # NetQ resend timeout (clients acknowledge within ~0.2 s)
@@ -106,6 +108,9 @@ class ServerConfig:
     discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
     admin: str | None = None  # "ADDR[:PORT]": the administration interface (see .admin)
     metrics: str | None = None  # "ADDR:PORT": the Prometheus endpoint (see .metrics)
+    backups: int = 0  # keep this many rotated copies of the state (see .backups)
+    backup_every: float = 0.0  # seconds between snapshots kept apart (0: none)
+    snapshots: int = 7  # snapshots kept
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
 
@@ -169,6 +174,10 @@ class GameServer:
         self.save_error: str | None = None  # why the last write failed, until one succeeds
         self._save_error_logged = 0.0
         self.admin: Any = None  # the AdminServer, with --admin
+        self.backups: Backups | None = None
+        if self.config.backups > 0 or self.config.backup_every > 0:
+            self.backups = Backups(store.path, self.config.backups, self.config.backup_every,
+                                   self.config.snapshots)
         self._phase = 0  # the group the next phase sends to
         self._resume = [0] * len(self.groups)  # where a group's next phase starts sending
         self._relay_since = [None] * len(self.groups)
@@ -290,13 +299,28 @@ class GameServer:
             self.count("saves")
             self.log("save", reason=reason, users=len(self.store.users), bytes=size,
                      ms=f"{(time.perf_counter() - t0) * 1000:.1f}", path=self.store.path)
+            if self.backups is not None and reason == "timer":
+                await self._backup()
+
+    async def _backup(self) -> None:
+        """Rotate the backups (and snapshot) after a timer save; a failure only logs."""
+        assert self.backups is not None
+        try:
+            made = await asyncio.get_running_loop().run_in_executor(
+                None, self.backups.after_timer_save)
+        except OSError as err:
+            self.count("backup_errors")
+            log.warning("backup error=%s path=%s", err.strerror or err, self.store.path)
+            return
+        self.count("backups", len(made))
 
     def _save_failed(self, reason: str, err: OSError) -> None:
-        """Keep running on the state in memory; say so once per save interval, not per try."""
+        """Keep running on the state in memory; say so once per minute, not at every retry."""
         self.save_error = f"{err.strerror or err}"
         self.count("save_errors")
         now = time.monotonic()
-        if now - self._save_error_logged >= self.config.save_interval:
+        if not self._save_error_logged or \
+                now - self._save_error_logged >= self.config.error_log_interval:
             self._save_error_logged = now
             log.warning("save reason=%s error=%s path=%s (kept in memory; retrying)", reason,
                         self.save_error, self.store.path)
