@@ -170,9 +170,15 @@ def test_address_bans_act_at_once_and_hold_across_a_restart(tmp_path: Path) -> N
             far.run(0.02)
             near = await player(server, "Near")
             assert await until(lambda: len(server.sessions) == 2)
+            far.move(0, 9, 9)
+            assert await until(lambda: 1 in near.players)  # Near sees Far
             answer = await ask(server, "ban", address="127.0.0.2/31")  # 127.0.0.2 and .3
             assert answer["denied"] == ["127.0.0.2", "127.0.0.3"] and answer["kicked"] == ["Far"]
             assert set(server.sessions) == {2}
+            assert await until(lambda: 1 not in near.players)  # told by a logout record
+            far.chat("still here?")  # its datagrams go nowhere now
+            await asyncio.sleep(0.2)
+            assert (1, "still here?") not in near.chat_lines
             with pytest.raises(ClientError) as err:
                 await login("127.0.0.1", server.tcp_port, "Far", "pw", source="127.0.0.2")
             assert err.value.reason == ErrorReason.ADDRESS_DENIED
