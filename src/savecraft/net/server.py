@@ -294,7 +294,7 @@ class GameServer:
             if self.metrics is not None:
                 self.metrics.saved(time.perf_counter() - t0, size)
             if self.save_error is not None:
-                self.log("save", reason=reason, recovered=repr(self.save_error))
+                log.warning("save reason=%s recovered=%r", reason, self.save_error)
             self.save_error = None
             self.count("saves")
             self.log("save", reason=reason, users=len(self.store.users), bytes=size,
