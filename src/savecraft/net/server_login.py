@@ -42,7 +42,12 @@ _DUMMY_HASH = bytes(HASH_SIZE)
 
 
 class AttemptLimiter:
-    """Failed logins per address in a sliding window; memory bounded by ``max_hosts``."""
+    """Events per address in a sliding window; memory bounded by ``max_hosts``.
+
+    Counts failed logins, registrations (per address, and in total under
+    the key "") and LAN discovery hellos: ``fail()`` records one,
+    ``blocked()`` says the window holds ``limit`` already.
+    """
 
     def __init__(self, limit: int, window: float, max_hosts: int = 65536) -> None:
         self.limit = limit
