@@ -53,6 +53,7 @@ def run(body: Callable[[], Awaitable[Any]], timeout: float = TIMEOUT) -> Any:
 async def running_server(folder: Path, world: World | None = None,
                          **config: Any) -> AsyncIterator[GameServer]:
     world = world or sample_world()
+    folder.mkdir(parents=True, exist_ok=True)  # savecraft makes no folders above the state file
     state = folder / "state.sav"
     store = PlayerStore(state, world)
     tls, _, _ = ensure_server_context(state)

@@ -53,22 +53,45 @@ _STALE_AFTER = 60.0
 _TMP_RE = re.compile(r"^\.(?P<name>.+)\.(?:(?P<pid>\d+)-)?[A-Za-z0-9_]+\.tmp$")
 
 
-class WriteError(SavecraftError):
-    """An output could not be written; ``str()`` is ``PATH: cannot write: REASON``."""
+class WriteError(SavecraftError, OSError):
+    """An output could not be written; ``str()`` is ``PATH: cannot write: REASON``.
 
-    def __init__(self, path: PathLike, reason: str) -> None:
-        self.path = os.fspath(path)
+    It is an ``OSError`` too (with the ``errno`` of the failure, where there
+    was one), so code that already handles operating-system failures (the
+    game server's saves) goes on handling it.
+    """
+
+    def __init__(self, path: PathLike, reason: str, errno_: int | None = None) -> None:
+        super().__init__(f"{os.fspath(path)}: cannot write: {reason}")
+        self.errno = errno_
+        self.strerror = reason
+        self.filename = os.fspath(path)
         self.reason = reason
-        super().__init__(f"{self.path}: cannot write: {reason}")
+
+    @property
+    def path(self) -> str:
+        return str(self.filename)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
-class ReadError(SavecraftError):
-    """An input could not be read; ``str()`` is ``PATH: cannot read: REASON``."""
+class ReadError(SavecraftError, OSError):
+    """An input could not be read; ``str()`` is ``PATH: cannot read: REASON`` (an ``OSError`` too)."""
 
-    def __init__(self, path: PathLike, reason: str) -> None:
-        self.path = os.fspath(path)
+    def __init__(self, path: PathLike, reason: str, errno_: int | None = None) -> None:
+        super().__init__(f"{os.fspath(path)}: cannot read: {reason}")
+        self.errno = errno_
+        self.strerror = reason
+        self.filename = os.fspath(path)
         self.reason = reason
-        super().__init__(f"{self.path}: cannot read: {reason}")
+
+    @property
+    def path(self) -> str:
+        return str(self.filename)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -111,7 +134,7 @@ def read_input(source: PathLike | bytes | bytearray | memoryview) -> bytes:
     except IsADirectoryError:
         raise ReadError(source, "it is a folder, not a file") from None
     except OSError as exc:
-        raise ReadError(source, exc.strerror or str(exc)) from None
+        raise ReadError(source, exc.strerror or str(exc), exc.errno) from None
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -151,7 +174,7 @@ def _write_stream(path: PathLike, data: bytes, out: BinaryIO | None) -> Written:
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise WriteError(name, _reason(exc)) from None
+        raise WriteError(name, _reason(exc), exc.errno) from None
     return Written(Path(name), len(data), stream=True)
 
 
@@ -289,7 +312,7 @@ def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise WriteError(dest, _reason(exc)) from None
+        raise WriteError(dest, _reason(exc), exc.errno) from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise WriteError(dest, "it is a folder")
     if not folder.is_dir():
@@ -308,7 +331,7 @@ def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool
         os.replace(tmp, real)
     except OSError as exc:
         _unlink_quietly(tmp)
-        raise WriteError(dest, _reason(exc)) from None
+        raise WriteError(dest, _reason(exc), exc.errno) from None
     except BaseException:
         _unlink_quietly(tmp)
         raise

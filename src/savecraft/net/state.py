@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import api
 from ..errors import FormatError, SavecraftError
-from ..fileio import atomic_write, ensure_dir
+from ..fileio import atomic_write
 from ..formats.tirnanog.save.codec import build as build_save
 from ..formats.tirnanog.save.codec import encode_chunk
 from ..formats.tirnanog.save.model import (
@@ -74,8 +74,7 @@ class PlayerStore:
 
     # -- loading -------------------------------------------------------------------------
     def _load_or_create(self) -> SaveGame:
-        if not self.path.exists():
-            ensure_dir(self.path.parent)
+        if not self.path.exists():  # the folder must exist: savecraft makes no folders above a file
             save = self.new_save()
             atomic_write(self.path, build_save(save))
             return save
