@@ -99,7 +99,8 @@ def test_resolve_through_properties_and_keys() -> None:
     srv = server_save(users=3)
     r = resolve(srv, "chunks[0].entries[0].family")
     assert r.value is AddressFamily.AF_INET and r.hint is AddressFamily
-    assert resolve(srv, "chunks[name=Cian]").path == "chunks[5]"
+    assert resolve(srv, "chunks[name=Cian]").path == "users[2]"  # a chunk is named by its kind
+    assert resolve(srv, "chunks[0].entries[0]").path == "deny.entries[0]"
 
 
 @pytest.mark.parametrize(("path", "says"), [

@@ -74,5 +74,5 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
         if fmt.check is not None and model is not None:
             fmt.check(model, report)
     except FormatError as err:
-        report.problems.extend(err.problems)
+        report.capture(err)
     return Validation(fmt.name, report.problems, report.notes, model)

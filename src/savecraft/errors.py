@@ -114,16 +114,25 @@ class Report:
     strict: bool = True
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # What is already listed: a check that meets the same bad bytes twice reports them once.
+    _seen: set[tuple[int | None, str, str, str]] = field(default_factory=set, repr=False, compare=False)
+
+    def add(self, problem: Problem) -> None:
+        """Record a problem unless the same one (offset, path, expected, found) is already listed."""
+        key = (problem.offset, problem.path, problem.expected, problem.found)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.problems.append(problem)
 
     def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         problem = Problem(offset, path, expected, found)
         if self.strict:
             raise FormatError.from_problem(problem)
-        self.problems.append(problem)
+        self.add(problem)
 
     def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         """Something odd that the format tolerates: never raises, never fails validation."""
-        self.problems.append(Problem(offset, path, expected, found, "warning"))
+        self.add(Problem(offset, path, expected, found, "warning"))
 
     def note(self, text: str) -> None:
         """Which accepted variant the reader met (e.g. 'CRC over the compressed bytes')."""
@@ -133,7 +142,8 @@ class Report:
         """Record an unrecoverable error caught at a resynchronisation point."""
         if self.strict:
             raise err
-        self.problems.extend(err.problems)
+        for problem in err.problems:
+            self.add(problem)
 
     @property
     def errors(self) -> list[Problem]:

@@ -18,6 +18,7 @@ against, and a canonical path where every key selection became an index.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import enum
 import re
@@ -320,7 +321,11 @@ def key_matches(value: Any, text: str) -> bool:
     if isinstance(value, str):
         return value == text
     shown = key_text(value)
-    return shown is not None and shown == text
+    if shown is not None and shown == text:
+        return True
+    if isinstance(value, bytes | bytearray):  # as a dump shows bytes: base64
+        return base64.b64encode(bytes(value)).decode("ascii") == text
+    return False
 
 
 # -- resolving ----------------------------------------------------------------------------
@@ -332,7 +337,8 @@ class Resolved:
 
     ``chain`` holds ``(container, step)`` for every step, so a setter can walk
     back up and replace immutable containers (tuples, frozen dataclasses).
-    ``canonical`` is the path with key selections turned into indexes.
+    ``canonical`` is the path with key selections turned into indexes, as
+    the model holds it; :attr:`path` is how it is shown (see :func:`shown`).
     """
 
     value: Any
@@ -343,7 +349,10 @@ class Resolved:
 
     @property
     def path(self) -> str:
-        return format_path(self.canonical)
+        """The canonical path: what dumps, edits, diffs and messages print for this value."""
+        if not self.chain:
+            return format_path(self.canonical)
+        return format_path(shown(self.chain[0][0], self.canonical))
 
 
 def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
@@ -384,6 +393,191 @@ def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
 
 def get(root: Any, path: str | Sequence[Step]) -> Any:
     return resolve(root, path).value
+
+
+def canonical(root: Any, path: str | Sequence[Step]) -> str:
+    """The one way a value's path is printed: indexes, through the model's views by kind.
+
+    ``chunks[3].entity.x``, ``users[name=Brigid].entity.x`` and
+    ``users[1].entity.x`` name one value of a TirNanoG save; all three give
+    ``users[1].entity.x``.
+    """
+    return resolve(root, path).path
+
+
+# -- views by kind ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A property of a record that shows the items of one of its lists that have one type.
+
+    ``many``: a list of them (``SaveGame.users`` -> ``users[k]``); otherwise
+    the first of them (``SaveGame.deny`` -> ``deny``).
+    """
+
+    name: str
+    many: bool
+
+
+_VIEWS: dict[tuple[type, str], dict[type, View]] = {}
+
+
+def views(cls: type, name: str) -> dict[type, View]:
+    """The views of the list field ``name`` of record class ``cls``, by item type.
+
+    Derived from the type hints of the class's properties, so a model gets
+    kind-named paths by declaring ``def users(self) -> list[UserChunk]``.
+    """
+    key = (cls, name)
+    found = _VIEWS.get(key)
+    if found is None:
+        found = {}
+        names = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        if name in names:
+            props = {n for base in cls.__mro__ for n, a in vars(base).items() if isinstance(a, property)}
+            for prop, hint in field_hints(cls).items():
+                if prop not in props:
+                    continue
+                many = get_origin(hint) is list
+                item = get_args(hint)[0] if many and get_args(hint) else strip_optional(hint)
+                if isinstance(item, type) and dataclasses.is_dataclass(item):
+                    found.setdefault(item, View(prop, many))
+        _VIEWS[key] = found
+    return found
+
+
+def shown(root: Any, steps: Sequence[Step]) -> list[Step]:
+    """Index-form ``steps`` with every list item that a view shows named through that view."""
+    out: list[Step] = []
+    value = root
+    k = 0
+    while k < len(steps):
+        step = steps[k]
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        if (isinstance(step, Attr) and isinstance(nxt, Index) and dataclasses.is_dataclass(value)
+                and not isinstance(value, type)):
+            seq = getattr(value, step.name)
+            i = nxt.index + len(seq) if nxt.index < 0 else nxt.index
+            item = seq[i]
+            via = _through_view(value, step.name, seq, i, item)
+            if via is not None:
+                out.extend(via)
+                value = item
+                k += 2
+                continue
+        out.append(step)
+        value = _step_value(value, step)
+        k += 1
+    return out
+
+
+def _step_value(value: Any, step: Step) -> Any:
+    if isinstance(step, Attr):
+        return getattr(value, step.name)
+    if isinstance(step, Key):
+        if step.key in value:
+            return value[step.key]
+        return next(v for k, v in value.items() if key_matches(k, step.key))
+    if isinstance(step, Index):
+        if isinstance(value, Mapping):
+            return _step_value(value, Key(str(step.index)))
+        return value[step.index]
+    raise PathError(f"{step}: not an index-form step")
+
+
+def _through_view(record: Any, name: str, seq: Any, i: int, item: Any) -> list[Step] | None:
+    view = views(type(record), name).get(type(item))
+    if view is None:
+        return None
+    # A lazy list may tag its items cheaply (``magic(i)``: equal for items of one type),
+    # so counting the items before this one decodes none of them.
+    tag = getattr(seq, "magic", None)
+    if callable(tag):
+        mine = tag(i)
+        before = sum(1 for j in range(i) if tag(j) == mine)
+        trusted = True
+    else:
+        cls = type(item)
+        before = sum(1 for j in range(i) if type(seq[j]) is cls)
+        trusted = False
+    if view.many:
+        if not trusted:
+            shown_list = getattr(record, view.name)
+            if not (0 <= before < len(shown_list) and shown_list[before] is item):
+                return None
+        return [Attr(view.name), Index(before)]
+    if before == 0 and getattr(record, view.name) is item:
+        return [Attr(view.name)]
+    return None
+
+
+def _dump_view(cls: type, name: str, items: list[Any], i: int) -> tuple[list[Step], type] | None:
+    """``[view steps], item class`` for item ``i`` of a dumped list, told apart by ``kind`` tags."""
+    from .jsonmap import KIND
+
+    tag = items[i].get(KIND) if isinstance(items[i], dict) else None
+    if tag is None:
+        return None
+    for item_cls, view in views(cls, name).items():
+        if getattr(item_cls, "KIND", None) != tag:
+            continue
+        before = sum(1 for x in items[:i] if isinstance(x, dict) and x.get(KIND) == tag)
+        if view.many:
+            return [Attr(view.name), Index(before)], item_cls
+        if before == 0:
+            return [Attr(view.name)], item_cls
+    return None
+
+
+def from_dump_path(model_type: type, data: Any, path: str) -> str:
+    """The canonical path of a value a JSON dump names by its JSON path.
+
+    ``savecraft.jsonmap`` names a bad value of a dump by where it sits in the
+    document (``data.chunks[2].entity.x``); this is the same value's path in
+    the model (``users[0].entity.x``), found from the dump's own ``kind``
+    tags and the model's views. ``data`` is the document's ``"data"``
+    member. A path that goes where the document does not is only stripped of
+    its ``data.`` prefix.
+    """
+    try:
+        steps = parse_path(path)
+    except PathError:
+        return path
+    if steps and steps[0] == Attr("data"):
+        steps = steps[1:]
+    out: list[Step] = []
+    cls: Any = model_type
+    value = data
+    k = 0
+    while k < len(steps):
+        step = steps[k]
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        hints = field_hints(cls) if isinstance(cls, type) else {}
+        items = value.get(step.name) if isinstance(step, Attr) and isinstance(value, dict) else None
+        if (isinstance(step, Attr) and isinstance(nxt, Index) and isinstance(items, list)
+                and 0 <= nxt.index < len(items)):
+            item = items[nxt.index]
+            via = _dump_view(cls, step.name, items, nxt.index) if isinstance(cls, type) else None
+            if via is not None:
+                out += via[0]
+                cls = via[1]
+            else:
+                out += [step, nxt]
+                cls = item_hint(hints.get(step.name))
+            value = item
+            k += 2
+            continue
+        out.append(step)
+        if isinstance(step, Attr):
+            cls = strip_optional(hints.get(step.name))
+            value = value.get(step.name) if isinstance(value, dict) else None
+        elif isinstance(step, Index) and isinstance(value, list) and 0 <= step.index < len(value):
+            cls, value = item_hint(cls, step.index), value[step.index]
+        else:
+            cls, value = None, None
+        k += 1
+    return format_path(out)
 
 
 
@@ -456,8 +650,21 @@ def _item_matches(item: Any, step: Match) -> bool:
     try:
         value = getattr(item, step.key)
     except AttributeError:
-        return False
+        value = _shown_only_in_dumps(item, step.key)
+        if value is None:
+            return False
     return key_matches(value, step.value)
+
+
+def _shown_only_in_dumps(item: Any, key: str) -> Any:
+    """A member a dump shows that is no attribute: the ``kind`` tag of a record (its ``KIND``)."""
+    from .jsonmap import KIND  # the tag's name is the JSON mapping's to choose
+
+    if key == KIND:
+        kind = getattr(type(item), "KIND", None)
+        if isinstance(kind, str):
+            return kind
+    return None
 
 
 # -- setting ------------------------------------------------------------------------------
@@ -530,8 +737,8 @@ def _set_in(container: Any, step: Step, value: Any) -> Any:
 
 
 __all__ = [
-    "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "assign", "field_hints",
-    "format_path", "get", "item_hint", "key_matches", "key_step", "key_text", "parse_path", "quote",
-    "resolve",
-    "same_value", "split_assignment", "strip_optional",
+    "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "View", "assign", "canonical",
+    "field_hints", "format_path", "from_dump_path", "get", "item_hint", "key_matches", "key_step",
+    "key_text", "parse_path", "quote", "resolve", "same_value", "shown", "split_assignment",
+    "strip_optional", "views",
 ]
