@@ -114,15 +114,32 @@ class Report:
     strict: bool = True
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Where the data ends, once a decoder found that it ends early (see ends_early).
+    data_end: int | None = None
     # What is already listed: a check that meets the same bad bytes twice reports them once.
     _seen: set[tuple[int | None, str, str, str]] = field(default_factory=set, repr=False, compare=False)
 
     def add(self, problem: Problem) -> None:
-        """Record a problem unless the same one (offset, path, expected, found) is already listed."""
+        """Record a problem unless the same one (offset, path, expected, found) is already listed,
+        or it is about bytes past the end of data already reported as ending early."""
+        if self.data_end is not None and problem.offset is not None and problem.offset >= self.data_end:
+            return
         key = (problem.offset, problem.path, problem.expected, problem.found)
         if key not in self._seen:
             self._seen.add(key)
             self.problems.append(problem)
+
+    def ends_early(self, size: int, needed: int, path: str, expected: str) -> None:
+        """The data ends at ``size`` though the file goes on to ``needed``: said once, where it ends.
+
+        Whatever is found later about bytes past that end (every record that
+        lay there) follows from it, and is not listed again.
+        """
+        if self.data_end is not None:
+            return
+        self.error(size, path, f"{expected} (up to 0x{needed:X})",
+                   f"the end of the data at 0x{size:X}: {needed - size:,} bytes could not be read")
+        self.data_end = size
 
     def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         problem = Problem(offset, path, expected, found)

@@ -60,6 +60,8 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     actx = AssetContext(report, game.script_names, header)
     pctx = ParseContext(src, SECTIONS_AT + n, header, report, actx)
     _read_sections(buf, pctx, enc, game.sections)  # filled in place: later sections' scripts see the strings
+    if pctx.past_end is not None:
+        report.ends_early(len(src), pctx.past_end[0], pctx.past_end[1], "assets inside the file")
     if not game.sections or not isinstance(game.sections[0], StringsSection):
         report.error(None, "sections[0]", "the strings section (type 0) first", "another section" if
                      game.sections else "no sections")
