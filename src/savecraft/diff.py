@@ -41,7 +41,7 @@ from . import jsonmap, registry
 from .binary import join_path
 from .errors import Report, SavecraftError
 from .fileio import PathLike, read_input
-from .paths import PathError, key_step, key_text, quote, resolve, same_value
+from .paths import PathError, holds_value, key_step, key_text, quote, resolve, same_value
 
 ChangeKind = Literal["changed", "added", "removed", "moved", "encoding"]
 
@@ -327,7 +327,7 @@ class _Walk:
             self.array(a, b, path)
         elif _is_sequence(a) and _is_sequence(b):
             self.sequence(a, b, path)
-        elif type(a) is type(b) and _holds_value(type(a)):
+        elif type(a) is type(b) and holds_value(type(a)):
             self.holder(a, b, path)
         elif type(a) is not type(b) or not same_value(a, b):
             self.emit("changed", path, a, b)
@@ -607,9 +607,6 @@ def _named(change: Change, a: Any, b: Any, refs: tuple[Refs, Refs]) -> Change:
     return dataclasses.replace(change, path=where.path, note=note)
 
 
-def _holds_value(cls: type) -> bool:
-    """Whether instances hold one decoded value as ``.value`` (and are not records themselves)."""
-    return isinstance(getattr(cls, "value", None), property) and not dataclasses.is_dataclass(cls)
 
 
 def _format_name(model: Any) -> str | None:

@@ -117,6 +117,7 @@ class Report:
     # Where the data ends, once a decoder found that it ends early (see ends_early).
     data_end: int | None = None
     # What is already listed: a check that meets the same bad bytes twice reports them once.
+    # (-1, path, expected, found) stands for "with any offset".
     _seen: set[tuple[int | None, str, str, str]] = field(default_factory=set, repr=False, compare=False)
 
     def add(self, problem: Problem) -> None:
@@ -125,9 +126,10 @@ class Report:
         if self.data_end is not None and problem.offset is not None and problem.offset >= self.data_end:
             return
         key = (problem.offset, problem.path, problem.expected, problem.found)
-        if key not in self._seen:
-            self._seen.add(key)
-            self.problems.append(problem)
+        if key in self._seen or (problem.offset is None and (-1, *key[1:]) in self._seen):
+            return  # the same, or the same already listed with its offset
+        self._seen.update((key, (-1, *key[1:])))
+        self.problems.append(problem)
 
     def ends_early(self, size: int, needed: int, path: str, expected: str) -> None:
         """The data ends at ``size`` though the file goes on to ``needed``: said once, where it ends.

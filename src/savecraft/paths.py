@@ -368,6 +368,12 @@ def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
     for step in steps:
         where = format_path(canonical) or "(top)"
         if isinstance(step, Attr):
+            if _through_holder(value, step.name):
+                # ``asset.title`` is ``asset.value.title``: the canonical path says so
+                chain.append((value, Attr("value"), hint))
+                canonical.append(Attr("value"))
+                value, hint = _get_attr(value, "value", where), None
+                where = format_path(canonical)
             new_hint = _attr_hint(value, step.name)
             nxt = _get_attr(value, step.name, where)
             canon: Step = step
@@ -393,6 +399,41 @@ def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
 
 def get(root: Any, path: str | Sequence[Step]) -> Any:
     return resolve(root, path).value
+
+
+def holds_value(cls: type) -> bool:
+    """Whether instances hold one decoded value as ``.value`` (a TirNanoG asset) and are no record.
+
+    Paths see through them: ``asset.title`` names ``asset.value.title``.
+    """
+    return isinstance(getattr(cls, "value", None), property) and not dataclasses.is_dataclass(cls)
+
+
+def _through_holder(value: Any, name: str) -> bool:
+    return (name != "value" and holds_value(type(value)) and not name.startswith("_")
+            and not hasattr(type(value), name))
+
+
+def canonical_prefix(root: Any, path: str) -> str:
+    """``path`` shown canonically as far as it names values of ``root``, the rest as written.
+
+    For problems: a problem may name bytes the model does not keep (a
+    block's ``checksum``, a record that could not be read); the part that
+    does name something in the model is printed the one way, so one record
+    has one name in every message.
+    """
+    try:
+        steps = parse_path(path)
+    except PathError:
+        return path
+    for n in range(len(steps), 0, -1):
+        try:
+            found = resolve(root, steps[:n])
+            head = shown(root, found.canonical)
+        except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
+            continue
+        return format_path(head + steps[n:])
+    return path
 
 
 def canonical(root: Any, path: str | Sequence[Step]) -> str:
@@ -738,7 +779,7 @@ def _set_in(container: Any, step: Step, value: Any) -> Any:
 
 __all__ = [
     "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "View", "assign", "canonical",
-    "field_hints", "format_path", "from_dump_path", "get", "item_hint", "key_matches", "key_step",
+    "canonical_prefix", "field_hints", "holds_value", "format_path", "from_dump_path", "get", "item_hint", "key_matches", "key_step",
     "key_text", "parse_path", "quote", "resolve", "same_value", "shown", "split_assignment",
     "strip_optional", "views",
 ]
