@@ -1,27 +1,31 @@
 """Field-aware comparison: which values changed, which records came and went.
 
 Two models are walked side by side over their dataclass fields. Lists of
-records are matched by a key, not by position, so inserting one player into
-a server save shows as one added record rather than every later player
-changing. The key of a record class is its ``KEY`` class attribute when it
-has one, else its first field named ``name``, ``id``, ``key`` or ``uid``;
-records without a key are matched by their order among records of the same
-type. Lists that can hand out the original bytes of an item they never
-decoded (``raw_or_none``, as the lazy chunk lists do) are first matched on
-those bytes, so two large files that differ in one record decode only that
-record on each side.
+records are matched by what a person calls them, not by position, so
+inserting one player into a server save shows as one added record rather
+than every later player changing. The key of a record class is its ``KEY``
+class attribute when it has one, else its first field named ``name``,
+``id``, ``key`` or ``uid``; a key that is a reference (field metadata
+``ref``) is compared by what it names in its model; a record type that
+occurs once on both sides is one record whatever its key; records without a
+key are matched by their order among records of the same type. Lists that
+can hand out the original bytes of an item they never decoded
+(``raw_or_none``, as the lazy chunk lists do) are first matched on those
+bytes, so two large files that differ in one record decode only that record
+on each side.
 
-Paths in the result use the language of :mod:`savecraft.paths`, so every
-one of them can be handed back to :func:`savecraft.paths.resolve` or to
-``savecraft edit --set``. Fields declared with ``compare=False`` only record
-how a file was encoded; they are compared (as ``encoding`` changes) only
-when the data is the same and the bytes still differ.
+Paths in the result are canonical (:func:`savecraft.paths.canonical`), so
+every one of them can be handed back to :func:`savecraft.paths.resolve` or
+to ``savecraft edit --set``; which record a value belongs to is a ``note``
+for people. Fields declared with ``compare=False`` only record how a file
+was encoded; they are compared (as ``encoding`` changes) only when the data
+is the same and the bytes still differ.
 
 >>> from savecraft import diff
 >>> result = diff.diff_files("before.sav", "after.sav")
 >>> for change in result.changes:
 ...     print(change)
-chunks[name=Brigid].entity.x: 723 -> 120
+  users[0].entity.x: 723 -> 120  (USER name=Brigid)
 """
 
 from __future__ import annotations
