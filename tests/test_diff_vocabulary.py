@@ -323,3 +323,18 @@ def test_problems_inside_a_game_asset_name_it_as_the_model_does(game: bytes, tmp
     assert resolve(model, asset.path).value is asset
     assert resolve(model, "sections[26].npcs[0].asset.sprites").path == \
         "sections[26].npcs[0].asset.value.sprites"
+
+
+def test_an_edited_dump_with_a_bad_value_names_it_as_the_model_does() -> None:
+    import orjson
+
+    from savecraft.errors import FormatError
+
+    data = api.build(server_save(users=3))
+    doc = orjson.loads(jsonmap.dumps(api.parse(data)))
+    kinds = [c["kind"] for c in doc["data"]["chunks"]]
+    doc["data"]["chunks"][kinds.index("USER") + 1]["entity"]["x"] = "oops"
+    with pytest.raises(FormatError) as info:
+        edit.edit_dump(data, orjson.dumps(doc))
+    assert info.value.path == "users[1].entity.x"  # was data.chunks[4].entity.x
+    assert [p.path for p in info.value.problems] == ["users[1].entity.x"]
