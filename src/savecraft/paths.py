@@ -357,22 +357,42 @@ class Resolved:
 
 def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
     """Follow ``path`` from ``root``; :class:`PathError` names the first step that fails."""
+    steps = _own_steps(root, path)
+    walk = _Follow(root)
+    for step in steps:
+        walk.step(step)
+    return Resolved(walk.value, walk.hint, steps, walk.canonical, walk.chain)
+
+
+def _own_steps(root: Any, path: str | Sequence[Step]) -> list[Step]:
     steps = parse_path(path) if isinstance(path, str) else list(path)
     if (steps and isinstance(steps[0], Attr) and steps[0].name == "data"
             and not hasattr(root, "data")):
         steps = steps[1:]  # a JSON dump's path ("data.chunks[3]") names the same field
-    value = root
-    hint: Any = type(root)
-    canonical: list[Step] = []
-    chain: list[tuple[Any, Step, Any]] = []
-    for step in steps:
+    return steps
+
+
+class _Follow:
+    """A walk down a model, one step at a time (so a caller can stop where a step fails)."""
+
+    __slots__ = ("canonical", "chain", "hint", "value")
+
+    def __init__(self, root: Any) -> None:
+        self.value = root
+        self.hint: Any = type(root)
+        self.canonical: list[Step] = []
+        self.chain: list[tuple[Any, Step, Any]] = []  # (container, canonical step, container hint)
+
+    def step(self, step: Step) -> None:
+        value, hint, canonical = self.value, self.hint, self.canonical
         where = format_path(canonical) or "(top)"
         if isinstance(step, Attr):
             if _through_holder(value, step.name):
                 # ``asset.title`` is ``asset.value.title``: the canonical path says so
-                chain.append((value, Attr("value"), hint))
+                inner = _get_attr(value, "value", where)
+                self.chain.append((value, Attr("value"), hint))
                 canonical.append(Attr("value"))
-                value, hint = _get_attr(value, "value", where), None
+                value, hint = inner, None
                 where = format_path(canonical)
             new_hint = _attr_hint(value, step.name)
             nxt = _get_attr(value, step.name, where)
@@ -390,11 +410,10 @@ def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
                 index = _index(value, step, where)
                 nxt, canon = value[index], Index(index)
                 new_hint = item_hint(hint, index)
-        chain.append((value, canon, hint))
+        self.chain.append((value, canon, hint))
         canonical.append(canon)
-        value = nxt
-        hint = new_hint
-    return Resolved(value, hint, steps, canonical, chain)
+        self.value = nxt
+        self.hint = new_hint
 
 
 def get(root: Any, path: str | Sequence[Step]) -> Any:
@@ -423,17 +442,24 @@ def canonical_prefix(root: Any, path: str) -> str:
     has one name in every message.
     """
     try:
-        steps = parse_path(path)
+        steps = _own_steps(root, path)
     except PathError:
         return path
-    for n in range(len(steps), 0, -1):
+    walk = _Follow(root)
+    n = 0
+    for step in steps:  # as far as the steps go: a value that cannot be decoded is tried once
         try:
-            found = resolve(root, steps[:n])
-            head = shown(root, found.canonical)
+            walk.step(step)
         except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
-            continue
-        return format_path(head + steps[n:])
-    return path
+            break
+        n += 1
+    if n == 0:
+        return path
+    try:
+        head = shown(root, walk.canonical)
+    except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
+        return path
+    return format_path(head + steps[n:])
 
 
 def canonical(root: Any, path: str | Sequence[Step]) -> str:
