@@ -338,3 +338,20 @@ def test_an_edited_dump_with_a_bad_value_names_it_as_the_model_does() -> None:
         edit.edit_dump(data, orjson.dumps(doc))
     assert info.value.path == "users[1].entity.x"  # was data.chunks[4].entity.x
     assert [p.path for p in info.value.problems] == ["users[1].entity.x"]
+
+
+def test_a_dump_error_maps_to_model_paths_by_the_documents_format() -> None:
+    from savecraft.errors import FormatError
+
+    save = server_save(users=2)
+    doc = jsonmap.to_json(save)
+    kinds = [c["kind"] for c in doc["data"]["chunks"]]
+    k = kinds.index("USER")
+    doc["data"]["chunks"][k]["entity"]["x"] = "oops"
+    with pytest.raises(FormatError) as info:
+        jsonmap.from_json(doc)
+    assert info.value.path == f"data.chunks[{k}].entity.x"  # where it sits in the document
+    mapped = paths.from_dump_error(info.value, doc)
+    assert [p.path for p in mapped.problems] == ["users[0].entity.x"]
+    assert mapped.path == "users[0].entity.x" and mapped.expected == info.value.expected
+    assert paths.from_dump_error(info.value, {"format": "no-such-format"}) is info.value

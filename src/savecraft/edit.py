@@ -23,7 +23,6 @@ a format gets ``savecraft edit`` by registering.
 
 from __future__ import annotations
 
-import dataclasses
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -36,7 +35,7 @@ import orjson
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
-from .paths import PathError, Resolved, assign, from_dump_path, resolve, same_value
+from .paths import PathError, Resolved, assign, from_dump_error, resolve, same_value
 
 Changes = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -270,22 +269,11 @@ def edit_dump(data: bytes, dump: bytes | str, *, format: str | None = None) -> E
     try:
         model = jsonmap.from_json(doc)
     except FormatError as err:
-        raise _in_model_terms(err, fmt.model, doc) from None
+        raise from_dump_error(err, doc, fmt.model) from None
     if registry.for_model(model).name != fmt.name:
         raise FormatError(None, "format", f"{fmt.name!r} (the format of the file being edited)",
                           repr(registry.for_model(model).name))
     return rebuild(model, original=data)
-
-
-def _in_model_terms(err: FormatError, model_type: type, doc: Any) -> FormatError:
-    """The JSON mapping's error, its paths (``data.chunks[2].x``) as the model's (``users[0].x``)."""
-    data = doc.get("data") if isinstance(doc, dict) else None
-    problems = [dataclasses.replace(p, path=from_dump_path(model_type, data, p.path))
-                if p.path.startswith("data") else p for p in err.problems]
-    first = problems[0] if problems else err.problem
-    if all(p is q for p, q in zip(problems, err.problems)):
-        return err
-    return FormatError(first.offset, first.path, first.expected, first.found, problems=problems)
 
 
 def dump_for_editing(data: bytes, format: str | None = None) -> bytes:

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
-from .errors import SavecraftError
+from .errors import FormatError, SavecraftError
 
 
 class PathError(SavecraftError, LookupError):
@@ -597,6 +597,33 @@ def _dump_view(cls: type, name: str, items: list[Any], i: int) -> tuple[list[Ste
     return None
 
 
+def from_dump_error(err: FormatError, doc: Any, model_type: type | None = None) -> FormatError:
+    """The JSON mapping's error about a dump, with its paths as the model's.
+
+    ``savecraft build`` and the ``$EDITOR`` round trip read a dump with
+    :func:`savecraft.jsonmap.from_json`; its problems name values where they
+    sit in the document (``data.chunks[2].entity.x``). This gives the same
+    error naming them as every other message does (``users[0].entity.x``).
+    ``model_type`` defaults to the model of the document's ``format``.
+    """
+    if model_type is None and isinstance(doc, dict):
+        from . import registry  # registry imports the formats, which import this module
+
+        try:
+            model_type = registry.get(str(doc.get("format"))).model
+        except SavecraftError:
+            model_type = None
+    if model_type is None:
+        return err
+    data = doc.get("data") if isinstance(doc, dict) else None
+    problems = [dataclasses.replace(p, path=from_dump_path(model_type, data, p.path))
+                if p.path.startswith("data") else p for p in err.problems]
+    if problems == err.problems:
+        return err
+    first = problems[0]
+    return FormatError(first.offset, first.path, first.expected, first.found, problems=problems)
+
+
 def from_dump_path(model_type: type, data: Any, path: str) -> str:
     """The canonical path of a value a JSON dump names by its JSON path.
 
@@ -805,7 +832,7 @@ def _set_in(container: Any, step: Step, value: Any) -> Any:
 
 __all__ = [
     "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "View", "assign", "canonical",
-    "canonical_prefix", "field_hints", "holds_value", "format_path", "from_dump_path", "get", "item_hint", "key_matches", "key_step",
-    "key_text", "parse_path", "quote", "resolve", "same_value", "shown", "split_assignment",
-    "strip_optional", "views",
+    "canonical_prefix", "field_hints", "format_path", "from_dump_error", "from_dump_path", "get",
+    "holds_value", "item_hint", "key_matches", "key_step", "key_text", "parse_path", "quote",
+    "resolve", "same_value", "shown", "split_assignment", "strip_optional", "views",
 ]
