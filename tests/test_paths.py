@@ -170,3 +170,38 @@ def test_assign_into_a_computed_view_is_refused() -> None:
         assign(resolve(save, "users[0]"), save.users[1])
     with pytest.raises(PathError, match="computed"):
         assign(resolve(save, "users"), [])
+
+
+# -- views by kind: derived from property hints, for any model -----------------------------
+
+
+@dataclass
+class _Cat:
+    name: str = ""
+
+
+@dataclass
+class _Dog:
+    name: str = ""
+
+
+@dataclass
+class _Zoo:
+    animals: list[_Cat | _Dog] = field(default_factory=list)
+
+    @property
+    def cats(self) -> list[_Cat]:
+        return [a for a in self.animals if isinstance(a, _Cat)]
+
+    @property
+    def dog(self) -> _Dog | None:
+        return next((a for a in self.animals if isinstance(a, _Dog)), None)
+
+
+def test_records_of_one_kind_are_named_through_the_models_view() -> None:
+    zoo = _Zoo([_Cat("a"), _Dog("rex"), _Cat("b"), _Dog("fido")])
+    assert resolve(zoo, "animals[2].name").path == "cats[1].name"
+    assert resolve(zoo, "cats[name=b]").path == "cats[1]"
+    assert resolve(zoo, "animals[1]").path == "dog"
+    assert resolve(zoo, "animals[3]").path == "animals[3]"  # a second dog: the view shows only the first
+    assert resolve(zoo, "cats[0].name").value == "a"
