@@ -355,3 +355,15 @@ def test_a_dump_error_maps_to_model_paths_by_the_documents_format() -> None:
     assert [p.path for p in mapped.problems] == ["users[0].entity.x"]
     assert mapped.path == "users[0].entity.x" and mapped.expected == info.value.expected
     assert paths.from_dump_error(info.value, {"format": "no-such-format"}) is info.value
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIBLE))
+def test_a_file_cut_anywhere_lists_few_distinct_problems(name: str) -> None:
+    data = CORRUPTIBLE[name]()
+    if data is None:
+        pytest.skip("no real Angband sample on this machine (set SAVECRAFT_SAMPLES)")
+    for part in range(1, 20):
+        result = api.validate(data[: len(data) * part // 20])
+        keys = [(p.offset, p.path, p.expected, p.found) for p in result.problems]
+        assert len(keys) == len(set(keys)), (part, [str(p) for p in result.problems])
+        assert len(keys) <= 4, (part, [str(p) for p in result.problems])  # a game: up to 192
