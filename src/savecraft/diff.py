@@ -176,7 +176,7 @@ def show(value: Any, width: int = 80) -> str:
 
 
 def describe(value: Any, refs: Refs | None = None) -> str:
-    """A record by its kind and key, e.g. ``USER name=Brigid`` (references resolved with ``refs``)."""
+    """A record by its kind and key, e.g. ``USER name=Brigid`` (references resolved by ``refs``)."""
     if _is_record(value):
         kind = getattr(value, "KIND", None)
         label = kind if isinstance(kind, str) else type(value).__name__

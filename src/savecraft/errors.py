@@ -118,12 +118,14 @@ class Report:
     data_end: int | None = None
     # What is already listed: a check that meets the same bad bytes twice reports them once.
     # (-1, path, expected, found) stands for "with any offset".
-    _seen: set[tuple[int | None, str, str, str]] = field(default_factory=set, repr=False, compare=False)
+    _seen: set[tuple[int | None, str, str, str]] = field(default_factory=set, repr=False,
+                                                         compare=False)
 
     def add(self, problem: Problem) -> None:
         """Record a problem unless the same one (offset, path, expected, found) is already listed,
         or it is about bytes past the end of data already reported as ending early."""
-        if self.data_end is not None and problem.offset is not None and problem.offset >= self.data_end:
+        end = self.data_end
+        if end is not None and problem.offset is not None and problem.offset >= end:
             return
         key = (problem.offset, problem.path, problem.expected, problem.found)
         if key in self._seen or (problem.offset is None and (-1, *key[1:]) in self._seen):
@@ -132,7 +134,7 @@ class Report:
         self.problems.append(problem)
 
     def ends_early(self, size: int, needed: int, path: str, expected: str) -> None:
-        """The data ends at ``size`` though the file goes on to ``needed``: said once, where it ends.
+        """The data ends at ``size``, the file goes on to ``needed``: said once, where it ends.
 
         Whatever is found later about bytes past that end (every record that
         lay there) follows from it, and is not listed again.

@@ -500,9 +500,11 @@ def views(cls: type, name: str) -> dict[type, View]:
     found = _VIEWS.get(key)
     if found is None:
         found = {}
-        names = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        is_record = dataclasses.is_dataclass(cls)
+        names = {f.name for f in dataclasses.fields(cls)} if is_record else set()
         if name in names:
-            props = {n for base in cls.__mro__ for n, a in vars(base).items() if isinstance(a, property)}
+            props = {n for base in cls.__mro__ for n, a in vars(base).items()
+                     if isinstance(a, property)}
             for prop, hint in field_hints(cls).items():
                 if prop not in props:
                     continue
