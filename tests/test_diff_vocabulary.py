@@ -348,7 +348,7 @@ def test_a_dump_error_maps_to_model_paths_by_the_documents_format() -> None:
     doc["data"]["chunks"][k]["entity"]["x"] = "oops"
     with pytest.raises(FormatError) as info:
         jsonmap.from_json(doc)
-    assert info.value.path == f"data.chunks[{k}].entity.x"  # where it sits in the document
+    assert info.value.path.endswith(f"chunks[{k}].entity.x")  # where it sits in the document
     mapped = paths.from_dump_error(info.value, doc)
     assert [p.path for p in mapped.problems] == ["users[0].entity.x"]
     assert mapped.path == "users[0].entity.x" and mapped.expected == info.value.expected

@@ -192,7 +192,8 @@ def test_toy_edit_with_command_line_text(toy_bytes: bytes) -> None:
     ("items[0].count", 2**32, "items[0].count: expected an integer from 0 to 4294967295"),
     ("tags[luck]", 40000, "expected an integer from -32768 to 32767"),
     ("note", "a\0b", "note: expected a string without NUL characters"),
-    ("items[0]", {"code": "x"}, None),  # accepted by type (count has a default): not refused
+    ("items[0]", {"code": "x"}, "items[0].count: expected the field 'count' of Item, found nothing"),
+    ("items[0]", {"code": "x", "count": 1}, None),  # a whole item: accepted
 ])
 def test_toy_refused_edits_raise_with_the_path(toy_bytes: bytes, path: str, value: Any,
                                               says: str | None) -> None:

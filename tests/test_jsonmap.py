@@ -55,20 +55,25 @@ def test_shapes_and_round_trip() -> None:
 def test_enums_read_by_name_number_or_object() -> None:
     dec = decoder(Leaf)
     for v in ("GREEN", 2, {"name": "GREEN", "value": 2}):
-        assert dec({"colour": v}, "x").colour is Colour.GREEN
+        assert dec({"blob": "", "colour": v}, "x").colour is Colour.GREEN
+
+
+FULL = {"name": "t", "parts": [], "pair": [0, ""], "maybe": None}
 
 
 @pytest.mark.parametrize(
     ("doc", "path", "expected"),
     [
-        ({"name": 1}, "data.name", "a string"),
-        ({"name": "t", "parts": [{"kind": "leaf", "blob": "!!"}]}, "data.parts[0].blob", "base64 text"),
-        ({"name": "t", "parts": [{"kind": "nope"}]}, "data.parts[0].kind", "one of 'leaf', 'other'"),
-        ({"name": "t", "parts": [{"kind": "leaf", "colour": "BLUE"}]}, "data.parts[0].colour", "one of RED"),
-        ({"name": "t", "pair": [1]}, "data.pair", "an array of 2 values"),
-        ({"name": "t", "extra": 1}, "data.extra", "a field of Tree"),
+        ({**FULL, "name": 1}, "data.name", "a string"),
+        ({**FULL, "parts": [{"kind": "leaf", "blob": "!!", "colour": 1}]}, "data.parts[0].blob",
+         "base64 text"),
+        ({**FULL, "parts": [{"kind": "nope"}]}, "data.parts[0].kind", "one of 'leaf', 'other'"),
+        ({**FULL, "parts": [{"kind": "leaf", "blob": "", "colour": "BLUE"}]}, "data.parts[0].colour",
+         "one of RED"),
+        ({**FULL, "pair": [1]}, "data.pair", "an array of 2 values"),
+        ({**FULL, "extra": 1}, "data.extra", "a field of Tree"),
         ({}, "data.name", "the field 'name' of Tree"),
-        ({"name": "t", "maybe": True}, "data.maybe", "an integer"),
+        ({**FULL, "maybe": True}, "data.maybe", "an integer"),
     ],
 )
 def test_errors_name_the_path(doc: dict[str, object], path: str, expected: str) -> None:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import paths, registry
-from .errors import FormatError, Problem, Report
-from .fileio import PathLike, atomic_write, read_input
+from .errors import FormatError, Problem, Report, SavecraftError
+from .fileio import PathLike, Written, read_input, write_file
 
 
 def parse(data: bytes, format: str | None = None) -> Any:
@@ -32,9 +32,15 @@ def load(source: PathLike | bytes | bytearray | memoryview, format: str | None =
     return parse(read_input(source), format)
 
 
-def save(model: Any, path: PathLike, *, backup: bool = False) -> None:
-    """Build and write atomically (temporary file, then rename)."""
-    atomic_write(path, build(model), backup=backup)
+def save(model: Any, path: PathLike, *, backup: bool = False, force: bool = False) -> Written:
+    """Build and write through the one writer (see :mod:`savecraft.fileio`).
+
+    A regular file is replaced atomically (through a symlink, its target);
+    a FIFO, device or ``-`` is written into. Raises :class:`~savecraft.fileio.WriteError`
+    when the operating system refuses, and FormatError when the model cannot be built;
+    in both cases nothing on disk changed.
+    """
+    return write_file(path, build(model), backup=backup, force=force)
 
 
 @dataclass
@@ -57,8 +63,15 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
     Problems the format can read past (checksums, sizes, counts) are all
     reported; when the data ends early, decoding resumes at the next boundary
     the format has (a chunk, a block) where it can.
+
+    It never raises on bad input, and not for an input that cannot be read
+    either (a missing path, a folder, no permission): that is one problem
+    at no offset, and ``format`` is None.
     """
-    data = read_input(source)
+    try:
+        data = read_input(source)
+    except SavecraftError as err:
+        return Validation(None, [Problem(None, "", str(err), "")])
     report = Report(strict=False)
     try:
         fmt = registry.find(data, format)

@@ -77,6 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # an operating-system failure outside the one writer: still one line
+        name = f"{exc.filename}: " if exc.filename else ""
+        print(f"savecraft: error: {name}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     except MemoryError:
         print("savecraft: error: out of memory", file=sys.stderr)
         return EXIT_PROBLEM

@@ -1,63 +1,224 @@
-"""Reading inputs and writing outputs without ever losing the old file.
+"""Reading inputs and writing outputs: the one writer every command and ``save`` use.
 
-Writes go to a temporary file in the destination's folder, are flushed to
-disk, then renamed over the destination: a crash (or ``kill -9``) at any
-moment leaves either the old file or the new one, never half of one.
+The promise is that a write lands where the user meant, or not at all:
+
+* A regular file is replaced atomically: the bytes go to a temporary file in
+  the destination's own folder, are flushed to disk, then renamed over it. A
+  crash (or ``kill -9``) at any moment leaves either the old file or the new
+  one, never half of one, and the temporary file of a killed run is removed by
+  the next write to the same place.
+* A symlink is followed: its target is replaced (in the target's folder) and
+  the link stays a link. Save folders kept behind links (cloud sync, Steam)
+  would otherwise silently keep the old save.
+* A FIFO, a character or block device, a socket, ``/dev/stdout`` or ``-`` is
+  a stream, not a file: the bytes are written into it directly, with no
+  temporary file, no rename and no backup. Renaming over ``/dev/null`` as
+  root would replace the device with a regular file.
+* The backup (``NAME.bak``) is made atomically as well: the old file's inode
+  is hard-linked (or, where links are not possible, copied and flushed) under
+  a temporary name and renamed to ``NAME.bak``, so a kill never leaves a torn
+  backup and never destroys the previous good one.
+* A read-only file is not replaced unless ``force`` is given.
+* Savecraft creates the file (or the folder) it is asked to write, never the
+  folders above it: a missing folder is an error, the same for every command.
+* Every operating-system failure (missing folder, permission, read-only file
+  system, disk full) becomes one :class:`WriteError`, whose text reads
+  ``PATH: cannot write: REASON``; the old file is left byte-identical.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import shutil
-import tempfile
+import socket
+import stat
+import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import SavecraftError
 
 PathLike = str | os.PathLike[str]
 
+STDOUT = "-"
+"""The name every command takes for standard output (``-o -``)."""
+
+_STALE_AFTER = 60.0
+"""Seconds after which a temporary file whose writer cannot be identified is stale."""
+
+_TMP_RE = re.compile(r"^\.(?P<name>.+)\.(?:(?P<pid>\d+)-)?[A-Za-z0-9_]+\.tmp$")
+
+
+class WriteError(SavecraftError):
+    """An output could not be written; ``str()`` is ``PATH: cannot write: REASON``."""
+
+    def __init__(self, path: PathLike, reason: str) -> None:
+        self.path = os.fspath(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: cannot write: {reason}")
+
+
+class ReadError(SavecraftError):
+    """An input could not be read; ``str()`` is ``PATH: cannot read: REASON``."""
+
+    def __init__(self, path: PathLike, reason: str) -> None:
+        self.path = os.fspath(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: cannot read: {reason}")
+
+
+@dataclass(frozen=True)
+class Written:
+    """Where a write landed.
+
+    ``path`` is what was written (the link's target when the name was a
+    link); ``backup`` the ``.bak`` made first, if any; ``stream`` is true when
+    the bytes went straight into a FIFO, device, socket or standard output.
+    """
+
+    path: Path
+    size: int
+    backup: Path | None = None
+    stream: bool = False
+
+    @property
+    def to_stdout(self) -> bool:
+        return self.stream and str(self.path) == STDOUT
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+        return f"{os.strerror(exc.errno)} (the old file is unchanged)"
+    return exc.strerror or str(exc)
+
+
+# -- reading ---------------------------------------------------------------------------
+
 
 def read_input(source: PathLike | bytes | bytearray | memoryview) -> bytes:
+    """The bytes of a file (or the bytes given); :class:`ReadError` when it cannot be read."""
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source)
+    if os.fspath(source) == STDOUT:
+        return sys.stdin.buffer.read()
     try:
         with open(source, "rb") as fh:
             return fh.read()
+    except IsADirectoryError:
+        raise ReadError(source, "it is a folder, not a file") from None
     except OSError as exc:
-        raise SavecraftError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise ReadError(source, exc.strerror or str(exc)) from None
 
 
-def atomic_write(path: PathLike, data: bytes, *, backup: bool = False) -> Path:
-    """Write ``data`` to ``path`` atomically; with ``backup``, keep ``path.bak`` first.
+# -- writing ---------------------------------------------------------------------------
 
-    Returns the backup's path when one was made, else ``path``.
-    """
-    dest = Path(path)
-    folder = dest.parent if str(dest.parent) else Path(".")
-    result = dest
-    if backup and dest.exists():
-        bak = dest.with_name(dest.name + ".bak")
-        shutil.copy2(dest, bak)
-        result = bak
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=folder)
+
+def is_stream(path: PathLike) -> bool:
+    """True for ``-`` and for names that are not regular files but take bytes written into them."""
+    name = os.fspath(path)
+    if name == STDOUT:
+        return True
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if dest.exists():
-            shutil.copymode(dest, tmp)
+        mode = os.stat(name).st_mode  # follows links, including /dev/stdout -> /proc/self/fd/1
+    except OSError:
+        return False
+    if stat.S_ISREG(mode):
+        # /dev/stdout redirected to a file: write into the open descriptor, do not
+        # replace the file the shell holds open under the user's feet.
+        return os.path.realpath(name).startswith("/proc/") or name.startswith("/dev/fd/") \
+            or name in ("/dev/stdout", "/dev/stderr")
+    return not stat.S_ISDIR(mode)
+
+
+def _write_stream(path: PathLike, data: bytes, out: BinaryIO | None) -> Written:
+    name = os.fspath(path)
+    try:
+        if name == STDOUT:
+            target = out if out is not None else sys.stdout.buffer
+            target.write(data)
+            target.flush()
+        elif stat.S_ISSOCK(os.stat(name).st_mode):
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.connect(name)
+                sock.sendall(data)
         else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+            with open(name, "wb") as fh:  # a FIFO blocks here until someone reads it
+                fh.write(data)
+    except BrokenPipeError:
         raise
-    _fsync_dir(folder)
-    return result
+    except OSError as exc:
+        raise WriteError(name, _reason(exc)) from None
+    return Written(Path(name), len(data), stream=True)
+
+
+def _resolve(dest: Path) -> Path:
+    """The real file a name stands for: links followed, even a link whose target does not exist yet."""
+    try:
+        return Path(os.path.realpath(dest, strict=False))
+    except OSError:  # a link loop
+        raise WriteError(dest, "too many levels of symbolic links") from None
+
+
+def _tmp_name(dest: Path, tag: str = "") -> Path:
+    return dest.with_name(f".{dest.name}{tag}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but is not ours
+        return True
+    return True
+
+
+def clean_stale(dest: PathLike) -> list[Path]:
+    """Remove the temporary files a killed write to ``dest`` left behind; returns them.
+
+    A temporary file names its writer's process id; it is stale when that
+    process is gone. Names without one (older savecraft) are stale after a minute.
+    """
+    dest = Path(dest)
+    folder = dest.parent
+    removed: list[Path] = []
+    prefixes = (f".{dest.name}.", f".{dest.name}.bak.")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        if not entry.name.endswith(".tmp") or not entry.name.startswith(prefixes):
+            continue
+        m = _TMP_RE.match(entry.name)
+        if m is None or m.group("name") not in (dest.name, dest.name + ".bak"):
+            continue
+        pid = m.group("pid")
+        try:
+            if pid is not None:
+                if _alive(int(pid)):
+                    continue
+            elif now - entry.stat(follow_symlinks=False).st_mtime < _STALE_AFTER:
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -73,10 +234,103 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _write_new(tmp: Path, data: bytes, mode: int) -> None:
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+        os.fchmod(fh.fileno(), mode)
+
+
+def _backup(real: Path) -> Path:
+    """Keep the current ``real`` as ``real.bak``, atomically: the old good backup survives a kill."""
+    bak = real.with_name(real.name + ".bak")
+    tmp = _tmp_name(real, ".bak")
+    try:
+        try:
+            os.link(real, tmp)  # the old inode itself: no copy, nothing to tear
+        except OSError:
+            shutil.copy2(real, tmp)
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        os.replace(tmp, bak)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    return bak
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool = False,
+               stdout: BinaryIO | None = None) -> Written:
+    """Write ``data`` where ``path`` says, by the rules in this module's docstring.
+
+    ``stdout`` replaces ``sys.stdout.buffer`` for ``-`` (tests, embedding).
+    Raises :class:`WriteError` for every operating-system failure.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise TypeError(f"write_file takes bytes, not {type(data).__name__}")
+    name = os.fspath(path)
+    if name == "":
+        raise WriteError(name, "an empty file name")
+    if is_stream(name):
+        return _write_stream(name, bytes(data), stdout)
+    dest = Path(name)
+    real = _resolve(dest)
+    folder = real.parent
+    try:
+        st: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise WriteError(dest, _reason(exc)) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise WriteError(dest, "it is a folder")
+    if not folder.is_dir():
+        raise WriteError(dest, f"the folder {folder} does not exist" if not folder.exists()
+                         else f"{folder} is not a folder")
+    if st is not None and not st.st_mode & 0o222 and not force:
+        raise WriteError(dest, "the file is read-only (use --force to replace it)")
+    clean_stale(real)
+    mode = stat.S_IMODE(st.st_mode) if st is not None else _umask_mode()
+    tmp = _tmp_name(real)
+    made_backup: Path | None = None
+    try:
+        _write_new(tmp, bytes(data), mode)
+        if backup and st is not None:
+            made_backup = _backup(real)
+        os.replace(tmp, real)
+    except OSError as exc:
+        _unlink_quietly(tmp)
+        raise WriteError(dest, _reason(exc)) from None
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    _fsync_dir(folder)
+    return Written(real, len(data), made_backup)
+
+
+def atomic_write(path: PathLike, data: bytes, *, backup: bool = False) -> Path:
+    """:func:`write_file` for callers that want one path back: the backup's if made, else the file's."""
+    written = write_file(path, data, backup=backup)
+    return written.backup if written.backup is not None else Path(path)
+
+
 def ensure_dir(path: PathLike) -> Path:
+    """Create the folder ``path`` (not the folders above it, by the one rule); fine if it exists."""
     p = Path(path)
     try:
-        p.mkdir(parents=True, exist_ok=True)
+        p.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise WriteError(p, f"the folder {p.parent} does not exist") from None
+    except FileExistsError:
+        raise WriteError(p, "it exists and is not a folder") from None
     except OSError as exc:
-        raise SavecraftError(f"{p}: cannot create folder: {exc.strerror or exc}") from None
+        raise WriteError(p, exc.strerror or str(exc)) from None
     return p

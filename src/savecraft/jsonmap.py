@@ -5,7 +5,9 @@ once per type and cached, so there is no per-format JSON code to keep in step
 with the binary codecs. The rules:
 
 * ``int``, ``str``, ``bool``, ``float`` and ``None`` as themselves;
-* ``bytes`` without structure as base64 text;
+* ``bytes`` without structure as base64 text; a field declared with
+  ``metadata={"json": "text"}`` (a magic number, an identifier) as its text
+  when every byte is printable ASCII, else as ``{"base64": ...}``;
 * an ``IntEnum`` as ``{"name": ..., "value": ...}`` (reading accepts the name,
   the number or that object); a ``str`` enum as its value;
 * lists and tuples as arrays, ``dict[str, T]`` as objects;
@@ -15,8 +17,18 @@ with the binary codecs. The rules:
   ``__json_decode__(cls, obj, path)``; other types (numpy arrays) register a
   pair with :func:`register_type`.
 
-Reading checks every value against its hint and raises
-:class:`~savecraft.errors.FormatError` with the JSON path of the bad value.
+Reading is strict, because a dump is something people edit by hand: a
+missing field, an unknown field, a value of the wrong type, or a document
+written by a newer savecraft is refused, with every problem listed by path,
+and nothing is built. A field is optional only where its declaration says so,
+with ``metadata={"optional": True}`` (it then takes its default when absent);
+:func:`optional_fields` lists them for the docs, the one place they are named.
+
+Reading runs in two passes, so that correct input pays nothing for error
+reporting. The first pass is compiled per dataclass (generated code, like
+attrs and cattrs do): it checks types inline, builds no paths and stops at
+the first anomaly. Only then does the second pass walk the document again,
+with paths, collecting every problem.
 """
 
 from __future__ import annotations
@@ -25,43 +37,107 @@ import base64
 import binascii
 import dataclasses
 import enum
+import threading
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, NoReturn, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
-from .errors import FormatError
+from .errors import FormatError, Problem
+from .speed import gc_paused
 
 Encode = Callable[[Any], Any]
 Decode = Callable[[Any, str], Any]
+Fast = Callable[[Any], Any]
 
 _ENC: dict[Any, Encode] = {}
 _DEC: dict[Any, Decode] = {}
+_FAST: dict[Any, Fast] = {}
+_SLOW: dict[Any, Decode] = {}
 _CUSTOM: dict[type, tuple[Encode, Decode]] = {}
 
 KIND = "kind"
+MAX_PROBLEMS = 200
+"""Problems listed for one document; the rest are counted in one line."""
 
 
 def register_type(tp: type, encode: Encode, decode: Decode) -> None:
     """Map a non-dataclass type (e.g. ``numpy.ndarray``) to and from JSON."""
     _CUSTOM[tp] = (encode, decode)
-    _ENC.pop(tp, None)
-    _DEC.pop(tp, None)
+    for cache in (_ENC, _DEC, _FAST, _SLOW):
+        cache.pop(tp, None)
 
 
-def _bad(path: str, expected: str, found: Any) -> FormatError:
+def _shown(found: Any) -> str:
     shown = repr(found)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    return FormatError(None, path or "(top)", expected, f"{type(found).__name__} {shown}")
+    return f"{type(found).__name__} {shown}"
+
+
+def _bad(path: str, expected: str, found: Any) -> FormatError:
+    """The error for one bad value (what custom decoders raise)."""
+    return FormatError(None, path or "(top)", expected, _shown(found))
 
 
 def _join(path: str, name: str) -> str:
     if name.startswith("["):
         return path + name
     return f"{path}.{name}" if path else name
+
+
+# -- the problems of one document --------------------------------------------------------
+
+class _Invalid(Exception):
+    """The fast pass met something it does not accept: the careful pass says what."""
+
+
+_INVALID = _Invalid()
+_BAD: Any = type("_Bad", (), {"__repr__": lambda self: "<bad value>"})()
+"""What the careful pass returns for a value with problems (they are recorded)."""
+
+_state = threading.local()
+
+
+def _collector() -> list[Problem] | None:
+    return getattr(_state, "problems", None)
+
+
+def _fail(path: str, expected: str, found: Any, *, shown: str | None = None) -> Any:
+    """Record one problem while collecting (and return the bad marker); else raise it."""
+    problem = Problem(None, path or "(top)", expected, shown if shown is not None else _shown(found))
+    problems = _collector()
+    if problems is None:
+        raise FormatError(problem.offset, problem.path, problem.expected, problem.found)
+    problems.append(problem)
+    return _BAD
+
+
+def _problem_count() -> int:
+    problems = _collector()
+    return 0 if problems is None else len(problems)
+
+
+class _Collecting:
+    """Within this, the careful pass records every problem instead of raising the first."""
+
+    def __enter__(self) -> list[Problem]:
+        self.outer = _collector()
+        _state.problems = []
+        return typing.cast(list[Problem], _state.problems)
+
+    def __exit__(self, *exc: object) -> None:
+        _state.problems = self.outer
+
+
+def _raise_all(problems: list[Problem]) -> NoReturn:
+    shown = problems[:MAX_PROBLEMS]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(Problem(None, "", f"... and {len(problems) - MAX_PROBLEMS} more problems", ""))
+    first = shown[0]
+    raise FormatError(first.offset, first.path, first.expected, first.found, problems=shown)
 
 
 # -- scalars ---------------------------------------------------------------------------
@@ -71,33 +147,35 @@ def _ident(v: Any) -> Any:
     return v
 
 
-def _dec_int(v: Any, path: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise _bad(path, "an integer", v)
+def _dec_int(v: Any, path: str) -> Any:
+    if type(v) is not int:
+        if isinstance(v, int) and not isinstance(v, bool):
+            return int(v)
+        return _fail(path, "an integer", v)
     return v
 
 
-def _dec_str(v: Any, path: str) -> str:
+def _dec_str(v: Any, path: str) -> Any:
     if not isinstance(v, str):
-        raise _bad(path, "a string", v)
+        return _fail(path, "a string", v)
     return v
 
 
-def _dec_bool(v: Any, path: str) -> bool:
+def _dec_bool(v: Any, path: str) -> Any:
     if not isinstance(v, bool):
-        raise _bad(path, "true or false", v)
+        return _fail(path, "true or false", v)
     return v
 
 
-def _dec_float(v: Any, path: str) -> float:
+def _dec_float(v: Any, path: str) -> Any:
     if isinstance(v, bool) or not isinstance(v, int | float):
-        raise _bad(path, "a number", v)
+        return _fail(path, "a number", v)
     return float(v)
 
 
-def _dec_none(v: Any, path: str) -> None:
+def _dec_none(v: Any, path: str) -> Any:
     if v is not None:
-        raise _bad(path, "null", v)
+        return _fail(path, "null", v)
     return None
 
 
@@ -105,13 +183,31 @@ def _enc_bytes(v: bytes) -> str:
     return base64.b64encode(v).decode("ascii")
 
 
-def _dec_bytes(v: Any, path: str) -> bytes:
+def _dec_bytes(v: Any, path: str) -> Any:
     if not isinstance(v, str):
-        raise _bad(path, "base64 text", v)
+        return _fail(path, "base64 text", v)
     try:
         return base64.b64decode(v, validate=True)
     except (binascii.Error, ValueError):
-        raise _bad(path, "base64 text", v) from None
+        return _fail(path, "base64 text", v)
+
+
+def _printable(v: bytes) -> bool:
+    return v.isascii() and all(0x20 <= b < 0x7F for b in v)
+
+
+def _enc_text_bytes(v: bytes) -> Any:
+    return v.decode("ascii") if _printable(v) else {"base64": _enc_bytes(v)}
+
+
+def _dec_text_bytes(v: Any, path: str) -> Any:
+    if isinstance(v, str):
+        if v.isascii():
+            return v.encode("ascii")
+        return _fail(path, "ASCII text, or {\"base64\": ...}", v)
+    if isinstance(v, dict) and set(v) == {"base64"}:
+        return _dec_bytes(v["base64"], _join(path, "base64"))
+    return _fail(path, "ASCII text, or {\"base64\": ...}", v)
 
 
 def _enum_codecs(tp: type[enum.Enum]) -> tuple[Encode, Decode]:
@@ -131,7 +227,7 @@ def _enum_codecs(tp: type[enum.Enum]) -> tuple[Encode, Decode]:
             except (KeyError, ValueError):
                 pass
             names = ", ".join(f"{m.name} ({int(m.value)})" for m in tp)
-            raise _bad(path, f"one of {names}", v)
+            return _fail(path, f"one of {names}", v)
         return enc, dec
 
     def enc_s(v: Any) -> Any:
@@ -141,68 +237,211 @@ def _enum_codecs(tp: type[enum.Enum]) -> tuple[Encode, Decode]:
         try:
             return tp(v)
         except ValueError:
-            raise _bad(path, "one of " + ", ".join(repr(m.value) for m in tp), v) from None
+            return _fail(path, "one of " + ", ".join(repr(m.value) for m in tp), v)
     return enc_s, dec_s
 
 
-# -- containers ------------------------------------------------------------------------
+# -- dataclasses -----------------------------------------------------------------------
+
+
+def _json_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    return [f for f in dataclasses.fields(cls) if f.metadata.get("json", True) is not False]
+
+
+def _is_optional_field(f: dataclasses.Field[Any]) -> bool:
+    return bool(f.metadata.get("optional", False))
+
+
+def _field_codecs(f: dataclasses.Field[Any], hint: Any) -> tuple[Encode, Decode, Fast]:
+    if f.metadata.get("json") == "text":
+        return _enc_text_bytes, _dec_text_bytes, _fast_of_slow(_dec_text_bytes)
+    return encoder(hint), _slow(hint), _fast(hint)
+
+
+def _dataclass_codecs(cls: type) -> tuple[Encode, Decode]:
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    names = [f.name for f in fields]
+    name_set = frozenset(names)
+    optional = frozenset(f.name for f in fields if _is_optional_field(f))
+    decs: list[Decode] = []
+
+    def dec(obj: Any, path: str) -> Any:
+        if not isinstance(obj, dict):
+            return _fail(path, f"an object ({cls.__name__})", obj)
+        before = _problem_count()
+        kwargs = {}
+        for n, d in zip(names, decs):
+            if n in obj:
+                kwargs[n] = d(obj[n], _join(path, n))
+            elif n not in optional:
+                _fail(_join(path, n), f"the field {n!r} of {cls.__name__}", None,
+                      shown="nothing (the field is missing)")
+        for extra in sorted(set(obj) - name_set - {KIND}):
+            _fail(_join(path, str(extra)), f"a field of {cls.__name__} ({', '.join(names)})", None,
+                  shown="an unknown field")
+        if _problem_count() != before:
+            return _BAD
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, FormatError):
+                for p in exc.problems:
+                    _fail(p.path, p.expected, None, shown=p.found)
+                return _BAD
+            return _fail(path, f"a valid {cls.__name__}", None, shown=str(exc))
+
+    # A recursive field meets this stand-in until the generated encoder exists.
+    real: list[Encode] = []
+    _ENC[cls] = lambda obj: real[0](obj)
+    _SLOW[cls] = dec
+    encs = []
+    for f in fields:
+        e, d, _ = _field_codecs(f, hints[f.name])
+        encs.append(e)
+        decs.append(d)
+    real.append(_generate_encoder(cls, names, encs))
+    return real[0], dec
+
+
+def _generate_encoder(cls: type, names: list[str], encs: list[Encode]) -> Encode:
+    """``{"x": obj.x, "items": E1(obj.items), ...}`` as one generated function.
+
+    Fields that encode as themselves are read with no call at all.
+    """
+    ns: dict[str, Any] = {}
+    parts = []
+    for i, n in enumerate(names):
+        if encs[i] is _ident:
+            parts.append(f"{n!r}: obj.{n}")
+        else:
+            ns[f"E{i}"] = encs[i]
+            parts.append(f"{n!r}: E{i}(obj.{n})")
+    lines = ["def enc(obj):"]
+    if hasattr(cls, "__json_prepare__"):
+        lines.append("    obj.__json_prepare__()")
+    lines.append("    return {" + ", ".join(parts) + "}")
+    exec(compile("\n".join(lines), f"<jsonmap encoder of {cls.__name__}>", "exec"), ns)
+    fn: Encode = ns["enc"]
+    return fn
+
+
+_SCALAR_CHECK = {int: "type({v}) is int", str: "type({v}) is str", bool: "type({v}) is bool"}
+
+
+def _fast_dataclass_body(cls: type, ns: dict[str, Any], v: str, indent: str) -> tuple[list[str], str]:
+    """Lines that check the object ``v`` and an expression that constructs ``cls`` from it.
+
+    Nested decoders are named ``F<i>`` in ``ns`` and bound after generation,
+    so recursive types need no special case.
+    """
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    required = [f for f in fields if not _is_optional_field(f)]
+    opt = [f for f in fields if _is_optional_field(f)]
+    init_names = [f.name for f in dataclasses.fields(cls) if f.init]
+    positional = not opt and init_names == [f.name for f in fields]
+    lines = [f"if type({v}) is not dict:", "    raise _INVALID"]
+    count = [str(len(required))] + [f"({f.name!r} in {v})" for f in opt]
+    lines += [f"if len({v}) != {' + '.join(count)} + ({KIND!r} in {v}):", "    raise _INVALID"]
+    args = []
+    checks = []
+    tmp = f"{v}_"
+    for f in required:
+        hint = hints[f.name]
+        text = f.metadata.get("json") == "text"
+        src = f"{v}[{f.name!r}]"
+        if hint in _SCALAR_CHECK and not text:
+            lines.append(f"{tmp}{f.name} = {src}")
+            checks.append(_SCALAR_CHECK[hint].format(v=f"{tmp}{f.name}"))
+            args.append(f"{tmp}{f.name}")
+        elif hint is Any:
+            args.append(src)
+        else:
+            key = f"F{len(ns)}"
+            ns[key] = (f, hint)
+            args.append(f"{key}({src})")
+    if checks:
+        lines += [f"if not ({' and '.join(checks)}):", "    raise _INVALID"]
+    if not positional:
+        args = [f"{f.name}={a}" for f, a in zip(required, args)]
+        for f in opt:
+            key = f"F{len(ns)}"
+            ns[key] = (f, hints[f.name])
+            args.append(f"**({{{f.name!r}: {key}({v}[{f.name!r}])}} if {f.name!r} in {v} else {{}})")
+    return [indent + line for line in lines], f"_cls({', '.join(args)})"
+
+
+def _bind(ns: dict[str, Any]) -> None:
+    for key, value in list(ns.items()):
+        if key.startswith("F") and isinstance(value, tuple):
+            ns[key] = _field_codecs(*value)[2]
+
+
+def _compile_fast_dataclass(cls: type) -> Fast:
+    """The fast pass for one dataclass: inline checks of scalar fields, no paths, no collecting."""
+    ns: dict[str, Any] = {"_cls": cls, "_INVALID": _INVALID}
+    body, make = _fast_dataclass_body(cls, ns, "v", "    ")
+    lines = ["def dec(v):", "  try:", *["  " + line for line in body],
+             f"      return {make}",
+             "  except (KeyError, TypeError, ValueError, AttributeError):",
+             "      raise _INVALID from None"]
+    exec(compile("\n".join(lines), f"<jsonmap decoder of {cls.__name__}>", "exec"), ns)
+    fn: Fast = ns["dec"]
+    _FAST[cls] = fn
+    _bind(ns)
+    return fn
+
+
+def _compile_fast_list(cls: type, make: type) -> Fast:
+    """A list of one dataclass, with the item's checks inlined in the loop (the bulk of big saves)."""
+    ns: dict[str, Any] = {"_cls": cls, "_INVALID": _INVALID, "_make": make}
+    body, item = _fast_dataclass_body(cls, ns, "x", "          ")
+    lines = ["def dec(v):",
+             "  if type(v) is not list:",
+             "      raise _INVALID",
+             "  out = []",
+             "  app = out.append",
+             "  try:",
+             "      for x in v:",
+             *body,
+             f"          app({item})",
+             "  except (KeyError, TypeError, ValueError, AttributeError):",
+             "      raise _INVALID from None",
+             "  return out if _make is list else tuple(out)"]
+    exec(compile("\n".join(lines), f"<jsonmap decoder of list[{cls.__name__}]>", "exec"), ns)
+    fn: Fast = ns["dec"]
+    _bind(ns)
+    return fn
+
+
+# -- unions and containers --------------------------------------------------------------
 
 
 def _is_union(tp: Any) -> bool:
     return get_origin(tp) in (Union, types.UnionType)
 
 
-def _dataclass_codecs(cls: type) -> tuple[Encode, Decode]:
-    hints = get_type_hints(cls)
-    fields = [f for f in dataclasses.fields(cls) if f.metadata.get("json", True)]
-    names = [f.name for f in fields]
-    # Placeholders first, so recursive types resolve to these very functions.
-    encs: list[Encode] = []
-    decs: list[Decode] = []
+def _union_parts(tp: Any) -> tuple[bool, list[Any]]:
+    args = get_args(tp)
+    return type(None) in args, [a for a in args if a is not type(None)]
 
-    def enc(obj: Any) -> Any:
-        prepare = getattr(obj, "__json_prepare__", None)
-        if prepare is not None:
-            prepare()
-        return {n: e(getattr(obj, n)) for n, e in zip(names, encs)}
 
-    required = {f.name for f in fields
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+def _tagged(tp: Any, rest: list[Any]) -> dict[Any, Any]:
+    tagged = {getattr(a, "KIND", None): a for a in rest if dataclasses.is_dataclass(a)}
+    if None in tagged or len(tagged) != len(rest):
+        raise TypeError(f"union {tp} needs dataclasses with a KIND class attribute")
+    return tagged
 
-    def dec(obj: Any, path: str) -> Any:
-        if not isinstance(obj, dict):
-            raise _bad(path, f"an object ({cls.__name__})", obj)
-        kwargs = {}
-        for n, d in zip(names, decs):
-            if n in obj:
-                kwargs[n] = d(obj[n], _join(path, n))
-            elif n in required:
-                raise FormatError(None, _join(path, n), f"the field {n!r} of {cls.__name__}", "nothing")
-        extra = set(obj) - set(names) - {KIND}
-        if extra:
-            raise FormatError(None, _join(path, sorted(extra)[0]),
-                              f"a field of {cls.__name__} ({', '.join(names)})", "an unknown field")
-        try:
-            return cls(**kwargs)
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, FormatError):
-                raise
-            raise FormatError(None, path, f"a valid {cls.__name__}", str(exc)) from None
 
-    _ENC[cls] = enc
-    _DEC[cls] = dec
-    for f in fields:
-        encs.append(encoder(hints[f.name]))
-        decs.append(decoder(hints[f.name]))
-    return enc, dec
+def _is_scalar_union(rest: list[Any]) -> bool:
+    return all(a in (int, str, float, bool, bytes) for a in rest)
 
 
 def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
-    args = get_args(tp)
-    optional = type(None) in args
-    rest = [a for a in args if a is not type(None)]
+    optional, rest = _union_parts(tp)
     if len(rest) == 1:
-        e1, d1 = encoder(rest[0]), decoder(rest[0])
+        e1, d1 = encoder(rest[0]), _slow(rest[0])
 
         def enc_opt(v: Any) -> Any:
             return None if v is None else e1(v)
@@ -210,13 +449,11 @@ def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
         def dec_opt(v: Any, path: str) -> Any:
             return None if v is None else d1(v, path)
         return enc_opt, dec_opt
-    tagged = {getattr(a, "KIND", None): a for a in rest if dataclasses.is_dataclass(a)}
-    if None in tagged or len(tagged) != len(rest):
-        if all(a in (int, str, float, bool, bytes) for a in rest):
-            return _scalar_union(rest, optional)
-        raise TypeError(f"union {tp} needs dataclasses with a KIND class attribute")
+    if _is_scalar_union(rest):
+        return _scalar_union(rest, optional)
+    tagged = _tagged(tp, rest)
     by_class = {cls: (kind, encoder(cls)) for kind, cls in tagged.items()}
-    decs = {kind: decoder(cls) for kind, cls in tagged.items()}
+    decs = {kind: _slow(cls) for kind, cls in tagged.items()}
 
     def enc(v: Any) -> Any:
         if v is None and optional:
@@ -230,8 +467,8 @@ def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
         if v is None and optional:
             return None
         if not isinstance(v, dict) or v.get(KIND) not in decs:
-            raise _bad(_join(path, KIND), "one of " + ", ".join(map(repr, decs)),
-                       v.get(KIND) if isinstance(v, dict) else v)
+            return _fail(_join(path, KIND), "one of " + ", ".join(map(repr, decs)),
+                         v.get(KIND) if isinstance(v, dict) else v)
         return decs[v[KIND]](v, path)
     return enc, dec
 
@@ -246,11 +483,22 @@ def _scalar_union(rest: list[Any], optional: bool) -> tuple[Encode, Decode]:
         for a in rest:
             if a is not bytes and isinstance(v, a) and not (a is int and isinstance(v, bool)):
                 return v
-        raise _bad(path, " or ".join(a.__name__ for a in rest), v)
+        return _fail(path, " or ".join(a.__name__ for a in rest), v)
     return enc, dec
 
 
 def encoder(tp: Any) -> Encode:
+    """``encode(value)``: the value as plain JSON values (dicts, lists, text, numbers).
+
+    While :func:`dumps` runs, custom encoders that ask for an encoder get the
+    one that leaves plain dataclasses to orjson instead (same JSON, made in C).
+    """
+    if getattr(_state, "dumping", False):
+        return _dump_encoder(tp)
+    return _plain_encoder(tp)
+
+
+def _plain_encoder(tp: Any) -> Encode:
     try:
         return _ENC[tp]
     except (KeyError, TypeError):
@@ -259,8 +507,33 @@ def encoder(tp: Any) -> Encode:
 
 
 def decoder(tp: Any) -> Decode:
+    """``decode(value, path)``: fast when the value is right, every problem with its path when not.
+
+    Outside :func:`from_json` the first problem raises FormatError.
+    """
     try:
         return _DEC[tp]
+    except (KeyError, TypeError):
+        pass
+    fast, slow = _fast(tp), _slow(tp)
+
+    def dec(v: Any, path: str) -> Any:
+        try:
+            return fast(v)
+        except _Invalid:
+            pass
+        return slow(v, path)
+
+    try:
+        _DEC[tp] = dec
+    except TypeError:
+        pass
+    return dec
+
+
+def _slow(tp: Any) -> Decode:
+    try:
+        return _SLOW[tp]
     except (KeyError, TypeError):
         pass
     return _build(tp)[1]
@@ -269,10 +542,29 @@ def decoder(tp: Any) -> Decode:
 def _build(tp: Any) -> tuple[Encode, Decode]:
     codecs = _make(tp)
     try:
-        _ENC[tp], _DEC[tp] = codecs
+        _ENC[tp], _SLOW[tp] = codecs
     except TypeError:
         pass
     return codecs
+
+
+def _custom_slow(fn: Decode) -> Decode:
+    """A hand-written decoder in the careful pass: its FormatError becomes recorded problems."""
+    def dec(v: Any, path: str) -> Any:
+        before = _problem_count()
+        try:
+            return fn(v, path)
+        except FormatError as exc:
+            if _collector() is None:
+                raise
+            for p in exc.problems:
+                _fail(p.path, p.expected, None, shown=p.found)
+            return _BAD
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            if _problem_count() != before:  # it tripped over a bad value already reported
+                return _BAD
+            return _fail(path, "a valid value", None, shown=f"{type(exc).__name__}: {exc}")
+    return dec
 
 
 def _make(tp: Any) -> tuple[Encode, Decode]:
@@ -293,11 +585,12 @@ def _make(tp: Any) -> tuple[Encode, Decode]:
     if isinstance(tp, type):
         for base in tp.__mro__:
             if base in _CUSTOM:
-                return _CUSTOM[base]
+                e_custom, d_custom = _CUSTOM[base]
+                return e_custom, _custom_slow(d_custom)
         if hasattr(tp, "__json_encode__"):
             def enc_c(v: Any) -> Any:
                 return v.__json_encode__()
-            return enc_c, tp.__json_decode__  # type: ignore[attr-defined]
+            return enc_c, _custom_slow(tp.__json_decode__)  # type: ignore[attr-defined]
         if issubclass(tp, enum.Enum):
             return _enum_codecs(tp)
         if dataclasses.is_dataclass(tp):
@@ -311,12 +604,12 @@ def _make(tp: Any) -> tuple[Encode, Decode]:
 
         def dec_lit(v: Any, path: str) -> Any:
             if v not in allowed:
-                raise _bad(path, "one of " + ", ".join(map(repr, allowed)), v)
+                return _fail(path, "one of " + ", ".join(map(repr, allowed)), v)
             return v
         return _ident, dec_lit
     if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
         item = args[0]
-        e, d = encoder(item), decoder(item)
+        e, d = encoder(item), _slow(item)
         make = list if origin is list else tuple
         if e is _ident:
             def enc_seq(v: Any) -> Any:
@@ -327,23 +620,23 @@ def _make(tp: Any) -> tuple[Encode, Decode]:
 
         def dec_seq(v: Any, path: str) -> Any:
             if not isinstance(v, list):
-                raise _bad(path, "an array", v)
+                return _fail(path, "an array", v)
             return make(d(x, f"{path}[{i}]") for i, x in enumerate(v))
         return enc_seq, dec_seq
     if origin is tuple:
         es = [encoder(a) for a in args]
-        ds = [decoder(a) for a in args]
+        ds = [_slow(a) for a in args]
 
         def enc_tup(v: Any) -> Any:
             return [e(x) for e, x in zip(es, v)]
 
         def dec_tup(v: Any, path: str) -> Any:
             if not isinstance(v, list) or len(v) != len(ds):
-                raise _bad(path, f"an array of {len(ds)} values", v)
+                return _fail(path, f"an array of {len(ds)} values", v)
             return tuple(d(x, f"{path}[{i}]") for i, (d, x) in enumerate(zip(ds, v)))
         return enc_tup, dec_tup
     if origin is dict:
-        kd, vd = decoder(args[0]), decoder(args[1])
+        kd, vd = _slow(args[0]), _slow(args[1])
         ve = encoder(args[1])
 
         def enc_map(v: Any) -> Any:
@@ -351,15 +644,266 @@ def _make(tp: Any) -> tuple[Encode, Decode]:
 
         def dec_map(v: Any, path: str) -> Any:
             if not isinstance(v, dict):
-                raise _bad(path, "an object", v)
+                return _fail(path, "an object", v)
             return {kd(k, path): vd(x, _join(path, str(k))) for k, x in v.items()}
         return enc_map, dec_map
     raise TypeError(f"no JSON mapping for {tp!r}")
 
 
+# -- the fast pass ---------------------------------------------------------------------
+
+
+def _fast_of_slow(slow: Decode) -> Fast:
+    """A fast decoder from a careful one: any problem is just 'not accepted here'."""
+    def fast(v: Any) -> Any:
+        if _collector() is not None:  # careful pass running: this value gets its own path there
+            raise _INVALID
+        try:
+            return slow(v, "")
+        except FormatError:
+            raise _INVALID from None
+        except (TypeError, ValueError, AttributeError, KeyError):
+            raise _INVALID from None
+    return fast
+
+
+def _fast(tp: Any) -> Fast:
+    try:
+        return _FAST[tp]
+    except (KeyError, TypeError):
+        pass
+    fn = _make_fast(tp)
+    try:
+        _FAST[tp] = fn
+    except TypeError:
+        pass
+    return fn
+
+
+def _f_int(v: Any) -> Any:
+    if type(v) is int:
+        return v
+    raise _INVALID
+
+
+def _f_str(v: Any) -> Any:
+    if type(v) is str:
+        return v
+    raise _INVALID
+
+
+def _f_bool(v: Any) -> Any:
+    if type(v) is bool:
+        return v
+    raise _INVALID
+
+
+def _f_float(v: Any) -> Any:
+    if type(v) is float:
+        return v
+    if type(v) is int:
+        return float(v)
+    raise _INVALID
+
+
+def _f_bytes(v: Any) -> Any:
+    if type(v) is not str:
+        raise _INVALID
+    try:
+        return base64.b64decode(v, validate=True)
+    except (binascii.Error, ValueError):
+        raise _INVALID from None
+
+
+_SCALAR_FAST: dict[Any, Fast] = {int: _f_int, str: _f_str, bool: _f_bool, float: _f_float,
+                                  bytes: _f_bytes}
+_EXACT: dict[Any, type] = {int: int, str: str, bool: bool}
+
+
+def _make_fast(tp: Any) -> Fast:
+    if tp is Any:
+        return _ident
+    if tp in _SCALAR_FAST:
+        return _SCALAR_FAST[tp]
+    if isinstance(tp, type):
+        if any(base in _CUSTOM for base in tp.__mro__) or hasattr(tp, "__json_encode__") \
+                or issubclass(tp, enum.Enum) or tp is type(None):
+            return _fast_of_slow(_slow(tp))
+        if dataclasses.is_dataclass(tp):
+            return _compile_fast_dataclass(tp)
+    if _is_union(tp):
+        optional, rest = _union_parts(tp)
+        if len(rest) == 1:
+            f1 = _fast(rest[0])
+
+            def f_opt(v: Any) -> Any:
+                return None if v is None else f1(v)
+            return f_opt
+        if _is_scalar_union(rest):
+            return _fast_of_slow(_slow(tp))
+        tagged = _tagged(tp, rest)
+        fasts = {kind: _fast(cls) for kind, cls in tagged.items()}
+
+        def f_union(v: Any) -> Any:
+            if v is None and optional:
+                return None
+            if type(v) is not dict:
+                raise _INVALID
+            f = fasts.get(v.get(KIND))
+            if f is None:
+                raise _INVALID
+            return f(v)
+        return f_union
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
+        item = args[0]
+        make = list if origin is list else tuple
+        exact = _EXACT.get(item)
+        if exact is not None:
+            def f_scalars(v: Any) -> Any:
+                if type(v) is not list:
+                    raise _INVALID
+                for x in v:
+                    if type(x) is not exact:
+                        raise _INVALID
+                return make(v)
+            return f_scalars
+        if isinstance(item, type) and dataclasses.is_dataclass(item) \
+                and not any(base in _CUSTOM for base in item.__mro__) \
+                and not hasattr(item, "__json_encode__"):
+            return _compile_fast_list(item, make)
+        f = _fast(item)
+        if make is list:
+            def f_list(v: Any) -> Any:
+                if type(v) is not list:
+                    raise _INVALID
+                return [f(x) for x in v]
+            return f_list
+
+        def f_tuple(v: Any) -> Any:
+            if type(v) is not list:
+                raise _INVALID
+            return tuple([f(x) for x in v])
+        return f_tuple
+    return _fast_of_slow(_slow(tp))
+
+
+# -- encoding for dumps: plain dataclasses left to orjson ----------------------------------
+
+_DUMP: dict[Any, Encode] = {}
+_NATIVE: dict[Any, bool] = {}
+
+
+def _native(tp: Any) -> bool:
+    """True when orjson writes ``tp`` exactly as this mapping does (so it may do it, in C).
+
+    That holds for ints, text, booleans, floats, lists of those, and plain
+    dataclasses made only of them: every field in the JSON, no custom hooks,
+    no enums, no bytes.
+    """
+    try:
+        return _NATIVE[tp]
+    except KeyError:
+        pass
+    except TypeError:
+        return False
+    _NATIVE[tp] = False  # a recursive type is not native (orjson would recurse too)
+    result = _is_native(tp)
+    _NATIVE[tp] = result
+    return result
+
+
+def _is_native(tp: Any) -> bool:
+    if tp in (int, str, bool, float, type(None)):
+        return True
+    if _is_union(tp):
+        optional, rest = _union_parts(tp)
+        return optional and len(rest) == 1 and _native(rest[0])
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
+        return _native(args[0])
+    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+        return False
+    if _custom(tp) or hasattr(tp, "__json_prepare__"):
+        return False
+    hints = get_type_hints(tp)
+    return all(f.metadata.get("json", True) is True and _native(hints[f.name])
+               for f in dataclasses.fields(tp))
+
+
+def _custom(tp: type) -> bool:
+    """A type that encodes itself (``__json_encode__``) or has a registered pair."""
+    return hasattr(tp, "__json_encode__") or any(base in _CUSTOM for base in tp.__mro__)
+
+
+def _dump_encoder(tp: Any) -> Encode:
+    try:
+        return _DUMP[tp]
+    except KeyError:
+        pass
+    except TypeError:
+        return _make_dump(tp)
+    fn = _make_dump(tp)
+    _DUMP[tp] = fn
+    return fn
+
+
+def _make_dump(tp: Any) -> Encode:
+    if _native(tp):
+        return _ident
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp) and not _custom(tp):
+        return _dump_dataclass(tp)
+    if _is_union(tp):
+        optional, rest = _union_parts(tp)
+        if len(rest) == 1:
+            e1 = _dump_encoder(rest[0])
+            return lambda v: None if v is None else e1(v)
+        if not _is_scalar_union(rest):
+            by_class = {cls: (kind, _plain_encoder(cls) if _custom(cls) else _dump_dataclass(cls))
+                        for kind, cls in _tagged(tp, rest).items()}
+
+            def enc_union(v: Any) -> Any:
+                if v is None and optional:
+                    return None
+                kind, e = by_class[type(v)]
+                out = {KIND: kind}
+                out.update(e(v))
+                return out
+            return enc_union
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
+        e = _dump_encoder(args[0])
+        return lambda v: [e(x) for x in v]
+    return _plain_encoder(tp)
+
+
+def _dump_dataclass(cls: type) -> Encode:
+    """A dataclass as a dict (never left to orjson whole: a tagged union adds its "kind")."""
+    key = ("dict", cls)
+    try:
+        return _DUMP[key]
+    except KeyError:
+        pass
+    real: list[Encode] = []
+    _DUMP[key] = lambda obj: real[0](obj)
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    encs = [_enc_text_bytes if f.metadata.get("json") == "text" else _dump_encoder(hints[f.name])
+            for f in fields]
+    real.append(_generate_encoder(cls, [f.name for f in fields], encs))
+    _DUMP[key] = real[0]
+    return real[0]
+
+
 # -- documents -----------------------------------------------------------------------
 
 SCHEMA_VERSION = 1
+
+
+def optional_fields(cls: type) -> list[str]:
+    """The fields of a model class that a dump may leave out (declared ``metadata={"optional": True}``)."""
+    return [f.name for f in _json_fields(cls) if _is_optional_field(f)]
 
 
 def to_json(model: Any) -> dict[str, Any]:
@@ -370,23 +914,95 @@ def to_json(model: Any) -> dict[str, Any]:
     return {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": encoder(type(model))(model)}
 
 
-def from_json(doc: Any) -> Any:
+def _envelope(doc: Any) -> Any:
+    """The format of a dump, after checking its envelope; every problem of it raised together."""
     from . import registry
+    from .errors import SavecraftError
 
-    if not isinstance(doc, dict) or "format" not in doc or "data" not in doc:
-        raise _bad("", 'an object with "format" and "data" (a savecraft dump)', doc)
-    fmt = registry.get(_dec_str(doc["format"], "format"))
-    return decoder(fmt.model)(doc["data"], "data")
+    problems: list[Problem] = []
+
+    def bad(path: str, expected: str, found: str) -> None:
+        problems.append(Problem(None, path, expected, found))
+
+    if not isinstance(doc, dict):
+        raise _bad("", 'an object with "format", "savecraft" and "data" (a savecraft dump)', doc)
+    fmt = None
+    name = doc.get("format")
+    if name is None:
+        bad("format", "the name of the dump's format", "nothing (the field is missing)")
+    elif not isinstance(name, str):
+        bad("format", "the name of the dump's format", _shown(name))
+    else:
+        try:
+            fmt = registry.get(name)
+        except SavecraftError as exc:
+            bad("format", "the name of a known format", str(exc))
+    version = doc.get("savecraft")
+    if version is None:
+        bad("savecraft", f"the dump's version (this savecraft reads up to {SCHEMA_VERSION})",
+            "nothing (the field is missing)")
+    elif type(version) is not int or version < 1:
+        bad("savecraft", "a dump version (a whole number from 1)", _shown(version))
+    elif version > SCHEMA_VERSION:
+        bad("savecraft", f"a dump version this savecraft reads (up to {SCHEMA_VERSION})",
+            f"{version}: the dump was written by a newer savecraft")
+    if "data" not in doc:
+        bad("data", "the model's data", "nothing (the field is missing)")
+    for extra in sorted(set(doc) - {"format", "savecraft", "data"}):
+        bad(str(extra), 'a member of a dump ("format", "savecraft", "data")', "an unknown member")
+    if problems:
+        _raise_all(problems)
+    return fmt
+
+
+def from_json(doc: Any) -> Any:
+    """The model of a dump; FormatError listing every problem (by path) when it is not right.
+
+    Paths count from the model (``chunks[2].entity.x``), as dumps, ``edit``
+    and error messages everywhere name them.
+    """
+    fmt = _envelope(doc)
+    data = doc["data"]
+    with gc_paused():  # hundreds of thousands of new objects, none of them garbage
+        try:
+            return _fast(fmt.model)(data)
+        except _Invalid:
+            pass
+        with _Collecting() as problems:
+            model = _slow(fmt.model)(data, "")
+    if problems:
+        _raise_all(problems)
+    if model is _BAD:  # cannot happen: a bad value always comes with its problem
+        raise _bad("", f"a {fmt.name} dump", data)
+    return model
 
 
 def dumps(model: Any, *, indent: bool = True) -> bytes:
+    """The dump's text: :func:`to_json`, serialised, with plain dataclasses written by orjson itself."""
+    from . import registry
+
+    fmt = registry.for_model(model)
     opts = orjson.OPT_INDENT_2 if indent else 0
-    return orjson.dumps(to_json(model), option=opts | orjson.OPT_APPEND_NEWLINE)
+    _state.dumping = True
+    try:
+        doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": _dump_encoder(type(model))(model)}
+        return orjson.dumps(doc, option=opts | orjson.OPT_APPEND_NEWLINE)
+    finally:
+        _state.dumping = False
+
+
+def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
+    """A JSON syntax error as a person finds it in an editor: by line and column."""
+    return FormatError(None, f"line {exc.lineno}, column {exc.colno}", "valid JSON", exc.msg)
+
+
+def parse_text(text: bytes | str) -> Any:
+    """JSON text to Python values; a syntax error is a FormatError naming its line and column."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise syntax_error(exc) from None
 
 
 def loads(text: bytes | str) -> Any:
-    try:
-        doc = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        raise FormatError(getattr(exc, "pos", None), "", "valid JSON", str(exc).split(":")[0]) from None
-    return from_json(doc)
+    return from_json(parse_text(text))

@@ -604,7 +604,8 @@ def from_dump_error(err: FormatError, doc: Any, model_type: type | None = None) 
 
     ``savecraft build`` and the ``$EDITOR`` round trip read a dump with
     :func:`savecraft.jsonmap.from_json`; its problems name values where they
-    sit in the document (``data.chunks[2].entity.x``). This gives the same
+    sit in the document (``chunks[2].entity.x``, or with the document's
+    ``data.`` in front). This gives the same
     error naming them as every other message does (``users[0].entity.x``).
     ``model_type`` defaults to the model of the document's ``format``.
     """
@@ -619,7 +620,7 @@ def from_dump_error(err: FormatError, doc: Any, model_type: type | None = None) 
         return err
     data = doc.get("data") if isinstance(doc, dict) else None
     problems = [dataclasses.replace(p, path=from_dump_path(model_type, data, p.path))
-                if p.path.startswith("data") else p for p in err.problems]
+                for p in err.problems]
     if problems == err.problems:
         return err
     first = problems[0]
@@ -630,11 +631,11 @@ def from_dump_path(model_type: type, data: Any, path: str) -> str:
     """The canonical path of a value a JSON dump names by its JSON path.
 
     ``savecraft.jsonmap`` names a bad value of a dump by where it sits in the
-    document (``data.chunks[2].entity.x``); this is the same value's path in
-    the model (``users[0].entity.x``), found from the dump's own ``kind``
-    tags and the model's views. ``data`` is the document's ``"data"``
-    member. A path that goes where the document does not is only stripped of
-    its ``data.`` prefix.
+    document (``chunks[2].entity.x``, with ``data.`` in front or not); this
+    is the same value's path in the model (``users[0].entity.x``), found
+    from the dump's own ``kind`` tags and the model's views. ``data`` is the
+    document's ``"data"`` member. A path that goes where the document does
+    not is only stripped of its ``data.`` prefix.
     """
     try:
         steps = parse_path(path)

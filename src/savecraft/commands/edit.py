@@ -22,6 +22,7 @@ from .. import edit as editing
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import FormatError
 from ..paths import PathError, split_assignment
+from . import output
 from .files import read_file
 
 
@@ -34,14 +35,15 @@ def _refused(file: str, err: FormatError) -> int:
 
 def _finish(args: argparse.Namespace, edited: editing.Edited, what: list[str]) -> int:
     dest = args.output or args.file
+    say = sys.stderr if dest == "-" else sys.stdout  # standard output may carry the file itself
     for line in what:
-        print(f"{args.file}: {line}")
+        print(f"{args.file}: {line}", file=say)
     if not edited.changed and not args.output:
-        print(f"{args.file}: the file would not change; nothing written")
+        print(f"{args.file}: the file would not change; nothing written", file=say)
         return EXIT_OK
-    backup = editing.write(edited, dest, backup=not args.no_backup)
-    kept = f" (the old file is kept as {backup})" if backup else ""
-    print(f"{dest}: {len(edited.data)} bytes written ({edited.format}){kept}")
+    written = output.write(args, dest, edited.data, backup=not args.no_backup)
+    kept = f" (the old file is kept as {written.backup})" if written.backup else ""
+    print(f"{dest}: {len(edited.data)} bytes written ({edited.format}){kept}", file=say)
     return EXIT_OK
 
 
@@ -152,7 +154,7 @@ def register(sub: Any) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--set", action="append", metavar="PATH=VALUE",
                    help="set one value (JSON when it parses as JSON, else text); repeatable")
-    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of over FILE")
+    output.add_output(p, help="write here instead of over FILE ('-' for standard output)")
     p.add_argument("--no-backup", action="store_true", help="do not keep the old file as FILE.bak")
     p.add_argument("--format", help="skip detection and read as this format")
     p.set_defaults(func=cmd_edit)

@@ -11,19 +11,14 @@ import orjson
 
 from .. import api, jsonmap, registry
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
-from ..errors import SavecraftError
-from ..fileio import atomic_write, read_input
+from ..fileio import ReadError, ensure_dir, read_input
+from . import output
 
 
 def read_file(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(f"{path}: is a folder, not a file")
     try:
-        return read_input(p)
-    except SavecraftError as exc:
+        return read_input(path)
+    except ReadError as exc:
         raise UsageError(str(exc)) from None
 
 
@@ -105,24 +100,21 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_dump(args: argparse.Namespace) -> int:
     _, model = load_file(args.file, args.format)
     text = jsonmap.dumps(model, indent=not args.compact)
-    if args.output and args.output != "-":
-        atomic_write(args.output, text)
-    else:
-        sys.stdout.buffer.write(text)
+    output.write(args, args.output or "-", text)
     return EXIT_OK
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    text = read_file(args.input)
-    model = jsonmap.loads(text)
+    model = jsonmap.from_json(jsonmap.parse_text(read_file(args.input)))  # the text goes once parsed
     data = api.build(model)
+    name = registry.for_model(model).name
     out = Path(args.output)
-    if out.exists() and out.read_bytes() == data:
-        print(f"{args.output}: unchanged ({len(data)} bytes, {registry.for_model(model).name})")
+    if args.output != "-" and out.is_file() and out.read_bytes() == data:
+        print(f"{args.output}: unchanged ({len(data)} bytes, {name})")
         return EXIT_OK
-    kept = atomic_write(out, data, backup=not args.no_backup)
-    note = f"; the old file is kept as {kept}" if kept != out else ""
-    print(f"{args.output}: {len(data)} bytes ({registry.for_model(model).name}){note}")
+    written = output.write(args, args.output, data, backup=not args.no_backup)
+    note = f"; the old file is kept as {written.backup}" if written.backup else ""
+    output.status(written, f"{args.output}: {len(data)} bytes ({name}){note}")
     return EXIT_OK
 
 
@@ -130,7 +122,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
-    written = fmt.extract(model, Path(args.output))
+    written = fmt.extract(model, ensure_dir(args.output))
     print(f"{args.file}: {len(written)} files written to {args.output}")
     return EXIT_OK
 
@@ -155,20 +147,22 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("dump", help="the whole file as JSON")
     p.add_argument("file")
-    p.add_argument("-o", "--output", help="write here instead of stdout")
+    output.add_output(p, help="write here instead of standard output ('-', the default)")
     p.add_argument("--compact", action="store_true", help="no indentation")
     _format_arg(p)
     p.set_defaults(func=cmd_dump)
 
     p = sub.add_parser("build", help="the binary file from a JSON dump")
     p.add_argument("input", metavar="IN.json")
-    p.add_argument("-o", "--output", required=True, metavar="FILE")
+    output.add_output(p, required=True, metavar="FILE",
+                      help="the file to write ('-' for standard output)")
     p.add_argument("--no-backup", action="store_true",
                    help="overwrite FILE without keeping FILE.bak")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("extract", help="the parts of a file as ordinary files")
     p.add_argument("file")
-    p.add_argument("-o", "--output", required=True, metavar="DIR")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="the folder to write into (made if missing; the folders above it must exist)")
     _format_arg(p)
     p.set_defaults(func=cmd_extract)

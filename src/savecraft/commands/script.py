@@ -16,7 +16,7 @@ from typing import Any
 
 from ..cli import EXIT_OK, UsageError
 from ..errors import FormatError
-from ..fileio import atomic_write
+from . import output
 from .files import load_file, read_file
 
 
@@ -31,12 +31,8 @@ def _names(game_path: str | None) -> Any:
     return result if isinstance(result, ScriptNames) else None
 
 
-def _write(output: str | None, data: bytes) -> None:
-    if output is None or output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        atomic_write(output, data)
+def _write(args: argparse.Namespace, data: bytes) -> None:
+    output.write(args, args.output or "-", data)
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
@@ -54,7 +50,7 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     else:
         base = 0
     text = disassemble(code, _names(args.game), offset=base)
-    _write(args.output, text.encode("utf-8"))
+    _write(args, text.encode("utf-8"))
     return EXIT_OK
 
 
@@ -70,7 +66,7 @@ def cmd_asm(args: argparse.Namespace) -> int:
     code = assemble(text, _names(args.game))
     if args.output in (None, "-") and sys.stdout.isatty():
         raise UsageError("bytecode is binary: give -o FILE (or pipe it)")
-    _write(args.output, code)
+    _write(args, code)
     return EXIT_OK
 
 
@@ -93,22 +89,24 @@ def cmd_render_map(args: argparse.Namespace) -> int:
     h = game.header
     picture = render.render_map(m, tiles, h.tile_width, h.tile_height, h.game_type,
                                 _layers(args.layers), args.scale)
-    atomic_write(args.output, render.to_png(picture))
+    output.write(args, args.output, render.to_png(picture))
     if args.tmx:
+        if args.tmx == "-":
+            raise UsageError("--tmx writes two files (the map and its tileset): give it a file name")
         dest = Path(args.tmx)
         sheet = dest.with_suffix(".tileset.png")
         title = game.string(game.maps.maps[index].name) or ""
         out = tmx.to_tmx(m, tiles, h.tile_width, h.tile_height, h.game_type,
                          tileset_name=sheet.name, title=title)
-        atomic_write(sheet, out.tileset_png)
-        atomic_write(dest, out.tmx.encode("utf-8"))
+        output.write(args, str(sheet), out.tileset_png)
+        output.write(args, args.tmx, out.tmx.encode("utf-8"))
     return EXIT_OK
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("disasm", help="TirNanoG script bytecode as assembly text")
     p.add_argument("file", help="a bytecode file ('-' for stdin)")
-    p.add_argument("-o", "--output", help="write here instead of stdout")
+    output.add_output(p, help="write here instead of standard output ('-', the default)")
     p.add_argument("--game", metavar="GAME.tng", help="show names from this game's strings")
     p.add_argument("--offset", type=int, help="start of the script in the file")
     p.add_argument("--length", type=int, help="size of the script in bytes")
@@ -116,14 +114,16 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("asm", help="TirNanoG assembly text back to bytecode")
     p.add_argument("input", metavar="IN.asm", help="assembly text ('-' for stdin)")
-    p.add_argument("-o", "--output", help="the bytecode file (stdout when piped)")
+    output.add_output(p, metavar="OUT.bin",
+                      help="the bytecode file ('-' for standard output, the default when piped)")
     p.add_argument("--game", metavar="GAME.tng", help="read names from this game's strings")
     p.set_defaults(func=cmd_asm)
 
     p = sub.add_parser("render-map", help="a map of a TirNanoG game as PNG (and Tiled .tmx)")
     p.add_argument("file", metavar="GAME.tng")
     p.add_argument("map", metavar="MAP", help="the map's number in section 35, or its name")
-    p.add_argument("-o", "--output", required=True, metavar="MAP.png")
+    output.add_output(p, required=True, metavar="MAP.png",
+                      help="the picture to write ('-' for standard output)")
     p.add_argument("--layers", help="layers to draw, e.g. 0,1,2 (default: every tile layer)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="draw tiles this much bigger or smaller (e.g. 0.25 for a big map)")

@@ -184,7 +184,7 @@ class RawChunk:
 
     KIND: ClassVar[str] = "RAW"
     KEY: ClassVar[str] = "magic"
-    magic: bytes = b"????"
+    magic: bytes = field(default=b"????", metadata={"json": "text"})  # "ZZZZ" in dumps, not base64
     data: bytes = b""
 
 

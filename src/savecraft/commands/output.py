@@ -1,0 +1,43 @@
+"""Where commands put what they make: the one writer, ``-o -`` and ``--force`` for all of them.
+
+Every command that writes a file takes ``-o PATH`` (``-`` for standard
+output) and ``--force`` (replace a read-only file), and writes through
+:func:`savecraft.fileio.write_file`, so a symlink, a FIFO, ``/dev/null`` or a
+full disk behave the same whatever the command. Status lines go to standard
+output, or to standard error when the data itself went there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..fileio import STDOUT, Written, write_file
+
+
+def add_output(p: argparse.ArgumentParser, *, required: bool = False, metavar: str = "OUT",
+               help: str = "write here ('-' for standard output)") -> None:
+    """``-o/--output`` and ``--force``, the same on every command that writes."""
+    p.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
+    add_force(p)
+
+
+def add_force(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--force", action="store_true",
+                   help="replace the output even when it is a read-only file (default: refuse)")
+
+
+def write(args: argparse.Namespace, path: str, data: bytes, *, backup: bool = False) -> Written:
+    """Write ``data`` to ``path`` by the command's ``--force``; see :mod:`savecraft.fileio`."""
+    return write_file(path, data, backup=backup, force=bool(getattr(args, "force", False)))
+
+
+def status(written: Written | None, text: str, **kwargs: Any) -> None:
+    """A status line, kept off standard output when standard output carries the data."""
+    to_err = written is not None and written.to_stdout
+    print(text, file=sys.stderr if to_err else sys.stdout, **kwargs)
+
+
+def to_stdout(path: str | None) -> bool:
+    return path is None or path == STDOUT
