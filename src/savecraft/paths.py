@@ -570,14 +570,17 @@ def _through_view(record: Any, name: str, seq: Any, i: int, item: Any) -> list[S
         cls = type(item)
         before = sum(1 for j in range(i) if type(seq[j]) is cls)
         trusted = False
-    if view.many:
-        if not trusted:
-            shown_list = getattr(record, view.name)
-            if not (0 <= before < len(shown_list) and shown_list[before] is item):
-                return None
-        return [Attr(view.name), Index(before)]
-    if before == 0 and getattr(record, view.name) is item:
-        return [Attr(view.name)]
+    try:
+        if view.many:
+            if not trusted:
+                shown_list = getattr(record, view.name)
+                if not (0 <= before < len(shown_list) and shown_list[before] is item):
+                    return None
+            return [Attr(view.name), Index(before)]
+        if before == 0 and getattr(record, view.name) is item:
+            return [Attr(view.name)]
+    except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
+        pass  # a view that cannot be computed here: the item keeps its plain name
     return None
 
 
