@@ -17,7 +17,7 @@ from typing import Any
 
 from ....binary import Reader, Writer
 from ....errors import FormatError, Report
-from ....paths import PathError, canonical
+from ....paths import Attr, Index, format_path, shown
 from ..crc_stream import read_stream, write_stream
 from .assets import Asset, AssetContext, Source
 from .header import (
@@ -78,13 +78,15 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
 
 def _name_assets(game: Game) -> None:
     """Give every asset the path the model names it by (``sections[29].objects[0].asset``), so
-    problems found in it later carry the path that dumps, edits and diffs use."""
+    problems found in it later carry the path that dumps, edits and diffs use.
+
+    Only a section's own name can differ from its place in the list (``strings``, ``maps``):
+    it is worked out once per section, and the rest is the walk's own path.
+    """
     for k, section in enumerate(game.sections):
-        for path, asset in iter_values(section, Asset, f"sections[{k}]"):
-            try:
-                asset.path = canonical(game, path)
-            except PathError:
-                pass
+        prefix = format_path(shown(game, [Attr("sections"), Index(k)]))
+        for path, asset in iter_values(section, Asset, prefix):
+            asset.path = path
 
 
 def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[Any]) -> None:
