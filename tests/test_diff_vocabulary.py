@@ -365,3 +365,20 @@ def test_a_file_cut_anywhere_lists_few_distinct_problems(name: str) -> None:
         keys = [(p.offset, p.path, p.expected, p.found) for p in result.problems]
         assert len(keys) == len(set(keys)), (part, [str(p) for p in result.problems])
         assert len(keys) <= 4, (part, [str(p) for p in result.problems])  # a game: up to 192
+
+
+def test_a_whole_record_shown_through_a_view_can_be_set() -> None:
+    """users[1] and deny are computed from chunks: setting them sets the chunk itself."""
+    data = api.build(server_save(users=3))
+    save = api.parse(data)
+    newcomer = jsonmap.encoder(type(save.users[0]))(make_user(random.Random(1), "Zed"))
+    result = edit.edit_bytes(data, {"users[1]": newcomer})
+    assert result.changes[0][0] == "users[1]"
+    assert [u.name for u in api.parse(result.data).users] == [
+        save.users[0].name, "Zed", save.users[2].name]
+    changes = diff.diff_bytes(data, result.data).changes
+    assert {(c.kind, c.path) for c in changes} == {("added", "users[1]"), ("removed", "users[1]")}
+    deny = jsonmap.encoder(type(save.deny))(save.deny)
+    deny["entries"] = []
+    result = edit.edit_bytes(data, {"deny": deny})
+    assert api.parse(result.data).deny.entries == []

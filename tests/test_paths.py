@@ -164,11 +164,13 @@ def test_assign_rebuilds_frozen_records_and_tuples() -> None:
     assert resolve(h, "maybe").hint == Point | None
 
 
-def test_assign_into_a_computed_view_is_refused() -> None:
+def test_assign_through_a_view_sets_the_models_own_list() -> None:
     save = server_save(users=2)
-    with pytest.raises(PathError, match="computed"):
-        assign(resolve(save, "users[0]"), save.users[1])
-    with pytest.raises(PathError, match="computed"):
+    first, second = save.users
+    k = next(i for i in range(len(save.chunks)) if save.chunks[i] is first)
+    assign(resolve(save, "users[0]"), second)  # users is computed: chunks[k] is what changes
+    assert save.chunks[k] is second
+    with pytest.raises(PathError, match="computed"):  # the view as a whole is no list to set
         assign(resolve(save, "users"), [])
 
 

@@ -502,18 +502,37 @@ def views(cls: type, name: str) -> dict[type, View]:
         found = {}
         is_record = dataclasses.is_dataclass(cls)
         names = {f.name for f in dataclasses.fields(cls)} if is_record else set()
-        if name in names:
+        hints = field_hints(cls)
+        holds = _item_types(hints.get(name)) if name in names else None
+        if holds is not None:
             props = {n for base in cls.__mro__ for n, a in vars(base).items()
                      if isinstance(a, property)}
-            for prop, hint in field_hints(cls).items():
+            for prop, hint in hints.items():
                 if prop not in props:
                     continue
                 many = get_origin(hint) is list
                 item = get_args(hint)[0] if many and get_args(hint) else strip_optional(hint)
-                if isinstance(item, type) and dataclasses.is_dataclass(item):
+                if (isinstance(item, type) and dataclasses.is_dataclass(item)
+                        and (not holds or any(issubclass(item, t) for t in holds))):
                     found.setdefault(item, View(prop, many))
         _VIEWS[key] = found
     return found
+
+
+def _item_types(hint: Any) -> tuple[type, ...] | None:
+    """The item types a list field's hint names; () when it names none (an untyped list
+    class); None when the field is no list at all."""
+    hint = strip_optional(hint)
+    origin = get_origin(hint)
+    if origin is not None and isinstance(origin, type) and issubclass(origin, Sequence) \
+            and not issubclass(origin, str | bytes):
+        args = get_args(hint)
+        item = args[0] if args else None
+        members = get_args(item) if get_origin(item) in (Union, types.UnionType) else (item,)
+        return tuple(t for t in members if isinstance(t, type))
+    if isinstance(hint, type) and issubclass(hint, Sequence) and not issubclass(hint, str | bytes):
+        return ()
+    return None
 
 
 def shown(root: Any, steps: Sequence[Step]) -> list[Step]:
@@ -776,7 +795,12 @@ def assign(resolved: Resolved, value: Any) -> None:
     The root itself cannot be replaced (an empty path is refused when parsing).
     """
     new = value
-    for container, step, _ in reversed(resolved.chain):
+    chain = resolved.chain
+    for at in range(len(chain) - 1, -1, -1):
+        container, step, _ = chain[at]
+        underlying = _underlying(chain, at)
+        if underlying is not None:  # a view's list (users[k]) or record (deny): set the model's own
+            container, step = underlying
         replaced = _set_in(container, step, new)
         if replaced is None:
             break
@@ -787,6 +811,39 @@ def assign(resolved: Resolved, value: Any) -> None:
     if got is not value and not same_value(got, value):
         raise PathError(f"{resolved.path}: cannot be replaced here, it sits in a list computed "
                         "from other fields; set the fields of the item instead")
+
+
+def _underlying(chain: list[tuple[Any, Step, Any]], at: int) -> tuple[Any, Step] | None:
+    """Where the model itself holds what step ``at`` of the chain reaches through a view.
+
+    ``users[3]`` sits in a list computed from ``chunks``; replacing it there
+    would change nothing, so it is replaced in ``chunks`` (the same item, found
+    by identity). None when step ``at`` is not such a step.
+    """
+    container, step, _ = chain[at]
+    if isinstance(step, Attr):  # deny = {...}: the record a single view shows
+        record, name = container, step.name
+        many = False
+    elif isinstance(step, Index) and at > 0 and isinstance(chain[at - 1][1], Attr):
+        record, prev = chain[at - 1][0], chain[at - 1][1]
+        assert isinstance(prev, Attr)
+        name, many = prev.name, True
+    else:
+        return None
+    if not dataclasses.is_dataclass(record) or isinstance(record, type):
+        return None
+    for field_name in (f.name for f in dataclasses.fields(record)):
+        for view in views(type(record), field_name).values():
+            if view.name != name or view.many != many:
+                continue
+            item = container[step.index] if many and isinstance(step, Index) else getattr(record, name)
+            seq = getattr(record, field_name)
+            if views(type(record), field_name).get(type(item)) != view:
+                continue
+            for i in range(len(seq)):
+                if seq[i] is item:
+                    return seq, Index(i)
+    return None
 
 
 def same_value(a: Any, b: Any) -> bool:
