@@ -56,6 +56,9 @@ async def running_server(folder: Path, world: World | None = None,
     state = folder / "state.sav"
     store = PlayerStore(state, world)
     tls, _, _ = ensure_server_context(state)
+    # (tests register many players from 127.0.0.1; the limits are tested on their own)
+    config.setdefault("registrations_per_address", 0)
+    config.setdefault("registrations_per_minute", 0)
     server = GameServer(world, store, tls, ServerConfig(**config))
     await server.start()
     try:

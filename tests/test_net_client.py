@@ -266,3 +266,20 @@ def test_loadtest_fast_path_declines_other_messages() -> None:
     assert _move_records(TextChat(1, "x" * 13).encode()) is None
     assert _move_records(one + b"\0") is None  # the header's length disagrees
     assert _move_records(one[:-1]) is None
+
+
+def test_client_refuses_a_hello_with_must_be_zero_fields_set(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from savecraft.net.client import ClientError
+
+    async def body() -> None:
+        async with running_server(tmp_path) as server:
+            assert (await fetch_hello("127.0.0.1", server.tcp_port)).nonzero_reserved() == []
+            for field, value in (("features", 1), ("reserved", 0x100)):
+                server.world.hello = replace(server.world.hello, **{field: value})
+                with pytest.raises(ClientError, match=f"must-be-zero.*{field}"):
+                    await fetch_hello("127.0.0.1", server.tcp_port, timeout=5)
+                server.world.hello = replace(server.world.hello, **{field: 0})
+
+    run(body)

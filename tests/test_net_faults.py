@@ -98,6 +98,24 @@ def test_garbage_on_tcp_and_udp_disturbs_nobody(tmp_path: Path,
     assert any("handshake timed out" in r.message for r in caplog.records)
 
 
+def test_a_hello_replayed_from_another_address_is_counted_as_such(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with running_server(tmp_path) as server:
+            a = await player(server, "Cliodhna")
+            assert a.login is not None
+            t, got = await _udp(server.udp_port)  # another port: another address
+            t.sendto(plain_datagram(UdpHello(a.login.otp)))
+            t.sendto(plain_datagram(UdpHello(b"87654321")))
+            assert await until(lambda: server.stats["dropped_bad_otp"] == 1)
+            await asyncio.sleep(0.1)
+            assert server.stats["dropped_replayed_hello"] == 1 and got == []
+            assert server.sessions[1].addr != t.get_extra_info("sockname")
+            t.close()
+            await a.logout()
+
+    run(body)
+
+
 def test_replayed_and_wrongly_encrypted_datagrams_are_dropped(tmp_path: Path) -> None:
     async def body() -> None:
         async with running_server(tmp_path) as server:

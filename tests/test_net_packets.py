@@ -225,15 +225,52 @@ def test_login_ok_carries_the_world_state() -> None:
     assert raw[2:258] == TOKEN and raw[258:266] == OTP
     n = struct.unpack_from("<I", raw, 266)[0]
     assert len(raw) == 270 + n
-    content = zlib.decompress(raw[270:])
+    content = zlib.decompress(raw[270:-4])
     assert content == encode_chunk(GlobalsChunk([1, 2, 3])) + encode_chunk(user)
+    # the state is the payload as a save stores it: zlib stream, then CRC-32 of the chunk data
+    assert struct.unpack_from("<I", raw, len(raw) - 4)[0] == zlib.crc32(content)
     back = decode(raw)
     assert isinstance(back, LoginOk) and back == ok and back.user.name == "alice"
+    assert back.state_crc
     assert back.encode() == raw  # the original compressed bytes are reused
 
 
+def test_login_ok_state_crc_is_checked_and_may_be_missing() -> None:
+    user = UserChunk(name="alice", password_hash=bytes(32))
+    raw = LoginOk(TOKEN, OTP, [user]).encode()
+    bad = bytearray(raw)
+    bad[-1] ^= 0xFF
+    with pytest.raises(FormatError) as e:
+        decode(bytes(bad))
+    assert e.value.offset == len(raw) - 4 and "state_crc" in e.value.path
+    # a state without its CRC (older writers) is read, and said to be so
+    n = struct.unpack_from("<I", raw, 266)[0]
+    short = raw[:266] + struct.pack("<I", n - 4) + raw[270:-4]
+    back = decode(short)
+    assert isinstance(back, LoginOk) and not back.state_crc and back.user.name == "alice"
+    assert back.encode() == raw  # writers always add it
+
+
+def test_whois_and_inventory_requests_are_six_bytes() -> None:
+    for msg in (Whois(7), InventoryQuery(7)):
+        raw = msg.encode()
+        assert len(raw) == 6 and struct.unpack_from("<H", raw)[0] >> 5 == 6
+        assert decode(raw, sender=Role.CLIENT) == msg
+        with pytest.raises(FormatError):  # the tables' "size 4" is not accepted
+            decode(struct.pack("<H", msg.TYPE | 4 << 5) + raw[2:4], sender=Role.CLIENT)
+
+
+def test_server_hello_must_be_zero_fields_are_kept_and_reported() -> None:
+    hello = ServerHello(game_id="g")
+    assert hello.nonzero_reserved() == []
+    odd = decode(ServerHello(game_id="g", features=4, reserved=1).encode())
+    assert isinstance(odd, ServerHello)
+    assert odd.nonzero_reserved() == ["features=0x4", "reserved=0x1"]
+
+
 def _state(*chunks: object) -> bytes:
-    payload = zlib.compress(b"".join(encode_chunk(c) for c in chunks))
+    content = b"".join(encode_chunk(c) for c in chunks)
+    payload = zlib.compress(content) + struct.pack("<I", zlib.crc32(content))
     return (struct.pack("<H", 5 | 270 << 5) + TOKEN + OTP + struct.pack("<I", len(payload))
             + payload)
 

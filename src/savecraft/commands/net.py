@@ -66,8 +66,57 @@ def register(sub: Any) -> None:
                    help="run the tick as N phases, each sending to 1/N of the players "
                    "(default 5; 1 sends to everyone at once)")
     p.add_argument("--no-registration", action="store_true", help="refuse new players")
+    p.add_argument("--tls-timeout", type=_positive, default=5.0, metavar="SECONDS",
+                   help="a TCP connection must finish TLS within this (default 5)")
+    p.add_argument("--registrations-per-address", type=_whole(0, 1_000_000, "a count"),
+                   default=10, metavar="N",
+                   help="new accounts per address per minute (default 10; 0: no limit)")
+    p.add_argument("--registrations-per-minute", type=_whole(0, 1_000_000, "a count"),
+                   default=600, metavar="N",
+                   help="new accounts per minute from everyone (default 600; 0: no limit)")
+    p.add_argument("--admin", default=None, metavar="ADDR[:PORT]",
+                   help="administration interface (REST over TLS, JSON) answering only the "
+                   "client address ADDR, listening on --host at PORT (default: --port + 1)")
+    p.add_argument("--metrics", default=None, metavar="ADDR:PORT",
+                   help="serve Prometheus metrics on http://ADDR:PORT/metrics")
+    p.add_argument("--backups", type=_whole(0, 1000, "the number of backups"), default=0,
+                   metavar="N", help="after each timer save keep the last N states as "
+                   "STATE.1 (newest) ... STATE.N")
+    p.add_argument("--backup-every", type=_positive, default=None, metavar="SECONDS",
+                   help="also snapshot the state this often into STATE.snapshots/")
+    p.add_argument("--snapshots", type=_whole(1, 100_000, "the number of snapshots"),
+                   default=7, metavar="K", help="snapshots kept (default 7)")
+    p.add_argument("--restore", default=None, metavar="BACKUP",
+                   help="put BACKUP (checked) in place of STATE before starting; the "
+                   "replaced state is kept as STATE.before-restore")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("admin", help="send one request to a server's administration interface",
+                       description="One GET request to `savecraft serve --admin`; prints the "
+                       "JSON answer. REQUEST is status, tng, players, user, deny, kick, ban, "
+                       "unban, registration, save, announce or shutdown; parameters as "
+                       "key=value (e.g. name=Brigid, address=203.0.113.7, open=0, text=...).")
+    p.add_argument("endpoint", metavar="HOST:PORT")
+    p.add_argument("request", metavar="REQUEST")
+    p.add_argument("params", nargs="*", metavar="KEY=VALUE")
+    p.add_argument("--cafile", default=None, help="trust only this certificate (the server's "
+                   "STATE.cert.pem); default: accept the server's self-signed one")
+    p.add_argument("--timeout", type=_positive, default=10.0, metavar="SECONDS")
+    p.set_defaults(func=cmd_admin)
+
+    p = sub.add_parser("deny", help="list, add or remove refused addresses in a server's state "
+                       "(while the server is stopped)",
+                       description="The DENY chunk of a server state: addresses refused at the "
+                       "TLS handshake and for datagrams. Run it while the server is stopped (a "
+                       "running server writes its own copy over it: use `savecraft admin HOST:PORT "
+                       "ban address=...` then). A range (ADDR/PREFIX) is stored as its addresses, "
+                       "at most 4096.")
+    p.add_argument("world", metavar="WORLD.tng")
+    p.add_argument("--state", required=True, metavar="STATE", help="the server's saved game")
+    p.add_argument("action", choices=("list", "add", "remove"))
+    p.add_argument("addresses", nargs="*", metavar="ADDR[/PREFIX]")
+    p.set_defaults(func=cmd_deny)
 
     p = sub.add_parser("play", help="connect to a TirNanoG server, walk, chat and log out",
                        description="A scripted player: downloads and caches the asset bundle "
@@ -109,16 +158,117 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", stream=sys.stderr)
+    if args.restore is not None:
+        _restore(args)
     world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
     config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
                           save_interval=args.save_interval, tick=args.tick, phases=args.phases,
-                          registration_open=not args.no_registration)
+                          registration_open=not args.no_registration,
+                          tls_timeout=args.tls_timeout,
+                          registrations_per_address=args.registrations_per_address,
+                          registrations_per_minute=args.registrations_per_minute,
+                          admin=args.admin, metrics=args.metrics, backups=args.backups,
+                          backup_every=args.backup_every or 0.0, snapshots=args.snapshots)
+    if args.metrics is not None:
+        try:
+            import aiohttp  # noqa: F401
+
+            from ..net.metrics import parse_listen
+        except ImportError:
+            raise UsageError("--metrics needs prometheus-client and aiohttp: "
+                             "pip install 'savecraft[server]'") from None
+        try:
+            parse_listen(args.metrics)
+        except ValueError as err:
+            raise UsageError(f"--metrics: {err}") from None
+    if args.admin is not None:
+        from ..net.admin import AdminAddress
+
+        try:
+            AdminAddress.parse(args.admin)
+        except ValueError as err:
+            raise UsageError(f"--admin: {err}") from None
+        try:
+            import aiohttp  # noqa: F401
+        except ImportError:
+            raise UsageError("--admin needs aiohttp: pip install 'savecraft[server]'") from None
     try:
         result: int = run(serve, world, store, tls, config)
     except OSError as err:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: "
                          f"{err.strerror or err}") from None
     return result
+
+
+def _restore(args: argparse.Namespace) -> None:
+    from ..errors import SavecraftError
+    from ..net.backups import restore
+    from ..net.world import load_world
+
+    if not Path(args.restore).is_file():
+        raise UsageError(f"{args.restore}: no such backup")
+    try:
+        kept = restore(args.state, args.restore, load_world(args.world))
+    except SavecraftError as err:
+        raise UsageError(f"--restore: {err}") from None
+    except OSError as err:
+        raise UsageError(f"{args.state}: cannot write: {err.strerror or err}") from None
+    logging.getLogger("savecraft.net.server").warning(
+        "restore backup=%s state=%s kept=%s", args.restore, args.state, kept)
+
+
+def cmd_admin(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ..net.admin_client import AdminClient, AdminRequestError
+
+    host, sep, port = args.endpoint.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise UsageError(f"{args.endpoint!r}: expected HOST:PORT")
+    params: dict[str, str] = {}
+    for item in args.params:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise UsageError(f"{item!r}: expected KEY=VALUE")
+        params[key] = value
+    client = AdminClient(host.strip("[]"), int(port), cafile=args.cafile, timeout=args.timeout)
+    try:
+        answer = client.request(args.request, **params)
+    except AdminRequestError as err:
+        raise UsageError(f"{args.endpoint} {args.request}: {err}") from None
+    sys.stdout.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode() + "\n")
+    return 0
+
+
+def cmd_deny(args: argparse.Namespace) -> int:
+    from ..net.state import PlayerStore, StateError
+    from ..net.world import load_world
+
+    if not Path(args.state).exists():
+        raise UsageError(f"{args.state}: no such server state")
+    if args.action != "list" and not args.addresses:
+        raise UsageError(f"deny {args.action}: give at least one ADDR or ADDR/PREFIX")
+    try:
+        store = PlayerStore(args.state, load_world(args.world))
+    except StateError as err:
+        raise UsageError(str(err)) from None
+    if args.action == "list":
+        for addr in store.deny_list():
+            print(addr)
+        return 0
+    change = store.deny_add if args.action == "add" else store.deny_remove
+    done: list[str] = []
+    for spec in args.addresses:
+        try:
+            done += change(spec)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    if done:
+        store.write()
+    verb = "added to" if args.action == "add" else "removed from"
+    print(f"{args.state}: {len(done)} address{'es' if len(done) != 1 else ''} {verb} DENY "
+          f"({len(store.deny)} denied now)")
+    return 0
 
 
 def _loopback_only(host: str) -> None:

@@ -129,12 +129,14 @@ def describe_bundle(hello: ServerHello, bundle: bytes) -> BundleInfo:
 
 # -- TCP -------------------------------------------------------------------------------------
 
-async def _open(host: str, port: int, tls: ssl.SSLContext | None, timeout: float
+async def _open(host: str, port: int, tls: ssl.SSLContext | None, timeout: float,
+                source: str | None = None
                 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Handshake, ServerHello]:
     ctx = tls or client_context()
     try:
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, ssl=ctx, server_hostname=host), timeout)
+            asyncio.open_connection(host, port, ssl=ctx, server_hostname=host,
+                                    local_addr=(source, 0) if source else None), timeout)
     except (TimeoutError, OSError, ssl.SSLError) as err:
         raise ClientError(f"{host}:{port}: cannot connect: {err or type(err).__name__}") from None
     hs = Handshake(Role.CLIENT)
@@ -150,6 +152,11 @@ async def _open(host: str, port: int, tls: ssl.SSLContext | None, timeout: float
     if not isinstance(hello, ServerHello):
         await close(writer)
         raise ClientError("the server closed the connection before its hello")
+    odd = hello.nonzero_reserved()
+    if odd:  # the spec: must be zero; flags would announce features this client lacks
+        await close(writer)
+        raise ClientError(f"{host}:{port}: the server's hello has must-be-zero fields set "
+                          f"({', '.join(odd)}): a protocol this client does not speak")
     return reader, writer, hs, hello
 
 
@@ -225,14 +232,15 @@ async def fetch_bundle(host: str, port: int, *, cache: Path | None = None,
 async def login(host: str, port: int, name: str, password: str | bytes, *,
                 register: list[int] | None = None, udp_port: int | None = None,
                 language: str = "en", tls: ssl.SSLContext | None = None,
-                timeout: float = 10.0, start: bool = True) -> ClientSession:
+                timeout: float = 10.0, start: bool = True,
+                source: str | None = None) -> ClientSession:
     """Log in (or register first, with ``register`` as the character specification).
 
     ``udp_port`` is the server's UDP port when it is not the TCP port's number.
     With ``start`` the session's UDP socket is opened and the UDP hello sent.
     """
     ph = password if isinstance(password, bytes) else password_hash(password)
-    reader, writer, hs, hello = await _open(host, port, tls, timeout)
+    reader, writer, hs, hello = await _open(host, port, tls, timeout, source)
     try:
         request: Register | Login = Register(name, ph, language, list(register)) \
             if register is not None else Login(name, ph, language)
@@ -246,6 +254,7 @@ async def login(host: str, port: int, name: str, password: str | bytes, *,
     if not isinstance(answer, LoginOk):
         raise ClientError("the server closed the connection without an answer")
     sess = ClientSession(answer, hello, host, udp_port or port)
+    sess.source = source
     if start:
         await sess.start(timeout=timeout)
     return sess
@@ -325,6 +334,7 @@ class ClientSession:
     logged_out: bool = False
     lost: bool = False  # closed because the server fell silent
     server_timeout: float = 10.0
+    source: str | None = None  # the local address to send from (None: the system's choice)
     _started: float = 0.0
     echoed: asyncio.Event = field(default_factory=asyncio.Event)
     _transport: asyncio.DatagramTransport | None = None
@@ -346,7 +356,8 @@ class ClientSession:
         """Open the UDP socket and send the UDP hello until the server echoes it."""
         loop = asyncio.get_running_loop()
         transport, _ = await loop.create_datagram_endpoint(
-            lambda: _Udp(self), remote_addr=(self.host, self.port))
+            lambda: _Udp(self), remote_addr=(self.host, self.port),
+            local_addr=(self.source, 0) if self.source else None)
         self._transport = transport
         hello = plain_datagram(UdpHello(self.login.otp))
         deadline = loop.time() + timeout

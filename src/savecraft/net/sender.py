@@ -30,11 +30,12 @@ class DatagramSender:
     (The transport's own path reports those to its protocol's ``error_received``.)
     """
 
-    __slots__ = ("transport", "_fd", "_buffered", "_on_error")
+    __slots__ = ("transport", "sent", "_fd", "_buffered", "_on_error")
 
     def __init__(self, transport: asyncio.DatagramTransport,
                  on_error: Callable[[], None]) -> None:
         self.transport = transport
+        self.sent = 0  # datagrams handed to the socket (or to the transport's buffer)
         sock = transport.get_extra_info("socket")
         self._fd = sock.fileno() if sock is not None else -1
         # (asyncio's and uvloop's datagram transports have it; one without is always used)
@@ -47,6 +48,7 @@ class DatagramSender:
         transport = self.transport
         if transport.is_closing():
             return
+        self.sent += len(datagrams)
         k = 0
         if _send_batch is not None and self._fd >= 0 and self._buffered() == 0:
             n = len(datagrams)

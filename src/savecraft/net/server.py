@@ -63,6 +63,8 @@ from .packets import (
 from .packets.base import finish
 from .packets.game import Update
 from .server_login import AttemptLimiter, handle_connection
+from .backups import Backups
+from .listener import TcpListener
 from .sender import DatagramSender
 from .server_session import Address, Session
 from .state import PlayerStore
@@ -83,10 +85,13 @@ class ServerConfig:
     max_tick: float = 0.2  # how far the period may stretch under load
     phases: int = 5  # a tick runs as this many phases, each sending to 1/phases of the players
     save_interval: float = 10.0
+    error_log_interval: float = 60.0  # a failing state write is logged at most this often
     timeout: float = 5.0  # no acknowledgement (or no datagram) for this long: logged out
     keepalive: float = 1.0  # an empty update when nothing was sent for this long
     resend: float = 0.4  # NetQ resend timeout (clients acknowledge within ~0.2 s)
-    handshake_timeout: float = 10.0
+    handshake_timeout: float = 10.0  # hello to login OK, once TLS is up
+    tls_timeout: float = 5.0  # accept to the end of the TLS handshake
+    fd_reserve: int = 64  # descriptors never taken by connections (saves, logs, backups)
     login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
     max_handshakes: int = 512
     max_handshakes_per_address: int = 128  # (one address cannot hold every slot)
@@ -96,8 +101,16 @@ class ServerConfig:
     max_players: int = 10_000
     max_queue: int = 256  # NetQ messages waiting per client
     registration_open: bool = True
+    registrations_per_address: int = 10  # new accounts per address per minute (0: no limit)
+    registrations_per_minute: int = 600  # new accounts per minute from everyone (0: no limit)
     send_budget: int = 4000  # datagrams per tick, at most (80,000/s at 20 ticks/s), split by phase
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
+    discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
+    admin: str | None = None  # "ADDR[:PORT]": the administration interface (see .admin)
+    metrics: str | None = None  # "ADDR:PORT": the Prometheus endpoint (see .metrics)
+    backups: int = 0  # keep this many rotated copies of the state (see .backups)
+    backup_every: float = 0.0  # seconds between snapshots kept apart (0: none)
+    snapshots: int = 7  # snapshots kept
     udp_buffer: int = 4 << 20  # socket buffers: every player's datagrams meet in one socket
 
 
@@ -122,9 +135,20 @@ class GameServer:
         self.tls = tls
         self.config = config or ServerConfig()
         self.stats: Counter[str] = Counter()
+        self.outcomes: Counter[tuple[str, str]] = Counter()  # (registration|login, ok|reason)
+        self.metrics: Any = None  # the Metrics, with --metrics (see .metrics)
+        self._resent_closed = 0  # NetQ resends of the sessions already logged out
+        self._relay_since: list[float | None] = []  # per group: its oldest unsent move
         self.attempts = AttemptLimiter(self.config.attempts_limit, self.config.attempts_window)
+        # new accounts in the last minute, by address and (under the key "") in total
+        self.registrations = AttemptLimiter(max(self.config.registrations_per_address, 1), 60.0)
+        # LAN discovery replies are 2.4x the request: a reflector unless limited per source
+        self.discoveries = AttemptLimiter(max(self.config.discovery_per_second, 1), 1.0)
+        self.registrations_total = AttemptLimiter(max(self.config.registrations_per_minute, 1),
+                                                  60.0)
         self.sessions: dict[int, Session] = {}  # by user id, bound or not
         self.pending: dict[bytes, Session] = {}  # by OTP, until the UDP hello
+        self.bound_otps: dict[bytes, Session] = {}  # by OTP, after it (a replay's target)
         self.by_addr: dict[Address, Session] = {}
         self._gone: dict[Address, float] = {}  # logged-out addresses, oldest first: when
         # the players each phase of the tick sends to (every bound session is in one)
@@ -133,20 +157,31 @@ class GameServer:
         self.on_map: dict[int, set[Session]] = {}
         self._moves: dict[int, list[tuple[int, bytes]]] = {}  # this tick, by map
         self.ctx = Context()
-        self._tcp: asyncio.base_events.Server | None = None
+        self._tcp: TcpListener | None = None
         self._udp: asyncio.DatagramTransport | None = None
         self._sender: DatagramSender | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._handshakes = 0
-        self._handshakes_by_host: dict[str, int] = {}
         self._save_lock = asyncio.Lock()
         self._changes = 0  # bumped by every change worth saving
         self._saved = 0  # the value of _changes the file on disk holds
         self.tcp_port = 0
         self.udp_port = 0
         self.stopped = asyncio.Event()
+        self.stop_requested = asyncio.Event()  # set by the admin interface's shutdown
+        self.stop_reason = "shutdown"
+        self.started_wall = time.time()
+        self.saved_wall = 0  # UTC seconds of the last successful write (0: none yet)
+        self.save_error: str | None = None  # why the last write failed, until one succeeds
+        self._save_error_logged = 0.0
+        self.admin: Any = None  # the AdminServer, with --admin
+        self.backups: Backups | None = None
+        if self.config.backups > 0 or self.config.backup_every > 0:
+            self.backups = Backups(store.path, self.config.backups, self.config.backup_every,
+                                   self.config.snapshots)
         self._phase = 0  # the group the next phase sends to
         self._resume = [0] * len(self.groups)  # where a group's next phase starts sending
+        self._relay_since = [None] * len(self.groups)
+        self._move_first: float | None = None  # when the oldest move not yet fanned out came
 
     # -- logging and counters -----------------------------------------------------------
     def log(self, event: str, **fields: Any) -> None:
@@ -164,31 +199,59 @@ class GameServer:
         loop = asyncio.get_running_loop()
         cfg = self.config
         for attempt in range(8):
-            self._tcp = await asyncio.start_server(self._on_tcp, cfg.host, cfg.port,
-                                                   ssl=self.tls, reuse_address=True)
-            self.tcp_port = int(self._tcp.sockets[0].getsockname()[1])
+            tcp = self._tcp = TcpListener(self, self._on_tcp)
+            self.tcp_port = tcp.bind(cfg.host, cfg.port)
             udp_port = self.tcp_port if cfg.udp_port is None else cfg.udp_port
             try:
                 transport, _ = await loop.create_datagram_endpoint(
                     lambda: _Udp(self), local_addr=(cfg.host, udp_port))
                 break
             except OSError:
-                self._tcp.close()
+                tcp.close()
                 # a port the OS chose for TCP may be taken for UDP: choose again
                 if cfg.port != 0 or cfg.udp_port is not None or attempt == 7:
                     raise
+        tcp.start()
         self._udp = transport
         self._sender = DatagramSender(transport, lambda: self.count("udp_errors"))
         self.udp_port = int(transport.get_extra_info("sockname")[1])
         _grow_buffers(transport, cfg.udp_buffer)
         self._tasks = [asyncio.create_task(self._ticker()), asyncio.create_task(self._saver())]
+        self.started_wall = time.time()
         self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
                  udp=self.udp_port, users=len(self.store.users), state=self.store.path)
+        if cfg.metrics is not None:
+            from .metrics import Metrics, parse_listen
+
+            self.metrics = Metrics(self)
+            await self.metrics.start(*parse_listen(cfg.metrics))
+        if cfg.admin is not None:
+            from .admin import AdminAddress, AdminServer
+
+            self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host)
+            await self.admin.start()
+
+    def request_stop(self, reason: str) -> None:
+        """Ask :func:`serve` to stop the server (it saves and logs everyone out)."""
+        self.stop_reason = reason
+        self.stop_requested.set()
+
+    def announce(self, text: str) -> int:
+        """A chat line from the server (speaker 0, "nobody") to every player; how many."""
+        message = TextChat(0, text).encode()
+        for sess in self.sessions.values():
+            if sess.addr is not None:
+                sess.add_direct(message)
+        return len(self.sessions)
 
     async def stop(self, reason: str = "shutdown") -> None:
         """Log everyone out, close the sockets and write the state one last time."""
         if self.stopped.is_set():
             return
+        if self.admin is not None:
+            await self.admin.stop()
+        if self.metrics is not None:
+            await self.metrics.stop()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -207,26 +270,7 @@ class GameServer:
         self.stopped.set()
 
     async def _on_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername") or ("?", 0)
-        host = str(peer[0])
-        mine = self._handshakes_by_host.get(host, 0)
-        if self._handshakes >= self.config.max_handshakes or \
-                mine >= self.config.max_handshakes_per_address:
-            self.count("tcp_busy")
-            self.log("refuse", addr=f"{host}:{peer[1]}", reason="too many handshakes at once")
-            writer.close()
-            return
-        self._handshakes += 1
-        self._handshakes_by_host[host] = mine + 1
-        try:
-            await handle_connection(self, reader, writer)
-        finally:
-            self._handshakes -= 1
-            left = self._handshakes_by_host[host] - 1
-            if left:
-                self._handshakes_by_host[host] = left
-            else:
-                del self._handshakes_by_host[host]
+        await handle_connection(self, reader, writer)
 
     # -- persistence ---------------------------------------------------------------------
     async def save(self, reason: str, force: bool = False) -> None:
@@ -239,19 +283,55 @@ class GameServer:
             t0 = time.perf_counter()
             frozen = self.store.freeze()  # on the loop: cheap, consistent
             # Compression, CRC and the fsync'd write in a worker, so players are not kept waiting.
-            size = await asyncio.get_running_loop().run_in_executor(None, self.store.write, frozen)
+            try:
+                size = await asyncio.get_running_loop().run_in_executor(None, self.store.write,
+                                                                        frozen)
+            except OSError as err:
+                self._save_failed(reason, err)
+                raise
             self._saved = taken
+            self.saved_wall = int(time.time())
+            if self.metrics is not None:
+                self.metrics.saved(time.perf_counter() - t0, size)
+            if self.save_error is not None:
+                log.warning("save reason=%s recovered=%r", reason, self.save_error)
+            self.save_error = None
             self.count("saves")
             self.log("save", reason=reason, users=len(self.store.users), bytes=size,
                      ms=f"{(time.perf_counter() - t0) * 1000:.1f}", path=self.store.path)
+            if self.backups is not None and reason == "timer":
+                await self._backup()
+
+    async def _backup(self) -> None:
+        """Rotate the backups (and snapshot) after a timer save; a failure only logs."""
+        assert self.backups is not None
+        try:
+            made = await asyncio.get_running_loop().run_in_executor(
+                None, self.backups.after_timer_save)
+        except OSError as err:
+            self.count("backup_errors")
+            log.warning("backup error=%s path=%s", err.strerror or err, self.store.path)
+            return
+        self.count("backups", len(made))
+
+    def _save_failed(self, reason: str, err: OSError) -> None:
+        """Keep running on the state in memory; say so once per minute, not at every retry."""
+        self.save_error = f"{err.strerror or err}"
+        self.count("save_errors")
+        now = time.monotonic()
+        if not self._save_error_logged or \
+                now - self._save_error_logged >= self.config.error_log_interval:
+            self._save_error_logged = now
+            log.warning("save reason=%s error=%s path=%s (kept in memory; retrying)", reason,
+                        self.save_error, self.store.path)
 
     async def _saver(self) -> None:
         while True:
             await asyncio.sleep(self.config.save_interval)
             try:
-                await self.save("timer")
-            except OSError as err:
-                self.log("save", reason="timer", error=str(err))
+                await self.save("timer", force=self.save_error is not None)
+            except OSError:
+                pass  # logged by _save_failed; the next interval tries again
 
     # -- sessions ------------------------------------------------------------------------
     def open_session(self, uid: int, user: UserChunk, token: bytes, otp: bytes,
@@ -272,7 +352,9 @@ class GameServer:
 
     def _bind(self, sess: Session, addr: Address, now: float) -> None:
         self.pending.pop(sess.otp, None)
+        self.bound_otps[sess.otp] = sess
         sess.addr = addr
+        sess.datagrams += 1  # (the hello that binds it)
         sess.netq.last_heard = now
         sess.last_sent = now
         self.by_addr[addr] = sess
@@ -304,6 +386,7 @@ class GameServer:
             return
         del self.sessions[sess.uid]
         self.pending.pop(sess.otp, None)
+        self.bound_otps.pop(sess.otp, None)
         if sess.addr is not None:
             self.by_addr.pop(sess.addr, None)
             self.groups[sess.group].pop(sess.addr, None)
@@ -315,6 +398,7 @@ class GameServer:
                 here.discard(sess)
             self._moves.setdefault(sess.map_id, []).append(
                 (sess.uid, LogoutRecord(sess.uid).encode()))
+        self._resent_closed += sess.netq.stats.resent
         wall = int(time.time())
         sess.user.last_logout = sess.user.last_seen = wall
         self.store.touch(sess.uid)
@@ -335,6 +419,8 @@ class GameServer:
             self.count("dropped_oversized")
             return
         sess = self.by_addr.get(addr)
+        if sess is not None:
+            sess.datagrams += 1
         if sess is None or is_plain(data):
             self._on_plain(data, addr, sess)
             return
@@ -378,11 +464,18 @@ class GameServer:
             self.count("dropped_malformed")
             return
         if hello.is_discovery:
+            if self.config.discovery_per_second:
+                now = time.monotonic()
+                if self.discoveries.blocked(addr[0], now):
+                    self.count("dropped_discovery_limited")
+                    return
+                self.discoveries.fail(addr[0], now)
             self.count("discovery")
             self._send(plain_datagram(self.world.hello.discovery_reply()), addr)
             return
-        sess = bound if bound is not None else self.pending.get(bytes(hello.otp))
-        if sess is None or not otp_matches(sess.otp, bytes(hello.otp)):
+        otp = bytes(hello.otp)
+        sess = bound if bound is not None else self.pending.get(otp) or self.bound_otps.get(otp)
+        if sess is None or not otp_matches(sess.otp, otp):
             self.count("dropped_bad_otp")
             return
         if sess.addr is None:
@@ -456,6 +549,8 @@ class GameServer:
             sess.map_id = msg.map_id
             self._enter_map(sess, msg.map_id)
         self._moves.setdefault(msg.map_id, []).append((sess.uid, record))
+        if self._move_first is None:
+            self._move_first = time.monotonic()
         self.store.touch(sess.uid)
         self._changes += 1
 
@@ -549,6 +644,8 @@ class GameServer:
             last = t0
             load = load * keep + spent * (1 - keep)
             period = min(max(shortest, load * LOAD_FACTOR), longest)
+            if self.metrics is not None:
+                self.metrics.tick(spent, max(t0 - next_at, 0.0))
             st = self.stats
             for key, ms in (("tick_max_ms", spent * 1000), ("tick_late_max_ms",
                                                            (t0 - next_at) * 1000),
@@ -587,6 +684,12 @@ class GameServer:
         records cut out by slicing, never by testing every record.
         """
         moves, self._moves = self._moves, {}
+        first, self._move_first = self._move_first, None
+        if first is not None:  # each group's next send carries these moves
+            since = self._relay_since
+            for g, was in enumerate(since):
+                if was is None:
+                    since[g] = first
         for map_id, items in moves.items():
             records = [rec for _, rec in items]
             own: dict[int, list[int]] = {}
@@ -613,6 +716,7 @@ class GameServer:
         sender = self._sender
         sessions = list(self.groups[group].values())
         if not sessions or sender is None or sender.transport.is_closing():
+            self._relay_since[group] = None
             return
         wire: list[bytes] = []
         to: list[Address] = []
@@ -666,6 +770,11 @@ class GameServer:
                 self.count("dropped_overflow", sess.overflow)
                 sess.overflow = 0
         sender.send(wire, to)
+        since = self._relay_since[group]
+        if since is not None:
+            self._relay_since[group] = None
+            if self.metrics is not None:
+                self.metrics.relay(time.monotonic() - since)
 
     def _expire(self, now: float, group: int) -> None:
         """Log out the silent players of ``group`` (each group's turn comes once a tick)."""
@@ -751,8 +860,12 @@ async def serve(world: World, store: PlayerStore, tls: ssl.SSLContext,
             loop.add_signal_handler(sig, on_signal, sig.name)
         except (NotImplementedError, RuntimeError):
             pass
-    await stop.wait()
-    await server.stop(reason["why"])
+    asked = asyncio.ensure_future(server.stop_requested.wait())
+    signalled = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([asked, signalled], return_when=asyncio.FIRST_COMPLETED)
+    for f in (asked, signalled):
+        f.cancel()
+    await server.stop(reason["why"] if stop.is_set() else server.stop_reason)
     return 0
 
 

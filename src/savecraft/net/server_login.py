@@ -42,7 +42,12 @@ _DUMMY_HASH = bytes(HASH_SIZE)
 
 
 class AttemptLimiter:
-    """Failed logins per address in a sliding window; memory bounded by ``max_hosts``."""
+    """Events per address in a sliding window; memory bounded by ``max_hosts``.
+
+    Counts failed logins, registrations (per address, and in total under
+    the key "") and LAN discovery hellos: ``fail()`` records one,
+    ``blocked()`` says the window holds ``limit`` already.
+    """
 
     def __init__(self, limit: int, window: float, max_hosts: int = 65536) -> None:
         self.limit = limit
@@ -90,6 +95,7 @@ class Refused(Exception):
         super().__init__(why)
         self.reason = reason
         self.why = why
+        self.kind = "login"  # or "registration": which the metrics count it against
 
 
 async def handle_connection(server: GameServer, reader: asyncio.StreamReader,
@@ -146,6 +152,7 @@ async def _converse(server: GameServer, hs: Handshake, reader: asyncio.StreamRea
         try:
             answer = await _answer(server, request, host, where)
         except Refused as no:
+            server.outcomes[no.kind, no.reason.name.lower()] += 1
             server.log("refuse", addr=where, user=repr(request.name), reason=no.why)
             await send(hs, writer, Error(no.reason))
             if hs.attempts >= server.config.attempts_per_connection:
@@ -162,7 +169,12 @@ async def _answer(server: GameServer, request: Register | Login, host: str,
     if limiter.blocked(host, now):
         raise Refused(ErrorReason.TOO_MANY_ATTEMPTS, "too many failed attempts from this address")
     if isinstance(request, Register):
-        uid = await _register(server, request, host, now)
+        try:
+            uid = await _register(server, request, host, now)
+        except Refused as no:
+            no.kind = "registration"
+            raise
+        server.outcomes["registration", "ok"] += 1
         server.log("register", addr=where, user=repr(request.name), id=uid)
     found = server.store.find(request.name)
     if found is None:
@@ -179,6 +191,7 @@ async def _answer(server: GameServer, request: Register | Login, host: str,
         raise Refused(ErrorReason.SERVER_FULL, f"{server.config.max_players} players online")
     token, otp = new_token(), new_otp()
     server.open_session(uid, user, token, otp, host)
+    server.outcomes["login", "ok"] += 1
     server.log("login", addr=where, user=repr(user.name), id=uid,
                at=f"map {user.entity.map} ({user.entity.x},{user.entity.y})")
     return LoginOk(token, otp, server.store.client_state(user))
@@ -196,6 +209,7 @@ async def _register(server: GameServer, request: Register, host: str, now: float
     if len(request.password_hash) != HASH_SIZE:
         raise Refused(ErrorReason.PROTOCOL_ERROR, "password hash is not 32 bytes")
     attributes = character_attributes(server, request)
+    _registration_allowed(server, host, now)
     options = [o.packed() for o in request.character(world.numchar).options]
     mp, x, y = world.spawn_point()
     wall = int(time.time())
@@ -212,6 +226,27 @@ async def _register(server: GameServer, request: Register, host: str, now: float
     except OSError as err:
         raise Refused(ErrorReason.SERVER_ERROR, f"the state could not be written: {err}") from None
     return uid
+
+
+def _registration_allowed(server: GameServer, host: str, now: float) -> None:
+    """Count one registration against the per-address and total limits, or refuse it.
+
+    Each registration is one more user in every save and one more write
+    before its OK: unlimited, one address made 600 accounts in 5 s and
+    kept the tick 200 ms late. Refusals cost nothing to store.
+    """
+    cfg = server.config
+    if cfg.registrations_per_address and server.registrations.blocked(host, now):
+        server.count("registrations_limited")
+        raise Refused(ErrorReason.TOO_MANY_REGISTRATIONS,
+                      f"{cfg.registrations_per_address} registrations from this address "
+                      "in the last minute")
+    if cfg.registrations_per_minute and server.registrations_total.blocked("", now):
+        server.count("registrations_limited")
+        raise Refused(ErrorReason.TOO_MANY_REGISTRATIONS,
+                      f"{cfg.registrations_per_minute} registrations in the last minute")
+    server.registrations.fail(host, now)
+    server.registrations_total.fail("", now)
 
 
 def character_attributes(server: GameServer, request: Register) -> list[int]:

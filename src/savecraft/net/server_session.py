@@ -49,6 +49,7 @@ class Session:
     fragments: deque[MapFragment] = field(default_factory=deque)
     last_sent: float = 0.0
     overflow: int = 0  # records or messages dropped because the client fell behind
+    datagrams: int = 0  # datagrams received from its address (the UDP hello included)
     bad: int = 0  # datagrams from this address that failed decryption or NetQ checks
     moves: int = 0
     actions: int = 0

@@ -24,8 +24,10 @@ from ..fileio import atomic_write, ensure_dir
 from ..formats.tirnanog.save.codec import build as build_save
 from ..formats.tirnanog.save.codec import encode_chunk
 from ..formats.tirnanog.save.model import (
+    AddressFamily,
     ChunkList,
     DenyChunk,
+    DenyEntry,
     GlobalsChunk,
     MapChunk,
     NpcChunk,
@@ -133,6 +135,51 @@ class PlayerStore:
         except ValueError:
             return False
 
+    # -- DENY: refused addresses --------------------------------------------------------
+    def deny_add(self, spec: str) -> list[str]:
+        """Refuse an address or range (``10.0.0.7``, ``10.0.0.0/24``); the addresses added.
+
+        The DENY chunk holds single addresses (NOTES.md has no ranges), so a
+        range is stored as its addresses, at most ``MAX_DENY_RANGE`` of them:
+        the file means the same to any reader of the format.
+        """
+        added: list[str] = []
+        chunk = self._deny_chunk(create=True)
+        assert chunk is not None
+        for ip in deny_range(spec):
+            if ip not in self.deny:
+                self.deny.add(ip)
+                family = AddressFamily.AF_INET if ip.version == 4 else AddressFamily.AF_INET6
+                chunk.entries.append(DenyEntry(family, str(ip)))
+                added.append(str(ip))
+        if added:
+            self.dirty = True
+        return added
+
+    def deny_remove(self, spec: str) -> list[str]:
+        """Accept an address or range again; the addresses removed."""
+        gone = {ip for ip in deny_range(spec) if ip in self.deny}
+        if not gone:
+            return []
+        self.deny -= gone
+        chunk = self._deny_chunk(create=False)
+        if chunk is not None:
+            chunk.entries[:] = [e for e in chunk.entries if _ip(e.address) not in gone]
+        self.dirty = True
+        return sorted(str(ip) for ip in gone)
+
+    def deny_list(self) -> list[str]:
+        return [str(ip) for ip in sorted(self.deny, key=lambda a: (a.version, int(a)))]
+
+    def _deny_chunk(self, create: bool) -> DenyChunk | None:
+        chunks = self.save_game.chunks
+        found = chunks.first(DenyChunk)
+        if found is None and create:
+            found = DenyChunk([])
+            chunks.insert(0, found)  # where the spec lists it; every chunk's index moves
+            self._world_at, self._world_scanned = [], 0
+        return found
+
     @property
     def quests(self) -> QuestsChunk:
         found = self.save_game.quests
@@ -202,6 +249,28 @@ class PlayerStore:
         self.dirty = False
         self.writes += 1
         return len(data)
+
+
+MAX_DENY_RANGE = 4096  # addresses one DENY range may add (a /20 of IPv4, a /116 of IPv6)
+
+
+def deny_range(spec: str) -> list[Address]:
+    """The addresses of ``ADDR`` or ``ADDR/PREFIX``; ValueError (one line) when not one."""
+    try:
+        net = ipaddress.ip_network(spec.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"{spec!r} is not an IP address or address/prefix range") from None
+    if net.num_addresses > MAX_DENY_RANGE:
+        raise ValueError(f"{spec}: {net.num_addresses} addresses, more than the "
+                         f"{MAX_DENY_RANGE} one range may deny (DENY holds single addresses)")
+    return list(net)
+
+
+def _ip(text: str) -> Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
 
 
 def _never_decoded(raw: bytes, offset: int) -> Any:  # a snapshot is only ever written

@@ -18,6 +18,7 @@ shortened server hello, sent over UDP in answer to a UDP hello with a zero OTP.
 
 from __future__ import annotations
 
+import struct
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -200,6 +201,16 @@ class ServerHello(Message):
             + bytes(8) + bytes(head[16:56]) + bundle_size.to_bytes(8, "little")
         hello = cls.decode_body(Reader(raw, 2, path=cls.NAME), Context())
         return hello
+
+    def nonzero_reserved(self) -> list[str]:
+        """The must-be-zero fields that are not zero, as ``name=0x...``: empty when all are.
+
+        Decoding keeps them as they came (a dump shows them, a rebuild is
+        byte-exact); a client refuses such a hello (:mod:`savecraft.net.client`),
+        since non-zero feature flags announce a protocol it does not speak.
+        """
+        return [f"{name}=0x{v:X}" for name, v in (("features", self.features),
+                                                  ("reserved", self.reserved)) if v]
 
     def file_header_fields(self) -> bytes:
         """Bytes 16-56 as in the game file, to compare with a cached bundle's header."""
@@ -468,6 +479,7 @@ class ErrorReason(IntEnum):
     ALREADY_LOGGED_IN = 11  # that user is in the game already
     PROTOCOL_ERROR = 12  # a malformed or out-of-order message
     SERVER_ERROR = 13  # the server failed (e.g. could not save the new user)
+    TOO_MANY_REGISTRATIONS = 14  # registrations per address or per minute are limited; try later
 
 
 _ERROR = Record("error", [("header", "u16"), ("reason", "u16")])
@@ -510,6 +522,7 @@ class Error(Message):
             return cls(code)
 
 
+_CRC = struct.Struct("<I")
 _LOGIN_OK = Record("login OK", [("header", "u16"), ("token", "bytes[256]"), ("otp", "bytes[8]"),
                                 ("state_size", "u32")])
 
@@ -520,8 +533,11 @@ class LoginOk(Message):
     """Type 5: the session token and OTP, then the compressed world state.
 
     The header's length is always 270; the state (a zlib stream of
-    saved-game chunks with exactly one USER and no DENY) follows uncounted,
-    its size at offset 266. ``state`` is a :class:`ChunkList` as the
+    saved-game chunks with exactly one USER and no DENY, then the CRC-32 of
+    the chunk data, as a save stores its payload: NOTES.md) follows
+    uncounted, its size (CRC included) at offset 266. A state without the
+    CRC is accepted too, and ``state_crc`` says which was seen; the CRC is
+    always written. ``state`` is a :class:`ChunkList` as the
     saved-game codec makes; offsets in errors inside it count from the start
     of the inflated state. ``encoding`` remembers the original compressed
     bytes so an unchanged state is re-sent as it came.
@@ -537,6 +553,7 @@ class LoginOk(Message):
     otp: bytes = bytes(OTP_SIZE)
     state: ChunkList = field(default_factory=ChunkList)
     encoding: Deflated = field(default_factory=Deflated, compare=False, repr=False)
+    state_crc: bool = field(default=True, compare=False)  # decoded: the CRC was there
 
     def __post_init__(self) -> None:
         if not isinstance(self.state, ChunkList):
@@ -557,7 +574,7 @@ class LoginOk(Message):
                 bad(f"{self.NAME}.{name}", f"{n} bytes", f"{len(v)} bytes")
         _check_state(self.state, None)
         content = payload_bytes(SaveGame(chunks=self.state))
-        state = self.encoding.compress(content)
+        state = self.encoding.compress(content) + _CRC.pack(zlib.crc32(content))
         return _LOGIN_OK.pack(self.TYPE | self.SIZE << 5, bytes(self.token), bytes(self.otp),
                               len(state)) + state
 
@@ -577,14 +594,21 @@ class LoginOk(Message):
                    str(n), at=start + 266)
         compressed = r.bytes(n, "state")
         inflated = inflate(compressed, offset=r.offset - n, path=f"{cls.NAME}.state")
-        if inflated.trailing:
-            r.fail("state", "the end of the zlib stream at the end of the state",
-                   f"{len(inflated.trailing)} more bytes", at=r.pos - len(inflated.trailing))
         content = inflated.data
+        trailing = inflated.trailing
+        if trailing and len(trailing) != _CRC.size:
+            r.fail("state", "the end of the zlib stream, then its 4-byte CRC, at the end of "
+                   "the state", f"{len(trailing)} more bytes", at=r.pos - len(trailing))
+        if trailing:
+            (crc,) = _CRC.unpack(trailing)
+            if crc != zlib.crc32(content):
+                r.fail("state_crc", f"0x{zlib.crc32(content):08X} (CRC-32 of the chunk data)",
+                       f"0x{crc:08X}", at=r.pos - _CRC.size)
         chunks = scan_chunks(content, Report())
         _check_state(chunks, f"{cls.NAME}.state")
         return cls(token, otp, chunks,
-                   Deflated.from_stream(compressed, content, inflated.container))
+                   Deflated.from_stream(compressed[:n - len(trailing)], content,
+                                        inflated.container), bool(trailing))
 
 
 def _check_state(chunks: ChunkList, path: str | None) -> None:
