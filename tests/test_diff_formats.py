@@ -22,7 +22,7 @@ def test_angband_block_insertion_is_one_added_block() -> None:
     save.blocks.insert(3, RawBlock("patch", 1, b"an extra block"))
     after = api.build(save)
     changes = diff.diff_bytes(before, after).changes
-    assert [(c.kind, c.path) for c in changes] == [("added", "blocks[name=patch]")]
+    assert [(c.kind, c.path, c.note) for c in changes] == [("added", "blocks[3]", "raw name=patch")]
     assert changes[0].new == RawBlock("patch", 1, b"an extra block")
 
 
@@ -34,7 +34,7 @@ def test_angband_block_edit_by_block_name(tmp_path: Path) -> None:
     assert result.changes == [("blocks[6].version", 2)]
     assert api.validate(p).ok
     changes = diff.diff_files(tmp_path / "angband.sav.bak", p).changes
-    assert [(c.path, c.old, c.new) for c in changes] == [("blocks[name=stores].version", 1, 2)]
+    assert [(c.path, c.old, c.new) for c in changes] == [("blocks[6].version", 1, 2)]
     with pytest.raises(FormatError):
         edit.edit_file(p, {"blocks[name=stores].version": -1})
     assert p.read_bytes() == result.data
@@ -59,7 +59,7 @@ def test_angband_real_file_single_change() -> None:
     save.blocks[k].data = bytes(raw)
     changes = diff.diff_bytes(data, api.build(save)).changes
     assert [(c.kind, c.path) for c in changes] == [
-        ("changed", f"blocks[name={save.blocks[k].name}].data")]
+        ("changed", f"blocks[{k}].data")]
     assert api.validate(api.build(save)).ok
 
 
@@ -86,5 +86,5 @@ def test_qfg5_edit_and_keyed_objects() -> None:
     room = next(i for i, r in enumerate(save.rooms) if len(r.objects) >= 2)
     save.rooms[room].objects.insert(0, GameObject(2, 4999, b"new object"))
     changes = diff.diff_bytes(data, api.build(save)).changes
-    assert [(c.kind, c.path) for c in changes] == [("added", f"rooms[{room}].objects[id=4999]")]
+    assert [(c.kind, c.path) for c in changes] == [("added", f"rooms[{room}].objects[0]")]
     assert get(api.parse(api.build(save)), changes[0].path) == GameObject(2, 4999, b"new object")

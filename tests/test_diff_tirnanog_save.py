@@ -46,7 +46,8 @@ def test_a_single_changed_field_in_a_large_file(big: bytes) -> None:
     a, b = api.parse(big), api.parse(changed)
     result = diff.diff(a, b)
     assert [(c.kind, c.path, c.old, c.new) for c in result.changes] == [
-        ("changed", f"chunks[name={user.name}].entity.inventory[2].quantity", old, old + 7)]
+        ("changed", f"users[{edited.users.index(user)}].entity.inventory[2].quantity", old, old + 7)]
+    assert result.changes[0].note == f"USER name={user.name}"
     assert decoded(a) == decoded(b) == 1
     assert get(b, result.changes[0].path) == old + 7
 
@@ -55,7 +56,8 @@ def test_an_inserted_user_is_one_added_record(big: bytes) -> None:
     edited = api.parse(big)
     edited.chunks.insert(100, make_user(random.Random(5), "Newcomer"))
     result = diff.diff_bytes(big, api.build(edited))
-    assert [(c.kind, c.path) for c in result.changes] == [("added", "chunks[name=Newcomer]")]
+    assert [(c.kind, c.path) for c in result.changes] == [
+        ("added", f"users[{[u.name for u in edited.users].index('Newcomer')}]")]
     assert result.changes[0].new.name == "Newcomer"
 
 
@@ -66,7 +68,10 @@ def test_a_removed_and_a_moved_user(big: bytes) -> None:
     edited.chunks.insert(300, edited.chunks.pop(10))
     result = diff.diff_bytes(big, api.build(edited))
     got = [(c.kind, c.path) for c in result.changes]
-    assert got == [("removed", f"chunks[name={names[1]}]"), ("moved", f"chunks[name={names[0]}]")]
+    old_users = [u.name for u in api.parse(big).users]
+    new_users = [u.name for u in edited.users]
+    assert got == [("removed", f"users[{old_users.index(names[1])}]"),
+                   ("moved", f"users[{new_users.index(names[0])}]")]
     moved = result.changes[1]
     assert (moved.old, moved.new) == (10, 300)
 
@@ -85,12 +90,11 @@ def test_changes_in_several_chunk_kinds() -> None:
     got = {(c.kind, c.path) for c in changes}
     for c in changes:  # every path names the value on its side
         assert get(api.parse(data_b), c.path) == c.new
-    npc_index = b.chunks.index(b.npcs[1])
     assert got == {  # DENY entries are matched by address, MAP chunks by map id (their KEY)
-        ("added", "chunks[0].entries[address=198.51.100.7]"),
-        ("changed", "chunks[2].completers[3]"),
-        ("changed", f"chunks[{npc_index}].entity.y"),
-        ("changed", "chunks[map_id=1].tiles[5]"),
+        ("added", "deny.entries[0]"),
+        ("changed", "quests.completers[3]"),
+        ("changed", "npcs[1].entity.y"),
+        ("changed", "maps[0].tiles[5]"),
     }
 
 
@@ -100,7 +104,7 @@ def test_many_changed_values_in_one_list_show_as_one_change() -> None:
     maps = [i for i, c in enumerate(b.chunks) if type(c).__name__ == "MapChunk"]
     b.chunks[maps[0]].tiles = [7] * len(b.chunks[maps[0]].tiles)
     changes = diff.diff(a, b).changes
-    assert [(c.kind, c.path) for c in changes] == [("changed", "chunks[map_id=1].tiles")]
+    assert [(c.kind, c.path) for c in changes] == [("changed", "maps[0].tiles")]
 
 
 def test_json_output_names_old_and_new_values() -> None:
@@ -114,13 +118,13 @@ def test_json_output_names_old_and_new_values() -> None:
     assert doc["equal"] is False
     assert doc["a"]["format"] == doc["b"]["format"] == "tirnanog-save"
     by_path = {c["path"]: c for c in doc["changes"]}
-    assert by_path["chunks[name=Brigid].entity.x"] == {
-        "change": "changed", "path": "chunks[name=Brigid].entity.x",
-        "old": a.users[0].entity.x, "new": 1}
-    assert by_path["chunks[name=Brigid].password_hash"]["new"] == "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE="
-    added = by_path["chunks[name=Guest]"]
+    assert by_path["users[0].entity.x"] == {
+        "change": "changed", "path": "users[0].entity.x",
+        "old": a.users[0].entity.x, "new": 1, "note": "USER name=Brigid"}
+    assert by_path["users[0].password_hash"]["new"] == "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE="
+    added = by_path["users[1]"]
     assert added["change"] == "added" and "old" not in added
     assert added["new"]["kind"] == "USER" and added["new"]["name"] == "Guest"
     text = "\n".join(result.lines())
-    assert "+ chunks[name=Guest]: USER name=Guest" in text
-    assert "  chunks[name=Brigid].password_hash: (32 bytes) -> (32 bytes)" in text
+    assert "+ users[1]: USER name=Guest" in text
+    assert "  users[0].password_hash: (32 bytes) -> (32 bytes)  (USER name=Brigid)" in text

@@ -99,7 +99,7 @@ def test_editor_round_trip(save_file: Path, tmp_path: Path, monkeypatch: pytest.
     """, monkeypatch)
     assert main(["edit", str(save_file)]) == 0
     out = capsys.readouterr().out
-    assert "chunks[name=Brigid].entity.y" in out and "entity.inventory[5]" in out
+    assert "users[0].entity.y" in out and "entity.inventory[5]" in out
     save = api.load(save_file)
     assert save.users[0].entity.y == 4321
     assert len(save.users[0].entity.inventory) == 6
@@ -160,11 +160,11 @@ def test_diff_exit_status_and_output(save_file: Path, tmp_path: Path,
     capsys.readouterr()
     assert main(["diff", str(save_file), str(other)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("  chunks[name=Brigid].entity.x: ") and out.rstrip().endswith("-> 5")
+    assert out.startswith("  users[0].entity.x: ") and out.rstrip().endswith("-> 5  (USER name=Brigid)")
     assert main(["diff", str(save_file), str(other), "--json"]) == 1
     doc = orjson.loads(capsys.readouterr().out)
     assert doc["equal"] is False
-    assert [(c["path"], c["new"]) for c in doc["changes"]] == [("chunks[name=Brigid].entity.x", 5)]
+    assert [(c["path"], c["new"]) for c in doc["changes"]] == [("users[0].entity.x", 5)]
     assert main(["diff", str(save_file), str(save_file), "--json"]) == 0
     assert orjson.loads(capsys.readouterr().out)["changes"] == []
 

@@ -38,7 +38,7 @@ def test_edit_by_user_name_round_trips(player: bytes, tmp_path: Path) -> None:
     assert api.validate(after).ok
     changes = diff.diff(before, api.parse(after)).changes
     assert [(c.kind, c.path, c.old, c.new) for c in changes] == [
-        ("changed", "chunks[name=Brigid].entity.x", before.users[0].entity.x, 120)]
+        ("changed", "users[0].entity.x", before.users[0].entity.x, 120)]
 
 
 def test_appending_to_a_list_recomputes_counts_and_crc(player: bytes) -> None:
@@ -52,16 +52,16 @@ def test_appending_to_a_list_recomputes_counts_and_crc(player: bytes) -> None:
     assert int.from_bytes(result.data[-4:], "little") == zlib.crc32(content)
     changes = diff.diff_bytes(player, result.data).changes
     assert [(c.kind, c.path) for c in changes] == [
-        ("added", "chunks[name=Brigid].entity.inventory[5]")]
+        ("added", "users[0].entity.inventory[5]")]
 
 
 def test_edit_a_server_save_changes_one_chunk_only(server: bytes) -> None:
     result = edit.edit_bytes(server, {"users[name=Niamh2].flags": 1, "chunks[1].values[0]": -5})
-    assert dict(result.changes) == {"users[23].flags": 1, "chunks[1].values[0]": -5}
+    assert dict(result.changes) == {"users[23].flags": 1, "globals.values[0]": -5}
     assert result.model.user("Niamh2").banned
     changes = diff.diff_bytes(server, result.data).changes
     assert sorted((c.path, c.new) for c in changes) == [
-        ("chunks[1].values[0]", -5), ("chunks[name=Niamh2].flags", 1)]
+        ("globals.values[0]", -5), ("users[23].flags", 1)]
 
 
 def test_text_values_follow_the_field_type(player: bytes) -> None:

@@ -99,7 +99,8 @@ def test_resolve_through_properties_and_keys() -> None:
     srv = server_save(users=3)
     r = resolve(srv, "chunks[0].entries[0].family")
     assert r.value is AddressFamily.AF_INET and r.hint is AddressFamily
-    assert resolve(srv, "chunks[name=Cian]").path == "chunks[5]"
+    assert resolve(srv, "chunks[name=Cian]").path == "users[2]"  # a chunk is named by its kind
+    assert resolve(srv, "chunks[0].entries[0]").path == "deny.entries[0]"
 
 
 @pytest.mark.parametrize(("path", "says"), [
@@ -163,9 +164,46 @@ def test_assign_rebuilds_frozen_records_and_tuples() -> None:
     assert resolve(h, "maybe").hint == Point | None
 
 
-def test_assign_into_a_computed_view_is_refused() -> None:
+def test_assign_through_a_view_sets_the_models_own_list() -> None:
     save = server_save(users=2)
-    with pytest.raises(PathError, match="computed"):
-        assign(resolve(save, "users[0]"), save.users[1])
-    with pytest.raises(PathError, match="computed"):
+    first, second = save.users
+    k = next(i for i in range(len(save.chunks)) if save.chunks[i] is first)
+    assign(resolve(save, "users[0]"), second)  # users is computed: chunks[k] is what changes
+    assert save.chunks[k] is second
+    with pytest.raises(PathError, match="computed"):  # the view as a whole is no list to set
         assign(resolve(save, "users"), [])
+
+
+# -- views by kind: derived from property hints, for any model -----------------------------
+
+
+@dataclass
+class _Cat:
+    name: str = ""
+
+
+@dataclass
+class _Dog:
+    name: str = ""
+
+
+@dataclass
+class _Zoo:
+    animals: list[_Cat | _Dog] = field(default_factory=list)
+
+    @property
+    def cats(self) -> list[_Cat]:
+        return [a for a in self.animals if isinstance(a, _Cat)]
+
+    @property
+    def dog(self) -> _Dog | None:
+        return next((a for a in self.animals if isinstance(a, _Dog)), None)
+
+
+def test_records_of_one_kind_are_named_through_the_models_view() -> None:
+    zoo = _Zoo([_Cat("a"), _Dog("rex"), _Cat("b"), _Dog("fido")])
+    assert resolve(zoo, "animals[2].name").path == "cats[1].name"
+    assert resolve(zoo, "cats[name=b]").path == "cats[1]"
+    assert resolve(zoo, "animals[1]").path == "dog"
+    assert resolve(zoo, "animals[3]").path == "animals[3]"  # a second dog: the view shows only the first
+    assert resolve(zoo, "cats[0].name").value == "a"

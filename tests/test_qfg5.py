@@ -249,11 +249,11 @@ def test_wrong_room_count(rooms: int) -> None:
     at = part_boundaries(save)["objects.total"]
     with pytest.raises(FormatError) as err:
         parse(data)
-    assert (err.value.offset, err.value.path) == (at, "objects.rooms")
+    assert (err.value.offset, err.value.path) == (at, "rooms")
     assert f"found {rooms} " in str(err.value)
     report = Report(strict=False)
     partial = codec.parse(data, report)
-    assert [(p.offset, p.path) for p in report.errors] == [(at, "objects.rooms")]
+    assert [(p.offset, p.path) for p in report.errors] == [(at, "rooms")]
     assert len(partial.rooms) == rooms and partial.room_data == save.room_data
 
 

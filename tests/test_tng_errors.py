@@ -180,7 +180,7 @@ def test_sprite_index_inside_an_asset() -> None:
     def edit(g: object) -> None:
         g.section(NpcTypesSection).npcs[0].asset.value.sprites[0] = SpriteRef(2, 9)  # type: ignore[attr-defined]
     found = problems(edited(edit))
-    assert any("npcs[0].asset.sprites[0].index" in p for p in found), found
+    assert any("npcs[0].asset.value.sprites[0].index" in p for p in found), found
 
 
 def test_text_index_past_the_texts() -> None:
@@ -196,7 +196,7 @@ def test_bytecode_jump_outside_its_script() -> None:
         npc.handlers[0].script = Script(code=bytes([2, 0x40, 0, 0, 0]))  # JMP 0x40 in a 5-byte script
     data = edited(edit)
     found = problems(data)
-    assert any("npc_types[1].handlers[0].script" in p and "jump" in p for p in found), found
+    assert any("sections[26].npcs[1].asset.value.handlers[0].script" in p and "jump" in p for p in found), found
     again = api.load(data)  # kept as bytecode, written back unchanged
     assert api.build(again) == data
 
@@ -256,7 +256,7 @@ def test_frame_atlas_past_the_atlases() -> None:
     def edit(g: object) -> None:
         g.section(TileSpritesSection).sprites[2].asset.value.animations[0].frames[0].atlas = 9  # type: ignore[attr-defined]
     found = problems(edited(edit))
-    assert any("sprites[2].asset.animations[0].frames[0].atlas" in p and "below 2" in p for p in found), found
+    assert any("sprites[2].asset.value.animations[0].frames[0].atlas" in p and "below 2" in p for p in found), found
 
 
 def test_map_tile_past_the_tile_sprites() -> None:

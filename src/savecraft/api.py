@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import registry
+from . import paths, registry
 from .errors import FormatError, Problem, Report, SavecraftError
 from .fileio import PathLike, Written, read_input, write_file
 
@@ -87,5 +88,13 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
         if fmt.check is not None and model is not None:
             fmt.check(model, report)
     except FormatError as err:
-        report.problems.extend(err.problems)
-    return Validation(fmt.name, report.problems, report.notes, model)
+        report.capture(err)
+    problems = report.problems
+    if model is not None:  # one record, one name: the path dumps, edits and diffs print
+        problems = [_named(p, model) for p in problems]
+    return Validation(fmt.name, problems, report.notes, model)
+
+
+def _named(problem: Problem, model: Any) -> Problem:
+    path = paths.canonical_prefix(model, problem.path) if problem.path else problem.path
+    return problem if path == problem.path else dataclasses.replace(problem, path=path)

@@ -1,27 +1,31 @@
 """Field-aware comparison: which values changed, which records came and went.
 
 Two models are walked side by side over their dataclass fields. Lists of
-records are matched by a key, not by position, so inserting one player into
-a server save shows as one added record rather than every later player
-changing. The key of a record class is its ``KEY`` class attribute when it
-has one, else its first field named ``name``, ``id``, ``key`` or ``uid``;
-records without a key are matched by their order among records of the same
-type. Lists that can hand out the original bytes of an item they never
-decoded (``raw_or_none``, as the lazy chunk lists do) are first matched on
-those bytes, so two large files that differ in one record decode only that
-record on each side.
+records are matched by what a person calls them, not by position, so
+inserting one player into a server save shows as one added record rather
+than every later player changing. The key of a record class is its ``KEY``
+class attribute when it has one, else its first field named ``name``,
+``id``, ``key`` or ``uid``; a key that is a reference (field metadata
+``ref``) is compared by what it names in its model; a record type that
+occurs once on both sides is one record whatever its key; records without a
+key are matched by their order among records of the same type. Lists that
+can hand out the original bytes of an item they never decoded
+(``raw_or_none``, as the lazy chunk lists do) are first matched on those
+bytes, so two large files that differ in one record decode only that record
+on each side.
 
-Paths in the result use the language of :mod:`savecraft.paths`, so every
-one of them can be handed back to :func:`savecraft.paths.resolve` or to
-``savecraft edit --set``. Fields declared with ``compare=False`` only record
-how a file was encoded; they are compared (as ``encoding`` changes) only
-when the data is the same and the bytes still differ.
+Paths in the result are canonical (:func:`savecraft.paths.canonical`), so
+every one of them can be handed back to :func:`savecraft.paths.resolve` or
+to ``savecraft edit --set``; which record a value belongs to is a ``note``
+for people. Fields declared with ``compare=False`` only record how a file
+was encoded; they are compared (as ``encoding`` changes) only when the data
+is the same and the bytes still differ.
 
 >>> from savecraft import diff
 >>> result = diff.diff_files("before.sav", "after.sav")
 >>> for change in result.changes:
 ...     print(change)
-chunks[name=Brigid].entity.x: 723 -> 120
+  users[0].entity.x: 723 -> 120  (USER name=Brigid)
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import bisect
 import dataclasses
 import enum
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -41,7 +45,7 @@ from . import jsonmap, registry
 from .binary import join_path
 from .errors import Report, SavecraftError
 from .fileio import PathLike, read_input
-from .paths import key_step, key_text, quote, same_value
+from .paths import PathError, holds_value, key_step, key_text, quote, resolve, same_value
 
 ChangeKind = Literal["changed", "added", "removed", "moved", "encoding"]
 
@@ -58,29 +62,35 @@ class Change:
     path: str
     old: Any = None
     new: Any = None
+    # For people, not for edit: which record the value belongs to ("USER name=Brigid"),
+    # or what a reference names on each side ("hp" -> "hit_points").
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"change": self.kind, "path": self.path}
         if self.kind == "moved":
             out["from"] = self.old
             out["to"] = self.new
-            return out
-        if self.kind != "added":
-            out["old"] = plain(self.old)
-        if self.kind != "removed":
-            out["new"] = plain(self.new)
+        else:
+            if self.kind != "added":
+                out["old"] = plain(self.old)
+            if self.kind != "removed":
+                out["new"] = plain(self.new)
+        if self.note:
+            out["note"] = self.note
         return out
 
     def __str__(self) -> str:
         where = self.path or "(top)"
+        note = f"  ({self.note})" if self.note else ""
         if self.kind == "added":
-            return f"+ {where}: {describe(self.new)}"
+            return f"+ {where}: {self.note or describe(self.new)}"
         if self.kind == "removed":
-            return f"- {where}: {describe(self.old)}"
+            return f"- {where}: {self.note or describe(self.old)}"
         if self.kind == "moved":
-            return f"  {where}: moved from position {self.old} to {self.new}"
+            return f"  {where}: moved from position {self.old} to {self.new}{note}"
         tag = " (encoding only)" if self.kind == "encoding" else ""
-        return f"  {where}: {show(self.old)} -> {show(self.new)}{tag}"
+        return f"  {where}: {show(self.old)} -> {show(self.new)}{tag}{note}"
 
 
 @dataclass(slots=True)
@@ -165,18 +175,71 @@ def show(value: Any, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def describe(value: Any) -> str:
-    """A record by its kind and key, e.g. ``USER name=Brigid``."""
+def describe(value: Any, refs: Refs | None = None) -> str:
+    """A record by its kind and key, e.g. ``USER name=Brigid`` (references resolved by ``refs``)."""
     if _is_record(value):
         kind = getattr(value, "KIND", None)
         label = kind if isinstance(kind, str) else type(value).__name__
         key = key_field(type(value))
         if key is not None:
-            text = key_text(getattr(value, key, None))
+            text = _key_text(value, key, refs)
             if text is not None:
                 return f"{label} {key}={quote(text)}"
         return label
     return show(value)
+
+
+# -- references -------------------------------------------------------------------------------
+
+# (kind, value) -> what the reference names in its model, or None when it names nothing.
+Refs = Callable[[str, Any], Any]
+
+
+def refs_of(model: Any) -> Refs:
+    """How ``model`` resolves a reference field (``field(metadata={"ref": KIND})``).
+
+    A reference of kind ``string`` is what ``model.string(value)`` returns,
+    and so on: a model that stores names as offsets into a string table
+    (a TirNanoG game) offers that method, and diff compares the names.
+    """
+    def resolve_ref(kind: str, value: Any) -> Any:
+        method = getattr(model, kind, None)
+        if not callable(method) or isinstance(value, bool) or not isinstance(value, int):
+            return None
+        try:
+            return method(value)
+        except (SavecraftError, ValueError, TypeError, LookupError):
+            return None
+    return resolve_ref
+
+
+_REF_KEYS: dict[tuple[type, str], str | None] = {}
+
+
+def _ref_kind(cls: type, name: str) -> str | None:
+    """The reference kind of field ``name`` of ``cls``, or None for an ordinary field."""
+    try:
+        return _REF_KEYS[(cls, name)]
+    except KeyError:
+        pass
+    kind = None
+    if dataclasses.is_dataclass(cls):
+        for f in dataclasses.fields(cls):
+            if f.name == name:
+                found = f.metadata.get("ref")
+                kind = found if isinstance(found, str) else None
+    _REF_KEYS[(cls, name)] = kind
+    return kind
+
+
+def _key_text(item: Any, key: str, refs: Refs | None) -> str | None:
+    value = getattr(item, key, None)
+    ref = _ref_kind(type(item), key) if refs is not None else None
+    if ref is not None and refs is not None:
+        named = refs(ref, value)
+        if isinstance(named, str):
+            return named
+    return key_text(value)
 
 
 # -- keys -------------------------------------------------------------------------------------
@@ -201,13 +264,19 @@ def key_field(cls: type) -> str | None:
     return key
 
 
-def _identity(item: Any) -> tuple[str, str | None, str | None]:
-    """(type, key field, key text) of a list item; plain values are all alike."""
+def _identity(item: Any, refs: Refs | None = None, single: frozenset[type] = frozenset()
+              ) -> tuple[str, str | None, str | None]:
+    """(type, key field, key text) of a list item; plain values are all alike.
+
+    A record whose type occurs once in the list on both sides is that one
+    record whatever its key says (an Angband save's one description block,
+    whose ``name`` is the character's and may change).
+    """
     if _is_record(item):
         cls = type(item)
         key = key_field(cls)
-        if key is not None:
-            text = key_text(getattr(item, key, None))
+        if key is not None and cls not in single:
+            text = _key_text(item, key, refs)
             if text is not None:
                 return cls.__qualname__, key, text
         return cls.__qualname__, None, None
@@ -240,15 +309,16 @@ def _own_eq(cls: type) -> bool:
 
 
 class _Walk:
-    def __init__(self, encoding: bool = False) -> None:
+    def __init__(self, encoding: bool = False, refs: tuple[Refs, Refs] | None = None) -> None:
         self.out: list[Change] = []
         # encoding pass: also compare compare=False fields, and trust no == shortcut
         self.encoding = encoding
+        self.refs = refs
 
-    def emit(self, kind: ChangeKind, path: str, old: Any, new: Any) -> None:
+    def emit(self, kind: ChangeKind, path: str, old: Any, new: Any, note: str = "") -> None:
         if self.encoding and kind == "changed":
             kind = "encoding"
-        self.out.append(Change(kind, path, old, new))
+        self.out.append(Change(kind, path, old, new, note))
 
     def value(self, a: Any, b: Any, path: str) -> None:
         if a is b:
@@ -261,6 +331,40 @@ class _Walk:
             self.array(a, b, path)
         elif _is_sequence(a) and _is_sequence(b):
             self.sequence(a, b, path)
+        elif type(a) is type(b) and holds_value(type(a)):
+            self.holder(a, b, path)
+        elif type(a) is not type(b) or not same_value(a, b):
+            self.emit("changed", path, a, b)
+
+    def holder(self, a: Any, b: Any, path: str) -> None:
+        """An object that holds one decoded value (a TirNanoG asset): compare the values."""
+        if not self.encoding:
+            try:
+                if a == b:
+                    return
+            except (ValueError, TypeError):
+                pass
+        try:
+            va, vb = a.value, b.value
+        except SavecraftError:  # cannot be decoded: compare what can be
+            if not same_value(a, b):
+                self.emit("changed", path, a, b)
+            return
+        self.value(va, vb, join_path(path, "value"))
+
+    def reference(self, kind: str, a: Any, b: Any, path: str) -> None:
+        """A reference field: the same name on both sides is no change, whatever the offsets."""
+        assert self.refs is not None
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                self.reference(kind, x, y, f"{path}[{i}]")
+            return
+        if type(a) is type(b) and same_value(a, b):
+            return  # the same reference; if what it names was renamed, that change is listed there
+        ra, rb = self.refs[0](kind, a), self.refs[1](kind, b)
+        if ra is not None and rb is not None:
+            if ra != rb:
+                self.emit("changed", path, a, b, f"{show(ra)} -> {show(rb)}")
         elif type(a) is not type(b) or not same_value(a, b):
             self.emit("changed", path, a, b)
 
@@ -274,6 +378,10 @@ class _Walk:
                 pass
         for f in dataclasses.fields(cls):
             if not f.compare and not self.encoding:
+                continue
+            ref = f.metadata.get("ref")
+            if isinstance(ref, str) and self.refs is not None:
+                self.reference(ref, getattr(a, f.name), getattr(b, f.name), join_path(path, f.name))
                 continue
             self.value(getattr(a, f.name), getattr(b, f.name), join_path(path, f.name))
 
@@ -346,11 +454,11 @@ class _Walk:
             left_a, left_b = list(range(na)), list(range(nb))
         items_a = {i: a[i] for i in left_a}
         items_b = {j: b[j] for j in left_b}
-        ids_a = _numbered(left_a, items_a)
-        ids_b = _numbered(left_b, items_b)
+        single = _single_types(a, items_a) & _single_types(b, items_b)
+        refs_a, refs_b = self.refs if self.refs is not None else (None, None)
+        ids_a = _numbered(left_a, items_a, refs_a, single)
+        ids_b = _numbered(left_b, items_b, refs_b, single)
         by_id_a = {ident: i for i, ident in ids_a.items()}
-        keys_b = _unique_keys(ids_b)
-        keys_a = _unique_keys(ids_a)
         start = len(self.out)
         plain_items = True
         matched_a: set[int] = set()
@@ -358,7 +466,7 @@ class _Walk:
             ident = ids_b[j]
             item_b = items_b[j]
             plain_items = plain_items and not _is_record(item_b) and not _is_sequence(item_b)
-            sub_b = path + _item_step(j, ident, keys_b)
+            sub_b = f"{path}[{j}]"
             ia = by_id_a.get(ident)
             if ia is None:
                 self.emit("added", sub_b, None, item_b)
@@ -370,15 +478,14 @@ class _Walk:
             if i not in matched_a:
                 item_a = items_a[i]
                 plain_items = plain_items and not _is_record(item_a) and not _is_sequence(item_a)
-                self.emit("removed", path + _item_step(i, ids_a[i], keys_a), item_a, None)
+                self.emit("removed", f"{path}[{i}]", item_a, None)
         if plain_items and len(self.out) - start > SCALAR_LIMIT:
             del self.out[start:]
             self.emit("changed", path, a, b)
             return
-        self.moves(pairs, ids_b, keys_b, b, path)
+        self.moves(pairs, path)
 
-    def moves(self, pairs: list[tuple[int, int]], ids_b: dict[int, tuple[str, str | None, str | None, int]],
-              keys_b: set[tuple[str, str | None, str | None, int]], b: Sequence[Any], path: str) -> None:
+    def moves(self, pairs: list[tuple[int, int]], path: str) -> None:
         """Matched items whose relative order changed: those outside a longest increasing run."""
         pairs.sort()
         js = [j for _, j in pairs]
@@ -388,13 +495,7 @@ class _Walk:
         for k, (i, j) in enumerate(pairs):
             if k in keep:
                 continue
-            ident = ids_b.get(j)
-            if ident is None:  # matched on its bytes: decode it only to name it
-                ident = _numbered([j], {j: b[j]})[j]
-                unique = {ident}
-            else:
-                unique = keys_b
-            self.emit("moved", path + _item_step(j, ident, unique), i, j)
+            self.emit("moved", f"{path}[{j}]", i, j)
 
 
 def _map_step(key: Any) -> str:
@@ -417,32 +518,32 @@ def _same_item(x: Any, y: Any) -> bool:
 Ident = tuple[str, str | None, str | None, int]
 
 
-def _numbered(indexes: list[int], items: Mapping[int, Any]) -> dict[int, Ident]:
+def _single_types(seq: Sequence[Any], items: Mapping[int, Any]) -> frozenset[type]:
+    """Record types among ``items`` that occur exactly once in the whole of ``seq``.
+
+    A lazy list that tags its items (``magic(i)``) is counted without decoding.
+    """
+    tag = getattr(seq, "magic", None)
+    tags: list[Any] = ([tag(i) for i in range(len(seq))] if callable(tag)
+                       else [type(seq[i]) for i in range(len(seq))])
+    count: dict[Any, int] = {}
+    for t in tags:
+        count[t] = count.get(t, 0) + 1
+    return frozenset(type(item) for i, item in items.items()
+                     if _is_record(item) and count.get(tags[i]) == 1)
+
+
+def _numbered(indexes: list[int], items: Mapping[int, Any], refs: Refs | None = None,
+              single: frozenset[type] = frozenset()) -> dict[int, Ident]:
     """Each item's identity plus its occurrence among items of the same identity."""
     seen: dict[tuple[str, str | None, str | None], int] = {}
     out: dict[int, Ident] = {}
     for i in indexes:
-        base = _identity(items[i])
+        base = _identity(items[i], refs, single)
         k = seen.get(base, 0)
         seen[base] = k + 1
         out[i] = (*base, k)
     return out
-
-
-def _unique_keys(ids: Mapping[int, Ident]) -> set[Ident]:
-    """Identities whose key value occurs once, so ``[key=value]`` names the item unambiguously."""
-    count: dict[tuple[str | None, str | None], int] = {}
-    for _, key, text, _ in ids.values():
-        if key is not None:
-            count[(key, text)] = count.get((key, text), 0) + 1
-    return {ident for ident in ids.values()
-            if ident[1] is not None and count[(ident[1], ident[2])] == 1}
-
-
-def _item_step(index: int, ident: Ident, unique: set[Ident]) -> str:
-    if ident in unique and ident[1] is not None and ident[2] is not None:
-        return f"[{ident[1]}={quote(ident[2])}]"
-    return f"[{index}]"
 
 
 def _longest_increasing(seq: list[int]) -> set[int]:
@@ -479,9 +580,37 @@ def diff(a: Any, b: Any, *, encoding: bool = False) -> Diff:
     fa, fb = _format_name(a), _format_name(b)
     if fa != fb:
         return Diff(fa, fb)
-    walk = _Walk(encoding)
+    refs = (refs_of(a), refs_of(b))
+    walk = _Walk(encoding, refs)
     walk.value(a, b, "")
-    return Diff(fa, fb, walk.out)
+    return Diff(fa, fb, [_named(c, a, b, refs) for c in walk.out])
+
+
+def _named(change: Change, a: Any, b: Any, refs: tuple[Refs, Refs]) -> Change:
+    """A change with its canonical path (:func:`savecraft.paths.canonical`) and, for a value
+    inside a record with a key, that record for people to read."""
+    if not change.path:
+        return change
+    removed = change.kind == "removed"
+    root = a if removed else b
+    try:
+        where = resolve(root, change.path)
+    except PathError:  # a path the walk made but the model cannot follow: keep it as it is
+        return change
+    note = change.note
+    if not note and change.kind in ("changed", "encoding", "moved"):
+        holders = [c for c, _, _ in where.chain[1:]]
+        if change.kind == "moved":
+            holders.append(where.value)
+        for holder in reversed(holders):
+            if _is_record(holder) and key_field(type(holder)) is not None:
+                note = describe(holder, refs[0] if removed else refs[1])
+                break
+    elif not note and change.kind in ("added", "removed"):
+        note = describe(where.value, refs[0] if removed else refs[1])
+    return dataclasses.replace(change, path=where.path, note=note)
+
+
 
 
 def _format_name(model: Any) -> str | None:

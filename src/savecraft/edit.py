@@ -35,7 +35,7 @@ import orjson
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
-from .paths import PathError, Resolved, assign, resolve, same_value
+from .paths import PathError, Resolved, assign, from_dump_error, resolve, same_value
 
 Changes = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -266,7 +266,10 @@ def edit_dump(data: bytes, dump: bytes | str, *, format: str | None = None) -> E
     if isinstance(doc, dict) and doc.get("format", fmt.name) != fmt.name:
         raise FormatError(None, "format", f"{fmt.name!r} (the format of the file being edited)",
                           repr(doc.get("format")))
-    model = jsonmap.from_json(doc)
+    try:
+        model = jsonmap.from_json(doc)
+    except FormatError as err:
+        raise from_dump_error(err, doc, fmt.model) from None
     if registry.for_model(model).name != fmt.name:
         raise FormatError(None, "format", f"{fmt.name!r} (the format of the file being edited)",
                           repr(registry.for_model(model).name))

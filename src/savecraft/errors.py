@@ -114,16 +114,46 @@ class Report:
     strict: bool = True
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Where the data ends, once a decoder found that it ends early (see ends_early).
+    data_end: int | None = None
+    # What is already listed: a check that meets the same bad bytes twice reports them once.
+    # (-1, path, expected, found) stands for "with any offset".
+    _seen: set[tuple[int | None, str, str, str]] = field(default_factory=set, repr=False,
+                                                         compare=False)
+
+    def add(self, problem: Problem) -> None:
+        """Record a problem unless the same one (offset, path, expected, found) is already listed,
+        or it is about bytes past the end of data already reported as ending early."""
+        end = self.data_end
+        if end is not None and problem.offset is not None and problem.offset >= end:
+            return
+        key = (problem.offset, problem.path, problem.expected, problem.found)
+        if key in self._seen or (problem.offset is None and (-1, *key[1:]) in self._seen):
+            return  # the same, or the same already listed with its offset
+        self._seen.update((key, (-1, *key[1:])))
+        self.problems.append(problem)
+
+    def ends_early(self, size: int, needed: int, path: str, expected: str) -> None:
+        """The data ends at ``size``, the file goes on to ``needed``: said once, where it ends.
+
+        Whatever is found later about bytes past that end (every record that
+        lay there) follows from it, and is not listed again.
+        """
+        if self.data_end is not None:
+            return
+        self.error(size, path, f"{expected} (up to 0x{needed:X})",
+                   f"the end of the data at 0x{size:X}: {needed - size:,} bytes could not be read")
+        self.data_end = size
 
     def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         problem = Problem(offset, path, expected, found)
         if self.strict:
             raise FormatError.from_problem(problem)
-        self.problems.append(problem)
+        self.add(problem)
 
     def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         """Something odd that the format tolerates: never raises, never fails validation."""
-        self.problems.append(Problem(offset, path, expected, found, "warning"))
+        self.add(Problem(offset, path, expected, found, "warning"))
 
     def note(self, text: str) -> None:
         """Which accepted variant the reader met (e.g. 'CRC over the compressed bytes')."""
@@ -133,7 +163,8 @@ class Report:
         """Record an unrecoverable error caught at a resynchronisation point."""
         if self.strict:
             raise err
-        self.problems.extend(err.problems)
+        for problem in err.problems:
+            self.add(problem)
 
     @property
     def errors(self) -> list[Problem]:

@@ -18,6 +18,7 @@ against, and a canonical path where every key selection became an index.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import enum
 import re
@@ -28,7 +29,7 @@ from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
-from .errors import SavecraftError
+from .errors import FormatError, SavecraftError
 
 
 class PathError(SavecraftError, LookupError):
@@ -320,7 +321,11 @@ def key_matches(value: Any, text: str) -> bool:
     if isinstance(value, str):
         return value == text
     shown = key_text(value)
-    return shown is not None and shown == text
+    if shown is not None and shown == text:
+        return True
+    if isinstance(value, bytes | bytearray):  # as a dump shows bytes: base64
+        return base64.b64encode(bytes(value)).decode("ascii") == text
+    return False
 
 
 # -- resolving ----------------------------------------------------------------------------
@@ -332,7 +337,8 @@ class Resolved:
 
     ``chain`` holds ``(container, step)`` for every step, so a setter can walk
     back up and replace immutable containers (tuples, frozen dataclasses).
-    ``canonical`` is the path with key selections turned into indexes.
+    ``canonical`` is the path with key selections turned into indexes, as
+    the model holds it; :attr:`path` is how it is shown (see :func:`shown`).
     """
 
     value: Any
@@ -343,22 +349,51 @@ class Resolved:
 
     @property
     def path(self) -> str:
-        return format_path(self.canonical)
+        """The canonical path: what dumps, edits, diffs and messages print for this value."""
+        if not self.chain:
+            return format_path(self.canonical)
+        return format_path(shown(self.chain[0][0], self.canonical))
 
 
 def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
     """Follow ``path`` from ``root``; :class:`PathError` names the first step that fails."""
+    steps = _own_steps(root, path)
+    walk = _Follow(root)
+    for step in steps:
+        walk.step(step)
+    return Resolved(walk.value, walk.hint, steps, walk.canonical, walk.chain)
+
+
+def _own_steps(root: Any, path: str | Sequence[Step]) -> list[Step]:
     steps = parse_path(path) if isinstance(path, str) else list(path)
     if (steps and isinstance(steps[0], Attr) and steps[0].name == "data"
             and not hasattr(root, "data")):
         steps = steps[1:]  # a JSON dump's path ("data.chunks[3]") names the same field
-    value = root
-    hint: Any = type(root)
-    canonical: list[Step] = []
-    chain: list[tuple[Any, Step, Any]] = []
-    for step in steps:
+    return steps
+
+
+class _Follow:
+    """A walk down a model, one step at a time (so a caller can stop where a step fails)."""
+
+    __slots__ = ("canonical", "chain", "hint", "value")
+
+    def __init__(self, root: Any) -> None:
+        self.value = root
+        self.hint: Any = type(root)
+        self.canonical: list[Step] = []
+        self.chain: list[tuple[Any, Step, Any]] = []  # (container, canonical step, container hint)
+
+    def step(self, step: Step) -> None:
+        value, hint, canonical = self.value, self.hint, self.canonical
         where = format_path(canonical) or "(top)"
         if isinstance(step, Attr):
+            if _through_holder(value, step.name):
+                # ``asset.title`` is ``asset.value.title``: the canonical path says so
+                inner = _get_attr(value, "value", where)
+                self.chain.append((value, Attr("value"), hint))
+                canonical.append(Attr("value"))
+                value, hint = inner, None
+                where = format_path(canonical)
             new_hint = _attr_hint(value, step.name)
             nxt = _get_attr(value, step.name, where)
             canon: Step = step
@@ -375,15 +410,293 @@ def resolve(root: Any, path: str | Sequence[Step]) -> Resolved:
                 index = _index(value, step, where)
                 nxt, canon = value[index], Index(index)
                 new_hint = item_hint(hint, index)
-        chain.append((value, canon, hint))
+        self.chain.append((value, canon, hint))
         canonical.append(canon)
-        value = nxt
-        hint = new_hint
-    return Resolved(value, hint, steps, canonical, chain)
+        self.value = nxt
+        self.hint = new_hint
 
 
 def get(root: Any, path: str | Sequence[Step]) -> Any:
     return resolve(root, path).value
+
+
+def holds_value(cls: type) -> bool:
+    """Whether instances hold one decoded value as ``.value`` (a TirNanoG asset) and are no record.
+
+    Paths see through them: ``asset.title`` names ``asset.value.title``.
+    """
+    return isinstance(getattr(cls, "value", None), property) and not dataclasses.is_dataclass(cls)
+
+
+def _through_holder(value: Any, name: str) -> bool:
+    return (name != "value" and holds_value(type(value)) and not name.startswith("_")
+            and not hasattr(type(value), name))
+
+
+def canonical_prefix(root: Any, path: str) -> str:
+    """``path`` shown canonically as far as it names values of ``root``, the rest as written.
+
+    For problems: a problem may name bytes the model does not keep (a
+    block's ``checksum``, a record that could not be read); the part that
+    does name something in the model is printed the one way, so one record
+    has one name in every message.
+    """
+    try:
+        steps = _own_steps(root, path)
+    except PathError:
+        return path
+    walk = _Follow(root)
+    n = 0
+    for step in steps:  # as far as the steps go: a value that cannot be decoded is tried once
+        try:
+            walk.step(step)
+        except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
+            break
+        n += 1
+    if n == 0:
+        return path
+    try:
+        head = shown(root, walk.canonical)
+    except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
+        return path
+    return format_path(head + steps[n:])
+
+
+def canonical(root: Any, path: str | Sequence[Step]) -> str:
+    """The one way a value's path is printed: indexes, through the model's views by kind.
+
+    ``chunks[3].entity.x``, ``users[name=Brigid].entity.x`` and
+    ``users[1].entity.x`` name one value of a TirNanoG save; all three give
+    ``users[1].entity.x``.
+    """
+    return resolve(root, path).path
+
+
+# -- views by kind ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A property of a record that shows the items of one of its lists that have one type.
+
+    ``many``: a list of them (``SaveGame.users`` -> ``users[k]``); otherwise
+    the first of them (``SaveGame.deny`` -> ``deny``).
+    """
+
+    name: str
+    many: bool
+
+
+_VIEWS: dict[tuple[type, str], dict[type, View]] = {}
+
+
+def views(cls: type, name: str) -> dict[type, View]:
+    """The views of the list field ``name`` of record class ``cls``, by item type.
+
+    Derived from the type hints of the class's properties, so a model gets
+    kind-named paths by declaring ``def users(self) -> list[UserChunk]``.
+    """
+    key = (cls, name)
+    found = _VIEWS.get(key)
+    if found is None:
+        found = {}
+        is_record = dataclasses.is_dataclass(cls)
+        names = {f.name for f in dataclasses.fields(cls)} if is_record else set()
+        hints = field_hints(cls)
+        holds = _item_types(hints.get(name)) if name in names else None
+        if holds is not None:
+            props = {n for base in cls.__mro__ for n, a in vars(base).items()
+                     if isinstance(a, property)}
+            for prop, hint in hints.items():
+                if prop not in props:
+                    continue
+                many = get_origin(hint) is list
+                item = get_args(hint)[0] if many and get_args(hint) else strip_optional(hint)
+                if (isinstance(item, type) and dataclasses.is_dataclass(item)
+                        and (not holds or any(issubclass(item, t) for t in holds))):
+                    found.setdefault(item, View(prop, many))
+        _VIEWS[key] = found
+    return found
+
+
+def _item_types(hint: Any) -> tuple[type, ...] | None:
+    """The item types a list field's hint names; () when it names none (an untyped list
+    class); None when the field is no list at all."""
+    hint = strip_optional(hint)
+    origin = get_origin(hint)
+    if origin is not None and isinstance(origin, type) and issubclass(origin, Sequence) \
+            and not issubclass(origin, str | bytes):
+        args = get_args(hint)
+        item = args[0] if args else None
+        members = get_args(item) if get_origin(item) in (Union, types.UnionType) else (item,)
+        return tuple(t for t in members if isinstance(t, type))
+    if isinstance(hint, type) and issubclass(hint, Sequence) and not issubclass(hint, str | bytes):
+        return ()
+    return None
+
+
+def shown(root: Any, steps: Sequence[Step]) -> list[Step]:
+    """Index-form ``steps`` with every list item that a view shows named through that view."""
+    out: list[Step] = []
+    value = root
+    k = 0
+    while k < len(steps):
+        step = steps[k]
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        if (isinstance(step, Attr) and isinstance(nxt, Index) and dataclasses.is_dataclass(value)
+                and not isinstance(value, type)):
+            seq = getattr(value, step.name)
+            i = nxt.index + len(seq) if nxt.index < 0 else nxt.index
+            item = seq[i]
+            via = _through_view(value, step.name, seq, i, item)
+            if via is not None:
+                out.extend(via)
+                value = item
+                k += 2
+                continue
+        out.append(step)
+        value = _step_value(value, step)
+        k += 1
+    return out
+
+
+def _step_value(value: Any, step: Step) -> Any:
+    if isinstance(step, Attr):
+        return getattr(value, step.name)
+    if isinstance(step, Key):
+        if step.key in value:
+            return value[step.key]
+        return next(v for k, v in value.items() if key_matches(k, step.key))
+    if isinstance(step, Index):
+        if isinstance(value, Mapping):
+            return _step_value(value, Key(str(step.index)))
+        return value[step.index]
+    raise PathError(f"{step}: not an index-form step")
+
+
+def _through_view(record: Any, name: str, seq: Any, i: int, item: Any) -> list[Step] | None:
+    view = views(type(record), name).get(type(item))
+    if view is None:
+        return None
+    # A lazy list may tag its items cheaply (``magic(i)``: equal for items of one type),
+    # so counting the items before this one decodes none of them.
+    tag = getattr(seq, "magic", None)
+    if callable(tag):
+        mine = tag(i)
+        before = sum(1 for j in range(i) if tag(j) == mine)
+        trusted = True
+    else:
+        cls = type(item)
+        before = sum(1 for j in range(i) if type(seq[j]) is cls)
+        trusted = False
+    try:
+        if view.many:
+            if not trusted:
+                shown_list = getattr(record, view.name)
+                if not (0 <= before < len(shown_list) and shown_list[before] is item):
+                    return None
+            return [Attr(view.name), Index(before)]
+        if before == 0 and getattr(record, view.name) is item:
+            return [Attr(view.name)]
+    except (SavecraftError, ValueError, LookupError, TypeError, AttributeError):
+        pass  # a view that cannot be computed here: the item keeps its plain name
+    return None
+
+
+def _dump_view(cls: type, name: str, items: list[Any], i: int) -> tuple[list[Step], type] | None:
+    """``[view steps], item class`` for item ``i`` of a dumped list, told apart by ``kind`` tags."""
+    from .jsonmap import KIND
+
+    tag = items[i].get(KIND) if isinstance(items[i], dict) else None
+    if tag is None:
+        return None
+    for item_cls, view in views(cls, name).items():
+        if getattr(item_cls, "KIND", None) != tag:
+            continue
+        before = sum(1 for x in items[:i] if isinstance(x, dict) and x.get(KIND) == tag)
+        if view.many:
+            return [Attr(view.name), Index(before)], item_cls
+        if before == 0:
+            return [Attr(view.name)], item_cls
+    return None
+
+
+def from_dump_error(err: FormatError, doc: Any, model_type: type | None = None) -> FormatError:
+    """The JSON mapping's error about a dump, with its paths as the model's.
+
+    ``savecraft build`` and the ``$EDITOR`` round trip read a dump with
+    :func:`savecraft.jsonmap.from_json`; its problems name values where they
+    sit in the document (``chunks[2].entity.x``, or with the document's
+    ``data.`` in front). This gives the same
+    error naming them as every other message does (``users[0].entity.x``).
+    ``model_type`` defaults to the model of the document's ``format``.
+    """
+    if model_type is None and isinstance(doc, dict):
+        from . import registry  # registry imports the formats, which import this module
+
+        try:
+            model_type = registry.get(str(doc.get("format"))).model
+        except SavecraftError:
+            model_type = None
+    if model_type is None:
+        return err
+    data = doc.get("data") if isinstance(doc, dict) else None
+    problems = [dataclasses.replace(p, path=from_dump_path(model_type, data, p.path))
+                for p in err.problems]
+    if problems == err.problems:
+        return err
+    first = problems[0]
+    return FormatError(first.offset, first.path, first.expected, first.found, problems=problems)
+
+
+def from_dump_path(model_type: type, data: Any, path: str) -> str:
+    """The canonical path of a value a JSON dump names by its JSON path.
+
+    ``savecraft.jsonmap`` names a bad value of a dump by where it sits in the
+    document (``chunks[2].entity.x``, with ``data.`` in front or not); this
+    is the same value's path in the model (``users[0].entity.x``), found
+    from the dump's own ``kind`` tags and the model's views. ``data`` is the
+    document's ``"data"`` member. A path that goes where the document does
+    not is only stripped of its ``data.`` prefix.
+    """
+    try:
+        steps = parse_path(path)
+    except PathError:
+        return path
+    if steps and steps[0] == Attr("data"):
+        steps = steps[1:]
+    out: list[Step] = []
+    cls: Any = model_type
+    value = data
+    k = 0
+    while k < len(steps):
+        step = steps[k]
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        hints = field_hints(cls) if isinstance(cls, type) else {}
+        items = value.get(step.name) if isinstance(step, Attr) and isinstance(value, dict) else None
+        if (isinstance(step, Attr) and isinstance(nxt, Index) and isinstance(items, list)
+                and 0 <= nxt.index < len(items)):
+            item = items[nxt.index]
+            via = _dump_view(cls, step.name, items, nxt.index) if isinstance(cls, type) else None
+            if via is not None:
+                out += via[0]
+                cls = via[1]
+            else:
+                out += [step, nxt]
+                cls = item_hint(hints.get(step.name))
+            value = item
+            k += 2
+            continue
+        out.append(step)
+        if isinstance(step, Attr):
+            cls = strip_optional(hints.get(step.name))
+            value = value.get(step.name) if isinstance(value, dict) else None
+        elif isinstance(step, Index) and isinstance(value, list) and 0 <= step.index < len(value):
+            cls, value = item_hint(cls, step.index), value[step.index]
+        else:
+            cls, value = None, None
+        k += 1
+    return format_path(out)
 
 
 
@@ -456,8 +769,21 @@ def _item_matches(item: Any, step: Match) -> bool:
     try:
         value = getattr(item, step.key)
     except AttributeError:
-        return False
+        value = _shown_only_in_dumps(item, step.key)
+        if value is None:
+            return False
     return key_matches(value, step.value)
+
+
+def _shown_only_in_dumps(item: Any, key: str) -> Any:
+    """A member a dump shows that is no attribute: the ``kind`` tag of a record (its ``KIND``)."""
+    from .jsonmap import KIND  # the tag's name is the JSON mapping's to choose
+
+    if key == KIND:
+        kind = getattr(type(item), "KIND", None)
+        if isinstance(kind, str):
+            return kind
+    return None
 
 
 # -- setting ------------------------------------------------------------------------------
@@ -469,7 +795,12 @@ def assign(resolved: Resolved, value: Any) -> None:
     The root itself cannot be replaced (an empty path is refused when parsing).
     """
     new = value
-    for container, step, _ in reversed(resolved.chain):
+    chain = resolved.chain
+    for at in range(len(chain) - 1, -1, -1):
+        container, step, _ = chain[at]
+        underlying = _underlying(chain, at)
+        if underlying is not None:  # a view's list (users[k]) or record (deny): set the model's own
+            container, step = underlying
         replaced = _set_in(container, step, new)
         if replaced is None:
             break
@@ -480,6 +811,39 @@ def assign(resolved: Resolved, value: Any) -> None:
     if got is not value and not same_value(got, value):
         raise PathError(f"{resolved.path}: cannot be replaced here, it sits in a list computed "
                         "from other fields; set the fields of the item instead")
+
+
+def _underlying(chain: list[tuple[Any, Step, Any]], at: int) -> tuple[Any, Step] | None:
+    """Where the model itself holds what step ``at`` of the chain reaches through a view.
+
+    ``users[3]`` sits in a list computed from ``chunks``; replacing it there
+    would change nothing, so it is replaced in ``chunks`` (the same item, found
+    by identity). None when step ``at`` is not such a step.
+    """
+    container, step, _ = chain[at]
+    if isinstance(step, Attr):  # deny = {...}: the record a single view shows
+        record, name = container, step.name
+        many = False
+    elif isinstance(step, Index) and at > 0 and isinstance(chain[at - 1][1], Attr):
+        record, prev = chain[at - 1][0], chain[at - 1][1]
+        assert isinstance(prev, Attr)
+        name, many = prev.name, True
+    else:
+        return None
+    if not dataclasses.is_dataclass(record) or isinstance(record, type):
+        return None
+    for field_name in (f.name for f in dataclasses.fields(record)):
+        for view in views(type(record), field_name).values():
+            if view.name != name or view.many != many:
+                continue
+            item = container[step.index] if many and isinstance(step, Index) else getattr(record, name)
+            seq = getattr(record, field_name)
+            if views(type(record), field_name).get(type(item)) != view:
+                continue
+            for i in range(len(seq)):
+                if seq[i] is item:
+                    return seq, Index(i)
+    return None
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -530,8 +894,8 @@ def _set_in(container: Any, step: Step, value: Any) -> Any:
 
 
 __all__ = [
-    "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "assign", "field_hints",
-    "format_path", "get", "item_hint", "key_matches", "key_step", "key_text", "parse_path", "quote",
-    "resolve",
-    "same_value", "split_assignment", "strip_optional",
+    "Attr", "Index", "Key", "Match", "PathError", "Resolved", "Step", "View", "assign", "canonical",
+    "canonical_prefix", "field_hints", "format_path", "from_dump_error", "from_dump_path", "get",
+    "holds_value", "item_hint", "key_matches", "key_step", "key_text", "parse_path", "quote",
+    "resolve", "same_value", "shown", "split_assignment", "strip_optional", "views",
 ]

@@ -108,7 +108,7 @@ def _read(r: Reader, save: QfgSave, report: Report) -> None:
     if failure is not None or not r.at_end():
         count = guess_room_count(r.data, rooms_at)
         if count is not None:
-            report.error(objects_at, "objects.rooms", f"{ROOM_COUNT} room records",
+            report.error(objects_at, "rooms", f"{ROOM_COUNT} room records",
                          f"{count} (only with that many does the rest of the file fit)")
             r.pos = rooms_at
             save.rooms = _read_rooms(r, count)
@@ -136,7 +136,7 @@ def _read_dialogue(r: Reader) -> list[DialogueRoom]:
 def _read_rooms(r: Reader, count: int) -> list[RoomObjects]:
     rooms = []
     for i in range(count):
-        path = f"objects.rooms[{i}]"
+        path = f"rooms[{i}]"
         n = r.count(r.u32(f"{path}.count"), 4, f"{path}.count", "object")
         objects: list[GameObject | EmptySlot] = []
         for k in range(n):

@@ -101,7 +101,8 @@ def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -
                 code = sc.code if sc.code is not None else assemble(sc.text, names)
                 found = instructions(code, path=path)
             except FormatError as err:
-                report.error(err.offset, path if not err.path else f"{path}.{err.path}", err.expected, err.found)
+                where = err.path if err.path.startswith(path) else f"{path}.{err.path}" if err.path else path
+                report.error(err.offset, where, err.expected, err.found)
                 continue
             for ins in found:
                 kind = ins.op.operands[0] if ins.op.operands else ""

@@ -17,6 +17,7 @@ from typing import Any
 
 from ....binary import Reader, Writer
 from ....errors import FormatError, Report
+from ....paths import Attr, Index, format_path, shown
 from ..crc_stream import read_stream, write_stream
 from .assets import Asset, AssetContext, Source
 from .header import (
@@ -30,7 +31,7 @@ from .header import (
 from .model import Game, GameEncoding
 from .refs import script_names
 from .sections import CODECS, LAST_TYPE, MapsSection, StringsSection, opaque, section_name
-from .sections.common import BuildContext, ParseContext, iter_assets
+from .sections.common import BuildContext, ParseContext, iter_assets, iter_values
 
 TABLE = struct.Struct("<I3sB")
 SECTIONS_AT = HEADER_SIZE + 4  # the compressed block starts after the header and its size
@@ -60,6 +61,9 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     actx = AssetContext(report, game.script_names, header)
     pctx = ParseContext(src, SECTIONS_AT + n, header, report, actx)
     _read_sections(buf, pctx, enc, game.sections)  # filled in place: later sections' scripts see the strings
+    _name_assets(game)
+    if pctx.past_end is not None:
+        report.ends_early(len(src), pctx.past_end[0], pctx.past_end[1].path, "assets inside the file")
     if not game.sections or not isinstance(game.sections[0], StringsSection):
         report.error(None, "sections[0]", "the strings section (type 0) first", "another section" if
                      game.sections else "no sections")
@@ -70,6 +74,19 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
             report.error(CRC_OFFSET, "header.crc", f"0x{crc:08X} (CRC-32 of the file with this field zeroed)",
                          f"0x{header.crc:08X}")
     return game
+
+
+def _name_assets(game: Game) -> None:
+    """Give every asset the path the model names it by (``sections[29].objects[0].asset``), so
+    problems found in it later carry the path that dumps, edits and diffs use.
+
+    Only a section's own name can differ from its place in the list (``strings``, ``maps``):
+    it is worked out once per section, and the rest is the walk's own path.
+    """
+    for k, section in enumerate(game.sections):
+        prefix = format_path(shown(game, [Attr("sections"), Index(k)]))
+        for path, asset in iter_values(section, Asset, prefix):
+            asset.path = path
 
 
 def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[Any]) -> None:

@@ -175,18 +175,21 @@ class ParseContext:
         self.report = report
         self.actx = actx
         self._cache: dict[tuple[type, int, int], Asset[Any]] = {}
+        # The furthest end of an asset past the end of the file, and the first such asset:
+        # reported once for all of them (a truncated file), by the container.
+        self.past_end: tuple[int, Asset[Any]] | None = None
 
     def asset(self, cls: type[A], rel: int, length: int, path: str, at: int) -> A:
-        """An asset from a descriptor; one outside the file is a problem, reported once here."""
+        """An asset from a descriptor; one outside the file is remembered for one report."""
         fo = rel + self.asset_base
-        if fo + length > len(self.src) and length:
-            self.report.error(at, path, f"an asset inside the file (it has {len(self.src)} bytes)",
-                              f"{length} bytes at 0x{fo:X} (ending at 0x{fo + length:X})")
         key = (cls, fo, length)
         a = self._cache.get(key)
         if a is None:
             a = cls.lazy(self.src, self.actx, rel, fo, length, path)
             self._cache[key] = a
+        if fo + length > len(self.src) and length:
+            end = fo + length
+            self.past_end = (max(end, self.past_end[0]), self.past_end[1]) if self.past_end else (end, a)
         return a  # type: ignore[return-value]
 
     def assets(self) -> Iterable[Asset[Any]]:
