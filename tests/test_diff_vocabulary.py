@@ -347,12 +347,14 @@ def test_a_dump_error_maps_to_model_paths_by_the_documents_format() -> None:
     k = kinds.index("USER")
     doc["data"]["chunks"][k]["entity"]["x"] = "oops"
     with pytest.raises(FormatError) as info:
-        jsonmap.from_json(doc)
-    assert info.value.path.endswith(f"chunks[{k}].entity.x")  # where it sits in the document
-    mapped = paths.from_dump_error(info.value, doc)
-    assert [p.path for p in mapped.problems] == ["users[0].entity.x"]
-    assert mapped.path == "users[0].entity.x" and mapped.expected == info.value.expected
-    assert paths.from_dump_error(info.value, {"format": "no-such-format"}) is info.value
+        jsonmap.from_json(doc)  # from_json names it by model path already
+    assert [p.path for p in info.value.problems] == ["users[0].entity.x"]
+    for where in (f"chunks[{k}].entity.x", f"data.chunks[{k}].entity.x"):  # where it sits in the document
+        raw = FormatError(None, where, "an integer", "str 'oops'")
+        mapped = paths.from_dump_error(raw, doc)
+        assert [p.path for p in mapped.problems] == ["users[0].entity.x"]
+        assert mapped.path == "users[0].entity.x" and mapped.expected == raw.expected
+        assert paths.from_dump_error(raw, {"format": "no-such-format"}) is raw
 
 
 @pytest.mark.parametrize("name", sorted(CORRUPTIBLE))

@@ -35,7 +35,7 @@ import orjson
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
-from .paths import PathError, Resolved, assign, from_dump_error, resolve, same_value
+from .paths import PathError, Resolved, assign, resolve, same_value
 
 Changes = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -259,17 +259,11 @@ def edit_model(model: Any, changes: Changes, *, original: bytes | None = None,
 def edit_dump(data: bytes, dump: bytes | str, *, format: str | None = None) -> Edited:
     """Rebuild a file from an edited JSON dump of it (the ``$EDITOR`` round trip)."""
     fmt = registry.find(data, format)
-    try:
-        doc = orjson.loads(dump)
-    except orjson.JSONDecodeError:
-        doc = jsonmap.loads(dump)  # raises the JSON mapping's own error, with the position
+    doc = jsonmap.parse_text(dump)  # a syntax error names its line and column
     if isinstance(doc, dict) and doc.get("format", fmt.name) != fmt.name:
         raise FormatError(None, "format", f"{fmt.name!r} (the format of the file being edited)",
                           repr(doc.get("format")))
-    try:
-        model = jsonmap.from_json(doc)
-    except FormatError as err:
-        raise from_dump_error(err, doc, fmt.model) from None
+    model = jsonmap.from_json(doc)  # problems named by model path (users[1].entity.x)
     if registry.for_model(model).name != fmt.name:
         raise FormatError(None, "format", f"{fmt.name!r} (the format of the file being edited)",
                           repr(registry.for_model(model).name))

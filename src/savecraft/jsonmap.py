@@ -971,7 +971,12 @@ def from_json(doc: Any) -> Any:
         with _Collecting() as problems:
             model = _slow(fmt.model)(data, "")
     if problems:
-        _raise_all(problems)
+        from .paths import from_dump_error  # only on the error path: paths names them the one way
+
+        try:
+            _raise_all(problems)
+        except FormatError as err:
+            raise from_dump_error(err, doc, fmt.model) from None
     if model is _BAD:  # cannot happen: a bad value always comes with its problem
         raise _bad("", f"a {fmt.name} dump", data)
     return model
