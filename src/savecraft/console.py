@@ -1,0 +1,149 @@
+"""What the command line shows a person: colour, progress bars and tables, and when.
+
+The rules live here so every command follows the same ones:
+
+* colour (``--color=auto|always|never``): ``auto`` colours a stream only when
+  it is a terminal and ``NO_COLOR`` is not set (https://no-color.org);
+  ``always`` and ``never`` say what they mean. Piped output is plain text.
+* progress: on standard error, only when standard error is a terminal, never
+  with ``-q``/``--quiet``, and only for work that reports its size (so a
+  bar can be drawn); it appears after half a second, so quick runs show none.
+
+``rich`` draws the bars and tables. It is imported only when one is drawn:
+importing it costs more than a whole small ``savecraft validate``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+_color = "auto"
+_quiet = False
+
+# ANSI styles (SGR): what git uses for the same purposes.
+STYLES = {
+    "removed": "31",  # red
+    "added": "32",  # green
+    "header": "1",  # bold
+    "hunk": "36",  # cyan
+    "error": "1;31",
+    "warning": "33",
+    "note": "2",
+    "ok": "32",
+    "key": "36",
+}
+
+
+def configure(*, color: str = "auto", quiet: bool = False) -> None:
+    """Set the rules for this run (the command line calls it once, from its options)."""
+    global _color, _quiet
+    if color not in ("auto", "always", "never"):
+        raise ValueError(f"color must be auto, always or never, not {color!r}")
+    _color, _quiet = color, quiet
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # replaced or closed streams
+        return False
+
+
+def use_color(stream: TextIO | None = None) -> bool:
+    """Whether text written to ``stream`` (stdout by default) is coloured."""
+    if _color == "always":
+        return True
+    if _color == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return _isatty(stream if stream is not None else sys.stdout)
+
+
+def paint(text: str, style: str, stream: TextIO | None = None) -> str:
+    """``text`` in the style named (see :data:`STYLES`) when the stream takes colour, else as it is."""
+    if not use_color(stream) or not text:
+        return text
+    return f"\x1b[{STYLES[style]}m{text}\x1b[0m"
+
+
+def show_progress() -> bool:
+    """Whether progress bars are drawn: stderr is a terminal and ``-q`` was not given."""
+    return not _quiet and _isatty(sys.stderr)
+
+
+Advance = Callable[[int], None]
+
+
+def _no_advance(n: int) -> None:
+    pass
+
+
+@contextmanager
+def progress(description: str, total: int | None) -> Iterator[Advance]:
+    """A progress bar on stderr for work of ``total`` units; yields ``advance(n)``.
+
+    Off the terminal (or with ``-q``) it draws nothing and costs nothing.
+    """
+    if not show_progress():
+        yield _no_advance
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                   refresh_per_second=8)
+    task = bar.add_task(description, total=total)
+    # Drawn only for work that outlasts half a second.
+    bar.live.auto_refresh = False
+    import time
+    start = time.monotonic()
+    started = False
+
+    def advance(n: int) -> None:
+        nonlocal started
+        bar.advance(task, n)
+        if not started and time.monotonic() - start > 0.5:
+            started = True
+            bar.start()
+            bar.live.auto_refresh = True
+
+    try:
+        yield advance
+    finally:
+        if started:
+            bar.stop()
+
+
+@contextmanager
+def status(text: str) -> Iterator[Callable[[str], None]]:
+    """A live one-line status on stderr (a spinner and ``text``); yields ``update(text)``."""
+    if not show_progress():
+        yield lambda _text: None
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(text) as live:
+        yield lambda new: live.update(new)
+
+
+def table(rows: list[tuple[str, str]], title: str | None = None) -> str | None:
+    """Key/value rows as a rich table for stdout, when stdout takes colour; None otherwise."""
+    if not use_color(sys.stdout):
+        return None
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=title, show_header=False, box=None, padding=(0, 1))
+    t.add_column(style="cyan", no_wrap=True)
+    t.add_column()
+    for key, value in rows:
+        t.add_row(key, value)
+    console = Console(force_terminal=True, color_system="standard", highlight=False)
+    with console.capture() as cap:
+        console.print(t)
+    out: str = cap.get()
+    return out
