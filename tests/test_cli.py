@@ -36,8 +36,8 @@ def test_info_text_and_json(saves: dict[str, Path], capsys: pytest.CaptureFixtur
     assert main(["info", "--json", str(saves["server"])]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["format"] == "tirnanog-save"
-    assert doc["chunks"]["USER"] == 5 and doc["kind"] == "server save"
-    assert doc["users"][:2] == ["Brigid", "Aoife"]
+    assert doc["chunks"]["USER"] == 5 and doc["kind"] == "server"
+    assert doc["users"][:2] == ["Brigid", "Aoife"] and doc["user_count"] == 5
 
 
 def test_validate_ok_and_problem_lines(saves: dict[str, Path], tmp_path: Path,

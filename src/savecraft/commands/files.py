@@ -42,7 +42,19 @@ LIST_CAP = 20  # items of a list that ``info`` prints before "and N more" (``--a
 
 
 def _label(key: str) -> str:
-    return key.replace("_", " ")
+    return key.removesuffix("_seconds").replace("_", " ")
+
+
+def _value(key: str, v: Any) -> Any:
+    """How a person reads a value of the JSON summary (docs/info-json.md): durations as h:mm:ss."""
+    if key.endswith("_seconds") and isinstance(v, int):
+        h, rest = divmod(v, 3600)
+        return f"{h}:{rest // 60:02d}:{rest % 60:02d}"
+    if v is None:
+        return "(none)"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return v
 
 
 def _capped(items: list[Any], cap: int | None) -> list[str]:
@@ -63,7 +75,7 @@ def _text(value: Any, indent: str = "  ", cap: int | None = LIST_CAP) -> list[st
                 lines.append(f"{indent}{_label(k)}:")
                 lines.extend(_text(v, indent + "  ", cap))
             else:
-                lines.append(f"{indent}{_label(k)}: {v if v != [] else '(none)'}")
+                lines.append(f"{indent}{_label(k)}: {_value(k, v) if v != [] else '(none)'}")
     elif isinstance(value, list):
         for v in (value if cap is None else value[:cap]):
             if isinstance(v, dict | list):

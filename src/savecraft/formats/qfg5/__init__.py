@@ -22,16 +22,19 @@ EQUIPMENT_SLOTS = ("sword", "shield", "helmet", "armour", "amulet")
 
 
 def info(save: QfgSave) -> dict[str, Any]:
+    """The summary (docs/info-json.md): counts as numbers, ids as numbers, lists as lists."""
     return {
-        "player type": save.player_type,
-        "inventory items": len(save.inventory),
-        "dialogue rooms": len(save.dialogue),
-        "objects": f"{save.object_count} in {sum(1 for r in save.rooms if r.objects)} of "
-                   f"{len(save.rooms)} rooms ({save.object_slots} slots)",
+        "player_type": save.player_type,
+        "inventory_items": len(save.inventory),
+        "dialogue_rooms": len(save.dialogue),
+        "object_count": save.object_count,
+        "object_slots": save.object_slots,
+        "rooms": len(save.rooms),
+        "rooms_with_objects": sum(1 for r in save.rooms if r.objects),
         "equipment": {slot: getattr(save.equipment, slot) for slot in EQUIPMENT_SLOTS},
-        "belt": save.belt.items,
-        "current room": save.current_room,
-        "noise bytes": len(save.noise),
+        "belt": list(save.belt.items),
+        "current_room": save.current_room,
+        "noise_bytes": len(save.noise),
     }
 
 

@@ -10,17 +10,19 @@ from ....errors import Report
 from ....fileio import atomic_write, ensure_dir
 from ....jsonmap import encoder
 from ....registry import Format, register
+from ....speed import gc_paused
 from . import codec, preview
 from .model import Chunk, NpcChunk, SaveGame, UserChunk, chunk_magic
 
 
-def _when(ts: int) -> str:
+def _when(ts: int) -> str | None:
+    """A Unix time as ISO 8601 UTC (``info``'s convention for instants), None for never."""
     if ts <= 0:
-        return "never"
+        return None
     try:
-        return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     except (OverflowError, OSError, ValueError):
-        return str(ts)
+        return None
 
 
 def play_time_text(seconds: int) -> str:
@@ -29,22 +31,61 @@ def play_time_text(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
+_NAME_AT = codec.USER_HEAD.size  # the NUL-terminated name follows the fixed head
+_FLAGS_AT = _NAME_AT - 2
+
+
+def _user_names(save: SaveGame) -> tuple[list[str], list[str]]:
+    """Every user's name, and the banned ones', without decoding the users.
+
+    A summary of a server save with 100,000 players must not build 100,000
+    entities: the name and the flags byte are read from the bytes of the
+    chunks not decoded yet (their structure was checked when the save loaded).
+    """
+    names: list[str] = []
+    banned: list[str] = []
+    chunks = save.chunks
+    for i in range(len(chunks)):
+        raw = chunks.raw_or_none(i)
+        if raw is not None:
+            if raw[:4] != b"USER":
+                continue
+            nul = raw.find(b"\0", _NAME_AT)
+            try:
+                name, flags = raw[_NAME_AT:nul].decode("utf-8"), raw[_FLAGS_AT]
+            except UnicodeDecodeError:
+                user = chunks[i]
+                name, flags = user.name, user.flags
+        else:
+            user = chunks[i]
+            if not isinstance(user, UserChunk):
+                continue
+            name, flags = user.name, user.flags
+        names.append(name)
+        if flags & 1:
+            banned.append(name)
+    return names, banned
+
+
 def info(save: SaveGame) -> dict[str, Any]:
+    """The summary (docs/info-json.md): names and counts, nothing decoded that is not needed."""
     counts: dict[str, int] = {}
     for i in range(len(save.chunks)):
         name = save.chunks.magic(i).rstrip(b"\0").decode("latin-1")
         counts[name] = counts.get(name, 0) + 1
-    users = save.users
+    names, banned = _user_names(save)
     out: dict[str, Any] = {
-        "game id": save.game_id,
-        "kind": "player save" if save.preview is not None or len(users) == 1 else "server save",
+        "game_id": save.game_id,
+        "kind": "player" if save.preview is not None or len(names) == 1 else "server",
         "chunks": counts,
-        "users": [u.name + (" (banned)" if u.banned else "") for u in users],
+        "user_count": len(names),
+        "users": names,
+        "banned_users": banned,
     }
     if save.preview is not None:
-        out["play time"] = play_time_text(save.preview.play_time)
-    if len(users) == 1:
-        out["last seen"] = _when(users[0].last_seen)
+        out["play_time_seconds"] = save.preview.play_time
+    if len(names) == 1:
+        out["last_seen"] = _when(save.users[0].last_seen)
     return out
 
 
@@ -77,12 +118,15 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
 def _parse(data: bytes, report: Report) -> SaveGame:
     save = codec.parse(data, report)
     if not report.strict:
-        # Validate mode: decode every chunk too, so nothing waits for first use.
-        for i in range(len(save.chunks)):
-            try:
-                save.chunks[i]
-            except Exception as exc:  # a decoder bug must not hide the other problems
-                report.error(None, f"chunks[{i}]", "a decodable chunk", str(exc))
+        # Validate mode: decode every chunk too, so nothing waits for first use;
+        # with the collector paused like load's bulk path (it would otherwise
+        # walk every entity built so far, again and again: super-linear).
+        with gc_paused():
+            for i in range(len(save.chunks)):
+                try:
+                    save.chunks[i]
+                except Exception as exc:  # a decoder bug must not hide the other problems
+                    report.error(None, f"chunks[{i}]", "a decodable chunk", str(exc))
     return save
 
 
