@@ -94,7 +94,7 @@ def progress(description: str, total: int | None) -> Iterator[Advance]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                   TimeRemainingColumn(), console=Console(stderr=True, force_terminal=True), transient=True,
                    refresh_per_second=8)
     task = bar.add_task(description, total=total)
     # Drawn only for work that outlasts half a second.

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .. import api
+from .. import api, console
 from .. import diff as diffing
 from .. import edit as editing
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
@@ -134,12 +134,32 @@ def cmd_diff(args: argparse.Namespace) -> int:
         name, shown = culprit if culprit else (f"{args.a} or {args.b}", err)
         print(f"savecraft: error: {name}: {shown}", file=sys.stderr)
         return EXIT_USAGE
+    if result.equal and a == b and args.format:
+        api.parse(a, args.format)  # the same bytes, but are they that format at all?
     if args.json:
         sys.stdout.buffer.write(result.dumps())
+    elif console.use_color() and result.same_format:
+        print(console.paint(f"--- {args.a}", "header"))
+        print(console.paint(f"+++ {args.b}", "header"))
+        for c in result.changes:
+            print(_coloured(c))
     else:
         for line in result.lines():
             print(line)
     return EXIT_OK if result.equal else EXIT_PROBLEM
+
+
+def _coloured(c: diffing.Change) -> str:
+    """A change as git colours a diff: removed red, added green, the old value red, the new green."""
+    if c.kind == "added":
+        return console.paint(str(c), "added")
+    if c.kind == "removed":
+        return console.paint(str(c), "removed")
+    if c.kind in ("changed", "encoding"):
+        tag = " (encoding only)" if c.kind == "encoding" else ""
+        return (f"  {console.paint(c.path or '(top)', 'hunk')}: {console.paint(diffing.show(c.old), 'removed')}"
+                f" -> {console.paint(diffing.show(c.new), 'added')}{tag}")
+    return console.paint(str(c), "hunk")
 
 
 def register(sub: Any) -> None:
