@@ -39,12 +39,13 @@ COMMANDS = (
 )
 
 # Which module registers each command (a test keeps this in step with COMMANDS).
+# A command missing here still works: its parser is then found by importing them all.
 COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("info", "validate", "dump", "build", "extract"), "savecraft.commands.files"),
     **dict.fromkeys(("edit", "diff"), "savecraft.commands.edit"),
     **dict.fromkeys(("sections", "refs"), "savecraft.commands.tng"),
     **dict.fromkeys(("disasm", "asm", "render-map"), "savecraft.commands.script"),
-    **dict.fromkeys(("serve", "play", "loadtest"), "savecraft.commands.net"),
+    **dict.fromkeys(("serve", "play", "loadtest", "admin", "deny"), "savecraft.commands.net"),
     "demo": "savecraft.commands.demo",
     "completion": "savecraft.commands.shell",
 }
@@ -70,9 +71,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "render-map": ("savecraft render-map world.tng 0 -o map.png",
                    "savecraft render-map world.tng 0 -o map.png --tmx map.tmx --scale 0.5"),
     "serve": ("savecraft serve world.tng --state server.sav --port 4000",),
-    "play": ("savecraft play 127.0.0.1 --port 4000 --user alice --password-file pw.txt",
-             "SAVECRAFT_PASSWORD=secret savecraft play 127.0.0.1 --port 4000 --user alice"),
-    "loadtest": ("savecraft loadtest 127.0.0.1 --port 4000 --players 100",),
+    "play": ("savecraft play 127.0.0.1 --port 4000 --name alice --password-file pw.txt",
+             "SAVECRAFT_PASSWORD=secret savecraft play 127.0.0.1 --port 4000 --name alice"),
+    "loadtest": ("savecraft loadtest 127.0.0.1 --port 4000 --clients 100 --rate 5 --duration 30",
+                 "savecraft loadtest 127.0.0.1 --port 4000 --clients 2000 --rate 2 --duration 60 "
+                 "--processes 2"),
+    "admin": ("savecraft admin 127.0.0.1:4001 status", "savecraft admin 127.0.0.1:4001 kick name=Brigid"),
+    "deny": ("savecraft deny world.tng --state server.sav list",
+             "savecraft deny world.tng --state server.sav add 203.0.113.7"),
     "demo": ("savecraft demo", "savecraft demo -o /tmp/samples"),
     "completion": ("savecraft completion bash > ~/.local/share/bash-completion/completions/savecraft",
                    "savecraft completion zsh > ~/.zfunc/_savecraft",

@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import Any, TextIO
 
 _color = "auto"
 _quiet = False
@@ -147,3 +147,44 @@ def table(rows: list[tuple[str, str]], title: str | None = None) -> str | None:
         console.print(t)
     out: str = cap.get()
     return out
+
+
+@contextmanager
+def live_loadtest(enabled: bool = True) -> Iterator[Any]:
+    """A load test's control: Ctrl-C stops it with its report kept, a live line shows its figures.
+
+    Yields a :class:`savecraft.net.loadtest.LiveControl` (None when not
+    ``enabled``: multi-process runs keep the plain behaviour). The first
+    Ctrl-C ends the walking phase early; the report is then for the time
+    walked. A second one interrupts at once.
+    """
+    if not enabled:
+        yield None
+        return
+    import signal
+
+    from .net.loadtest import LiveControl, LiveFigures
+
+    control = LiveControl()
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        control.stop = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C: at once
+
+    try:
+        previous = signal.signal(signal.SIGINT, on_interrupt)
+    except ValueError:  # not the main thread: no handler, no early stop
+        previous = None
+    try:
+        with status("load test: logging the bots in") as update:
+            def show(f: LiveFigures) -> None:
+                update(f"{f.connected} players, {f.messages_per_second:,.0f} messages/s, "
+                       f"p50 {f.p50_ms:.1f} ms, p99 {f.p99_ms:.1f} ms, {f.drops:,} drops, "
+                       f"{f.seconds:.0f} s (Ctrl-C: stop and report)")
+
+            if show_progress():
+                control.on_second = show
+            yield control
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
