@@ -108,6 +108,13 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
 
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.help is None and action.option_strings and action.nargs != 0 \
+                and action.default not in (None, False, argparse.SUPPRESS):
+            action.help = "(default: %(default)s)"  # an option without help still shows its default
+        return action
+
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         print(f"savecraft: error: {message}", file=sys.stderr)
