@@ -32,7 +32,9 @@ class Format:
     ``parse(data, report)`` decodes; with a non-strict report it records every
     problem it can and goes on. ``build(model)`` encodes. ``info(model)``
     returns a small dict for ``savecraft info``; ``extract(model, folder)``
-    writes the parts of a file as ordinary files and returns their paths.
+    writes the parts of a file as ordinary files and returns their paths, and
+    ``rebuild(folder)`` reads such a folder back into a model (after edits to
+    its files; unchanged, the model builds the original bytes).
     ``validate_by_building``: validation also builds a model that parsed
     cleanly and reports what the writer refuses (for formats whose reader
     accepts values their writer does not; off where building is costly).
@@ -46,6 +48,7 @@ class Format:
     build: Callable[[Any], bytes]
     info: Callable[[Any], dict[str, Any]]
     extract: Callable[[Any, Path], list[Path]] | None = None
+    rebuild: Callable[[Path], Any] | None = None
     check: Callable[[Any, Report], None] | None = None
     suffixes: tuple[str, ...] = field(default_factory=tuple)
     validate_by_building: bool = False

@@ -266,8 +266,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .. import api, jsonmap, registry
     from ..fileio import atomic_write
 
-    text = read_file(args.input)
-    model = jsonmap.loads(text)
+    if args.input != "-" and Path(args.input).is_dir():
+        model = _rebuild(Path(args.input))
+    else:
+        model = jsonmap.loads(read_file(args.input))
     data = api.build(model)
     out = Path(args.output)
     if out.exists() and out.read_bytes() == data:
@@ -279,11 +281,40 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MANIFEST = "savecraft-extract.json"  # which format an extract folder holds, for 'build DIR'
+
+
+def _rebuild(folder: Path) -> Any:
+    """The model an extract folder describes (``savecraft build DIR``)."""
+    import orjson
+
+    from .. import registry
+
+    try:
+        manifest = orjson.loads((folder / MANIFEST).read_bytes())
+        name = str(manifest["format"])
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        raise UsageError(f"{folder}: not a folder written by 'savecraft extract' (no readable "
+                         f"{MANIFEST})") from None
+    fmt = registry.get(name)
+    if fmt.rebuild is None:
+        raise UsageError(f"{folder}: {name} folders cannot be built back yet; "
+                         "use 'savecraft dump' and 'savecraft build IN.json'")
+    return fmt.rebuild(folder)
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
+    import orjson
+
+    from ..fileio import atomic_write
+
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
     written = fmt.extract(model, Path(args.output))
+    atomic_write(Path(args.output) / MANIFEST, orjson.dumps(
+        {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
+        option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
     print(f"{args.file}: {len(written)} files written to {args.output}")
     return EXIT_OK
 
@@ -335,8 +366,11 @@ def register(sub: Any) -> None:
     _format_arg(p)
     p.set_defaults(func=cmd_dump)
 
-    p = sub.add_parser("build", help="the binary file from a JSON dump")
-    p.add_argument("input", metavar="IN.json")
+    p = sub.add_parser("build", help="the binary file from a JSON dump or an extract folder",
+                       description="Build the file a JSON dump (savecraft dump) or an extract folder "
+                       "(savecraft extract) describes, after any edits to them; byte for byte the "
+                       "original when nothing was changed.")
+    p.add_argument("input", metavar="IN.json|DIR", help="a JSON dump ('-' for stdin) or an extract folder")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
     p.add_argument("--no-backup", action="store_true",
                    help="overwrite FILE without keeping FILE.bak")
