@@ -22,10 +22,15 @@ def test_info_names_every_header_field(game_file: Path, capsys: pytest.CaptureFi
     assert main(["info", "--json", str(game_file)]) == 0
     doc = orjson.loads(capsys.readouterr().out)
     assert doc["format"] == "tirnanog-game"
-    for key in ("game id", "game type", "tile size", "map size", "atlas size", "unique id", "crc",
-                "map layers", "transportation methods", "default action handlers", "asset bundle"):
+    for key in ("game_id", "game_type", "tile_width", "tile_height", "map_size", "atlas_size", "unique_id",
+                "crc", "map_layers", "transportation_methods", "default_action_handlers",
+                "asset_bundle_start", "asset_bundle_end"):
         assert key in doc
     assert doc["title"] == "Sample Quest" and doc["languages"] == ["en", "de"]
+    from .info_convention import check_info
+
+    check_info(doc)  # docs/info-json.md
+    assert doc["sections"][0] == {"type": 0, "name": "strings", "strings": 33}
 
 
 def test_validate_and_dump_build(game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

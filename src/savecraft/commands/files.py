@@ -50,6 +50,8 @@ def _value(key: str, v: Any) -> Any:
     if key.endswith("_seconds") and isinstance(v, int):
         h, rest = divmod(v, 3600)
         return f"{h}:{rest // 60:02d}:{rest % 60:02d}"
+    if isinstance(v, int) and not isinstance(v, bool) and (key.endswith("crc") or key == "unique_id"):
+        return f"0x{v:X}"  # checksums and ids read as the hex the format's docs use
     if v is None:
         return "(none)"
     if isinstance(v, bool):
@@ -78,7 +80,9 @@ def _text(value: Any, indent: str = "  ", cap: int | None = LIST_CAP) -> list[st
                 lines.append(f"{indent}{_label(k)}: {_value(k, v) if v != [] else '(none)'}")
     elif isinstance(value, list):
         for v in (value if cap is None else value[:cap]):
-            if isinstance(v, dict | list):
+            if isinstance(v, dict) and not any(isinstance(x, dict | list) for x in v.values()):
+                lines.append(f"{indent}- " + ", ".join(f"{_label(k)} {_value(k, x)}" for k, x in v.items()))
+            elif isinstance(v, dict | list):
                 lines.extend(_text(v, indent + "  ", cap))
             else:
                 lines.append(f"{indent}- {v}")
