@@ -74,9 +74,12 @@ def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "35 maps: 2 maps" in out and "25 attributes" in out
     assert main(["refs", str(game_file), "dialogs", "--json"]) == 0
-    refs = orjson.loads(capsys.readouterr().out)
-    assert refs["dialogs.dialogs[0].name"].endswith("'dlg_greet'")
-    assert refs["dialogs.dialogs[0].asset.title"] == "text 3 (en: 'Guard', de: 'Wache')"
+    doc = orjson.loads(capsys.readouterr().out)
+    refs = {r["path"]: r for r in doc["references"]}
+    assert refs["dialogs.dialogs[0].name"]["string"] == "dlg_greet"
+    assert isinstance(refs["dialogs.dialogs[0].name"]["offset"], int)
+    assert refs["dialogs.dialogs[0].asset.title"]["texts"] == {"en": "Guard", "de": "Wache"}
+    assert refs["dialogs.dialogs[0].asset.title"]["description"] == "text 3 (en: 'Guard', de: 'Wache')"
     assert main(["refs", str(game_file), "no_such_section"]) == 2
 
 
