@@ -111,3 +111,21 @@ def test_bad_color_value_is_a_usage_error(pair: tuple[Path, Path]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["info", "--color=sometimes", str(pair[0])])
     assert exc.value.code == 2
+
+
+def test_a_large_input_shows_a_spinner_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(console, "_isatty", lambda stream: False)
+    with console.busy("reading big.sav", 1 << 30):
+        pass
+    assert err.getvalue() == ""
+    monkeypatch.setattr(console, "_isatty", lambda stream: True)
+    with console.busy("reading small.sav", 10):
+        pass
+    assert err.getvalue() == ""
+    with console.busy("reading big.sav", 1 << 30):
+        pass
+    assert "reading big.sav (1,024 MiB)" in err.getvalue()

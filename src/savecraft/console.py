@@ -126,8 +126,25 @@ def status(text: str) -> Iterator[Callable[[str], None]]:
         return
     from rich.console import Console
 
-    with Console(stderr=True).status(text) as live:
+    with Console(stderr=True, force_terminal=True).status(text) as live:
         yield lambda new: live.update(new)
+
+
+BUSY_FROM = 32 << 20  # bytes: inputs from this size take about a second or more to decode
+
+
+@contextmanager
+def busy(text: str, size: int, from_bytes: int = BUSY_FROM) -> Iterator[None]:
+    """A spinner with ``text`` on stderr while a large input (``size`` bytes) is worked on.
+
+    The codecs do not report their progress, so a big single file gets a live
+    spinner and the elapsed time rather than a bar; small ones get nothing.
+    """
+    if size < from_bytes or not show_progress():
+        yield
+        return
+    with status(f"{text} ({size / (1 << 20):,.0f} MiB)"):
+        yield
 
 
 def table(rows: list[tuple[str, str]], title: str | None = None) -> str | None:

@@ -33,9 +33,11 @@ def read_file(path: str) -> bytes:
 
 
 def load_file(path: str, format: str | None = None) -> tuple[registry.Format, Any]:
-    from .. import api
+    from .. import api, console
 
-    return api.parse_format(read_file(path), format)
+    data = read_file(path)
+    with console.busy(f"reading {path}", len(data)):
+        return api.parse_format(data, format)
 
 
 LIST_CAP = 20  # items of a list that ``info`` prints before "and N more" (``--all``: every one)
@@ -254,11 +256,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
-    from .. import jsonmap
+    from .. import console, jsonmap
     from ..fileio import atomic_write
 
-    _, model = load_file(args.file, args.format)
-    text = jsonmap.dumps(model, indent=not args.compact)
+    fmt, model = load_file(args.file, args.format)
+    size = Path(args.file).stat().st_size if args.file != "-" else 0
+    with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
+        text = jsonmap.dumps(model, indent=not args.compact)
     if args.output and args.output != "-":
         atomic_write(args.output, text)
     else:

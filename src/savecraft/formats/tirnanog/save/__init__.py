@@ -11,7 +11,7 @@ from ....fileio import atomic_write, ensure_dir
 from ....jsonmap import encoder
 from ....registry import Format, register
 from ....speed import gc_paused
-from . import codec, preview
+from . import codec
 from .model import Chunk, NpcChunk, SaveGame, UserChunk, chunk_magic
 
 
@@ -92,6 +92,8 @@ def info(save: SaveGame) -> dict[str, Any]:
 def extract(save: SaveGame, folder: Path) -> list[Path]:
     """The preview as PNG, and one JSON file per chunk (numbered in file order)."""
     import orjson
+
+    from . import preview  # Pillow: imported only when a picture is written
 
     ensure_dir(folder)
     written = []
