@@ -81,3 +81,29 @@ def test_get_by_name_imports_only_that_plugin() -> None:
 def test_an_unknown_format_lists_the_known_ones() -> None:
     with pytest.raises(savecraft.SavecraftError, match="known: angband-block"):
         registry.get("nope")
+
+
+def test_validate_of_a_player_save_imports_no_numpy_and_no_pillow(tmp_path: Path) -> None:
+    path = tmp_path / "player.sav"
+    savecraft.save(tng_sample.player_save(), path)
+    mods = modules_after("from savecraft.cli import main", f"assert main(['validate', {str(path)!r}]) == 0")
+    assert "savecraft.formats.tirnanog.save.codec" in mods
+    assert "numpy" not in mods and "PIL" not in mods
+
+
+def test_the_lazy_rle_runs_when_a_map_or_another_importer_needs_it() -> None:
+    mods = modules_after(
+        "import sys",
+        "import savecraft.formats.tirnanog.save.codec",
+        "assert 'numpy' not in sys.modules",
+        "import savecraft.formats.tirnanog.game.maps",  # a plain import of rle runs it
+        "import numpy as np",
+        "from savecraft import jsonmap",
+        "assert jsonmap.encoder(np.ndarray).__name__ == 'array_to_json'")
+    assert "numpy" in mods
+    save = tng_sample.server_save(users=2)
+    from savecraft.formats.tirnanog.save.model import MapChunk
+
+    save.chunks.append(MapChunk(map_id=3, tiles=[1, 1, 1, 2] * 64))
+    again = savecraft.load(savecraft.build(save))
+    assert next(m for m in again.maps if m.map_id == 3).tiles == [1, 1, 1, 2] * 64
