@@ -66,3 +66,30 @@ def test_every_format_with_an_extract_says_whether_it_builds_back(tmp_path: Path
 def test_a_folder_that_is_no_extract_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", str(tmp_path), "-o", str(tmp_path / "x.sav")]) == 2
     assert "not a folder written by 'savecraft extract'" in capsys.readouterr().err
+
+
+def test_tirnanog_save_extract_then_build_gives_the_same_bytes_and_takes_edits(tmp_path: Path) -> None:
+    from savecraft.formats.tirnanog.save import sample as tng_sample
+
+    for name, model in (("player.sav", tng_sample.player_save()), ("server.sav", tng_sample.server_save(users=8))):
+        src = tmp_path / name
+        savecraft.save(model, src)
+        parts = tmp_path / f"parts-{name}"
+        assert main(["extract", str(src), "-o", str(parts)]) == 0
+        out = tmp_path / f"rebuilt-{name}"
+        assert main(["build", str(parts), "-o", str(out)]) == 0
+        assert out.read_bytes() == src.read_bytes(), name
+    parts = tmp_path / "parts-player.sav"
+    user_file = next(parts.glob("*-USER-*.json"))
+    doc = json.loads(user_file.read_text())
+    doc["entity"]["x"] = 77
+    user_file.write_text(json.dumps(doc))
+    from PIL import Image
+
+    Image.new("RGB", (64, 64), (255, 0, 0)).save(parts / "preview.png")
+    out = tmp_path / "edited.sav"
+    assert main(["build", str(parts), "-o", str(out)]) == 0
+    edited = savecraft.load(out)
+    assert edited.users[0].entity.x == 77
+    assert edited.preview is not None and edited.preview.image != savecraft.load(tmp_path / "player.sav").preview.image
+    assert savecraft.validate(out).ok

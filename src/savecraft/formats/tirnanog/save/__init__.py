@@ -6,13 +6,13 @@ import datetime as _dt
 from pathlib import Path
 from typing import Any
 
-from ....errors import Report
+from ....errors import FormatError, Report
 from ....fileio import atomic_write, ensure_dir
-from ....jsonmap import encoder
+from ....jsonmap import decoder, encoder
 from ....registry import Format, register
 from ....speed import gc_paused
 from . import codec
-from .model import Chunk, NpcChunk, SaveGame, UserChunk, chunk_magic
+from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, chunk_magic
 
 
 def _when(ts: int) -> str | None:
@@ -105,6 +105,11 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
         p = folder / "preview.json"
         atomic_write(p, orjson.dumps(enc_p(save.preview), option=orjson.OPT_INDENT_2))
         written.append(p)
+    save.__json_prepare__()  # the compression as a level where one reproduces it (a small save.json)
+    p = folder / "save.json"
+    atomic_write(p, orjson.dumps({"game_id": save.game_id, "encoding": encoder(Encoding)(save.encoding)},
+                                 option=orjson.OPT_INDENT_2))
+    written.append(p)
     enc = encoder(Chunk)
     for i, chunk in enumerate(save.chunks):
         label = chunk_magic(chunk).rstrip(b"\0").decode("latin-1", "replace")
@@ -115,6 +120,39 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
         atomic_write(p, orjson.dumps(enc(chunk), option=orjson.OPT_INDENT_2))
         written.append(p)
     return written
+
+
+def _load_json(path: Path) -> Any:
+    import orjson
+
+    try:
+        return orjson.loads(path.read_bytes())
+    except OSError as exc:
+        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) from None
+    except orjson.JSONDecodeError as exc:
+        raise FormatError(None, path.name, "JSON", str(exc)) from None
+
+
+def rebuild(folder: Path) -> SaveGame:
+    """The save an :func:`extract` folder describes: save.json, the chunk files in their
+    order, the preview (preview.png when it was edited, else preview.json's stream)."""
+    head = _load_json(folder / "save.json")
+    preview_value = None
+    if (folder / "preview.json").is_file():
+        from . import preview
+
+        preview_value = decoder(Preview)(_load_json(folder / "preview.json"), "preview")
+        png = folder / "preview.png"
+        if png.is_file() and png.read_bytes() != preview.to_png(preview_value):
+            from PIL import Image
+
+            with Image.open(png) as picture:
+                preview_value.image = preview.encode_image(picture)
+    dec = decoder(Chunk)
+    files = sorted(p for p in folder.glob("*.json") if p.name[:5].isdigit() and p.name[5:6] == "-")
+    chunks = [dec(_load_json(p), p.name) for p in files]
+    return SaveGame(game_id=str(head["game_id"]), preview=preview_value, chunks=ChunkList(chunks),
+                    encoding=decoder(Encoding)(head["encoding"], "encoding"))
 
 
 def _parse(data: bytes, report: Report) -> SaveGame:
@@ -154,6 +192,7 @@ FORMAT = register(Format(
     build=codec.build,
     info=info,
     extract=extract,
+    rebuild=rebuild,
     check=_check,
     suffixes=(".sav",),
 ))
