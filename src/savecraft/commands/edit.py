@@ -128,7 +128,8 @@ def _which_fails(args: argparse.Namespace, blobs: list[tuple[str, bytes]]) -> tu
 def cmd_diff(args: argparse.Namespace) -> int:
     a, b = read_file(args.a), read_file(args.b)
     try:
-        result = diffing.diff_bytes(a, b, format=args.format, name_a=args.a, name_b=args.b)
+        with console.busy(f"comparing {args.a} and {args.b}", len(a) + len(b), from_bytes=4 << 20):
+            result = diffing.diff_bytes(a, b, format=args.format, name_a=args.a, name_b=args.b)
     except FormatError as err:
         culprit = _which_fails(args, [(args.a, a), (args.b, b)])
         name, shown = culprit if culprit else (f"{args.a} or {args.b}", err)

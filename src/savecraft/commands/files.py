@@ -277,7 +277,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.input != "-" and Path(args.input).is_dir():
         model = _rebuild(Path(args.input))
     else:
-        model = jsonmap.loads(read_file(args.input))
+        from .. import console
+
+        text = read_file(args.input)
+        with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
+            model = jsonmap.loads(text)
     data = api.build(model)
     out = Path(args.output)
     if out.exists() and out.read_bytes() == data:
