@@ -102,7 +102,7 @@ def test_real_file_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert out.read_bytes() == src.read_bytes()
     assert main(["extract", str(src), "-o", str(tmp_path / "x")]) == 0
     files = sorted(p.name for p in (tmp_path / "x").iterdir())
-    assert files[0] == "00-description.json" and "15-stores.bin" in files and len(files) == 23
+    assert files[0] == "00-description.json" and "15-stores.bin" in files and len(files) == 24 and "savecraft-extract.json" in files
     assert (tmp_path / "x" / "15-stores.bin").stat().st_size == 77729
 
 

@@ -320,7 +320,8 @@ def test_cli_info_validate_dump_build_extract(tmp_path: Path, capsys: pytest.Cap
     api.save(sample.modular_save(), src)
     assert main(["info", str(src)]) == 0
     out = capsys.readouterr().out
-    assert "angband-modular" in out and "Vanilla 3.0.6" in out and "Asira, L7 Zebra Priest" in out
+    assert "angband-modular" in out and "variant: Vanilla" in out and "variant version: 3.0.6" in out
+    assert "Asira, L7 Zebra Priest" in out
     assert main(["validate", "-v", str(src)]) == 0
     dump, rebuilt = tmp_path / "m.json", tmp_path / "m2.sav"
     assert main(["dump", str(src), "-o", str(dump)]) == 0
@@ -344,7 +345,12 @@ def test_info_json_keeps_the_format_description(tmp_path: Path, capsys: pytest.C
     assert main(["info", "--json", str(src)]) == 0
     doc = orjson.loads(capsys.readouterr().out)
     assert doc["description"] == "Angband modular savefile, version 2"
-    assert doc["savefile description"] == "Asira, L7 Zebra Priest, in the Town"
+    assert doc["savefile_description"] == "Asira, L7 Zebra Priest, in the Town"
+    from .info_convention import check_info
+
+    check_info(doc)  # docs/info-json.md
+    assert doc["status"] == 1 and doc["dead"] is False and doc["variant_version"] == "3.0.6"
+    assert all(isinstance(b["payload_bytes"], int) for b in doc["blocks"])
 
 
 def test_demo_samples_load_validate_and_rebuild(tmp_path: Path) -> None:

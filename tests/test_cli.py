@@ -36,17 +36,21 @@ def test_info_text_and_json(saves: dict[str, Path], capsys: pytest.CaptureFixtur
     assert main(["info", "--json", str(saves["server"])]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["format"] == "tirnanog-save"
-    assert doc["chunks"]["USER"] == 5 and doc["kind"] == "server save"
-    assert doc["users"][:2] == ["Brigid", "Aoife"]
+    assert doc["chunks"]["USER"] == 5 and doc["kind"] == "server"
+    assert doc["users"][:2] == ["Brigid", "Aoife"] and doc["user_count"] == 5
 
 
 def test_validate_ok_and_problem_lines(saves: dict[str, Path], tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(saves["player"])]) == 0
+    assert capsys.readouterr().out == ""  # one good file: silence
     assert main(["validate", str(saves["player"]), str(saves["server"])]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out.splitlines() == [
+        f"{saves['player']}: ok (tirnanog-save)", f"{saves['server']}: ok (tirnanog-save)",
+        "2 files: 2 ok, 0 with problems"]
     bad = tmp_path / "bad.sav"
     bad.write_bytes(saves["server"].read_bytes()[:-4] + b"\0\0\0\0")
-    assert main(["validate", str(saves["player"]), str(bad)]) == 1
+    assert main(["validate", str(bad)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"{bad}: offset 0x")
@@ -56,7 +60,10 @@ def test_validate_ok_and_problem_lines(saves: dict[str, Path], tmp_path: Path,
 def test_validate_usage_and_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(tmp_path / "missing.sav")]) == 2
     assert "cannot read" in capsys.readouterr().err
-    assert main(["validate", str(tmp_path)]) == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["validate", str(empty)]) == 2
+    assert "no files" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main(["validate"])
     assert exc.value.code == 2
@@ -128,12 +135,12 @@ def test_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_bug_is_still_one_line(monkeypatch: pytest.MonkeyPatch, saves: dict[str, Path],
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from savecraft.commands import files
+    from savecraft import api
 
     def broken(*args: object, **kwargs: object) -> None:
         raise IndexError("list index out of range")
 
-    monkeypatch.setattr(files.api, "parse_format", broken)
+    monkeypatch.setattr(api, "parse_format", broken)
     monkeypatch.delenv("SAVECRAFT_DEBUG", raising=False)
     assert main(["info", str(saves["player"])]) == 70
     err = capsys.readouterr().err.strip().splitlines()

@@ -126,7 +126,7 @@ def test_savecraft_play_registers_walks_chats_and_logs_out(
     assert "in the world at map 0 (11,8)" in out  # where the last session ended
     wrong = ["play", "127.0.0.1", "--port", port, "--cache", cache, "--name", "Niamh",
              "--password", "flute", "--steps", "0"]
-    assert main(wrong) == 2
+    assert main(wrong) == 1  # the server said no: 1, as README's exit statuses say
     assert "wrong password for 'Niamh'" in capsys.readouterr().err
 
 

@@ -367,7 +367,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     names = {p.name for p in folder.iterdir()}
     assert {"header.json", "noise.bin", "player_state.bin", "inventory.json", "dialogue.json",
             "objects.json", "engine_state.bin", "hero.bin", "equipment.json", "map_state.bin",
-            "room.json", "room_data.bin", "objects"} == names
+            "room.json", "room_data.bin", "objects", "savecraft-extract.json"} == names
     assert (folder / "player_state.bin").read_bytes() == sample.qfg5_save().player_state
     assert len(list((folder / "objects").iterdir())) == sample.qfg5_save().object_count
 

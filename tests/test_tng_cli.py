@@ -22,10 +22,15 @@ def test_info_names_every_header_field(game_file: Path, capsys: pytest.CaptureFi
     assert main(["info", "--json", str(game_file)]) == 0
     doc = orjson.loads(capsys.readouterr().out)
     assert doc["format"] == "tirnanog-game"
-    for key in ("game id", "game type", "tile size", "map size", "atlas size", "unique id", "crc",
-                "map layers", "transportation methods", "default action handlers", "asset bundle"):
+    for key in ("game_id", "game_type", "tile_width", "tile_height", "map_size", "atlas_size", "unique_id",
+                "crc", "map_layers", "transportation_methods", "default_action_handlers",
+                "asset_bundle_start", "asset_bundle_end"):
         assert key in doc
     assert doc["title"] == "Sample Quest" and doc["languages"] == ["en", "de"]
+    from .info_convention import check_info
+
+    check_info(doc)  # docs/info-json.md
+    assert doc["sections"][0] == {"type": 0, "name": "strings", "strings": 33}
 
 
 def test_validate_and_dump_build(game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,9 +74,12 @@ def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "35 maps: 2 maps" in out and "25 attributes" in out
     assert main(["refs", str(game_file), "dialogs", "--json"]) == 0
-    refs = orjson.loads(capsys.readouterr().out)
-    assert refs["dialogs.dialogs[0].name"].endswith("'dlg_greet'")
-    assert refs["dialogs.dialogs[0].asset.title"] == "text 3 (en: 'Guard', de: 'Wache')"
+    doc = orjson.loads(capsys.readouterr().out)
+    refs = {r["path"]: r for r in doc["references"]}
+    assert refs["dialogs.dialogs[0].name"]["string"] == "dlg_greet"
+    assert isinstance(refs["dialogs.dialogs[0].name"]["offset"], int)
+    assert refs["dialogs.dialogs[0].asset.title"]["texts"] == {"en": "Guard", "de": "Wache"}
+    assert refs["dialogs.dialogs[0].asset.title"]["description"] == "text 3 (en: 'Guard', de: 'Wache')"
     assert main(["refs", str(game_file), "no_such_section"]) == 2
 
 

@@ -7,13 +7,39 @@
 
 from __future__ import annotations
 
-from .api import Validation, build, load, parse, save, validate
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import FormatError, Problem, Report, SavecraftError, UnsupportedFormatError
-from .jsonmap import dumps, from_json, loads, to_json
-from .registry import Format, detect
-from .registry import formats as available_formats
+
+if TYPE_CHECKING:
+    from .api import Validation, build, load, parse, save, validate
+    from .jsonmap import dumps, from_json, loads, to_json
+    from .registry import Format, detect
+    from .registry import formats as available_formats
 
 __version__ = "0.1.0"
+
+# The rest of the front door is imported on first use: the command line
+# imports this package too, and must not pay for the JSON mapping (orjson)
+# or the API when it runs a command that needs neither.
+_LAZY = {
+    "Validation": ("api", "Validation"), "build": ("api", "build"), "load": ("api", "load"),
+    "parse": ("api", "parse"), "save": ("api", "save"), "validate": ("api", "validate"),
+    "dumps": ("jsonmap", "dumps"), "from_json": ("jsonmap", "from_json"),
+    "loads": ("jsonmap", "loads"), "to_json": ("jsonmap", "to_json"),
+    "Format": ("registry", "Format"), "detect": ("registry", "detect"),
+    "available_formats": ("registry", "formats"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(f".{module}", __name__), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Format",

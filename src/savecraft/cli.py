@@ -1,9 +1,14 @@
 """The ``savecraft`` command line: a thin shell over the library.
 
 Subcommands live in modules listed in :data:`COMMANDS`; each module has a
-``register(subparsers)`` that adds its parser and sets ``func``. Bad input of
+``register(subparsers)`` that adds its parsers and sets ``func``. Bad input of
 any kind ends in one line on stderr and a non-zero exit, never a traceback:
 exit 1 for a file with problems, 2 for usage errors and unreadable files.
+
+Start-up time is most of a small command's time, so only the module of the
+command being run is imported (:data:`COMMAND_MODULES` says which one that
+is, without importing any); ``--help``, a mistyped command and shell
+completion import them all.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .errors import FormatError, SavecraftError
 
@@ -29,35 +35,153 @@ COMMANDS = (
     "savecraft.commands.script",
     "savecraft.commands.net",
     "savecraft.commands.demo",
+    "savecraft.commands.shell",
 )
+
+# Which module registers each command (a test keeps this in step with COMMANDS).
+# A command missing here still works: its parser is then found by importing them all.
+COMMAND_MODULES: dict[str, str] = {
+    **dict.fromkeys(("info", "validate", "dump", "build", "extract"), "savecraft.commands.files"),
+    **dict.fromkeys(("edit", "diff"), "savecraft.commands.edit"),
+    **dict.fromkeys(("sections", "refs"), "savecraft.commands.tng"),
+    **dict.fromkeys(("disasm", "asm", "render-map"), "savecraft.commands.script"),
+    **dict.fromkeys(("serve", "play", "loadtest", "admin", "deny"), "savecraft.commands.net"),
+    "demo": "savecraft.commands.demo",
+    "completion": "savecraft.commands.shell",
+}
+
+# Two or three examples at the end of each command's --help.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "info": ("savecraft info player.sav", "savecraft info world.tng --json",
+             "savecraft info big.sav --all"),
+    "validate": ("savecraft validate player.sav", "savecraft validate saves/ 'backup/*.sav' --json",
+                 "savecraft validate -q --format qfg5-save SAVE001.sav"),
+    "dump": ("savecraft dump player.sav -o player.json", "savecraft dump world.tng --compact | jq .header"),
+    "build": ("savecraft build player.json -o player.sav", "savecraft build parts/ -o SAVE001.sav",
+              "savecraft build player.json -o - > copy.sav"),
+    "extract": ("savecraft extract SAVE001.sav -o parts/", "savecraft extract world.tng -o world/"),
+    "edit": ("savecraft edit player.sav --set users[0].name=Alice",
+             "savecraft edit player.sav   # in $EDITOR"),
+    "diff": ("savecraft diff old.sav new.sav", "savecraft diff old.sav new.sav --json",
+             "savecraft diff a.tng b.tng --color=always | less -R"),
+    "sections": ("savecraft sections world.tng", "savecraft sections world.tng --json"),
+    "refs": ("savecraft refs world.tng", "savecraft refs world.tng --json"),
+    "disasm": ("savecraft disasm script.bin", "savecraft disasm script.bin --game world.tng -o script.asm"),
+    "asm": ("savecraft asm script.asm -o script.bin", "savecraft asm script.asm -o script.bin --game world.tng"),
+    "render-map": ("savecraft render-map world.tng 0 -o map.png",
+                   "savecraft render-map world.tng 0 -o map.png --tmx map.tmx --scale 0.5"),
+    "serve": ("savecraft serve world.tng --state server.sav --port 4000",),
+    "play": ("savecraft play 127.0.0.1 --port 4000 --name alice --password-file pw.txt",
+             "SAVECRAFT_PASSWORD=secret savecraft play 127.0.0.1 --port 4000 --name alice"),
+    "loadtest": ("savecraft loadtest 127.0.0.1 --port 4000 --clients 100 --rate 5 --duration 30",
+                 "savecraft loadtest 127.0.0.1 --port 4000 --clients 2000 --rate 2 --duration 60 "
+                 "--processes 2"),
+    "admin": ("savecraft admin 127.0.0.1:4001 status", "savecraft admin 127.0.0.1:4001 kick name=Brigid"),
+    "deny": ("savecraft deny world.tng --state server.sav list",
+             "savecraft deny world.tng --state server.sav add 203.0.113.7"),
+    "demo": ("savecraft demo", "savecraft demo -o /tmp/samples"),
+    "completion": ("savecraft completion bash > ~/.local/share/bash-completion/completions/savecraft",
+                   "savecraft completion zsh > ~/.zfunc/_savecraft",
+                   "savecraft completion fish > ~/.config/fish/completions/savecraft.fish"),
+}
 
 
 class UsageError(SavecraftError):
     """Bad arguments or an unreadable file: exit status 2."""
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples' line breaks and shows every option's default."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if text is argparse.SUPPRESS or "default" in text or "%(default)" in text:
+            return action.help
+        if action.option_strings and action.default not in (None, False, argparse.SUPPRESS) \
+                and action.nargs != 0:
+            text += (" " if text else "") + "(default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.help is None and action.option_strings and action.nargs != 0 \
+                and action.default not in (None, False, argparse.SUPPRESS):
+            action.help = "(default: %(default)s)"  # an option without help still shows its default
+        return action
+
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         print(f"savecraft: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 
-def make_parser() -> argparse.ArgumentParser:
+class _SubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Gives every command the options all commands share, and its examples."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        examples = EXAMPLES.get(name)
+        if examples and "epilog" not in kwargs:
+            kwargs["epilog"] = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        parser.add_argument("--color", choices=("auto", "always", "never"), default=argparse.SUPPRESS,
+                            help="colour the output: auto means on a terminal unless NO_COLOR "
+                            "is set (default: auto)")
+        return parser
+
+
+def make_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that command's module is imported."""
     from . import __version__
 
-    parser = _Parser(prog="savecraft", description="Open, inspect, validate, edit and rewrite game files, byte for byte.")
+    parser = _Parser(prog="savecraft",
+                     description="Open, inspect, validate, edit and rewrite game files, byte for byte.",
+                     epilog="exit status: 0 ok, 1 a file with problems or files that differ, "
+                     "2 usage errors and unreadable input")
     parser.add_argument("--version", action="version", version=f"savecraft {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the output: auto means on a terminal unless NO_COLOR is set")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                                action=_SubParsers)
     sub.required = True
-    for name in COMMANDS:
+    modules = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else COMMANDS
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
 
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command word of ``argv`` (the first word that is not an option), if any."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in ("-h", "--help"):
+            return None
+        if word == "--color":
+            skip = True
+            continue
+        if not word.startswith("-"):
+            return word
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = make_parser()
+    if argv is None and "_ARGCOMPLETE" in os.environ:  # a shell asking for completions
+        import argcomplete
+
+        argcomplete.autocomplete(make_parser())  # prints them and exits
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser(_command_of(argv))
     args = parser.parse_args(argv)
+    from . import console
+    console.configure(color=getattr(args, "color", "auto"), quiet=bool(getattr(args, "quiet", False)))
     try:
         result: int = args.func(args)
         return result

@@ -116,6 +116,30 @@ def compress(data: bytes, container: Container = Container.ZLIB, level: int = 6)
     return c.compress(data) + c.flush()
 
 
+_PIECE = 1 << 16
+
+
+def reproduces(content: bytes, original: bytes, container: Container, level: int) -> bool:
+    """Whether compressing ``content`` at ``level`` gives exactly ``original``.
+
+    Compared as the compressor goes: what zlib has emitted is final, so a
+    wrong level is refused at its first differing block (after a few
+    kilobytes), instead of after recompressing megabytes. Only the level
+    that matches runs to the end, which is what confirms it.
+    """
+    c = zlib.compressobj(level, zlib.DEFLATED, container.wbits)
+    view = memoryview(content)
+    pos = 0
+    for start in range(0, len(view), _PIECE):
+        out = c.compress(view[start : start + _PIECE])
+        if out:
+            if original[pos : pos + len(out)] != out:
+                return False
+            pos += len(out)
+    out = c.flush()
+    return len(original) == pos + len(out) and original[pos:] == out
+
+
 def digest(data: bytes | memoryview) -> bytes:
     """A short content fingerprint: the test for "unchanged since it was read"."""
     return hashlib.blake2b(data, digest_size=16).digest()
@@ -161,7 +185,7 @@ class Deflated:
         self.content_digest = digest(content)
         self.content = None
         for level in (6, 9, 1, 2, 3, 4, 5, 7, 8, 0):
-            if compress(content, self.container, level) == self.original:
+            if reproduces(content, self.original, self.container, level):
                 self.level = level
                 self.original = None
                 return

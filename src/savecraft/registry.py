@@ -2,8 +2,14 @@
 
 A format module registers a :class:`Format` at import time (like a Pillow
 plugin). Detection looks at content only, never at the file name: the first
-format whose sniffer accepts the bytes wins, in registration order, so more
-specific magics register first.
+format whose sniffer accepts the bytes wins, in the order of :data:`PLUGINS`.
+
+Importing a plugin costs tens of milliseconds (its codec, numpy, the game-file
+package), more than the whole of a small ``savecraft validate``. So each plugin
+also has an entry in :data:`PLUGINS`, a light table of its name, its module and
+a cheap pre-check on the first bytes (its magic): detection imports only the
+plugins whose pre-check accepts the data, then asks their real sniffer, and
+:func:`get` imports only the plugin of that name.
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ class Format:
     ``parse(data, report)`` decodes; with a non-strict report it records every
     problem it can and goes on. ``build(model)`` encodes. ``info(model)``
     returns a small dict for ``savecraft info``; ``extract(model, folder)``
-    writes the parts of a file as ordinary files and returns their paths.
+    writes the parts of a file as ordinary files and returns their paths, and
+    ``rebuild(folder)`` reads such a folder back into a model (after edits to
+    its files; unchanged, the model builds the original bytes).
     ``validate_by_building``: validation also builds a model that parsed
     cleanly and reports what the writer refuses (for formats whose reader
     accepts values their writer does not; off where building is costly).
@@ -40,6 +48,7 @@ class Format:
     build: Callable[[Any], bytes]
     info: Callable[[Any], dict[str, Any]]
     extract: Callable[[Any, Path], list[Path]] | None = None
+    rebuild: Callable[[Path], Any] | None = None
     check: Callable[[Any, Report], None] | None = None
     suffixes: tuple[str, ...] = field(default_factory=tuple)
     validate_by_building: bool = False
@@ -49,16 +58,52 @@ _FORMATS: dict[str, Format] = {}
 _BY_MODEL: dict[type, Format] = {}
 _loaded = False
 
-# Format modules that register themselves when imported. Order matters for
-# sniffing only where magics overlap (none do today).
-PLUGINS = (
-    "savecraft.formats.tirnanog.save",
-    "savecraft.formats.tirnanog.game",
-    "savecraft.formats.angband.modular",
-    "savecraft.formats.angband.block",
-    "savecraft.formats.angband.legacy",
-    "savecraft.formats.qfg5",
+
+@dataclass(frozen=True)
+class Plugin:
+    """What detection knows of a format before importing it.
+
+    ``maybe`` must accept every file the format's real sniffer accepts (it
+    may accept more: the real sniffer decides); it looks at magic bytes only,
+    so that it costs nothing.
+    """
+
+    name: str
+    module: str
+    maybe: Sniffer
+
+
+def _starts(magic: bytes) -> Sniffer:
+    return lambda data: bytes(data[:len(magic)]) == magic
+
+
+def _angband_block(data: bytes) -> bool:
+    return len(data) >= 8 and bytes(data[:4]) == b"Save" and all(0x20 <= b <= 0x7E for b in data[4:8])
+
+
+def _angband_legacy(data: bytes) -> bool:
+    # Four plain version bytes, content, two u32 checksums (the real sniffer
+    # checks them): no magic, so only sizes and the other formats' magics rule out.
+    return 20 <= len(data) <= 16 << 20 and bytes(data[:4]) != b"Save"
+
+
+# Format modules that register themselves when imported, in the order
+# detection tries them. The formats with a magic come first; the legacy
+# Angband sniffer, which has none and sums the whole file, comes last.
+PLUGINS: tuple[Plugin, ...] = (
+    Plugin("tirnanog-save", "savecraft.formats.tirnanog.save", _starts(b"TNG Saved Game\n\0")),
+    Plugin("tirnanog-game", "savecraft.formats.tirnanog.game", _starts(b"#!/usr/bin/tngp\n")),
+    Plugin("angband-modular", "savecraft.formats.angband.modular", _starts(b"Save\x02")),
+    Plugin("angband-block", "savecraft.formats.angband.block", _angband_block),
+    Plugin("qfg5-save", "savecraft.formats.qfg5", _starts(b"QG5P1.000 ")),
+    Plugin("angband-legacy", "savecraft.formats.angband.legacy", _angband_legacy),
 )
+_PLUGIN_BY_NAME = {p.name: p for p in PLUGINS}
+
+
+def names() -> list[str]:
+    """Every format's name, without importing any plugin (for help texts and completion)."""
+    return [p.name for p in PLUGINS] + [n for n in _FORMATS if n not in _PLUGIN_BY_NAME]
 
 
 def register(fmt: Format) -> Format:
@@ -74,8 +119,14 @@ def _load_plugins() -> None:
     if _loaded:
         return
     _loaded = True
-    for mod in PLUGINS:
-        importlib.import_module(mod)
+    for plugin in PLUGINS:
+        importlib.import_module(plugin.module)
+
+
+def _plugin_format(plugin: Plugin) -> Format:
+    if plugin.name not in _FORMATS:
+        importlib.import_module(plugin.module)
+    return _FORMATS[plugin.name]
 
 
 def formats() -> list[Format]:
@@ -84,19 +135,20 @@ def formats() -> list[Format]:
 
 
 def get(name: str) -> Format:
-    _load_plugins()
-    try:
+    if name in _FORMATS:
         return _FORMATS[name]
-    except KeyError:
-        known = ", ".join(sorted(_FORMATS))
-        raise SavecraftError(f"unknown format {name!r} (known: {known})") from None
+    if name in _PLUGIN_BY_NAME:
+        return _plugin_format(_PLUGIN_BY_NAME[name])
+    known = ", ".join(sorted(names()))
+    raise SavecraftError(f"unknown format {name!r} (known: {known})")
 
 
 def for_model(model: object) -> Format:
-    _load_plugins()
-    for cls in type(model).__mro__:
-        if cls in _BY_MODEL:
-            return _BY_MODEL[cls]
+    for _ in range(2):
+        for cls in type(model).__mro__:
+            if cls in _BY_MODEL:
+                return _BY_MODEL[cls]
+        _load_plugins()  # a model of a plugin not imported yet (e.g. unpickled): import them all
     raise SavecraftError(f"{type(model).__name__} is not the model of a registered format")
 
 
@@ -107,10 +159,14 @@ def find(data: bytes, name: str | None = None) -> Format:
 
 def detect(data: bytes) -> Format:
     """The format of ``data``, from its content; FormatError when nothing matches."""
-    _load_plugins()
-    for fmt in _FORMATS.values():
-        if fmt.sniff(data):
+    for plugin in PLUGINS:
+        if plugin.maybe(data):
+            fmt = _plugin_format(plugin)
+            if fmt.sniff(data):
+                return fmt
+    for fmt in list(_FORMATS.values()):  # registered directly, outside the table
+        if fmt.name not in _PLUGIN_BY_NAME and fmt.sniff(data):
             return fmt
     head = bytes(data[:16])
-    raise FormatError(0, "", "the magic of a known format (" + ", ".join(_FORMATS) + ")",
+    raise FormatError(0, "", "the magic of a known format (" + ", ".join(names()) + ")",
                       f"{head!r}" if head else "an empty file")

@@ -13,8 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import api
-from ..fileio import ensure_dir
 
 # "module:function" of each demo step, in the order they run.
 STEPS = (
@@ -38,6 +36,8 @@ def _steps() -> list[Callable[[Path], list[Path]]]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from .. import api
+    from ..fileio import ensure_dir
     from .files import cmd_info
 
     folder = ensure_dir(args.output)
@@ -46,7 +46,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for step in _steps():
         for path in step(folder):
             print()
-            cmd_info(argparse.Namespace(file=str(path), json=False, format=None))
+            cmd_info(argparse.Namespace(file=str(path), json=False, format=None, all=False))
             data = path.read_bytes()
             result = api.validate(data)
             print(f"  validate: {'ok' if result.ok else f'{len(result.problems)} problems'}")

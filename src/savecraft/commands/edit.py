@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .. import api
+from .. import api, console
 from .. import diff as diffing
 from .. import edit as editing
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
@@ -130,18 +130,39 @@ def _which_fails(args: argparse.Namespace, blobs: list[tuple[str, bytes]]) -> tu
 def cmd_diff(args: argparse.Namespace) -> int:
     a, b = read_file(args.a), read_file(args.b)
     try:
-        result = diffing.diff_bytes(a, b, format=args.format, name_a=args.a, name_b=args.b)
+        with console.busy(f"comparing {args.a} and {args.b}", len(a) + len(b), from_bytes=4 << 20):
+            result = diffing.diff_bytes(a, b, format=args.format, name_a=args.a, name_b=args.b)
     except FormatError as err:
         culprit = _which_fails(args, [(args.a, a), (args.b, b)])
         name, shown = culprit if culprit else (f"{args.a} or {args.b}", err)
         print(f"savecraft: error: {name}: {shown}", file=sys.stderr)
         return EXIT_USAGE
+    if result.equal and a == b and args.format:
+        api.parse(a, args.format)  # the same bytes, but are they that format at all?
     if args.json:
         sys.stdout.buffer.write(result.dumps())
+    elif console.use_color() and result.same_format:
+        print(console.paint(f"--- {args.a}", "header"))
+        print(console.paint(f"+++ {args.b}", "header"))
+        for c in result.changes:
+            print(_coloured(c))
     else:
         for line in result.lines():
             print(line)
     return EXIT_OK if result.equal else EXIT_PROBLEM
+
+
+def _coloured(c: diffing.Change) -> str:
+    """A change as git colours a diff: removed red, added green, the old value red, the new green."""
+    if c.kind == "added":
+        return console.paint(str(c), "added")
+    if c.kind == "removed":
+        return console.paint(str(c), "removed")
+    if c.kind in ("changed", "encoding"):
+        tag = " (encoding only)" if c.kind == "encoding" else ""
+        return (f"  {console.paint(c.path or '(top)', 'hunk')}: {console.paint(diffing.show(c.old), 'removed')}"
+                f" -> {console.paint(diffing.show(c.new), 'added')}{tag}")
+    return console.paint(str(c), "hunk")
 
 
 def register(sub: Any) -> None:

@@ -5,17 +5,24 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import orjson
-
-from .. import api, jsonmap, registry
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
-from ..fileio import ReadError, ensure_dir, read_input
+from ..errors import SavecraftError
+from ..fileio import ReadError
 from . import output
+
+if TYPE_CHECKING:
+    from .. import registry
+
+# The codecs, the JSON mapping and orjson are imported inside the handlers:
+# argparse needs only the parsers below, and start-up is most of the time of
+# a small command.
 
 
 def read_file(path: str) -> bytes:
+    from ..fileio import read_input
+
     try:
         return read_input(path)
     except ReadError as exc:
@@ -23,27 +30,63 @@ def read_file(path: str) -> bytes:
 
 
 def load_file(path: str, format: str | None = None) -> tuple[registry.Format, Any]:
-    return api.parse_format(read_file(path), format)
+    from .. import api, console
+
+    data = read_file(path)
+    with console.busy(f"reading {path}", len(data)):
+        return api.parse_format(data, format)
 
 
-def _text(value: Any, indent: str = "  ") -> list[str]:
+LIST_CAP = 20  # items of a list that ``info`` prints before "and N more" (``--all``: every one)
+
+
+def _label(key: str) -> str:
+    return key.removesuffix("_seconds").replace("_", " ")
+
+
+def _value(key: str, v: Any) -> Any:
+    """How a person reads a value of the JSON summary (docs/info-json.md): durations as h:mm:ss."""
+    if key.endswith("_seconds") and isinstance(v, int):
+        h, rest = divmod(v, 3600)
+        return f"{h}:{rest // 60:02d}:{rest % 60:02d}"
+    if isinstance(v, int) and not isinstance(v, bool) and (key.endswith("crc") or key == "unique_id"):
+        return f"0x{v:X}"  # checksums and ids read as the hex the format's docs use
+    if v is None:
+        return "(none)"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return v
+
+
+def _capped(items: list[Any], cap: int | None) -> list[str]:
+    shown = [str(x) for x in (items if cap is None else items[:cap])]
+    if cap is not None and len(items) > cap:
+        shown.append(f"and {len(items) - cap} more")
+    return shown
+
+
+def _text(value: Any, indent: str = "  ", cap: int | None = LIST_CAP) -> list[str]:
     lines = []
     if isinstance(value, dict):
         for k, v in value.items():
             if isinstance(v, dict | list) and v:
                 if isinstance(v, list) and all(not isinstance(x, dict | list) for x in v):
-                    lines.extend(_wrapped(f"{indent}{k}: ", [str(x) for x in v], indent + "  "))
+                    lines.extend(_wrapped(f"{indent}{_label(k)}: ", _capped(v, cap), indent + "  "))
                     continue
-                lines.append(f"{indent}{k}:")
-                lines.extend(_text(v, indent + "  "))
+                lines.append(f"{indent}{_label(k)}:")
+                lines.extend(_text(v, indent + "  ", cap))
             else:
-                lines.append(f"{indent}{k}: {v if v != [] else '(none)'}")
+                lines.append(f"{indent}{_label(k)}: {_value(k, v) if v != [] else '(none)'}")
     elif isinstance(value, list):
-        for v in value:
-            if isinstance(v, dict | list):
-                lines.extend(_text(v, indent + "  "))
+        for v in (value if cap is None else value[:cap]):
+            if isinstance(v, dict) and not any(isinstance(x, dict | list) for x in v.values()):
+                lines.append(f"{indent}- " + ", ".join(f"{_label(k)} {_value(k, x)}" for k, x in v.items()))
+            elif isinstance(v, dict | list):
+                lines.extend(_text(v, indent + "  ", cap))
             else:
                 lines.append(f"{indent}- {v}")
+        if cap is not None and len(value) > cap:
+            lines.append(f"{indent}- and {len(value) - cap} more")
     return lines
 
 
@@ -61,51 +104,179 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from .. import console
+
     fmt, model = load_file(args.file, args.format)
     summary = fmt.info(model)
     if args.json:
+        import orjson
+
         doc = {"file": args.file, "format": fmt.name, "description": fmt.description, **summary}
-        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
+                                             | orjson.OPT_NON_STR_KEYS))
+        return EXIT_OK
+    cap = None if args.all else LIST_CAP
+    head = f"{args.file}: {fmt.name} ({fmt.description})"
+    if console.use_color():
+        rows = []
+        for line in _text(summary, "", cap):
+            key, sep, value = line.partition(": ")
+            rows.append((key, value) if sep and not line.startswith(" ") else ("", line))
+        print(console.paint(head, "header"))
+        print(console.table(rows), end="")
     else:
-        print(f"{args.file}: {fmt.name} ({fmt.description})")
-        print("\n".join(_text(summary)))
+        print(head)
+        print("\n".join(_text(summary, cap=cap)))
     return EXIT_OK
 
 
+# -- validate ---------------------------------------------------------------------------------
+
+POOL_FROM = 8  # files; below this, starting worker processes costs more than it saves
+_GLOB_CHARS = frozenset("*?[")
+
+
+def expand_inputs(args: list[str]) -> list[str]:
+    """Files, every file under a folder (recursively, sorted) and the matches of a glob, in order.
+
+    A glob is expanded here too, for shells that do not (and for patterns
+    quoted to get past the shell's argument limit: ``'saves/**/*.sav'``).
+    """
+    import glob
+    import os
+
+    out: list[str] = []
+    for arg in args:
+        if arg != "-" and os.path.isdir(arg):
+            found = []
+            for root, dirs, files in os.walk(arg):
+                dirs.sort()
+                found += [os.path.join(root, f) for f in sorted(files)]
+            if not found:
+                raise UsageError(f"{arg}: a folder with no files in it")
+            out += found
+        elif _GLOB_CHARS & set(arg) and not os.path.exists(arg):
+            matches = sorted(m for m in glob.glob(arg, recursive=True) if not os.path.isdir(m))
+            if not matches:
+                raise UsageError(f"{arg}: no file matches")
+            out += matches
+        else:
+            out.append(arg)
+    return out
+
+
+def validate_one(path: str, format: str | None) -> dict[str, Any]:
+    """One file's validation as plain data (what a worker process sends back)."""
+    from .. import api
+
+    record: dict[str, Any] = {"file": path, "format": None, "ok": False, "problems": [], "notes": []}
+    try:
+        data = read_file(path)
+    except UsageError as exc:
+        record["error"] = str(exc)
+        return record
+    try:
+        result = api.validate(data, format)
+    except SavecraftError as exc:  # an unknown --format
+        record["error"] = str(exc)
+        return record
+    record.update(format=result.format, ok=result.ok, notes=list(result.notes), problems=[
+        {"severity": p.severity, "offset": p.offset, "path": p.path, "expected": p.expected,
+         "found": p.found, "message": str(p)} for p in result.problems])
+    return record
+
+
+def _records(files: list[str], format: str | None, jobs: int | None) -> Any:
+    """Each file's record, in the order given; across a process pool when there are many."""
+    import os
+
+    workers = jobs or os.cpu_count() or 1
+    if len(files) < POOL_FROM or workers == 1 or "-" in files:
+        for path in files:
+            yield validate_one(path, format)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    chunk = max(1, min(64, len(files) // (workers * 8)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(partial(validate_one, format=format), files, chunksize=chunk)
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
+    from .. import console
+
+    files = expand_inputs(args.files)
+    many = len(files) > 1
     status = EXIT_OK
-    for path in args.files:
-        try:
-            data = read_file(path)
-        except UsageError as exc:
-            print(f"{path}: error: {exc}", file=sys.stderr)
-            status = EXIT_USAGE
-            continue
-        result = api.validate(data, args.format)
-        for p in result.problems:
-            if p.severity == "warning" and args.quiet:
+    counts = {"ok": 0, "problems": 0, "unreadable": 0}
+    out = sys.stdout
+    with console.progress("validating", len(files) if many else None) as advance:
+        for rec in _records(files, args.format, args.jobs):
+            advance(1)
+            path = rec["file"]
+            if args.json:
+                import orjson
+
+                out.flush()
+                sys.stdout.buffer.write(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
+            if "error" in rec:
+                if not args.json:
+                    print(f"{path}: error: {rec['error']}", file=sys.stderr)
+                status = EXIT_USAGE
+                counts["unreadable"] += 1
                 continue
-            tag = "" if p.severity == "error" else "warning: "
-            print(f"{path}: {tag}{p}")
-        if args.verbose:
-            for note in result.notes:
-                print(f"{path}: note: {note}")
-        if not result.ok:
-            status = max(status, EXIT_PROBLEM)  # an unreadable file's 2 stays 2
-        elif args.verbose:
-            print(f"{path}: ok ({result.format})")
+            if not args.json:
+                for p in rec["problems"]:
+                    if p["severity"] == "warning" and args.quiet:
+                        continue
+                    if p["severity"] == "error":
+                        print(f"{path}: {console.paint(p['message'], 'error')}")
+                    else:
+                        print(f"{path}: {console.paint('warning: ' + p['message'], 'warning')}")
+                if args.verbose:
+                    for note in rec["notes"]:
+                        print(f"{path}: {console.paint('note: ' + note, 'note')}")
+            if not rec["ok"]:
+                status = max(status, EXIT_PROBLEM)  # an unreadable file's 2 stays 2
+                counts["problems"] += 1
+            else:
+                counts["ok"] += 1
+                if not args.json and (args.verbose or many):
+                    print(f"{path}: {console.paint('ok', 'ok')} ({rec['format']})")
+    if many and not args.json:
+        summary = f"{len(files)} files: {counts['ok']} ok, {counts['problems']} with problems"
+        if counts["unreadable"]:
+            summary += f", {counts['unreadable']} unreadable"
+        print(summary)
     return status
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
-    _, model = load_file(args.file, args.format)
-    text = jsonmap.dumps(model, indent=not args.compact)
+    from .. import console, jsonmap
+
+    fmt, model = load_file(args.file, args.format)
+    size = Path(args.file).stat().st_size if args.file != "-" else 0
+    with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
+        text = jsonmap.dumps(model, indent=not args.compact)
     output.write(args, args.output or "-", text)
     return EXIT_OK
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    model = jsonmap.from_json(jsonmap.parse_text(read_file(args.input)))  # the text goes once parsed
+    from .. import api, jsonmap, registry
+
+    if args.input != "-" and Path(args.input).is_dir():
+        model = _rebuild(Path(args.input))
+    else:
+        from .. import console
+
+        text = read_file(args.input)
+        with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
+            doc = jsonmap.parse_text(text)
+            del text  # the text goes once parsed: the document and the model are big enough
+            model = jsonmap.from_json(doc)
+            del doc
     data = api.build(model)
     name = registry.for_model(model).name
     out = Path(args.output)
@@ -118,30 +289,80 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MANIFEST = "savecraft-extract.json"  # which format an extract folder holds, for 'build DIR'
+
+
+def _rebuild(folder: Path) -> Any:
+    """The model an extract folder describes (``savecraft build DIR``)."""
+    import orjson
+    from .. import registry
+
+    try:
+        manifest = orjson.loads((folder / MANIFEST).read_bytes())
+        name = str(manifest["format"])
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        raise UsageError(f"{folder}: not a folder written by 'savecraft extract' (no readable "
+                         f"{MANIFEST})") from None
+    fmt = registry.get(name)
+    if fmt.rebuild is None:
+        raise UsageError(f"{folder}: {name} folders cannot be built back yet; "
+                         "use 'savecraft dump' and 'savecraft build IN.json'")
+    return fmt.rebuild(folder)
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
+    import orjson
+
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
+    from ..fileio import ensure_dir
+
     written = fmt.extract(model, ensure_dir(args.output))
+    output.write(args, str(Path(args.output) / MANIFEST), orjson.dumps(
+        {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
+        option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
     print(f"{args.file}: {len(written)} files written to {args.output}")
     return EXIT_OK
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
+    return n
+
+
 def _format_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", help="skip detection and read as this format")
+    from ..registry import names
+
+    p.add_argument("--format", choices=names(), metavar="NAME",
+                   help="skip detection and read as this format: " + ", ".join(names()))
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("info", help="the format and a summary of a file")
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON (docs/info-json.md)")
+    p.add_argument("--all", action="store_true",
+                   help=f"print every item of long lists (default: the first {LIST_CAP}, then 'and N more')")
     _format_arg(p)
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("validate", help="list every problem in one or more files")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("-v", "--verbose", action="store_true", help="also say which files are fine")
-    p.add_argument("-q", "--quiet", action="store_true", help="leave out warnings")
+    p = sub.add_parser("validate", help="list every problem in one or more files",
+                       description="Validate files, every file under a folder, or the files a glob "
+                       "matches. With more than one file, each gets a line (its problems, or ok) and a "
+                       "summary follows; many files are validated in parallel, on every core.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="files, folders or globs ('-' for stdin)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print notes, and ok for a single file")
+    p.add_argument("-q", "--quiet", action="store_true", help="leave out warnings and the progress bar")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON record per file and line: file, format, ok, problems, notes (and error)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                   help="worker processes for many files (default: one per core)")
     _format_arg(p)
     p.set_defaults(func=cmd_validate)
 
@@ -152,8 +373,11 @@ def register(sub: Any) -> None:
     _format_arg(p)
     p.set_defaults(func=cmd_dump)
 
-    p = sub.add_parser("build", help="the binary file from a JSON dump")
-    p.add_argument("input", metavar="IN.json")
+    p = sub.add_parser("build", help="the binary file from a JSON dump or an extract folder",
+                       description="Build the file a JSON dump (savecraft dump) or an extract folder "
+                       "(savecraft extract) describes, after any edits to them; byte for byte the "
+                       "original when nothing was changed.")
+    p.add_argument("input", metavar="IN.json|DIR", help="a JSON dump ('-' for stdin) or an extract folder")
     output.add_output(p, required=True, metavar="FILE",
                       help="the file to write ('-' for standard output)")
     p.add_argument("--no-backup", action="store_true",

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError
+from .. import passwords
+from ..cli import EXIT_PROBLEM, UsageError
 
 
 def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
@@ -126,7 +127,7 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=_port, default=4000)
     p.add_argument("--udp-port", type=_port, default=None)
     p.add_argument("--name", default="player")
-    p.add_argument("--password", default="player")
+    passwords.add_arguments(p, default="player")
     p.add_argument("--cache", default=None, help="asset bundle cache folder "
                    "(default ~/.cache/savecraft/tirnanog)")
     p.add_argument("--cafile", default=None, help="trust only this certificate (e.g. the "
@@ -150,6 +151,8 @@ def register(sub: Any) -> None:
     p.add_argument("--prefix", default="bot", help="bot names: PREFIX0, PREFIX1, ...")
     p.add_argument("--processes", type=int, default=1,
                    help="split the bots over this many processes (by map)")
+    passwords.add_arguments(p, default="load")
+    p.add_argument("-q", "--quiet", action="store_true", help="no live line on the terminal")
     p.set_defaults(func=cmd_loadtest)
 
 
@@ -284,11 +287,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     cache = Path(args.cache) if args.cache else Path.home() / ".cache" / "savecraft" / "tirnanog"
     tls = client_context(args.cafile)
 
+    from ..net.client import ClientError
+
+    password = passwords.resolve(args, default="player", prompt=f"password for {args.name}: ")
+
     async def go() -> None:
-        await play(args.host, args.port, args.name, args.password, udp_port=args.udp_port,
+        await play(args.host, args.port, args.name, password, udp_port=args.udp_port,
                    cache=cache, tls=tls, steps=args.steps, say=args.say or None)
 
-    run(go)
+    try:
+        run(go)
+    except ClientError as err:
+        if err.reason is None:  # no connection, no answer: unreadable input, exit 2
+            raise
+        print(f"savecraft: error: {err}", file=sys.stderr)  # the server said no: exit 1
+        return EXIT_PROBLEM
     return 0
 
 
@@ -304,13 +317,22 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     if args.duration > 600:
         raise UsageError("--duration is at most 600 seconds")
 
-    async def go() -> Any:
-        return await run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
-                                  duration=args.duration, udp_port=args.udp_port,
-                                  server_pid=args.server_pid, prefix=args.prefix,
-                                  own_process=True, processes=args.processes)
+    from ..console import live_loadtest
 
-    report = run(go)
+    password = passwords.resolve(args, default="load")
+    with live_loadtest(enabled=args.processes == 1) as control:
+        async def go() -> Any:
+            return await run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
+                                      duration=args.duration, udp_port=args.udp_port,
+                                      server_pid=args.server_pid, prefix=args.prefix,
+                                      own_process=True, processes=args.processes,
+                                      password=password, control=control)
+
+        report = run(go)
+    if control is not None and control.stop:
+        print(f"interrupted: the figures are for the {report.duration:.1f} s walked")
     for line in report.lines():
         print(line)
+    if control is not None and control.stop:
+        return 130
     return 0 if report.logged_in == args.clients else 1

@@ -80,10 +80,35 @@ def _layers(spec: str | None) -> list[int] | None:
             from None
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number at least 0, in decimal or in hex as the tool prints it (0x100)."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number (decimal, or hex as 0x100): {text!r}") \
+            from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _scale(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 16:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 16, not {text}")
+    return value
+
+
 def cmd_render_map(args: argparse.Namespace) -> int:
     from ..formats.tirnanog.game import render, tmx
 
-    _, game = load_file(args.file)
+    fmt, game = load_file(args.file)
+    if fmt.name != "tirnanog-game":
+        raise UsageError(f"{args.file} is a {fmt.name} file ({fmt.description}), not a TirNanoG "
+                         "game: render-map draws the maps of a game (.tng)")
     index, m = render.game_map(game, args.map)
     tiles = render.game_tiles(game)
     h = game.header
@@ -108,8 +133,9 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="a bytecode file ('-' for stdin)")
     output.add_output(p, help="write here instead of standard output ('-', the default)")
     p.add_argument("--game", metavar="GAME.tng", help="show names from this game's strings")
-    p.add_argument("--offset", type=int, help="start of the script in the file")
-    p.add_argument("--length", type=int, help="size of the script in bytes")
+    p.add_argument("--offset", type=whole_number, help="start of the script in the file "
+                   "(decimal or hex: 0x100)")
+    p.add_argument("--length", type=whole_number, help="size of the script in bytes (decimal or hex)")
     p.set_defaults(func=cmd_disasm)
 
     p = sub.add_parser("asm", help="TirNanoG assembly text back to bytecode")
@@ -125,7 +151,8 @@ def register(sub: Any) -> None:
     output.add_output(p, required=True, metavar="MAP.png",
                       help="the picture to write ('-' for standard output)")
     p.add_argument("--layers", help="layers to draw, e.g. 0,1,2 (default: every tile layer)")
-    p.add_argument("--scale", type=float, default=1.0,
-                   help="draw tiles this much bigger or smaller (e.g. 0.25 for a big map)")
+    p.add_argument("--scale", type=_scale, default=1.0,
+                   help="draw tiles this much bigger or smaller, more than 0 and at most 16 "
+                   "(e.g. 0.25 for a big map; default: 1)")
     p.add_argument("--tmx", metavar="MAP.tmx", help="also write a Tiled map and its tileset")
     p.set_defaults(func=cmd_render_map)

@@ -57,19 +57,46 @@ def cmd_sections(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def ref_record(game: Game, kind: str, path: str, value: Any) -> dict[str, Any]:
+    """One reference as data (docs/info-json.md's rules): what it points at, in separate fields."""
+    from ..formats.tirnanog.game.refs import NO_SPRITE, describe
+    from ..formats.tirnanog.game.sections import CATEGORY_NAMES
+    from ..formats.tirnanog.game.sections.common import NOT_SET
+
+    rec: dict[str, Any] = {"path": path, "kind": kind}
+    if kind == "string":
+        rec["offset"] = None if value == NOT_SET else value
+        rec["string"] = game.string(value) if value not in (0, NOT_SET) else None
+    elif kind == "text":
+        rec["index"] = None if value == NOT_SET else value
+        rec["texts"] = {} if value == NOT_SET else {tr.language: tr.text(value) for tr in game.translations}
+    elif kind == "sprite":
+        rec["category"] = CATEGORY_NAMES.get(value.category, str(value.category))
+        rec["index"] = None if value.index == NO_SPRITE else value.index
+    rec["description"] = describe(game, kind, value)
+    return rec
+
+
 def cmd_refs(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.refs import resolve
+    from ..formats.tirnanog.game.maps import SpriteRef as MapSpriteRef
+    from ..formats.tirnanog.game.sections.common import SpriteRef, walk_refs
+
     with _open(args.file) as game:
-        result: dict[str, Any] = {}
+        records: list[dict[str, Any]] = []
         for k in _pick(game, args.sections):
             s = game.sections[k]
-            result.update(resolve(game, s, f"{section_name(int(s.TYPE))}[{k}]" if args.numbered else
-                                  section_name(int(s.TYPE))))
+            base = f"{section_name(int(s.TYPE))}[{k}]" if args.numbered else section_name(int(s.TYPE))
+
+            def visit(kind: str, path: str, value: Any) -> None:
+                records.append(ref_record(game, kind, path, value))
+
+            walk_refs(s, base, visit, sprite_types=(SpriteRef, MapSpriteRef))
         if args.json:
-            sys.stdout.buffer.write(orjson.dumps(result, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+            doc = {"file": args.file, "references": records}
+            sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
         else:
-            for path, text in result.items():
-                print(f"{path}: {text}")
+            for rec in records:
+                print(f"{rec['path']}: {rec['description']}")
     return EXIT_OK
 
 
@@ -81,6 +108,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("refs", help="every reference in a TirNanoG game, resolved to names and texts")
     p.add_argument("file", metavar="GAME.tng")
     p.add_argument("sections", nargs="*", metavar="SECTION", help="a number in the table or a name (default: all)")
-    p.add_argument("--json", action="store_true", help="print path -> text as JSON")
+    p.add_argument("--json", action="store_true", help="print the references as JSON records: path, kind, "
+                   "offset/index, the string or texts, description (docs/info-json.md)")
     p.add_argument("--numbered", action="store_true", help="prefix paths with the section's place in the table")
     p.set_defaults(func=cmd_refs)

@@ -192,11 +192,34 @@ async def _connect_bot(i: int, host: str, port: int, udp_port: int | None, info:
     return bot
 
 
+@dataclass
+class LiveControl:
+    """What a caller (the command line) sees of a running test: a stop switch and a look each second.
+
+    ``stop`` ends the walking phase early (Ctrl-C): the report then covers
+    the time walked. ``on_second`` gets a :class:`LiveFigures` about once a
+    second while the bots walk. Single-process runs only.
+    """
+
+    stop: bool = False
+    on_second: Callable[[LiveFigures], None] | None = None
+
+
+@dataclass(slots=True)
+class LiveFigures:
+    connected: int
+    seconds: float
+    messages_per_second: float
+    p50_ms: float
+    p99_ms: float
+    drops: int
+
+
 async def run_loadtest(host: str, port: int, *, clients: int, rate: float, duration: float,
                        udp_port: int | None = None, server_pid: int | None = None,
                        prefix: str = "bot", password: str = "load", concurrency: int = 32,
-                       seed: int = 1, own_process: bool = False, processes: int = 1
-                       ) -> LoadReport:
+                       seed: int = 1, own_process: bool = False, processes: int = 1,
+                       control: LiveControl | None = None) -> LoadReport:
     """Run the load test; ``own_process`` when this process does nothing else (the CLI, the
     benchmark): its garbage collector is then tuned for a long run (see ``tune_gc``).
 
@@ -215,7 +238,7 @@ async def run_loadtest(host: str, port: int, *, clients: int, rate: float, durat
         "concurrency": concurrency, "seed": seed, "own_process": own_process,
     }
     if processes <= 1:
-        report, samples = await _run_part(info, list(range(clients)), **args)
+        report, samples = await _run_part(info, list(range(clients)), **args, control=control)
         _percentiles(report, samples)
         report.clients = clients
         return report
@@ -316,7 +339,8 @@ Barrier = Callable[[list[Bot]], Awaitable[None]]
 async def _run_part(info: BundleInfo, indices: list[int], *, host: str, port: int, rate: float,
                     duration: float, udp_port: int | None, server_pid: int | None, prefix: str,
                     password: str, concurrency: int, seed: int, own_process: bool,
-                    barrier: Barrier | None = None) -> tuple[LoadReport, array[float]]:
+                    barrier: Barrier | None = None, control: LiveControl | None = None
+                    ) -> tuple[LoadReport, array[float]]:
     report = LoadReport(len(indices), rate, duration)
     rng = random.Random(seed * 1_000_003 + (indices[0] if indices else 0))
     gate = asyncio.Semaphore(concurrency)
@@ -356,7 +380,7 @@ async def _run_part(info: BundleInfo, indices: list[int], *, host: str, port: in
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0
     try:
-        await _walk(bots, rate, duration, report, server_pid, tracker, barrier)
+        await _walk(bots, rate, duration, report, server_pid, tracker, barrier, control)
     finally:
         await asyncio.gather(*(b.session.logout(linger=0.5) for b in bots),
                              return_exceptions=True)
@@ -364,7 +388,8 @@ async def _run_part(info: BundleInfo, indices: list[int], *, host: str, port: in
 
 
 async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadReport,
-                server_pid: int | None, tracker: _Tracker, barrier: Barrier | None) -> None:
+                server_pid: int | None, tracker: _Tracker, barrier: Barrier | None,
+                control: LiveControl | None = None) -> None:
     on_map: dict[int, int] = {}
     for bot in bots:
         on_map[bot.map_id] = on_map.get(bot.map_id, 0) + 1
@@ -382,12 +407,15 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
         bot.next_move = start + period * k / max(len(bots), 1)
     end = start + duration
     last = time.monotonic()
+    live = _Live(bots, base, start) if control is not None and control.on_second else None
     while True:
         now = time.monotonic()
         report.loop_stall_ms = max(report.loop_stall_ms, (now - last) * 1000)
         last = now
-        if now >= end:
+        if now >= end or (control is not None and control.stop):
             break
+        if live is not None and control is not None and control.on_second and now >= live.next:
+            control.on_second(live.figures(now, tracker))
         for bot in bots:
             if now >= bot.next_move:
                 bot.next_move += period
@@ -420,6 +448,34 @@ async def _walk(bots: list[Bot], rate: float, duration: float, report: LoadRepor
     for t, expected, got in tracker.sent.values():
         report.expected_relays += expected
         report.missing_relays += max(expected - got, 0)
+
+
+class _Live:
+    """The figures of the live line, cheap enough to take every second of a long run."""
+
+    def __init__(self, bots: list[Bot], base: tuple[int, int, int], start: float) -> None:
+        self.bots, self.base, self.start = bots, base, start
+        self.next = start + 1.0
+        self.seen = 0  # moves already judged for drops (the sent dict keeps send order)
+        self.drops = 0
+
+    def figures(self, now: float, tracker: _Tracker) -> LiveFigures:
+        self.next = now + 1.0
+        counters = _counters(self.bots)
+        elapsed = max(now - self.start, 1e-9)
+        recent = sorted(tracker.samples[-2000:])
+        # A move is judged once a grace period has passed since it was sent.
+        entries = list(tracker.sent.values())
+        while self.seen < len(entries) and entries[self.seen][0] < now - GRACE:
+            t, expected, got = entries[self.seen]
+            self.drops += max(expected - got, 0)
+            self.seen += 1
+        return LiveFigures(
+            connected=len(self.bots), seconds=now - self.start,
+            messages_per_second=(counters[0] + counters[1] - self.base[0] - self.base[1]) / elapsed,
+            p50_ms=recent[len(recent) // 2] * 1000 if recent else float("nan"),
+            p99_ms=recent[min(len(recent) - 1, len(recent) * 99 // 100)] * 1000 if recent else float("nan"),
+            drops=self.drops)
 
 
 _MOVE_SIZE = MOVE_RECORD.size  # id byte 0, u32 user, u32 map, u16 x, u16 y, u8 dir, u8 alt

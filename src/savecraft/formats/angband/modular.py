@@ -274,16 +274,23 @@ def block_label(block: Block) -> str:
 
 
 def info(save: ModularSave) -> dict[str, Any]:
+    """The summary (docs/info-json.md): one value per key, the blocks as records."""
     out: dict[str, Any] = {
-        "savefile description": save.description,  # not "description": info --json uses that key
-        "status": "dead (0)" if save.dead else f"alive ({save.status})",
+        "savefile_description": save.description,  # not "description": info --json uses that key
+        "status": save.status,
+        "dead": save.dead,
     }
     h = save.variant
     if h is not None:
-        out["variant"] = f"{h.variant} {h.version_text}"
-    out["blocks"] = [f"{block_label(b)}: {len(block_payload(b, '')[1])} bytes" for b in save.blocks]
-    if save.trailing:
-        out["bytes after the end block"] = len(save.trailing)
+        out["variant"] = h.variant
+        out["variant_version"] = h.version_text
+    out["blocks"] = []
+    for b in save.blocks:
+        vendor, type_, version = b.key
+        name = b.codec.name if isinstance(b, DecodedBlock) else None  # None: kept opaque
+        out["blocks"].append({"name": name, "vendor": vendor, "type": type_, "version": version,
+                              "payload_bytes": len(block_payload(b, "")[1])})
+    out["trailing_bytes"] = len(save.trailing)
     return out
 
 

@@ -13,25 +13,39 @@ from typing import Any
 import orjson
 
 from ...fileio import atomic_write, ensure_dir
-from ...jsonmap import encoder
+from ...errors import FormatError
+from ...jsonmap import decoder, encoder
 from ...registry import Format, register
 from . import codec
-from .model import Belt, DialogueRoom, Equipment, GameObject, InventoryItem, QfgSave
+from .model import (
+    TOTAL_RULES,
+    Belt,
+    DialogueRoom,
+    EmptySlot,
+    Equipment,
+    GameObject,
+    InventoryItem,
+    QfgSave,
+    RoomObjects,
+)
 
 EQUIPMENT_SLOTS = ("sword", "shield", "helmet", "armour", "amulet")
 
 
 def info(save: QfgSave) -> dict[str, Any]:
+    """The summary (docs/info-json.md): counts as numbers, ids as numbers, lists as lists."""
     return {
-        "player type": save.player_type,
-        "inventory items": len(save.inventory),
-        "dialogue rooms": len(save.dialogue),
-        "objects": f"{save.object_count} in {sum(1 for r in save.rooms if r.objects)} of "
-                   f"{len(save.rooms)} rooms ({save.object_slots} slots)",
+        "player_type": save.player_type,
+        "inventory_items": len(save.inventory),
+        "dialogue_rooms": len(save.dialogue),
+        "object_count": save.object_count,
+        "object_slots": save.object_slots,
+        "rooms": len(save.rooms),
+        "rooms_with_objects": sum(1 for r in save.rooms if r.objects),
         "equipment": {slot: getattr(save.equipment, slot) for slot in EQUIPMENT_SLOTS},
-        "belt": save.belt.items,
-        "current room": save.current_room,
-        "noise bytes": len(save.noise),
+        "belt": list(save.belt.items),
+        "current_room": save.current_room,
+        "noise_bytes": len(save.noise),
     }
 
 
@@ -73,7 +87,8 @@ def extract(save: QfgSave, folder: Path) -> list[Path]:
                 entries.append({"empty": True})
         listing.append({"room": i, "objects": entries})
     out += [
-        _json(folder / "objects.json", {"total": save.objects_total(), "rooms": listing}),
+        _json(folder / "objects.json", {"total": save.objects_total(), "total_rule": save.total_rule,
+                                        "rooms": listing}),
         _bin(folder / "engine_state.bin", save.engine_state),
         _bin(folder / "hero.bin", save.hero),
         _json(folder / "equipment.json", {"belt": encoder(Belt)(save.belt),
@@ -87,6 +102,64 @@ def extract(save: QfgSave, folder: Path) -> list[Path]:
     return out
 
 
+def _read_json(folder: Path, name: str) -> Any:
+    try:
+        return orjson.loads((folder / name).read_bytes())
+    except OSError as exc:
+        raise FormatError(None, name, "a file of the extract folder", exc.strerror or str(exc)) from None
+    except orjson.JSONDecodeError as exc:
+        raise FormatError(None, name, "JSON", str(exc)) from None
+
+
+def _read_bin(folder: Path, name: str, missing_ok: bool = False) -> bytes:
+    try:
+        return (folder / name).read_bytes()
+    except FileNotFoundError:
+        if missing_ok:
+            return b""
+        raise FormatError(None, name, "a file of the extract folder", "no such file") from None
+    except OSError as exc:
+        raise FormatError(None, name, "a file of the extract folder", exc.strerror or str(exc)) from None
+
+
+def rebuild(folder: Path) -> QfgSave:
+    """The save an :func:`extract` folder describes, with whatever was edited in its files."""
+    header = _read_json(folder, "header.json")
+    objects = _read_json(folder, "objects.json")
+    gear = _read_json(folder, "equipment.json")
+    room = _read_json(folder, "room.json")
+    rooms = []
+    for r, entry in enumerate(objects.get("rooms", [])):
+        slots: list[GameObject | EmptySlot] = []
+        for k, obj in enumerate(entry.get("objects", [])):
+            if obj.get("empty"):
+                slots.append(EmptySlot())
+            else:
+                data = _read_bin(folder, str(obj["file"]))
+                slots.append(GameObject(type=int(obj["type"]), id=int(obj["id"]), data=data))
+        rooms.append(RoomObjects(slots))
+    save = QfgSave(
+        player_type=int(header["player_type"]),
+        noise=_read_bin(folder, "noise.bin"),
+        player_state=_read_bin(folder, "player_state.bin"),
+        inventory=decoder(list[InventoryItem])(_read_json(folder, "inventory.json"), "inventory"),
+        dialogue=decoder(list[DialogueRoom])(_read_json(folder, "dialogue.json"), "dialogue"),
+        rooms=rooms,
+        engine_state=_read_bin(folder, "engine_state.bin"),
+        hero=_read_bin(folder, "hero.bin"),
+        belt=decoder(Belt)(gear["belt"], "belt"),
+        equipment=decoder(Equipment)(gear["equipment"], "equipment"),
+        map_state=_read_bin(folder, "map_state.bin"),
+        current_room=int(room["current_room"]),
+        room_data=_read_bin(folder, "room_data.bin", missing_ok=True),
+    )
+    rule = objects.get("total_rule")
+    if rule is None:  # a folder from before total_rule was written: the rule that gives its total
+        rule = next((r for r in TOTAL_RULES if save.objects_total(r) == objects.get("total")), TOTAL_RULES[0])
+    save.total_rule = str(rule)
+    return save
+
+
 FORMAT = register(Format(
     name="qfg5-save",
     description="Quest for Glory 5 savegame",
@@ -96,6 +169,7 @@ FORMAT = register(Format(
     build=codec.build,
     info=info,
     extract=extract,
+    rebuild=rebuild,
     validate_by_building=True,
     suffixes=(".sav",),
 ))

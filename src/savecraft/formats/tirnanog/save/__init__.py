@@ -6,21 +6,23 @@ import datetime as _dt
 from pathlib import Path
 from typing import Any
 
-from ....errors import Report
+from ....errors import FormatError, Report
 from ....fileio import atomic_write, ensure_dir
-from ....jsonmap import encoder
+from ....jsonmap import decoder, encoder
 from ....registry import Format, register
-from . import codec, preview
-from .model import Chunk, NpcChunk, SaveGame, UserChunk, chunk_magic
+from ....speed import gc_paused
+from . import codec
+from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, chunk_magic
 
 
-def _when(ts: int) -> str:
+def _when(ts: int) -> str | None:
+    """A Unix time as ISO 8601 UTC (``info``'s convention for instants), None for never."""
     if ts <= 0:
-        return "never"
+        return None
     try:
-        return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     except (OverflowError, OSError, ValueError):
-        return str(ts)
+        return None
 
 
 def play_time_text(seconds: int) -> str:
@@ -29,28 +31,69 @@ def play_time_text(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
+_NAME_AT = codec.USER_HEAD.size  # the NUL-terminated name follows the fixed head
+_FLAGS_AT = _NAME_AT - 2
+
+
+def _user_names(save: SaveGame) -> tuple[list[str], list[str]]:
+    """Every user's name, and the banned ones', without decoding the users.
+
+    A summary of a server save with 100,000 players must not build 100,000
+    entities: the name and the flags byte are read from the bytes of the
+    chunks not decoded yet (their structure was checked when the save loaded).
+    """
+    names: list[str] = []
+    banned: list[str] = []
+    chunks = save.chunks
+    for i in range(len(chunks)):
+        raw = chunks.raw_or_none(i)
+        if raw is not None:
+            if raw[:4] != b"USER":
+                continue
+            nul = raw.find(b"\0", _NAME_AT)
+            try:
+                name, flags = raw[_NAME_AT:nul].decode("utf-8"), raw[_FLAGS_AT]
+            except UnicodeDecodeError:
+                user = chunks[i]
+                name, flags = user.name, user.flags
+        else:
+            user = chunks[i]
+            if not isinstance(user, UserChunk):
+                continue
+            name, flags = user.name, user.flags
+        names.append(name)
+        if flags & 1:
+            banned.append(name)
+    return names, banned
+
+
 def info(save: SaveGame) -> dict[str, Any]:
+    """The summary (docs/info-json.md): names and counts, nothing decoded that is not needed."""
     counts: dict[str, int] = {}
     for i in range(len(save.chunks)):
         name = save.chunks.magic(i).rstrip(b"\0").decode("latin-1")
         counts[name] = counts.get(name, 0) + 1
-    users = save.users
+    names, banned = _user_names(save)
     out: dict[str, Any] = {
-        "game id": save.game_id,
-        "kind": "player save" if save.preview is not None or len(users) == 1 else "server save",
+        "game_id": save.game_id,
+        "kind": "player" if save.preview is not None or len(names) == 1 else "server",
         "chunks": counts,
-        "users": [u.name + (" (banned)" if u.banned else "") for u in users],
+        "user_count": len(names),
+        "users": names,
+        "banned_users": banned,
     }
     if save.preview is not None:
-        out["play time"] = play_time_text(save.preview.play_time)
-    if len(users) == 1:
-        out["last seen"] = _when(users[0].last_seen)
+        out["play_time_seconds"] = save.preview.play_time
+    if len(names) == 1:
+        out["last_seen"] = _when(save.users[0].last_seen)
     return out
 
 
 def extract(save: SaveGame, folder: Path) -> list[Path]:
     """The preview as PNG, and one JSON file per chunk (numbered in file order)."""
     import orjson
+
+    from . import preview  # Pillow: imported only when a picture is written
 
     ensure_dir(folder)
     written = []
@@ -62,6 +105,11 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
         p = folder / "preview.json"
         atomic_write(p, orjson.dumps(enc_p(save.preview), option=orjson.OPT_INDENT_2))
         written.append(p)
+    save.__json_prepare__()  # the compression as a level where one reproduces it (a small save.json)
+    p = folder / "save.json"
+    atomic_write(p, orjson.dumps({"game_id": save.game_id, "encoding": encoder(Encoding)(save.encoding)},
+                                 option=orjson.OPT_INDENT_2))
+    written.append(p)
     enc = encoder(Chunk)
     for i, chunk in enumerate(save.chunks):
         label = chunk_magic(chunk).rstrip(b"\0").decode("latin-1", "replace")
@@ -74,15 +122,51 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
     return written
 
 
+def _load_json(path: Path) -> Any:
+    import orjson
+
+    try:
+        return orjson.loads(path.read_bytes())
+    except OSError as exc:
+        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) from None
+    except orjson.JSONDecodeError as exc:
+        raise FormatError(None, path.name, "JSON", str(exc)) from None
+
+
+def rebuild(folder: Path) -> SaveGame:
+    """The save an :func:`extract` folder describes: save.json, the chunk files in their
+    order, the preview (preview.png when it was edited, else preview.json's stream)."""
+    head = _load_json(folder / "save.json")
+    preview_value = None
+    if (folder / "preview.json").is_file():
+        from . import preview
+
+        preview_value = decoder(Preview)(_load_json(folder / "preview.json"), "preview")
+        png = folder / "preview.png"
+        if png.is_file() and png.read_bytes() != preview.to_png(preview_value):
+            from PIL import Image
+
+            with Image.open(png) as picture:
+                preview_value.image = preview.encode_image(picture)
+    dec = decoder(Chunk)
+    files = sorted(p for p in folder.glob("*.json") if p.name[:5].isdigit() and p.name[5:6] == "-")
+    chunks = [dec(_load_json(p), p.name) for p in files]
+    return SaveGame(game_id=str(head["game_id"]), preview=preview_value, chunks=ChunkList(chunks),
+                    encoding=decoder(Encoding)(head["encoding"], "encoding"))
+
+
 def _parse(data: bytes, report: Report) -> SaveGame:
     save = codec.parse(data, report)
     if not report.strict:
-        # Validate mode: decode every chunk too, so nothing waits for first use.
-        for i in range(len(save.chunks)):
-            try:
-                save.chunks[i]
-            except Exception as exc:  # a decoder bug must not hide the other problems
-                report.error(None, f"chunks[{i}]", "a decodable chunk", str(exc))
+        # Validate mode: decode every chunk too, so nothing waits for first use;
+        # with the collector paused like load's bulk path (it would otherwise
+        # walk every entity built so far, again and again: super-linear).
+        with gc_paused():
+            for i in range(len(save.chunks)):
+                try:
+                    save.chunks[i]
+                except Exception as exc:  # a decoder bug must not hide the other problems
+                    report.error(None, f"chunks[{i}]", "a decodable chunk", str(exc))
     return save
 
 
@@ -108,6 +192,7 @@ FORMAT = register(Format(
     build=codec.build,
     info=info,
     extract=extract,
+    rebuild=rebuild,
     check=_check,
     suffixes=(".sav",),
 ))

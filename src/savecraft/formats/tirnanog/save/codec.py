@@ -14,13 +14,13 @@ from __future__ import annotations
 import ipaddress
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....binary import Reader, Record, Writer, cached_struct, join_path
 from ....compression import inflate
 from ....errors import FormatError, Report
+from ....lazy import lazy_module
 from ....speed import gc_paused
-from .. import rle
 from ..crc_stream import read_stream, write_stream
 from .model import (
     AddressFamily,
@@ -43,6 +43,11 @@ from .model import (
     UserChunk,
     chunk_magic,
 )
+
+if TYPE_CHECKING:
+    from .. import rle
+else:  # numpy, for map tiles only: not imported for a save without them (start-up time)
+    rle = lazy_module("savecraft.formats.tirnanog.rle")
 
 MAGIC = b"TNG Saved Game\n\0"
 HEADER = Record("header", [("magic", "bytes[16]"), ("game_id", "bytes[16]")])

@@ -11,13 +11,14 @@ import ipaddress
 from collections.abc import Callable, Iterable, Iterator, MutableSequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, ClassVar, TypeVar, overload
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from ....compression import Container
 from ..crc_stream import StreamEncoding
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 PREVIEW_SIZE = 256
 C = TypeVar("C")
@@ -155,6 +156,8 @@ class NpcChunk:
 
 
 def _tiles_eq(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16]) -> bool:
+    import numpy as np
+
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
