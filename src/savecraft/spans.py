@@ -1,0 +1,378 @@
+"""Which bytes every decoded value came from: the map behind ``hexdump`` and the studio.
+
+Recording is done by the one Reader (:mod:`savecraft.binary`): while a parse
+runs under :func:`record`, every value a codec reads is noted with its byte
+space, offset, length and field path. Paths use the vocabulary of dumps,
+``edit`` and ``validate`` (:mod:`savecraft.paths`)::
+
+    from savecraft import spans
+
+    smap = spans.record(data)                    # any registered format, detected by content
+    smap.spans_for("users[name=Brigid].entity")  # that field and everything under it
+    smap.at("payload", 0x2C)                     # the innermost field covering one byte
+    smap.spaces()["payload"].data                # the inflated chunk data, to show as hex
+    smap.problems                                # validate's problems, each with its span
+    smap.to_json()                               # the same, for a web page
+
+Byte spaces: ``"file"`` is the input itself; an inflated stream is a space of
+its own, named by the path of the field that stores it (a TirNanoG save's
+chunk data is ``"payload"``, a ``.tng`` section ``"sections[5]"``, an asset
+``"assets[12]"``), with offsets counting from the start of the inflated bytes.
+:attr:`Space.stored` says where its compressed form sits in the enclosing space.
+
+Large inputs: ``record(data, lazy=True)`` records only the containers (a
+save's chunks, a game's sections and assets) and fills in a unit's fields
+when a query first reaches it, so a 50,000-user save or a 1 GiB ``.tng`` opens
+at once and a viewer expands what the person looks at. :meth:`SpanMap.expand`
+does the same explicitly.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import registry
+from .binary import Buffer, SpanLog, recording
+from .errors import FormatError, Problem, Report
+from .paths import Attr, Index, PathError, format_path, parse_path, resolve
+
+FILE = "file"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """The bytes of one decoded value: ``length`` bytes at ``offset`` in byte space ``space``."""
+
+    space: str
+    offset: int
+    length: int
+    path: str
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.length
+
+    def to_json(self) -> dict[str, Any]:
+        return {"space": self.space, "offset": self.offset, "length": self.length, "path": self.path}
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A byte space: the file, or an inflated stream with ``stored`` its compressed form's span."""
+
+    name: str
+    data: Buffer
+    stored: Span | None = None
+
+    @property
+    def length(self) -> int:
+        return len(self.data)
+
+
+@dataclass(slots=True)
+class Unit:
+    """A part of a file whose fields are recorded on demand (a chunk, an asset).
+
+    ``path`` is the field path its spans use; ``alias`` another path naming
+    the same value (``chunks[3]`` for ``users[1]``); ``expand`` decodes it with
+    recording on (the caller provides the log).
+    """
+
+    path: str
+    space: str
+    offset: int
+    length: int
+    expand: Callable[[], Any]
+    alias: str = ""
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Adapter:
+    """How to record one format: its parse, and the units it leaves for later (if any)."""
+
+    parse: Callable[[bytes, Report], Any]
+    units: Callable[[Any, bytes], list[Unit]] | None = None
+
+
+_ADAPTERS: dict[str, Callable[[], Adapter]] = {}
+
+
+def adapter(name: str) -> Callable[[Callable[[], Adapter]], Callable[[], Adapter]]:
+    """Register the recording adapter of format ``name`` (built on first use)."""
+    def deco(fn: Callable[[], Adapter]) -> Callable[[], Adapter]:
+        _ADAPTERS[name] = fn
+        return fn
+    return deco
+
+
+def _depth(path: str) -> int:
+    return path.count(".") + path.count("[")
+
+
+def _under(path: str, prefix: str) -> bool:
+    """Whether ``path`` is ``prefix`` or a field under it."""
+    if not prefix:
+        return True
+    return path == prefix or (path.startswith(prefix) and path[len(prefix)] in ".[")
+
+
+class SpanMap:
+    """Every recorded span of one input, by byte space; queries expand lazy units as needed."""
+
+    def __init__(self, data: bytes, format: str, model: Any, log: SpanLog, report: Report,
+                 units: Sequence[Unit] = ()) -> None:
+        self.data = data
+        self.format = format
+        self.model = model
+        self.report = report
+        self._log = log
+        self._units = list(units)
+        self._by_path = {u.path: u for u in self._units}
+        self._by_alias = {u.alias: u for u in self._units if u.alias}
+        self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
+        for u in sorted(self._units, key=lambda u: (u.space, u.offset)):
+            starts, items = self._unit_index.setdefault(u.space, ([], []))
+            starts.append(u.offset)
+            items.append(u)
+        self._sorted: dict[str, list[tuple[int, int, int, int, str]]] | None = None
+        self._starts: dict[str, list[int]] = {}
+
+    # -- building ---------------------------------------------------------------------------
+    def expand(self, path: str = "") -> int:
+        """Record the lazy units at or under ``path`` (all of them for ""); returns how many."""
+        path = self._canonical(path)
+        todo = [u for u in self._units if not u.done and (_under(u.path, path) or _under(path, u.path))]
+        for u in todo:
+            self._expand(u)
+        return len(todo)
+
+    def _expand(self, unit: Unit) -> None:
+        unit.done = True
+        data = self._log.streams.get(unit.space, (self.data, None))[0]
+        self._log.entries.append((unit.space, unit.offset, unit.length, unit.path))
+        with recording(self._log, unit.space, data):
+            try:
+                unit.expand()
+            except FormatError as err:
+                self.report.problems.extend(err.problems)
+        self._sorted = None
+
+    def _ensure_at(self, space: str, offset: int) -> None:
+        index = self._unit_index.get(space)
+        if index is None:
+            return
+        starts, items = index
+        k = bisect.bisect_right(starts, offset) - 1
+        if k >= 0 and not items[k].done and offset < items[k].offset + items[k].length:
+            self._expand(items[k])
+
+    def _index(self) -> dict[str, list[tuple[int, int, int, int, str]]]:
+        if self._sorted is None:
+            by_space: dict[str, list[tuple[int, int, int, int, str]]] = {}
+            for seq, (space, offset, length, path) in enumerate(self._log.entries):
+                by_space.setdefault(space, []).append((offset, -length, _depth(path), seq, path))
+            for items in by_space.values():
+                items.sort()
+            self._sorted = by_space
+            self._starts = {s: [e[0] for e in items] for s, items in by_space.items()}
+        return self._sorted
+
+    # -- queries ----------------------------------------------------------------------------
+    def _canonical(self, path: str) -> str:
+        """``path`` with key selections as indexes and a chunk alias as its typed path."""
+        if not path:
+            return ""
+        try:
+            steps = parse_path(path)
+        except PathError:
+            return path
+        if any(not isinstance(s, Attr | Index) or (isinstance(s, Index) and s.index < 0) for s in steps):
+            try:
+                steps = resolve(self.model, steps).canonical
+            except (PathError, FormatError):
+                pass
+        text = format_path(steps)
+        for alias, unit in self._by_alias.items():
+            if _under(text, alias):
+                return unit.path + text[len(alias):]
+        return text
+
+    def spans(self, space: str | None = None) -> list[Span]:
+        """Every span recorded so far (of one space), sorted by offset, outer before inner."""
+        index = self._index()
+        names = [space] if space is not None else sorted(index)
+        return [Span(s, e[0], -e[1], e[4]) for s in names for e in index.get(s, [])]
+
+    def spans_for(self, path: str) -> list[Span]:
+        """The spans of ``path`` and of everything under it, sorted by space and offset.
+
+        A path that was not recorded by itself (a bit field inside a word, a
+        value the codec computes) gets the span of its nearest recorded parent.
+        """
+        canon = self._canonical(path)
+        self.expand(canon)
+        found = [Span(s, e[0], -e[1], e[4]) for s, items in self._index().items()
+                 for e in items if _under(e[4], canon)]
+        if not found and canon:
+            steps = parse_path(canon)
+            while steps and not found:
+                steps = steps[:-1]
+                parent = format_path(steps)
+                found = [Span(s, e[0], -e[1], e[4]) for s, items in self._index().items()
+                         for e in items if e[4] == parent]
+        found.sort(key=lambda sp: (sp.space, sp.offset, -sp.length))
+        return found
+
+    def span_of(self, path: str) -> Span | None:
+        """The one span of ``path`` itself (the outermost when it was noted twice), or None."""
+        canon = self._canonical(path)
+        for sp in self.spans_for(canon):
+            if sp.path == canon:
+                return sp
+        return None
+
+    def at(self, space: str, offset: int) -> Span | None:
+        """The innermost recorded field covering byte ``offset`` of ``space``, or None."""
+        self._ensure_at(space, offset)
+        items = self._index().get(space)
+        if not items:
+            return None
+        k = bisect.bisect_right(self._starts[space], offset)
+        # Sorted by (start, -length, depth): walking back, the first span that
+        # still covers the byte is the one that starts last and is smallest.
+        for j in range(k - 1, -1, -1):
+            e = items[j]
+            if e[0] - e[1] > offset:
+                return Span(space, e[0], -e[1], e[4])
+        return None
+
+    def covering(self, space: str, offset: int, length: int) -> Iterator[Span]:
+        """Spans that overlap ``length`` bytes at ``offset`` (for a hex view's window)."""
+        for u in self._unit_index.get(space, ([], []))[1]:
+            if not u.done and u.offset < offset + length and offset < u.offset + u.length:
+                self._expand(u)
+        items = self._index().get(space, [])
+        stop = bisect.bisect_left(self._starts.get(space, []), offset + length)
+        for e in items[:stop]:
+            if e[0] - e[1] > offset:
+                yield Span(space, e[0], -e[1], e[4])
+
+    def spaces(self) -> dict[str, Space]:
+        """The file and every inflated stream met so far, with their bytes."""
+        out = {FILE: Space(FILE, self.data)}
+        for name, (data, stored) in self._log.streams.items():
+            if name == FILE:
+                continue
+            out[name] = Space(name, data, None if stored is None else Span(stored[0], stored[1], stored[2], name))
+        return out
+
+    def units(self) -> list[Unit]:
+        """The parts recorded on demand, expanded or not."""
+        return list(self._units)
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What validate-mode parsing found, each with the span it points at."""
+        return [self.locate(p) for p in self.report.problems]
+
+    def locate(self, problem: Problem) -> Problem:
+        """``problem`` with its space and length filled in from the recorded spans.
+
+        The field's own span when it was recorded; otherwise, from the
+        problem's offset to the end of the innermost field covering it (a
+        record cut short shows the bytes that were there).
+        """
+        if problem.length is not None:
+            return problem
+        space = problem.space
+        if space is None:
+            unit = next((u for u in self._units if problem.path and _under(self._canonical(problem.path), u.path)), None)
+            space = unit.space if unit is not None else FILE
+        if problem.path:
+            own = self.span_of(problem.path)
+            if own is not None and (problem.offset is None or own.offset <= problem.offset < max(own.end, own.offset + 1)):
+                return replace(problem, space=own.space, offset=own.offset if problem.offset is None else problem.offset,
+                               length=own.end - (own.offset if problem.offset is None else problem.offset) or own.length)
+        if problem.offset is None:
+            return problem
+        outer = self.at(space, problem.offset)
+        if outer is None:
+            size = len(self.spaces().get(space, Space(space, self.data)).data)
+            return replace(problem, space=space, length=max(size - problem.offset, 0))
+        return replace(problem, space=space, length=outer.end - problem.offset)
+
+    def to_json(self) -> dict[str, Any]:
+        """Spaces (name, length, stored span), spans and problems as plain JSON values."""
+        spaces = self.spaces()
+        return {
+            "format": self.format,
+            "spaces": [{"name": s.name, "length": s.length,
+                        "stored": None if s.stored is None else s.stored.to_json()} for s in spaces.values()],
+            "spans": [sp.to_json() for sp in self.spans()],
+            "units": [{"path": u.path, "alias": u.alias, "space": u.space, "offset": u.offset,
+                       "length": u.length, "expanded": u.done} for u in self._units],
+            "problems": [problem_json(p) for p in self.problems],
+        }
+
+
+def problem_json(p: Problem) -> dict[str, Any]:
+    return {"severity": p.severity, "offset": p.offset, "path": p.path, "expected": p.expected,
+            "found": p.found, "message": p.message, "space": p.space, "length": p.length}
+
+
+def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> SpanMap:
+    """Parse ``data`` with span recording on; the format is detected unless named.
+
+    Problems do not stop recording: parsing runs in validate mode, the
+    problems are kept (:attr:`SpanMap.problems`) and the spans read before
+    and after them are there. ``lazy`` leaves the fields of each chunk or
+    asset to be recorded when a query first reaches them.
+    """
+    fmt = registry.find(data, format)
+    make = _ADAPTERS.get(fmt.name)
+    ad = make() if make is not None else Adapter(fmt.parse)
+    log = SpanLog()
+    report = Report(strict=False)
+    model = None
+    with recording(log, FILE, data):
+        try:
+            model = ad.parse(data, report)
+        except FormatError as err:
+            report.problems.extend(err.problems)
+    units = ad.units(model, data) if ad.units is not None and model is not None else []
+    smap = SpanMap(data, fmt.name, model, log, report, units)
+    if not lazy:
+        smap.expand()
+    return smap
+
+
+# -- format adapters: how each format's parse is driven, and its on-demand units ---------
+
+
+@adapter("tirnanog-save")
+def _tirnanog_save() -> Adapter:
+    from .formats.tirnanog.save import codec
+    from .formats.tirnanog.save.model import SaveGame, _Pending
+
+    def units(save: SaveGame, data: bytes) -> list[Unit]:
+        out = []
+        counters: dict[bytes, int] = {}
+        for i, item in enumerate(save.chunks._items):
+            magic = bytes(save.chunks.magic(i))
+            k = counters.get(magic, 0)
+            counters[magic] = k + 1
+            if type(item) is not _Pending:
+                continue
+            path = codec.chunk_path(magic, k, i)
+
+            def expand(raw: bytes = item.raw, offset: int = item.offset, path: str = path) -> Any:
+                return codec.decode_chunk(raw, offset, path)
+            out.append(Unit(path, codec.PAYLOAD, item.offset, len(item.raw), expand,
+                            alias=f"chunks[{i}]" if path != f"chunks[{i}]" else ""))
+        return out
+
+    return Adapter(codec.parse, units)
