@@ -396,7 +396,7 @@ class Reader:
         self.count(count, rec.size, name, rec.name)
         pos = self.pos
         self.pos += rec.size * count
-        return [rec.unpack_from(self.data, pos + k * rec.size) for k in range(count)]
+        return list(iter_records(rec, self.data[pos : self.pos]))
 
     def count(self, n: int, item_size: int, name: str, what: str = "item") -> int:
         """Check that ``n`` items of ``item_size`` bytes fit in what remains.

@@ -29,6 +29,7 @@ COMMANDS = (
     "savecraft.commands.script",
     "savecraft.commands.net",
     "savecraft.commands.demo",
+    "savecraft.commands.hexdump",
 )
 
 

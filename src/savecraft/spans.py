@@ -30,6 +30,7 @@ does the same explicitly.
 from __future__ import annotations
 
 import bisect
+from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -40,6 +41,7 @@ from .errors import FormatError, Problem, Report
 from .paths import Attr, Index, PathError, format_path, parse_path, resolve
 
 FILE = "file"
+_LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,11 +340,14 @@ def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> Spa
     log = SpanLog()
     report = Report(strict=False)
     model = None
-    with recording(log, FILE, data):
-        try:
+    token = _LAZY.set(lazy)
+    try:
+        with recording(log, FILE, data):
             model = ad.parse(data, report)
-        except FormatError as err:
-            report.problems.extend(err.problems)
+    except FormatError as err:
+        report.problems.extend(err.problems)
+    finally:
+        _LAZY.reset(token)
     units = ad.units(model, data) if ad.units is not None and model is not None else []
     smap = SpanMap(data, fmt.name, model, log, report, units)
     if not lazy:
@@ -376,3 +381,34 @@ def _tirnanog_save() -> Adapter:
         return out
 
     return Adapter(codec.parse, units)
+
+
+@adapter("tirnanog-game")
+def _tirnanog_game() -> Adapter:
+    from .binary import stream_space
+    from .formats.tirnanog.game import Game
+    from .formats.tirnanog.game.assets import Source
+    from .formats.tirnanog.game.container import read_game
+
+    def parse(data: bytes, report: Report) -> Game:
+        # The whole-file CRC reads every byte: only when recording everything (not lazy).
+        return read_game(Source(data), report, verify_file_crc=not _LAZY.get(False))
+
+    def units(game: Game, data: bytes) -> list[Unit]:
+        out = []
+        seen: set[int] = set()
+        for a in game.assets():
+            if id(a) in seen or a._src is None or a.file_offset < 0 or not a.length:
+                continue
+            seen.add(id(a))
+
+            def expand(a: Any = a) -> Any:
+                content, _ = a._read_content()
+                if not a.COMPRESSED:
+                    return None  # a media file stored as is: its bytes are the span itself
+                with stream_space(a.path, content, (a.file_offset, a.length)):
+                    return a.decode(content, 0, a._ctx)
+            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand))
+        return out
+
+    return Adapter(parse, units)
