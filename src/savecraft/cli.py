@@ -30,6 +30,7 @@ COMMANDS = (
     "savecraft.commands.net",
     "savecraft.commands.demo",
     "savecraft.commands.hexdump",
+    "savecraft.commands.studio",
 )
 
 

@@ -1,0 +1,235 @@
+"""The bytes beside the tree: pages of a byte space with their field spans, both ways.
+
+Built on :mod:`savecraft.spans`, the one record of which bytes each decoded
+value came from. A document's span map is recorded lazily (containers first,
+a chunk's or an asset's fields when a query reaches them), so a
+50,000-player save shows its bytes at once.
+
+Two vocabularies meet here: the tree names a field by where it sits in the
+model (``chunks[3].entity.x``), the span map by its typed path
+(``users[1].entity.x``); :func:`tree_path` and :func:`span_path` translate
+through the span map's units, which know both names of a chunk.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Any
+
+from .. import api, edit, spans
+from ..errors import FormatError, Problem, SavecraftError
+from ..paths import resolve
+from .documents import Document
+
+PAGE_LIMIT = 1 << 16
+SPAN_LIMIT = 4000  # spans sent for one selection; the page highlights what it shows
+RECOMPUTED_LIMIT = 60
+_CACHE_SIZE = 3
+
+
+def _under(path: str, prefix: str) -> bool:
+    if not prefix:
+        return True
+    return path == prefix or (path.startswith(prefix) and path[len(prefix)] in ".[")
+
+
+def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
+    """The (lazy) span map of the document's current bytes, or of ``data``; a few are kept."""
+    data = doc.data if data is None else data
+    cache: list[tuple[bytes, spans.SpanMap]] = doc.__dict__.setdefault("_span_maps", [])
+    with doc.lock:
+        for held, smap in cache:
+            if held is data:
+                return smap
+        smap = spans.record(data, doc.format.name, lazy=True)
+        cache.append((data, smap))
+        del cache[:-_CACHE_SIZE]
+        return smap
+
+
+def tree_path(smap: spans.SpanMap, path: str) -> str:
+    """A span's path as the tree names it (a chunk by its place in ``chunks``)."""
+    for unit in smap.units():
+        if unit.alias and _under(path, unit.path):
+            return unit.alias + path[len(unit.path):]
+    return path
+
+
+def span_path(smap: spans.SpanMap, path: str) -> str:
+    """A tree path as the span map names it."""
+    for unit in smap.units():
+        if unit.alias and _under(path, unit.alias):
+            return unit.path + path[len(unit.alias):]
+    return path
+
+
+def _span(smap: spans.SpanMap, sp: spans.Span) -> dict[str, Any]:
+    out = sp.to_json()
+    out["tree"] = tree_path(smap, sp.path)
+    return out
+
+
+# -- what the page asks for ---------------------------------------------------------------
+
+
+def spaces(doc: Document) -> list[dict[str, Any]]:
+    """The file and every inflated stream recorded so far (name, length, where it is stored)."""
+    with doc.lock:
+        smap = span_map(doc)
+        out = []
+        for s in smap.spaces().values():
+            out.append({"name": s.name, "length": s.length,
+                        "stored": None if s.stored is None else s.stored.to_json()})
+        return out
+
+
+def page(doc: Document, space: str, offset: int, length: int) -> dict[str, Any]:
+    """``length`` bytes of ``space`` from ``offset`` and every span that overlaps them."""
+    with doc.lock:
+        smap = span_map(doc)
+        found = smap.spaces().get(space)
+        if found is None:
+            raise SavecraftError(f"no byte space {space!r} (known: {', '.join(smap.spaces())})")
+        data = found.data
+        length = max(0, min(length, PAGE_LIMIT, len(data) - offset))
+        chunk = bytes(data[offset : offset + length])
+        covering = []
+        for sp in smap.covering(space, offset, length):
+            covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
+                             "tree": tree_path(smap, sp.path)})
+            if len(covering) >= SPAN_LIMIT:
+                break
+        return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
+                "spans": covering}
+
+
+def at(doc: Document, space: str, offset: int) -> dict[str, Any]:
+    """The innermost field covering one byte, with the path the tree knows it by."""
+    with doc.lock:
+        smap = span_map(doc)
+        sp = smap.at(space, offset)
+        if sp is None:
+            return {"space": space, "offset": offset, "span": None}
+        return {"space": space, "offset": offset, "span": _span(smap, sp)}
+
+
+def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
+    """The bytes of a field (a tree path): its own span first when it has one, then its parts.
+
+    A node holding thousands of chunks is answered with the chunks' own
+    spans, without recording every field inside them.
+    """
+    with doc.lock:
+        smap = span_map(doc)
+        target = span_path(smap, path)
+        inner = [u for u in smap.units() if _under(u.path, target) and u.path != target]
+        if len(inner) > 1:
+            out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
+                    "tree": u.alias or u.path} for u in inner[:SPAN_LIMIT]]
+            return out
+        found = smap.spans_for(target)
+        own = [sp for sp in found if sp.path == target]
+        rest = [sp for sp in found if sp.path != target]
+        return [_span(smap, sp) for sp in (own + rest)[:SPAN_LIMIT]]
+
+
+def annotate(doc: Document, node: dict[str, Any]) -> None:
+    """Nothing to add today; kept as the one place a tree page could gain byte offsets."""
+
+
+def problem_spans(doc: Document, problem: Problem) -> dict[str, Any] | None:
+    """Where a problem points: its byte space, offset and length, and the field in the tree."""
+    try:
+        smap = span_map(doc)
+        located = smap.locate(problem)
+    except (FormatError, SavecraftError):
+        return None
+    return {"space": located.space or spans.FILE, "offset": located.offset,
+            "length": located.length, "tree": tree_path(smap, problem.path) if problem.path else ""}
+
+
+# -- what an edit recomputed ----------------------------------------------------------------
+
+
+def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) -> list[dict[str, Any]]:
+    """Fields whose bytes changed although nobody set them: sizes, counts, checksums, streams.
+
+    Both versions' span maps are compared path by path (so a string that grew
+    and moved everything after it does not count as a change of everything),
+    over the fields recorded up front plus those of the edited chunks.
+    """
+    with doc.lock:
+        old, new = span_map(doc, before), span_map(doc, after)
+        targets = [span_path(new, p) for p in edited]
+        for t in list(targets):
+            old.spans_for(t)
+            new.spans_for(t)
+        targets += edited  # a record holding the field may be noted under its tree path too
+
+    def contents(smap: spans.SpanMap) -> dict[str, bytes]:
+        datas = {name: s.data for name, s in smap.spaces().items()}
+        out: dict[str, bytes] = {}
+        for sp in smap.spans():
+            if sp.path not in out:
+                out[sp.path] = bytes(datas[sp.space][sp.offset : sp.end]) if sp.space in datas else b""
+        return out
+
+    a, b = contents(old), contents(new)
+    found = []
+    for path, value in b.items():
+        if path not in a or a[path] == value:
+            continue
+        if any(_under(path, t) or _under(t, path) for t in targets):
+            continue  # the edited field itself, its parts, or a record holding it
+        sp = new.span_of(path)
+        found.append({"path": path, "tree": tree_path(new, path),
+                      "old": _hex(a[path]), "new": _hex(value),
+                      "space": sp.space if sp else None, "offset": sp.offset if sp else None,
+                      "length": sp.length if sp else None})
+        if len(found) >= RECOMPUTED_LIMIT:
+            break
+    return found
+
+
+def _hex(data: bytes) -> str:
+    if len(data) <= 8:
+        return data.hex(" ") or "(empty)"
+    return f"{len(data)} bytes"
+
+
+# -- allowed values -------------------------------------------------------------------------
+
+_RANGE = re.compile(r"(from -?\d+ to -?\d+|at most \d+ \w+|up to \d+ \w+)")
+
+
+def allowed_range(doc: Document, path: str) -> str | None:
+    """What the format's own writer accepts for a field, found by asking it.
+
+    A number far out of any range (or a very long string) is set on a copy
+    of the model and built: the writer's refusal names the field's range,
+    exactly the check ``savecraft edit`` applies.
+    """
+    from . import tree
+
+    model = api.parse(doc.data, doc.format.name)
+    where = resolve(model, path)
+    value = where.value
+    if isinstance(value, bool | enum.Enum):
+        return tree.allowed(where.hint, value)
+    probe: Any
+    if isinstance(value, int):
+        probe = 1 << 80
+    elif isinstance(value, str):
+        probe = "x" * 70000
+    else:
+        return tree.allowed(where.hint, value)
+    try:
+        edit.set_value(model, path, probe)
+        doc.format.build(model)
+    except FormatError as err:
+        expected = err.expected
+        return expected if _RANGE.search(expected) else None
+    except (SavecraftError, ValueError, TypeError, OverflowError):
+        return None
+    return None
