@@ -429,10 +429,13 @@ class SpanLog:
     length)``, or None when it has no place of its own (the file).
     """
 
-    __slots__ = ("entries", "streams")
+    __slots__ = ("entries", "streams", "items")
 
     def __init__(self) -> None:
         self.entries: list[SpanEntry] = []
+        # Indexes of records read under an item's own path (``blocks[3]``): the item may go on
+        # past the record (its data), so a map widens these to cover their neighbours under them.
+        self.items: list[int] = []
         self.streams: dict[str, tuple[Buffer, tuple[str, int, int] | None]] = {}
 
 
@@ -571,6 +574,7 @@ class SpanReader(Reader):
         where = join_path(self.path, name)
         at = self.base + pos
         if name:
+            self.spans.log.items.append(len(self.spans.log.entries))
             add(at, rec.size, where)
         for fname, off, size, count in zip(rec.names, rec.offsets, rec.sizes, rec.counts):
             fpath = join_path(where, fname)

@@ -44,7 +44,7 @@ FILE = "file"
 _LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Span:
     """The bytes of one decoded value: ``length`` bytes at ``offset`` in byte space ``space``."""
 
@@ -146,7 +146,7 @@ class SpanMap:
     # -- building ---------------------------------------------------------------------------
     def expand(self, path: str = "") -> int:
         """Record the lazy units at or under ``path`` (all of them for ""); returns how many."""
-        path = self._canonical(path)
+        path = self._names(path)[-1]
         todo = [u for u in self._units if not u.done and (_under(u.path, path) or _under(path, u.path))]
         for u in todo:
             self._expand(u)
@@ -173,19 +173,52 @@ class SpanMap:
             self._expand(items[k])
 
     def _index(self) -> dict[str, list[tuple[int, int, int, int, str]]]:
+        """Spans by space, sorted by (offset, -length), recording order breaking ties.
+
+        A field's span is widened to cover every span under it (a block whose
+        header record is named after the block, with its data read next, covers
+        both), so "the field and everything under it" is one byte range.
+        """
         if self._sorted is None:
+            entries = self._widened()
             by_space: dict[str, list[tuple[int, int, int, int, str]]] = {}
-            for seq, (space, offset, length, path) in enumerate(self._log.entries):
-                by_space.setdefault(space, []).append((offset, -length, _depth(path), seq, path))
+            for seq, (space, offset, length, path) in enumerate(entries):
+                by_space.setdefault(space, []).append((offset, -length, 0, seq, path))
             for items in by_space.values():
-                items.sort()
+                items.sort(key=lambda e: (e[0] << 40) + e[1])  # stable: recording order breaks ties
             self._sorted = by_space
             self._starts = {s: [e[0] for e in items] for s, items in by_space.items()}
         return self._sorted
 
+    def _widened(self) -> list[tuple[str, int, int, str]]:
+        """The entries, with each record read under an item's path widened over the item.
+
+        An item's fields are noted next to each other, so the walk from the
+        record goes only as far as the entries under its path reach.
+        """
+        entries = self._log.entries
+        out = list(entries) if self._log.items else entries
+        for i in self._log.items:
+            space, lo, length, path = entries[i]
+            hi = lo + length
+            n = len(path)
+            for step in (-1, 1):
+                j = i + step
+                while 0 <= j < len(entries):
+                    e = entries[j]
+                    p = e[3]
+                    if e[0] != space or not (p.startswith(path) and len(p) > n and p[n] in ".["):
+                        break
+                    lo = min(lo, e[1])
+                    hi = max(hi, e[1] + e[2])
+                    j += step
+            if lo != entries[i][1] or hi != entries[i][1] + length:
+                out[i] = (space, lo, hi - lo, path)
+        return out
+
     # -- queries ----------------------------------------------------------------------------
     def _canonical(self, path: str) -> str:
-        """``path`` with key selections as indexes and a chunk alias as its typed path."""
+        """``path`` with key selections as indexes (``users[name=Brigid]`` -> ``users[3]``)."""
         if not path:
             return ""
         try:
@@ -197,11 +230,15 @@ class SpanMap:
                 steps = resolve(self.model, steps).canonical
             except (PathError, FormatError):
                 pass
-        text = format_path(steps)
+        return format_path(steps)
+
+    def _names(self, path: str) -> tuple[str, ...]:
+        """The canonical path, and the same path through a unit's alias (``chunks[3]`` = ``users[1]``)."""
+        text = self._canonical(path)
         for alias, unit in self._by_alias.items():
             if _under(text, alias):
-                return unit.path + text[len(alias):]
-        return text
+                return (text, unit.path + text[len(alias):])
+        return (text,)
 
     def spans(self, space: str | None = None) -> list[Span]:
         """Every span recorded so far (of one space), sorted by offset, outer before inner."""
@@ -215,25 +252,29 @@ class SpanMap:
         A path that was not recorded by itself (a bit field inside a word, a
         value the codec computes) gets the span of its nearest recorded parent.
         """
-        canon = self._canonical(path)
-        self.expand(canon)
-        found = [Span(s, e[0], -e[1], e[4]) for s, items in self._index().items()
-                 for e in items if _under(e[4], canon)]
-        if not found and canon:
-            steps = parse_path(canon)
-            while steps and not found:
-                steps = steps[:-1]
-                parent = format_path(steps)
-                found = [Span(s, e[0], -e[1], e[4]) for s, items in self._index().items()
-                         for e in items if e[4] == parent]
+        names = self._names(path)
+        self.expand(names[-1])
+        index = self._index()
+        found = [Span(s, e[0], -e[1], e[4]) for s, items in index.items()
+                 for e in items if any(_under(e[4], n) for n in names)]
+        if not found and names[0]:
+            for name in names:
+                steps = parse_path(name)
+                while steps and not found:
+                    steps = steps[:-1]
+                    parent = format_path(steps)
+                    found = [Span(s, e[0], -e[1], e[4]) for s, items in index.items()
+                             for e in items if e[4] == parent]
+                if found:
+                    break
         found.sort(key=lambda sp: (sp.space, sp.offset, -sp.length))
         return found
 
     def span_of(self, path: str) -> Span | None:
         """The one span of ``path`` itself (the outermost when it was noted twice), or None."""
-        canon = self._canonical(path)
-        for sp in self.spans_for(canon):
-            if sp.path == canon:
+        names = self._names(path)
+        for sp in self.spans_for(path):
+            if sp.path in names:
                 return sp
         return None
 
@@ -292,7 +333,8 @@ class SpanMap:
             return problem
         space = problem.space
         if space is None:
-            unit = next((u for u in self._units if problem.path and _under(self._canonical(problem.path), u.path)), None)
+            unit = next((u for u in self._units if problem.path and _under(self._names(problem.path)[-1], u.path)),
+                        None)
             space = unit.space if unit is not None else FILE
         if problem.path:
             own = self.span_of(problem.path)
@@ -353,6 +395,22 @@ def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> Spa
     if not lazy:
         smap.expand()
     return smap
+
+
+def validate(data: bytes, format: str | None = None) -> Any:
+    """:func:`savecraft.api.validate`, each problem with its byte space and length.
+
+    The problems are exactly validate's (the format's checks included); a
+    lazy recording of the same bytes then points each one at its bytes.
+    """
+    from . import api
+
+    result = api.validate(data, format)
+    if result.format is None or not result.problems:
+        return result
+    smap = record(data, result.format, lazy=True)
+    result.problems = [smap.locate(p) for p in result.problems]
+    return result
 
 
 # -- format adapters: how each format's parse is driven, and its on-demand units ---------

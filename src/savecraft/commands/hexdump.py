@@ -194,16 +194,16 @@ def rows(smap: spans.SpanMap, space: str, lo: int, hi: int) -> Iterator[str]:
     data = streams[space].data
     pos = lo
     while pos < hi:
-        sp = owner[pos - lo]
+        field = owner[pos - lo]
         run_end = min(hi, (pos // ROW + 1) * ROW)
         nxt = pos + 1
-        while nxt < run_end and owner[nxt - lo] is sp:
+        while nxt < run_end and owner[nxt - lo] is field:
             nxt += 1
         chunk = bytes(data[pos:nxt])
         col = pos % ROW
         hexes = "   " * col + " ".join(f"{b:02x}" for b in chunk)
         text = " " * col + "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in chunk)
-        yield f"{pos:08x}  {hexes:<{ROW * 3 - 1}}  {text:<{ROW}}  {_label(sp, streams)}"
+        yield f"{pos:08x}  {hexes:<{ROW * 3 - 1}}  {text:<{ROW}}  {_label(field, streams)}"
         pos = nxt
 
 
