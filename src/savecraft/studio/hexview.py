@@ -134,10 +134,6 @@ def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
         return [_span(smap, sp) for sp in (own + rest)[:SPAN_LIMIT]]
 
 
-def annotate(doc: Document, node: dict[str, Any]) -> None:
-    """Nothing to add today; kept as the one place a tree page could gain byte offsets."""
-
-
 def problem_spans(doc: Document, problem: Problem) -> dict[str, Any] | None:
     """Where a problem points: its byte space, offset and length, and the field in the tree."""
     try:

@@ -29,7 +29,7 @@ from aiohttp import web
 from ..diff import Change, diff_bytes
 from ..errors import FormatError, Problem, SavecraftError
 from ..paths import PathError
-from . import hexview, pictures, tree
+from . import hexview, pictures, refnames, tree
 from .documents import Document, EditOutcome, Workspace
 
 COOKIE = "savecraft_studio_token"
@@ -158,9 +158,9 @@ async def doc_tree(request: web.Request) -> web.StreamResponse:
 
     def work() -> dict[str, Any]:
         with doc.lock:
-            node = tree.children(doc.model, path, start)
-            hexview.annotate(doc, node)
-            return node
+            model = doc.model
+            return tree.children(model, path, start, tree.PAGE,
+                                 refnames.describer(doc.format.name, model), refnames.sprite_types())
 
     return web.json_response(await _run(work))
 
@@ -172,7 +172,9 @@ async def doc_reveal(request: web.Request) -> web.StreamResponse:
 
     def work() -> dict[str, Any]:
         with doc.lock:
-            return tree.reveal(doc.model, path)
+            model = doc.model
+            return tree.reveal(model, path, refnames.describer(doc.format.name, model),
+                               refnames.sprite_types())
 
     return web.json_response(await _run(work))
 

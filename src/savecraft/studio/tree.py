@@ -13,12 +13,12 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union, get_args, get_origin
 
 from ..binary import join_path
 from ..diff import key_field
-from ..paths import field_hints, item_hint, key_text, resolve, strip_optional
+from ..paths import Attr, field_hints, item_hint, key_text, resolve, strip_optional
 
 PAGE = 200
 TEXT_LIMIT = 120
@@ -175,8 +175,39 @@ def _node(name: str, path: str, value: Any, hint: Any) -> dict[str, Any]:
     return node
 
 
-def children(model: Any, path: str, start: int = 0, limit: int = PAGE) -> dict[str, Any]:
-    """The node at ``path`` and one page of its children."""
+Describe = Callable[[str, Any], "str | None"]
+
+
+def _ref_kind(value: Any, name: str) -> str | None:
+    for f in dataclasses.fields(value):
+        if f.name == name:
+            kind = f.metadata.get("ref")
+            return kind if isinstance(kind, str) else None
+    return None
+
+
+def _name_refs(node: dict[str, Any], value: Any, kind_of: str | None, describe: Describe | None,
+               whole: tuple[type, ...]) -> None:
+    """Add ``ref`` (the name a reference points at) to a node, when it is one."""
+    if describe is None:
+        return
+    if kind_of is not None and not isinstance(value, list):
+        text = describe(kind_of, value)
+    elif whole and isinstance(value, whole):
+        text = describe("sprite", value)
+    else:
+        return
+    if text:
+        node["ref"] = text
+
+
+def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
+             describe: Describe | None = None, whole_refs: tuple[type, ...] = ()) -> dict[str, Any]:
+    """The node at ``path`` and one page of its children.
+
+    ``describe(kind, value)`` names references (fields whose metadata says
+    ``ref``; records of a type in ``whole_refs``), for formats that have them.
+    """
     where = resolve(model, path) if path else None
     value = where.value if where is not None else model
     hint = where.hint if where is not None else type(model)
@@ -190,8 +221,10 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE) -> dict[s
         names = [f.name for f in dataclasses.fields(value) if not f.name.startswith("_")]
         total = len(names)
         for name in names[start : start + limit]:
-            items.append(_node(name, join_path(canonical, name), getattr(value, name),
-                               hints.get(name)))
+            child = getattr(value, name)
+            node = _node(name, join_path(canonical, name), child, hints.get(name))
+            _name_refs(node, child, _ref_kind(value, name), describe, whole_refs)
+            items.append(node)
     elif k == "asset":
         total = 1
         items.append(_node("value", join_path(canonical, "value"), value.value,
@@ -204,11 +237,17 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE) -> dict[s
             items.append(_node(str(key), canonical + step, value[key], item_hint(hint)))
     elif k in ("list", "array"):
         total = len(value)
+        list_ref = None
+        if where is not None and where.chain and isinstance(where.chain[-1][1], Attr):
+            parent = where.chain[-1][0]
+            if dataclasses.is_dataclass(parent):
+                list_ref = _ref_kind(parent, where.chain[-1][1].name)
         for i in range(start, min(total, start + limit)):
             item = value[i]
             node = _node(f"[{i}]", f"{canonical}[{i}]", item, item_hint(hint, i))
             if node["kind"] != "leaf":
                 node["label"] = label(item)
+            _name_refs(node, item, list_ref, describe, whole_refs)
             items.append(node)
     out["children"] = items
     out["start"] = start
@@ -216,7 +255,8 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE) -> dict[s
     return out
 
 
-def reveal(model: Any, path: str) -> dict[str, Any]:
+def reveal(model: Any, path: str, describe: Describe | None = None,
+           whole_refs: tuple[type, ...] = ()) -> dict[str, Any]:
     """Every level from the top down to ``path``, each with the page holding the next step.
 
     What the page needs to select a field it was pointed at (a clicked byte,
@@ -229,7 +269,7 @@ def reveal(model: Any, path: str) -> dict[str, Any]:
     levels = []
     for n, step in enumerate(steps):
         start = (step.index // PAGE) * PAGE if isinstance(step, Index) else 0
-        levels.append(children(model, format_path(steps[:n]), start))
+        levels.append(children(model, format_path(steps[:n]), start, PAGE, describe, whole_refs))
     return {"path": canonical, "levels": levels}
 
 

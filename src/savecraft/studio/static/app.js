@@ -243,7 +243,8 @@ function box_drawn(body) { body.closest(".picture").dataset.drawn = "1"; }
 async function drawAnimation(docId, p, body) {
   const frames = await Promise.all(Array.from({ length: p.frames }, (_, k) => loadImage(docUrl(docId, `picture/${p.name}?frame=${k}`))));
   const w = Math.max(...frames.map((f) => f.naturalWidth)), h = Math.max(...frames.map((f) => f.naturalHeight));
-  const canvas = el("canvas", { width: w, height: h, style: `width:${Math.min(4 * w, 192)}px` });
+  const canvas = el("canvas", { width: w, height: h });
+  canvas.style.width = `${Math.min(4 * w, 192)}px`; // CSSOM, not a style attribute: the CSP allows no inline styles
   const ctx = canvas.getContext("2d");
   let k = 0;
   const step = () => { ctx.clearRect(0, 0, w, h); ctx.drawImage(frames[k % frames.length], 0, 0); k++; };
@@ -279,6 +280,8 @@ async function drawMap(docId, p, body) {
     }
     draw();
     box_drawn(body);
+    const box = body.closest(".picture");
+    box.dataset.loads = String(Number(box.dataset.loads || 0) + 1);
   };
   canvas.addEventListener("wheel", (e) => {
     e.preventDefault();
