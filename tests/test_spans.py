@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from savecraft.binary import Reader, SpanLog, SpanReader, recording
 from savecraft.errors import Report
 from savecraft.formats.angband import sample as angband_sample
 from savecraft.formats.angband.block import build as build_block
+from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.modular import build as build_modular
 from savecraft.formats.qfg5 import codec as qfg5_codec
 from savecraft.formats.qfg5 import sample as qfg5_sample
@@ -21,8 +23,9 @@ from savecraft.formats.tirnanog.game.header import CRC_OFFSET
 from savecraft.formats.tirnanog.save import codec as save_codec
 from savecraft.formats.tirnanog.save import sample as save_sample
 
-BLOCK_SAMPLES = sorted(glob.glob("/work/shared/samples/angband-block/*.sav"))
-TRUNCATED = "/work/shared/samples/angband-truncated/vanilla-4.0.1_half-written.sav"
+SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+BLOCK_SAMPLES = sorted(glob.glob(str(SAMPLES / "angband-block" / "*.sav")))
+TRUNCATED = str(SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav")
 
 
 @pytest.fixture(scope="module")
