@@ -44,8 +44,8 @@ async def _serve(args: argparse.Namespace) -> None:
     for path in args.files:
         try:
             workspace.open_path(path)
-        except (FormatError, SavecraftError) as err:
-            raise UsageError(f"{path}: {err}") from None
+        except (FormatError, SavecraftError) as err:  # the others still open
+            print(f"savecraft studio: {path}: not opened: {err}", file=sys.stderr)
     token = args.token or new_token()
     app = make_app(workspace, token)
     runner = web.AppRunner(app, access_log=None)

@@ -59,7 +59,6 @@ class Document:
         self.saved = data
         self.format = registry.detect(data)  # FormatError for a file of no known format
         self._problems: tuple[bytes, list[Problem], list[str]] | None = None
-        self._read_problems: list[Problem] = []
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -72,28 +71,36 @@ class Document:
 
     @property
     def model(self) -> Any:
-        """The model of the current bytes, read on first use (problems go to the problems list)."""
+        """The model of the current bytes, read on first use.
+
+        Read strictly first: that is the lazy path (a server save's chunks are
+        checked but decoded only when looked at), so a 50,000-player save opens
+        in the time ``savecraft.load`` takes. Only a file with problems is read
+        again in validate mode, which decodes everything it can to get past them.
+        """
         with self.lock:
             top = self.history[-1]
             if top.model is None:
-                report = Report(strict=False)
                 try:
-                    top.model = self.format.parse(top.data, report)
-                except FormatError as err:
-                    report.problems.extend(err.problems)
-                    raise
-                finally:
-                    self._read_problems = report.problems
+                    top.model = self.format.parse(top.data, Report(strict=True))
+                except FormatError:
+                    top.model = self.format.parse(top.data, Report(strict=False))
             return top.model
 
     def problems(self) -> tuple[list[Problem], list[str]]:
-        """Everything ``savecraft validate`` says about the current bytes, and its notes."""
+        """Everything ``savecraft validate`` says about the current bytes, and its notes.
+
+        Validation decodes the whole file (seconds for a huge save), so it runs
+        without the document's lock: the tree and the bytes stay usable meanwhile.
+        """
         with self.lock:
             data = self.data
-            if self._problems is None or self._problems[0] is not data:
-                result = api.validate(data, self.format.name)
-                self._problems = (data, result.problems, result.notes)
-            return self._problems[1], self._problems[2]
+            if self._problems is not None and self._problems[0] is data:
+                return self._problems[1], self._problems[2]
+        result = api.validate(data, self.format.name)
+        with self.lock:
+            self._problems = (data, result.problems, result.notes)
+        return result.problems, result.notes
 
     def summary(self) -> dict[str, Any]:
         return {

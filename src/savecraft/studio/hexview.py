@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+import weakref
 from typing import Any
 
 from .. import api, edit, spans
@@ -48,20 +49,47 @@ def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
         return smap
 
 
+class _Names:
+    """Both names of every lazy unit of a span map, for look-ups by path prefix."""
+
+    def __init__(self, smap: spans.SpanMap) -> None:
+        self.units = smap.units()
+        self.to_tree = {u.path: u.alias for u in self.units if u.alias}
+        self.to_span = {u.alias: u.path for u in self.units if u.alias}
+
+
+_NAMES: weakref.WeakKeyDictionary[spans.SpanMap, _Names] = weakref.WeakKeyDictionary()
+
+
+def _names(smap: spans.SpanMap) -> _Names:
+    names = _NAMES.get(smap)
+    if names is None:
+        names = _NAMES[smap] = _Names(smap)
+    return names
+
+
+def _prefixes(path: str) -> list[int]:
+    """Where ``path`` can be cut into a parent and the rest (before each ``.`` or ``[``), then its end."""
+    cuts = [i for i, c in enumerate(path) if c in ".[" and i > 0]
+    return cuts + [len(path)]
+
+
+def _rename(path: str, table: dict[str, str]) -> str:
+    for cut in _prefixes(path):
+        head = path[:cut]
+        if head in table:
+            return table[head] + path[cut:]
+    return path
+
+
 def tree_path(smap: spans.SpanMap, path: str) -> str:
     """A span's path as the tree names it (a chunk by its place in ``chunks``)."""
-    for unit in smap.units():
-        if unit.alias and _under(path, unit.path):
-            return unit.alias + path[len(unit.path):]
-    return path
+    return _rename(path, _names(smap).to_tree)
 
 
 def span_path(smap: spans.SpanMap, path: str) -> str:
     """A tree path as the span map names it."""
-    for unit in smap.units():
-        if unit.alias and _under(path, unit.alias):
-            return unit.path + path[len(unit.alias):]
-    return path
+    return _rename(path, _names(smap).to_span)
 
 
 def _span(smap: spans.SpanMap, sp: spans.Span) -> dict[str, Any]:
@@ -123,7 +151,8 @@ def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
     with doc.lock:
         smap = span_map(doc)
         target = span_path(smap, path)
-        inner = [u for u in smap.units() if _under(u.path, target) and u.path != target]
+        inner = [u for u in _names(smap).units
+                 if u.path != target and (_under(u.path, target) or (u.alias and _under(u.alias, path)))]
         if len(inner) > 1:
             out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
                     "tree": u.alias or u.path} for u in inner[:SPAN_LIMIT]]
