@@ -32,15 +32,19 @@ from __future__ import annotations
 import bisect
 from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from . import registry
 from .binary import Buffer, SpanLog, recording
 from .errors import FormatError, Problem, Report
 from .paths import Attr, Index, PathError, format_path, parse_path, resolve
+from .speed import gc_paused
 
 FILE = "file"
+_Entry = tuple[int, int, int, int, str]
+_KEY = itemgetter(0)
 _LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
 
 
@@ -140,17 +144,30 @@ class SpanMap:
             starts, items = self._unit_index.setdefault(u.space, ([], []))
             starts.append(u.offset)
             items.append(u)
-        self._sorted: dict[str, list[tuple[int, int, int, int, str]]] | None = None
-        self._starts: dict[str, list[int]] = {}
+        # Per space: (sort key, recording order, offset, length, path), sorted; the sort key puts
+        # a span before the spans inside it (by offset, then longest first).
+        self._lists: dict[str, list[_Entry]] = {}
+        self._indexed = 0  # how many log entries are in _lists
 
     # -- building ---------------------------------------------------------------------------
     def expand(self, path: str = "") -> int:
         """Record the lazy units at or under ``path`` (all of them for ""); returns how many."""
         path = self._names(path)[-1]
-        todo = [u for u in self._units if not u.done and (_under(u.path, path) or _under(path, u.path))]
+        todo = self._units_at(path)
+        if todo is None:
+            todo = [u for u in self._units if not u.done and (_under(u.path, path) or _under(path, u.path))]
         for u in todo:
             self._expand(u)
         return len(todo)
+
+    def _units_at(self, path: str) -> list[Unit] | None:
+        """The unit ``path`` is in (found by its prefixes), or None when it is above every unit."""
+        steps = parse_path(path) if path else []
+        for n in range(len(steps), 0, -1):
+            unit = self._by_path.get(format_path(steps[:n]))
+            if unit is not None:
+                return [] if unit.done else [unit]
+        return None
 
     def _expand(self, unit: Unit) -> None:
         unit.done = True
@@ -161,7 +178,6 @@ class SpanMap:
                 unit.expand()
             except FormatError as err:
                 self.report.problems.extend(err.problems)
-        self._sorted = None
 
     def _ensure_at(self, space: str, offset: int) -> None:
         index = self._unit_index.get(space)
@@ -172,33 +188,40 @@ class SpanMap:
         if k >= 0 and not items[k].done and offset < items[k].offset + items[k].length:
             self._expand(items[k])
 
-    def _index(self) -> dict[str, list[tuple[int, int, int, int, str]]]:
-        """Spans by space, sorted by (offset, -length), recording order breaking ties.
+    def _index(self) -> dict[str, list[_Entry]]:
+        """Spans by space, sorted by offset, longest first, recording order breaking ties.
 
-        A field's span is widened to cover every span under it (a block whose
-        header record is named after the block, with its data read next, covers
-        both), so "the field and everything under it" is one byte range.
+        Built incrementally: entries a unit expansion added are sorted into
+        the lists (a merge of two sorted runs). A field's span is widened to
+        cover the spans under it (a block whose header record is named after
+        the block, with its data read next, covers both).
         """
-        if self._sorted is None:
-            entries = self._widened()
-            by_space: dict[str, list[tuple[int, int, int, int, str]]] = {}
-            for seq, (space, offset, length, path) in enumerate(entries):
-                by_space.setdefault(space, []).append((offset, -length, 0, seq, path))
-            for items in by_space.values():
-                items.sort(key=lambda e: (e[0] << 40) + e[1])  # stable: recording order breaks ties
-            self._sorted = by_space
-            self._starts = {s: [e[0] for e in items] for s, items in by_space.items()}
-        return self._sorted
+        start = self._indexed
+        if start < len(self._log.entries):
+            touched: set[str] = set()
+            lists = self._lists
+            for seq, (space, offset, length, path) in enumerate(self._widened(start), start):
+                items = lists.get(space)
+                if items is None:
+                    items = lists[space] = []
+                items.append(((offset << 40) - length, seq, offset, length, path))
+                touched.add(space)
+            for name in touched:
+                lists[name].sort()
+            self._indexed = len(self._log.entries)
+        return self._lists
 
-    def _widened(self) -> list[tuple[str, int, int, str]]:
-        """The entries, with each record read under an item's path widened over the item.
+    def _widened(self, start: int) -> list[tuple[str, int, int, str]]:
+        """Entries from ``start`` on, each record read under an item's path widened over the item.
 
         An item's fields are noted next to each other, so the walk from the
         record goes only as far as the entries under its path reach.
         """
         entries = self._log.entries
-        out = list(entries) if self._log.items else entries
+        out = entries[start:]
         for i in self._log.items:
+            if i < start:
+                continue
             space, lo, length, path = entries[i]
             hi = lo + length
             n = len(path)
@@ -213,7 +236,7 @@ class SpanMap:
                     hi = max(hi, e[1] + e[2])
                     j += step
             if lo != entries[i][1] or hi != entries[i][1] + length:
-                out[i] = (space, lo, hi - lo, path)
+                out[i - start] = (space, lo, hi - lo, path)
         return out
 
     # -- queries ----------------------------------------------------------------------------
@@ -227,7 +250,8 @@ class SpanMap:
             return path
         if any(not isinstance(s, Attr | Index) or (isinstance(s, Index) and s.index < 0) for s in steps):
             try:
-                steps = resolve(self.model, steps).canonical
+                with gc_paused():  # a key selection may decode a whole list of lazy chunks
+                    steps = resolve(self.model, steps).canonical
             except (PathError, FormatError):
                 pass
         return format_path(steps)
@@ -244,7 +268,7 @@ class SpanMap:
         """Every span recorded so far (of one space), sorted by offset, outer before inner."""
         index = self._index()
         names = [space] if space is not None else sorted(index)
-        return [Span(s, e[0], -e[1], e[4]) for s in names for e in index.get(s, [])]
+        return [Span(s, e[2], e[3], e[4]) for s in names for e in index.get(s, [])]
 
     def spans_for(self, path: str) -> list[Span]:
         """The spans of ``path`` and of everything under it, sorted by space and offset.
@@ -255,15 +279,15 @@ class SpanMap:
         names = self._names(path)
         self.expand(names[-1])
         index = self._index()
-        found = [Span(s, e[0], -e[1], e[4]) for s, items in index.items()
-                 for e in items if any(_under(e[4], n) for n in names)]
+        found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+                 for e in items if e[4].startswith(names) and any(_under(e[4], n) for n in names)]
         if not found and names[0]:
             for name in names:
                 steps = parse_path(name)
                 while steps and not found:
                     steps = steps[:-1]
                     parent = format_path(steps)
-                    found = [Span(s, e[0], -e[1], e[4]) for s, items in index.items()
+                    found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
                              for e in items if e[4] == parent]
                 if found:
                     break
@@ -284,25 +308,25 @@ class SpanMap:
         items = self._index().get(space)
         if not items:
             return None
-        k = bisect.bisect_right(self._starts[space], offset)
-        # Sorted by (start, -length, depth): walking back, the first span that
-        # still covers the byte is the one that starts last and is smallest.
+        k = bisect.bisect_right(items, offset << 40, key=_KEY)
+        # Outer before inner: walking back, the first span that still covers
+        # the byte is the one that starts last and is smallest.
         for j in range(k - 1, -1, -1):
             e = items[j]
-            if e[0] - e[1] > offset:
-                return Span(space, e[0], -e[1], e[4])
+            if e[2] + e[3] > offset:
+                return Span(space, e[2], e[3], e[4])
         return None
 
     def covering(self, space: str, offset: int, length: int) -> Iterator[Span]:
-        """Spans that overlap ``length`` bytes at ``offset`` (for a hex view's window)."""
+        """Spans that overlap ``length`` bytes at ``offset``, outer before inner (for a hex view)."""
         for u in self._unit_index.get(space, ([], []))[1]:
             if not u.done and u.offset < offset + length and offset < u.offset + u.length:
                 self._expand(u)
         items = self._index().get(space, [])
-        stop = bisect.bisect_left(self._starts.get(space, []), offset + length)
+        stop = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY)
         for e in items[:stop]:
-            if e[0] - e[1] > offset:
-                yield Span(space, e[0], -e[1], e[4])
+            if e[2] + e[3] > offset:
+                yield Span(space, e[2], e[3], e[4])
 
     def spaces(self) -> dict[str, Space]:
         """The file and every inflated stream met so far, with their bytes."""
