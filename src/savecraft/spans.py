@@ -485,9 +485,9 @@ def _tirnanog_game() -> Adapter:
             seen.add(id(a))
 
             def expand(a: Any = a) -> Any:
-                content, _ = a._read_content()
                 if not a.COMPRESSED:
-                    return None  # a media file stored as is: its bytes are the span itself
+                    return None  # a media file stored as is (never read here): its bytes are its span
+                content, _ = a._read_content()
                 with stream_space(a.path, content, (a.file_offset, a.length)):
                     return a.decode(content, 0, a._ctx)
             out.append(Unit(a.path, FILE, a.file_offset, a.length, expand))
