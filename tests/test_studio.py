@@ -207,6 +207,21 @@ def test_tree_of_formats_without_studio_code(tmp_path: Path) -> None:
             tree.children(doc.model, first["path"])
 
 
+def test_a_clicked_byte_without_a_field_of_its_own_selects_the_nearest_field(tmp_path: Path) -> None:
+    """Spans can name bytes the model keeps no field for; revealing one selects its parent."""
+    ws = Workspace()
+    doc = ws.open_path(_write_demo(tmp_path, "savecraft.formats.angband.demo"))
+    assert tree.reveal(doc.model, "blocks[0].no_such_field[3]")["path"] == "blocks[0]"
+    assert tree.reveal(doc.model, "variant")["path"] == "variant"
+
+
+def _write_demo(folder: Path, module: str) -> Path:
+    import importlib
+
+    paths: list[Path] = importlib.import_module(module).write_samples(folder)
+    return next(p for p in paths if "block" in p.name) if any("block" in p.name for p in paths) else paths[0]
+
+
 def test_command_prints_the_address_with_a_token_and_serves(tmp_path: Path, files: dict[str, Path]) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "savecraft", "studio", str(files["world"]),
                              "--no-browser", "--port", "0"], stdout=subprocess.PIPE, text=True)

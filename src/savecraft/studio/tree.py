@@ -262,9 +262,17 @@ def reveal(model: Any, path: str, describe: Describe | None = None,
     What the page needs to select a field it was pointed at (a clicked byte,
     a problem, a diff line) in a tree it has not expanded yet.
     """
-    from ..paths import Index, format_path, parse_path
+    from ..paths import Index, PathError, format_path, parse_path
 
-    canonical = resolve(model, path).path if path else ""
+    # A span can name bytes the model keeps no field for (a block's raw data, a
+    # count computed on writing): select the nearest field that exists.
+    steps = parse_path(path) if path else []
+    while True:
+        try:
+            canonical = resolve(model, steps).path if steps else ""
+            break
+        except PathError:
+            steps = steps[:-1]
     steps = parse_path(canonical) if canonical else []
     levels = []
     for n, step in enumerate(steps):

@@ -152,7 +152,7 @@ async function showField(node) {
 async function byteClicked(space, offset) {
   const answer = await get(docUrl(studio.current, "at"), { space, offset });
   if (!answer.span) { toast(`no field covers ${space} ${hex(offset, 1)}`); return; }
-  await tree.reveal(answer.span.tree);
+  await tree.reveal(answer.span.tree).catch((err) => toast(err.message));
 }
 
 async function applyEdit(path, value) {
