@@ -179,7 +179,7 @@ def _target(smap: spans.SpanMap, path: str) -> spans.Span | spans.Space:
     # A value made of several parts (or named by a parent): from the first byte to the last.
     first = found[0]
     same = [sp for sp in found if sp.space == first.space]
-    return spans.Span(first.space, first.offset, max(sp.end for sp in same) - first.offset, first.path)
+    return spans.Span(first.space, first.offset, max(sp.end for sp in same) - first.offset, path)
 
 
 def rows(smap: spans.SpanMap, space: str, lo: int, hi: int) -> Iterator[str]:
