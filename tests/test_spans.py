@@ -320,3 +320,40 @@ def test_a_cut_short_block_points_at_the_bytes_that_are_there() -> None:
 def test_problems_without_spans_are_unchanged(server: bytes) -> None:
     assert spans.validate(server).problems == []
     assert api.validate(server[:-4] + bytes(4)).problems[0].length is None
+
+
+# -- the vocabulary: spans use the model's paths -----------------------------------------------
+
+
+def test_save_span_paths_are_model_paths(server: bytes) -> None:
+    from savecraft import paths
+
+    smap = spans.record(server)
+    # Bytes the model recomputes rather than holds: magics, sizes, counts, the stream and its CRC.
+    stored_only = {"magic", "size", "payload", "crc", "numchar", "attributes_count", "inventory_count",
+                   "skills_count", "quests_count"}
+    checked = 0
+    for sp in smap.spans():
+        last = paths.parse_path(sp.path)[-1]
+        if isinstance(last, paths.Attr) and last.name in stored_only:
+            continue
+        if sp.path.startswith("chunks["):
+            continue  # the chunk by position: its fields are recorded under the typed name
+        paths.resolve(smap.model, sp.path)  # raises PathError when the model has no such value
+        checked += 1
+    assert checked > 500
+
+
+def test_qfg5_model_paths_have_spans() -> None:
+    save = qfg5_sample.qfg5_save()
+    smap = spans.record(qfg5_codec.build(save))
+    k = next(i for i, room in enumerate(save.rooms) if room.objects and hasattr(room.objects[0], "data"))
+    for path in ("noise", "player_state", "inventory[0].zapped", "dialogue[0].room",
+                 "dialogue[0].messages[0].removed", f"rooms[{k}].objects[0].data", f"rooms[{k}].objects[0].id",
+                 "engine_state", "belt.items[3]", "belt.selected", "equipment.amulet", "current_room"):
+        sp = smap.span_of(path)
+        assert sp is not None and sp.path == path, path
+    for path in ("hero", "map_state", "room_data"):  # a size, then the bytes: both under the path
+        found = smap.spans_for(path)
+        assert [sp.path for sp in found] == [f"{path}.size", f"{path}.data"] if path != "room_data" or \
+            save.room_data else True, path

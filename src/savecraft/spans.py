@@ -37,7 +37,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import registry
-from .binary import Buffer, SpanLog, recording
+from .binary import Buffer, SpanLog, active_sink, recording
 from .errors import FormatError, Problem, Report
 from .paths import Attr, Index, PathError, format_path, parse_path, resolve
 from .speed import gc_paused
@@ -115,6 +115,37 @@ def adapter(name: str) -> Callable[[Callable[[], Adapter]], Callable[[], Adapter
     return deco
 
 
+class _SpanReport(Report):
+    """A validate-mode report that notes, for each problem, the byte space it was found in.
+
+    A codec reports offsets in the space it is reading (a chunk's problem
+    counts in the inflated payload); while recording, that space is the
+    active sink's.
+    """
+
+    def _here(self, problems: list[Problem], start: int) -> None:
+        sink = active_sink()
+        space = sink.space if sink is not None else FILE
+        for i in range(start, len(problems)):
+            if problems[i].space is None:
+                problems[i] = replace(problems[i], space=space)
+
+    def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
+        n = len(self.problems)
+        super().error(offset, path, expected, found)
+        self._here(self.problems, n)
+
+    def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
+        n = len(self.problems)
+        super().warning(offset, path, expected, found)
+        self._here(self.problems, n)
+
+    def capture(self, err: FormatError) -> None:
+        n = len(self.problems)
+        super().capture(err)
+        self._here(self.problems, n)
+
+
 def _depth(path: str) -> int:
     return path.count(".") + path.count("[")
 
@@ -177,7 +208,7 @@ class SpanMap:
             try:
                 unit.expand()
             except FormatError as err:
-                self.report.problems.extend(err.problems)
+                self.report.capture(err)
 
     def _ensure_at(self, space: str, offset: int) -> None:
         index = self._unit_index.get(space)
@@ -356,6 +387,10 @@ class SpanMap:
         if problem.length is not None:
             return problem
         space = problem.space
+        if space is None:  # a problem found elsewhere (api.validate): the space this parse saw it in
+            space = next((p.space for p in self.report.problems if p.space is not None and
+                          (p.offset, p.path, p.expected, p.found) ==
+                          (problem.offset, problem.path, problem.expected, problem.found)), None)
         if space is None:
             unit = next((u for u in self._units if problem.path and _under(self._names(problem.path)[-1], u.path)),
                         None)
@@ -404,14 +439,14 @@ def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> Spa
     make = _ADAPTERS.get(fmt.name)
     ad = make() if make is not None else Adapter(fmt.parse)
     log = SpanLog()
-    report = Report(strict=False)
+    report = _SpanReport(strict=False)
     model = None
     token = _LAZY.set(lazy)
     try:
         with recording(log, FILE, data):
             model = ad.parse(data, report)
     except FormatError as err:
-        report.problems.extend(err.problems)
+        report.capture(err)
     finally:
         _LAZY.reset(token)
     units = ad.units(model, data) if ad.units is not None and model is not None else []

@@ -56,6 +56,10 @@ EQUIPMENT = Record("belt and equipment", [
     ("belt", f"u32[{BELT_SLOTS}]"), ("selected", "u32"), ("active", "u32"),
     ("sword", "u32"), ("shield", "u32"), ("helmet", "u32"), ("armour", "u32"), ("amulet", "u32"),
 ])
+BELT = Record("belt", [("items", f"u32[{BELT_SLOTS}]"), ("selected", "u32"), ("active", "u32")])
+SLOTS = Record("equipment", [("sword", "u32"), ("shield", "u32"), ("helmet", "u32"), ("armour", "u32"),
+                             ("amulet", "u32")])
+assert BELT.size + SLOTS.size == EQUIPMENT.size
 MAX_ROOM_GUESS = 4096  # how many room records the wrong-room-count diagnosis tries
 
 
@@ -135,7 +139,7 @@ def _read_dialogue(r: Reader) -> list[DialogueRoom]:
 def _read_rooms(r: Reader, count: int) -> list[RoomObjects]:
     rooms = []
     for i in range(count):
-        path = f"objects.rooms[{i}]"
+        path = f"rooms[{i}]"
         n = r.count(r.u32(f"{path}.count"), 4, f"{path}.count", "object")
         objects: list[GameObject | EmptySlot] = []
         for k in range(n):
@@ -158,12 +162,12 @@ def _read_tail(r: Reader, save: QfgSave) -> None:
     """Everything after the room records, up to the end of the current room."""
     save.engine_state = r.bytes(ENGINE_STATE_SIZE, "engine_state")
     save.hero = _sized(r, "hero")
-    belt, selected, active, *slots = r.record(EQUIPMENT, "equipment")
+    belt, selected, active = r.record(BELT, "belt")  # BELT + SLOTS = EQUIPMENT, named as the model is
     save.belt = Belt(list(belt), selected, active)
-    save.equipment = Equipment(*slots)
+    save.equipment = Equipment(*r.record(SLOTS, "equipment"))
     save.map_state = _sized(r, "map_state")
     save.current_room = r.u32("current_room")
-    save.room_data = b"" if save.current_room in GLOBAL_ROOMS else _sized(r, "room")
+    save.room_data = b"" if save.current_room in GLOBAL_ROOMS else _sized(r, "room_data")
 
 
 def guess_room_count(data: bytes, rooms_at: int) -> int | None:

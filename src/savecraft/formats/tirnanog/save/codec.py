@@ -62,9 +62,9 @@ NPC_HEAD = Record("NPC header", [
 MAP_HEAD = Record("MAP header", [("magic", "bytes[4]"), ("size", "u32"), ("map_id", "u32")])
 ENTITY_HEAD = Record("entity block", [
     ("map", "u24"), ("direction", "u8"), ("x", "i32"), ("y", "i32"), ("behaviour", "u8"),
-    ("transport", "u8"), ("altitude", "u8"), ("attributes", "u8"), ("inventory", "u16"),
-    ("skills", "u16"), ("quests", "u16"),
-])
+    ("transport", "u8"), ("altitude", "u8"), ("attributes_count", "u8"), ("inventory_count", "u16"),
+    ("skills_count", "u16"), ("quests_count", "u16"),
+])  # the counts are named apart from the lists they count: a span path names one thing
 SLOTS = 32  # equipped objects and belt: 32 x u16 each
 DENY_RECORD = 17
 QUEST_DONE = 0x8000_0000
