@@ -136,6 +136,8 @@ def test_game_assets_and_section_block(game: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[0].startswith("maps[0]: ") and "inflated from" in res.stdout
     assert parse_rows(res.stdout)[0][2] == "maps[0].header.title"
+    inner = run(str(game), "--space", "maps[0]", "--at", "1")
+    assert inner.stdout.splitlines()[0] == "maps[0].header.title: 3 bytes at 0x0 in maps[0]"
     head = run(str(game), "--at", "56")
     assert head.stdout.splitlines()[0] == "header.crc: 4 bytes at 0x38 in file"
 

@@ -104,10 +104,13 @@ def render(smap: spans.SpanMap, path: str | None = None, *, at: int | None = Non
     space = space or spans.FILE
     spaces = smap.spaces()
     start = 0
+    if space not in spaces:  # a stream recorded on demand (an asset): decode that one
+        try:
+            smap.expand(space)
+        except (PathError, FormatError):
+            pass
+        spaces = smap.spaces()
     if at is not None:
-        if space not in spaces:
-            smap.expand()
-            spaces = smap.spaces()
         if space not in spaces:
             raise UsageError(f"no byte space {space!r} (there are: {', '.join(spaces)})")
         if at >= len(spaces[space].data):
@@ -130,10 +133,7 @@ def render(smap: spans.SpanMap, path: str | None = None, *, at: int | None = Non
         spaces = smap.spaces()
     else:
         if space not in spaces:
-            smap.expand()
-            spaces = smap.spaces()
-            if space not in spaces:
-                raise UsageError(f"no byte space {space!r} (there are: {', '.join(spaces)})")
+            raise UsageError(f"no byte space {space!r} (there are: {', '.join(spaces)})")
         end = spaces[space].length
         yield _space_title(spaces[space], smap)
     lo = start + offset
