@@ -117,6 +117,35 @@ def test_spans_link_fields_and_bytes_both_ways(files: dict[str, Path]) -> None:
     run(files, body)
 
 
+def test_a_game_asset_is_a_byte_space_of_its_own_linked_to_the_tree(files: dict[str, Path]) -> None:
+    async def body(call: Client) -> None:
+        path = "sections[26].npcs[2].asset.value.title"  # the reader names it value.header.title
+        _, found = await call("GET", "/api/doc/d2/spans", params={"path": path})
+        own = found[0]
+        assert own["space"] != "file" and own["tree"].endswith(".title")  # the inflated asset
+        _, spaces = await call("GET", "/api/doc/d2/spaces")
+        stream = next(s for s in spaces if s["name"] == own["space"])
+        assert stream["stored"]["space"] == "file"  # where its compressed form sits
+        _, at = await call("GET", "/api/doc/d2/at", params={"space": own["space"], "offset": str(own["offset"])})
+        _, level = await call("GET", "/api/doc/d2/reveal", params={"path": at["span"]["tree"]})
+        assert level["path"] == path
+    run(files, body)
+
+
+def test_problems_point_at_their_field_and_bytes(files: dict[str, Path]) -> None:
+    broken = bytearray(files["world"].read_bytes())
+    broken[-1] ^= 0xFF  # the CRC
+    files["world"].write_bytes(bytes(broken))
+
+    async def body(call: Client) -> None:
+        _, answer = await call("GET", "/api/doc/d1/problems")
+        assert not answer["ok"]
+        [problem] = answer["problems"]
+        assert problem["path"] == "crc"
+        assert problem["spans"] == {"space": "file", "offset": len(broken) - 4, "length": 4, "tree": "crc"}
+    run(files, body)
+
+
 def test_edit_refused_changes_nothing_and_accepted_edit_saves_with_backup(files: dict[str, Path]) -> None:
     world = files["world"]
     original = world.read_bytes()

@@ -196,6 +196,36 @@ def test_compare_two_files(page: Any, folder: Path) -> None:
         assert page.eval_on_selector_all(f"{side} .b.sel", "ns => ns.length") == 4
 
 
+def test_an_inflated_asset_is_browsable_and_linked(page: Any) -> None:
+    page.click("#tabs button:has-text('game.tng')")
+    page.wait_for_selector("body[data-tree-ready='d2']")
+    select_path(page, "sections", "sections[26]", "sections[26].npcs", "sections[26].npcs[2]",
+                "sections[26].npcs[2].asset", "sections[26].npcs[2].asset.value",
+                "sections[26].npcs[2].asset.value.title")
+    assert page.input_value(".hex-space") == "npc_types[2]"  # the asset's own inflated bytes
+    offsets = selected_offsets(page)
+    assert offsets == [0, 1, 2]
+    page.click(".row[data-path='sections[26].npcs[2].asset.value.speed']")
+    page.wait_for_selector("body[data-highlighted='sections[26].npcs[2].asset.value.speed']")
+    page.click(".hex-bytes .b[data-o='1']")
+    page.wait_for_selector(".row.selected[data-path='sections[26].npcs[2].asset.value.title']")
+
+
+def test_a_problem_selects_its_field_and_bytes(page: Any, folder: Path) -> None:
+    broken = bytearray((folder / "world.sav").read_bytes())
+    broken[-2] ^= 0xFF
+    (folder / "broken.sav").write_bytes(bytes(broken))
+    page.fill("#open-path", str(folder / "broken.sav"))
+    page.click("#open-form button")
+    page.wait_for_selector("#tabs button.active:has-text('broken.sav')")
+    page.wait_for_selector(".problem.error")
+    assert "crc" in page.inner_text(".problem.error")
+    page.click(".problem.error")  # the CRC is computed, not a model field: its bytes are shown
+    page.wait_for_function("() => document.querySelectorAll('.hex-bytes .b.sel').length === 4",
+                           polling=100)
+    assert selected_offsets(page) == list(range(len(broken) - 4, len(broken)))
+
+
 def test_drop_a_file_on_the_page(page: Any) -> None:
     data = savecraft.build(sample.player_save())
     page.evaluate("""async (b64) => {

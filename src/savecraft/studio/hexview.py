@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import re
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .. import api, edit, spans
@@ -50,21 +51,52 @@ def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
 
 
 class _Names:
-    """Both names of every lazy unit of a span map, for look-ups by path prefix."""
+    """Both names of every lazy unit of a span map, for look-ups by path prefix.
 
-    def __init__(self, smap: spans.SpanMap) -> None:
+    ``to_tree[head] = (exact, inner)``: a span path equal to ``head`` becomes
+    ``exact``; one going on below it becomes ``inner`` plus the rest (a game
+    asset's fields live under ``.value`` in the model, directly under the
+    asset's own name in its byte space). ``to_span`` is the way back.
+    """
+
+    def __init__(self, smap: spans.SpanMap, extra: list[tuple[str, str, str]]) -> None:
         self.units = smap.units()
-        self.to_tree = {u.path: u.alias for u in self.units if u.alias}
-        self.to_span = {u.alias: u.path for u in self.units if u.alias}
+        pairs = [(u.path, u.alias, u.alias) for u in self.units if u.alias] + extra
+        self.to_tree = {p: (exact, inner) for p, exact, inner in pairs}
+        self.to_span: dict[str, tuple[str, str]] = {}
+        for p, exact, inner in pairs:
+            self.to_span[exact] = (p, p)
+            self.to_span.setdefault(inner, (p, p))
 
 
 _NAMES: weakref.WeakKeyDictionary[spans.SpanMap, _Names] = weakref.WeakKeyDictionary()
 
 
+def _game_asset_names(model: Any) -> list[tuple[str, str, str]]:
+    """A TirNanoG game names an asset's span by the asset (``npc_types[2]``), the tree by its field."""
+    from ..formats.tirnanog.game.assets import Asset
+    from ..formats.tirnanog.game.sections.common import iter_values
+
+    out = []
+    for k, section in enumerate(getattr(model, "sections", ())):
+        for rel, asset in iter_values(section, Asset, f"sections[{k}]"):
+            if asset.path:
+                out.append((asset.path, rel, rel + ".value"))
+    return out
+
+
+# Formats whose span paths and model paths differ beyond the span map's own aliases.
+EXTRA_NAMES: dict[str, Callable[[Any], list[tuple[str, str, str]]]] = {
+    "tirnanog-game": _game_asset_names,
+}
+
+
 def _names(smap: spans.SpanMap) -> _Names:
     names = _NAMES.get(smap)
     if names is None:
-        names = _NAMES[smap] = _Names(smap)
+        extra = EXTRA_NAMES.get(smap.format)
+        found = extra(smap.model) if extra is not None and smap.model is not None else []
+        names = _NAMES[smap] = _Names(smap, found)
     return names
 
 
@@ -74,11 +106,12 @@ def _prefixes(path: str) -> list[int]:
     return cuts + [len(path)]
 
 
-def _rename(path: str, table: dict[str, str]) -> str:
-    for cut in _prefixes(path):
+def _rename(path: str, table: dict[str, tuple[str, str]]) -> str:
+    for cut in reversed(_prefixes(path)):  # the longest known head wins
         head = path[:cut]
         if head in table:
-            return table[head] + path[cut:]
+            exact, inner = table[head]
+            return exact if cut == len(path) else inner + path[cut:]
     return path
 
 
@@ -153,14 +186,46 @@ def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
         target = span_path(smap, path)
         inner = [u for u in _names(smap).units
                  if u.path != target and (_under(u.path, target) or (u.alias and _under(u.alias, path)))]
-        if len(inner) > 1:
+        if len(inner) > 1 and smap.format == "tirnanog-save":
             out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
                     "tree": u.alias or u.path} for u in inner[:SPAN_LIMIT]]
             return out
-        found = smap.spans_for(target)
-        own = [sp for sp in found if sp.path == target]
-        rest = [sp for sp in found if sp.path != target]
-        return [_span(smap, sp) for sp in (own + rest)[:SPAN_LIMIT]]
+        found = [_span(smap, sp) for sp in smap.spans_for(target)]
+        own = [sp for sp in found if sp["tree"] == path]
+        # Not a parent's bytes (an asset's stored form when its value is asked for), unless
+        # nothing nearer was recorded: then the parent is the best answer there is.
+        rest = [sp for sp in found if sp not in own and _under(sp["tree"], path)]
+        if not own and not rest:
+            own = _grouped(smap, path)
+            rest = [] if own else found
+        return (own + rest)[:SPAN_LIMIT]
+
+
+def _grouped(smap: spans.SpanMap, path: str) -> list[dict[str, Any]]:
+    """The spans of ``parent.name`` recorded as ``parent.GROUP.name``.
+
+    A codec that reads a fixed record in one go names its fields under the
+    record (``value.header.title``) where the model keeps them flat
+    (``value.title``): look one level down for the same name.
+    """
+    from ..paths import format_path, parse_path
+
+    try:
+        steps = parse_path(path)
+    except SavecraftError:
+        return []
+    if len(steps) < 2:
+        return []
+    parent, last = format_path(steps[:-1]), format_path(steps[-1:])
+    suffix = last if last.startswith("[") else "." + last
+    out = []
+    for sp in smap.spans_for(span_path(smap, parent)):
+        tree = tree_path(smap, sp.path)
+        if tree.startswith(parent + ".") and tree.endswith(suffix):
+            middle = tree[len(parent) + 1 : len(tree) - len(suffix)]
+            if middle and "." not in middle and "[" not in middle:
+                out.append(_span(smap, sp))
+    return out
 
 
 def problem_spans(doc: Document, problem: Problem) -> dict[str, Any] | None:

@@ -272,13 +272,34 @@ def reveal(model: Any, path: str, describe: Describe | None = None,
             canonical = resolve(model, steps).path if steps else ""
             break
         except PathError:
-            steps = steps[:-1]
+            steps = _flattened(model, steps) or steps[:-1]
     steps = parse_path(canonical) if canonical else []
     levels = []
     for n, step in enumerate(steps):
         start = (step.index // PAGE) * PAGE if isinstance(step, Index) else 0
         levels.append(children(model, format_path(steps[:n]), start, PAGE, describe, whole_refs))
     return {"path": canonical, "levels": levels}
+
+
+def _flattened(model: Any, steps: list[Any]) -> list[Any] | None:
+    """``steps`` without the one step that names a group the model does not keep, if that resolves.
+
+    The spans of a record read in one go name its fields under the record
+    (``value.header.title``); the model may hold them flat (``value.title``).
+    """
+    from ..paths import PathError
+
+    for i in range(1, len(steps)):
+        try:
+            resolve(model, steps[:i])
+        except PathError:
+            candidate = steps[: i - 1] + steps[i:]
+            try:
+                resolve(model, candidate)
+            except PathError:
+                return None
+            return candidate
+    return None
 
 
 def _quote_key(key: str) -> str:

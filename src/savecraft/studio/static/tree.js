@@ -115,9 +115,9 @@ export class Tree {
 
   select(path, { notify = true } = {}) {
     const holder = this.nodes.get(path);
-    if (!holder) return false;
-    for (const row of this.root.querySelectorAll(".row.selected")) row.classList.remove("selected");
-    const row = holder.element.querySelector(":scope > .row");
+    const row = holder && holder.element.querySelector(":scope > .row");
+    if (!row) return false; // the top, or bytes with no field of their own (a checksum the model computes)
+    for (const old of this.root.querySelectorAll(".row.selected")) old.classList.remove("selected");
     row.classList.add("selected");
     row.scrollIntoView({ block: "nearest" });
     this.selected = path;
