@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from savecraft import api, binary, jsonmap, spans
+from savecraft import api, binary, jsonmap, paths, spans
 from savecraft.binary import Reader, SpanLog, SpanReader, recording
 from savecraft.errors import Report
 from savecraft.formats.angband import sample as angband_sample
@@ -242,6 +242,11 @@ def test_game_header_sections_and_assets(game: bytes) -> None:
     assert inflated.data == zlib.decompress(game[asset.file_offset : asset.file_offset + asset.length])
     assert smap.span_of("maps[0].header.title") == spans.Span("maps[0]", 0, 3, "maps[0].header.title")
     assert smap.at("maps[0]", 1) == spans.Span("maps[0]", 0, 3, "maps[0].header.title")
+    # The asset by its path in the model reaches the same bytes.
+    unit = next(u for u in smap.units() if u.path == "maps[0]")
+    assert unit.alias.startswith("sections[") and unit.alias.endswith(".asset")
+    assert paths.get(g, unit.alias) is asset
+    assert smap.span_of(unit.alias) == spans.Span("file", asset.file_offset, asset.length, "maps[0]")
 
 
 def test_qfg5_spans_are_file_offsets() -> None:
@@ -326,8 +331,6 @@ def test_problems_without_spans_are_unchanged(server: bytes) -> None:
 
 
 def test_save_span_paths_are_model_paths(server: bytes) -> None:
-    from savecraft import paths
-
     smap = spans.record(server)
     # Bytes the model recomputes rather than holds: magics, sizes, counts, the stream and its CRC.
     stored_only = {"magic", "size", "payload", "crc", "numchar", "attributes_count", "inventory_count",

@@ -290,9 +290,11 @@ class SpanMap:
     def _names(self, path: str) -> tuple[str, ...]:
         """The canonical path, and the same path through a unit's alias (``chunks[3]`` = ``users[1]``)."""
         text = self._canonical(path)
-        for alias, unit in self._by_alias.items():
-            if _under(text, alias):
-                return (text, unit.path + text[len(alias):])
+        if self._by_alias:
+            for cut in [i for i, c in enumerate(text) if c in ".[" and i > 0] + [len(text)]:
+                unit = self._by_alias.get(text[:cut])
+                if unit is not None:
+                    return (text, unit.path + text[cut:])
         return (text,)
 
     def spans(self, space: str | None = None) -> list[Span]:
@@ -504,7 +506,8 @@ def _tirnanog_save() -> Adapter:
 def _tirnanog_game() -> Adapter:
     from .binary import stream_space
     from .formats.tirnanog.game import Game
-    from .formats.tirnanog.game.assets import Source
+    from .formats.tirnanog.game.assets import Asset, Source
+    from .formats.tirnanog.game.sections.common import iter_values
     from .formats.tirnanog.game.container import read_game
 
     def parse(data: bytes, report: Report) -> Game:
@@ -514,6 +517,10 @@ def _tirnanog_game() -> Adapter:
     def units(game: Game, data: bytes) -> list[Unit]:
         out = []
         seen: set[int] = set()
+        model_paths: dict[int, str] = {}  # each asset's path in the model, as the tree names it
+        for i, section in enumerate(game.sections):
+            for where, asset in iter_values(section, Asset, f"sections[{i}]"):
+                model_paths.setdefault(id(asset), where)
         for a in game.assets():
             if id(a) in seen or a._src is None or a.file_offset < 0 or not a.length:
                 continue
@@ -525,7 +532,7 @@ def _tirnanog_game() -> Adapter:
                 content, _ = a._read_content()
                 with stream_space(a.path, content, (a.file_offset, a.length)):
                     return a.decode(content, 0, a._ctx)
-            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand))
+            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand, alias=model_paths.get(id(a), "")))
         return out
 
     return Adapter(parse, units)
