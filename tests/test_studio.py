@@ -176,6 +176,20 @@ def test_edit_refused_changes_nothing_and_accepted_edit_saves_with_backup(files:
     assert [(c.path, c.new) for c in changes] == [("chunks[name=Aoife].entity.y", 55)]
 
 
+def test_an_edit_shows_what_the_rebuild_recomputed(files: dict[str, Path]) -> None:
+    async def body(call: Client) -> None:
+        _, out = await call("POST", "/api/doc/d1/edit", json={"path": "chunks[4].name", "value": "Aoibheann"})
+        assert out["accepted"]
+        assert [r["tree"] for r in out["recomputed"]] == ["payload", "crc", "chunks[4].size"]
+        path = "sections[26].npcs[2].asset.value.speed"
+        _, out = await call("POST", "/api/doc/d2/edit", json={"path": path, "value": "7"})
+        assert out["accepted"]
+        assert [r["tree"] for r in out["recomputed"]] == ["header.crc"]  # not the edited field itself
+        _, out = await call("POST", "/api/doc/d2/edit", json={"path": path, "value": "70000"})
+        assert not out["accepted"] and "65535" in out["problems"][0]["text"]
+    run(files, body)
+
+
 def test_diff_of_two_open_files_links_both_sides(files: dict[str, Path], tmp_path: Path) -> None:
     other = tmp_path / "other.sav"
     model = api.parse(files["world"].read_bytes())
@@ -209,6 +223,11 @@ def test_pictures_of_a_save_and_a_game(files: dict[str, Path], tmp_path: Path) -
         assert {"map", "image", "animation"} <= kinds
         status, png = await call("GET", "/api/doc/d2/picture/map-0", params={"layers": "0", "scale": "0.5"})
         assert status == 200 and png[:8] == b"\x89PNG\r\n\x1a\n"
+        scripts = [p for p in pics if p["kind"] == "text"]
+        assert scripts and "END" in scripts[0]["text"]
+        for p in scripts:  # each names the field that holds its assembly
+            _, level = await call("GET", "/api/doc/d2/reveal", params={"path": p["path"]})
+            assert level["path"] == p["path"]
         status, png = await call("GET", "/api/doc/d2/picture/atlases-0")
         assert status == 200 and png[:4] == b"\x89PNG"
         _, opened = await call("POST", "/api/open", json={"path": str(player)})

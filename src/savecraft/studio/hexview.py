@@ -176,13 +176,18 @@ def at(doc: Document, space: str, offset: int) -> dict[str, Any]:
 
 
 def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
+    """The bytes of a field (a tree path) in the document's current bytes; see :func:`spans_for_doc_data`."""
+    return spans_for_doc_data(doc, None, path)
+
+
+def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dict[str, Any]]:
     """The bytes of a field (a tree path): its own span first when it has one, then its parts.
 
     A node holding thousands of chunks is answered with the chunks' own
     spans, without recording every field inside them.
     """
     with doc.lock:
-        smap = span_map(doc)
+        smap = span_map(doc, data)
         target = span_path(smap, path)
         inner = [u for u in _names(smap).units
                  if u.path != target and (_under(u.path, target) or (u.alias and _under(u.alias, path)))]
@@ -256,6 +261,8 @@ def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) ->
             old.spans_for(t)
             new.spans_for(t)
         targets += edited  # a record holding the field may be noted under its tree path too
+    # The edited field as the span map names it (``value.header.speed`` for ``value.speed``).
+    targets += [sp["path"] for p in edited for sp in spans_for_doc_data(doc, after, p)]
 
     def contents(smap: spans.SpanMap) -> dict[str, bytes]:
         datas = {name: s.data for name, s in smap.spaces().items()}
@@ -267,13 +274,18 @@ def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) ->
 
     a, b = contents(old), contents(new)
     found = []
+    seen: set[str] = set()
     for path, value in b.items():
         if path not in a or a[path] == value:
             continue
+        tree = tree_path(new, path)
+        if tree in seen:  # one field noted under both its names (a chunk's size)
+            continue
+        seen.add(tree)
         if any(_under(path, t) or _under(t, path) for t in targets):
             continue  # the edited field itself, its parts, or a record holding it
         sp = new.span_of(path)
-        found.append({"path": path, "tree": tree_path(new, path),
+        found.append({"path": path, "tree": tree,
                       "old": _hex(a[path]), "new": _hex(value),
                       "space": sp.space if sp else None, "offset": sp.offset if sp else None,
                       "length": sp.length if sp else None})

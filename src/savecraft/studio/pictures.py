@@ -2,10 +2,10 @@
 
 The one module of the studio that knows formats. It lists what can be drawn
 (a save's preview; a game's atlases, backgrounds, sprite animations and
-maps) as plain descriptions the page shows without knowing the format: an
+maps, and its scripts as assembly) as plain descriptions the page shows without knowing the format: an
 ``image`` (one PNG), an ``animation`` (PNG frames and a frame time) or a
 ``map`` (a PNG drawn on request with chosen layers, by the same renderer as
-``savecraft render-map``). A format with nothing to draw lists nothing.
+``savecraft render-map``) or a ``text`` (a script's assembly). A format with nothing to draw lists nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import FormatError, SavecraftError
 from .documents import Document
 
-SPRITE_LIMIT = 48  # animations listed per sprite section (the tree reaches the rest)
+SPRITE_LIMIT = 48
+SCRIPT_LIMIT = 200  # animations listed per sprite section (the tree reaches the rest)
 FRAME_MS = 150
 SPRITE_KINDS = ("ui_sprites", "tile_sprites", "character_sprites", "portrait_sprites")
 PNG = "image/png"
@@ -97,7 +98,42 @@ def _game_listing(game: Any) -> list[dict[str, Any]]:
                             "title": f"{kind.replace('_', ' ')} {i}, animation {a}",
                             "frames": n, "frame_ms": FRAME_MS,
                             "path": f"sections[{k}].sprites[{i}].asset.value.animations[{a}]"})
+    return out + _scripts(game)
+
+
+def _scripts(game: Any) -> list[dict[str, Any]]:
+    """Every script of the game as its assembly (labels and names as ``savecraft disasm`` prints)."""
+    from ..formats.tirnanog.game.assets import Asset
+    from ..formats.tirnanog.game.bytecode import Script
+    from ..formats.tirnanog.game.sections.common import iter_values
+
+    out: list[dict[str, Any]] = []
+    for k, section in enumerate(getattr(game, "sections", ())):
+        try:
+            found = list(iter_values(section, (Script, Asset), f"sections[{k}]"))
+        except FormatError:
+            continue
+        for path, value in found:
+            script = value
+            if isinstance(value, Asset):  # a script asset, or an asset holding scripts
+                try:
+                    inner = value.value
+                except FormatError:
+                    continue
+                if isinstance(inner, Script):
+                    script, path = inner, path + ".value"
+                else:
+                    subs = list(iter_values(inner, Script, path + ".value"))
+                    out += [_script_entry(p, s) for p, s in subs if s.text][: SCRIPT_LIMIT - len(out)]
+                    continue
+            if isinstance(script, Script) and script.text and len(out) < SCRIPT_LIMIT:
+                out.append(_script_entry(path, script))
     return out
+
+
+def _script_entry(path: str, script: Any) -> dict[str, Any]:
+    return {"name": f"script:{path}", "kind": "text", "title": f"script {path}", "path": path + ".text",
+            "text": script.text}
 
 
 def render(doc: Document, name: str, query: dict[str, str]) -> tuple[bytes, str]:

@@ -221,7 +221,8 @@ function pictureBox(docId, p, eager) {
   const show = () => {
     if (box.dataset.shown) return;
     box.dataset.shown = "1";
-    if (p.kind === "map") drawMap(docId, p, body);
+    if (p.kind === "text") { body.replaceChildren(el("pre", { class: "script" }, p.text)); box.dataset.drawn = "1"; }
+    else if (p.kind === "map") drawMap(docId, p, body);
     else if (p.kind === "animation") drawAnimation(docId, p, body);
     else drawImage(docId, p, body);
   };
