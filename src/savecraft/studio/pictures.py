@@ -110,7 +110,7 @@ def _scripts(game: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for k, section in enumerate(getattr(game, "sections", ())):
         try:
-            found = list(iter_values(section, (Script, Asset), f"sections[{k}]"))
+            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), f"sections[{k}]"))
         except FormatError:
             continue
         for path, value in found:
