@@ -360,3 +360,15 @@ def test_qfg5_model_paths_have_spans() -> None:
         found = smap.spans_for(path)
         assert [sp.path for sp in found] == [f"{path}.size", f"{path}.data"] if path != "room_data" or \
             save.room_data else True, path
+
+
+def test_one_lazy_map_queried_from_several_threads(server: bytes) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    eager = spans.record(server)
+    lazy = spans.record(server, lazy=True)
+    names = [f"users[{k}].entity" for k in range(5)] * 4
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lazy.spans_for, names))
+    assert got == [eager.spans_for(n) for n in names]
+    assert sorted(lazy.spans()) == sorted(eager.spans("payload") + eager.spans("file"))

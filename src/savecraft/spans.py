@@ -30,6 +30,7 @@ does the same explicitly.
 from __future__ import annotations
 
 import bisect
+import threading
 from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -179,6 +180,7 @@ class SpanMap:
         # a span before the spans inside it (by offset, then longest first).
         self._lists: dict[str, list[_Entry]] = {}
         self._indexed = 0  # how many log entries are in _lists
+        self._lock = threading.RLock()
 
     # -- building ---------------------------------------------------------------------------
     def expand(self, path: str = "") -> int:
@@ -201,14 +203,17 @@ class SpanMap:
         return None
 
     def _expand(self, unit: Unit) -> None:
-        unit.done = True
-        data = self._log.streams.get(unit.space, (self.data, None))[0]
-        self._log.entries.append((unit.space, unit.offset, unit.length, unit.path))
-        with recording(self._log, unit.space, data):
-            try:
-                unit.expand()
-            except FormatError as err:
-                self.report.capture(err)
+        with self._lock:  # a web server may query one map from several threads
+            if unit.done:
+                return
+            unit.done = True
+            data = self._log.streams.get(unit.space, (self.data, None))[0]
+            self._log.entries.append((unit.space, unit.offset, unit.length, unit.path))
+            with recording(self._log, unit.space, data):
+                try:
+                    unit.expand()
+                except FormatError as err:
+                    self.report.capture(err)
 
     def _ensure_at(self, space: str, offset: int) -> None:
         index = self._unit_index.get(space)
@@ -227,19 +232,22 @@ class SpanMap:
         cover the spans under it (a block whose header record is named after
         the block, with its data read next, covers both).
         """
-        start = self._indexed
-        if start < len(self._log.entries):
-            touched: set[str] = set()
-            lists = self._lists
+        if self._indexed == len(self._log.entries):
+            return self._lists
+        with self._lock:
+            start = self._indexed
+            added: dict[str, list[_Entry]] = {}
             for seq, (space, offset, length, path) in enumerate(self._widened(start), start):
-                items = lists.get(space)
+                items = added.get(space)
                 if items is None:
-                    items = lists[space] = []
+                    items = added[space] = []
                 items.append(((offset << 40) - length, seq, offset, length, path))
-                touched.add(space)
-            for name in touched:
-                lists[name].sort()
-            self._indexed = len(self._log.entries)
+            # New lists, not sorted in place: a query still walking the old ones is not disturbed.
+            lists = dict(self._lists)
+            for name, items in added.items():
+                lists[name] = sorted(lists.get(name, []) + items)
+            self._lists = lists
+            self._indexed = start + sum(len(v) for v in added.values())
         return self._lists
 
     def _widened(self, start: int) -> list[tuple[str, int, int, str]]:
