@@ -569,20 +569,29 @@ class SpanReader(Reader):
         self._note(self.pos, n, name)
         return Reader.fixed_str(self, n, name, encoding)
 
-    def _note_record(self, rec: Record, pos: int, name: str) -> None:
-        add = self.spans.add
+    def _note_record(self, rec: Record, pos: int, name: str, item: bool = True) -> None:
+        """The record (when named), each field, and each element of an array field.
+
+        ``item``: the name is an item's own path, which may go on past the
+        record (a block header, then its data); a map widens such a span.
+        """
+        log = self.spans.log
+        space = self.spans.space
+        append = log.entries.append
         where = join_path(self.path, name)
         at = self.base + pos
         if name:
-            self.spans.log.items.append(len(self.spans.log.entries))
-            add(at, rec.size, where)
+            if item:
+                log.items.append(len(log.entries))
+            append((space, at, rec.size, where))
+        prefix = where + "." if where else ""
         for fname, off, size, count in zip(rec.names, rec.offsets, rec.sizes, rec.counts):
-            fpath = join_path(where, fname)
-            add(at + off, size, fpath)
+            fpath = prefix + fname
+            append((space, at + off, size, fpath))
             if count > 0:
                 step = size // count
-                for k in range(count):
-                    add(at + off + k * step, step, f"{fpath}[{k}]")
+                start = at + off
+                log.entries.extend((space, start + k * step, step, f"{fpath}[{k}]") for k in range(count))
 
     def record(self, rec: Record, name: str = "") -> tuple[Any, ...]:
         pos = self.pos
@@ -596,19 +605,18 @@ class SpanReader(Reader):
         size = _SCALARS[kind][1]
         self._note(pos, size * count, name)
         if name:
-            add = self.spans.add
+            space = self.spans.space
             where = join_path(self.path, name)
             at = self.base + pos
-            for k in range(count):
-                add(at + k * size, size, f"{where}[{k}]")
+            self.spans.log.entries.extend((space, at + k * size, size, f"{where}[{k}]") for k in range(count))
         return values
 
     def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
         pos = self.pos
         values = super().records(rec, count, name)
         self._note(pos, rec.size * count, name)
-        for k in range(count):
-            self._note_record(rec, pos + k * rec.size, f"{name}[{k}]")
+        for k in range(count):  # each item is exactly its record: nothing to widen
+            self._note_record(rec, pos + k * rec.size, f"{name}[{k}]", item=False)
         return values
 
 

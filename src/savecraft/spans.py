@@ -245,7 +245,7 @@ class SpanMap:
             # New lists, not sorted in place: a query still walking the old ones is not disturbed.
             lists = dict(self._lists)
             for name, items in added.items():
-                lists[name] = sorted(lists.get(name, []) + items)
+                lists[name] = sorted(lists.get(name, []) + items, key=_KEY)  # stable: seq order on ties
             self._lists = lists
             self._indexed = start + sum(len(v) for v in added.values())
         return self._lists
