@@ -112,9 +112,9 @@ def _int(request: web.Request, name: str, default: int = 0) -> int:
 
 async def index(request: web.Request) -> web.StreamResponse:
     if "token" in request.query:  # set the cookie, and take the token out of the address bar
-        raise_to = web.HTTPFound("/")
-        raise_to.set_cookie(COOKIE, request.app[TOKEN], httponly=True, samesite="Strict", path="/")
-        return raise_to
+        redirect = web.HTTPFound("/")
+        redirect.set_cookie(COOKIE, request.app[TOKEN], httponly=True, samesite="Strict", path="/")
+        return redirect
     return web.FileResponse(static_dir() / "index.html")
 
 
