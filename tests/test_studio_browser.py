@@ -184,8 +184,13 @@ def test_compare_two_files(page: Any, folder: Path) -> None:
     page.click("#open-form button")
     page.wait_for_selector("#tabs button.active:has-text('other.sav')")
     page.click("#compare-button")
-    page.select_option("#compare-a", label=page.eval_on_selector(
-        "#compare-a", "s => [...s.options].find(o => o.text.startsWith('world.sav')).text"))
+    page.wait_for_selector("body[data-compare-ready]")  # compared at once: the file in front and
+    shown = page.eval_on_selector_all("#compare select", "ss => ss.map(s => s.options[s.selectedIndex].text)")
+    assert shown[0].startswith("other.sav") and shown[1].startswith("world.sav")  # one of its format
+    for side, name in (("#compare-a", "world.sav"), ("#compare-b", "other.sav")):
+        page.select_option(side, label=page.eval_on_selector(
+            side, f"s => [...s.options].find(o => o.text.startsWith('{name}')).text"))
+    page.evaluate("document.getElementById('compare-list').replaceChildren()")
     page.click("#compare-run")
     page.wait_for_selector("#compare-list .change")
     rows = page.eval_on_selector_all("#compare-list .change", "ns => ns.map(n => n.dataset.path)")

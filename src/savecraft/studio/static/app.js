@@ -315,11 +315,15 @@ let compareHex = null;
 function openCompare() {
   const docs = [...studio.docs.values()];
   if (docs.length < 2) { toast("open two files to compare them"); return; }
-  for (const [id, pick] of [["compare-a", 0], ["compare-b", 1]]) {
+  for (const id of ["compare-a", "compare-b"]) {
     $(id).replaceChildren(...docs.map((d) => el("option", { value: d.id }, `${d.name} (${d.id})`)));
-    $(id).value = docs[pick === 0 ? 0 : docs.length - 1].id;
   }
-  if (studio.current && studio.current !== $("compare-b").value) $("compare-a").value = studio.current;
+  // A: the file in front; B: another file of the same format, else any other.
+  const a = studio.docs.get(studio.current) || docs[0];
+  const others = docs.filter((d) => d.id !== a.id);
+  const b = others.find((d) => d.format === a.format) || others[0];
+  $("compare-a").value = a.id;
+  $("compare-b").value = b.id;
   $("compare").hidden = false;
   runCompare();
 }
