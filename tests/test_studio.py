@@ -293,6 +293,23 @@ def test_command_prints_the_address_with_a_token_and_serves(tmp_path: Path, file
         req = urllib.request.Request(base + "api/docs", headers={HEADER: token})
         with urllib.request.urlopen(req, timeout=10) as r:
             assert b"world.sav" in r.read()
+            # Offline: the page may load nothing from anywhere but the studio itself.
+            assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        page = urllib.request.Request(base + "static/index.html", headers={HEADER: token})
+        with urllib.request.urlopen(page, timeout=10) as r:
+            html = r.read().decode()
+        assert "http:" not in html and "https:" not in html and "//" not in html.replace("<!--", "")
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_page_ships_everything_it_uses() -> None:
+    """No script, style, font or picture is fetched from elsewhere: no address outside the studio."""
+    from savecraft.studio.server import static_dir
+
+    names = sorted(p.name for p in static_dir().iterdir())
+    assert {"index.html", "app.js", "tree.js", "hex.js", "api.js", "studio.css"} <= set(names)
+    for p in static_dir().iterdir():
+        text = p.read_text()
+        assert "http://" not in text and "https://" not in text and "@import" not in text, p.name

@@ -241,6 +241,12 @@ def test_drop_a_file_on_the_page(page: Any) -> None:
     }""", base64.b64encode(data).decode())
     page.wait_for_selector("#tabs button.active:has-text('dropped.sav')")
     page.wait_for_selector(".picture[data-name='preview'][data-drawn]")
+    pixels, colours = drawn_pixels(page, ".picture[data-name='preview'] canvas")
+    assert pixels == 256 * 256 and colours > 3
+    dropped = page.get_attribute("#tabs button.active", "data-doc")
+    page.click(f"#tabs button[data-close='{dropped}']")
+    page.wait_for_selector(f"#tabs button[data-doc='{dropped}']", state="detached")
+    page.wait_for_selector("#tabs button.active")  # another file is in front
 
 
 def drawn_pixels(page: Any, selector: str) -> tuple[int, int]:

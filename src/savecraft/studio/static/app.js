@@ -34,7 +34,31 @@ const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve
 
 function renderTabs() {
   $("tabs").replaceChildren(...[...studio.docs.values()].map((d) =>
-    el("button", { class: `${d.id === studio.current ? "active" : ""} ${d.dirty ? "dirty" : ""}`, title: `${d.path || d.name} (${d.format})`, dataset: { doc: d.id }, onclick: () => activate(d.id) }, d.name)));
+    el("span", { class: "tab" },
+      el("button", { class: `${d.id === studio.current ? "active" : ""} ${d.dirty ? "dirty" : ""}`, title: `${d.path || d.name} (${d.format})`, dataset: { doc: d.id }, onclick: () => activate(d.id) }, d.name),
+      el("button", { class: "close", title: `close ${d.name}`, dataset: { close: d.id }, onclick: () => closeDoc(d.id) }, "×"))));
+}
+
+async function closeDoc(docId) {
+  const d = studio.docs.get(docId);
+  if (d && d.dirty && !window.confirm(`${d.name} has unsaved changes. Close it anyway?`)) return;
+  await busy(async () => {
+    const response = await fetch(docUrl(docId, "").replace(/\/$/, ""), { method: "DELETE", credentials: "same-origin" });
+    if (!response.ok) throw new ApiError(`cannot close ${docId}: ${response.status}`);
+    studio.docs.delete(docId);
+    if (studio.current === docId) {
+      const next = [...studio.docs.keys()][0];
+      studio.current = null;
+      if (next) await activate(next);
+      else {
+        for (const id of ["tree", "details", "problems", "pictures"]) $(id).replaceChildren();
+        hexView.docId = null;
+        hexView.rows.replaceChildren();
+      }
+    }
+    renderTabs();
+    renderDocBar();
+  });
 }
 
 function remember(summary) {
