@@ -223,7 +223,10 @@ async function loadProblems(docId) {
 
 const EAGER_PICTURES = 10;
 
+const animationTimers = [];
+
 async function loadPictures(docId) {
+  while (animationTimers.length) clearInterval(animationTimers.pop()); // the previous file's animations
   const list = await get(docUrl(docId, "pictures"));
   if (studio.current !== docId) return;
   $("pictures").replaceChildren(...(list.length ? list.map((p, i) => pictureBox(docId, p, i < EAGER_PICTURES)) : [el("p", { class: "hint" }, "nothing to draw in this file")]));
@@ -274,7 +277,7 @@ async function drawAnimation(docId, p, body) {
   let k = 0;
   const step = () => { ctx.clearRect(0, 0, w, h); ctx.drawImage(frames[k % frames.length], 0, 0); k++; };
   step();
-  if (frames.length > 1) setInterval(step, p.frame_ms);
+  if (frames.length > 1) animationTimers.push(setInterval(step, p.frame_ms));
   body.replaceChildren(canvas, el("div", { class: "hint" }, `${frames.length} frame(s), ${w} x ${h}`));
   box_drawn(body);
 }
