@@ -89,10 +89,10 @@ def part_boundaries(s: QfgSave) -> dict[str, int]:
                    for r in s.rooms)
     marks["engine_state"] = pos
     marks["hero.size"] = pos + 1536
-    marks["equipment.belt"] = marks["hero.size"] + 4 + len(s.hero)
-    marks["map_state.size"] = marks["equipment.belt"] + 64
+    marks["belt.items"] = marks["hero.size"] + 4 + len(s.hero)  # the model's paths (belt, equipment)
+    marks["map_state.size"] = marks["belt.items"] + 64
     marks["current_room"] = marks["map_state.size"] + 4 + len(s.map_state)
-    marks["room.size"] = marks["current_room"] + 4
+    marks["room_data.size"] = marks["current_room"] + 4
     return marks
 
 

@@ -6,6 +6,14 @@ field path, so any failure becomes a :class:`~savecraft.errors.FormatError`
 that says where and what. Fixed layouts are declared once as a :class:`Record`
 (name and type per field) and compiled to a single :class:`struct.Struct`, so a
 record costs one ``unpack_from`` call, not one call per field.
+
+Span recording (what :mod:`savecraft.spans` builds on) lives here too, so
+every format gets it from the reads it already does: while a
+:class:`SpanLog` is active (:func:`recording`), each Reader created becomes a
+:class:`SpanReader` that notes, for every value it decodes, the byte space it
+lives in, its offset, its length and its field path. When no log is active
+nothing changes: the plain Reader's methods are untouched, and the only cost
+is one context-variable look-up per Reader created.
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ import builtins
 import re
 import struct
 from collections.abc import Iterable, Iterator, Sequence, Sized
+from contextvars import ContextVar, Token
+from types import TracebackType
 from typing import Any, NoReturn
 
 from .errors import FormatError
@@ -64,7 +74,8 @@ class Record:
     (``u16[32]``, unpacked as a tuple) and ``bytes[N]``.
     """
 
-    __slots__ = ("name", "names", "types", "struct", "size", "offsets", "_groups", "_u24", "_simple")
+    __slots__ = ("name", "names", "types", "struct", "size", "offsets", "sizes", "counts", "_groups",
+                 "_u24", "_simple")
 
     def __init__(self, name: str, fields: Sequence[tuple[str, str]]) -> None:
         self.name = name
@@ -72,6 +83,8 @@ class Record:
         self.types = tuple(t for _, t in fields)
         fmt = ["<"]
         offsets = []
+        sizes: list[int] = []
+        counts: list[int] = []  # -1 for a scalar or bytes[N], else the array length
         groups: list[tuple[int, int]] = []  # (start index in flat tuple, count or -1 for scalar)
         u24: list[int] = []
         pos = 0
@@ -85,6 +98,8 @@ class Record:
                 n = int(m.group(3))
                 fmt.append(f"{n}s")
                 pos += n
+                sizes.append(n)
+                counts.append(-1)
                 groups.append((flat, -1))
                 flat += 1
                 continue
@@ -97,6 +112,8 @@ class Record:
                 groups.append((flat, -1))
                 flat += 1
                 pos += size
+                sizes.append(size)
+                counts.append(-1)
             else:
                 if m.group(1) == "u24":
                     raise ValueError(f"record {name}: arrays of u24 are not supported")
@@ -105,9 +122,13 @@ class Record:
                 groups.append((flat, n))
                 flat += n
                 pos += size * n
+                sizes.append(size * n)
+                counts.append(n)
         self.struct = struct.Struct("".join(fmt))
         self.size = self.struct.size
         self.offsets = tuple(offsets)
+        self.sizes = tuple(sizes)
+        self.counts = tuple(counts)
         self._groups = tuple(groups)
         self._u24 = tuple(u24)
         self._simple = not u24 and all(c == -1 for _, c in groups)
@@ -203,7 +224,7 @@ class Reader:
     messages such as "found the end of the chunk".
     """
 
-    __slots__ = ("data", "pos", "end", "base", "path", "what")
+    __slots__ = ("data", "pos", "end", "base", "path", "what", "spans")
 
     def __init__(
         self,
@@ -222,6 +243,10 @@ class Reader:
         self.base = base
         self.path = path
         self.what = what
+        sink = _SINK.get()
+        self.spans = sink
+        if sink is not None:
+            self.__class__ = SpanReader
 
     # -- position -----------------------------------------------------------------
     @property
@@ -366,6 +391,13 @@ class Reader:
         self.pos += size * count
         return st.unpack_from(self.data, pos)
 
+    def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
+        """``count`` records of one layout in a row (the items of a list ``name``)."""
+        self.count(count, rec.size, name, rec.name)
+        pos = self.pos
+        self.pos += rec.size * count
+        return list(iter_records(rec, self.data[pos : self.pos]))
+
     def count(self, n: int, item_size: int, name: str, what: str = "item") -> int:
         """Check that ``n`` items of ``item_size`` bytes fit in what remains.
 
@@ -381,6 +413,211 @@ class Reader:
                 f"a count of {n}",
             )
         return n
+
+
+# -- span recording ---------------------------------------------------------------------
+
+SpanEntry = tuple[str, int, int, str]  # (space, offset, length, field path)
+
+
+class SpanLog:
+    """Everything one recording run noted: spans, and the inflated streams they live in.
+
+    ``entries`` holds ``(space, offset, length, path)`` in the order values
+    were read (outer before inner). ``streams`` maps a space name to its bytes
+    and to where its stored (compressed) form sits: ``(parent space, offset,
+    length)``, or None when it has no place of its own (the file).
+    """
+
+    __slots__ = ("entries", "streams", "items")
+
+    def __init__(self) -> None:
+        self.entries: list[SpanEntry] = []
+        # Indexes of records read under an item's own path (``blocks[3]``): the item may go on
+        # past the record (its data), so a map widens these to cover their neighbours under them.
+        self.items: list[int] = []
+        self.streams: dict[str, tuple[Buffer, tuple[str, int, int] | None]] = {}
+
+
+class SpanSink:
+    """A :class:`SpanLog` seen from one byte space: what a recording Reader writes to."""
+
+    __slots__ = ("log", "space", "_append")
+
+    def __init__(self, log: SpanLog, space: str) -> None:
+        self.log = log
+        self.space = space
+        self._append = log.entries.append
+
+    def add(self, offset: int, length: int, path: str) -> None:
+        self._append((self.space, offset, length, path))
+
+
+_SINK: ContextVar[SpanSink | None] = ContextVar("savecraft_span_sink", default=None)
+
+
+def active_sink() -> SpanSink | None:
+    """The sink spans go to right now, or None (the usual case: not recording).
+
+    Codecs that walk a container without a Reader (for speed) ask once and
+    note the container's parts only when this is not None.
+    """
+    return _SINK.get()
+
+
+class _Scope:
+    """Sets the active sink for a ``with`` block; a no-op when ``sink`` is None."""
+
+    __slots__ = ("sink", "token")
+
+    def __init__(self, sink: SpanSink | None) -> None:
+        self.sink = sink
+        self.token: Token[SpanSink | None] | None = None
+
+    def __enter__(self) -> SpanSink | None:
+        if self.sink is not None:
+            self.token = _SINK.set(self.sink)
+        return self.sink
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.token is not None:
+            _SINK.reset(self.token)
+            self.token = None
+
+
+_NOT_RECORDING = _Scope(None)
+
+
+def recording(log: SpanLog, space: str = "file", data: Buffer | None = None) -> _Scope:
+    """Record spans into ``log`` for Readers created inside the ``with`` block.
+
+    ``data`` (the bytes of ``space``) is kept in the log so a viewer can show them.
+    """
+    if data is not None and space not in log.streams:
+        log.streams[space] = (data, None)
+    return _Scope(SpanSink(log, space))
+
+
+def stream_space(name: str, data: Buffer, at: tuple[int, int] | None = None) -> _Scope:
+    """Inside the block, spans belong to the inflated stream ``name`` (while recording).
+
+    A codec wraps the decoding of an inflated stream (a save's chunk data, a
+    ``.tng`` section, an asset) in this, so offsets read there count from the
+    start of that stream. ``at`` is ``(offset, length)`` of the stored form in
+    the enclosing space. Costs one context-variable look-up when not recording.
+    """
+    sink = _SINK.get()
+    if sink is None:
+        return _NOT_RECORDING
+    log = sink.log
+    log.streams[name] = (data, None if at is None else (sink.space, at[0], at[1]))
+    return _Scope(SpanSink(log, name))
+
+
+class SpanReader(Reader):
+    """A Reader that notes the span of every value it decodes (see :func:`recording`).
+
+    Readers become this class on creation while a log is active; each method
+    notes its span and then reads exactly as the plain Reader does.
+    """
+
+    __slots__ = ()
+    spans: SpanSink
+
+    def _note(self, pos: int, length: int, name: str) -> None:
+        if name:
+            self.spans.add(self.base + pos, length, join_path(self.path, name))
+
+    def skip(self, n: int, name: str = "") -> None:
+        self.need(n, name)
+        self._note(self.pos, n, name)
+        self.pos += n
+
+    def sub(self, n: int, name: str, what: str | None = None) -> Reader:
+        self.need(n, name)
+        self._note(self.pos, n, name)
+        return super().sub(n, name, what)
+
+    def _scalar(self, st: struct.Struct, name: str) -> Any:
+        if st.size <= self.end - self.pos:
+            self._note(self.pos, st.size, name)
+        return super()._scalar(st, name)
+
+    def u24(self, name: str) -> int:
+        self.need(3, name)
+        self._note(self.pos, 3, name)
+        return super().u24(name)
+
+    def bytes(self, n: int, name: str) -> builtins.bytes:
+        self.need(n, name)
+        self._note(self.pos, n, name)
+        return super().bytes(n, name)
+
+    def rest(self, name: str = "") -> builtins.bytes:
+        self._note(self.pos, self.end - self.pos, name)
+        return super().rest(name)
+
+    def cstr(self, name: str, encoding: str = "utf-8", max_len: int | None = None) -> str:
+        start = self.pos
+        text = super().cstr(name, encoding, max_len)
+        self._note(start, self.pos - start, name)
+        return text
+
+    def fixed_str(self, n: int, name: str, encoding: str = "utf-8") -> str:
+        self.need(n, name)
+        self._note(self.pos, n, name)
+        return Reader.fixed_str(self, n, name, encoding)
+
+    def _note_record(self, rec: Record, pos: int, name: str, item: bool = True) -> None:
+        """The record (when named), each field, and each element of an array field.
+
+        ``item``: the name is an item's own path, which may go on past the
+        record (a block header, then its data); a map widens such a span.
+        """
+        log = self.spans.log
+        space = self.spans.space
+        append = log.entries.append
+        where = join_path(self.path, name)
+        at = self.base + pos
+        if name:
+            if item:
+                log.items.append(len(log.entries))
+            append((space, at, rec.size, where))
+        prefix = where + "." if where else ""
+        for fname, off, size, count in zip(rec.names, rec.offsets, rec.sizes, rec.counts):
+            fpath = prefix + fname
+            append((space, at + off, size, fpath))
+            if count > 0:
+                step = size // count
+                start = at + off
+                log.entries.extend((space, start + k * step, step, f"{fpath}[{k}]") for k in range(count))
+
+    def record(self, rec: Record, name: str = "") -> tuple[Any, ...]:
+        pos = self.pos
+        values = super().record(rec, name)
+        self._note_record(rec, pos, name)
+        return values
+
+    def array(self, kind: str, count: int, name: str) -> tuple[int, ...]:
+        pos = self.pos
+        values = super().array(kind, count, name)
+        size = _SCALARS[kind][1]
+        self._note(pos, size * count, name)
+        if name:
+            space = self.spans.space
+            where = join_path(self.path, name)
+            at = self.base + pos
+            self.spans.log.entries.extend((space, at + k * size, size, f"{where}[{k}]") for k in range(count))
+        return values
+
+    def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
+        pos = self.pos
+        values = super().records(rec, count, name)
+        self._note(pos, rec.size * count, name)
+        for k in range(count):  # each item is exactly its record: nothing to widen
+            self._note_record(rec, pos + k * rec.size, f"{name}[{k}]", item=False)
+        return values
 
 
 _STRUCT_CACHE: dict[str, struct.Struct] = {}

@@ -36,6 +36,8 @@ COMMANDS = (
     "savecraft.commands.net",
     "savecraft.commands.demo",
     "savecraft.commands.shell",
+    "savecraft.commands.hexdump",
+    "savecraft.commands.studio",
 )
 
 # Which module registers each command (a test keeps this in step with COMMANDS).
@@ -48,10 +50,15 @@ COMMAND_MODULES: dict[str, str] = {
     **dict.fromkeys(("serve", "play", "loadtest", "admin", "deny"), "savecraft.commands.net"),
     "demo": "savecraft.commands.demo",
     "completion": "savecraft.commands.shell",
+    "hexdump": "savecraft.commands.hexdump",
+    "studio": "savecraft.commands.studio",
 }
 
 # Two or three examples at the end of each command's --help.
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "hexdump": ("savecraft hexdump world.sav 'users[name=Brigid].entity'",
+                "savecraft hexdump world.sav --at 0x2C", "savecraft hexdump game.tng --space 'maps[0]'"),
+    "studio": ("savecraft studio world.sav", "savecraft studio a.sav b.sav --no-browser"),
     "info": ("savecraft info player.sav", "savecraft info world.tng --json",
              "savecraft info big.sav --all"),
     "validate": ("savecraft validate player.sav", "savecraft validate saves/ 'backup/*.sav' --json",

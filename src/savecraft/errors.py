@@ -30,13 +30,21 @@ def format_location(offset: int | None, path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with an input: where, in which field, expected versus found."""
+    """One thing wrong with an input: where, in which field, expected versus found.
+
+    ``space`` and ``length`` complete the offset into a byte span (see
+    :mod:`savecraft.spans`): the byte space the offset counts in (``"file"``,
+    or an inflated stream such as ``"payload"``) and how many bytes the
+    problem covers, so a viewer can point at them. None when not known.
+    """
 
     offset: int | None
     path: str
     expected: str
     found: str
     severity: str = "error"
+    space: str | None = None
+    length: int | None = None
 
     @property
     def message(self) -> str:

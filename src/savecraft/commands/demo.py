@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     folder = ensure_dir(args.output)
     print(f"savecraft demo: writing samples to {folder}/")
     status = 0
+    shown: list[Path] = []
     for step in _steps():
         for path in step(folder):
+            shown.append(path)
             print()
             cmd_info(argparse.Namespace(file=str(path), json=False, format=None, all=False))
             data = path.read_bytes()
@@ -57,6 +60,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"  rebuilt byte for byte: {'yes' if roundtrip else 'NO'}")
             if not (result.ok and roundtrip):
                 status = 1
+    print("\nSee every field and byte of these files in the browser:")
+    print("  savecraft studio " + " ".join(shlex.quote(str(p)) for p in shown))
     return status
 
 

@@ -16,7 +16,7 @@ message than the misreading that 133 would produce further on.
 
 from __future__ import annotations
 
-from ...binary import Reader, Record, Writer, iter_records
+from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
 from .model import (
     BELT_SLOTS,
@@ -50,11 +50,16 @@ HEADER = Record("header", [
 ])
 ITEM = Record("inventory item", [("sprite_id", "u32"), ("amount", "u32"), ("unique", "u32"),
                                  ("zapped", "u32")])
+MESSAGE = Record("message state", [("said", "u32"), ("removed", "u32")])
 OBJECT_HEAD = Record("object header", [("type", "u32"), ("id", "u32")])
 EQUIPMENT = Record("belt and equipment", [
     ("belt", f"u32[{BELT_SLOTS}]"), ("selected", "u32"), ("active", "u32"),
     ("sword", "u32"), ("shield", "u32"), ("helmet", "u32"), ("armour", "u32"), ("amulet", "u32"),
 ])
+BELT = Record("belt", [("items", f"u32[{BELT_SLOTS}]"), ("selected", "u32"), ("active", "u32")])
+SLOTS = Record("equipment", [("sword", "u32"), ("shield", "u32"), ("helmet", "u32"), ("armour", "u32"),
+                             ("amulet", "u32")])
+assert BELT.size + SLOTS.size == EQUIPMENT.size
 MAX_ROOM_GUESS = 4096  # how many room records the wrong-room-count diagnosis tries
 
 
@@ -92,9 +97,7 @@ def _read(r: Reader, save: QfgSave, report: Report) -> None:
     save.player_type = player_type
     save.noise = r.bytes(noise, "noise")
     save.player_state = deobfuscate(r.bytes(PLAYER_STATE_SIZE, "player_state"))
-    r.count(items, ITEM.size, "inventory", "inventory item")
-    raw = r.bytes(items * ITEM.size, "inventory")
-    save.inventory = [InventoryItem(*v) for v in iter_records(ITEM, raw)]
+    save.inventory = [InventoryItem(*v) for v in r.records(ITEM, items, "inventory")]
     save.dialogue = _read_dialogue(r)
     objects_at = r.pos
     total = r.u32("objects.total")
@@ -128,8 +131,8 @@ def _read_dialogue(r: Reader) -> list[DialogueRoom]:
         path = f"dialogue[{i}]"
         room = r.u32(f"{path}.room")
         m = r.count(r.u32(f"{path}.messages"), 8, f"{path}.messages", "message state")
-        flags = r.array("u32", 2 * m, f"{path}.messages")
-        rooms.append(DialogueRoom(room, [MessageState(flags[k], flags[k + 1]) for k in range(0, 2 * m, 2)]))
+        flags = r.records(MESSAGE, m, f"{path}.messages")
+        rooms.append(DialogueRoom(room, [MessageState(said, removed) for said, removed in flags]))
     return rooms
 
 
@@ -159,12 +162,12 @@ def _read_tail(r: Reader, save: QfgSave) -> None:
     """Everything after the room records, up to the end of the current room."""
     save.engine_state = r.bytes(ENGINE_STATE_SIZE, "engine_state")
     save.hero = _sized(r, "hero")
-    belt, selected, active, *slots = r.record(EQUIPMENT, "equipment")
+    belt, selected, active = r.record(BELT, "belt")  # BELT + SLOTS = EQUIPMENT, named as the model is
     save.belt = Belt(list(belt), selected, active)
-    save.equipment = Equipment(*slots)
+    save.equipment = Equipment(*r.record(SLOTS, "equipment"))
     save.map_state = _sized(r, "map_state")
     save.current_room = r.u32("current_room")
-    save.room_data = b"" if save.current_room in GLOBAL_ROOMS else _sized(r, "room")
+    save.room_data = b"" if save.current_room in GLOBAL_ROOMS else _sized(r, "room_data")
 
 
 def guess_room_count(data: bytes, rooms_at: int) -> int | None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from ....binary import Reader, Writer
+from ....binary import Reader, Record, Writer, active_sink, stream_space
 from ....errors import FormatError, Report
 from ....paths import Attr, Index, format_path, shown
 from ..crc_stream import read_stream, write_stream
 from .assets import Asset, AssetContext, Source
 from .header import (
     CRC_OFFSET,
+    HEADER,
     HEADER_SIZE,
     EncryptedGameError,
     build_header,
@@ -34,6 +35,7 @@ from .sections import CODECS, LAST_TYPE, MapsSection, StringsSection, opaque, se
 from .sections.common import BuildContext, ParseContext, iter_assets, iter_values
 
 TABLE = struct.Struct("<I3sB")
+TABLE_ENTRY = Record("section table entry", [("offset", "u32"), ("length", "u24"), ("type", "u8")])
 SECTIONS_AT = HEADER_SIZE + 4  # the compressed block starts after the header and its size
 
 
@@ -44,12 +46,16 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     header = parse_header(data)
     if header.encrypted:
         raise EncryptedGameError(header)
+    if active_sink() is not None:  # recording: the header's fields, through the one Record
+        Reader(data, 0, HEADER_SIZE, path="header", what="the file").record(HEADER, "")
     r = Reader(data, HEADER_SIZE, what="the file")
     n = r.u32("sections.size")
     if n < 4:
         r.fail("sections.size", "the size of a compressed section block and its 4-byte CRC", str(n),
                at=HEADER_SIZE)
     r.need(n, "sections", f"{n} bytes of compressed sections (the size at offset 0x40)")
+    r.skip(n - 4, "sections")
+    r.skip(4, "sections.crc")
     enc = GameEncoding()
     buf = read_stream(src.read(SECTIONS_AT, n - 4),
                       int.from_bytes(src.read(SECTIONS_AT + n - 4, 4), "little"), enc, report,
@@ -60,7 +66,8 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     game.section_block = buf
     actx = AssetContext(report, game.script_names, header)
     pctx = ParseContext(src, SECTIONS_AT + n, header, report, actx)
-    _read_sections(buf, pctx, enc, game.sections)  # filled in place: later sections' scripts see the strings
+    with stream_space("sections", buf, (SECTIONS_AT, n - 4)):
+        _read_sections(buf, pctx, enc, game.sections)  # filled in place: later sections' scripts see the strings
     _name_assets(game)
     if pctx.past_end is not None:
         report.ends_early(len(src), pctx.past_end[0], pctx.past_end[1].path, "assets inside the file")
@@ -99,6 +106,9 @@ def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[A
                           f"a multiple of 8 within the {len(buf)}-byte section block (the table's size)",
                           str(first))
     entries = [(off, int.from_bytes(ln, "little"), t) for off, ln, t in TABLE.iter_unpack(buf[:first])]
+    sink = active_sink()
+    if sink is not None:  # recording: the table (its entries are read in one unpack above)
+        Reader(buf, 0, first, path="sections").records(TABLE_ENTRY, first // 8, "table")
     pos = first
     canonical = True
     for i, (off, length, t) in enumerate(entries):
@@ -115,6 +125,8 @@ def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[A
             if end < off:
                 end = off
         r = Reader(buf, off, end, path=f"sections[{i}]", what=f"the {name} section")
+        if sink is not None:
+            sink.add(off, end - off, f"sections[{i}]")
         mod = CODECS.get(t)
         if mod is None:
             if t > LAST_TYPE:

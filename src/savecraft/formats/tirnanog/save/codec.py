@@ -16,7 +16,7 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ....binary import Reader, Record, Writer, cached_struct, join_path
+from ....binary import Reader, Record, Writer, active_sink, cached_struct, join_path, stream_space
 from ....compression import inflate
 from ....errors import FormatError, Report
 from ....lazy import lazy_module
@@ -67,13 +67,17 @@ NPC_HEAD = Record("NPC header", [
 MAP_HEAD = Record("MAP header", [("magic", "bytes[4]"), ("size", "u32"), ("map_id", "u32")])
 ENTITY_HEAD = Record("entity block", [
     ("map", "u24"), ("direction", "u8"), ("x", "i32"), ("y", "i32"), ("behaviour", "u8"),
-    ("transport", "u8"), ("altitude", "u8"), ("attributes", "u8"), ("inventory", "u16"),
-    ("skills", "u16"), ("quests", "u16"),
-])
+    ("transport", "u8"), ("altitude", "u8"), ("attributes_count", "u8"), ("inventory_count", "u16"),
+    ("skills_count", "u16"), ("quests_count", "u16"),
+])  # the counts are named apart from the lists they count: a span path names one thing
 SLOTS = 32  # equipped objects and belt: 32 x u16 each
 DENY_RECORD = 17
 QUEST_DONE = 0x8000_0000
 PREVIEW_PIXELS = 256 * 256 * 2
+PAYLOAD = "payload"  # the field path of the deflate stream, and the byte space of its inflated chunks
+_SINGLE = (b"DENY", b"GLBL", b"QSTS")  # chunks that come once: named without an index
+INV_ITEM = Record("inventory item", [("quantity", "u32"), ("object_id", "u32")])
+SKILL_ITEM = Record("skill", [("level", "u32"), ("object_id", "u32")])
 
 
 def sniff(data: bytes) -> bool:
@@ -103,14 +107,14 @@ def _decode_entity(r: Reader) -> Entity:
     head = _entity_layout(r)
     a, i, s, q = head[7], head[8], head[9], head[10]
     attrs = list(r.array("i32", a, "attributes"))
-    inv = r.array("u32", 2 * i, "inventory")
-    skills = r.array("u32", 2 * s, "skills")
+    inv = r.records(INV_ITEM, i, "inventory")
+    skills = r.records(SKILL_ITEM, s, "skills")
     quests = r.array("u32", q, "quests")
     return Entity(
         map=head[0], direction=head[1], x=head[2], y=head[3], behaviour=head[4],
         transport=head[5], altitude=head[6], attributes=attrs,
-        inventory=[InventoryItem(inv[k], inv[k + 1]) for k in range(0, 2 * i, 2)],
-        skills=[Skill(skills[k], skills[k + 1]) for k in range(0, 2 * s, 2)],
+        inventory=[InventoryItem(qty, obj) for qty, obj in inv],
+        skills=[Skill(level, obj) for level, obj in skills],
         quests=[QuestState(v & ~QUEST_DONE, bool(v & QUEST_DONE)) for v in quests],
     )
 
@@ -271,7 +275,7 @@ def _encode_deny(w: Writer, d: DenyChunk) -> None:
 
 def _decode_map(r: Reader) -> MapChunk:
     head = r.record(MAP_HEAD)
-    data = r.rest()
+    data = r.rest("tiles")
     tiles = rle.decode(data, offset=r.offset - len(data), path=join_path(r.path, "tiles"))
     canonical = rle.encode(tiles) == data
     return MapChunk(map_id=head[2], tiles=tiles.tolist(), rle=None if canonical else data)
@@ -416,13 +420,21 @@ def decode_chunk(raw: bytes, offset: int, path: str = "") -> Any:
     say where and what.
     """
     fast = _FAST_DECODERS.get(raw[:4])
-    if fast is not None and fast[0](raw, 0, len(raw)):
+    if fast is not None and fast[0](raw, 0, len(raw)) and active_sink() is None:
         return fast[1](raw)
     entry = _CHUNKS.get(raw[:4])
     r = Reader(raw, base=offset, path=path or _default_path(raw[:4]), what="the chunk")
     if entry is None:
         return _decode_raw(r)
     return entry[2](r)
+
+
+def chunk_path(magic: bytes, k: int, index: int) -> str:
+    """The field path of the ``k``-th chunk of its kind (``users[3]``, ``deny``), at ``index``."""
+    entry = _CHUNKS.get(magic)
+    if entry is None:
+        return f"chunks[{index}]"
+    return entry[0] if magic in _SINGLE else f"{entry[0]}[{k}]"
 
 
 def _default_path(magic: bytes) -> str:
@@ -445,6 +457,7 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
     unpack_head = CHUNK_HEAD.struct.unpack_from
     chunks = ChunkList(decode=decode_chunk)
     pending = chunks._items
+    sink = active_sink()
     while pos < end:
         index = len(chunks)
         if end - pos < 8:
@@ -458,6 +471,10 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
                          str(size))
             break
         raw = content[pos : pos + size]
+        if sink is not None:  # recording: the chunk and its header; its fields when decoded
+            sink.add(pos, size, f"chunks[{index}]")
+            sink.add(pos, 4, f"chunks[{index}].magic")
+            sink.add(pos + 4, 4, f"chunks[{index}].size")
         entry = _CHUNKS.get(magic)
         if entry is not None:
             k = counters.get(magic, 0)
@@ -467,7 +484,7 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
                 pending.append(_Pending(raw, pos))
                 pos += size
                 continue
-            path = entry[0] if magic in (b"DENY", b"GLBL", b"QSTS") else f"{entry[0]}[{k}]"
+            path = chunk_path(magic, k, index)
             try:
                 entry[1](Reader(raw, base=pos, path=path, what="the chunk"))
             except FormatError as err:
@@ -524,11 +541,13 @@ def parse(data: bytes, report: Report | None = None) -> SaveGame:
     start = r.pos
     if len(data) - start < 4:
         r.fail("crc", "the deflate stream and a 4-byte CRC", f"the end of the file after {len(data) - start} bytes")
+    r.skip(len(data) - 4 - start, PAYLOAD)
+    stored_crc = r.u32("crc")
     encoding = Encoding()
-    content = read_stream(data[start:-4], int.from_bytes(data[-4:], "little"), encoding, report,
-                          offset=start, crc_offset=len(data) - 4, path="payload", crc_path="crc",
+    content = read_stream(data[start:-4], stored_crc, encoding, report,
+                          offset=start, crc_offset=len(data) - 4, path=PAYLOAD, crc_path="crc",
                           what="the chunk data")
-    with gc_paused():
+    with gc_paused(), stream_space(PAYLOAD, content, (start, len(data) - 4 - start)):
         chunks = scan_chunks(content, report)
     return SaveGame(game_id=game_id, preview=preview, chunks=chunks, encoding=encoding)
 

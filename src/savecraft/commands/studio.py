@@ -1,0 +1,107 @@
+"""``savecraft studio [FILE ...]``: the web studio, on this machine, in the browser.
+
+Starts the studio's server (:mod:`savecraft.studio.server`) on 127.0.0.1 by
+default, prints its address with a fresh access token (as Jupyter does),
+opens the files given, and opens the browser unless ``--no-browser``. It runs
+until interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import sys
+import webbrowser
+from typing import Any
+
+from ..cli import EXIT_OK, UsageError
+from ..errors import FormatError, SavecraftError
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, found {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, found {port}")
+    return port
+
+
+def _address(host: str, port: int, token: str) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/?token={token}"
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    from aiohttp import web
+
+    from ..studio.documents import Workspace
+    from ..studio.server import make_app, new_token
+
+    workspace = Workspace()
+    for path in args.files:
+        try:
+            workspace.open_path(path)
+        except (FormatError, SavecraftError) as err:  # the others still open
+            print(f"savecraft studio: {path}: not opened: {err}", file=sys.stderr)
+    token = args.token or new_token()
+    app = make_app(workspace, token)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, args.host, args.port)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    port = args.port
+    server = getattr(site, "_server", None)
+    sockets = getattr(server, "sockets", None) or []
+    if sockets:
+        port = sockets[0].getsockname()[1]
+    url = _address(args.host, port, token)
+    print(f"savecraft studio: {len(workspace.documents)} file(s) open", flush=True)
+    print(f"    {url}", flush=True)
+    print("Open that address in a browser (it holds the access token). Ctrl-C stops the studio.",
+          flush=True)
+    if not args.no_browser:
+        webbrowser.open(url)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+def cmd_studio(args: argparse.Namespace) -> int:
+    try:
+        import aiohttp  # noqa: F401
+    except ImportError:
+        raise UsageError("the studio needs aiohttp: python3 -m pip install aiohttp "
+                         "(or reinstall savecraft, which depends on it)") from None
+    try:
+        ipaddress.ip_address(args.host)
+    except ValueError:
+        if args.host != "localhost":
+            raise UsageError(f"--host: expected an IP address, found {args.host!r}") from None
+    if args.host not in ("127.0.0.1", "::1", "localhost") and not ipaddress.ip_address(args.host).is_loopback:
+        print(f"savecraft studio: warning: listening on {args.host}, reachable from other machines; "
+              "anyone with the address can read and change the open files", file=sys.stderr)
+    try:
+        asyncio.run(_serve(args))
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("studio", help="the web studio: tree, hex, problems, edit, diff and pictures "
+                       "in the browser")
+    p.add_argument("files", nargs="*", metavar="FILE", help="files to open at start")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=0,
+                   help="port (default 0: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--token", default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_studio)

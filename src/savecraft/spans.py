@@ -1,0 +1,546 @@
+"""Which bytes every decoded value came from: the map behind ``hexdump`` and the studio.
+
+Recording is done by the one Reader (:mod:`savecraft.binary`): while a parse
+runs under :func:`record`, every value a codec reads is noted with its byte
+space, offset, length and field path. Paths use the vocabulary of dumps,
+``edit`` and ``validate`` (:mod:`savecraft.paths`)::
+
+    from savecraft import spans
+
+    smap = spans.record(data)                    # any registered format, detected by content
+    smap.spans_for("users[name=Brigid].entity")  # that field and everything under it
+    smap.at("payload", 0x2C)                     # the innermost field covering one byte
+    smap.spaces()["payload"].data                # the inflated chunk data, to show as hex
+    smap.problems                                # validate's problems, each with its span
+    smap.to_json()                               # the same, for a web page
+
+Byte spaces: ``"file"`` is the input itself; an inflated stream is a space of
+its own, named by the path of the field that stores it (a TirNanoG save's
+chunk data is ``"payload"``, a ``.tng`` section ``"sections[5]"``, an asset
+``"assets[12]"``), with offsets counting from the start of the inflated bytes.
+:attr:`Space.stored` says where its compressed form sits in the enclosing space.
+
+Large inputs: ``record(data, lazy=True)`` records only the containers (a
+save's chunks, a game's sections and assets) and fills in a unit's fields
+when a query first reaches it, so a 50,000-user save or a 1 GiB ``.tng`` opens
+at once and a viewer expands what the person looks at. :meth:`SpanMap.expand`
+does the same explicitly.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from contextvars import ContextVar
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from operator import itemgetter
+from typing import Any
+
+from . import registry
+from .binary import Buffer, SpanLog, active_sink, recording
+from .errors import FormatError, Problem, Report
+from .paths import Attr, Index, PathError, format_path, parse_path, resolve
+from .speed import gc_paused
+
+FILE = "file"
+_Entry = tuple[int, int, int, int, str]
+_KEY = itemgetter(0)
+_LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """The bytes of one decoded value: ``length`` bytes at ``offset`` in byte space ``space``."""
+
+    space: str
+    offset: int
+    length: int
+    path: str
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.length
+
+    def to_json(self) -> dict[str, Any]:
+        return {"space": self.space, "offset": self.offset, "length": self.length, "path": self.path}
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A byte space: the file, or an inflated stream with ``stored`` its compressed form's span."""
+
+    name: str
+    data: Buffer
+    stored: Span | None = None
+
+    @property
+    def length(self) -> int:
+        return len(self.data)
+
+
+@dataclass(slots=True)
+class Unit:
+    """A part of a file whose fields are recorded on demand (a chunk, an asset).
+
+    ``path`` is the field path its spans use; ``alias`` another path naming
+    the same value (``chunks[3]`` for ``users[1]``); ``expand`` decodes it with
+    recording on (the caller provides the log).
+    """
+
+    path: str
+    space: str
+    offset: int
+    length: int
+    expand: Callable[[], Any]
+    alias: str = ""
+    done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Adapter:
+    """How to record one format: its parse, and the units it leaves for later (if any)."""
+
+    parse: Callable[[bytes, Report], Any]
+    units: Callable[[Any, bytes], list[Unit]] | None = None
+
+
+_ADAPTERS: dict[str, Callable[[], Adapter]] = {}
+
+
+def adapter(name: str) -> Callable[[Callable[[], Adapter]], Callable[[], Adapter]]:
+    """Register the recording adapter of format ``name`` (built on first use)."""
+    def deco(fn: Callable[[], Adapter]) -> Callable[[], Adapter]:
+        _ADAPTERS[name] = fn
+        return fn
+    return deco
+
+
+class _SpanReport(Report):
+    """A validate-mode report that notes, for each problem, the byte space it was found in.
+
+    A codec reports offsets in the space it is reading (a chunk's problem
+    counts in the inflated payload); while recording, that space is the
+    active sink's.
+    """
+
+    def _here(self, problems: list[Problem], start: int) -> None:
+        sink = active_sink()
+        space = sink.space if sink is not None else FILE
+        for i in range(start, len(problems)):
+            if problems[i].space is None:
+                problems[i] = replace(problems[i], space=space)
+
+    def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
+        n = len(self.problems)
+        super().error(offset, path, expected, found)
+        self._here(self.problems, n)
+
+    def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
+        n = len(self.problems)
+        super().warning(offset, path, expected, found)
+        self._here(self.problems, n)
+
+    def capture(self, err: FormatError) -> None:
+        n = len(self.problems)
+        super().capture(err)
+        self._here(self.problems, n)
+
+
+def _depth(path: str) -> int:
+    return path.count(".") + path.count("[")
+
+
+def _under(path: str, prefix: str) -> bool:
+    """Whether ``path`` is ``prefix`` or a field under it."""
+    if not prefix:
+        return True
+    return path == prefix or (path.startswith(prefix) and path[len(prefix)] in ".[")
+
+
+class SpanMap:
+    """Every recorded span of one input, by byte space; queries expand lazy units as needed."""
+
+    def __init__(self, data: bytes, format: str, model: Any, log: SpanLog, report: Report,
+                 units: Sequence[Unit] = ()) -> None:
+        self.data = data
+        self.format = format
+        self.model = model
+        self.report = report
+        self._log = log
+        self._units = list(units)
+        self._by_path = {u.path: u for u in self._units}
+        self._by_alias = {u.alias: u for u in self._units if u.alias}
+        self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
+        for u in sorted(self._units, key=lambda u: (u.space, u.offset)):
+            starts, items = self._unit_index.setdefault(u.space, ([], []))
+            starts.append(u.offset)
+            items.append(u)
+        # Per space: (sort key, recording order, offset, length, path), sorted; the sort key puts
+        # a span before the spans inside it (by offset, then longest first).
+        self._lists: dict[str, list[_Entry]] = {}
+        self._indexed = 0  # how many log entries are in _lists
+        self._lock = threading.RLock()
+
+    # -- building ---------------------------------------------------------------------------
+    def expand(self, path: str = "") -> int:
+        """Record the lazy units at or under ``path`` (all of them for ""); returns how many."""
+        path = self._names(path)[-1]
+        todo = self._units_at(path)
+        if todo is None:
+            todo = [u for u in self._units if not u.done and (_under(u.path, path) or _under(path, u.path))]
+        for u in todo:
+            self._expand(u)
+        return len(todo)
+
+    def _units_at(self, path: str) -> list[Unit] | None:
+        """The unit ``path`` is in (found by its prefixes), or None when it is above every unit."""
+        steps = parse_path(path) if path else []
+        for n in range(len(steps), 0, -1):
+            unit = self._by_path.get(format_path(steps[:n]))
+            if unit is not None:
+                return [] if unit.done else [unit]
+        return None
+
+    def _expand(self, unit: Unit) -> None:
+        with self._lock:  # a web server may query one map from several threads
+            if unit.done:
+                return
+            unit.done = True
+            data = self._log.streams.get(unit.space, (self.data, None))[0]
+            self._log.entries.append((unit.space, unit.offset, unit.length, unit.path))
+            with recording(self._log, unit.space, data):
+                try:
+                    unit.expand()
+                except FormatError as err:
+                    self.report.capture(err)
+
+    def _ensure_at(self, space: str, offset: int) -> None:
+        index = self._unit_index.get(space)
+        if index is None:
+            return
+        starts, items = index
+        k = bisect.bisect_right(starts, offset) - 1
+        if k >= 0 and not items[k].done and offset < items[k].offset + items[k].length:
+            self._expand(items[k])
+
+    def _index(self) -> dict[str, list[_Entry]]:
+        """Spans by space, sorted by offset, longest first, recording order breaking ties.
+
+        Built incrementally: entries a unit expansion added are sorted into
+        the lists (a merge of two sorted runs). A field's span is widened to
+        cover the spans under it (a block whose header record is named after
+        the block, with its data read next, covers both).
+        """
+        if self._indexed == len(self._log.entries):
+            return self._lists
+        with self._lock:
+            start = self._indexed
+            added: dict[str, list[_Entry]] = {}
+            for seq, (space, offset, length, path) in enumerate(self._widened(start), start):
+                items = added.get(space)
+                if items is None:
+                    items = added[space] = []
+                items.append(((offset << 40) - length, seq, offset, length, path))
+            # New lists, not sorted in place: a query still walking the old ones is not disturbed.
+            lists = dict(self._lists)
+            for name, items in added.items():
+                lists[name] = sorted(lists.get(name, []) + items, key=_KEY)  # stable: seq order on ties
+            self._lists = lists
+            self._indexed = start + sum(len(v) for v in added.values())
+        return self._lists
+
+    def _widened(self, start: int) -> list[tuple[str, int, int, str]]:
+        """Entries from ``start`` on, each record read under an item's path widened over the item.
+
+        An item's fields are noted next to each other, so the walk from the
+        record goes only as far as the entries under its path reach.
+        """
+        entries = self._log.entries
+        out = entries[start:]
+        for i in self._log.items:
+            if i < start:
+                continue
+            space, lo, length, path = entries[i]
+            hi = lo + length
+            n = len(path)
+            for step in (-1, 1):
+                j = i + step
+                while 0 <= j < len(entries):
+                    e = entries[j]
+                    p = e[3]
+                    if e[0] != space or not (p.startswith(path) and len(p) > n and p[n] in ".["):
+                        break
+                    lo = min(lo, e[1])
+                    hi = max(hi, e[1] + e[2])
+                    j += step
+            if lo != entries[i][1] or hi != entries[i][1] + length:
+                out[i - start] = (space, lo, hi - lo, path)
+        return out
+
+    # -- queries ----------------------------------------------------------------------------
+    def _canonical(self, path: str) -> str:
+        """``path`` with key selections as indexes (``users[name=Brigid]`` -> ``users[3]``)."""
+        if not path:
+            return ""
+        try:
+            steps = parse_path(path)
+        except PathError:
+            return path
+        if any(not isinstance(s, Attr | Index) or (isinstance(s, Index) and s.index < 0) for s in steps):
+            try:
+                with gc_paused():  # a key selection may decode a whole list of lazy chunks
+                    steps = resolve(self.model, steps).canonical
+            except (PathError, FormatError):
+                pass
+        return format_path(steps)
+
+    def _names(self, path: str) -> tuple[str, ...]:
+        """The canonical path, and the same path through a unit's alias (``chunks[3]`` = ``users[1]``)."""
+        text = self._canonical(path)
+        if self._by_alias:
+            for cut in [i for i, c in enumerate(text) if c in ".[" and i > 0] + [len(text)]:
+                unit = self._by_alias.get(text[:cut])
+                if unit is not None:
+                    return (text, unit.path + text[cut:])
+        return (text,)
+
+    def spans(self, space: str | None = None) -> list[Span]:
+        """Every span recorded so far (of one space), sorted by offset, outer before inner."""
+        index = self._index()
+        names = [space] if space is not None else sorted(index)
+        return [Span(s, e[2], e[3], e[4]) for s in names for e in index.get(s, [])]
+
+    def spans_for(self, path: str) -> list[Span]:
+        """The spans of ``path`` and of everything under it, sorted by space and offset.
+
+        A path that was not recorded by itself (a bit field inside a word, a
+        value the codec computes) gets the span of its nearest recorded parent.
+        """
+        names = self._names(path)
+        self.expand(names[-1])
+        index = self._index()
+        found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+                 for e in items if e[4].startswith(names) and any(_under(e[4], n) for n in names)]
+        if not found and names[0]:
+            for name in names:
+                steps = parse_path(name)
+                while steps and not found:
+                    steps = steps[:-1]
+                    parent = format_path(steps)
+                    found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+                             for e in items if e[4] == parent]
+                if found:
+                    break
+        found.sort(key=lambda sp: (sp.space, sp.offset, -sp.length))
+        return found
+
+    def span_of(self, path: str) -> Span | None:
+        """The one span of ``path`` itself (the outermost when it was noted twice), or None."""
+        names = self._names(path)
+        for sp in self.spans_for(path):
+            if sp.path in names:
+                return sp
+        return None
+
+    def at(self, space: str, offset: int) -> Span | None:
+        """The innermost recorded field covering byte ``offset`` of ``space``, or None."""
+        self._ensure_at(space, offset)
+        items = self._index().get(space)
+        if not items:
+            return None
+        k = bisect.bisect_right(items, offset << 40, key=_KEY)
+        # Outer before inner: walking back, the first span that still covers
+        # the byte is the one that starts last and is smallest.
+        for j in range(k - 1, -1, -1):
+            e = items[j]
+            if e[2] + e[3] > offset:
+                return Span(space, e[2], e[3], e[4])
+        return None
+
+    def covering(self, space: str, offset: int, length: int) -> Iterator[Span]:
+        """Spans that overlap ``length`` bytes at ``offset``, outer before inner (for a hex view)."""
+        for u in self._unit_index.get(space, ([], []))[1]:
+            if not u.done and u.offset < offset + length and offset < u.offset + u.length:
+                self._expand(u)
+        items = self._index().get(space, [])
+        stop = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY)
+        for e in items[:stop]:
+            if e[2] + e[3] > offset:
+                yield Span(space, e[2], e[3], e[4])
+
+    def spaces(self) -> dict[str, Space]:
+        """The file and every inflated stream met so far, with their bytes."""
+        out = {FILE: Space(FILE, self.data)}
+        for name, (data, stored) in self._log.streams.items():
+            if name == FILE:
+                continue
+            out[name] = Space(name, data, None if stored is None else Span(stored[0], stored[1], stored[2], name))
+        return out
+
+    def units(self) -> list[Unit]:
+        """The parts recorded on demand, expanded or not."""
+        return list(self._units)
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What validate-mode parsing found, each with the span it points at."""
+        return [self.locate(p) for p in self.report.problems]
+
+    def locate(self, problem: Problem) -> Problem:
+        """``problem`` with its space and length filled in from the recorded spans.
+
+        The field's own span when it was recorded; otherwise, from the
+        problem's offset to the end of the innermost field covering it (a
+        record cut short shows the bytes that were there).
+        """
+        if problem.length is not None:
+            return problem
+        space = problem.space
+        if space is None:  # a problem found elsewhere (api.validate): the space this parse saw it in
+            space = next((p.space for p in self.report.problems if p.space is not None and
+                          (p.offset, p.path, p.expected, p.found) ==
+                          (problem.offset, problem.path, problem.expected, problem.found)), None)
+        if space is None:
+            unit = next((u for u in self._units if problem.path and _under(self._names(problem.path)[-1], u.path)),
+                        None)
+            space = unit.space if unit is not None else FILE
+        if problem.path:
+            own = self.span_of(problem.path)
+            if own is not None and (problem.offset is None or own.offset <= problem.offset < max(own.end, own.offset + 1)):
+                return replace(problem, space=own.space, offset=own.offset if problem.offset is None else problem.offset,
+                               length=own.end - (own.offset if problem.offset is None else problem.offset) or own.length)
+        if problem.offset is None:
+            return problem
+        outer = self.at(space, problem.offset)
+        if outer is None:
+            size = len(self.spaces().get(space, Space(space, self.data)).data)
+            return replace(problem, space=space, length=max(size - problem.offset, 0))
+        return replace(problem, space=space, length=outer.end - problem.offset)
+
+    def to_json(self) -> dict[str, Any]:
+        """Spaces (name, length, stored span), spans and problems as plain JSON values."""
+        spaces = self.spaces()
+        return {
+            "format": self.format,
+            "spaces": [{"name": s.name, "length": s.length,
+                        "stored": None if s.stored is None else s.stored.to_json()} for s in spaces.values()],
+            "spans": [sp.to_json() for sp in self.spans()],
+            "units": [{"path": u.path, "alias": u.alias, "space": u.space, "offset": u.offset,
+                       "length": u.length, "expanded": u.done} for u in self._units],
+            "problems": [problem_json(p) for p in self.problems],
+        }
+
+
+def problem_json(p: Problem) -> dict[str, Any]:
+    return {"severity": p.severity, "offset": p.offset, "path": p.path, "expected": p.expected,
+            "found": p.found, "message": p.message, "space": p.space, "length": p.length}
+
+
+def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> SpanMap:
+    """Parse ``data`` with span recording on; the format is detected unless named.
+
+    Problems do not stop recording: parsing runs in validate mode, the
+    problems are kept (:attr:`SpanMap.problems`) and the spans read before
+    and after them are there. ``lazy`` leaves the fields of each chunk or
+    asset to be recorded when a query first reaches them.
+    """
+    fmt = registry.find(data, format)
+    make = _ADAPTERS.get(fmt.name)
+    ad = make() if make is not None else Adapter(fmt.parse)
+    log = SpanLog()
+    report = _SpanReport(strict=False)
+    model = None
+    token = _LAZY.set(lazy)
+    try:
+        with recording(log, FILE, data):
+            model = ad.parse(data, report)
+    except FormatError as err:
+        report.capture(err)
+    finally:
+        _LAZY.reset(token)
+    units = ad.units(model, data) if ad.units is not None and model is not None else []
+    smap = SpanMap(data, fmt.name, model, log, report, units)
+    if not lazy:
+        smap.expand()
+    return smap
+
+
+def validate(data: bytes, format: str | None = None) -> Any:
+    """:func:`savecraft.api.validate`, each problem with its byte space and length.
+
+    The problems are exactly validate's (the format's checks included); a
+    lazy recording of the same bytes then points each one at its bytes.
+    """
+    from . import api
+
+    result = api.validate(data, format)
+    if result.format is None or not result.problems:
+        return result
+    smap = record(data, result.format, lazy=True)
+    result.problems = [smap.locate(p) for p in result.problems]
+    return result
+
+
+# -- format adapters: how each format's parse is driven, and its on-demand units ---------
+
+
+@adapter("tirnanog-save")
+def _tirnanog_save() -> Adapter:
+    from .formats.tirnanog.save import codec
+    from .formats.tirnanog.save.model import SaveGame, _Pending
+
+    def units(save: SaveGame, data: bytes) -> list[Unit]:
+        out = []
+        counters: dict[bytes, int] = {}
+        for i, item in enumerate(save.chunks._items):
+            magic = bytes(save.chunks.magic(i))
+            k = counters.get(magic, 0)
+            counters[magic] = k + 1
+            if type(item) is not _Pending:
+                continue
+            path = codec.chunk_path(magic, k, i)
+
+            def expand(raw: bytes = item.raw, offset: int = item.offset, path: str = path) -> Any:
+                return codec.decode_chunk(raw, offset, path)
+            out.append(Unit(path, codec.PAYLOAD, item.offset, len(item.raw), expand,
+                            alias=f"chunks[{i}]" if path != f"chunks[{i}]" else ""))
+        return out
+
+    return Adapter(codec.parse, units)
+
+
+@adapter("tirnanog-game")
+def _tirnanog_game() -> Adapter:
+    from .binary import stream_space
+    from .formats.tirnanog.game import Game
+    from .formats.tirnanog.game.assets import Asset, Source
+    from .formats.tirnanog.game.sections.common import iter_values
+    from .formats.tirnanog.game.container import read_game
+
+    def parse(data: bytes, report: Report) -> Game:
+        # The whole-file CRC reads every byte: only when recording everything (not lazy).
+        return read_game(Source(data), report, verify_file_crc=not _LAZY.get(False))
+
+    def units(game: Game, data: bytes) -> list[Unit]:
+        out = []
+        seen: set[int] = set()
+        model_paths: dict[int, str] = {}  # each asset's path in the model, as the tree names it
+        for i, section in enumerate(game.sections):
+            for where, asset in iter_values(section, Asset, f"sections[{i}]"):
+                model_paths.setdefault(id(asset), where)
+        for a in game.assets():
+            if id(a) in seen or a._src is None or a.file_offset < 0 or not a.length:
+                continue
+            seen.add(id(a))
+
+            def expand(a: Any = a) -> Any:
+                if not a.COMPRESSED:
+                    return None  # a media file stored as is (never read here): its bytes are its span
+                content, _ = a._read_content()
+                with stream_space(a.path, content, (a.file_offset, a.length)):
+                    return a.decode(content, 0, a._ctx)
+            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand, alias=model_paths.get(id(a), "")))
+        return out
+
+    return Adapter(parse, units)

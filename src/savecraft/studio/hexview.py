@@ -1,0 +1,337 @@
+"""The bytes beside the tree: pages of a byte space with their field spans, both ways.
+
+Built on :mod:`savecraft.spans`, the one record of which bytes each decoded
+value came from. A document's span map is recorded lazily (containers first,
+a chunk's or an asset's fields when a query reaches them), so a
+50,000-player save shows its bytes at once.
+
+Two vocabularies meet here: the tree names a field by where it sits in the
+model (``chunks[3].entity.x``), the span map by its typed path
+(``users[1].entity.x``); :func:`tree_path` and :func:`span_path` translate
+through the span map's units, which know both names of a chunk.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from .. import api, edit, spans
+from ..errors import FormatError, Problem, SavecraftError
+from ..paths import resolve
+from .documents import Document
+
+PAGE_LIMIT = 1 << 16
+SPAN_LIMIT = 4000  # spans sent for one selection; the page highlights what it shows
+RECOMPUTED_LIMIT = 60
+_CACHE_SIZE = 3
+
+
+def _under(path: str, prefix: str) -> bool:
+    if not prefix:
+        return True
+    return path == prefix or (path.startswith(prefix) and path[len(prefix)] in ".[")
+
+
+def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
+    """The (lazy) span map of the document's current bytes, or of ``data``; a few are kept."""
+    data = doc.data if data is None else data
+    cache: list[tuple[bytes, spans.SpanMap]] = doc.__dict__.setdefault("_span_maps", [])
+    with doc.lock:
+        for held, smap in cache:
+            if held is data:
+                return smap
+        smap = spans.record(data, doc.format.name, lazy=True)
+        cache.append((data, smap))
+        del cache[:-_CACHE_SIZE]
+        return smap
+
+
+class _Names:
+    """Both names of every lazy unit of a span map, for look-ups by path prefix.
+
+    ``to_tree[head] = (exact, inner)``: a span path equal to ``head`` becomes
+    ``exact``; one going on below it becomes ``inner`` plus the rest (a game
+    asset's fields live under ``.value`` in the model, directly under the
+    asset's own name in its byte space). ``to_span`` is the way back.
+    """
+
+    def __init__(self, smap: spans.SpanMap, extra: list[tuple[str, str, str]]) -> None:
+        self.units = smap.units()
+        pairs = [(u.path, u.alias, u.alias) for u in self.units if u.alias] + extra
+        self.to_tree = {p: (exact, inner) for p, exact, inner in pairs}
+        self.to_span: dict[str, tuple[str, str]] = {}
+        for p, exact, inner in pairs:
+            self.to_span[exact] = (p, p)
+            self.to_span.setdefault(inner, (p, p))
+
+
+_NAMES: weakref.WeakKeyDictionary[spans.SpanMap, _Names] = weakref.WeakKeyDictionary()
+
+
+def _game_asset_names(model: Any) -> list[tuple[str, str, str]]:
+    """A TirNanoG game names an asset's span by the asset (``npc_types[2]``), the tree by its field."""
+    from ..formats.tirnanog.game.assets import Asset
+    from ..formats.tirnanog.game.sections.common import iter_values
+
+    out = []
+    for k, section in enumerate(getattr(model, "sections", ())):
+        for rel, asset in iter_values(section, Asset, f"sections[{k}]"):
+            if asset.path:
+                out.append((asset.path, rel, rel + ".value"))
+    return out
+
+
+# Formats whose span paths and model paths differ beyond the span map's own aliases.
+EXTRA_NAMES: dict[str, Callable[[Any], list[tuple[str, str, str]]]] = {
+    "tirnanog-game": _game_asset_names,
+}
+
+
+def _names(smap: spans.SpanMap) -> _Names:
+    names = _NAMES.get(smap)
+    if names is None:
+        extra = EXTRA_NAMES.get(smap.format)
+        found = extra(smap.model) if extra is not None and smap.model is not None else []
+        names = _NAMES[smap] = _Names(smap, found)
+    return names
+
+
+def _prefixes(path: str) -> list[int]:
+    """Where ``path`` can be cut into a parent and the rest (before each ``.`` or ``[``), then its end."""
+    cuts = [i for i, c in enumerate(path) if c in ".[" and i > 0]
+    return cuts + [len(path)]
+
+
+def _rename(path: str, table: dict[str, tuple[str, str]]) -> str:
+    for cut in reversed(_prefixes(path)):  # the longest known head wins
+        head = path[:cut]
+        if head in table:
+            exact, inner = table[head]
+            return exact if cut == len(path) else inner + path[cut:]
+    return path
+
+
+def tree_path(smap: spans.SpanMap, path: str) -> str:
+    """A span's path as the tree names it (a chunk by its place in ``chunks``)."""
+    return _rename(path, _names(smap).to_tree)
+
+
+def span_path(smap: spans.SpanMap, path: str) -> str:
+    """A tree path as the span map names it."""
+    return _rename(path, _names(smap).to_span)
+
+
+def _span(smap: spans.SpanMap, sp: spans.Span) -> dict[str, Any]:
+    out = sp.to_json()
+    out["tree"] = tree_path(smap, sp.path)
+    return out
+
+
+# -- what the page asks for ---------------------------------------------------------------
+
+
+def spaces(doc: Document) -> list[dict[str, Any]]:
+    """The file and every inflated stream recorded so far (name, length, where it is stored)."""
+    with doc.lock:
+        smap = span_map(doc)
+        out = []
+        for s in smap.spaces().values():
+            out.append({"name": s.name, "length": s.length,
+                        "stored": None if s.stored is None else s.stored.to_json()})
+        return out
+
+
+def page(doc: Document, space: str, offset: int, length: int) -> dict[str, Any]:
+    """``length`` bytes of ``space`` from ``offset`` and every span that overlaps them."""
+    with doc.lock:
+        smap = span_map(doc)
+        found = smap.spaces().get(space)
+        if found is None:
+            raise SavecraftError(f"no byte space {space!r} (known: {', '.join(smap.spaces())})")
+        data = found.data
+        length = max(0, min(length, PAGE_LIMIT, len(data) - offset))
+        chunk = bytes(data[offset : offset + length])
+        covering = []
+        for sp in smap.covering(space, offset, length):
+            covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
+                             "tree": tree_path(smap, sp.path)})
+            if len(covering) >= SPAN_LIMIT:
+                break
+        return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
+                "spans": covering}
+
+
+def at(doc: Document, space: str, offset: int) -> dict[str, Any]:
+    """The innermost field covering one byte, with the path the tree knows it by."""
+    with doc.lock:
+        smap = span_map(doc)
+        sp = smap.at(space, offset)
+        if sp is None:
+            return {"space": space, "offset": offset, "span": None}
+        return {"space": space, "offset": offset, "span": _span(smap, sp)}
+
+
+def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
+    """The bytes of a field (a tree path) in the document's current bytes; see :func:`spans_for_doc_data`."""
+    return spans_for_doc_data(doc, None, path)
+
+
+def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dict[str, Any]]:
+    """The bytes of a field (a tree path): its own span first when it has one, then its parts.
+
+    A node holding thousands of chunks is answered with the chunks' own
+    spans, without recording every field inside them.
+    """
+    with doc.lock:
+        smap = span_map(doc, data)
+        target = span_path(smap, path)
+        inner = [u for u in _names(smap).units
+                 if u.path != target and (_under(u.path, target) or (u.alias and _under(u.alias, path)))]
+        if len(inner) > 1 and smap.format == "tirnanog-save":
+            out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
+                    "tree": u.alias or u.path} for u in inner[:SPAN_LIMIT]]
+            return out
+        found = [_span(smap, sp) for sp in smap.spans_for(target)]
+        own = [sp for sp in found if sp["tree"] == path]
+        # Not a parent's bytes (an asset's stored form when its value is asked for), unless
+        # nothing nearer was recorded: then the parent is the best answer there is.
+        rest = [sp for sp in found if sp not in own and _under(sp["tree"], path)]
+        if not own and not rest:
+            own = _grouped(smap, path)
+            rest = [] if own else found
+        return (own + rest)[:SPAN_LIMIT]
+
+
+def _grouped(smap: spans.SpanMap, path: str) -> list[dict[str, Any]]:
+    """The spans of ``parent.name`` recorded as ``parent.GROUP.name``.
+
+    A codec that reads a fixed record in one go names its fields under the
+    record (``value.header.title``) where the model keeps them flat
+    (``value.title``): look one level down for the same name.
+    """
+    from ..paths import format_path, parse_path
+
+    try:
+        steps = parse_path(path)
+    except SavecraftError:
+        return []
+    if len(steps) < 2:
+        return []
+    parent, last = format_path(steps[:-1]), format_path(steps[-1:])
+    suffix = last if last.startswith("[") else "." + last
+    out = []
+    for sp in smap.spans_for(span_path(smap, parent)):
+        tree = tree_path(smap, sp.path)
+        if tree.startswith(parent + ".") and tree.endswith(suffix):
+            middle = tree[len(parent) + 1 : len(tree) - len(suffix)]
+            if middle and "." not in middle and "[" not in middle:
+                out.append(_span(smap, sp))
+    return out
+
+
+def problem_spans(doc: Document, problem: Problem) -> dict[str, Any] | None:
+    """Where a problem points: its byte space, offset and length, and the field in the tree."""
+    try:
+        smap = span_map(doc)
+        located = smap.locate(problem)
+    except (FormatError, SavecraftError):
+        return None
+    return {"space": located.space or spans.FILE, "offset": located.offset,
+            "length": located.length, "tree": tree_path(smap, problem.path) if problem.path else ""}
+
+
+# -- what an edit recomputed ----------------------------------------------------------------
+
+
+def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) -> list[dict[str, Any]]:
+    """Fields whose bytes changed although nobody set them: sizes, counts, checksums, streams.
+
+    Both versions' span maps are compared path by path (so a string that grew
+    and moved everything after it does not count as a change of everything),
+    over the fields recorded up front plus those of the edited chunks.
+    """
+    with doc.lock:
+        old, new = span_map(doc, before), span_map(doc, after)
+        targets = [span_path(new, p) for p in edited]
+        for t in list(targets):
+            old.spans_for(t)
+            new.spans_for(t)
+        targets += edited  # a record holding the field may be noted under its tree path too
+    # The edited field as the span map names it (``value.header.speed`` for ``value.speed``).
+    targets += [sp["path"] for p in edited for sp in spans_for_doc_data(doc, after, p)]
+
+    def contents(smap: spans.SpanMap) -> dict[str, bytes]:
+        datas = {name: s.data for name, s in smap.spaces().items()}
+        out: dict[str, bytes] = {}
+        for sp in smap.spans():
+            if sp.path not in out:
+                out[sp.path] = bytes(datas[sp.space][sp.offset : sp.end]) if sp.space in datas else b""
+        return out
+
+    a, b = contents(old), contents(new)
+    found = []
+    seen: set[str] = set()
+    for path, value in b.items():
+        if path not in a or a[path] == value:
+            continue
+        tree = tree_path(new, path)
+        if tree in seen:  # one field noted under both its names (a chunk's size)
+            continue
+        seen.add(tree)
+        if any(_under(path, t) or _under(t, path) for t in targets):
+            continue  # the edited field itself, its parts, or a record holding it
+        sp = new.span_of(path)
+        found.append({"path": path, "tree": tree,
+                      "old": _hex(a[path]), "new": _hex(value),
+                      "space": sp.space if sp else None, "offset": sp.offset if sp else None,
+                      "length": sp.length if sp else None})
+        if len(found) >= RECOMPUTED_LIMIT:
+            break
+    return found
+
+
+def _hex(data: bytes) -> str:
+    if len(data) <= 8:
+        return data.hex(" ") or "(empty)"
+    return f"{len(data)} bytes"
+
+
+# -- allowed values -------------------------------------------------------------------------
+
+_RANGE = re.compile(r"(from -?\d+ to -?\d+|at most \d+ \w+|up to \d+ \w+)")
+
+
+def allowed_range(doc: Document, path: str) -> str | None:
+    """What the format's own writer accepts for a field, found by asking it.
+
+    A number far out of any range (or a very long string) is set on a copy
+    of the model and built: the writer's refusal names the field's range,
+    exactly the check ``savecraft edit`` applies.
+    """
+    from . import tree
+
+    model = api.parse(doc.data, doc.format.name)
+    where = resolve(model, path)
+    value = where.value
+    if isinstance(value, bool | enum.Enum):
+        return tree.allowed(where.hint, value)
+    probe: Any
+    if isinstance(value, int):
+        probe = 1 << 80
+    elif isinstance(value, str):
+        probe = "x" * 70000
+    else:
+        return tree.allowed(where.hint, value)
+    try:
+        edit.set_value(model, path, probe)
+        doc.format.build(model)
+    except FormatError as err:
+        expected = err.expected
+        return expected if _RANGE.search(expected) else None
+    except (SavecraftError, ValueError, TypeError, OverflowError):
+        return None
+    return None

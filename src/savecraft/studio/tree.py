@@ -1,0 +1,319 @@
+"""The field tree: any model as nodes the page can show, one level and one page at a time.
+
+Nothing here knows a format. A node is found by its field path
+(:mod:`savecraft.paths`), and its children are read from what the model is:
+dataclass fields, list items, mapping entries, array rows, an asset's value.
+Lists are paged (:data:`PAGE` items per request), so a server save with
+50,000 players shows its first players at once and decodes only those.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Union, get_args, get_origin
+
+from ..binary import join_path
+from ..diff import key_field
+from ..paths import Attr, field_hints, item_hint, key_text, resolve, strip_optional
+
+PAGE = 200
+TEXT_LIMIT = 120
+TEXT_FULL = 200_000
+EDIT_BYTES_LIMIT = 4096
+
+
+def _is_numpy(value: Any) -> bool:
+    return type(value).__module__ == "numpy"
+
+
+def _is_asset(value: Any) -> bool:
+    """A lazily loaded part of a file (TirNanoG assets): children are its value, loaded on demand."""
+    return hasattr(value, "stored") and hasattr(value, "loaded") and hasattr(value, "file_offset")
+
+
+def kind(value: Any) -> str:
+    """``record``, ``list``, ``map``, ``array``, ``asset`` or ``leaf``."""
+    if value is None or isinstance(value, bool | int | float | str | bytes | bytearray | enum.Enum):
+        return "leaf"
+    if _is_numpy(value):
+        return "array" if getattr(value, "ndim", 0) > 0 else "leaf"
+    if _is_asset(value):
+        return "asset"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return "record"
+    if isinstance(value, Mapping):
+        return "map"
+    if isinstance(value, Sequence) or (hasattr(value, "__len__") and hasattr(value, "__getitem__")):
+        return "list"
+    return "leaf"
+
+
+def type_name(hint: Any, value: Any = None) -> str:
+    """A type as a person reads it: ``int``, ``list[InventoryItem]``, ``AddressFamily | None``."""
+    if hint is None:
+        if value is None:
+            return "null"
+        if _is_numpy(value) and hasattr(value, "dtype"):
+            shape = "x".join(map(str, getattr(value, "shape", ())))
+            return f"{value.dtype}[{shape}]" if shape else str(value.dtype)
+        return type(value).__name__
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return " | ".join(type_name(a) for a in get_args(hint))
+    if hint is type(None):
+        return "None"
+    if origin is typing.Literal:
+        return " | ".join(repr(a) for a in get_args(hint))
+    if origin is not None:
+        args = ", ".join("..." if a is Ellipsis else type_name(a) for a in get_args(hint))
+        return f"{getattr(origin, '__name__', str(origin))}[{args}]"
+    return getattr(hint, "__name__", str(hint).replace("typing.", ""))
+
+
+def show(value: Any) -> str:
+    """A leaf's value in one short line."""
+    if isinstance(value, enum.Enum):
+        return f"{value.name} ({value.value})"
+    if isinstance(value, bytes | bytearray):
+        head = bytes(value[:16]).hex(" ")
+        more = " ..." if len(value) > 16 else ""
+        return f"{len(value)} bytes: {head}{more}" if value else "0 bytes"
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 3] + "..."
+    if _is_numpy(value) and hasattr(value, "item"):
+        return str(value.item())
+    return str(value)
+
+
+def edit_text(value: Any) -> str:
+    """The value as a person would type it back (what ``savecraft edit --set`` reads)."""
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, bytes | bytearray):
+        import base64
+
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if _is_numpy(value) and hasattr(value, "item"):
+        return str(value.item())
+    return str(value)
+
+
+def editable(value: Any, hint: Any) -> bool:
+    """Whether the page offers in-place editing (the edit itself decides what is accepted)."""
+    if isinstance(value, bytes | bytearray) and len(value) > EDIT_BYTES_LIMIT:
+        return False  # an image or a stream: replaced through extract/build, not typed in
+    return kind(value) == "leaf"
+
+
+def allowed(hint: Any, value: Any) -> str | None:
+    """What values a field takes, where the type says it (enumerations, booleans, array dtypes)."""
+    base = strip_optional(hint)
+    if isinstance(base, type) and issubclass(base, enum.Enum):
+        return "one of " + ", ".join(f"{m.name} ({m.value})" for m in base)
+    if base is bool or isinstance(value, bool):
+        return "true or false"
+    if _is_numpy(value) and hasattr(value, "dtype") and value.dtype.kind in "iu":
+        import numpy as np
+
+        info = np.iinfo(value.dtype)
+        return f"{info.min} to {info.max}"
+    return None
+
+
+def label(value: Any) -> str:
+    """What names a list item beside its index: its kind and its key (``USER Brigid``)."""
+    parts = []
+    kind_name = getattr(type(value), "KIND", None)
+    if isinstance(kind_name, str):
+        parts.append(kind_name)
+    elif dataclasses.is_dataclass(value):
+        parts.append(type(value).__name__)
+    key = key_field(type(value)) if dataclasses.is_dataclass(value) else None
+    if key is not None:
+        text = key_text(getattr(value, key, None))
+        if text:
+            parts.append(text)
+    return " ".join(parts)
+
+
+def _node(name: str, path: str, value: Any, hint: Any) -> dict[str, Any]:
+    k = kind(value)
+    shown_type = type_name(hint, value) if k in ("leaf", "list", "map", "array") else type(value).__name__
+    node: dict[str, Any] = {"name": name, "path": path, "kind": k, "type": shown_type}
+    if k == "leaf":
+        node["value"] = show(value)
+        node["editable"] = editable(value, hint)
+        if node["editable"]:
+            node["edit"] = edit_text(value)
+        if isinstance(value, str) and "\n" in value:
+            node["text"] = value[:TEXT_FULL]  # assembly of a script, a long message: shown whole
+        rng = allowed(hint, value)
+        if rng:
+            node["allowed"] = rng
+    elif k in ("list", "map", "array"):
+        try:
+            node["count"] = len(value)
+        except TypeError:
+            node["count"] = 0
+        node["value"] = f"{node['count']} items"
+    elif k == "asset":
+        what = getattr(type(value), "WHAT", "asset")
+        size = getattr(value, "length", 0)
+        node["value"] = f"{what}, {size} bytes" + (
+            f" at 0x{value.file_offset:X}" if getattr(value, "file_offset", -1) >= 0 else "")
+    else:
+        node["value"] = label(value)
+    return node
+
+
+Describe = Callable[[str, Any], "str | None"]
+
+
+def _ref_kind(value: Any, name: str) -> str | None:
+    for f in dataclasses.fields(value):
+        if f.name == name:
+            kind = f.metadata.get("ref")
+            return kind if isinstance(kind, str) else None
+    return None
+
+
+def _name_refs(node: dict[str, Any], value: Any, kind_of: str | None, describe: Describe | None,
+               whole: tuple[type, ...]) -> None:
+    """Add ``ref`` (the name a reference points at) to a node, when it is one."""
+    if describe is None:
+        return
+    if kind_of is not None and not isinstance(value, list):
+        text = describe(kind_of, value)
+    elif whole and isinstance(value, whole):
+        text = describe("sprite", value)
+    else:
+        return
+    if text:
+        node["ref"] = text
+
+
+def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
+             describe: Describe | None = None, whole_refs: tuple[type, ...] = ()) -> dict[str, Any]:
+    """The node at ``path`` and one page of its children.
+
+    ``describe(kind, value)`` names references (fields whose metadata says
+    ``ref``; records of a type in ``whole_refs``), for formats that have them.
+    """
+    where = resolve(model, path) if path else None
+    value = where.value if where is not None else model
+    hint = where.hint if where is not None else type(model)
+    canonical = where.path if where is not None else ""
+    out = _node(canonical.rsplit(".", 1)[-1] if canonical else "(file)", canonical, value, hint)
+    k = out["kind"]
+    items: list[dict[str, Any]] = []
+    total = 0
+    if k == "record":
+        hints = field_hints(type(value))
+        names = [f.name for f in dataclasses.fields(value) if not f.name.startswith("_")]
+        total = len(names)
+        for name in names[start : start + limit]:
+            child = getattr(value, name)
+            node = _node(name, join_path(canonical, name), child, hints.get(name))
+            _name_refs(node, child, _ref_kind(value, name), describe, whole_refs)
+            items.append(node)
+    elif k == "asset":
+        total = 1
+        items.append(_node("value", join_path(canonical, "value"), value.value,
+                           getattr(type(value), "value_type", lambda: None)()))
+    elif k == "map":
+        keys = list(value)
+        total = len(keys)
+        for key in keys[start : start + limit]:
+            step = f"[{key}]" if isinstance(key, int) else f"[{_quote_key(str(key))}]"
+            items.append(_node(str(key), canonical + step, value[key], item_hint(hint)))
+    elif k in ("list", "array"):
+        total = len(value)
+        list_ref = None
+        if where is not None and where.chain and isinstance(where.chain[-1][1], Attr):
+            parent = where.chain[-1][0]
+            if dataclasses.is_dataclass(parent):
+                list_ref = _ref_kind(parent, where.chain[-1][1].name)
+        for i in range(start, min(total, start + limit)):
+            item = value[i]
+            node = _node(f"[{i}]", f"{canonical}[{i}]", item, item_hint(hint, i))
+            if node["kind"] != "leaf":
+                node["label"] = label(item)
+            _name_refs(node, item, list_ref, describe, whole_refs)
+            items.append(node)
+    out["children"] = items
+    out["start"] = start
+    out["total"] = total
+    return out
+
+
+def reveal(model: Any, path: str, describe: Describe | None = None,
+           whole_refs: tuple[type, ...] = ()) -> dict[str, Any]:
+    """Every level from the top down to ``path``, each with the page holding the next step.
+
+    What the page needs to select a field it was pointed at (a clicked byte,
+    a problem, a diff line) in a tree it has not expanded yet.
+    """
+    from ..paths import Index, PathError, format_path, parse_path
+
+    # A span can name bytes the model keeps no field for (a block's raw data, a
+    # count computed on writing): select the nearest field that exists.
+    steps = parse_path(path) if path else []
+    while True:
+        try:
+            canonical = resolve(model, steps).path if steps else ""
+            break
+        except PathError:
+            steps = _flattened(model, steps) or steps[:-1]
+    steps = parse_path(canonical) if canonical else []
+    levels = []
+    for n, step in enumerate(steps):
+        start = (step.index // PAGE) * PAGE if isinstance(step, Index) else 0
+        levels.append(children(model, format_path(steps[:n]), start, PAGE, describe, whole_refs))
+    return {"path": canonical, "levels": levels}
+
+
+def _flattened(model: Any, steps: list[Any]) -> list[Any] | None:
+    """``steps`` without the one step that names a group the model does not keep, if that resolves.
+
+    The spans of a record read in one go name its fields under the record
+    (``value.header.title``); the model may hold them flat (``value.title``).
+    """
+    from ..paths import PathError
+
+    for i in range(1, len(steps)):
+        try:
+            resolve(model, steps[:i])
+        except PathError:
+            candidate = steps[: i - 1] + steps[i:]
+            try:
+                resolve(model, candidate)
+            except PathError:
+                return None
+            return candidate
+    return None
+
+
+def _quote_key(key: str) -> str:
+    from ..paths import quote
+
+    return quote(key)
+
+
+def ancestors(path: str) -> list[str]:
+    """The paths of every node above ``path``, top first (``a.b[3].c`` -> ``"", a, a.b, a.b[3]``)."""
+    from ..paths import format_path, parse_path
+
+    steps = parse_path(path) if path else []
+    return [format_path(steps[:n]) for n in range(len(steps))]
+
+
+__all__ = ["PAGE", "allowed", "ancestors", "children", "kind", "label", "reveal", "show", "type_name"]
