@@ -3,8 +3,9 @@
 Two rules from the project's principles live here:
 
 * never unbounded memory: :func:`inflate` stops at a cap (default 256 MiB,
-  changeable with :func:`set_inflate_limit` or ``SAVECRAFT_MAX_INFLATE``) and
-  reports the stream's offset instead of growing without end;
+  changeable with :func:`set_inflate_limit` or ``SAVECRAFT_MAX_INFLATE``; the
+  cap lives in :mod:`savecraft.limits` with the others) and reports the
+  stream's offset instead of growing without end;
 * byte-exact round trips: recompressing rarely reproduces another encoder's
   bytes, so a :class:`Deflated` value remembers the original compressed bytes
   and a digest of what they inflate to. :func:`deflate` reuses them while the
@@ -15,27 +16,24 @@ Two rules from the project's principles live here:
 from __future__ import annotations
 
 import hashlib
-import os
 import zlib
 from dataclasses import dataclass, field
 from enum import Enum
 
+from . import limits
 from .errors import FormatError
 
-DEFAULT_INFLATE_LIMIT = 256 * 1024 * 1024
-_limit = int(os.environ.get("SAVECRAFT_MAX_INFLATE", DEFAULT_INFLATE_LIMIT))
+DEFAULT_INFLATE_LIMIT = limits.LIMITS["inflate"].default
 _CHUNK = 1 << 20
 
 
 def inflate_limit() -> int:
-    return _limit
+    return limits.inflate_limit()
 
 
 def set_inflate_limit(limit: int) -> int:
-    """Change the cap on inflated sizes; returns the previous one."""
-    global _limit
-    old, _limit = _limit, int(limit)
-    return old
+    """Change the cap on inflated sizes; returns the previous one (kept here for callers)."""
+    return limits.set_inflate_limit(limit)
 
 
 class Container(str, Enum):
@@ -82,7 +80,7 @@ def inflate(
 
     ``offset`` is where ``data`` starts in the file, for messages.
     """
-    cap = _limit if limit is None else limit
+    cap = limits.inflate_limit() if limit is None else limit
     kind = container or detect_container(data)
     d = zlib.decompressobj(kind.wbits)
     try:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from . import limits
+
 
 class SavecraftError(Exception):
     """Base class of every error savecraft raises on purpose."""
@@ -114,16 +116,34 @@ class Report:
     strict: bool = True
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    omitted: int = 0  # problems past the cap (savecraft.limits "problems"), counted, not kept
+    omitted_errors: int = 0
+
+    def _keep(self, problem: Problem) -> None:
+        """Keep the first N problems, then only count: a file of a million bad records costs N."""
+        cap = limits.problem_limit()
+        if len(self.problems) - (1 if self.omitted else 0) < cap:
+            self.problems.append(problem)
+            return
+        self.omitted += 1
+        self.omitted_errors += problem.severity == "error"
+        summary = Problem(None, "", f"and {self.omitted} more problems (not kept: the limit is {cap} "
+                          "per file, raise it with SAVECRAFT_MAX_PROBLEMS)", "",
+                          "error" if self.omitted_errors else "warning")
+        if self.omitted == 1:
+            self.problems.append(summary)
+        else:
+            self.problems[-1] = summary
 
     def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         problem = Problem(offset, path, expected, found)
         if self.strict:
             raise FormatError.from_problem(problem)
-        self.problems.append(problem)
+        self._keep(problem)
 
     def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         """Something odd that the format tolerates: never raises, never fails validation."""
-        self.problems.append(Problem(offset, path, expected, found, "warning"))
+        self._keep(Problem(offset, path, expected, found, "warning"))
 
     def note(self, text: str) -> None:
         """Which accepted variant the reader met (e.g. 'CRC over the compressed bytes')."""
@@ -133,7 +153,8 @@ class Report:
         """Record an unrecoverable error caught at a resynchronisation point."""
         if self.strict:
             raise err
-        self.problems.extend(err.problems)
+        for problem in err.problems:
+            self._keep(problem)
 
     @property
     def errors(self) -> list[Problem]:

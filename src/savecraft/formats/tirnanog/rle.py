@@ -18,6 +18,7 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
+from ... import limits
 from ...compiled import speedups
 from ...errors import FormatError
 from ...jsonmap import register_type
@@ -26,6 +27,31 @@ MAX_RUN = 128
 
 # The compiled packet walk, or None: the numpy path does the work (the tests run both).
 _speedups: ModuleType | None = speedups
+
+
+def count_values(data: bytes | memoryview, *, offset: int = 0, path: str = "") -> int:
+    """How many values the stream holds, from its packet headers alone (nothing is decoded).
+
+    This is how a loader checks a map it will not draw yet: the arithmetic of
+    the stream (every packet whole, the total) costs no memory, whatever the
+    total claims. A packet cut short raises FormatError at its offset.
+    """
+    buf = bytes(data)
+    if _speedups is not None:
+        status, pos, total = _speedups.rle_count(buf)
+        if status == 1:
+            raise _cut_short(buf, pos, offset, path)
+        return int(total)
+    size = _PACKET_SIZE
+    n = len(buf)
+    pos = total = 0
+    while pos < n:
+        h = buf[pos]
+        if pos + size[h] > n:
+            raise _cut_short(buf, pos, offset, path)
+        total += (h & 0x7F) + 1
+        pos += size[h]
+    return total
 
 
 def decode(
@@ -51,6 +77,12 @@ def decode(
     if count is not None and count > bound:
         raise FormatError(offset, path, f"an RLE stream that fills {count} values",
                           f"{n} bytes, which hold at most {bound}")
+    # The output is checked against the cap on one decoded structure before it is made.
+    if count is None and 2 * bound > limits.get("decoded"):
+        limits.check("decoded", 2 * count_values(buf, offset=offset, path=path), offset, path,
+                     "bytes of tiles the RLE stream holds")
+    elif count is not None:
+        limits.check("decoded", 2 * count, offset, path, "bytes of tiles the RLE stream must fill")
     if _speedups is not None:
         return _decode_compiled(buf, count, offset, path)
     return _decode_numpy(buf, count, offset, path)

@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, ClassVar, Generic, TypeVar
 
+from .... import limits
 from ....binary import Buffer
 from ....compression import Container, Deflated, digest, inflate
 from ....errors import FormatError, Report
@@ -81,6 +82,17 @@ class AssetContext:
         self.report = report or Report(strict=True)
         self._names = names
         self.header = header
+        self.tiles = 0  # map tiles decoded so far from this game (savecraft.limits "file_tiles")
+
+    def reserve_tiles(self, tiles: int, offset: int, path: str) -> Callable[[], None]:
+        """Charge a map's tiles to the game's budget before they are decoded; returns the refund."""
+        limits.check("file_tiles", self.tiles + tiles, offset, path,
+                     f"tiles in the maps decoded so far and this one ({self.tiles} + {tiles})")
+        self.tiles += tiles
+
+        def release() -> None:
+            self.tiles -= tiles
+        return release
 
     def script_names(self) -> Any:
         return self._names() if self._names is not None else None
