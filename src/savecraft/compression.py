@@ -25,6 +25,7 @@ from .errors import FormatError
 
 DEFAULT_INFLATE_LIMIT = limits.LIMITS["inflate"].default
 _CHUNK = 1 << 20
+_IN_PIECE = 1 << 20  # compressed bytes given to zlib at a time
 
 
 def inflate_limit() -> int:
@@ -83,25 +84,36 @@ def inflate(
     cap = limits.inflate_limit() if limit is None else limit
     kind = container or detect_container(data)
     d = zlib.decompressobj(kind.wbits)
+    # The input is fed in pieces: zlib keeps a copy of whatever input it has not
+    # used yet, and for a memory-mapped gigabyte that copy was the whole file.
+    view = memoryview(data)
+    n = len(view)
+    parts: list[bytes] = []
+    size = pos = 0
     try:
-        # One call while the output fits: the common case costs no more than zlib.decompress.
-        out = d.decompress(data, cap + 1)
-        if len(out) > cap:
-            raise _too_big(offset, path, cap)
-        if d.unconsumed_tail:
-            raise _too_big(offset, path, cap)
+        while True:
+            piece = view[pos : pos + _IN_PIECE]
+            pos += len(piece)
+            out = d.decompress(piece, cap + 1 - size)
+            parts.append(out)
+            size += len(out)
+            if size > cap or d.unconsumed_tail:
+                raise _too_big(offset, path, cap)
+            if d.eof or pos >= n:
+                break
         if not d.eof:
             tail = d.flush(_CHUNK)
-            if len(out) + len(tail) > cap:
+            if size + len(tail) > cap:
                 raise _too_big(offset, path, cap)
-            out += tail
+            parts.append(tail)
     except zlib.error as exc:
         raise FormatError(offset, path, f"a valid {kind.value} deflate stream", str(exc)) from None
     if require_end and not d.eof:
-        raise FormatError(offset + len(data), path, f"the end of the {kind.value} stream",
+        raise FormatError(offset + n, path, f"the end of the {kind.value} stream",
                           "the end of the data")
-    consumed = len(data) - len(d.unused_data)
-    return Inflated(out, kind, consumed, bytes(d.unused_data))
+    consumed = pos - len(d.unused_data)
+    trailing = bytes(d.unused_data) + bytes(view[pos:]) if d.eof else b""
+    return Inflated(parts[0] if len(parts) == 1 else b"".join(parts), kind, consumed, trailing)
 
 
 def _too_big(offset: int, path: str, cap: int) -> FormatError:

@@ -556,9 +556,11 @@ def parse(data: bytes, report: Report | None = None) -> SaveGame:
     if len(data) - start < 4:
         r.fail("crc", "the deflate stream and a 4-byte CRC", f"the end of the file after {len(data) - start} bytes")
     encoding = Encoding()
-    content = read_stream(data[start:-4], int.from_bytes(data[-4:], "little"), encoding, report,
-                          offset=start, crc_offset=len(data) - 4, path="payload", crc_path="crc",
-                          what="the chunk data")
+    # A view, not a slice: a large file (perhaps memory-mapped) is never copied whole.
+    with memoryview(data) as view:
+        content = read_stream(view[start:-4], int.from_bytes(data[-4:], "little"), encoding,
+                              report, offset=start, crc_offset=len(data) - 4, path="payload",
+                              crc_path="crc", what="the chunk data")
     with gc_paused():
         chunks = scan_chunks(content, report)
     return SaveGame(game_id=game_id, preview=preview, chunks=chunks, encoding=encoding)
