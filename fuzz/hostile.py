@@ -69,3 +69,35 @@ HOSTILE: dict[str, Callable[[], bytes]] = {
     "save-4.2M-empty-chunks": save_with_many_chunks,
     "game-2-maps-8192x8192x10": game_with_huge_maps,
 }
+
+
+# -- game files written differently from savecraft's builder (for round-trip tests) ----------
+
+
+def rewrite_game(data: bytes, edit: Callable[[bytearray], bytes | bytearray | None] | None = None,
+                 assets: Callable[[bytes], bytes] | None = None) -> bytes:
+    """A ``.tng`` with its inflated section block changed by ``edit`` (in place or returned)
+    and its asset area replaced by ``assets(old area)``; sizes and both CRCs made right again."""
+    n = struct.unpack_from("<I", data, 64)[0]
+    block = bytearray(zlib.decompress(data[68 : 68 + n - 4]))
+    if edit is not None:
+        out = edit(block)
+        if out is not None:
+            block = bytearray(out)
+    stored = zlib.compress(bytes(block)) + zlib.crc32(block).to_bytes(4, "little")
+    area = data[68 + n :]
+    if assets is not None:
+        area = assets(area)
+    out = bytearray(data[:64]) + len(stored).to_bytes(4, "little") + stored + area
+    struct.pack_into("<I", out, 56, 0)
+    crc = zlib.crc32(bytes(out[:56]) + b"\0\0\0\0" + bytes(out[60:]))
+    struct.pack_into("<I", out, 56, crc)
+    return bytes(out)
+
+
+def set_descriptor(block: bytearray, old: tuple[int, int], new: tuple[int, int]) -> None:
+    """Point the one asset descriptor at (offset, length) ``old`` to ``new`` instead."""
+    key = struct.pack("<QI", *old)
+    at = block.find(key)
+    assert at >= 0 and block.find(key, at + 1) < 0, f"descriptor {old} not found once"
+    block[at : at + 12] = struct.pack("<QI", *new)

@@ -236,6 +236,10 @@ def check_limits(game: Game, report: Report) -> None:
     from .sections.sprites import MAX_FRAMES, MAX_SIZE, Sprite
 
     h = game.header
+    if h.sample_rate is None:
+        report.warning(38, "header.sample_rate_code", "0 (44100 Hz, the one sample frequency the spec "
+                       "defines)", str(h.sample_rate_code))
+    _check_map_order(game, report)
     if h.reserved:
         report.error(46, "header.reserved", "zero", f"0x{h.reserved:04X}")
     if h.revision != 0:
@@ -298,6 +302,7 @@ EVENT_NAMES = ("click", "touch", "leave", "approach", "action1", "action2", "act
                "action6", "action7", "action8", "action9", "using object1", "using object2", "using object3",
                "timer", "sell", "buy")
 TIMER_CODES = 13  # 0 = 1/10 s ... 12 = 1 hour
+OBJECT_EVENTS = 17  # the object table's handler types are 0-16
 
 
 def iter_handlers(obj: Any, path: str = "") -> Iterator[tuple[str, EventHandler]]:
@@ -314,9 +319,11 @@ def check_handlers(game: Game, report: Report) -> None:
         except FormatError as err:
             report.capture(err)
             continue
+        # Objects (section 31) allow types 0-16: sell and buy are events of NPCs, not objects.
+        top = OBJECT_EVENTS - 1 if int(getattr(s, "TYPE", -1)) == 31 else len(EVENT_NAMES) - 1
         for path, h in handlers:
-            if h.event >= len(EVENT_NAMES):
-                report.error(None, path + ".event", f"an event code from 0 to {len(EVENT_NAMES) - 1}", str(h.event))
+            if h.event > top:
+                report.error(None, path + ".event", f"an event code from 0 to {top}", str(h.event))
             elif 13 <= h.event <= 15:
                 if h.parameter >= n_tiles:
                     report.error(None, path + ".parameter", f"an object sprite index below {n_tiles} (on using an "
@@ -327,3 +334,32 @@ def check_handlers(game: Game, report: Report) -> None:
                                  str(h.parameter))
             elif h.event not in (2, 3) and h.parameter:
                 report.warning(None, path + ".parameter", f"zero (on {EVENT_NAMES[h.event]})", str(h.parameter))
+
+
+def _check_map_order(game: Game, report: Report) -> None:
+    """Map assets come last in the file (NOTES.md): say which map starts before another asset ends.
+
+    The file is still rebuilt byte for byte while nothing moves; an edit that
+    changes an asset's size lays the assets out again, maps last.
+    """
+    from .sections import MapsSection
+    from .sections.common import iter_assets
+
+    ends: list[tuple[int, str]] = []
+    maps: list[tuple[int, str]] = []
+    for s in game.sections:
+        is_map = isinstance(s, MapsSection)
+        for a in iter_assets(s):
+            if a.hint is None or not a.length:
+                continue
+            if is_map:
+                maps.append((a.hint, a.path))
+            else:
+                ends.append((a.hint + a.length, a.path))
+    if not maps or not ends:
+        return
+    last_end, last_path = max(ends)
+    first, first_path = min(maps)
+    if first < last_end:
+        report.error(None, first_path, "map assets after every other asset (they come last in the file)",
+                     f"a map at asset offset 0x{first:X}, before the end of {last_path} (0x{last_end:X})")
