@@ -26,8 +26,8 @@ import resource
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
@@ -49,11 +49,11 @@ def child(path: str, op: str) -> None:
     inflated = [0]
     real_inflate = compression.inflate
 
-    def counting(*args: object, **kwargs: object) -> compression.Inflated:
-        out = real_inflate(*args, **kwargs)  # type: ignore[arg-type]
+    def counting(*args: Any, **kwargs: Any) -> compression.Inflated:
+        out = real_inflate(*args, **kwargs)
         inflated[0] += len(out.data)
         return out
-    compression.inflate = counting  # type: ignore[assignment]
+    compression.inflate = counting
     for mod in list(sys.modules.values()):  # the codecs imported the name itself
         if getattr(mod, "inflate", None) is real_inflate:
             mod.inflate = counting  # type: ignore[attr-defined]
@@ -136,7 +136,7 @@ def main() -> None:
         return
     from savecraft import limits
 
-    rows = []
+    rows: list[tuple[str, str, int, int, int, float, float, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "demo").mkdir()
@@ -164,12 +164,11 @@ def main() -> None:
     # Small files measure the interpreter's noise (a few MB of pages), not the codec:
     # the ratio that matters is over inputs where the larger size is at least 4 MiB.
     big = [r for r in rows if max(r[2], r[3]) >= 4 * MIB]
-    worst: Callable[[tuple[object, ...]], float] = lambda r: float(r[6])  # noqa: E731
     print()
-    for r in sorted(big, key=worst, reverse=True)[:5]:
+    for r in sorted(big, key=lambda r: r[6], reverse=True)[:5]:
         print(f"worst peak / max(file, inflated) over inputs of 4 MiB or more: {r[6]:.2f} "
               f"({r[0]}, {r[1]}, peak {r[4] / MIB:.0f} MiB)")
-    top = max(rows, key=lambda r: int(r[4]))  # type: ignore[arg-type, return-value]
+    top = max(rows, key=lambda r: r[4])
     cap = max(limits.get("inflate"), limits.get("decoded"))
     print(f"largest peak: {top[4] / MIB:.0f} MiB ({top[0]}, {top[1]}); the largest single cap is "
           f"{cap / MIB:.0f} MiB")

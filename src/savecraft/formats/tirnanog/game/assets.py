@@ -136,6 +136,7 @@ class Asset(Generic[T]):
         "length",
         "path",
         "trailing",
+        "was_empty",
     )
 
     def __init__(self, value: T | None = None, *, hint: int | None = None) -> None:
@@ -150,6 +151,7 @@ class Asset(Generic[T]):
         self.deflate = Deflated()
         self.path = ""
         self.trailing = b""  # bytes after the deflate stream inside the stored asset
+        self.was_empty = False  # stored as zero bytes (no stream at all): kept so while the value is empty
 
     @classmethod
     def lazy(cls, src: Source, ctx: AssetContext, rel_offset: int, file_offset: int, length: int,
@@ -210,6 +212,7 @@ class Asset(Generic[T]):
         if not self.COMPRESSED:
             return stored, stored
         if not stored:
+            self.was_empty = True
             return b"", stored
         inf = inflate(stored, offset=self.file_offset, path=self.path)
         self.deflate = Deflated.from_stream(stored[: inf.consumed], inf.data, inf.container)
@@ -242,9 +245,12 @@ class Asset(Generic[T]):
         """The bytes to write: the original ones while nothing can have changed them."""
         if not self._loaded and (not self.REFS_STRINGS or ctx.strings_unchanged):
             return self.stored()
-        content = self.encode(self._get(), ctx)
+        value = self._get()
+        content = self.encode(value, ctx)
         if not self.COMPRESSED:
             return content
+        if self.was_empty and value == self.empty():
+            return b""  # a zero-length asset, not a deflate stream of nothing
         return self.deflate.compress(content) + self.trailing
 
     # -- equality and JSON -----------------------------------------------------------
@@ -282,6 +288,8 @@ class Asset(Generic[T]):
             out["offset"] = self.hint
         if self.gap:
             out["gap"] = _b64(self.gap)
+        if self.was_empty:
+            out["empty"] = True
         if self.COMPRESSED:
             if self.deflate.original is not None:
                 self.deflate.settle(self.encode(value, self._ctx))
@@ -307,6 +315,7 @@ class Asset(Generic[T]):
         a.hint = hint
         if obj.get("gap"):
             a.gap = _dec_bytes(obj["gap"], path + ".gap")
+        a.was_empty = obj.get("empty") is True
         d = obj.get("deflate")
         if isinstance(d, dict):
             try:
