@@ -283,6 +283,10 @@ class Asset(Generic[T]):
 
     def __json_encode__(self) -> Any:
         value = self._get()
+        if self.COMPRESSED and self.deflate.original is not None:
+            # Before the value is dumped: a map still holds its original RLE stream here,
+            # so re-encoding the asset for this check reuses it instead of encoding the tiles.
+            self.deflate.settle(self.encode(value, self._ctx))
         out: dict[str, Any] = {"value": self.json_value(value)}
         if self.hint is not None:
             out["offset"] = self.hint
@@ -291,8 +295,6 @@ class Asset(Generic[T]):
         if self.was_empty:
             out["empty"] = True
         if self.COMPRESSED:
-            if self.deflate.original is not None:
-                self.deflate.settle(self.encode(value, self._ctx))
             d = self.deflate
             out["deflate"] = {"container": d.container.value, "level": d.level}
             if d.original is not None:  # no level reproduces it: the stream itself, and what it holds
