@@ -18,6 +18,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -71,7 +72,10 @@ def main() -> None:
     ap.add_argument("--side-log2", type=int, default=6)
     args = ap.parse_args()
     files = {n: game_with_maps(n, args.side_log2) for n in SIZES}
-    ops = {"dump": lambda d: savecraft.to_json(savecraft.parse(d)), "validate": savecraft.validate}
+    def dump(data: bytes) -> object:
+        return savecraft.to_json(savecraft.parse(data))
+
+    ops: dict[str, Callable[[bytes], object]] = {"dump": dump, "validate": savecraft.validate}
     times: dict[tuple[str, int], list[float]] = {}
     for _ in range(args.rounds):
         for op, fn in ops.items():
@@ -97,7 +101,6 @@ def main() -> None:
         ratios.append((t2 - t1) / (t1 - t0))
     print(f"RLE encode of one map: whole-array / run-by-run = {statistics.median(ratios):.2f} (median)")
     # The dump of the 1,000-map game with each encoder, alternating.
-    dump = ops["dump"]
     new, old = [], []
     for _ in range(args.rounds):
         t0 = time.perf_counter()
