@@ -208,3 +208,10 @@ def test_set_limit_refuses_unknown_names_and_negative_values() -> None:
         limits.set_limit("nonsense", 1)
     with pytest.raises(ValueError):
         limits.set_limit("chunks", -1)
+
+
+def test_a_map_past_the_cap_is_reported_once_per_map(tmp_path: Path) -> None:
+    done = _validate_in_child(tmp_path, hostile.game_with_huge_maps())
+    lines = done.stdout.splitlines()
+    assert len([ln for ln in lines if "maps[0].layers" in ln]) == 1, done.stdout
+    assert len([ln for ln in lines if "maps[1].layers" in ln]) == 1, done.stdout
