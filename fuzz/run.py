@@ -131,8 +131,17 @@ def run_atheris(target: Target, seconds: float, seed: int, out: Path, timeout: f
     for data in target.seeds():
         (corpus / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
+    stats = Stats(target.name, "atheris")
+    log = out / f"findings-{target.name}.json"
+
     def test_one_input(data: bytes) -> None:
-        target.check(data)  # a Finding propagates: libFuzzer saves the input and stops
+        # A Finding is recorded and the run goes on (libFuzzer would stop at the first);
+        # anything else escaping check() is a bug of the harness and does stop it.
+        try:
+            target.check(data)
+        except Finding as f:
+            _record(stats, f, data, out)
+            log.write_text(json.dumps(stats.findings))
 
     def custom_mutator(data: bytes, max_size: int, mseed: int) -> bytes:
         rng = random.Random(mseed)
@@ -165,10 +174,14 @@ def _atheris_child(name: str, seconds: float, args: argparse.Namespace) -> Stats
     for line in done.stderr.splitlines():
         if line.startswith("stat::number_of_executed_units:"):
             stats.execs = int(line.split(":")[-1])
-        if "Finding" in line or "Uncaught Python exception" in line:
-            stats.findings.setdefault(line.strip()[:200], {"count": 1})
-    if done.returncode not in (0,) and not stats.findings:
-        stats.findings[f"exit {done.returncode}"] = {"count": 1, "tail": done.stderr[-400:]}
+    log = args.out / f"findings-{name}.json"
+    if log.exists():
+        stats.findings = json.loads(log.read_text())
+        log.unlink()
+    if done.returncode != 0:
+        where = next((ln for ln in done.stderr.splitlines() if "Test unit written to" in ln), "")
+        stats.findings[f"exit {done.returncode}"] = {
+            "count": 1, "detail": (done.stdout + done.stderr)[-300:].strip(), "example": where}
     return stats
 
 
