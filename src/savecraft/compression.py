@@ -3,8 +3,9 @@
 Two rules from the project's principles live here:
 
 * never unbounded memory: :func:`inflate` stops at a cap (default 256 MiB,
-  changeable with :func:`set_inflate_limit` or ``SAVECRAFT_MAX_INFLATE``) and
-  reports the stream's offset instead of growing without end;
+  changeable with :func:`set_inflate_limit` or ``SAVECRAFT_MAX_INFLATE``; the
+  cap lives in :mod:`savecraft.limits` with the others) and reports the
+  stream's offset instead of growing without end;
 * byte-exact round trips: recompressing rarely reproduces another encoder's
   bytes, so a :class:`Deflated` value remembers the original compressed bytes
   and a digest of what they inflate to. :func:`deflate` reuses them while the
@@ -15,27 +16,25 @@ Two rules from the project's principles live here:
 from __future__ import annotations
 
 import hashlib
-import os
 import zlib
 from dataclasses import dataclass, field
 from enum import Enum
 
+from . import limits
 from .errors import FormatError
 
-DEFAULT_INFLATE_LIMIT = 256 * 1024 * 1024
-_limit = int(os.environ.get("SAVECRAFT_MAX_INFLATE", DEFAULT_INFLATE_LIMIT))
+DEFAULT_INFLATE_LIMIT = limits.LIMITS["inflate"].default
 _CHUNK = 1 << 20
+_IN_PIECE = 1 << 20  # compressed bytes given to zlib at a time
 
 
 def inflate_limit() -> int:
-    return _limit
+    return limits.inflate_limit()
 
 
 def set_inflate_limit(limit: int) -> int:
-    """Change the cap on inflated sizes; returns the previous one."""
-    global _limit
-    old, _limit = _limit, int(limit)
-    return old
+    """Change the cap on inflated sizes; returns the previous one (kept here for callers)."""
+    return limits.set_inflate_limit(limit)
 
 
 class Container(str, Enum):
@@ -82,28 +81,39 @@ def inflate(
 
     ``offset`` is where ``data`` starts in the file, for messages.
     """
-    cap = _limit if limit is None else limit
+    cap = limits.inflate_limit() if limit is None else limit
     kind = container or detect_container(data)
     d = zlib.decompressobj(kind.wbits)
+    # The input is fed in pieces: zlib keeps a copy of whatever input it has not
+    # used yet, and for a memory-mapped gigabyte that copy was the whole file.
+    view = memoryview(data)
+    n = len(view)
+    parts: list[bytes] = []
+    size = pos = 0
     try:
-        # One call while the output fits: the common case costs no more than zlib.decompress.
-        out = d.decompress(data, cap + 1)
-        if len(out) > cap:
-            raise _too_big(offset, path, cap)
-        if d.unconsumed_tail:
-            raise _too_big(offset, path, cap)
+        while True:
+            piece = view[pos : pos + _IN_PIECE]
+            pos += len(piece)
+            out = d.decompress(piece, cap + 1 - size)
+            parts.append(out)
+            size += len(out)
+            if size > cap or d.unconsumed_tail:
+                raise _too_big(offset, path, cap)
+            if d.eof or pos >= n:
+                break
         if not d.eof:
             tail = d.flush(_CHUNK)
-            if len(out) + len(tail) > cap:
+            if size + len(tail) > cap:
                 raise _too_big(offset, path, cap)
-            out += tail
+            parts.append(tail)
     except zlib.error as exc:
         raise FormatError(offset, path, f"a valid {kind.value} deflate stream", str(exc)) from None
     if require_end and not d.eof:
-        raise FormatError(offset + len(data), path, f"the end of the {kind.value} stream",
+        raise FormatError(offset + n, path, f"the end of the {kind.value} stream",
                           "the end of the data")
-    consumed = len(data) - len(d.unused_data)
-    return Inflated(out, kind, consumed, bytes(d.unused_data))
+    consumed = pos - len(d.unused_data)
+    trailing = bytes(d.unused_data) + bytes(view[pos:]) if d.eof else b""
+    return Inflated(parts[0] if len(parts) == 1 else b"".join(parts), kind, consumed, trailing)
 
 
 def _too_big(offset: int, path: str, cap: int) -> FormatError:

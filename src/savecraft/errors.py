@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from . import limits
+
 
 class SavecraftError(Exception):
     """Base class of every error savecraft raises on purpose."""
@@ -139,7 +141,7 @@ class Report:
         if key in self._seen or (problem.offset is None and (-1, *key[1:]) in self._seen):
             return  # the same, or the same already listed with its offset
         self._seen.update((key, (-1, *key[1:])))
-        self.problems.append(problem)
+        self._keep(problem)
 
     def ends_early(self, size: int, needed: int, path: str, expected: str) -> None:
         """The data ends at ``size``, the file goes on to ``needed``: said once, where it ends.
@@ -152,6 +154,25 @@ class Report:
         self.error(size, path, f"{expected} (up to 0x{needed:X})",
                    f"the end of the data at 0x{size:X}: {needed - size:,} bytes could not be read")
         self.data_end = size
+
+    omitted: int = 0  # problems past the cap (savecraft.limits "problems"), counted, not kept
+    omitted_errors: int = 0
+
+    def _keep(self, problem: Problem) -> None:
+        """Keep the first N problems, then only count: a file of a million bad records costs N."""
+        cap = limits.problem_limit()
+        if len(self.problems) - (1 if self.omitted else 0) < cap:
+            self.problems.append(problem)
+            return
+        self.omitted += 1
+        self.omitted_errors += problem.severity == "error"
+        summary = Problem(None, "", f"and {self.omitted} more problems (not kept: the limit is {cap} "
+                          "per file, raise it with SAVECRAFT_MAX_PROBLEMS)", "",
+                          "error" if self.omitted_errors else "warning")
+        if self.omitted == 1:
+            self.problems.append(summary)
+        else:
+            self.problems[-1] = summary
 
     def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
         problem = Problem(offset, path, expected, found)

@@ -26,13 +26,14 @@ class StreamEncoding:
     after_stream: bytes = b""  # bytes between the end of the deflate stream and the CRC
 
 
-def read_stream(compressed: bytes, stored_crc: int, enc: StreamEncoding, report: Report, *,
+def read_stream(compressed: bytes | memoryview, stored_crc: int, enc: StreamEncoding, report: Report, *,
                 offset: int, crc_offset: int, path: str, crc_path: str, what: str) -> bytes:
     """Inflate ``compressed`` (at ``offset`` in the file), check the CRC, and record in ``enc``
     how it was stored. ``what`` names the inflated bytes in messages ("the chunk data")."""
     inflated = inflate(compressed, offset=offset, path=path)
     content = inflated.data
-    enc.deflate = Deflated.from_stream(compressed[: inflated.consumed], content, inflated.container)
+    enc.deflate = Deflated.from_stream(bytes(compressed[: inflated.consumed]), content,
+                                       inflated.container)
     enc.after_stream = inflated.trailing
     if inflated.container.value != "zlib":
         report.note(f"{what} is a {inflated.container.value} deflate stream (writers emit zlib)")

@@ -18,6 +18,7 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
+from ... import limits
 from ...compiled import speedups
 from ...errors import FormatError
 from ...jsonmap import register_type
@@ -26,6 +27,31 @@ MAX_RUN = 128
 
 # The compiled packet walk, or None: the numpy path does the work (the tests run both).
 _speedups: ModuleType | None = speedups
+
+
+def count_values(data: bytes | memoryview, *, offset: int = 0, path: str = "") -> int:
+    """How many values the stream holds, from its packet headers alone (nothing is decoded).
+
+    This is how a loader checks a map it will not draw yet: the arithmetic of
+    the stream (every packet whole, the total) costs no memory, whatever the
+    total claims. A packet cut short raises FormatError at its offset.
+    """
+    buf = bytes(data)
+    if _speedups is not None:
+        status, pos, total = _speedups.rle_count(buf)
+        if status == 1:
+            raise _cut_short(buf, pos, offset, path)
+        return int(total)
+    size = _PACKET_SIZE
+    n = len(buf)
+    pos = total = 0
+    while pos < n:
+        h = buf[pos]
+        if pos + size[h] > n:
+            raise _cut_short(buf, pos, offset, path)
+        total += (h & 0x7F) + 1
+        pos += size[h]
+    return total
 
 
 def decode(
@@ -51,6 +77,12 @@ def decode(
     if count is not None and count > bound:
         raise FormatError(offset, path, f"an RLE stream that fills {count} values",
                           f"{n} bytes, which hold at most {bound}")
+    # The output is checked against the cap on one decoded structure before it is made.
+    if count is None and 2 * bound > limits.get("decoded"):
+        limits.check("decoded", 2 * count_values(buf, offset=offset, path=path), offset, path,
+                     "bytes of tiles the RLE stream holds")
+    elif count is not None:
+        limits.check("decoded", 2 * count, offset, path, "bytes of tiles the RLE stream must fill")
     if _speedups is not None:
         return _decode_compiled(buf, count, offset, path)
     return _decode_numpy(buf, count, offset, path)
@@ -171,15 +203,69 @@ def _overfill(offset: int, path: str, count: int | None, total: int) -> FormatEr
 
 
 def encode(values: npt.ArrayLike) -> bytes:
-    """The canonical encoding: runs of two or more equal values, literals otherwise."""
+    """The canonical encoding: runs of two or more equal values, literals otherwise.
+
+    A run longer than 128 is split into packets of 128, and a last piece of one
+    value is a one-value literal packet; consecutive single values are grouped
+    into literal packets of up to 128. Computed on whole arrays (no loop per
+    run): a game's maps are written at the speed of numpy, not of Python.
+    """
     arr = np.ascontiguousarray(values, dtype="<u2").ravel()
     n = len(arr)
     if n == 0:
         return b""
-    # Boundaries of runs of equal values, found with numpy rather than per value.
     change = np.flatnonzero(arr[1:] != arr[:-1]) + 1
     starts = np.concatenate(([0], change))
     lengths = np.diff(np.concatenate((starts, [n])))
+    if len(starts) < _FEW_RUNS:  # a few runs: the loop beats a dozen whole-array steps
+        return _encode_runs(arr, starts, lengths)
+    single = lengths == 1
+    # An item is one run of two or more, or a stretch of consecutive single values.
+    first = ~single
+    first[1:] |= ~single[:-1]
+    first[0] = True
+    item_run = np.flatnonzero(first)
+    item_start = starts[item_run]
+    item_lit = single[item_run]
+    item_len = np.diff(np.concatenate((item_start, [n])))
+    item_npk = (item_len + MAX_RUN - 1) // MAX_RUN
+    # Packets: item by item, up to 128 values each.
+    pk_item = np.repeat(np.arange(len(item_run)), item_npk)
+    pk_j = np.arange(len(pk_item)) - np.repeat(np.cumsum(item_npk) - item_npk, item_npk)
+    lit = item_lit[pk_item]
+    cnt = np.minimum(item_len[pk_item] - MAX_RUN * pk_j, MAX_RUN)
+    head = np.where(lit, cnt - 1, np.where(cnt >= 2, 0x80 | (cnt - 1), 0)).astype(np.uint8)
+    words = np.where(lit, cnt, 1)
+    src = item_start[pk_item] + np.where(lit, MAX_RUN * pk_j, 0)
+    size = 1 + 2 * words
+    pos = np.cumsum(size) - size
+    out = np.empty(int(size.sum()), dtype=np.uint8)
+    out[pos] = head
+    k = np.arange(int(words.sum())) - np.repeat(np.cumsum(words) - words, words)
+    value = arr[np.repeat(src, words) + k]
+    at = np.repeat(pos + 1, words) + 2 * k
+    out[at] = value & 0xFF
+    out[at + 1] = value >> 8
+    return out.tobytes()
+
+
+_FEW_RUNS = 64
+
+
+def _encode_loop(values: npt.ArrayLike) -> bytes:
+    """The same encoding one run at a time: the reference the tests hold :func:`encode` to."""
+    arr = np.ascontiguousarray(values, dtype="<u2").ravel()
+    n = len(arr)
+    if n == 0:
+        return b""
+    change = np.flatnonzero(arr[1:] != arr[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    return _encode_runs(arr, starts, np.diff(np.concatenate((starts, [n]))))
+
+
+def _encode_runs(arr: npt.NDArray[np.uint16], starts: npt.NDArray[np.intp],
+                 lengths: npt.NDArray[np.intp]) -> bytes:
+    n = len(arr)
     raw = arr.tobytes()
     out = bytearray()
     lit_start = -1  # index of the first pending literal value

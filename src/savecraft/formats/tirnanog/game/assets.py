@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable
 from typing import IO, Any, ClassVar, Generic, TypeVar
 
+from .... import limits
 from ....binary import Buffer
 from ....compression import Container, Deflated, digest, inflate
 from ....errors import FormatError, Report
@@ -81,6 +82,17 @@ class AssetContext:
         self.report = report or Report(strict=True)
         self._names = names
         self.header = header
+        self.tiles = 0  # map tiles decoded so far from this game (savecraft.limits "file_tiles")
+
+    def reserve_tiles(self, tiles: int, offset: int, path: str) -> Callable[[], None]:
+        """Charge a map's tiles to the game's budget before they are decoded; returns the refund."""
+        limits.check("file_tiles", self.tiles + tiles, offset, path,
+                     f"tiles in the maps decoded so far and this one ({self.tiles} + {tiles})")
+        self.tiles += tiles
+
+        def release() -> None:
+            self.tiles -= tiles
+        return release
 
     def script_names(self) -> Any:
         return self._names() if self._names is not None else None
@@ -124,6 +136,7 @@ class Asset(Generic[T]):
         "length",
         "path",
         "trailing",
+        "was_empty",
     )
 
     def __init__(self, value: T | None = None, *, hint: int | None = None) -> None:
@@ -138,6 +151,7 @@ class Asset(Generic[T]):
         self.deflate = Deflated()
         self.path = ""
         self.trailing = b""  # bytes after the deflate stream inside the stored asset
+        self.was_empty = False  # stored as zero bytes (no stream at all): kept so while the value is empty
 
     @classmethod
     def lazy(cls, src: Source, ctx: AssetContext, rel_offset: int, file_offset: int, length: int,
@@ -198,6 +212,7 @@ class Asset(Generic[T]):
         if not self.COMPRESSED:
             return stored, stored
         if not stored:
+            self.was_empty = True
             return b"", stored
         inf = inflate(stored, offset=self.file_offset, path=self.path)
         self.deflate = Deflated.from_stream(stored[: inf.consumed], inf.data, inf.container)
@@ -230,9 +245,12 @@ class Asset(Generic[T]):
         """The bytes to write: the original ones while nothing can have changed them."""
         if not self._loaded and (not self.REFS_STRINGS or ctx.strings_unchanged):
             return self.stored()
-        content = self.encode(self._get(), ctx)
+        value = self._get()
+        content = self.encode(value, ctx)
         if not self.COMPRESSED:
             return content
+        if self.was_empty and value == self.empty():
+            return b""  # a zero-length asset, not a deflate stream of nothing
         return self.deflate.compress(content) + self.trailing
 
     # -- equality and JSON -----------------------------------------------------------
@@ -265,14 +283,18 @@ class Asset(Generic[T]):
 
     def __json_encode__(self) -> Any:
         value = self._get()
+        if self.COMPRESSED and self.deflate.original is not None:
+            # Before the value is dumped: a map still holds its original RLE stream here,
+            # so re-encoding the asset for this check reuses it instead of encoding the tiles.
+            self.deflate.settle(self.encode(value, self._ctx))
         out: dict[str, Any] = {"value": self.json_value(value)}
         if self.hint is not None:
             out["offset"] = self.hint
         if self.gap:
             out["gap"] = _b64(self.gap)
+        if self.was_empty:
+            out["empty"] = True
         if self.COMPRESSED:
-            if self.deflate.original is not None:
-                self.deflate.settle(self.encode(value, self._ctx))
             d = self.deflate
             out["deflate"] = {"container": d.container.value, "level": d.level}
             if d.original is not None:  # no level reproduces it: the stream itself, and what it holds
@@ -295,6 +317,7 @@ class Asset(Generic[T]):
         a.hint = hint
         if obj.get("gap"):
             a.gap = _dec_bytes(obj["gap"], path + ".gap")
+        a.was_empty = obj.get("empty") is True
         d = obj.get("deflate")
         if isinstance(d, dict):
             try:

@@ -18,6 +18,15 @@ from .sections import CATEGORY_NAMES, StringsSection
 from .sections.common import NOT_SET, EventHandler, SpriteRef, iter_values, walk_refs
 
 
+def _capture(report: Report, err: FormatError) -> None:
+    """An asset that does not decode fails again in every check that looks at it: report it once."""
+    if report.strict:
+        raise err
+    for problem in err.problems:
+        if problem not in report.problems:
+            report.capture(FormatError.from_problem(problem))
+
+
 def check_game(game: Game, report: Report) -> None:
     """Every check below, in order."""
     check_refs(game, report)
@@ -40,7 +49,7 @@ class _Checker:
             try:
                 text_counts.append(len(tr.texts.value.texts))
             except FormatError as err:
-                report.capture(err)
+                _capture(report, err)
         self.has_texts = bool(text_counts)
         self.ntexts = min(text_counts) if text_counts else 0
         self.counts: dict[int, int | None] = {}
@@ -77,7 +86,7 @@ def check_refs(game: Game, report: Report) -> None:
         try:
             walk_refs(s, f"sections[{i}]", checker.visit, sprite_types=(SpriteRef, MapSpriteRef))
         except FormatError as err:
-            report.capture(err)
+            _capture(report, err)
     check_scripts(game, report, checker)
 
 
@@ -94,7 +103,7 @@ def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -
         try:
             scripts = list(iter_scripts(s, f"sections[{i}]"))
         except FormatError as err:
-            report.capture(err)
+            _capture(report, err)
             continue
         for path, sc in scripts:
             try:
@@ -144,7 +153,7 @@ def check_indices(game: Game, report: Report) -> None:
             try:
                 anims = sp.asset.value.animations
             except FormatError as err:
-                report.capture(err)
+                _capture(report, err)
                 continue
             if len(anims) != sp.directions:
                 report.error(None, f"sections[{i}].sprites[{k}].directions",
@@ -171,7 +180,7 @@ def check_indices(game: Game, report: Report) -> None:
             try:
                 head = asset.head(8)
             except FormatError as err:
-                report.capture(err)
+                _capture(report, err)
                 continue
             if head and not any(head.startswith(m) for m in asset.MAGICS):
                 report.warning(asset.file_offset if asset.file_offset >= 0 else None, asset.path,
@@ -190,7 +199,7 @@ def check_indices(game: Game, report: Report) -> None:
         try:
             recipes = e.asset.value.recipes
         except FormatError as err:
-            report.capture(err)
+            _capture(report, err)
             continue
         for r_, rc in enumerate(recipes):
             for j, v in [(-1, rc.product)] + [(j, ing.object) for j, ing in enumerate(rc.ingredients)]:
@@ -208,7 +217,7 @@ def check_indices(game: Game, report: Report) -> None:
         try:
             layers = me.asset.value.layers
         except FormatError as err:
-            report.capture(err)
+            _capture(report, err)
             continue
         if layers.shape[0] != game.header.map_layers or layers.shape[1] != game.header.map_size:
             report.error(None, f"maps[{k}].layers",
@@ -237,6 +246,10 @@ def check_limits(game: Game, report: Report) -> None:
     from .sections.sprites import MAX_FRAMES, MAX_SIZE, Sprite
 
     h = game.header
+    if h.sample_rate is None:
+        report.warning(38, "header.sample_rate_code", "0 (44100 Hz, the one sample frequency the spec "
+                       "defines)", str(h.sample_rate_code))
+    _check_map_order(game, report)
     if h.reserved:
         report.error(46, "header.reserved", "zero", f"0x{h.reserved:04X}")
     if h.revision != 0:
@@ -247,7 +260,7 @@ def check_limits(game: Game, report: Report) -> None:
         try:
             dims = png_size(a.asset.head(24))
         except FormatError as err:
-            report.capture(err)
+            _capture(report, err)
             dims = None
         atlas_dims.append(dims)
         if dims is not None and h.atlas_size and (dims[0] > h.atlas_size or dims[1] > h.atlas_size):
@@ -299,6 +312,7 @@ EVENT_NAMES = ("click", "touch", "leave", "approach", "action1", "action2", "act
                "action6", "action7", "action8", "action9", "using object1", "using object2", "using object3",
                "timer", "sell", "buy")
 TIMER_CODES = 13  # 0 = 1/10 s ... 12 = 1 hour
+OBJECT_EVENTS = 17  # the object table's handler types are 0-16
 
 
 def iter_handlers(obj: Any, path: str = "") -> Iterator[tuple[str, EventHandler]]:
@@ -313,11 +327,13 @@ def check_handlers(game: Game, report: Report) -> None:
         try:
             handlers = list(iter_handlers(s, f"sections[{i}]"))
         except FormatError as err:
-            report.capture(err)
+            _capture(report, err)
             continue
+        # Objects (section 31) allow types 0-16: sell and buy are events of NPCs, not objects.
+        top = OBJECT_EVENTS - 1 if int(getattr(s, "TYPE", -1)) == 31 else len(EVENT_NAMES) - 1
         for path, h in handlers:
-            if h.event >= len(EVENT_NAMES):
-                report.error(None, path + ".event", f"an event code from 0 to {len(EVENT_NAMES) - 1}", str(h.event))
+            if h.event > top:
+                report.error(None, path + ".event", f"an event code from 0 to {top}", str(h.event))
             elif 13 <= h.event <= 15:
                 if h.parameter >= n_tiles:
                     report.error(None, path + ".parameter", f"an object sprite index below {n_tiles} (on using an "
@@ -328,3 +344,32 @@ def check_handlers(game: Game, report: Report) -> None:
                                  str(h.parameter))
             elif h.event not in (2, 3) and h.parameter:
                 report.warning(None, path + ".parameter", f"zero (on {EVENT_NAMES[h.event]})", str(h.parameter))
+
+
+def _check_map_order(game: Game, report: Report) -> None:
+    """Map assets come last in the file (NOTES.md): say which map starts before another asset ends.
+
+    The file is still rebuilt byte for byte while nothing moves; an edit that
+    changes an asset's size lays the assets out again, maps last.
+    """
+    from .sections import MapsSection
+    from .sections.common import iter_assets
+
+    ends: list[tuple[int, str]] = []
+    maps: list[tuple[int, str]] = []
+    for s in game.sections:
+        is_map = isinstance(s, MapsSection)
+        for a in iter_assets(s):
+            if a.hint is None or not a.length:
+                continue
+            if is_map:
+                maps.append((a.hint, a.path))
+            else:
+                ends.append((a.hint + a.length, a.path))
+    if not maps or not ends:
+        return
+    last_end, last_path = max(ends)
+    first, first_path = min(maps)
+    if first < last_end:
+        report.error(None, first_path, "map assets after every other asset (they come last in the file)",
+                     f"a map at asset offset 0x{first:X}, before the end of {last_path} (0x{last_end:X})")

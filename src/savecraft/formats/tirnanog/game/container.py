@@ -173,7 +173,14 @@ def _is_map_section(s: Any) -> bool:
 
 
 def layout_assets(game: Game, ctx: BuildContext) -> list[bytes]:
-    """Place every asset; returns the asset area as pieces (gaps included) in file order."""
+    """Place every asset; returns the asset area as pieces (gaps included) in file order.
+
+    While every asset still fits where it was read (same offsets, gaps and
+    overlapping bytes), the area is rebuilt exactly as it was, whatever its
+    order (map assets not last, assets sharing bytes); otherwise the assets
+    are laid out again, in their old order with maps last and new ones after
+    the others of their kind.
+    """
     items: list[tuple[tuple[int, int, int, int], Asset[Any], bytes]] = []
     seen: set[int] = set()
     seq = 0
@@ -188,6 +195,10 @@ def layout_assets(game: Game, ctx: BuildContext) -> list[bytes]:
             key = (is_map, 1 if hint is None else 0, hint or 0, seq)
             seq += 1
             items.append((key, a, stored))
+    in_place = _place_as_read([(a, stored) for _, a, stored in items], ctx)
+    if in_place is not None:
+        return in_place
+    ctx.places.clear()
     items.sort(key=lambda x: x[0])
     pieces: list[bytes] = []
     pos = 0
@@ -211,6 +222,43 @@ def layout_assets(game: Game, ctx: BuildContext) -> list[bytes]:
         pieces.append(stored)
         pos += len(stored)
     return pieces
+
+
+def _place_as_read(items: list[tuple[Asset[Any], bytes]], ctx: BuildContext) -> list[bytes] | None:
+    """The asset area with every asset at its original offset, or None when one no longer fits.
+
+    Each asset goes back to ``hint`` (its offset when read) behind the ``gap``
+    bytes read in front of it; an asset that overlaps bytes already placed
+    must agree with them. A new asset (no hint), a gap that no longer matches,
+    or overlapping bytes that now differ mean the old layout cannot hold the
+    new content: the caller lays the area out afresh.
+    """
+    order = sorted(range(len(items)), key=lambda k: (items[k][0].hint or 0, -len(items[k][1]), k))
+    area = bytearray()
+    for k in order:
+        a, stored = items[k]
+        if a.hint is None:
+            if stored:
+                return None
+            ctx.places[id(a)] = (0, 0)
+            continue
+        h = a.hint
+        if not stored:
+            ctx.places[id(a)] = (h, 0)
+            continue
+        if a.gap:
+            if h != len(area) + len(a.gap):
+                return None
+            area += a.gap
+        elif h > len(area):
+            return None
+        end = h + len(stored)
+        shared = min(end, len(area)) - h
+        if area[h : h + shared] != stored[:shared]:
+            return None
+        area += stored[shared:]
+        ctx.places[id(a)] = (h, len(stored))
+    return [bytes(area)]
 
 
 def section_block(game: Game, ctx: BuildContext) -> bytes:

@@ -84,8 +84,10 @@ class Header:
         return 1 << self.atlas_size_log2 if self.atlas_size_log2 < 32 else 0
 
     @property
-    def sample_rate(self) -> int:
-        return 44100 if self.sample_rate_code == 0 else self.sample_rate_code
+    def sample_rate(self) -> int | None:
+        """In Hz; None for a code the spec does not define (it defines 0 = 44100 Hz only, and
+        one byte cannot hold a frequency in Hz, so any other byte is not a rate)."""
+        return 44100 if self.sample_rate_code == 0 else None
 
     @property
     def encrypted(self) -> bool:
@@ -104,7 +106,8 @@ class Header:
             "tile size": f"{self.tile_width} x {self.tile_height}",
             "map size": f"{self.map_size} x {self.map_size} (2^{self.map_size_log2})",
             "atlas size": f"{self.atlas_size} x {self.atlas_size} (2^{self.atlas_size_log2})",
-            "audio sample rate": self.sample_rate,
+            "audio sample rate": (f"{self.sample_rate} Hz" if self.sample_rate is not None else
+                                  f"unknown (code {self.sample_rate_code}; only 0 = 44100 Hz is defined)"),
             "frames per second": self.fps,
             "default action handlers": self.default_actions,
             "map layers": self.map_layers,

@@ -14,12 +14,14 @@ encoding hint and written back while the layers are unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from .... import limits
 from ....binary import Reader, Record, Writer, join_path
 from ....errors import FormatError, Report
 from .. import rle
@@ -162,11 +164,16 @@ def parse_map(
     report: Report | None = None,
     layers: int | None = None,
     size: int | None = None,
+    reserve: Callable[[int, int, str], Callable[[], None]] | None = None,
 ) -> MapAsset:
     """Decode an inflated map asset; ``offset`` is where it starts, for messages.
 
     ``layers`` and ``size`` (tiles per side) come from the game header; without
     them the shape is inferred from the tile count (11 layers preferred).
+    The tile count is checked against the per-map cap before anything is
+    decoded; ``reserve(tiles, offset, path)`` then charges it to the file's
+    budget (raising when the file's maps would pass theirs) and returns how
+    to give it back if decoding fails.
     """
     rep = report if report is not None else Report()
     r = Reader(data, base=offset, path=path, what="the map asset")
@@ -205,7 +212,17 @@ def parse_map(
                str(rle_size), at=MAP_HEADER.offsets[-1])
     block = r.bytes(rle_size, "layers")
     known = layers * size * size if layers is not None and size is not None else None
-    tiles = rle.decode(block, known, offset=rle_at, path=join_path(path, "layers"))
+    lpath = join_path(path, "layers")
+    claimed = known if known is not None else rle.count_values(block, offset=rle_at, path=lpath)
+    limits.check("map_tiles", claimed, rle_at, lpath,
+                 "tiles in the map" + (" (layers x size x size in the game header)" if known else ""))
+    release = reserve(claimed, rle_at, lpath) if reserve is not None else None
+    try:
+        tiles = rle.decode(block, known, offset=rle_at, path=lpath)
+    except BaseException:
+        if release is not None:
+            release()
+        raise
     shape = _shape(len(tiles), layers, size)
     if shape is None:
         want = ("a whole number of square layers" if layers is None or size is None

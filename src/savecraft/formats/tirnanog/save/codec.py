@@ -16,6 +16,7 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .... import limits
 from ....binary import Reader, Record, Writer, active_sink, cached_struct, join_path, stream_space
 from ....compression import inflate
 from ....errors import FormatError, Report
@@ -273,9 +274,32 @@ def _encode_deny(w: Writer, d: DenyChunk) -> None:
         w.bytes(packed)
 
 
+# A decoded save map is a Python list: a pointer per tile, and an int object for
+# each tile above 256 (the small ones are shared): up to this many bytes a tile.
+LIST_BYTES_PER_TILE = 40
+
+
+def _check_map(r: Reader) -> int:
+    """The MAP structure check in arithmetic only: every RLE packet whole, the tile count
+    within the caps. Returns the count; no tile is decoded (a 4 KiB save can hold runs of
+    hundreds of millions of tiles)."""
+    r.record(MAP_HEAD)
+    at = r.offset
+    return _check_tiles(r.rest(), at, join_path(r.path, "tiles"))
+
+
+def _check_tiles(data: bytes, at: int, path: str) -> int:
+    total = rle.count_values(data, offset=at, path=path)
+    limits.check("map_tiles", total, at, path, "tiles in the map's RLE stream")
+    limits.check("decoded", LIST_BYTES_PER_TILE * total, at, path,
+                 "bytes (a Python list) for the tiles in the map's RLE stream")
+    return total
+
+
 def _decode_map(r: Reader) -> MapChunk:
     head = r.record(MAP_HEAD)
     data = r.rest("tiles")
+    _check_tiles(data, r.offset - len(data), join_path(r.path, "tiles"))
     tiles = rle.decode(data, offset=r.offset - len(data), path=join_path(r.path, "tiles"))
     canonical = rle.encode(tiles) == data
     return MapChunk(map_id=head[2], tiles=tiles.tolist(), rle=None if canonical else data)
@@ -312,7 +336,7 @@ def _encode_raw(w: Writer, c: RawChunk) -> None:
 _CHUNKS: dict[bytes, tuple[str, Callable[[Reader], Any], Callable[[Reader], Any]]] = {
     b"USER": ("users", _check_user, _decode_user),
     b"NPC\0": ("npcs", _check_npc, _decode_npc),
-    b"MAP\0": ("maps", _decode_map, _decode_map),
+    b"MAP\0": ("maps", _check_map, _decode_map),
     b"DENY": ("deny", _decode_deny, _decode_deny),
     b"GLBL": ("globals", _check_globals, _decode_globals),
     b"QSTS": ("quests", _check_quests, _decode_quests),
@@ -458,8 +482,16 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
     chunks = ChunkList(decode=decode_chunk)
     pending = chunks._items
     sink = active_sink()
+    max_chunks = limits.get("chunks")
+    file_tiles = 0
     while pos < end:
         index = len(chunks)
+        if index >= max_chunks:
+            try:
+                limits.check("chunks", index + 1, pos, f"chunks[{index}]", "chunks read so far")
+            except FormatError as err:
+                report.capture(err)
+            break
         if end - pos < 8:
             report.error(pos, f"chunks[{index}]", "an 8-byte chunk header",
                          f"the end of the payload after {end - pos} bytes")
@@ -486,7 +518,11 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
                 continue
             path = chunk_path(magic, k, index)
             try:
-                entry[1](Reader(raw, base=pos, path=path, what="the chunk"))
+                tiles = entry[1](Reader(raw, base=pos, path=path, what="the chunk"))
+                if magic == b"MAP\0":
+                    file_tiles += tiles
+                    limits.check("file_tiles", file_tiles, pos, f"{path}.tiles",
+                                 "tiles in the maps of the save so far")
             except FormatError as err:
                 report.capture(err)
                 chunks.append(RawChunk(magic=magic, data=raw[8:]))
@@ -544,9 +580,11 @@ def parse(data: bytes, report: Report | None = None) -> SaveGame:
     r.skip(len(data) - 4 - start, PAYLOAD)
     stored_crc = r.u32("crc")
     encoding = Encoding()
-    content = read_stream(data[start:-4], stored_crc, encoding, report,
-                          offset=start, crc_offset=len(data) - 4, path=PAYLOAD, crc_path="crc",
-                          what="the chunk data")
+    # A view, not a slice: a large file (perhaps memory-mapped) is never copied whole.
+    with memoryview(data) as view:
+        content = read_stream(view[start:-4], stored_crc, encoding, report,
+                              offset=start, crc_offset=len(data) - 4, path=PAYLOAD, crc_path="crc",
+                              what="the chunk data")
     with gc_paused(), stream_space(PAYLOAD, content, (start, len(data) - 4 - start)):
         chunks = scan_chunks(content, report)
     return SaveGame(game_id=game_id, preview=preview, chunks=chunks, encoding=encoding)

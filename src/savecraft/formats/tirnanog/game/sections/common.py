@@ -261,11 +261,12 @@ def iter_values(obj: Any, kind: type[T] | tuple[type, ...], path: str = "", *,
         for i, x in enumerate(obj):
             yield from iter_values(x, kind, f"{path}[{i}]", into_assets=into_assets)
         return
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            v = getattr(obj, f.name)
+    plan = None if isinstance(obj, type) else _field_plan(type(obj))
+    if plan is not None:
+        for name, _ in plan:
+            v = getattr(obj, name)
             if v is not None and (not isinstance(v, _LEAVES) or isinstance(v, kind)):
-                yield from iter_values(v, kind, f"{path}.{f.name}" if path else f.name, into_assets=into_assets)
+                yield from iter_values(v, kind, f"{path}.{name}" if path else name, into_assets=into_assets)
 
 
 def iter_assets(obj: Any) -> Iterator[Asset[Any]]:
@@ -297,20 +298,40 @@ def walk_refs(obj: Any, path: str, visit: Callable[[str, str, Any], None],
                 continue
             walk_refs(x, f"{path}[{i}]", visit, into_assets=into_assets, sprite_types=sprite_types)
         return
-    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+    plan = _field_plan(type(obj))
+    if plan is None:
         return
-    for f in dataclasses.fields(obj):
-        v = getattr(obj, f.name)
-        p = f"{path}.{f.name}" if path else f.name
-        kind = f.metadata.get("ref")
+    for name, kind in plan:
+        v = getattr(obj, name)
         if kind is not None:
+            p = f"{path}.{name}" if path else name
             if isinstance(v, list):
                 for i, x in enumerate(v):
                     visit(kind, f"{p}[{i}]", x)
             else:
                 visit(kind, p, v)
         elif isinstance(v, Asset | list) or (dataclasses.is_dataclass(v) and not isinstance(v, type)):
-            walk_refs(v, p, visit, into_assets=into_assets, sprite_types=sprite_types)
+            walk_refs(v, f"{path}.{name}" if path else name, visit, into_assets=into_assets,
+                      sprite_types=sprite_types)
+
+
+_PLANS: dict[type, tuple[tuple[str, str | None], ...] | None] = {}
+
+
+def _field_plan(cls: type) -> tuple[tuple[str, str | None], ...] | None:
+    """(field name, reference kind) of a dataclass, worked out once per class (None: not one).
+
+    ``dataclasses.fields`` builds a new tuple and reads every field's metadata on each
+    call; the reference walk of a game with a thousand maps made it once per object.
+    """
+    try:
+        return _PLANS[cls]
+    except KeyError:
+        pass
+    plan = (tuple((f.name, f.metadata.get("ref")) for f in dataclasses.fields(cls))
+            if dataclasses.is_dataclass(cls) else None)
+    _PLANS[cls] = plan
+    return plan
 
 
 __all__ = [

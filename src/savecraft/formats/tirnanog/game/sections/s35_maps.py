@@ -25,7 +25,7 @@ TYPE = 35
 def map_from_bytes(content: bytes, path: str, ctx: AssetContext) -> Map:
     h = ctx.header
     shape = {} if h is None else {"layers": h.map_layers, "size": h.map_size}
-    return parse_map(content, path=path, report=ctx.report, **shape)
+    return parse_map(content, path=path, report=ctx.report, reserve=ctx.reserve_tiles, **shape)
 
 
 def map_to_bytes(value: Map, ctx: Any) -> bytes:

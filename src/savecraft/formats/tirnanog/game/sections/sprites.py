@@ -100,16 +100,34 @@ def encode_sprite_map(m: SpriteMap) -> bytes:
 
 
 class SpriteMapAsset(Asset[SpriteMap]):
+    """A sprite map; ``read_count`` is how many animation records it had when read
+    (from the file or a dump), so an unchanged count keeps the descriptor's own."""
+
     WHAT = "sprite map"
     REFS_STRINGS = False
+    read_count: int | None = None
 
     def decode(self, content: bytes, offset: int, ctx: AssetContext) -> SpriteMap:
         try:
-            return decode_sprite_map(content, 0, self.path)
+            value = decode_sprite_map(content, 0, self.path)
         except FormatError as err:
             raise FormatError(err.offset, err.path,
                               err.expected + f" (offset inside the sprite map inflated from 0x{offset:X})",
                               err.found) from None
+        self.read_count = len(value.animations)
+        if value.trailing:
+            ctx.report.warning(offset, f"{self.path}.trailing",
+                               f"the end of the sprite map after {len(value.animations)} whole animation "
+                               f"records ({len(content) - len(value.trailing)} bytes inflated)",
+                               f"{len(value.trailing)} more bytes (kept)")
+        return value
+
+    @classmethod
+    def __json_decode__(cls, obj: Any, path: str) -> SpriteMapAsset:
+        a = super().__json_decode__(obj, path)
+        assert isinstance(a, SpriteMapAsset)
+        a.read_count = len(a.value.animations)
+        return a
 
     def encode(self, value: SpriteMap, ctx: Any) -> bytes:
         return encode_sprite_map(value)
@@ -150,7 +168,14 @@ def decode_sprites(r: Reader, ctx: ParseContext, path: str) -> tuple[list[Sprite
 
 def encode_sprites(items: list[Sprite], w: Writer, ctx: BuildContext, path: str) -> None:
     for i, s in enumerate(items):
-        d = len(s.asset.value.animations) if s.asset.loaded else s.directions
+        # The count of animation records, recomputed when the records change; while their
+        # number is what was read, the descriptor's count is kept (a file may disagree with
+        # itself, and validate says so, but is still rebuilt byte for byte).
+        d = s.directions
+        if s.asset.loaded:
+            n = len(s.asset.value.animations)
+            if n != s.asset.read_count:
+                d = n
         if not 0 <= d < 256:
             w._bad(f"{path}[{i}].directions", "at most 255 animation records", str(d))
         ctx.descriptor(w, s.asset, (s.reserved & 0xFFFFFF) | d << 24, f"{path}[{i}]")

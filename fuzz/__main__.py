@@ -1,0 +1,7 @@
+"""``python3 -m fuzz``: see :mod:`fuzz.run`."""
+
+import sys
+
+from fuzz.run import main
+
+sys.exit(main())
