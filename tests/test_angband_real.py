@@ -344,3 +344,23 @@ def test_pwmg_header_needs_a_block_after_it() -> None:
 
 def test_description_model_is_never_keyed_by_the_character_name() -> None:
     assert Description.KEY == ""
+
+
+@real
+def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> None:
+    from savecraft.binary import Reader, Writer
+    from savecraft.formats.angband.layouts import Context, items
+
+    ctx = Context()
+    memory = next(b for b in save42.blocks if block.block_name(b) == "object memory")
+    for name in ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max"):
+        ctx.set(name, getattr(memory, name), "object memory")
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "stores")
+    r = Reader(v42, start + 28 + 4, start + 28 + size)  # past the count, owner and stock size
+    fast = items._read_item_fast(r, ctx)
+    end_fast = r.pos
+    r.pos = start + 28 + 4
+    assert items._read_item_checked(r, ctx, "x") == fast and r.pos == end_fast
+    w = Writer()
+    items._write_item_checked(fast, w, ctx, "x")
+    assert w.getvalue() == items._pack_item(fast, ctx) == v42[start + 32:end_fast]

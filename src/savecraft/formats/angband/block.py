@@ -185,6 +185,15 @@ def sniff(data: bytes) -> bool:
 
 
 def parse(data: bytes, report: Report) -> BlockSave:
+    save, found = walk(data, report)
+    decoder = Decoder(data, save.variant, choose_game(data, save.variant, found), report)
+    for f in found:
+        save.blocks.append(_decode(data, f, decoder, report))
+    return save
+
+
+def walk(data: bytes, report: Report) -> tuple[BlockSave, list[Found]]:
+    """The container alone: header, block headers, checksums, padding; no block decoded."""
     save = BlockSave()
     r = Reader(data, what="the file")
     found: list[Found] = []
@@ -204,10 +213,7 @@ def parse(data: bytes, report: Report) -> BlockSave:
             found.append(f)
     except FormatError as err:
         report.capture(err)
-    decoder = Decoder(data, save.variant, choose_game(data, save.variant, found), report)
-    for f in found:
-        save.blocks.append(_decode(data, f, decoder, report))
-    return save
+    return save, found
 
 
 def _read_block(r: Reader, index: int, report: Report) -> Found | None:

@@ -12,9 +12,10 @@ first (:class:`~.Context`).
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 
-from ....binary import Reader, Writer
+from ....binary import Reader, Writer, cached_struct
 from ....errors import FormatError
 from . import Context
 
@@ -61,16 +62,12 @@ class Curse:
 
 
 @dataclass(slots=True)
-class Element:
-    """Resistance level and known/ignore flags for one element."""
-
-    res_level: int = 0
-    flags: int = 0
-
-
-@dataclass(slots=True)
 class Item:
-    """One object record (``rd_item`` of 4.2): kind by tval/sval name, ego and artifact by name."""
+    """One object record (``rd_item`` of 4.2): kind by tval/sval name, ego and artifact by name.
+
+    ``el_res`` and ``el_flags`` are the resistance level and the flags of each
+    element (acid, electricity, ...), in the game's element order.
+    """
 
     version: int = 5
     oidx: int = 0
@@ -100,7 +97,8 @@ class Item:
     brands: bytes | None = None
     slays: bytes | None = None
     curses: list[Curse] | None = None
-    elements: list[Element] = field(default_factory=list)
+    el_res: list[int] = field(default_factory=list)
+    el_flags: bytes = b""
     held_m_idx: int = 0
     mimicking_m_idx: int = 0
     activation: int = 0
@@ -132,7 +130,94 @@ class Item:
         return text
 
 
+class _Slow(Exception):
+    """The fast path met something unusual; the checked path says exactly what."""
+
+
+_HEAD = struct.Struct("<HBHBB")  # mark, version, oidx, y, x
+_MID = struct.Struct("<hBh")  # pval, number, weight
+_BODY = struct.Struct("<B5h4B")  # effect, timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth
+_TAIL = struct.Struct("<2h4H")  # held_m_idx, mimicking_m_idx, activation, time base/dice/sides
+_SIZE_NAMES = ("of_size", "obj_mod_max", "brand_max", "slay_max", "curse_max", "elem_max")
+
+
+def _sizes(ctx: Context) -> tuple[int, ...]:
+    try:
+        return tuple(ctx.values[n] for n in _SIZE_NAMES)
+    except KeyError:
+        raise _Slow from None
+
+
+def _fast_str(d: bytes, pos: int, end: int, limit: int = NAME_MAX) -> tuple[str, int]:
+    nul = d.find(b"\0", pos, end)
+    if nul < 0 or nul - pos > limit:
+        raise _Slow
+    try:
+        return d[pos:nul].decode("utf-8"), nul + 1
+    except UnicodeDecodeError:
+        raise _Slow from None
+
+
+def _read_item_fast(r: Reader, ctx: Context) -> Item:
+    """``read_item`` in a few struct calls: most of a 4.2 save is object records."""
+    of, mm, bm, sm, cm, em = _sizes(ctx)
+    d, pos, end = r.data, r.pos, r.end
+    if pos + 7 > end:
+        raise _Slow
+    mark, version, oidx, y, x = _HEAD.unpack_from(d, pos)
+    if mark != ITEM_MARK:
+        raise _Slow
+    tval, pos = _fast_str(d, pos + 7, end)
+    sval, pos = _fast_str(d, pos, end)
+    pval, number, weight = _MID.unpack_from(d, pos)
+    artifact, pos = _fast_str(d, pos + 5, end)
+    ego, pos = _fast_str(d, pos, end)
+    effect, timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth = _BODY.unpack_from(d, pos)
+    origin_race, pos = _fast_str(d, pos + 15, end)
+    notice = d[pos]
+    flags = d[pos + 1:pos + 1 + of]
+    pos += 1 + of
+    modifiers = list(cached_struct(f"<{mm}h").unpack_from(d, pos))
+    pos += 2 * mm
+    brands = slays = None
+    curses = None
+    if d[pos]:
+        brands = d[pos + 1:pos + 1 + bm]
+        pos += bm
+    pos += 1
+    if d[pos]:
+        slays = d[pos + 1:pos + 1 + sm]
+        pos += sm
+    pos += 1
+    if d[pos]:
+        c = cached_struct("<" + "BH" * cm).unpack_from(d, pos + 1)
+        curses = [Curse(c[i], c[i + 1]) for i in range(0, 2 * cm, 2)]
+        pos += 3 * cm
+    pos += 1
+    e = cached_struct("<" + "hB" * em).unpack_from(d, pos)
+    el_res, el_flags = list(e[0::2]), bytes(e[1::2])
+    pos += 3 * em
+    held, mimic, activation, tb, td, ts = _TAIL.unpack_from(d, pos)
+    note, pos = _fast_str(d, pos + 12, end, NOTE_MAX)
+    if pos > end:
+        raise _Slow
+    r.pos = pos
+    return Item(version, oidx, y, x, tval, sval, pval, number, weight, artifact, ego, effect,
+                timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth, origin_race, notice,
+                bytes(flags), modifiers, brands, slays, curses, el_res, el_flags, held, mimic, activation,
+                tb, td, ts, note)
+
+
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
+    start = r.pos
+    try:
+        return _read_item_fast(r, ctx)
+    except (_Slow, struct.error, IndexError):
+        r.pos = start
+    return _read_item_checked(r, ctx, path)
+
+
+def _read_item_checked(r: Reader, ctx: Context, path: str) -> Item:
     at = r.pos
     mark = r.u16(f"{path}.mark")
     if mark != ITEM_MARK:
@@ -168,8 +253,9 @@ def read_item(r: Reader, ctx: Context, path: str) -> Item:
         it.curses = [Curse(r.u8(f"{path}.curses[{i}].power"), r.u16(f"{path}.curses[{i}].timeout"))
                      for i in range(n)]
     n = ctx.need("elem_max", "object memory")
-    it.elements = [Element(r.i16(f"{path}.elements[{i}].res_level"),
-                           r.u8(f"{path}.elements[{i}].flags")) for i in range(n)]
+    pairs = [(r.i16(f"{path}.el_res[{i}]"), r.u8(f"{path}.el_flags[{i}]")) for i in range(n)]
+    it.el_res = [a for a, _ in pairs]
+    it.el_flags = bytes(b for _, b in pairs)
     it.held_m_idx = r.i16(f"{path}.held_m_idx")
     it.mimicking_m_idx = r.i16(f"{path}.mimicking_m_idx")
     it.activation, it.time_base, it.time_dice, it.time_sides = r.array("u16", 4, f"{path}.activation")
@@ -177,7 +263,53 @@ def read_item(r: Reader, ctx: Context, path: str) -> Item:
     return it
 
 
+def _fast_raw(text: str, limit: int = NAME_MAX) -> bytes:
+    raw = text.encode("utf-8")
+    if len(raw) > limit or b"\0" in raw:
+        raise _Slow
+    return raw + b"\0"
+
+
+def _pack_item(it: Item, ctx: Context) -> bytes:
+    of, mm, bm, sm, cm, em = _sizes(ctx)
+    if (len(it.flags) != of or len(it.modifiers) != mm or len(it.el_res) != em
+            or len(it.el_flags) != em
+            or (it.brands is not None and len(it.brands) != bm)
+            or (it.slays is not None and len(it.slays) != sm)
+            or (it.curses is not None and len(it.curses) != cm)):
+        raise _Slow
+    parts = [
+        _HEAD.pack(ITEM_MARK, it.version, it.oidx, it.y, it.x), _fast_raw(it.tval), _fast_raw(it.sval),
+        _MID.pack(it.pval, it.number, it.weight), _fast_raw(it.artifact), _fast_raw(it.ego),
+        _BODY.pack(it.effect, it.timeout, it.to_h, it.to_d, it.to_a, it.ac, it.dd, it.ds, it.origin,
+                   it.origin_depth),
+        _fast_raw(it.origin_race), bytes((it.notice,)), bytes(it.flags),
+        cached_struct(f"<{mm}h").pack(*it.modifiers),
+    ]
+    for value in (it.brands, it.slays):
+        parts.append(b"\0" if value is None else b"\1" + bytes(value))
+    if it.curses is None:
+        parts.append(b"\0")
+    else:
+        parts.append(b"\1" + cached_struct("<" + "BH" * cm).pack(
+            *[v for c in it.curses for v in (c.power, c.timeout)]))
+    parts.append(cached_struct("<" + "hB" * em).pack(*[v for e in zip(it.el_res, it.el_flags) for v in e]))
+    parts.append(_TAIL.pack(it.held_m_idx, it.mimicking_m_idx, it.activation, it.time_base,
+                            it.time_dice, it.time_sides))
+    parts.append(_fast_raw(it.inscription, NOTE_MAX))
+    return b"".join(parts)
+
+
 def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
+    try:
+        w.bytes(_pack_item(it, ctx))
+        return
+    except (_Slow, struct.error, TypeError, ValueError, AttributeError):
+        pass
+    _write_item_checked(it, w, ctx, path)
+
+
+def _write_item_checked(it: Item, w: Writer, ctx: Context, path: str) -> None:
     w.u16(ITEM_MARK, f"{path}.mark")
     w.u8(it.version, f"{path}.version")
     w.u16(it.oidx, f"{path}.oidx")
@@ -215,10 +347,12 @@ def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
         for i, c in enumerate(it.curses):
             w.u8(c.power, f"{path}.curses[{i}].power")
             w.u16(c.timeout, f"{path}.curses[{i}].timeout")
-    check_len(it.elements, ctx.need("elem_max", "object memory"), f"{path}.elements", "elements")
-    for i, e in enumerate(it.elements):
-        w.i16(e.res_level, f"{path}.elements[{i}].res_level")
-        w.u8(e.flags, f"{path}.elements[{i}].flags")
+    n = ctx.need("elem_max", "object memory")
+    check_len(it.el_res, n, f"{path}.el_res", "elements")
+    check_len(it.el_flags, n, f"{path}.el_flags", "elements")
+    for i, (level, flags) in enumerate(zip(it.el_res, it.el_flags)):
+        w.i16(level, f"{path}.el_res[{i}]")
+        w.u8(flags, f"{path}.el_flags[{i}]")
     w.i16(it.held_m_idx, f"{path}.held_m_idx")
     w.i16(it.mimicking_m_idx, f"{path}.mimicking_m_idx")
     for name in ("activation", "time_base", "time_dice", "time_sides"):
