@@ -8,6 +8,7 @@ import struct
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -364,3 +365,26 @@ def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> Non
     w = Writer()
     items._write_item_checked(fast, w, ctx, "x")
     assert w.getvalue() == items._pack_item(fast, ctx) == v42[start + 32:end_fast]
+
+
+def test_the_documented_layout_example_runs() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "angband.md").read_text()
+    example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:]
+                   if "register_layout" in part)
+    module = types.ModuleType("angband_doc_example")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(example, "docs/angband.md", "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    assert layouts_for("DEMO", "player", 1)[0].game == "Demo 1.0"
+
+
+@real
+def test_the_documented_edit_and_diff_run(tmp_path: Path) -> None:
+    out = tmp_path / "rich.sav"
+    run = [sys.executable, "-m", "savecraft"]
+    subprocess.run([*run, "edit", str(V42), "--set", "player.au=1000000", "-o", str(out)], check=True,
+                   capture_output=True)
+    shown = subprocess.run([*run, "diff", str(V42), str(out)], capture_output=True, text=True).stdout
+    assert shown.strip() == "blocks[name=player].au: 672848 -> 1000000"
