@@ -388,3 +388,15 @@ def test_the_documented_edit_and_diff_run(tmp_path: Path) -> None:
                    capture_output=True)
     shown = subprocess.run([*run, "diff", str(V42), str(out)], capture_output=True, text=True).stdout
     assert shown.strip() == "blocks[name=player].au: 672848 -> 1000000"
+
+
+@real
+def test_description_that_does_not_match_the_player_is_kept(v42: bytes) -> None:
+    save = api.parse(v42)
+    assert save.description is not None and save.description.from_player
+    save.description.rest = ", in the Town"
+    save.description.from_player = False
+    data = api.build(save)
+    assert api.parse(data).description.line == "Aduial, L50 High-Elf Paladin, in the Town"
+    with pytest.raises(FormatError):  # in a 4.2 file the line follows the player: edit the player
+        edit.edit_bytes(v42, {"blocks[0].level": 13})

@@ -70,6 +70,9 @@ class Description:
     character_class: str = ""
     rest: str = ""
     text: str | None = None
+    # True when the file's line is the one its decoded player (4.2) gives: then the
+    # line is rebuilt from the player when written, so it follows name and level edits.
+    from_player: bool = field(default=False, compare=False)
 
     @property
     def line(self) -> str:
@@ -189,6 +192,9 @@ def parse(data: bytes, report: Report) -> BlockSave:
     decoder = Decoder(data, save.variant, choose_game(data, save.variant, found), report)
     for f in found:
         save.blocks.append(_decode(data, f, decoder, report))
+    d = save.description
+    if d is not None and save.player is not None and d.text is None:
+        d.from_player = _player_line(save, d) == d.line
     return save
 
 
@@ -289,11 +295,18 @@ def description_line(save: BlockSave, d: Description) -> str:
     """The menu line as the game would write it now: a decoded 4.2 player's name, level, depth.
 
     The game rebuilds this line from the character on every save, so an edit
-    of the player's name or level shows in it; a line the pattern does not
-    cover (a dead character's) is left as it is.
+    of the player's name or level shows in it. Only a line that matched the
+    player when read follows it (``from_player``); any other (a dead
+    character's, another version's wording) is written as it is.
     """
+    if not d.from_player or d.text is not None:
+        return d.line
+    return _player_line(save, d)
+
+
+def _player_line(save: BlockSave, d: Description) -> str:
     p = save.player
-    if p is None or d.text is not None:
+    if p is None:
         return d.line
     dungeon = save.dungeon
     rest = f", at DL{dungeon.depth}" if dungeon is not None else d.rest
