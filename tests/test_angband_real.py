@@ -400,3 +400,53 @@ def test_description_that_does_not_match_the_player_is_kept(v42: bytes) -> None:
     assert api.parse(data).description.line == "Aduial, L50 High-Elf Paladin, in the Town"
     with pytest.raises(FormatError):  # in a 4.2 file the line follows the player: edit the player
         edit.edit_bytes(v42, {"blocks[0].level": 13})
+
+
+def _grown(v42: bytes, name: str) -> bytes:
+    """The file with one byte appended to block ``name`` (sizes and checksums kept right)."""
+    start, _, version, size, _ = next(b for b in blocks_of(v42) if b[1] == name)
+    body = v42[start + 28:start + 28 + size] + b"\x07"
+    head = v42[:start] + name.encode().ljust(16, b"\0") + struct.pack("<III", version, len(body), sum(body))
+    return head + body + b"x" * (-len(body) % 4) + v42[start + 28 + size + (-size % 4):]
+
+
+@real
+def test_a_block_that_needs_a_raw_block_stays_raw(v42: bytes) -> None:
+    data = _grown(v42, "dungeon")  # read to the end, then a byte too many: stays raw
+    save = block.parse(data, Report(strict=False))
+    names = {block.block_name(b): b for b in save.blocks}
+    assert isinstance(names["dungeon"], RawBlock)
+    chunks = names["chunks"]
+    assert isinstance(chunks, RawBlock) and "square_size" in chunks.reason
+    assert block.build(save) == data
+
+
+@real
+def test_a_failed_block_leaves_no_sizes_behind(v42: bytes) -> None:
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "object memory")
+    data = bytearray(v42)
+    data[start + 28 + 6] = 1  # curse_max 12 -> 1: misc then has 11 bytes too many
+    struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
+    save = block.parse(bytes(data), Report(strict=False))
+    names = {block.block_name(b): b for b in save.blocks}
+    assert isinstance(names["misc"], RawBlock)
+    for needs_misc in ("dungeon", "objects", "monsters", "traps", "chunks"):
+        assert isinstance(names[needs_misc], RawBlock), needs_misc
+    assert block.build(save) == bytes(data)
+
+
+@pytest.mark.skipif(not V42.exists(), reason="no samples")
+@pytest.mark.parametrize("seed", range(3))
+def test_damaged_4_2_blocks_never_crash_and_round_trip(v42: bytes, seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    blocks = blocks_of(v42)
+    for _ in range(40):
+        data = bytearray(v42)
+        start, _, _, size, _ = rng.choice(blocks)
+        for _ in range(rng.randint(1, 4)):
+            data[start + 28 + rng.randrange(size)] = rng.choice([0, 1, 0xFF, rng.randrange(256)])
+        struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
+        save = block.parse(bytes(data), Report(strict=False))
+        assert block.build(save) == bytes(data)

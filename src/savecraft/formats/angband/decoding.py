@@ -106,6 +106,10 @@ class Decoder:
         end = f.data_start + f.size
         why = ""
         for layout in layouts:
+            # A layout that fails must leave no trace: a later block that depends on
+            # this one must then stay raw too, as building it would have no sizes.
+            saved = (dict(self.ctx.values), dict(self.ctx.source),
+                     dict(self.enc_ctx.values), dict(self.enc_ctx.source))
             r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
             try:
                 model = layout.decode(r, self.ctx)
@@ -117,18 +121,24 @@ class Decoder:
             except LayoutError as exc:
                 why = f"the {layout.game} layout needs {exc}"
                 self.report.warning(f.data_start, path, f"the {layout.game} {f.name!r} layout", why)
+                self._restore(saved)
                 continue
             except FormatError as err:
                 p = err.problems[0]
                 why = f"the {layout.game} layout does not fit: {p}"
                 self.report.warning(p.offset, p.path, p.expected, p.found)
+                self._restore(saved)
                 continue
             if w.getvalue() != self.data[f.data_start:end]:
                 why = f"the {layout.game} layout does not write the same bytes back"
                 self.report.warning(f.data_start, path, "a layout that writes the block back exactly", why)
+                self._restore(saved)
                 continue
             return Decoded(model)
         return Decoded(reason=why, failed=True)
+
+    def _restore(self, saved: tuple[dict[str, int], dict[str, str], dict[str, int], dict[str, str]]) -> None:
+        self.ctx.values, self.ctx.source, self.enc_ctx.values, self.enc_ctx.source = saved
 
 
 def encode(model: Any, ctx: Context, path: str) -> bytes:
