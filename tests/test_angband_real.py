@@ -330,11 +330,34 @@ def test_pwmangband_sniffs_and_round_trips() -> None:
     assert registry.detect(data).name == "angband-block"
     save = api.parse(data)
     assert save.variant == "PWMG" and save.magic == bytes([1, 3, 0, 1])
-    assert save.blocks[0] == RawBlock("header", 1, save.blocks[0].data)  # no PWMAngband layouts yet
-    assert save.blocks[0].data.startswith(b"Archy\0")
+    assert save.header is not None
+    assert (save.header.full_name, save.header.race, save.header.character_class) == \
+        ("Archy", "Dunadan", "Archer")
     assert save.description is not None
     assert save.description.line == "Builder, L6 Dunadan Archer, at DL0"
     assert api.build(save) == data
+
+
+@real
+def test_pwmangband_blocks_decoded_and_left_raw() -> None:
+    save = api.parse(PWM.read_bytes())
+    raw = {b.name: b.reason for b in save.blocks if isinstance(b, RawBlock)}
+    assert sorted(raw) == ["dungeon", "gear", "history", "home", "misc", "objects", "traps"]
+    assert all(r.startswith("no PWMAngband 1.3 layout") for r in raw.values())
+    sheet = block.info(save)
+    assert (sheet["name"], sheet["race"], sheet["class"], sheet["level"]) == ("Archy", "Dunadan", "Archer", 6)
+    assert (sheet["gold"], sheet["hit_points"], sheet["max_depth"]) == (404, {"current": 59, "max": 59}, 2)
+    assert sheet["experience"] == {"current": 197, "max": 197}
+
+
+@real
+def test_pwmangband_gold_and_experience_edits() -> None:
+    data = PWM.read_bytes()
+    save, changed = _edited(data, {"player.au": 5000, "player.experience": 300})
+    assert changed == [("blocks[name=player].au", 404, 5000),
+                       ("blocks[name=player].max_exp", 197, 300), ("blocks[name=player].exp", 197, 300)]
+    with pytest.raises(FormatError):
+        edit.edit_bytes(data, {"player.chp": 60})
 
 
 def test_pwmg_header_needs_a_block_after_it() -> None:

@@ -31,7 +31,7 @@ from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import encoder
 from ...registry import Format, register
 from .decoding import Decoder, Found, choose_game, encode
-from .layouts import Context, character, knowledge, layout_of, world
+from .layouts import Context, character, knowledge, layout_of, pwmangband, world
 from . import sheet
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
@@ -110,7 +110,10 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | character.Quests | character.Player | character.Misc | character.PlayerHp
          | character.PlayerSpells | character.History | knowledge.MonsterMemory
          | knowledge.ObjectMemory | knowledge.Ignore | knowledge.Artifacts | world.Gear
-         | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks)
+         | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
+         | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
+         | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerHp | pwmangband.PlayerSpells
+         | pwmangband.WildMap)
 
 
 @dataclass(slots=True)
@@ -140,8 +143,13 @@ class BlockSave:
         return self._find(Description)
 
     @property
-    def player(self) -> character.Player | None:
-        return self._find(character.Player)
+    def player(self) -> character.Player | pwmangband.Player | None:
+        return self._find(character.Player) or self._find(pwmangband.Player)
+
+    @property
+    def header(self) -> pwmangband.Header | None:
+        """PWMAngband's header block: the character's name, race and class."""
+        return self._find(pwmangband.Header)
 
     @property
     def misc(self) -> character.Misc | None:
@@ -306,7 +314,7 @@ def description_line(save: BlockSave, d: Description) -> str:
 
 def _player_line(save: BlockSave, d: Description) -> str:
     p = save.player
-    if p is None:
+    if not isinstance(p, character.Player):
         return d.line
     dungeon = save.dungeon
     rest = f", at DL{dungeon.depth}" if dungeon is not None else d.rest

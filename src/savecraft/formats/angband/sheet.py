@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Report
-from .layouts.character import MAX_LEVEL, STAT_NAMES, STAT_RANGE, stat_text
+from .layouts.character import MAX_LEVEL, STAT_NAMES, STAT_RANGE, Player, stat_text
 
 if TYPE_CHECKING:
     from .block import BlockSave
@@ -26,8 +26,12 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     p = save.player
     if p is None:
         return {}
-    out: dict[str, Any] = {
-        "name": p.full_name, "race": p.race, "class": p.character_class, "level": p.lev,
+    who: Any = p if isinstance(p, Player) else save.header
+    out: dict[str, Any] = {}
+    if who is not None:
+        out.update({"name": who.full_name, "race": who.race, "class": who.character_class})
+    out.update({
+        "level": p.lev,
         "experience": {"current": p.exp, "max": p.max_exp},
         "gold": p.au,
         "hit_points": {"current": p.chp, "max": p.mhp},
@@ -35,18 +39,18 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         "stats": {name: {"current": p.stat_cur[i], "max": p.stat_max[i],
                          "shown": stat_text(p.stat_cur[i])}
                   for i, name in enumerate(STAT_NAMES[:len(p.stat_cur)])},
-    }
+    })
     dungeon = save.dungeon
     if dungeon is not None:
         out["depth"] = dungeon.depth
     out["max_depth"] = p.max_depth
     misc = save.misc
-    if misc is not None:
+    if misc is not None and isinstance(p, Player):
         out["turns"] = misc.turn
         if misc.is_dead:
             out["dead"] = p.died_from
     gear = save.gear
-    if gear is not None:
+    if gear is not None and isinstance(p, Player):
         slots = p.body
         worn = sorted((g for g in gear.items if g.slot < len(slots)), key=lambda g: g.slot)
         out["equipment"] = [f"{slots[g.slot].name}: {g.name}" for g in worn]

@@ -127,4 +127,4 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from . import character, knowledge, world  # noqa: F401  (they register their layouts)
+        from . import character, knowledge, pwmangband, world  # noqa: F401  (they register layouts)
