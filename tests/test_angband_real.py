@@ -97,10 +97,14 @@ def test_4_2_every_block_decoded(save42: BlockSave) -> None:
 
 @real
 def test_unknown_game_blocks_stay_raw_with_reason() -> None:
-    save = api.load(SAMPLES / "angband-block" / "ponyband_Asira.sav")
+    save = api.load(SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav")
     raw = [b for b in save.blocks if isinstance(b, RawBlock)]
-    assert len(raw) == 21 and all("FAAN" in b.reason for b in raw)
-    assert "player v2: no layouts for variant 'FAAN'" in block.info(save)["not_decoded"]
+    assert len(raw) == 20 and all("reads this file's player block" in b.reason for b in raw)
+    assert save.game == "" and "game" not in block.info(save)
+    pony = api.load(SAMPLES / "angband-block" / "ponyband_Asira.sav")
+    assert pony.game == "FAangband 1 (Ponyband)"
+    assert "player v2: no FAangband 1 (Ponyband) layout for 'player' version 2" in \
+        block.info(pony)["not_decoded"]
 
 
 @real

@@ -31,7 +31,7 @@ from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import encoder
 from ...registry import Format, register
 from .decoding import Decoder, Found, choose_game, encode
-from .layouts import Context, character, knowledge, layout_of, pwmangband, world
+from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
 from . import sheet
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
@@ -113,7 +113,8 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
          | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
          | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerHp | pwmangband.PlayerSpells
-         | pwmangband.WildMap)
+         | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory | faangband.ObjectMemory | faangband.Quests
+         | faangband.PlayerSpells | faangband.Randarts | faangband.Traps)
 
 
 @dataclass(slots=True)
@@ -131,6 +132,8 @@ class BlockSave:
     blocks: list[Block] = field(default_factory=list)
     magic: bytes = MAGIC
     trailing: bytes = b""
+    # The game whose layouts decoded the blocks ("" when none did); set when read.
+    game: str = field(default="", compare=False)
 
     def _find(self, cls: type[_T]) -> _T | None:
         for b in self.blocks:
@@ -197,7 +200,9 @@ def sniff(data: bytes) -> bool:
 
 def parse(data: bytes, report: Report) -> BlockSave:
     save, found = walk(data, report)
-    decoder = Decoder(data, save.variant, choose_game(data, save.variant, found), report)
+    game = choose_game(data, save.variant, found)
+    save.game = game or ""
+    decoder = Decoder(data, save.variant, game, report)
     for f in found:
         save.blocks.append(_decode(data, f, decoder, report))
     d = save.description
@@ -370,9 +375,8 @@ def info(save: BlockSave) -> dict[str, Any]:
     out.update(sheet.character_sheet(save))
     known = VARIANTS.get(save.variant)
     out["variant"] = f"{save.variant} ({known})" if known else save.variant
-    games = {lay.game for b in save.blocks if (lay := layout_of(b)) is not None}
-    if games:
-        out["game"] = ", ".join(sorted(games))
+    if save.game:
+        out["game"] = save.game
     out["blocks"] = [f"{block_name(b)} v{block_version(b)}: "
                      f"{'decoded' if not isinstance(b, RawBlock) else f'{len(b.data)} bytes'}"
                      for b in save.blocks]

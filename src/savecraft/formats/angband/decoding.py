@@ -3,9 +3,9 @@
 The game that wrote a file is not named in it (Vanilla 4.0 and 4.2 both say
 ``VNLA`` and version 1 for most blocks), so it is recognised: the first game
 in the layout table whose "player" layout reads the file's player block
-exactly is the file's game (or, when that block is damaged, the game whose
-layouts read every other block), and only that game's layouts are used for
-the other blocks. A block that game has no layout for, or that its layout does
+exactly is the file's game (or, when that block is damaged or its game has
+no player layout, the game whose layouts read the most blocks, all of its
+blocks but at most one), and only that game's layouts are used. A block that game has no layout for, or that its layout does
 not read exactly (bytes left over, a value the game's loader refuses, a
 re-encoding that is not the same bytes) stays raw with the reason.
 """
@@ -36,7 +36,8 @@ class Found:
 
 def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
-    hand-made player block), the game whose layouts read all of its blocks but that one."""
+    hand-made player block, a game without a player layout), the game whose layouts read
+    the most blocks, provided they read all they claim but at most one."""
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
     if anchor is None:  # a file cut short before its player block: too little to tell
@@ -47,15 +48,16 @@ def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
+    best, best_read = None, 0
     for game in games:
         ctx, read, known = Context(), 0, 0
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
             known += bool(mine)
             read += any(_reads(data, lay, f, ctx) for lay in mine)
-        if known >= 3 and read >= known - 1:
-            return game
-    return None
+        if known >= 3 and read >= known - 1 and read > best_read:
+            best, best_read = game, read
+    return best
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:

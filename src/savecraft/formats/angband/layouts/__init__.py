@@ -95,10 +95,17 @@ _BY_MODEL: dict[type, Layout] = {}
 
 
 def register_layout(layout: Layout) -> Layout:
-    """Add ``layout`` to the table for each of its variants."""
-    if _BY_MODEL.get(layout.model, layout) is not layout:
-        raise SavecraftError(f"layout model {layout.model.__name__} is already registered")
-    _BY_MODEL[layout.model] = layout
+    """Add ``layout`` to the table for each of its variants.
+
+    Another game that lays a block out the same way registers its own entry
+    with the same model (same name, version and codec), so the table still
+    says which game each entry belongs to.
+    """
+    first = _BY_MODEL.setdefault(layout.model, layout)
+    if first is not layout and (first.name, first.version, first.encode) != \
+            (layout.name, layout.version, layout.encode):
+        raise SavecraftError(f"layout model {layout.model.__name__} is already registered "
+                             "for another block")
     for variant in sorted(layout.variants):
         _BY_KEY.setdefault((variant, layout.name, layout.version), []).append(layout)
     return layout
@@ -127,4 +134,4 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from . import character, knowledge, pwmangband, world  # noqa: F401  (they register layouts)
+        from . import character, faangband, knowledge, pwmangband, world  # noqa: F401  (they register)

@@ -19,8 +19,16 @@ MAX_LEVEL = 50  # PY_MAX_LEVEL: the loader refuses a level outside 1..50
 STAT_RANGE = (3, 118)  # 3 to 18/100, the range the game's stat code works in
 
 
+FAANGBAND = "FAangband 1 (Ponyband)"
+# Blocks FAangband 1 / Ponyband lays out exactly as Vanilla does.
+SHARED_WITH_FAAN = ("rng", "messages", "player hp")
+
+
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    if name in SHARED_WITH_FAAN:
+        register_layout(Layout(name, 1, frozenset({"FAAN"}), model, decode, encode,  # type: ignore[arg-type]
+                               FAANGBAND))
 
 
 # -- rng ------------------------------------------------------------------------------------

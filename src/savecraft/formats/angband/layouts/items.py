@@ -138,12 +138,13 @@ _HEAD = struct.Struct("<HBHBB")  # mark, version, oidx, y, x
 _MID = struct.Struct("<hBh")  # pval, number, weight
 _BODY = struct.Struct("<B5h4B")  # effect, timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth
 _TAIL = struct.Struct("<2h4H")  # held_m_idx, mimicking_m_idx, activation, time base/dice/sides
-_SIZE_NAMES = ("of_size", "obj_mod_max", "brand_max", "slay_max", "curse_max", "elem_max")
 
 
-def _sizes(ctx: Context) -> tuple[int, ...]:
+def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
+    v = ctx.values
     try:
-        return tuple(ctx.values[n] for n in _SIZE_NAMES)
+        return (v["of_size"], v["obj_mod_max"], v["brand_max"], v["slay_max"], v["curse_max"],
+                v["elem_max"])
     except KeyError:
         raise _Slow from None
 
