@@ -477,3 +477,28 @@ def test_damaged_4_2_blocks_never_crash_and_round_trip(v42: bytes, seed: int) ->
         struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
         save = block.parse(bytes(data), Report(strict=False))
         assert block.build(save) == bytes(data)
+
+
+@real
+def test_stored_counts_are_checked_against_the_bytes_left(v42: bytes) -> None:
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "monsters")
+    data = bytearray(v42)
+    struct.pack_into("<H", data, start + 28, 60000)  # the level's monster count
+    struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
+    report = Report(strict=False)
+    block.parse(bytes(data), report)
+    p = next(p for p in report.problems if p.path.startswith("blocks[17]"))
+    assert (p.offset, p.path) == (start + 30, "blocks[17].cave.monsters")
+    assert p.found == "a count of 59999"
+
+
+def test_the_smallest_object_record_is_min_item() -> None:
+    from savecraft.binary import Writer
+    from savecraft.formats.angband.layouts import Context, items
+
+    ctx = Context()
+    for name in ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max"):
+        ctx.set(name, 0, "object memory")
+    w = Writer()
+    items.write_item(items.Item(), w, ctx, "x")
+    assert len(w) == world.MIN_ITEM

@@ -22,6 +22,11 @@ from .items import Item, ItemList, check_len, read_item, read_item_list, read_st
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
+# The fewest bytes a record can take (every string empty, every per-game array
+# empty), to check stored counts against what is left before looping over them.
+MIN_ITEM = 7 + 2 + 5 + 2 + 15 + 1 + 1 + 3 + 12 + 1  # 49: rd_item's fixed fields and 6 strings
+MIN_MONSTER = 2 + 1 + 1 + 2 + 4 + 2 + 1 + 2 + MIN_ITEM + 6  # ... its held list's end record
+MIN_CHUNK = 12 + 2 + MIN_ITEM + 2 + 6  # level, objects (end record), monsters, traps (end)
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
@@ -134,7 +139,8 @@ def _rd_stores(r: Reader, ctx: Context) -> Stores:
     m = Stores()
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
-        for j in range(r.u8(f"stores[{i}].count")):
+        n_stock = r.count(r.u8(f"stores[{i}].count"), 2 * MIN_ITEM, f"stores[{i}].stock", "stock pair")
+        for j in range(n_stock):
             p = f"stores[{i}].stock[{j}]"
             s.stock.append(StockItem(read_item(r, ctx, f"{p}.known"), read_item(r, ctx, f"{p}.item")))
         m.stores.append(s)
@@ -402,8 +408,8 @@ class MonsterList:
 
 
 def _rd_monster_list(r: Reader, ctx: Context, path: str) -> MonsterList:
-    limit = r.u16(f"{path}.limit")
-    return MonsterList([_rd_monster(r, ctx, f"{path}.monsters[{i}]") for i in range(max(limit - 1, 0))])
+    n = r.count(max(r.u16(f"{path}.limit") - 1, 0), MIN_MONSTER, f"{path}.monsters", "monster")
+    return MonsterList([_rd_monster(r, ctx, f"{path}.monsters[{i}]") for i in range(n)])
 
 
 def _wr_monster_list(m: MonsterList, w: Writer, ctx: Context, path: str) -> None:
@@ -519,7 +525,7 @@ def _rd_chunks(r: Reader, ctx: Context) -> Chunks:
     if ctx.need("levels_persist", "options"):
         raise LayoutError("chunks of a persistent-levels game store the game's feature count, "
                           "which the save does not hold")
-    n = r.count(r.u16("count"), 1, "chunks", "chunk")
+    n = r.count(r.u16("count"), MIN_CHUNK, "chunks", "chunk")
     out = []
     for i in range(n):
         p = f"chunks[{i}]"
