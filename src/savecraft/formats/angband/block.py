@@ -30,9 +30,9 @@ from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import encoder
 from ...registry import Format, register
+from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
 from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
-from . import sheet
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
 _T = TypeVar("_T")
@@ -113,8 +113,9 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
          | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
          | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerHp | pwmangband.PlayerSpells
-         | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory | faangband.ObjectMemory | faangband.Quests
-         | faangband.PlayerSpells | faangband.Randarts | faangband.Traps)
+         | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
+         | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
+         | faangband.Traps)
 
 
 @dataclass(slots=True)

@@ -5,9 +5,10 @@ The game that wrote a file is not named in it (Vanilla 4.0 and 4.2 both say
 in the layout table whose "player" layout reads the file's player block
 exactly is the file's game (or, when that block is damaged or its game has
 no player layout, the game whose layouts read the most blocks, all of its
-blocks but at most one), and only that game's layouts are used. A block that game has no layout for, or that its layout does
-not read exactly (bytes left over, a value the game's loader refuses, a
-re-encoding that is not the same bytes) stays raw with the reason.
+blocks but at most one), and only that game's layouts are used. A block
+that game has no layout for, or that its layout does not read exactly
+(bytes left over, a value the game's loader refuses, a re-encoding that is
+not the same bytes) stays raw with the reason.
 """
 
 from __future__ import annotations

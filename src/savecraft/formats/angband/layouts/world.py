@@ -16,8 +16,17 @@ import numpy as np
 from ....binary import Reader, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, register_layout
-from .items import Item, ItemList, check_len, read_item, read_item_list, read_str, write_item, \
-    write_item_list, write_str
+from .items import (
+    Item,
+    ItemList,
+    check_len,
+    read_item,
+    read_item_list,
+    read_str,
+    write_item,
+    write_item_list,
+    write_str,
+)
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
