@@ -81,6 +81,8 @@ def test_table_is_keyed_by_variant_name_and_version() -> None:
     assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player]
     assert layouts_for("FAAN", "player", 1) == []
     assert layouts_for("VNLA", "player", 2) == []
+    faan = {lay.name for lay in layouts() if lay.game == "FAangband 1 (Ponyband)"}
+    assert {"rng", "messages", "player hp", "options", "traps"} <= faan
     names = {lay.name for lay in layouts() if lay.game == "Vanilla 4.2"}
     assert names == {"rng", "options", "messages", "monster memory", "object memory", "quests",
                      "player", "ignore", "misc", "artifacts", "player hp", "player spells", "gear",

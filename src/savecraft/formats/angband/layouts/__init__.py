@@ -1,8 +1,8 @@
 """The table of block layouts of the ``angband-block`` format, keyed by (variant, block name, version).
 
 A savefile names each block and gives it a version, but what the bytes
-inside mean is decided by the game that wrote it: Vanilla 4.2 and
-FAangband both write a "player" block version 1 with different fields. So a
+inside mean is decided by the game that wrote it: Vanilla 4.0 and 4.2 both
+write a "player" block version 1, with different fields. So a
 layout is registered for the variant ids it applies to, a block name and a
 block version: the same plugin idea as the modular v2 block codecs
 (:mod:`..blocks`). A new game or version is supported by registering more
@@ -91,6 +91,7 @@ class BlockModel:
 
 
 _BY_KEY: dict[Key, list[Layout]] = {}
+_ALL: list[Layout] = []
 _BY_MODEL: dict[type, Layout] = {}
 
 
@@ -108,6 +109,7 @@ def register_layout(layout: Layout) -> Layout:
                              "for another block")
     for variant in sorted(layout.variants):
         _BY_KEY.setdefault((variant, layout.name, layout.version), []).append(layout)
+    _ALL.append(layout)
     return layout
 
 
@@ -123,8 +125,9 @@ def layout_of(model: object) -> Layout | None:
 
 
 def layouts() -> list[Layout]:
+    """Every entry of the table, in registration order."""
     _load()
-    return list(_BY_MODEL.values())
+    return list(_ALL)
 
 
 _loaded = False
