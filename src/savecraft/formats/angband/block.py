@@ -115,7 +115,7 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerHp | pwmangband.PlayerSpells
          | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
          | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
-         | faangband.Traps)
+         | faangband.Traps | faangband.Squelch | faangband.Artifacts)
 
 
 @dataclass(slots=True)

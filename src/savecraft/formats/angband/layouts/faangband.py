@@ -2,11 +2,11 @@
 
 Only the loader of a later Ponyband than the one that wrote the samples is
 available; the blocks whose layout it reads exactly in all three samples
-are registered here (options, monster memory, object memory, quests, player spells,
-randarts, traps), and rng, messages and player hp share Vanilla's layouts
-(:mod:`.character`). Its player, misc and history readers do not fit the
+are registered here (options, monster memory, object memory, quests,
+artifacts, squelch, player spells, randarts, traps), and rng, messages and
+player hp share Vanilla's layouts (:mod:`.character`). Its player, misc and history readers do not fit the
 samples (the samples' version differs), so those blocks stay raw rather
-than be read by guess; neither do the object-record blocks, yet.
+than be read by guess; the object-record blocks are not written yet.
 """
 
 from __future__ import annotations
@@ -288,10 +288,162 @@ def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
     w.u32(m.expansion, "expansion")
 
 
+@dataclass(slots=True)
+class EgoSquelch:
+    flags: int = 0
+    expansion: int = 0
+
+
+@dataclass(slots=True)
+class Inscription:
+    kind_index: int = 0
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Squelch(BlockModel):
+    """Quality squelch settings, per ego item squelch (1) and seen (2), auto-inscriptions."""
+
+    KIND: ClassVar[str] = "squelch-faan"
+    quality: bytes = b""
+    egos: list[EgoSquelch] = field(default_factory=list)
+    inscriptions: list[Inscription] = field(default_factory=list)
+
+
+def _rd_squelch(r: Reader, ctx: Context) -> Squelch:
+    m = Squelch(r.bytes(r.u8("quality_count"), "quality"))
+    n = r.count(r.u16("ego_count"), 5, "egos", "ego")
+    m.egos = [EgoSquelch(r.u8(f"egos[{i}].flags"), r.u32(f"egos[{i}].expansion")) for i in range(n)]
+    n = r.count(r.u16("inscription_count"), 3, "inscriptions", "inscription")
+    m.inscriptions = [Inscription(r.i16(f"inscriptions[{i}].kind_index"),
+                                  read_str(r, f"inscriptions[{i}].text", 79)) for i in range(n)]
+    return m
+
+
+def _wr_squelch(m: Squelch, w: Writer, ctx: Context) -> None:
+    w.u8(len(m.quality), "quality_count")
+    w.bytes(m.quality, "quality")
+    w.u16(len(m.egos), "ego_count")
+    for i, e in enumerate(m.egos):
+        w.u8(e.flags, f"egos[{i}].flags")
+        w.u32(e.expansion, f"egos[{i}].expansion")
+    w.u16(len(m.inscriptions), "inscription_count")
+    for i, ins in enumerate(m.inscriptions):
+        w.i16(ins.kind_index, f"inscriptions[{i}].kind_index")
+        write_str(w, ins.text, f"inscriptions[{i}].text", 79)
+
+
+@dataclass(slots=True)
+class ArtifactState:
+    created: int = 0
+    seen: int = 0
+    set_bonus: int = 0
+    expansion: int = 0
+
+
+@dataclass(slots=True)
+class RandomArtifact:
+    """A random artifact of this character: the whole record, as the game makes it."""
+
+    name: str = ""
+    tval: int = 0
+    sval: int = 0
+    pval: int = 0
+    to_h: int = 0
+    to_d: int = 0
+    to_a: int = 0
+    dd: int = 0
+    ds: int = 0
+    ac: int = 0
+    weight: int = 0
+    cost: int = 0
+    flags_obj: bytes = b""
+    flags_curse: bytes = b""
+    level: int = 0
+    rarity: int = 0
+    created: int = 0
+    seen: int = 0
+    effect: int = 0
+    time: list[int] = field(default_factory=lambda: [0, 0, 0])
+    charge: list[int] = field(default_factory=lambda: [0, 0, 0])
+    bonuses: bytes = b""  # percent resists, stat, other bonuses, slay and brand multiples
+    expansion: int = 0
+
+
+@dataclass(slots=True)
+class Artifacts(BlockModel):
+    KIND: ClassVar[str] = "artifacts-faan"
+    artifacts: list[ArtifactState] = field(default_factory=list)
+    random: list[RandomArtifact] = field(default_factory=list)
+
+
+def _bonus_size(ctx: Context) -> int:
+    return sum(ctx.need(n, "object memory") for n in
+               ("max_p_res", "a_max", "max_p_bonus", "max_p_slay", "max_p_brand"))
+
+
+def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
+    total, first_random = r.u16("total"), r.u16("first_random")
+    if first_random > total:
+        r.fail("first_random", f"at most the total ({total})", str(first_random), at=r.pos - 2)
+    of, cf = ctx.need("of_size", "object memory"), ctx.need("cf_size", "object memory")
+    bonus = _bonus_size(ctx)
+    r.count(first_random, 7, "artifacts", "artifact")
+    m = Artifacts()
+    for i in range(first_random):
+        created, seen, set_bonus = r.array("u8", 3, f"artifacts[{i}]")
+        m.artifacts.append(ArtifactState(created, seen, set_bonus, r.u32(f"artifacts[{i}].expansion")))
+    for i in range(first_random, total):
+        p = f"random[{i - first_random}]"
+        a = RandomArtifact(read_str(r, f"{p}.name"), r.u8(f"{p}.tval"), r.u8(f"{p}.sval"))
+        a.pval, a.to_h, a.to_d, a.to_a = r.array("u16", 4, f"{p}.pval")
+        a.dd, a.ds = r.array("u8", 2, f"{p}.dd")
+        a.ac, a.weight = r.array("u16", 2, f"{p}.ac")
+        a.cost = r.u32(f"{p}.cost")
+        a.flags_obj = r.bytes(of, f"{p}.flags_obj")
+        a.flags_curse = r.bytes(cf, f"{p}.flags_curse")
+        a.level, a.rarity, a.created, a.seen, a.effect = r.array("u8", 5, f"{p}.level")
+        a.time = list(r.array("u16", 3, f"{p}.time"))
+        a.charge = list(r.array("u16", 3, f"{p}.charge"))
+        a.bonuses = r.bytes(bonus, f"{p}.bonuses")
+        a.expansion = r.u32(f"{p}.expansion")
+        m.random.append(a)
+    return m
+
+
+def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
+    w.u16(len(m.artifacts) + len(m.random), "total")
+    w.u16(len(m.artifacts), "first_random")
+    for i, a in enumerate(m.artifacts):
+        w.array("u8", [a.created, a.seen, a.set_bonus], f"artifacts[{i}]")
+        w.u32(a.expansion, f"artifacts[{i}].expansion")
+    of, cf = ctx.need("of_size", "object memory"), ctx.need("cf_size", "object memory")
+    bonus = _bonus_size(ctx)
+    for i, ra in enumerate(m.random):
+        p = f"random[{i}]"
+        write_str(w, ra.name, f"{p}.name")
+        w.array("u8", [ra.tval, ra.sval], f"{p}.tval")
+        w.array("u16", [ra.pval, ra.to_h, ra.to_d, ra.to_a], f"{p}.pval")
+        w.array("u8", [ra.dd, ra.ds], f"{p}.dd")
+        w.array("u16", [ra.ac, ra.weight], f"{p}.ac")
+        w.u32(ra.cost, f"{p}.cost")
+        w.bytes(ra.flags_obj, f"{p}.flags_obj", size=of)
+        w.bytes(ra.flags_curse, f"{p}.flags_curse", size=cf)
+        w.array("u8", [ra.level, ra.rarity, ra.created, ra.seen, ra.effect], f"{p}.level")
+        check_len(ra.time, 3, f"{p}.time", "values")
+        check_len(ra.charge, 3, f"{p}.charge", "values")
+        w.array("u16", ra.time, f"{p}.time")
+        w.array("u16", ra.charge, f"{p}.charge")
+        w.bytes(ra.bonuses, f"{p}.bonuses", size=bonus)
+        w.u32(ra.expansion, f"{p}.expansion")
+
+
 _layout("options", 2, Options, _rd_options, _wr_options)
 _layout("monster memory", 1, MonsterMemory, _rd_monster_memory, _wr_monster_memory)
 _layout("object memory", 1, ObjectMemory, _rd_object_memory, _wr_object_memory)
 _layout("quests", 1, Quests, _rd_quests, _wr_quests)
 _layout("player spells", 1, PlayerSpells, _rd_spells, _wr_spells)
 _layout("randarts", 1, Randarts, _rd_randarts, _wr_randarts)
+_layout("squelch", 2, Squelch, _rd_squelch, _wr_squelch)
+_layout("artifacts", 1, Artifacts, _rd_artifacts, _wr_artifacts)
 _layout("traps", 1, Traps, _rd_traps, _wr_traps)
