@@ -2,7 +2,8 @@
 
 Layout (NOTES.md, checked against the real files in ``samples/angband-block``):
 "Save" + a 4-byte variant id (``VNLA`` for Vanilla, ``FAAN`` for FAangband
-and its offspring), then blocks until the end of the file, each a 16-byte
+and its offspring; PWMAngband writes 4 version bytes and then ``PWMG``),
+then blocks until the end of the file, each a 16-byte
 NUL-padded name, u32 version, u32 size, u32 checksum (the sum of the data
 bytes modulo 2**32), ``size`` data bytes and 'x' bytes up to a multiple of 4.
 There is no end block.
@@ -10,7 +11,9 @@ There is no end block.
 The ``description`` block is one NUL-terminated string that the game writes
 for its savefile menu, "NAME, Llevel RACE CLASS" optionally followed by more
 (", at DL5" in 4.2); it is decoded into those fields. Every other block is
-named and kept as bytes. Sizes, checksums and padding are computed on write.
+decoded by the layout the table in :mod:`.layouts` has for (variant, name,
+version) of the game the file turns out to be (:mod:`.decoding`), or kept as
+bytes with the reason. Sizes, checksums and padding are computed on write.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import orjson
 
@@ -27,7 +30,12 @@ from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import encoder
 from ...registry import Format, register
-from .sniffing import MAGIC, byte_sum, is_block
+from . import sheet
+from .decoding import Decoder, Found, choose_game, encode
+from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
+from .sniffing import MAGIC, PWMG, byte_sum, is_block
+
+_T = TypeVar("_T")
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -36,7 +44,8 @@ BLOCK_HEADER = Record("block header", [
     ("name", "bytes[16]"), ("version", "u32"), ("size", "u32"), ("checksum", "u32"),
 ])
 DESCRIPTION = "description"
-VARIANTS = {"VNLA": "Vanilla Angband", "FAAN": "FAangband (or a variant of it)"}
+VARIANTS = {"VNLA": "Vanilla Angband", "FAAN": "FAangband (or a variant of it)",
+            "PWMG": "PWMAngband"}
 
 # "Asira, L7 Zebra Priest" / "Brand, L12 High-Elf Mage, at DL5"
 _DESCRIPTION_RE = re.compile(
@@ -53,6 +62,7 @@ class Description:
     """
 
     KIND: ClassVar[str] = "description"
+    KEY: ClassVar[str] = ""  # one per file: matched by place, so a renamed character is a change
     version: int = 1
     name: str = ""
     level: int = 1
@@ -60,6 +70,9 @@ class Description:
     character_class: str = ""
     rest: str = ""
     text: str | None = None
+    # True when the file's line is the one its decoded player (4.2) gives: then the
+    # line is rebuilt from the player when written, so it follows name and level edits.
+    from_player: bool = field(default=False, compare=False)
 
     @property
     def line(self) -> str:
@@ -79,34 +92,104 @@ class Description:
 
 @dataclass(slots=True)
 class RawBlock:
-    """A block savecraft names but does not decode; its data is written back unchanged."""
+    """A block savecraft keeps as bytes, written back unchanged; ``reason`` says why it is not decoded.
+
+    ``failed`` marks a block the file's own game has a layout for that did
+    not read it: a fault :func:`check` reports (an edit cannot make one).
+    """
 
     KIND: ClassVar[str] = "raw"
     name: str
     version: int = 1
     data: bytes = b""
+    reason: str = field(default="", compare=False)
+    failed: bool = field(default=False, compare=False)
 
 
-Block = Description | RawBlock
+Block = (Description | RawBlock | character.Rng | character.Options | character.Messages
+         | character.Quests | character.Player | character.Misc | character.PlayerHp
+         | character.PlayerSpells | character.History | knowledge.MonsterMemory
+         | knowledge.ObjectMemory | knowledge.Ignore | knowledge.Artifacts | world.Gear
+         | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
+         | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
+         | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerHp | pwmangband.PlayerSpells
+         | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
+         | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
+         | faangband.Traps | faangband.Squelch | faangband.Artifacts)
 
 
 @dataclass(slots=True)
 class BlockSave:
-    """A 3.1+/4.x savefile: the variant id and the blocks in file order."""
+    """A 3.1+/4.x savefile: the variant id and the blocks in file order.
+
+    ``magic`` is ``Save``, except in PWMAngband files, whose first four bytes
+    are the game's version. ``trailing`` holds bytes after the last block that
+    are not a block (only a damaged file has any); they are written back.
+    The properties reach the decoded blocks by what they hold, for paths such
+    as ``player.au`` or ``gear.items[0].quantity``.
+    """
 
     variant: str = "VNLA"
     blocks: list[Block] = field(default_factory=list)
+    magic: bytes = MAGIC
+    trailing: bytes = b""
+    # The game whose layouts decoded the blocks ("" when none did); set when read.
+    game: str = field(default="", compare=False)
 
-    @property
-    def description(self) -> Description | None:
+    def _find(self, cls: type[_T]) -> _T | None:
         for b in self.blocks:
-            if isinstance(b, Description):
+            if isinstance(b, cls):
                 return b
         return None
 
+    @property
+    def description(self) -> Description | None:
+        return self._find(Description)
+
+    @property
+    def player(self) -> character.Player | pwmangband.Player | None:
+        return self._find(character.Player) or self._find(pwmangband.Player)
+
+    @property
+    def header(self) -> pwmangband.Header | None:
+        """PWMAngband's header block: the character's name, race and class."""
+        return self._find(pwmangband.Header)
+
+    @property
+    def misc(self) -> character.Misc | None:
+        return self._find(character.Misc)
+
+    @property
+    def gear(self) -> world.Gear | None:
+        return self._find(world.Gear)
+
+    @property
+    def dungeon(self) -> world.Dungeon | None:
+        return self._find(world.Dungeon)
+
+    @property
+    def history(self) -> character.History | None:
+        return self._find(character.History)
+
+    @property
+    def stores(self) -> world.Stores | None:
+        return self._find(world.Stores)
+
 
 def block_name(block: Block) -> str:
-    return DESCRIPTION if isinstance(block, Description) else block.name
+    if isinstance(block, Description):
+        return DESCRIPTION
+    if isinstance(block, RawBlock):
+        return block.name
+    layout = layout_of(block)
+    return layout.name if layout is not None else type(block).__name__
+
+
+def block_version(block: Block) -> int:
+    if isinstance(block, Description | RawBlock):
+        return block.version
+    layout = layout_of(block)
+    return layout.version if layout is not None else 1
 
 
 def sniff(data: bytes) -> bool:
@@ -117,72 +200,140 @@ def sniff(data: bytes) -> bool:
 
 
 def parse(data: bytes, report: Report) -> BlockSave:
+    save, found = walk(data, report)
+    game = choose_game(data, save.variant, found)
+    save.game = game or ""
+    decoder = Decoder(data, save.variant, game, report)
+    for f in found:
+        save.blocks.append(_decode(data, f, decoder, report))
+    d = save.description
+    if d is not None and save.player is not None and d.text is None:
+        d.from_player = _player_line(save, d) == d.line
+    return save
+
+
+def walk(data: bytes, report: Report) -> tuple[BlockSave, list[Found]]:
+    """The container alone: header, block headers, checksums, padding; no block decoded."""
     save = BlockSave()
     r = Reader(data, what="the file")
+    found: list[Found] = []
     try:
         magic, variant = r.record(FILE_HEADER, "header")
-        if magic != MAGIC:
+        save.magic = magic
+        if variant != PWMG and magic != MAGIC:
             report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101)", repr(magic))
         if not all(0x20 <= b <= 0x7E for b in variant):
             report.error(4, "header.variant", "a 4-letter ASCII variant id such as 'VNLA'", repr(variant))
         save.variant = variant.decode("latin-1")
-        i = 0
         while not r.at_end():
-            save.blocks.append(_read_block(r, f"blocks[{i}]", report))
-            i += 1
+            f = _read_block(r, len(found), report)
+            if f is None:
+                save.trailing = data[r.pos:]
+                break
+            found.append(f)
     except FormatError as err:
         report.capture(err)
-    return save
+    return save, found
 
 
-def _read_block(r: Reader, path: str, report: Report) -> Block:
+def _read_block(r: Reader, index: int, report: Report) -> Found | None:
+    """One block's header, data checksum and padding; None where garbage starts instead.
+
+    A name that is empty or not printable is not a block: rather than read
+    every following 28 bytes as another broken block (a file of zeros would
+    give a million problems), the walk stops and reports the rest once.
+    """
+    path = f"blocks[{index}]"
     start = r.pos
     raw_name, version, size, checksum = r.record(BLOCK_HEADER, path)
     text = raw_name.split(b"\0", 1)[0]
     if not text or not all(0x20 <= b <= 0x7E for b in text):
-        report.error(start, f"{path}.name", "a block name in printable ASCII", repr(raw_name))
-    elif raw_name[len(text):].strip(b"\0"):
+        rest = r.end - start
+        report.error(start, f"{path}.name", "a block name in printable ASCII",
+                     f"{raw_name!r}; the {rest} bytes from here are kept unread")
+        r.pos = start
+        return None
+    if raw_name[len(text):].strip(b"\0"):
         report.error(start + len(text), f"{path}.name", "NUL bytes after the block name",
                      repr(raw_name[len(text):]))
-    name = text.decode("latin-1")
-    data = r.sub(size, f"{path}.data", "the file").rest()
-    total = byte_sum(data)
+    data_start = r.pos
+    data = r.sub(size, f"{path}.data", "the file")
+    total = byte_sum(memoryview(r.data)[data_start:data_start + size])
     if total != checksum:
         report.error(start + 24, f"{path}.checksum",
                      f"0x{total:08X} (the sum of the {size} data bytes)", f"0x{checksum:08X}")
+    del data
     pad = -size % 4
     at = r.pos
     padding = r.bytes(pad, f"{path}.padding")
     if padding != PAD * pad:
         report.error(at, f"{path}.padding", f"{pad} 'x' bytes up to a multiple of 4", repr(padding))
-    if name == DESCRIPTION:
-        return _decode_description(data, version, start + BLOCK_HEADER.size, path, report)
-    return RawBlock(name, version, data)
+    return Found(index, start, text.decode("latin-1"), version, data_start, size)
+
+
+def _decode(data: bytes, f: Found, decoder: Decoder, report: Report) -> Block:
+    raw = data[f.data_start:f.data_start + f.size]
+    path = f"blocks[{f.index}]"
+    if f.name == DESCRIPTION:
+        return _decode_description(raw, f.version, f.data_start, path, report)
+    got = decoder.decode(f)
+    if got.model is not None:
+        return got.model  # type: ignore[no-any-return]
+    return RawBlock(f.name, f.version, raw, got.reason, got.failed)
 
 
 def _decode_description(data: bytes, version: int, at: int, path: str, report: Report) -> Block:
+    if not data:
+        report.warning(at, f"{path}.data", "one NUL-terminated string filling the description block",
+                       "an empty block (kept as it is)")
+        return RawBlock(DESCRIPTION, version, data, "empty")
     nul = data.find(b"\0")
     if nul != len(data) - 1:
         report.error(at + (nul if nul >= 0 else len(data)), f"{path}.data",
                      "one NUL-terminated string filling the description block",
                      "no NUL" if nul < 0 else f"{len(data) - nul - 1} bytes after the NUL")
-        return RawBlock(DESCRIPTION, version, data)
+        return RawBlock(DESCRIPTION, version, data, "not one NUL-terminated string")
     try:
         line = data[:-1].decode("utf-8")
     except UnicodeDecodeError as exc:
         report.warning(at + exc.start, f"{path}.data", "UTF-8 text",
                        f"byte 0x{data[exc.start]:02X} (the block is kept as bytes)")
-        return RawBlock(DESCRIPTION, version, data)
+        return RawBlock(DESCRIPTION, version, data, "not UTF-8")
     return Description.from_line(line, version)
 
 
 # -- build -----------------------------------------------------------------------------------
 
 
-def block_data(block: Block) -> bytes:
+def description_line(save: BlockSave, d: Description) -> str:
+    """The menu line as the game would write it now: a decoded 4.2 player's name, level, depth.
+
+    The game rebuilds this line from the character on every save, so an edit
+    of the player's name or level shows in it. Only a line that matched the
+    player when read follows it (``from_player``); any other (a dead
+    character's, another version's wording) is written as it is.
+    """
+    if not d.from_player or d.text is not None:
+        return d.line
+    return _player_line(save, d)
+
+
+def _player_line(save: BlockSave, d: Description) -> str:
+    p = save.player
+    if not isinstance(p, character.Player):
+        return d.line
+    dungeon = save.dungeon
+    rest = f", at DL{dungeon.depth}" if dungeon is not None else d.rest
+    return character.description_line(p, rest)
+
+
+def block_data(block: Block, save: BlockSave | None = None, ctx: Context | None = None,
+               path: str = "") -> bytes:
     if isinstance(block, Description):
-        return block.line.encode("utf-8") + b"\0"
-    return block.data
+        return (description_line(save, block) if save is not None else block.line).encode("utf-8") + b"\0"
+    if isinstance(block, RawBlock):
+        return block.data
+    return encode(block, ctx if ctx is not None else Context(), path)
 
 
 def build(save: BlockSave) -> bytes:
@@ -190,7 +341,10 @@ def build(save: BlockSave) -> bytes:
     variant = save.variant.encode("latin-1", errors="replace")
     if len(variant) != 4 or not all(0x20 <= b <= 0x7E for b in variant):
         raise FormatError(None, "variant", "a 4-letter ASCII variant id", repr(save.variant))
-    w.record(FILE_HEADER, (MAGIC, variant), "header")
+    if len(save.magic) != 4 or (variant != PWMG and save.magic != MAGIC):
+        raise FormatError(None, "magic", "'Save' (or 4 version bytes before 'PWMG')", repr(save.magic))
+    w.record(FILE_HEADER, (save.magic, variant), "header")
+    ctx = Context()
     for i, block in enumerate(save.blocks):
         path = f"blocks[{i}]"
         name = block_name(block).encode("ascii", errors="replace")
@@ -198,10 +352,11 @@ def build(save: BlockSave) -> bytes:
             raise FormatError(None, f"{path}.name", f"1 to {NAME_SIZE} ASCII characters", repr(name))
         if isinstance(block, Description) and "\0" in block.line:
             raise FormatError(None, path, "a description without NUL characters", repr(block.line))
-        data = block_data(block)
-        w.record(BLOCK_HEADER, (name, block.version, len(data), byte_sum(data)), path)
+        data = block_data(block, save, ctx, path)
+        w.record(BLOCK_HEADER, (name, block_version(block), len(data), byte_sum(data)), path)
         w.bytes(data)
         w.bytes(PAD * (-len(data) % 4))
+    w.bytes(save.trailing)
     return w.getvalue()
 
 
@@ -213,14 +368,24 @@ def info(save: BlockSave) -> dict[str, Any]:
     d = save.description
     if d is not None:
         out["character"] = d.line
-        if d.text is None:
+        if d.text is None and save.player is None:
             out["name"] = d.name
             out["level"] = d.level
             out["race"] = d.race
             out["class"] = d.character_class
+    out.update(sheet.character_sheet(save))
     known = VARIANTS.get(save.variant)
     out["variant"] = f"{save.variant} ({known})" if known else save.variant
-    out["blocks"] = [f"{block_name(b)} v{b.version}: {len(block_data(b))} bytes" for b in save.blocks]
+    if save.game:
+        out["game"] = save.game
+    out["blocks"] = [f"{block_name(b)} v{block_version(b)}: "
+                     f"{'decoded' if not isinstance(b, RawBlock) else f'{len(b.data)} bytes'}"
+                     for b in save.blocks]
+    raw = [f"{b.name} v{b.version}: {b.reason or 'not decoded'}" for b in save.blocks
+           if isinstance(b, RawBlock)]
+    out["not_decoded"] = raw
+    if save.trailing:
+        out["trailing_bytes"] = len(save.trailing)
     return out
 
 
@@ -229,33 +394,38 @@ def _safe(name: str) -> str:
 
 
 def extract(save: BlockSave, folder: Path) -> list[Path]:
-    """``file-header.json``, then one file per block: ``.json`` for the description, ``.bin`` otherwise."""
+    """``file-header.json``, then one file per block: ``.json`` when decoded, ``.bin`` otherwise."""
     ensure_dir(folder)
     p = folder / "file-header.json"
     atomic_write(p, orjson.dumps({"variant": save.variant}, option=orjson.OPT_INDENT_2))
     written = [p]
-    enc = encoder(Description)
     for i, block in enumerate(save.blocks):
         stem = f"{i:02d}-{_safe(block_name(block))}"
-        if isinstance(block, Description):
-            p = folder / f"{stem}.json"
-            doc = {"line": block.line, **enc(block)}
-            atomic_write(p, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
-        else:
+        if isinstance(block, RawBlock):
             p = folder / f"{stem}.bin"
             atomic_write(p, block.data)
+        else:
+            p = folder / f"{stem}.json"
+            doc = encoder(type(block))(block)
+            if isinstance(block, Description):
+                doc = {"line": block.line, **doc}
+            atomic_write(p, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
         written.append(p)
     return written
 
 
 def check(save: BlockSave, report: Report) -> None:
-    """Blocks named twice (the game would read only one)."""
+    """Blocks named twice (the game would read only one), blocks the file's own game
+    cannot read, and values the game keeps consistent (:mod:`.sheet`)."""
     seen: set[str] = set()
     for i, b in enumerate(save.blocks):
         name = block_name(b)
         if name in seen:
             report.error(None, f"blocks[{i}].name", "a block name not used before", repr(name))
         seen.add(name)
+        if isinstance(b, RawBlock) and b.failed:
+            report.error(None, f"blocks[{i}]", f"a {name!r} block its game's layout reads", b.reason)
+    sheet.check_consistency(save, report)
 
 
 FORMAT = register(Format(
@@ -268,6 +438,6 @@ FORMAT = register(Format(
     info=info,
     extract=extract,
     check=check,
-    validate_by_building=True,
+    validate_by_building=False,  # parse already re-encodes every decoded block
     suffixes=(".sav",),
 ))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .block import BlockSave, Description, RawBlock
+from .block import Block, BlockSave, Description, RawBlock
 from .blocks import VariantHeader
 from .modular import DecodedBlock, ModularSave, OpaqueBlock
 
@@ -36,7 +36,7 @@ BLOCK_LAYOUT = (("rng", 1, 256), ("options", 2, 647), ("messages", 1, 500), ("pl
 
 def block_save(seed: int = 31, description: str = "Brand, L12 High-Elf Mage, at DL5") -> BlockSave:
     rng = random.Random(seed)
-    blocks: list[Description | RawBlock] = [Description.from_line(description)]
+    blocks: list[Block] = [Description.from_line(description)]
     for name, version, size in BLOCK_LAYOUT:
         blocks.append(RawBlock(name, version, rng.randbytes(size)))
     return BlockSave("VNLA", blocks)

@@ -10,6 +10,10 @@ Byte 4 decides:
   bytes must be printable.
 
 No byte is both, so exactly one sniffer accepts any file (or neither).
+
+PWMAngband writes the same blocks behind 4 version bytes and ``PWMG``
+(bytes 4-7); such a file is ``angband-block`` when its first block header
+(at byte 8) has a printable NUL-padded name and a size that fits the file.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 MAGIC = b"Save"
+PWMG = b"PWMG"
 MODULAR_VERSION = 2
 _NUMPY_FROM = 512  # below this, the builtin sum() is faster than building an array
 
@@ -26,7 +31,19 @@ def is_modular(data: bytes) -> bool:
 
 
 def is_block(data: bytes) -> bool:
-    return len(data) >= 8 and data[:4] == MAGIC and all(0x20 <= b <= 0x7E for b in data[4:8])
+    if len(data) >= 8 and data[:4] == MAGIC and all(0x20 <= b <= 0x7E for b in data[4:8]):
+        return True
+    return data[4:8] == PWMG and _first_block_fits(data)
+
+
+def _first_block_fits(data: bytes) -> bool:
+    if len(data) < 8 + 28:
+        return False
+    name = data[8:24]
+    text = name.split(b"\0", 1)[0]
+    size = int.from_bytes(data[28:32], "little")
+    return (bool(text) and all(0x20 <= b <= 0x7E for b in text) and not name[len(text):].strip(b"\0")
+            and 8 + 28 + size <= len(data))
 
 
 def byte_sum(data: bytes | bytearray | memoryview) -> int:

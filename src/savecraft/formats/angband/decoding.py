@@ -1,0 +1,163 @@
+"""Which layouts decode the blocks of one file, and the walk that decodes and encodes them.
+
+The game that wrote a file is not named in it (Vanilla 4.0 and 4.2 both say
+``VNLA`` and version 1 for most blocks), so it is recognised: the first game
+in the layout table whose "player" layout reads the file's player block
+exactly is the file's game (or, when that block is damaged or its game has
+no player layout, the game whose layouts read the most blocks, all of its
+blocks but at most one), and only that game's layouts are used. A block
+that game has no layout for, or that its layout does not read exactly
+(bytes left over, a value the game's loader refuses, a re-encoding that is
+not the same bytes) stays raw with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...binary import Reader, Writer, join_path
+from ...errors import FormatError, Report
+from .layouts import Context, Layout, LayoutError, layout_of, layouts_for
+
+ANCHOR = "player"
+
+
+@dataclass(slots=True)
+class Found:
+    """A block as the walk found it: its header and where its data lies in the file."""
+
+    index: int
+    start: int
+    name: str
+    version: int
+    data_start: int
+    size: int
+
+
+def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
+    """The game whose player layout reads the player block; failing that (a damaged or
+    hand-made player block, a game without a player layout), the game whose layouts read
+    the most blocks, provided they read all they claim but at most one."""
+    anchor = next((f for f in found if f.name == ANCHOR), None)
+    games: list[str] = []
+    if anchor is None:  # a file cut short before its player block: too little to tell
+        return None
+    for layout in layouts_for(variant, anchor.name, anchor.version):
+        games.append(layout.game)
+        if _reads(data, layout, anchor, Context()):
+            return layout.game
+    for f in found:
+        games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
+    best, best_read = None, 0
+    for game in games:
+        ctx, read, known = Context(), 0, 0
+        for f in found:
+            mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
+            known += bool(mine)
+            read += any(_reads(data, lay, f, ctx) for lay in mine)
+        if known >= 3 and read >= known - 1 and read > best_read:
+            best, best_read = game, read
+    return best
+
+
+def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
+    r = Reader(data, f.data_start, f.data_start + f.size)
+    try:
+        layout.decode(r, ctx)
+    except (FormatError, LayoutError):
+        return False
+    return r.at_end()
+
+
+@dataclass(slots=True)
+class Decoded:
+    """The outcome for one block: a model, or the reason it stays raw (and whether that is a fault)."""
+
+    model: Any = None
+    reason: str = ""
+    failed: bool = False
+
+
+class Decoder:
+    """Decodes blocks in file order, carrying the context earlier blocks set."""
+
+    def __init__(self, data: bytes, variant: str, game: str | None, report: Report) -> None:
+        self.data = data
+        self.variant = variant
+        self.game = game
+        self.report = report
+        self.ctx = Context()
+        self.enc_ctx = Context()
+
+    def layouts(self, f: Found) -> list[Layout]:
+        if self.game is None:
+            return []
+        return [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+
+    def decode(self, f: Found) -> Decoded:
+        layouts = self.layouts(f)
+        if not layouts:
+            if self.game is None:
+                why = (f"no layout for variant {self.variant!r} reads this file's player block"
+                       if any(layouts_for(self.variant, ANCHOR, v) for v in range(1, 9))
+                       else f"no layouts for variant {self.variant!r}")
+            else:
+                why = f"no {self.game} layout for {f.name!r} version {f.version}"
+            return Decoded(reason=why)
+        path = f"blocks[{f.index}]"
+        end = f.data_start + f.size
+        why = ""
+        for layout in layouts:
+            # A layout that fails must leave no trace: a later block that depends on
+            # this one must then stay raw too, as building it would have no sizes.
+            saved = (dict(self.ctx.values), dict(self.ctx.source),
+                     dict(self.enc_ctx.values), dict(self.enc_ctx.source))
+            r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
+            try:
+                model = layout.decode(r, self.ctx)
+                if not r.at_end():
+                    r.fail("", f"the end of the block ({layout.game} layout)",
+                           f"{r.remaining} more bytes")
+                w = Writer(path)
+                layout.encode(model, w, self.enc_ctx)
+            except LayoutError as exc:
+                why = f"the {layout.game} layout needs {exc}"
+                self.report.warning(f.data_start, path, f"the {layout.game} {f.name!r} layout", why)
+                self._restore(saved)
+                continue
+            except FormatError as err:
+                p = err.problems[0]
+                why = f"the {layout.game} layout does not fit: {p}"
+                self.report.warning(p.offset, p.path, p.expected, p.found)
+                self._restore(saved)
+                continue
+            if w.getvalue() != self.data[f.data_start:end]:
+                why = f"the {layout.game} layout does not write the same bytes back"
+                self.report.warning(f.data_start, path, "a layout that writes the block back exactly", why)
+                self._restore(saved)
+                continue
+            return Decoded(model)
+        return Decoded(reason=why, failed=True)
+
+    def _restore(self, saved: tuple[dict[str, int], dict[str, str], dict[str, int], dict[str, str]]) -> None:
+        self.ctx.values, self.ctx.source, self.enc_ctx.values, self.enc_ctx.source = saved
+
+
+def encode(model: Any, ctx: Context, path: str) -> bytes:
+    """A decoded block's bytes (``ctx`` carries sizes from the blocks before it)."""
+    layout = layout_of(model)
+    if layout is None:
+        raise FormatError(None, path, "a block model with a registered layout", type(model).__name__)
+    w = Writer(path)
+    try:
+        layout.encode(model, w, ctx)
+    except LayoutError as exc:
+        raise FormatError(None, path, f"the {layout.game} {layout.name!r} layout's inputs",
+                          f"missing {exc}") from None
+    except FormatError as err:
+        p = err.problems[0]
+        if p.path.startswith(path):
+            raise
+        raise FormatError(p.offset, join_path(path, p.path), p.expected, p.found) from None
+    return w.getvalue()

@@ -1,0 +1,140 @@
+"""The table of block layouts of the ``angband-block`` format, keyed by (variant, block name, version).
+
+A savefile names each block and gives it a version, but what the bytes
+inside mean is decided by the game that wrote it: Vanilla 4.0 and 4.2 both
+write a "player" block version 1, with different fields. So a
+layout is registered for the variant ids it applies to, a block name and a
+block version: the same plugin idea as the modular v2 block codecs
+(:mod:`..blocks`). A new game or version is supported by registering more
+:class:`Layout` entries; nothing else changes.
+
+Layouts read with :class:`~savecraft.binary.Reader` and write with
+:class:`~savecraft.binary.Writer`. Some blocks depend on sizes an earlier
+block stored (the object memory block says how many object flag bytes
+every item has), so decoding and encoding walk the blocks in file order and
+pass a :class:`Context` along; a layout that needs a value no earlier block
+provided fails, and that block stays raw, with the reason.
+
+A decoded block must consume its bytes exactly and encode back to the very
+same bytes; the parser checks both and keeps any block that does not as raw
+bytes, reporting why (nothing is forced or guessed).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ....binary import Reader, Writer
+from ....errors import SavecraftError
+
+Key = tuple[str, str, int]
+
+
+@dataclass(slots=True)
+class Context:
+    """Sizes and switches that earlier blocks of the same file stored for later ones.
+
+    ``values`` maps a name (``of_size``, ``square_size``, ``levels_persist``...)
+    to the number the game read; ``source`` says which block set it, for
+    messages.
+    """
+
+    values: dict[str, int] = field(default_factory=dict)
+    source: dict[str, str] = field(default_factory=dict)
+
+    def set(self, name: str, value: int, block: str) -> None:
+        self.values[name] = value
+        self.source[name] = block
+
+    def need(self, name: str, block: str) -> int:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise LayoutError(f"{name}, which the game takes from the {block!r} block "
+                              "(missing or not decoded)") from None
+
+
+class LayoutError(Exception):
+    """A layout cannot apply: a value it depends on is unknown. Not a file error."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one game version lays out one block: decode must consume the whole reader."""
+
+    name: str
+    version: int
+    variants: frozenset[str]
+    model: builtins.type[Any]
+    decode: Callable[[Reader, Context], Any]
+    encode: Callable[[Any, Writer, Context], None]
+    game: str = ""
+
+
+class BlockModel:
+    """Base of decoded block models: they answer to their block's name, as raw blocks do.
+
+    So ``blocks[name=player]`` selects the player block decoded or not, and
+    ``diff`` keys blocks by name.
+    """
+
+    __slots__ = ()
+    KEY: ClassVar[str] = "name"
+
+    @property
+    def name(self) -> str:
+        layout = _BY_MODEL.get(type(self))
+        return layout.name if layout is not None else type(self).__name__
+
+
+_BY_KEY: dict[Key, list[Layout]] = {}
+_ALL: list[Layout] = []
+_BY_MODEL: dict[type, Layout] = {}
+
+
+def register_layout(layout: Layout) -> Layout:
+    """Add ``layout`` to the table for each of its variants.
+
+    Another game that lays a block out the same way registers its own entry
+    with the same model (same name, version and codec), so the table still
+    says which game each entry belongs to.
+    """
+    first = _BY_MODEL.setdefault(layout.model, layout)
+    if first is not layout and (first.name, first.version, first.encode) != \
+            (layout.name, layout.version, layout.encode):
+        raise SavecraftError(f"layout model {layout.model.__name__} is already registered "
+                             "for another block")
+    for variant in sorted(layout.variants):
+        _BY_KEY.setdefault((variant, layout.name, layout.version), []).append(layout)
+    _ALL.append(layout)
+    return layout
+
+
+def layouts_for(variant: str, name: str, version: int) -> list[Layout]:
+    """The layouts that may apply, in the order they are tried (empty: the block stays raw)."""
+    _load()
+    return _BY_KEY.get((variant, name, version), [])
+
+
+def layout_of(model: object) -> Layout | None:
+    _load()
+    return _BY_MODEL.get(type(model))
+
+
+def layouts() -> list[Layout]:
+    """Every entry of the table, in registration order."""
+    _load()
+    return list(_ALL)
+
+
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import character, faangband, knowledge, pwmangband, world  # noqa: F401  (they register)

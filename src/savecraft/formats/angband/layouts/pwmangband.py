@@ -1,0 +1,444 @@
+"""PWMAngband 1.3 player savefiles (variant ``PWMG``): the blocks whose layout does not
+depend on how the server was built (``rd_*`` of PWMAngband's ``src/server/load.c``).
+
+PWMAngband can store object kinds, artifacts, egos, monster races and trap
+kinds either as names or as indexes (its ``SAVE_AS_STRINGS`` build option),
+and the file does not say which. The blocks that hold any of those (misc,
+gear, dungeon objects, traps, history, home) are therefore left raw rather
+than read one way by guess; everything else is decoded here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ....binary import Reader, Writer
+from ....errors import FormatError
+from . import BlockModel, Context, Layout, register_layout
+from .items import check_len, read_str, write_str
+
+PWMG = frozenset({"PWMG"})
+GAME = "PWMAngband 1.3"
+NAME_MAX = 79  # NORMAL_WID - 1
+STAT_MAX = 5
+HISTORY_LINES = 3  # N_HIST_LINES
+MAX_LEVEL = 50
+
+
+def _layout(name: str, model: type, decode: object, encode: object) -> None:
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+
+
+@dataclass(slots=True)
+class Header(BlockModel):
+    """Who the character is (``rd_header``); the password is the server's hash, kept as is."""
+
+    KIND: ClassVar[str] = "header-pwm"
+    full_name: str = ""
+    password: str = ""
+    race: str = ""
+    character_class: str = ""
+    sex: int = 0
+
+
+def _rd_header(r: Reader, ctx: Context) -> Header:
+    return Header(read_str(r, "full_name", NAME_MAX), read_str(r, "password", NAME_MAX),
+                  read_str(r, "race", NAME_MAX), read_str(r, "character_class", NAME_MAX), r.u8("sex"))
+
+
+def _wr_header(m: Header, w: Writer, ctx: Context) -> None:
+    for name in ("full_name", "password", "race", "character_class"):
+        write_str(w, getattr(m, name), name, NAME_MAX)
+    w.u8(m.sex, "sex")
+
+
+@dataclass(slots=True)
+class Lore:
+    spawned: int = 0
+    seen: int = 0
+    pseen: int = 0
+    pdeaths: int = 0
+    tdeaths: int = 0
+    pkills: int = 0
+    tkills: int = 0
+    wake: int = 0
+    ignore: int = 0
+    cast_innate: int = 0
+    cast_spell: int = 0
+    blows: bytes = b""
+    flags: bytes = b""
+    spell_flags: bytes = b""
+
+
+@dataclass(slots=True)
+class MonsterMemory(BlockModel):
+    """What the player knows of each monster race, in the game's monster.txt order."""
+
+    KIND: ClassVar[str] = "monster-memory-pwm"
+    rf_size: int = 0
+    rsf_size: int = 0
+    blows_max: int = 0
+    races: list[Lore] = field(default_factory=list)
+
+
+def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
+    n = r.u16("count")
+    m = MonsterMemory(r.u8("rf_size"), r.u8("rsf_size"), r.u8("blows_max"))
+    r.count(n, 15 + m.blows_max + m.rf_size + m.rsf_size, "races", "race")
+    for i in range(n):
+        p = f"races[{i}]"
+        lore = Lore(r.u8(f"{p}.spawned"), r.u8(f"{p}.seen"), r.u8(f"{p}.pseen"))
+        lore.pdeaths, lore.tdeaths, lore.pkills, lore.tkills = r.array("i16", 4, f"{p}.pdeaths")
+        lore.wake, lore.ignore, lore.cast_innate, lore.cast_spell = r.array("u8", 4, f"{p}.wake")
+        lore.blows = r.bytes(m.blows_max, f"{p}.blows")
+        lore.flags = r.bytes(m.rf_size, f"{p}.flags")
+        lore.spell_flags = r.bytes(m.rsf_size, f"{p}.spell_flags")
+        m.races.append(lore)
+    return m
+
+
+def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
+    w.u16(len(m.races), "count")
+    w.u8(m.rf_size, "rf_size")
+    w.u8(m.rsf_size, "rsf_size")
+    w.u8(m.blows_max, "blows_max")
+    for i, lore in enumerate(m.races):
+        p = f"races[{i}]"
+        w.array("u8", [lore.spawned, lore.seen, lore.pseen], f"{p}.spawned")
+        w.array("i16", [lore.pdeaths, lore.tdeaths, lore.pkills, lore.tkills], f"{p}.pdeaths")
+        w.array("u8", [lore.wake, lore.ignore, lore.cast_innate, lore.cast_spell], f"{p}.wake")
+        for name, size in (("blows", m.blows_max), ("flags", m.rf_size), ("spell_flags", m.rsf_size)):
+            check_len(getattr(lore, name), size, f"{p}.{name}", "bytes")
+            w.bytes(getattr(lore, name), f"{p}.{name}")
+
+
+@dataclass(slots=True)
+class EgoMemory:
+    everseen: int = 0
+    itypes: bytes = b""
+
+
+@dataclass(slots=True)
+class ObjectMemory(BlockModel):
+    """Object sizes for later blocks, then per kind: aware 1, tried 2, seen 4, ignored 8; egos."""
+
+    KIND: ClassVar[str] = "object-memory-pwm"
+    of_size: int = 0
+    obj_mod_max: int = 0
+    elem_max: int = 0
+    brand_max: int = 0
+    slay_max: int = 0
+    curse_max: int = 0
+    kinds: bytes = b""
+    itype_size: int = 0
+    egos: list[EgoMemory] = field(default_factory=list)
+
+
+_SIZES = ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max")
+
+
+def _rd_object_memory(r: Reader, ctx: Context) -> ObjectMemory:
+    m = ObjectMemory()
+    for name in _SIZES:
+        setattr(m, name, r.u8(name))
+        ctx.set(name, getattr(m, name), "object memory")
+    m.kinds = r.bytes(r.u16("kind_count"), "kinds")
+    n = r.u16("ego_count")
+    m.itype_size = r.u16("itype_size")
+    r.count(n, 1 + m.itype_size, "egos", "ego")
+    m.egos = [EgoMemory(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
+              for i in range(n)]
+    return m
+
+
+def _wr_object_memory(m: ObjectMemory, w: Writer, ctx: Context) -> None:
+    for name in _SIZES:
+        w.u8(getattr(m, name), name)
+        ctx.set(name, getattr(m, name), "object memory")
+    w.u16(len(m.kinds), "kind_count")
+    w.bytes(m.kinds, "kinds")
+    w.u16(len(m.egos), "ego_count")
+    w.u16(m.itype_size, "itype_size")
+    for i, e in enumerate(m.egos):
+        w.u8(e.everseen, f"egos[{i}].everseen")
+        check_len(e.itypes, m.itype_size, f"egos[{i}].itypes", "bytes (itype_size)")
+        w.bytes(e.itypes, f"egos[{i}].itypes")
+
+
+@dataclass(slots=True)
+class DeathInfo:
+    title: str = ""
+    max_lev: int = 0
+    lev: int = 0
+    max_exp: int = 0
+    exp: int = 0
+    au: int = 0
+    max_depth: int = 0
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    died_from: str = ""
+    time: int = 0
+    ctime: str = ""
+
+
+@dataclass(slots=True)
+class Player(BlockModel):
+    """The character (``rd_player`` of PWMAngband): gold, experience, hit and spell points, stats.
+
+    Name, race and class are in the header block. ``experience`` sets the
+    current and maximum experience together, as in the Vanilla model.
+    """
+
+    KIND: ClassVar[str] = "player-pwm"
+    id: int = 0
+    died_from: str = ""
+    died_flavor: str = ""
+    death_info: DeathInfo = field(default_factory=DeathInfo)
+    history: list[str] = field(default_factory=list)
+    hitdie: int = 0
+    expfact: int = 0
+    age: int = 0
+    height: int = 0
+    weight: int = 0
+    stat_max: list[int] = field(default_factory=list)
+    stat_cur: list[int] = field(default_factory=list)
+    stat_map: list[int] = field(default_factory=list)
+    stat_birth: list[int] = field(default_factory=list)
+    au: int = 0
+    max_exp: int = 0
+    exp: int = 0
+    exp_frac: int = 0
+    lev: int = 1
+    mhp: int = 0
+    chp: int = 0
+    chp_frac: int = 0
+    msp: int = 0
+    csp: int = 0
+    csp_frac: int = 0
+    max_lev: int = 1
+    max_depth: int = 0
+    unignoring: int = 0
+    deep_descent: int = 0
+    food: int = 0
+    energy: int = 0
+    word_recall: int = 0
+    stealthy: int = 0
+    timed: list[int] = field(default_factory=list)
+    brand_type: int = 0
+    brand_blast: int = 0
+    brand_dam: int = 0
+
+    @property
+    def experience(self) -> int:
+        return self.exp
+
+    @experience.setter
+    def experience(self, value: int) -> None:
+        self.exp = value
+        self.max_exp = max(self.max_exp, value)
+
+
+def _rd_player(r: Reader, ctx: Context) -> Player:
+    p = Player(r.i32("id"), read_str(r, "died_from", NAME_MAX), read_str(r, "died_flavor", 159))
+    d = p.death_info
+    d.title = read_str(r, "death_info.title", NAME_MAX)
+    d.max_lev, d.lev = r.array("i16", 2, "death_info.max_lev")
+    d.max_exp, d.exp, d.au = r.array("i32", 3, "death_info.max_exp")
+    d.max_depth, d.wpos_y, d.wpos_x, d.wpos_depth = r.array("i16", 4, "death_info.max_depth")
+    d.died_from = read_str(r, "death_info.died_from", NAME_MAX)
+    d.time = r.i32("death_info.time")
+    d.ctime = read_str(r, "death_info.ctime", NAME_MAX)
+    p.history = [read_str(r, f"history[{i}]") for i in range(HISTORY_LINES)]
+    p.hitdie = r.u8("hitdie")
+    p.expfact, p.age, p.height, p.weight = r.array("i16", 4, "expfact")
+    p.stat_max = list(r.array("i16", STAT_MAX, "stat_max"))
+    p.stat_cur = list(r.array("i16", STAT_MAX, "stat_cur"))
+    p.stat_map = list(r.array("i16", STAT_MAX, "stat_map"))
+    p.stat_birth = list(r.array("i16", STAT_MAX, "stat_birth"))
+    p.au, p.max_exp, p.exp = r.array("i32", 3, "au")
+    p.exp_frac = r.u16("exp_frac")
+    at = r.pos
+    p.lev = r.i16("lev")
+    if not 1 <= p.lev <= MAX_LEVEL:
+        r.fail("lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev), at=at)
+    p.mhp, p.chp = r.array("i16", 2, "mhp")
+    p.chp_frac = r.u16("chp_frac")
+    p.msp, p.csp = r.array("i16", 2, "msp")
+    p.csp_frac = r.u16("csp_frac")
+    p.max_lev, p.max_depth = r.array("i16", 2, "max_lev")
+    p.unignoring = r.u8("unignoring")
+    p.deep_descent, p.food = r.array("i16", 2, "deep_descent")
+    p.energy = r.i32("energy")
+    p.word_recall = r.i16("word_recall")
+    p.stealthy = r.u8("stealthy")
+    p.timed = list(r.array("i16", r.u8("timed_count"), "timed"))
+    p.brand_type = r.u8("brand_type")
+    p.brand_blast = r.u8("brand_blast")
+    p.brand_dam = r.i16("brand_dam")
+    return p
+
+
+def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
+    w.i32(p.id, "id")
+    write_str(w, p.died_from, "died_from", NAME_MAX)
+    write_str(w, p.died_flavor, "died_flavor", 159)
+    d = p.death_info
+    write_str(w, d.title, "death_info.title", NAME_MAX)
+    w.array("i16", [d.max_lev, d.lev], "death_info.max_lev")
+    w.array("i32", [d.max_exp, d.exp, d.au], "death_info.max_exp")
+    w.array("i16", [d.max_depth, d.wpos_y, d.wpos_x, d.wpos_depth], "death_info.max_depth")
+    write_str(w, d.died_from, "death_info.died_from", NAME_MAX)
+    w.i32(d.time, "death_info.time")
+    write_str(w, d.ctime, "death_info.ctime", NAME_MAX)
+    check_len(p.history, HISTORY_LINES, "history", "lines")
+    for i, line in enumerate(p.history):
+        write_str(w, line, f"history[{i}]")
+    w.u8(p.hitdie, "hitdie")
+    w.array("i16", [p.expfact, p.age, p.height, p.weight], "expfact")
+    for name in ("stat_max", "stat_cur", "stat_map", "stat_birth"):
+        check_len(getattr(p, name), STAT_MAX, name, "stats")
+        w.array("i16", getattr(p, name), name)
+    w.array("i32", [p.au, p.max_exp, p.exp], "au")
+    w.u16(p.exp_frac, "exp_frac")
+    if not 1 <= p.lev <= MAX_LEVEL:
+        raise FormatError(None, "lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev))
+    w.i16(p.lev, "lev")
+    w.array("i16", [p.mhp, p.chp], "mhp")
+    w.u16(p.chp_frac, "chp_frac")
+    w.array("i16", [p.msp, p.csp], "msp")
+    w.u16(p.csp_frac, "csp_frac")
+    w.array("i16", [p.max_lev, p.max_depth], "max_lev")
+    w.u8(p.unignoring, "unignoring")
+    w.array("i16", [p.deep_descent, p.food], "deep_descent")
+    w.i32(p.energy, "energy")
+    w.i16(p.word_recall, "word_recall")
+    w.u8(p.stealthy, "stealthy")
+    w.u8(len(p.timed), "timed_count")
+    w.array("i16", p.timed, "timed")
+    w.u8(p.brand_type, "brand_type")
+    w.u8(p.brand_blast, "brand_blast")
+    w.i16(p.brand_dam, "brand_dam")
+
+
+@dataclass(slots=True)
+class Ignore(BlockModel):
+    KIND: ClassVar[str] = "ignore-pwm"
+    levels: bytes = b""
+
+
+def _rd_ignore(r: Reader, ctx: Context) -> Ignore:
+    return Ignore(r.bytes(r.u8("count"), "levels"))
+
+
+def _wr_ignore(m: Ignore, w: Writer, ctx: Context) -> None:
+    w.u8(len(m.levels), "count")
+    w.bytes(m.levels, "levels")
+
+
+@dataclass(slots=True)
+class Artifacts(BlockModel):
+    """Per artifact what this character knows; per random artifact slot (9 more) knows and made."""
+
+    KIND: ClassVar[str] = "artifacts-pwm"
+    art_info: bytes = b""
+    randart_info: bytes = b""
+    randart_created: bytes = b""
+
+
+RANDART_EXTRA = 9
+
+
+def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
+    n = r.u16("count")
+    m = Artifacts(r.bytes(n, "art_info"))
+    pairs = r.bytes(2 * (n + RANDART_EXTRA), "randart")
+    m.randart_info, m.randart_created = pairs[0::2], pairs[1::2]
+    return m
+
+
+def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
+    n = len(m.art_info)
+    check_len(m.randart_info, n + RANDART_EXTRA, "randart_info", "entries (artifacts + 9)")
+    check_len(m.randart_created, n + RANDART_EXTRA, "randart_created", "entries (artifacts + 9)")
+    w.u16(n, "count")
+    w.bytes(m.art_info, "art_info")
+    w.bytes(bytes(v for pair in zip(m.randart_info, m.randart_created) for v in pair), "randart")
+
+
+@dataclass(slots=True)
+class PlayerHp(BlockModel):
+    KIND: ClassVar[str] = "player-hp-pwm"
+    player_hp: list[int] = field(default_factory=list)
+
+
+def _rd_hp(r: Reader, ctx: Context) -> PlayerHp:
+    at = r.pos
+    n = r.u16("count")
+    if n > MAX_LEVEL:
+        r.fail("count", f"at most {MAX_LEVEL} entries", str(n), at=at)
+    return PlayerHp(list(r.array("i16", n, "player_hp")))
+
+
+def _wr_hp(m: PlayerHp, w: Writer, ctx: Context) -> None:
+    if len(m.player_hp) > MAX_LEVEL:
+        raise FormatError(None, "player_hp", f"at most {MAX_LEVEL} entries", str(len(m.player_hp)))
+    w.u16(len(m.player_hp), "count")
+    w.array("i16", m.player_hp, "player_hp")
+
+
+@dataclass(slots=True)
+class PlayerSpells(BlockModel):
+    KIND: ClassVar[str] = "player-spells-pwm"
+    spell_flags: bytes = b""
+    spell_order: bytes = b""
+    spell_power: bytes = b""
+    spell_cooldown: bytes = b""
+
+
+def _rd_spells(r: Reader, ctx: Context) -> PlayerSpells:
+    n = r.u16("count")
+    return PlayerSpells(*(r.bytes(n, name) for name in
+                          ("spell_flags", "spell_order", "spell_power", "spell_cooldown")))
+
+
+def _wr_spells(m: PlayerSpells, w: Writer, ctx: Context) -> None:
+    n = len(m.spell_flags)
+    w.u16(n, "count")
+    for name in ("spell_flags", "spell_order", "spell_power", "spell_cooldown"):
+        check_len(getattr(m, name), n, name, "entries (one per spell)")
+        w.bytes(getattr(m, name), name)
+
+
+@dataclass(slots=True)
+class WildMap(BlockModel):
+    """Which wilderness squares the player has seen, row by row from the north."""
+
+    KIND: ClassVar[str] = "wild-map-pwm"
+    radius: int = 0
+    squares: bytes = b""
+
+
+def _rd_wild_map(r: Reader, ctx: Context) -> WildMap:
+    radius = r.u16("radius")
+    side = 2 * radius + 1
+    return WildMap(radius, r.bytes(side * side, "squares"))
+
+
+def _wr_wild_map(m: WildMap, w: Writer, ctx: Context) -> None:
+    side = 2 * m.radius + 1
+    check_len(m.squares, side * side, "squares", "bytes ((2 * radius + 1) squared)")
+    w.u16(m.radius, "radius")
+    w.bytes(m.squares, "squares")
+
+
+_layout("header", Header, _rd_header, _wr_header)
+_layout("monster memory", MonsterMemory, _rd_monster_memory, _wr_monster_memory)
+_layout("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory)
+_layout("player", Player, _rd_player, _wr_player)
+_layout("ignore", Ignore, _rd_ignore, _wr_ignore)
+_layout("artifacts", Artifacts, _rd_artifacts, _wr_artifacts)
+_layout("player hp", PlayerHp, _rd_hp, _wr_hp)
+_layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
+_layout("wild map", WildMap, _rd_wild_map, _wr_wild_map)

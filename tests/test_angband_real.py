@@ -1,0 +1,508 @@
+"""Real Angband saves: the layout table, every block of the 4.2 file decoded, the character
+sheet, safe edits, and every real sample round-tripping byte for byte."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from savecraft import api, diff, edit, jsonmap, registry
+from savecraft.errors import FormatError, Report
+from savecraft.formats.angband import block
+from savecraft.formats.angband.block import BlockSave, Description, RawBlock
+from savecraft.formats.angband.demo import samples_folder
+from savecraft.formats.angband.layouts import character, layouts, layouts_for, world
+from savecraft.paths import PathError
+
+SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+ALL_REAL = sorted(p for p in SAMPLES.glob("*/*.sav")
+                  if p.parent.name in ("angband-block", "angband-block-variants"))
+V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
+PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
+TRUNCATED = SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"
+real = pytest.mark.skipif(not V42.exists(), reason=f"the real samples are not at {SAMPLES}")
+
+
+def blocks_of(data: bytes) -> list[tuple[int, str, int, int, int]]:
+    """(start, name, version, size, checksum) of each block, read with struct alone."""
+    pos, out = 8, []
+    while pos < len(data):
+        name = data[pos:pos + 16].split(b"\0")[0].decode()
+        version, size, checksum = struct.unpack_from("<III", data, pos + 16)
+        out.append((pos, name, version, size, checksum))
+        pos += 28 + size + (-size % 4)
+    return out
+
+
+@pytest.fixture(scope="module")
+def v42() -> bytes:
+    return V42.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def save42(v42: bytes) -> BlockSave:
+    return block.parse(v42, Report(strict=True))
+
+
+# -- every real file -------------------------------------------------------------------------
+
+
+def test_every_real_sample_is_tested() -> None:
+    if not V42.exists():
+        pytest.skip("no samples")
+    assert len(ALL_REAL) == 7
+
+
+@pytest.mark.parametrize("path", ALL_REAL, ids=lambda p: p.name)
+def test_every_real_file_round_trips_byte_for_byte(path: Path) -> None:
+    data = path.read_bytes()
+    assert registry.detect(data).name == "angband-block"
+    report = Report(strict=False)
+    save = block.parse(data, report)
+    assert report.problems == []
+    assert block.build(save) == data
+    assert block.build(jsonmap.loads(jsonmap.dumps(save))) == data
+    assert [(block.block_name(b), block.block_version(b)) for b in save.blocks] == \
+        [(n, v) for _, n, v, _, _ in blocks_of(data)]
+    assert api.validate(data).ok
+
+
+# -- the layout table ------------------------------------------------------------------------
+
+
+def test_table_is_keyed_by_variant_name_and_version() -> None:
+    assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player]
+    assert layouts_for("FAAN", "player", 1) == []
+    assert layouts_for("VNLA", "player", 2) == []
+    faan = {lay.name for lay in layouts() if lay.game == "FAangband 1 (Ponyband)"}
+    assert {"rng", "messages", "player hp", "options", "traps"} <= faan
+    names = {lay.name for lay in layouts() if lay.game == "Vanilla 4.2"}
+    assert names == {"rng", "options", "messages", "monster memory", "object memory", "quests",
+                     "player", "ignore", "misc", "artifacts", "player hp", "player spells", "gear",
+                     "stores", "dungeon", "objects", "monsters", "traps", "chunks", "history"}
+
+
+@real
+def test_4_2_every_block_decoded(save42: BlockSave) -> None:
+    assert not [b for b in save42.blocks if isinstance(b, RawBlock)]
+    assert len(save42.blocks) == 21
+    assert block.info(save42)["not_decoded"] == []
+    assert block.info(save42)["game"] == "Vanilla 4.2"
+
+
+@real
+def test_unknown_game_blocks_stay_raw_with_reason() -> None:
+    save = api.load(SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav")
+    raw = [b for b in save.blocks if isinstance(b, RawBlock)]
+    assert len(raw) == 20 and all("reads this file's player block" in b.reason for b in raw)
+    assert save.game == "" and "game" not in block.info(save)
+    pony = api.load(SAMPLES / "angband-block" / "ponyband_Asira.sav")
+    assert pony.game == "FAangband 1 (Ponyband)"
+    assert "player v2: no FAangband 1 (Ponyband) layout for 'player' version 2" in \
+        block.info(pony)["not_decoded"]
+
+
+@real
+def test_block_the_layout_does_not_consume_stays_raw_and_is_reported(v42: bytes) -> None:
+    start, name, version, size, _ = next(b for b in blocks_of(v42) if b[1] == "quests")
+    body = v42[start + 28:start + 28 + size] + b"\x07"
+    head = v42[:start] + name.encode().ljust(16, b"\0") + struct.pack("<III", version, len(body), sum(body))
+    data = head + body + b"x" * (-len(body) % 4) + v42[start + 28 + size + (-size % 4):]
+    report = Report(strict=False)
+    save = block.parse(data, report)
+    quests = next(b for b in save.blocks if block.block_name(b) == "quests")
+    assert isinstance(quests, RawBlock) and quests.failed and "1 more bytes" in quests.reason
+    assert [(p.severity, p.offset) for p in report.problems] == [("warning", start + 28 + size)]
+    assert block.build(save) == data  # byte for byte, not forced
+    result = api.validate(data)
+    assert not result.ok and any(p.path == "blocks[6]" for p in result.problems)
+    assert "quests v1: the Vanilla 4.2 layout does not fit" in " ".join(block.info(save)["not_decoded"])
+
+
+@real
+def test_reader_offsets_and_paths_inside_blocks(v42: bytes) -> None:
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "gear")
+    data = bytearray(v42)
+    data[start + 28 + 1] = 0x12  # the first object's 0xFFFF mark
+    struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]))
+    report = Report(strict=False)
+    block.parse(bytes(data), report)
+    p = report.problems[0]
+    assert (p.offset, p.path) == (start + 29, "blocks[13].items[0].mark")
+
+
+# -- the character -------------------------------------------------------------------------
+
+
+@real
+def test_4_2_character_as_the_game_shows_it(save42: BlockSave) -> None:
+    d = save42.description
+    assert d is not None and d.line == "Aduial, L50 High-Elf Paladin, at DL81"
+    p = save42.player
+    assert p is not None
+    # values the game's own dump of this character (Aduial-YAWC.txt, 4.2.1) and the save agree on
+    assert (p.full_name, p.race, p.character_class, p.lev) == ("Aduial", "High-Elf", "Paladin", 50)
+    assert (p.chp, p.mhp) == (1033, 1033)
+    assert (p.age, p.height, p.weight) == (110, 79, 196)  # 6'7", 14st 0lb
+    assert p.history == ("You are the only child of a Telerin Ranger.  You have light grey eyes, "
+                         "straight black hair, and a fair complexion.")
+    assert [s.name for s in p.body][:4] == ["weapon", "shooting", "right hand", "left hand"]
+    assert save42.dungeon is not None and save42.dungeon.depth == 81
+    sheet = block.info(save42)
+    for worn in ("light: Arkenstone of Thráin", "head: Iron Helm of Dor-Lómin",
+                 "arm: Leather Shield of the Haradrim", "hands: Set of Mithril Gauntlets of Power",
+                 "feet: Pair of Leather Boots 'Dal-i-thalion'", "weapon: Spear 'Aiglos'"):
+        assert worn in sheet["equipment"]
+    for carried in ("Shovel of Digging", "Small Metal Shield of Thorin",
+                    "Prayer Book [Battle Blessings]", "Ring of Power 'The One Ring'"):
+        assert carried in sheet["inventory"]
+    assert sheet["stats"]["str"] == {"current": 118, "max": 118, "shown": "18/100"}
+    assert (sheet["level"], sheet["depth"], sheet["max_depth"]) == (50, 81, 81)
+
+
+@real
+def test_4_2_names_where_the_save_stores_names(save42: BlockSave) -> None:
+    stores = save42.stores
+    assert stores is not None and len(stores.stores) == 8
+    monsters = next(b for b in save42.blocks if isinstance(b, world.Monsters))
+    assert monsters.cave is not None and all(m.race for m in monsters.cave.monsters)
+    memory = next(b for b in save42.blocks if block.block_name(b) == "monster memory")
+    assert memory.races[0].race == "village idiot"  # type: ignore[union-attr]
+    history = save42.history
+    assert history is not None
+    found = [h for h in history.entries if h.artifact == "'The One Ring'"]
+    assert [h.event for h in found] == ["Found the Ring of Power 'The One Ring'"]
+    home = stores.stores[-1].stock
+    assert home and all(s.item.sval for s in home)
+
+
+@real
+def test_info_cli_text_and_json() -> None:
+    out = subprocess.run([sys.executable, "-m", "savecraft", "info", str(V42)], capture_output=True,
+                         text=True, check=True).stdout
+    assert "character: Aduial, L50 High-Elf Paladin, at DL81" in out
+    assert "gold: 672848" in out and "class: Paladin" in out
+    doc = json.loads(subprocess.run([sys.executable, "-m", "savecraft", "info", "--json", str(V42)],
+                                    capture_output=True, check=True).stdout)
+    assert doc["name"] == "Aduial" and doc["level"] == 50 and doc["gold"] == 672848
+    assert doc["experience"] == {"current": 6873062, "max": 6873062}
+    assert doc["hit_points"] == {"current": 1033, "max": 1033}
+    assert doc["spell_points"] == {"current": 368, "max": 368}
+    assert doc["turns"] == 1395205 and doc["depth"] == 81
+
+
+# -- edits ---------------------------------------------------------------------------------
+
+
+def _edited(data: bytes, changes: dict[str, object]) -> tuple[BlockSave, list[tuple[str, object, object]]]:
+    result = edit.edit_bytes(data, changes)
+    new = result.data
+    # checksums and sizes of every block hold; nothing outside the edited blocks moved
+    for start, _, _, size, checksum in blocks_of(new):
+        assert sum(new[start + 28:start + 28 + size]) % 2**32 == checksum
+    assert api.validate(new).ok
+    changed = [(c.path, c.old, c.new) for c in diff.diff_bytes(data, new).changes]
+    return api.parse(new), changed
+
+
+@real
+def test_edit_gold(v42: bytes) -> None:
+    save, changed = _edited(v42, {"player.au": 1_000_000})
+    assert save.player is not None and save.player.au == 1_000_000
+    assert changed == [("blocks[name=player].au", 672848, 1_000_000)]
+    assert len(api.build(save)) == len(v42)
+
+
+@real
+def test_edit_experience_raises_max(v42: bytes) -> None:
+    save, changed = _edited(v42, {"player.experience": 7_000_000})
+    assert save.player is not None and (save.player.exp, save.player.max_exp) == (7_000_000,) * 2
+    assert changed == [("blocks[name=player].max_exp", 6873062, 7_000_000),
+                       ("blocks[name=player].exp", 6873062, 7_000_000)]
+    _, changed = _edited(v42, {"player.exp": 5_000_000})  # drained: max stays
+    assert changed == [("blocks[name=player].exp", 6873062, 5_000_000)]
+
+
+@real
+def test_edit_stat(v42: bytes) -> None:
+    save, changed = _edited(v42, {"player.stat_cur[1]": 100})
+    assert save.player is not None and save.player.stat_cur[1] == 100
+    assert changed == [("blocks[name=player].stat_cur[1]", 118, 100)]
+
+
+@real
+def test_edit_hit_and_spell_points(v42: bytes) -> None:
+    _, changed = _edited(v42, {"player.chp": 1000})
+    assert changed == [("blocks[name=player].chp", 1033, 1000)]
+    _, changed = _edited(v42, {"player.csp": 10})
+    assert changed == [("blocks[name=player].csp", 368, 10)]
+
+
+@real
+def test_edit_item_quantity_and_inscription(v42: bytes) -> None:
+    save, changed = _edited(v42, {"gear.items[3].quantity": 9})
+    assert save.gear is not None and save.gear.items[3].item.number == 9
+    assert changed == [("blocks[name=gear].items[3].item.number", 1, 9),
+                       ("blocks[name=gear].items[3].known.number", 1, 9)]
+    save, changed = _edited(v42, {"gear.items[3].note": "@q1"})
+    assert save.gear is not None and save.gear.items[3].name.endswith("{@q1}")
+    assert changed == [("blocks[name=gear].items[3].item.inscription", "", "@q1"),
+                       ("blocks[name=gear].items[3].known.inscription", "", "@q1")]
+
+
+@real
+def test_description_follows_name_and_level(v42: bytes) -> None:
+    save, changed = _edited(v42, {"player.full_name": "Brand", "player.lev": 49})
+    assert save.description is not None
+    assert save.description.line == "Brand, L49 High-Elf Paladin, at DL81"
+    assert sorted(changed) == sorted([
+        ("blocks[0].name", "Aduial", "Brand"), ("blocks[0].level", 50, 49),
+        ("blocks[name=player].full_name", "Aduial", "Brand"), ("blocks[name=player].lev", 50, 49)])
+
+
+@real
+@pytest.mark.parametrize("changes, path", [
+    ({"player.chp": 1034}, "player.chp"),
+    ({"player.csp": -1}, "player.csp"),
+    ({"player.stat_max[0]": 119}, "player.stat_max[0]"),
+    ({"player.stat_cur[0]": 2}, "player.stat_cur[0]"),
+    ({"player.exp": 7_000_000}, "player.exp"),
+    ({"player.au": -5}, "player.au"),
+    ({"player.lev": 51}, "blocks[7].lev"),
+    ({"gear.items[3].quantity": 0}, "gear.items[3].quantity"),
+    ({"gear.items[3].quantity": 41}, "gear.items[3].quantity"),
+    ({"gear.items[3].note": "x" * 128}, "blocks[13].items[3].item.inscription"),
+    ({"player.au": 2**31}, "blocks[7].au"),
+])
+def test_edits_the_game_would_refuse(v42: bytes, changes: dict[str, object], path: str) -> None:
+    with pytest.raises(FormatError) as err:
+        edit.edit_bytes(v42, changes)
+    assert err.value.path == path
+
+
+@real
+def test_raw_player_block_cannot_be_replaced(v42: bytes) -> None:
+    with pytest.raises(PathError):
+        edit.edit_bytes(v42, {"blocks[name=player].data": "AAAA"}, text=True)
+    save = api.parse(v42)
+    i = next(i for i, b in enumerate(save.blocks) if block.block_name(b) == "player")
+    save.blocks[i] = RawBlock("player", 1, b"\0\0\0")  # a hand-made dump with the block raw
+    data = api.build(save)
+    result = api.validate(data)
+    assert not result.ok and any(p.path == f"blocks[{i}]" for p in result.problems)
+
+
+# -- damaged and odd files -----------------------------------------------------------------
+
+
+def test_empty_description_block_is_kept_byte_exact() -> None:
+    data = b"SaveVNLA" + b"description".ljust(16, b"\0") + struct.pack("<III", 1, 0, 0)
+    save = block.parse(data, Report(strict=False))
+    assert save.blocks == [RawBlock("description", 1, b"")]
+    assert block.build(save) == data
+
+
+def test_a_file_of_zeros_is_one_problem_and_fast() -> None:
+    data = b"SaveVNLA" + bytes(16 * 2**20 - 8)
+    t = time.perf_counter()
+    result = api.validate(data)
+    assert time.perf_counter() - t < 2
+    assert [(p.offset, p.path) for p in result.problems] == [(8, "blocks[0].name")]
+    assert "16777208 bytes from here are kept unread" in result.problems[0].found
+    assert block.build(result.model) == data
+
+
+@pytest.mark.skipif(not TRUNCATED.exists(), reason="no samples")
+def test_truncated_sample_reports_the_offset_and_keeps_what_it_read() -> None:
+    data = TRUNCATED.read_bytes()
+    result = api.validate(data)
+    assert [(p.offset, p.path) for p in result.problems] == [(0xF6C, "blocks[7].data")]
+    assert [block.block_name(b) for b in result.model.blocks] == [
+        "description", "rng", "options", "messages", "monster memory", "object memory", "quests"]
+    with pytest.raises(FormatError) as err:
+        api.parse(data)
+    assert err.value.offset == 0xF6C
+
+
+@real
+def test_pwmangband_sniffs_and_round_trips() -> None:
+    data = PWM.read_bytes()
+    assert registry.detect(data).name == "angband-block"
+    save = api.parse(data)
+    assert save.variant == "PWMG" and save.magic == bytes([1, 3, 0, 1])
+    assert save.header is not None
+    assert (save.header.full_name, save.header.race, save.header.character_class) == \
+        ("Archy", "Dunadan", "Archer")
+    assert save.description is not None
+    assert save.description.line == "Builder, L6 Dunadan Archer, at DL0"
+    assert api.build(save) == data
+
+
+@real
+def test_pwmangband_blocks_decoded_and_left_raw() -> None:
+    save = api.parse(PWM.read_bytes())
+    raw = {b.name: b.reason for b in save.blocks if isinstance(b, RawBlock)}
+    assert sorted(raw) == ["dungeon", "gear", "history", "home", "misc", "objects", "traps"]
+    assert all(r.startswith("no PWMAngband 1.3 layout") for r in raw.values())
+    sheet = block.info(save)
+    assert (sheet["name"], sheet["race"], sheet["class"], sheet["level"]) == ("Archy", "Dunadan", "Archer", 6)
+    assert (sheet["gold"], sheet["hit_points"], sheet["max_depth"]) == (404, {"current": 59, "max": 59}, 2)
+    assert sheet["experience"] == {"current": 197, "max": 197}
+
+
+@real
+def test_pwmangband_gold_and_experience_edits() -> None:
+    data = PWM.read_bytes()
+    _, changed = _edited(data, {"player.au": 5000, "player.experience": 300})
+    assert changed == [("blocks[name=player].au", 404, 5000),
+                       ("blocks[name=player].max_exp", 197, 300), ("blocks[name=player].exp", 197, 300)]
+    with pytest.raises(FormatError):
+        edit.edit_bytes(data, {"player.chp": 60})
+
+
+def test_pwmg_header_needs_a_block_after_it() -> None:
+    assert not block.sniff(b"\1\3\0\1PWMG" + bytes(40))
+    good = b"\1\3\0\1PWMG" + b"header".ljust(16, b"\0") + struct.pack("<III", 1, 2, 3) + b"ab\0\0"
+    assert block.sniff(good)
+
+
+def test_description_model_is_never_keyed_by_the_character_name() -> None:
+    assert Description.KEY == ""
+
+
+@real
+def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> None:
+    from savecraft.binary import Reader, Writer
+    from savecraft.formats.angband.layouts import Context, items
+
+    ctx = Context()
+    memory = next(b for b in save42.blocks if block.block_name(b) == "object memory")
+    for name in ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max"):
+        ctx.set(name, getattr(memory, name), "object memory")
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "stores")
+    r = Reader(v42, start + 28 + 4, start + 28 + size)  # past the count, owner and stock size
+    fast = items._read_item_fast(r, ctx)
+    end_fast = r.pos
+    r.pos = start + 28 + 4
+    assert items._read_item_checked(r, ctx, "x") == fast and r.pos == end_fast
+    w = Writer()
+    items._write_item_checked(fast, w, ctx, "x")
+    assert w.getvalue() == items._pack_item(fast, ctx) == v42[start + 32:end_fast]
+
+
+def test_the_documented_layout_example_runs() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "angband.md").read_text()
+    example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:]
+                   if "register_layout" in part)
+    module = types.ModuleType("angband_doc_example")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(example, "docs/angband.md", "exec"), module.__dict__)  # noqa: S102 (our own doc)
+    finally:
+        del sys.modules[module.__name__]
+    assert layouts_for("DEMO", "player", 1)[0].game == "Demo 1.0"
+
+
+@real
+def test_the_documented_edit_and_diff_run(tmp_path: Path) -> None:
+    out = tmp_path / "rich.sav"
+    run = [sys.executable, "-m", "savecraft"]
+    subprocess.run([*run, "edit", str(V42), "--set", "player.au=1000000", "-o", str(out)], check=True,
+                   capture_output=True)
+    shown = subprocess.run([*run, "diff", str(V42), str(out)], check=False, capture_output=True,
+                           text=True).stdout
+    assert shown.strip() == "blocks[name=player].au: 672848 -> 1000000"
+
+
+@real
+def test_description_that_does_not_match_the_player_is_kept(v42: bytes) -> None:
+    save = api.parse(v42)
+    assert save.description is not None and save.description.from_player
+    save.description.rest = ", in the Town"
+    save.description.from_player = False
+    data = api.build(save)
+    assert api.parse(data).description.line == "Aduial, L50 High-Elf Paladin, in the Town"
+    with pytest.raises(FormatError):  # in a 4.2 file the line follows the player: edit the player
+        edit.edit_bytes(v42, {"blocks[0].level": 13})
+
+
+def _grown(v42: bytes, name: str) -> bytes:
+    """The file with one byte appended to block ``name`` (sizes and checksums kept right)."""
+    start, _, version, size, _ = next(b for b in blocks_of(v42) if b[1] == name)
+    body = v42[start + 28:start + 28 + size] + b"\x07"
+    head = v42[:start] + name.encode().ljust(16, b"\0") + struct.pack("<III", version, len(body), sum(body))
+    return head + body + b"x" * (-len(body) % 4) + v42[start + 28 + size + (-size % 4):]
+
+
+@real
+def test_a_block_that_needs_a_raw_block_stays_raw(v42: bytes) -> None:
+    data = _grown(v42, "dungeon")  # read to the end, then a byte too many: stays raw
+    save = block.parse(data, Report(strict=False))
+    names = {block.block_name(b): b for b in save.blocks}
+    assert isinstance(names["dungeon"], RawBlock)
+    chunks = names["chunks"]
+    assert isinstance(chunks, RawBlock) and "square_size" in chunks.reason
+    assert block.build(save) == data
+
+
+@real
+def test_a_failed_block_leaves_no_sizes_behind(v42: bytes) -> None:
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "object memory")
+    data = bytearray(v42)
+    data[start + 28 + 6] = 1  # curse_max 12 -> 1: misc then has 11 bytes too many
+    struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
+    save = block.parse(bytes(data), Report(strict=False))
+    names = {block.block_name(b): b for b in save.blocks}
+    assert isinstance(names["misc"], RawBlock)
+    for needs_misc in ("dungeon", "objects", "monsters", "traps", "chunks"):
+        assert isinstance(names[needs_misc], RawBlock), needs_misc
+    assert block.build(save) == bytes(data)
+
+
+@pytest.mark.skipif(not V42.exists(), reason="no samples")
+@pytest.mark.parametrize("seed", range(3))
+def test_damaged_4_2_blocks_never_crash_and_round_trip(v42: bytes, seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    blocks = blocks_of(v42)
+    for _ in range(40):
+        data = bytearray(v42)
+        start, _, _, size, _ = rng.choice(blocks)
+        for _ in range(rng.randint(1, 4)):
+            data[start + 28 + rng.randrange(size)] = rng.choice([0, 1, 0xFF, rng.randrange(256)])
+        struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
+        save = block.parse(bytes(data), Report(strict=False))
+        assert block.build(save) == bytes(data)
+
+
+@real
+def test_stored_counts_are_checked_against_the_bytes_left(v42: bytes) -> None:
+    start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "monsters")
+    data = bytearray(v42)
+    struct.pack_into("<H", data, start + 28, 60000)  # the level's monster count
+    struct.pack_into("<I", data, start + 24, sum(data[start + 28:start + 28 + size]) % 2**32)
+    report = Report(strict=False)
+    block.parse(bytes(data), report)
+    p = next(p for p in report.problems if p.path.startswith("blocks[17]"))
+    assert (p.offset, p.path) == (start + 30, "blocks[17].cave.monsters")
+    assert p.found == "a count of 59999"
+
+
+def test_the_smallest_object_record_is_min_item() -> None:
+    from savecraft.binary import Writer
+    from savecraft.formats.angband.layouts import Context, items
+
+    ctx = Context()
+    for name in ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max"):
+        ctx.set(name, 0, "object memory")
+    w = Writer()
+    items.write_item(items.Item(), w, ctx, "x")
+    assert len(w) == world.MIN_ITEM
