@@ -116,3 +116,37 @@ def test_validate_never_raises_on_a_missing_path_or_a_folder(tmp_path: Path) -> 
         result = savecraft.validate(source)
         assert not result.ok and result.format is None
         assert "cannot read" in str(result.problems[0])
+
+
+_PEAK = """
+import sys
+import savecraft
+from savecraft.cli import main
+
+def hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+
+how, path = sys.argv[1], sys.argv[2]
+if how == "api":
+    result = savecraft.validate(path)
+    assert not result.ok
+else:
+    main(["validate", path])
+print(hwm())
+"""
+
+
+@pytest.mark.parametrize("how", ["api", "cli"])
+def test_a_huge_file_that_fails_early_is_not_read_whole(tmp_path: Path, how: str) -> None:
+    """A 512 MiB file with a valid magic used to peak at three times its size before failing."""
+    big = tmp_path / "big.sav"
+    with open(big, "wb") as fh:
+        fh.write(b"TNG Saved Game\n\0" + b"\xff" * 16)
+        fh.truncate(512 << 20)  # sparse: costs no disk
+    r = subprocess.run([sys.executable, "-c", _PEAK, how, str(big)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    peak = int(r.stdout.split()[-1])
+    assert peak < 200 << 20, f"peak {peak >> 20} MiB for a 512 MiB file"

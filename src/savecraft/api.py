@@ -8,7 +8,7 @@ from typing import Any
 
 from . import paths, registry
 from .errors import FormatError, Problem, Report, SavecraftError
-from .fileio import PathLike, Written, read_input, write_file
+from .fileio import MAP_FROM, PathLike, Written, read_input, write_file
 
 
 def parse(data: bytes, format: str | None = None) -> Any:
@@ -28,8 +28,8 @@ def build(model: Any) -> bytes:
 
 
 def load(source: PathLike | bytes | bytearray | memoryview, format: str | None = None) -> Any:
-    """Detect the format from the content and parse it."""
-    return parse(read_input(source), format)
+    """Detect the format from the content and parse it (a large file is mapped, not copied)."""
+    return parse(read_input(source, map_from=MAP_FROM), format)
 
 
 def save(model: Any, path: PathLike, *, backup: bool = False, force: bool = False) -> Written:
@@ -69,7 +69,7 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
     at no offset, and ``format`` is None.
     """
     try:
-        data = read_input(source)
+        data = read_input(source, map_from=MAP_FROM)
     except SavecraftError as err:
         return Validation(None, [Problem(None, "", str(err), "")])
     report = Report(strict=False)

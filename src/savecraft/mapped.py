@@ -22,7 +22,7 @@ from typing import Union
 from .errors import SavecraftError
 
 # Below this a plain read is as cheap as a map and keeps the old type.
-MAP_THRESHOLD = 1 << 20
+MAP_THRESHOLD = 1 << 20  # the same as fileio.MAP_FROM
 
 Mapped = Union[bytes, mmap.mmap]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -31,17 +31,14 @@ PathLike = Union[str, "os.PathLike[str]"]
 def read_mapped(source: PathLike | bytes | bytearray | memoryview, *,
                 threshold: int = MAP_THRESHOLD) -> Mapped | bytes | bytearray | memoryview:
     """The input's bytes: a byte-like value as it is (no copy), a small file or a pipe as
-    ``bytes``, a regular file of ``threshold`` bytes or more as a read-only ``mmap``."""
-    if isinstance(source, bytes | bytearray | memoryview):
-        return source
-    try:
-        with open(source, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if stat.S_ISREG(st.st_mode) and st.st_size >= max(threshold, 1):
-                return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            return fh.read()
-    except OSError as exc:
-        raise SavecraftError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    ``bytes``, a regular file of ``threshold`` bytes or more as a read-only ``mmap``.
+
+    The one reader is :func:`savecraft.fileio.read_input`; this names its mapped mode.
+    """
+    from .fileio import read_input
+
+    result: Mapped | bytes | bytearray | memoryview = read_input(source, map_from=threshold)
+    return result
 
 
 def close(data: object) -> None:

@@ -20,11 +20,12 @@ if TYPE_CHECKING:
 # a small command.
 
 
-def read_file(path: str) -> bytes:
-    from ..fileio import read_input
+def read_file(path: str, *, mapped: bool = False) -> Any:
+    """A command's input; ``mapped`` (for reading only, never comparing) maps a large file."""
+    from ..fileio import MAP_FROM, read_input
 
     try:
-        return read_input(path)
+        return read_input(path, map_from=MAP_FROM if mapped else None)
     except ReadError as exc:
         raise UsageError(str(exc)) from None
 
@@ -32,7 +33,7 @@ def read_file(path: str) -> bytes:
 def load_file(path: str, format: str | None = None) -> tuple[registry.Format, Any]:
     from .. import api, console
 
-    data = read_file(path)
+    data = read_file(path, mapped=True)  # parsed, never compared: a large file is mapped
     with console.busy(f"reading {path}", len(data)):
         return api.parse_format(data, format)
 
@@ -171,7 +172,7 @@ def validate_one(path: str, format: str | None) -> dict[str, Any]:
 
     record: dict[str, Any] = {"file": path, "format": None, "ok": False, "problems": [], "notes": []}
     try:
-        data = read_file(path)
+        data = read_file(path, mapped=True)
     except UsageError as exc:
         record["error"] = str(exc)
         return record
