@@ -490,3 +490,24 @@ def test_encoders_refuse_bad_values() -> None:
                 Update([SpritesRecord(equipped=[1])]), Update([MoveRecord(x=-1)])):
         with pytest.raises(FormatError):
             bad.encode()
+
+
+def test_fuzz_findings_of_the_handshake_are_refused_not_mangled() -> None:
+    """Bytes the encoder would never write are refused, so whatever decodes re-encodes the same."""
+    from savecraft.net.packets import decode
+    from savecraft.net.packets.handshake import LanDiscoveryReply, Register, ServerHello
+
+    for msg in (ServerHello(game_id="world"), LanDiscoveryReply(game_id="world")):
+        raw = bytearray(msg.encode())
+        assert decode(bytes(raw)) == msg
+        at = bytes(raw).index(b"world\0") + 7  # a byte after the id's NUL
+        raw[at] = 0x41
+        with pytest.raises(FormatError, match="zero bytes after the game id's NUL"):
+            decode(bytes(raw))
+    reg = Register(language="en", password_hash=bytes(32), name="Brigid", spec=[])
+    raw = bytearray(reg.encode())
+    assert decode(bytes(raw)) == reg
+    at = bytes(raw).index(b"en")
+    raw[at:at + 2] = b"\0n"
+    with pytest.raises(FormatError, match="language"):
+        decode(bytes(raw))

@@ -62,7 +62,11 @@ def _game_id_bytes(game_id: str, path: str) -> bytes:
 
 
 def _game_id_text(r: Reader, raw: bytes, at: int) -> str:
-    text = raw.split(b"\0", 1)[0]
+    text, _, padding = raw.partition(b"\0")
+    if padding.strip(b"\0"):  # what comes after the NUL is padding: anything else would not re-encode
+        first = len(text) + 1 + next(i for i, b in enumerate(padding) if b)
+        r.fail("game_id", "zero bytes after the game id's NUL", f"byte 0x{raw[first]:02X}",
+               at=at + first)
     try:
         return text.decode("ascii")
     except UnicodeDecodeError as exc:
@@ -400,7 +404,10 @@ class _Credentials(Message):
 
     @staticmethod
     def _read_head(r: Reader) -> tuple[str, bytes, str]:
+        at = r.pos
         lang = r.bytes(2, "language")
+        if lang[:1] == b"\0" and lang[1:] != b"\0":  # "\0n": no code this side would write
+            r.fail("language", "a language code padded with NUL at its end", repr(lang), at=at)
         ph = r.bytes(HASH_SIZE, "password_hash")
         name = r.cstr("name")
         return lang.rstrip(b"\0").decode("latin-1"), ph, name
