@@ -377,3 +377,15 @@ def test_one_lazy_map_queried_from_several_threads(server: bytes) -> None:
     assert got == [eager.spans_for(n) for n in names]
     lazy.expand()
     assert sorted(lazy.spans()) == sorted(eager.spans())
+
+
+@pytest.mark.parametrize("which", ["save", "game"])
+def test_span_paths_are_the_paths_every_message_prints(which: str, server: bytes, game: bytes) -> None:
+    """A span names its field as dumps, diffs and validate do, so the studio's links meet."""
+    smap = spans.record(server if which == "save" else game)
+    assert smap.model is not None
+    named = {sp.path for sp in smap.spans()} | set(smap.spaces()) - {"file", "payload", "sections"}
+    odd = sorted(p for p in named if paths.canonical_prefix(smap.model, p) != p)
+    assert not odd, odd[:10]
+    for sp in smap.spans()[:: max(1, len(smap.spans()) // 200)]:  # and a path finds its own bytes
+        assert smap.span_of(sp.path) is not None, sp.path

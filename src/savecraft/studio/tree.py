@@ -273,7 +273,31 @@ def _item_paths(model: Any, where: Resolved | None, start: int, stop: int) -> li
     if (not isinstance(step, Attr) or not dataclasses.is_dataclass(parent)
             or not views(type(parent), step.name)):
         return None
-    return [format_path(shown(model, [*where.canonical, Index(i)])) for i in range(start, stop)]
+    steps = list(where.canonical)
+    tag = getattr(getattr(parent, step.name), "magic", None)
+    if not callable(tag):
+        return [format_path(shown(model, [*steps, Index(i)])) for i in range(start, stop)]
+    # A lazy list tags its items cheaply (equal tags: one type): count each kind once for the
+    # page, instead of once per item as shown() does (a page deep into 50,000 users stays fast).
+    counts: dict[Any, int] = {}
+    for j in range(start):
+        t = tag(j)
+        counts[t] = counts.get(t, 0) + 1
+    plain = format_path(steps)
+    many: dict[Any, str] = {}  # tag -> the view that shows items of that tag as view[k]
+    out = []
+    for i in range(start, stop):
+        t = tag(i)
+        k = counts.get(t, 0)
+        counts[t] = k + 1
+        if t in many:
+            out.append(f"{many[t]}[{k}]")
+            continue
+        path = format_path(shown(model, [*steps, Index(i)]))
+        if path != f"{plain}[{i}]" and path.endswith(f"[{k}]"):
+            many[t] = path[: -len(f"[{k}]")]
+        out.append(path)
+    return out
 
 
 def reveal(model: Any, path: str, describe: Describe | None = None,
