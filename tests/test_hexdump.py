@@ -119,9 +119,9 @@ def test_streams_are_shown_inflated_with_their_own_offsets(world: Path) -> None:
     assert res.stdout.splitlines()[0] == (f"payload: {len(zlib.decompress(data[32:-4]))} bytes, inflated from "
                                           f"the {len(data) - 36} bytes at 0x20 in file")
     rows = parse_rows(res.stdout)
-    assert rows[0] == (0, b"DENY", "chunks[0].magic")
+    assert rows[0] == (0, b"DENY", "deny.magic")
     at = run(str(world), "--space", "payload", "--at", "0x4")
-    assert at.stdout.splitlines()[0] == "chunks[0].size: 4 bytes at 0x4 in payload"
+    assert at.stdout.splitlines()[0] == "deny.size: 4 bytes at 0x4 in payload"
 
 
 def test_paging_with_offset_and_length(world: Path) -> None:
@@ -132,12 +132,13 @@ def test_paging_with_offset_and_length(world: Path) -> None:
 
 
 def test_game_assets_and_section_block(game: Path) -> None:
-    res = run(str(game), "maps[0]", "--length", "16")
+    where = "maps.maps[0].asset"
+    res = run(str(game), where, "--length", "16")
     assert res.returncode == 0, res.stderr
-    assert res.stdout.splitlines()[0].startswith("maps[0]: ") and "inflated from" in res.stdout
-    assert parse_rows(res.stdout)[0][2] == "maps[0].header.title"
-    inner = run(str(game), "--space", "maps[0]", "--at", "1")
-    assert inner.stdout.splitlines()[0] == "maps[0].header.title: 3 bytes at 0x0 in maps[0]"
+    assert res.stdout.splitlines()[0].startswith(f"{where}: ") and "inflated from" in res.stdout
+    assert parse_rows(res.stdout)[0][2] == f"{where}.value.header.title"
+    inner = run(str(game), "--space", where, "--at", "1")
+    assert inner.stdout.splitlines()[0] == f"{where}.value.header.title: 3 bytes at 0x0 in {where}"
     head = run(str(game), "--at", "56")
     assert head.stdout.splitlines()[0] == "header.crc: 4 bytes at 0x38 in file"
 

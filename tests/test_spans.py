@@ -127,7 +127,7 @@ def test_save_user_name_and_entity_offsets(server: bytes) -> None:
     # A chunk named by position reaches the same bytes.
     index = [i for i, (m, _, _) in enumerate(_chunks(payload)) if m == b"USER"][2]
     assert smap.span_of(f"chunks[{index}].name") == smap.span_of("users[2].name")
-    assert smap.span_of(f"chunks[{index}].magic") == spans.Span("payload", off, 4, f"chunks[{index}].magic")
+    assert smap.span_of(f"chunks[{index}].magic") == spans.Span("payload", off, 4, "users[2].magic")
     assert smap.span_of("users[2].magic") == spans.Span("payload", off, 4, "users[2].magic")
 
 
@@ -236,17 +236,21 @@ def test_game_header_sections_and_assets(game: bytes) -> None:
     assert smap.span_of("sections[3]") == spans.Span("sections", off, int.from_bytes(ln, "little"), "sections[3]")
     from savecraft.formats.tirnanog.game import parse
     g = parse(game, Report())
-    asset = next(a for a in g.assets() if a.path == "maps[0]")
-    assert smap.span_of("maps[0]") == spans.Span("file", asset.file_offset, asset.length, "maps[0]")
-    inflated = smap.spaces()["maps[0]"]
+    asset = next(a for a in g.assets() if a.path == "maps.maps[0].asset")
+    where = "maps.maps[0].asset"
+    assert smap.span_of(where) == spans.Span("file", asset.file_offset, asset.length, where)
+    assert smap.span_of("sections[33].maps[0].asset") == smap.span_of(where)  # by the section's place
+    inflated = smap.spaces()[where]
     assert inflated.data == zlib.decompress(game[asset.file_offset : asset.file_offset + asset.length])
-    assert smap.span_of("maps[0].header.title") == spans.Span("maps[0]", 0, 3, "maps[0].header.title")
-    assert smap.at("maps[0]", 1) == spans.Span("maps[0]", 0, 3, "maps[0].header.title")
-    # The asset by its path in the model reaches the same bytes.
-    unit = next(u for u in smap.units() if u.path == "maps[0]")
+    # The asset's fields are its value's: the reader names the title under the map's header.
+    title = spans.Span(where, 0, 3, f"{where}.value.header.title")
+    assert smap.span_of(f"{where}.value.header.title") == title
+    assert smap.span_of(f"{where}.header.title") == title  # without .value, as edit takes it
+    assert smap.at(where, 1) == title
+    unit = next(u for u in smap.units() if u.path == where)
     assert unit.alias.startswith("sections[") and unit.alias.endswith(".asset")
     assert paths.get(g, unit.alias) is asset
-    assert smap.span_of(unit.alias) == spans.Span("file", asset.file_offset, asset.length, "maps[0]")
+    assert smap.span_of(unit.alias) == spans.Span("file", asset.file_offset, asset.length, where)
 
 
 def test_qfg5_spans_are_file_offsets() -> None:
@@ -373,3 +377,15 @@ def test_one_lazy_map_queried_from_several_threads(server: bytes) -> None:
     assert got == [eager.spans_for(n) for n in names]
     lazy.expand()
     assert sorted(lazy.spans()) == sorted(eager.spans())
+
+
+@pytest.mark.parametrize("which", ["save", "game"])
+def test_span_paths_are_the_paths_every_message_prints(which: str, server: bytes, game: bytes) -> None:
+    """A span names its field as dumps, diffs and validate do, so the studio's links meet."""
+    smap = spans.record(server if which == "save" else game)
+    assert smap.model is not None
+    named = {sp.path for sp in smap.spans()} | set(smap.spaces()) - {"file", "payload", "sections"}
+    odd = sorted(p for p in named if paths.canonical_prefix(smap.model, p) != p)
+    assert not odd, odd[:10]
+    for sp in smap.spans()[:: max(1, len(smap.spans()) // 200)]:  # and a path finds its own bytes
+        assert smap.span_of(sp.path) is not None, sp.path

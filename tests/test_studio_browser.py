@@ -122,7 +122,7 @@ def test_select_a_field_highlights_its_bytes(page: Any, folder: Path) -> None:
     data = (folder / "world.sav").read_bytes()
     own = spans.record(data).span_of("users[1].entity.x")
     assert own is not None
-    select_path(page, "chunks", "chunks[4]", "chunks[4].entity", "chunks[4].entity.x")
+    select_path(page, "chunks", "users[1]", "users[1].entity", "users[1].entity.x")  # chunk 4: the 2nd user
     assert page.input_value(".hex-space") == own.space
     assert selected_offsets(page) == list(range(own.offset, own.end))
     shown = page.eval_on_selector_all(".hex-bytes .b.sel", "ns => ns.map(n => n.textContent).join('')")
@@ -137,8 +137,8 @@ def test_click_a_byte_selects_its_field(page: Any, folder: Path) -> None:
     page.fill(".hex-goto", str(own.offset))
     page.press(".hex-goto", "Enter")
     page.click(f".hex-bytes .b[data-o='{own.offset + 1}']")
-    page.wait_for_selector(".row.selected[data-path='chunks[5].name']")
-    page.wait_for_selector("body[data-highlighted='chunks[5].name']")
+    page.wait_for_selector(".row.selected[data-path='users[2].name']")
+    page.wait_for_selector("body[data-highlighted='users[2].name']")
     assert selected_offsets(page) == list(range(own.offset, own.end))
 
 
@@ -149,7 +149,7 @@ def test_edit_undo_refuse_and_save(page: Any, folder: Path) -> None:
     page.click("#open-form button")
     page.wait_for_selector("#tabs button.active:has-text('edit.sav')")
     page.wait_for_selector("body[data-problems-ready]")
-    select_path(page, "chunks", "chunks[4]", "chunks[4].entity", "chunks[4].entity.x")
+    select_path(page, "chunks", "users[1]", "users[1].entity", "users[1].entity.x")  # chunk 4: the 2nd user
     page.fill("#edit-value", "99999999999")
     page.click("#edit-apply")
     page.wait_for_selector("#edit-result[data-accepted='false']")
@@ -165,18 +165,18 @@ def test_edit_undo_refuse_and_save(page: Any, folder: Path) -> None:
     page.click("#undo-button")
     page.wait_for_selector("#undo-button:has-text('Undo (0)')")
 
-    select_path(page, "chunks[4].entity.y")
+    select_path(page, "users[1].entity.y")
     page.fill("#edit-value", "4321")
     page.click("#edit-apply")
     page.wait_for_selector("#edit-result[data-accepted='true']")
-    page.wait_for_selector(".row[data-path='chunks[4].entity.y'] .value:has-text('4321')")
+    page.wait_for_selector(".row[data-path='users[1].entity.y'] .value:has-text('4321')")
     assert target.read_bytes() == original
     page.click("#save-button")
     page.wait_for_selector("body[data-saved]")
     assert Path(str(target) + ".bak").read_bytes() == original
     assert api.validate(target).ok
     changes = diff.diff_files(str(target) + ".bak", target).changes
-    assert [(c.path, c.new) for c in changes] == [("chunks[name=Aoife].entity.y", 4321)]
+    assert [(c.path, c.new) for c in changes] == [("users[1].entity.y", 4321)]
 
 
 def test_compare_two_files(page: Any, folder: Path) -> None:
@@ -194,7 +194,7 @@ def test_compare_two_files(page: Any, folder: Path) -> None:
     page.click("#compare-run")
     page.wait_for_selector("#compare-list .change")
     rows = page.eval_on_selector_all("#compare-list .change", "ns => ns.map(n => n.dataset.path)")
-    assert rows == ["chunks[name=Cian].entity.y"]
+    assert rows == ["users[2].entity.y"]
     page.click("#compare-list .change")
     page.wait_for_selector("body[data-compare-shown]")
     for side in ("#compare-hex-a", "#compare-hex-b"):
@@ -207,7 +207,7 @@ def test_an_inflated_asset_is_browsable_and_linked(page: Any) -> None:
     select_path(page, "sections", "sections[26]", "sections[26].npcs", "sections[26].npcs[2]",
                 "sections[26].npcs[2].asset", "sections[26].npcs[2].asset.value",
                 "sections[26].npcs[2].asset.value.title")
-    assert page.input_value(".hex-space") == "npc_types[2]"  # the asset's own inflated bytes
+    assert page.input_value(".hex-space") == "sections[26].npcs[2].asset"  # the asset's own inflated bytes
     offsets = selected_offsets(page)
     assert offsets == [0, 1, 2]
     page.click(".row[data-path='sections[26].npcs[2].asset.value.speed']")

@@ -2,8 +2,10 @@
 
 Recording is done by the one Reader (:mod:`savecraft.binary`): while a parse
 runs under :func:`record`, every value a codec reads is noted with its byte
-space, offset, length and field path. Paths use the vocabulary of dumps,
-``edit`` and ``validate`` (:mod:`savecraft.paths`)::
+space, offset, length and field path. Paths are the one vocabulary of dumps,
+``edit``, ``diff`` and ``validate`` (:mod:`savecraft.paths`): a codec notes an
+item by its place in the list it reads (``chunks[5]``, ``sections[1]``), and
+:class:`SpanMap` shows it canonically (``users[2]``, ``translations[0]``)::
 
     from savecraft import spans
 
@@ -16,8 +18,9 @@ space, offset, length and field path. Paths use the vocabulary of dumps,
 
 Byte spaces: ``"file"`` is the input itself; an inflated stream is a space of
 its own, named by the path of the field that stores it (a TirNanoG save's
-chunk data is ``"payload"``, a ``.tng`` section ``"sections[5]"``, an asset
-``"assets[12]"``), with offsets counting from the start of the inflated bytes.
+chunk data is ``"payload"``, a ``.tng`` section block ``"sections"``, an asset
+its path in the model, ``"maps.maps[0].asset"``), with offsets counting from
+the start of the inflated bytes.
 :attr:`Space.stored` says where its compressed form sits in the enclosing space.
 
 Large inputs: ``record(data, lazy=True)`` records only the containers (a
@@ -30,6 +33,7 @@ does the same explicitly.
 from __future__ import annotations
 
 import bisect
+import re
 import threading
 from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Sequence
@@ -40,13 +44,14 @@ from typing import Any
 from . import registry
 from .binary import Buffer, SpanLog, active_sink, recording
 from .errors import FormatError, Problem, Report
-from .paths import Attr, Index, PathError, format_path, parse_path, resolve
+from .paths import Attr, Index, PathError, format_path, parse_path, resolve, shown
 from .speed import gc_paused
 
 FILE = "file"
 _Entry = tuple[int, int, int, int, str]
 _KEY = itemgetter(0)
 _LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
+_LIST_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[0-9]+\]")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -85,7 +90,10 @@ class Unit:
 
     ``path`` is the field path its spans use; ``alias`` another path naming
     the same value (``chunks[3]`` for ``users[1]``); ``expand`` decodes it with
-    recording on (the caller provides the log).
+    recording on (the caller provides the log). ``holds_value``: the unit is
+    an object holding one decoded value (a TirNanoG asset), whose fields the
+    codec records directly under its path and the model shows under
+    ``.value`` (:func:`savecraft.paths.holds_value`).
     """
 
     path: str
@@ -95,6 +103,7 @@ class Unit:
     expand: Callable[[], Any]
     alias: str = ""
     done: bool = False
+    holds_value: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +178,13 @@ class SpanMap:
         self.report = report
         self._log = log
         self._units = list(units)
+        self._heads: dict[str, str] = {}
+        # The byte spaces of objects holding one value: their fields are ``.value``'s in the model.
+        self._holders = {u.path for u in self._units if u.holds_value}
+        for u in self._units:  # a unit is looked up by its canonical path
+            u.path = self.shown(u.path)
+        self._holders = {self.shown(h) for h in self._holders}
         self._by_path = {u.path: u for u in self._units}
-        self._by_alias = {u.alias: u for u in self._units if u.alias}
         self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
         for u in sorted(self._units, key=lambda u: (u.space, u.offset)):
             starts, items = self._unit_index.setdefault(u.space, ([], []))
@@ -241,7 +255,7 @@ class SpanMap:
                 items = added.get(space)
                 if items is None:
                     items = added[space] = []
-                items.append(((offset << 40) - length, seq, offset, length, path))
+                items.append(((offset << 40) - length, seq, offset, length, self._recorded(space, path)))
             # New lists, not sorted in place: a query still walking the old ones is not disturbed.
             lists = dict(self._lists)
             for name, items in added.items():
@@ -279,8 +293,42 @@ class SpanMap:
         return out
 
     # -- queries ----------------------------------------------------------------------------
-    def _canonical(self, path: str) -> str:
-        """``path`` with key selections as indexes (``users[name=Brigid]`` -> ``users[3]``)."""
+    def _recorded(self, space: str, path: str) -> str:
+        """A path as a codec recorded it, as every other message prints it (cheaply, per span).
+
+        Codecs note a list item by its place in the list they read
+        (``sections[1]``, ``blocks[0]``) and an asset's fields directly under
+        the asset; the one vocabulary (:mod:`savecraft.paths`) shows an item
+        through the model's view of its kind (``translations[0]``,
+        ``description``) and an asset's fields under its ``value``.
+        """
+        path = self._head(path)
+        if space in self._holders and path != space and path.startswith(space):
+            rest = path[len(space):]
+            if rest[0] in ".[" and not (rest.startswith(".value") and rest[6:7] in ("", ".", "[")):
+                path = space + ".value" + rest
+        return path
+
+    def _head(self, path: str) -> str:
+        """``path`` with its first list item named through the model's view (``chunks[3]`` -> ``users[1]``)."""
+        m = _LIST_HEAD.match(path)
+        if m is None or self.model is None:
+            return path
+        head = m.group()
+        new = self._heads.get(head)
+        if new is None:
+            try:
+                name, _, index = head[:-1].partition("[")
+                new = format_path(shown(self.model, [Attr(name), Index(int(index))]))
+            except (FormatError, PathError, ValueError, LookupError, TypeError, AttributeError):
+                new = head  # not a list of the model (a count, an item past the end): as recorded
+            self._heads[head] = new
+        return new + path[len(head):] if new != head else path
+
+    def shown(self, path: str) -> str:
+        """``path`` as spans name it: canonical (:func:`savecraft.paths.canonical`) as far as the
+        model goes, whichever accepted form it was given in (``users[name=Brigid]``,
+        ``chunks[3]``, ``sections[1].texts``, an asset's fields without ``.value``)."""
         if not path:
             return ""
         try:
@@ -293,17 +341,15 @@ class SpanMap:
                     steps = resolve(self.model, steps).canonical
             except (PathError, FormatError):
                 pass
-        return format_path(steps)
+        text = self._head(format_path(steps))
+        if self._holders:
+            for cut in [i for i, c in enumerate(text) if c in ".[" and i > 0]:
+                if text[:cut] in self._holders:
+                    return self._recorded(text[:cut], text)
+        return text
 
     def _names(self, path: str) -> tuple[str, ...]:
-        """The canonical path, and the same path through a unit's alias (``chunks[3]`` = ``users[1]``)."""
-        text = self._canonical(path)
-        if self._by_alias:
-            for cut in [i for i, c in enumerate(text) if c in ".[" and i > 0] + [len(text)]:
-                unit = self._by_alias.get(text[:cut])
-                if unit is not None:
-                    return (text, unit.path + text[cut:])
-        return (text,)
+        return (self.shown(path),)
 
     def spans(self, space: str | None = None) -> list[Span]:
         """Every span recorded so far (of one space), sorted by offset, outer before inner."""
@@ -385,7 +431,8 @@ class SpanMap:
     @property
     def problems(self) -> list[Problem]:
         """What validate-mode parsing found, each with the span it points at."""
-        return [self.locate(p) for p in self.report.problems]
+        return [self.locate(replace(p, path=self.shown(p.path)) if p.path else p)
+                for p in self.report.problems]
 
     def locate(self, problem: Problem) -> Problem:
         """``problem`` with its space and length filled in from the recorded spans.
@@ -540,7 +587,8 @@ def _tirnanog_game() -> Adapter:
                 content, _ = a._read_content()
                 with stream_space(a.path, content, (a.file_offset, a.length)):
                     return a.decode(content, 0, a._ctx)
-            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand, alias=model_paths.get(id(a), "")))
+            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand,
+                            alias=model_paths.get(id(a), ""), holds_value=True))
         return out
 
     return Adapter(parse, units)

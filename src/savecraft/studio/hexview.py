@@ -5,18 +5,16 @@ value came from. A document's span map is recorded lazily (containers first,
 a chunk's or an asset's fields when a query reaches them), so a
 50,000-player save shows its bytes at once.
 
-Two vocabularies meet here: the tree names a field by where it sits in the
-model (``chunks[3].entity.x``), the span map by its typed path
-(``users[1].entity.x``); :func:`tree_path` and :func:`span_path` translate
-through the span map's units, which know both names of a chunk.
+The tree, the span map, problems and diffs all name a field by its
+canonical path (:mod:`savecraft.paths`: ``users[1].entity.x``,
+``translations[0].texts.value[2]``); :func:`span_path` turns any accepted
+form a person typed into it.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-import weakref
-from collections.abc import Callable
 from typing import Any
 
 from .. import api, edit, spans
@@ -50,79 +48,14 @@ def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
         return smap
 
 
-class _Names:
-    """Both names of every lazy unit of a span map, for look-ups by path prefix.
-
-    ``to_tree[head] = (exact, inner)``: a span path equal to ``head`` becomes
-    ``exact``; one going on below it becomes ``inner`` plus the rest (a game
-    asset's fields live under ``.value`` in the model, directly under the
-    asset's own name in its byte space). ``to_span`` is the way back.
-    """
-
-    def __init__(self, smap: spans.SpanMap, extra: list[tuple[str, str, str]]) -> None:
-        self.units = smap.units()
-        pairs = [(u.path, u.alias, u.alias) for u in self.units if u.alias] + extra
-        self.to_tree = {p: (exact, inner) for p, exact, inner in pairs}
-        self.to_span: dict[str, tuple[str, str]] = {}
-        for p, exact, inner in pairs:
-            self.to_span[exact] = (p, p)
-            self.to_span.setdefault(inner, (p, p))
-
-
-_NAMES: weakref.WeakKeyDictionary[spans.SpanMap, _Names] = weakref.WeakKeyDictionary()
-
-
-def _game_asset_names(model: Any) -> list[tuple[str, str, str]]:
-    """A TirNanoG game names an asset's span by the asset (``npc_types[2]``), the tree by its field."""
-    from ..formats.tirnanog.game.assets import Asset
-    from ..formats.tirnanog.game.sections.common import iter_values
-
-    out = []
-    for k, section in enumerate(getattr(model, "sections", ())):
-        for rel, asset in iter_values(section, Asset, f"sections[{k}]"):
-            if asset.path:
-                out.append((asset.path, rel, rel + ".value"))
-    return out
-
-
-# Formats whose span paths and model paths differ beyond the span map's own aliases.
-EXTRA_NAMES: dict[str, Callable[[Any], list[tuple[str, str, str]]]] = {
-    "tirnanog-game": _game_asset_names,
-}
-
-
-def _names(smap: spans.SpanMap) -> _Names:
-    names = _NAMES.get(smap)
-    if names is None:
-        extra = EXTRA_NAMES.get(smap.format)
-        found = extra(smap.model) if extra is not None and smap.model is not None else []
-        names = _NAMES[smap] = _Names(smap, found)
-    return names
-
-
-def _prefixes(path: str) -> list[int]:
-    """Where ``path`` can be cut into a parent and the rest (before each ``.`` or ``[``), then its end."""
-    cuts = [i for i, c in enumerate(path) if c in ".[" and i > 0]
-    return cuts + [len(path)]
-
-
-def _rename(path: str, table: dict[str, tuple[str, str]]) -> str:
-    for cut in reversed(_prefixes(path)):  # the longest known head wins
-        head = path[:cut]
-        if head in table:
-            exact, inner = table[head]
-            return exact if cut == len(path) else inner + path[cut:]
+def tree_path(smap: spans.SpanMap, path: str) -> str:
+    """A span's path as the tree names it: the span map already speaks the one vocabulary."""
     return path
 
 
-def tree_path(smap: spans.SpanMap, path: str) -> str:
-    """A span's path as the tree names it (a chunk by its place in ``chunks``)."""
-    return _rename(path, _names(smap).to_tree)
-
-
 def span_path(smap: spans.SpanMap, path: str) -> str:
-    """A tree path as the span map names it."""
-    return _rename(path, _names(smap).to_span)
+    """A tree path (or any accepted form: ``chunks[3]``, ``users[name=Brigid]``) as spans name it."""
+    return smap.shown(path)
 
 
 def _span(smap: spans.SpanMap, sp: spans.Span) -> dict[str, Any]:
@@ -189,11 +122,10 @@ def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dic
     with doc.lock:
         smap = span_map(doc, data)
         target = span_path(smap, path)
-        inner = [u for u in _names(smap).units
-                 if u.path != target and (_under(u.path, target) or (u.alias and _under(u.alias, path)))]
+        inner = [u for u in smap.units() if u.path != target and _under(u.path, target)]
         if len(inner) > 1 and smap.format == "tirnanog-save":
             out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
-                    "tree": u.alias or u.path} for u in inner[:SPAN_LIMIT]]
+                    "tree": u.path} for u in inner[:SPAN_LIMIT]]
             return out
         found = [_span(smap, sp) for sp in smap.spans_for(target)]
         own = [sp for sp in found if sp["tree"] == path]

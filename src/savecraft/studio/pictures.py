@@ -75,13 +75,13 @@ def _game_listing(game: Any) -> list[dict[str, Any]]:
             pass
         out.append({"name": f"map-{i}", "kind": "map", "title": f"map {i}: {game.string(entry.name)}",
                     "layers": layers, "width": width, "height": height,
-                    "path": f"sections[{mk}].maps[{i}]"})
+                    "path": f"{_section_path(game, mk)}.maps[{i}]"})
     for kind, title in (("atlases", "atlas"), ("backgrounds", "background")):
         sec = _section(game, kind)
         k = _section_index(game, kind)
         for i, _ in enumerate(getattr(sec, "entries", ()) if sec is not None else ()):
             out.append({"name": f"{kind}-{i}", "kind": "image", "title": f"{title} {i}",
-                        "path": f"sections[{k}].entries[{i}].asset"})
+                        "path": f"{_section_path(game, k)}.entries[{i}].asset"})
     for kind in SPRITE_KINDS:
         sec = _section(game, kind)
         k = _section_index(game, kind)
@@ -97,8 +97,15 @@ def _game_listing(game: Any) -> list[dict[str, Any]]:
                 out.append({"name": f"{kind}-{i}-{a}", "kind": "animation",
                             "title": f"{kind.replace('_', ' ')} {i}, animation {a}",
                             "frames": n, "frame_ms": FRAME_MS,
-                            "path": f"sections[{k}].sprites[{i}].asset.value.animations[{a}]"})
+                            "path": f"{_section_path(game, k)}.sprites[{i}].asset.value.animations[{a}]"})
     return out + _scripts(game)
+
+
+def _section_path(game: Any, k: int) -> str:
+    """Section ``k`` as every path names it (``maps``, ``translations[0]``, ``sections[8]``)."""
+    from ..paths import Attr, Index, format_path, shown
+
+    return format_path(shown(game, [Attr("sections"), Index(k)]))
 
 
 def _scripts(game: Any) -> list[dict[str, Any]]:
@@ -110,7 +117,7 @@ def _scripts(game: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for k, section in enumerate(getattr(game, "sections", ())):
         try:
-            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), f"sections[{k}]"))
+            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), _section_path(game, k)))
         except FormatError:
             continue
         for path, value in found:

@@ -18,7 +18,8 @@ from typing import Any, Union, get_args, get_origin
 
 from ..binary import join_path
 from ..diff import key_field
-from ..paths import Attr, field_hints, item_hint, key_text, resolve, strip_optional
+from ..paths import (Attr, Index, Resolved, field_hints, format_path, item_hint, key_text, resolve,
+                     shown, strip_optional, views)
 
 PAGE = 200
 TEXT_LIMIT = 120
@@ -242,9 +243,12 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
             parent = where.chain[-1][0]
             if dataclasses.is_dataclass(parent):
                 list_ref = _ref_kind(parent, where.chain[-1][1].name)
-        for i in range(start, min(total, start + limit)):
+        stop = min(total, start + limit)
+        item_paths = _item_paths(model, where, start, stop)
+        for i in range(start, stop):
             item = value[i]
-            node = _node(f"[{i}]", f"{canonical}[{i}]", item, item_hint(hint, i))
+            node = _node(f"[{i}]", item_paths[i - start] if item_paths else f"{canonical}[{i}]",
+                         item, item_hint(hint, i))
             if node["kind"] != "leaf":
                 node["label"] = label(item)
             _name_refs(node, item, list_ref, describe, whole_refs)
@@ -255,6 +259,47 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
     return out
 
 
+def _item_paths(model: Any, where: Resolved | None, start: int, stop: int) -> list[str] | None:
+    """The paths of items ``start:stop`` of a list the model shows through views of their kind.
+
+    A TirNanoG save's ``chunks[4]`` is printed ``users[1]`` everywhere
+    (:func:`savecraft.paths.shown`); the tree names it the same way, so a
+    path from a problem, a diff or a clicked byte finds its node. None for a
+    list without views (its items are ``list[i]``).
+    """
+    if where is None or not where.chain:
+        return None
+    parent, step, _ = where.chain[-1]
+    if (not isinstance(step, Attr) or not dataclasses.is_dataclass(parent)
+            or not views(type(parent), step.name)):
+        return None
+    steps = list(where.canonical)
+    tag = getattr(getattr(parent, step.name), "magic", None)
+    if not callable(tag):
+        return [format_path(shown(model, [*steps, Index(i)])) for i in range(start, stop)]
+    # A lazy list tags its items cheaply (equal tags: one type): count each kind once for the
+    # page, instead of once per item as shown() does (a page deep into 50,000 users stays fast).
+    counts: dict[Any, int] = {}
+    for j in range(start):
+        t = tag(j)
+        counts[t] = counts.get(t, 0) + 1
+    plain = format_path(steps)
+    many: dict[Any, str] = {}  # tag -> the view that shows items of that tag as view[k]
+    out = []
+    for i in range(start, stop):
+        t = tag(i)
+        k = counts.get(t, 0)
+        counts[t] = k + 1
+        if t in many:
+            out.append(f"{many[t]}[{k}]")
+            continue
+        path = format_path(shown(model, [*steps, Index(i)]))
+        if path != f"{plain}[{i}]" and path.endswith(f"[{k}]"):
+            many[t] = path[: -len(f"[{k}]")]
+        out.append(path)
+    return out
+
+
 def reveal(model: Any, path: str, describe: Describe | None = None,
            whole_refs: tuple[type, ...] = ()) -> dict[str, Any]:
     """Every level from the top down to ``path``, each with the page holding the next step.
@@ -262,23 +307,67 @@ def reveal(model: Any, path: str, describe: Describe | None = None,
     What the page needs to select a field it was pointed at (a clicked byte,
     a problem, a diff line) in a tree it has not expanded yet.
     """
-    from ..paths import Index, PathError, format_path, parse_path
+    from ..paths import PathError, parse_path
 
     # A span can name bytes the model keeps no field for (a block's raw data, a
     # count computed on writing): select the nearest field that exists.
     steps = parse_path(path) if path else []
     while True:
         try:
-            canonical = resolve(model, steps).path if steps else ""
+            where = resolve(model, steps) if steps else None
             break
         except PathError:
             steps = _flattened(model, steps) or steps[:-1]
-    steps = parse_path(canonical) if canonical else []
+    # Down the model as it holds the value (chunks[4]), each level named as it is shown (users[1]).
+    steps = _held(where) if where is not None else []
     levels = []
     for n, step in enumerate(steps):
         start = (step.index // PAGE) * PAGE if isinstance(step, Index) else 0
         levels.append(children(model, format_path(steps[:n]), start, PAGE, describe, whole_refs))
-    return {"path": canonical, "levels": levels}
+    return {"path": where.path if where is not None else "", "levels": levels}
+
+
+def _held(where: Resolved) -> list[Any]:
+    """The steps to a value through the model's own fields: ``chunks[5].name`` for ``users[2].name``.
+
+    The tree shows a record's fields, so it is opened down the list that
+    holds an item, not down a view of that list (``users`` is computed).
+    """
+    chain = where.chain
+    out: list[Any] = []
+    i = 0
+    while i < len(chain):
+        container, step, _ = chain[i]
+        held = None
+        if isinstance(step, Attr) and dataclasses.is_dataclass(container) and not isinstance(container, type):
+            held = _through_field(container, step.name, chain, i, where.value)
+        if held is None:
+            out.append(step)
+            i += 1
+        else:
+            out += held[0]
+            i += held[1]
+    return out
+
+
+def _through_field(record: Any, name: str, chain: list[Any], i: int, value: Any) -> tuple[list[Any], int] | None:
+    """``[field, Index(j)]`` and how many chain steps they replace, when ``name`` is a view of ``field``."""
+    own = [f.name for f in dataclasses.fields(record)]
+    if name in own:
+        return None
+    for field_name in own:
+        for view in views(type(record), field_name).values():
+            if view.name != name:
+                continue
+            used = 2 if view.many else 1
+            if view.many and not (i + 1 < len(chain) and isinstance(chain[i + 1][1], Index)):
+                return None  # the view's list itself: no one item to find
+            item = chain[i + used][0] if i + used < len(chain) else value
+            seq = getattr(record, field_name)
+            for j in range(len(seq)):
+                if seq[j] is item:
+                    return [Attr(field_name), Index(j)], used
+    return None
 
 
 def _flattened(model: Any, steps: list[Any]) -> list[Any] | None:
