@@ -273,8 +273,8 @@ def test_angband_block_headers_and_data_of_a_real_file() -> None:
     assert smap.format == "angband-block"
     assert smap.span_of("header.variant") == spans.Span("file", 4, 4, "header.variant")
     size = struct.unpack_from("<I", data, 8 + 20)[0]
-    assert smap.span_of("blocks[0].checksum") == spans.Span("file", 32, 4, "blocks[0].checksum")
-    assert smap.span_of("blocks[0].data") == spans.Span("file", 36, size, "blocks[0].data")
+    assert smap.span_of("blocks[0].checksum") == spans.Span("file", 32, 4, "description.checksum")
+    assert smap.span_of("blocks[0].data") == spans.Span("file", 36, size, "description.data")
     whole = smap.span_of("blocks[0]")
     assert whole is not None and whole.offset == 8 and whole.length == 28 + size + (-size % 4)
 
