@@ -54,16 +54,18 @@ _STALE_AFTER = 60.0
 _TMP_RE = re.compile(r"^\.(?P<name>.+)\.(?:(?P<pid>\d+)-)?[A-Za-z0-9_]+\.tmp$")
 
 
-class WriteError(SavecraftError, OSError):
-    """An output could not be written; ``str()`` is ``PATH: cannot write: REASON``.
+class _Failure(SavecraftError, OSError):
+    """An operating-system failure as one line, ``PATH: cannot VERB: REASON``.
 
-    It is an ``OSError`` too (with the ``errno`` of the failure, where there
-    was one), so code that already handles operating-system failures (the
+    It is an ``OSError`` too (with the ``errno`` and ``strerror`` of the
+    failure), so code that already handles operating-system failures (the
     game server's saves) goes on handling it.
     """
 
+    VERB = ""
+
     def __init__(self, path: PathLike, reason: str, errno_: int | None = None) -> None:
-        super().__init__(f"{os.fspath(path)}: cannot write: {reason}")
+        super().__init__(f"{os.fspath(path)}: cannot {self.VERB}: {reason}")
         self.errno = errno_
         self.strerror = reason
         self.filename = os.fspath(path)
@@ -77,22 +79,16 @@ class WriteError(SavecraftError, OSError):
         return str(self.args[0])
 
 
-class ReadError(SavecraftError, OSError):
-    """An input could not be read; ``str()`` is ``PATH: cannot read: REASON`` (an ``OSError`` too)."""
+class WriteError(_Failure):
+    """An output could not be written; ``str()`` is ``PATH: cannot write: REASON``."""
 
-    def __init__(self, path: PathLike, reason: str, errno_: int | None = None) -> None:
-        super().__init__(f"{os.fspath(path)}: cannot read: {reason}")
-        self.errno = errno_
-        self.strerror = reason
-        self.filename = os.fspath(path)
-        self.reason = reason
+    VERB = "write"
 
-    @property
-    def path(self) -> str:
-        return str(self.filename)
 
-    def __str__(self) -> str:
-        return str(self.args[0])
+class ReadError(_Failure):
+    """An input could not be read; ``str()`` is ``PATH: cannot read: REASON``."""
+
+    VERB = "read"
 
 
 @dataclass(frozen=True)

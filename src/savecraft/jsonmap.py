@@ -680,22 +680,13 @@ def _fast(tp: Any) -> Fast:
     return fn
 
 
-def _f_int(v: Any) -> Any:
-    if type(v) is int:
-        return v
-    raise _INVALID
-
-
-def _f_str(v: Any) -> Any:
-    if type(v) is str:
-        return v
-    raise _INVALID
-
-
-def _f_bool(v: Any) -> Any:
-    if type(v) is bool:
-        return v
-    raise _INVALID
+def _f_exact(tp: type) -> Fast:
+    """The fast check of a scalar: exactly this type (a bool is not an int here)."""
+    def check(v: Any) -> Any:
+        if type(v) is tp:
+            return v
+        raise _INVALID
+    return check
 
 
 def _f_float(v: Any) -> Any:
@@ -715,8 +706,8 @@ def _f_bytes(v: Any) -> Any:
         raise _INVALID from None
 
 
-_SCALAR_FAST: dict[Any, Fast] = {int: _f_int, str: _f_str, bool: _f_bool, float: _f_float,
-                                  bytes: _f_bytes}
+_SCALAR_FAST: dict[Any, Fast] = {int: _f_exact(int), str: _f_exact(str), bool: _f_exact(bool),
+                                  float: _f_float, bytes: _f_bytes}
 _EXACT: dict[Any, type] = {int: int, str: str, bool: bool}
 
 
