@@ -45,7 +45,8 @@ def hwm():
             return int(line.split()[1])
 
 step, path = sys.argv[1], sys.argv[2]
-savecraft.registry.get("tirnanog-save")  # the plugin's imports are not the step's memory
+from savecraft import registry
+registry.get("tirnanog-save")  # the plugin's imports are not the step's memory
 before = hwm()
 if step == "load":
     m = savecraft.load(open(path, "rb").read())
