@@ -102,11 +102,11 @@ def test_unknown_game_blocks_stay_raw_with_reason() -> None:
     save = api.load(SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav")
     raw = [b for b in save.blocks if isinstance(b, RawBlock)]
     assert len(raw) == 20 and all("reads this file's player block" in b.reason for b in raw)
-    assert save.game == "" and "game" not in block.info(save)
+    assert save.game == "" and block.info(save)["game"] is None
     pony = api.load(SAMPLES / "angband-block" / "ponyband_Asira.sav")
     assert pony.game == "FAangband 1 (Ponyband)"
-    assert "player v2: no FAangband 1 (Ponyband) layout for 'player' version 2" in \
-        block.info(pony)["not_decoded"]
+    assert {"name": "player", "version": 2,
+            "reason": "no FAangband 1 (Ponyband) layout for 'player' version 2"} in block.info(pony)["not_decoded"]
 
 
 @real
@@ -123,7 +123,8 @@ def test_block_the_layout_does_not_consume_stays_raw_and_is_reported(v42: bytes)
     assert block.build(save) == data  # byte for byte, not forced
     result = api.validate(data)
     assert not result.ok and any(p.path == "blocks[6]" for p in result.problems)
-    assert "quests v1: the Vanilla 4.2 layout does not fit" in " ".join(block.info(save)["not_decoded"])
+    assert any(b["name"] == "quests" and "the Vanilla 4.2 layout does not fit" in b["reason"]
+               for b in block.info(save)["not_decoded"])
 
 
 @real
@@ -494,6 +495,23 @@ def test_stored_counts_are_checked_against_the_bytes_left(v42: bytes) -> None:
     p = next(p for p in report.problems if p.path.startswith("blocks[17]"))
     assert (p.offset, p.path) == (start + 30, "blocks[17].cave.monsters")
     assert p.found == "a count of 59999"
+
+
+@real
+@pytest.mark.parametrize("path", ALL_REAL, ids=lambda p: p.name)
+def test_info_json_follows_the_convention(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from savecraft.cli import main
+
+    from .info_convention import check_info
+
+    assert main(["info", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    check_info(doc)  # docs/info-json.md
+    assert doc["format"] == "angband-block" and isinstance(doc["variant"], str)
+    assert all(isinstance(b["decoded"], bool) and isinstance(b["version"], int) for b in doc["blocks"])
+    assert [b["name"] for b in doc["blocks"] if not b["decoded"]] == [b["name"] for b in doc["not_decoded"]]
+    if path == V42:
+        assert (doc["variant_name"], doc["game"], doc["trailing_bytes"]) == ("Vanilla Angband", "Vanilla 4.2", 0)
 
 
 def test_the_smallest_object_record_is_min_item() -> None:
