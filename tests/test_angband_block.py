@@ -262,3 +262,40 @@ def test_api_load(tmp_path: Path) -> None:
     p = tmp_path / "b.sav"
     api.save(sample.block_save(), p)
     assert api.load(p) == sample.block_save()
+
+
+def test_a_small_angband_validate_imports_no_numpy(tmp_path: Path) -> None:
+    """Start-up (docs/cli.md, bench/bench_startup.py): numpy costs ~50 ms to import, more than a
+    small file's whole validate; only a level map (and sums of many MB) need it."""
+    import subprocess
+    import sys
+
+    from savecraft.formats.angband import sample as angband_sample
+
+    files = [tmp_path / "block.sav", tmp_path / "modular.sav", tmp_path / "unknown.bin"]
+    api.save(angband_sample.block_save(), files[0])
+    api.save(angband_sample.modular_save(), files[1])
+    files[2].write_bytes(bytes(range(256)) * 4)  # no magic: the legacy sniffer sums it
+    for path in files:
+        prog = ("import sys\nfrom savecraft.cli import main\n"
+                f"main(['validate', {str(path)!r}])\nprint('numpy' in sys.modules)")
+        out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60)
+        assert out.stdout.split()[-1] == "False", (path.name, out.stdout, out.stderr)
+
+
+def test_block_sums_are_the_same_with_and_without_numpy() -> None:
+    import random
+    import sys
+
+    from savecraft.formats.angband import sniffing
+
+    data = random.Random(4).randbytes(5000)
+    numpy = sys.modules.pop("numpy", None)
+    try:
+        plain = sniffing.byte_sum(data)
+    finally:
+        if numpy is not None:
+            sys.modules["numpy"] = numpy
+    import numpy as np  # noqa: F401 - once imported by anything, large sums use it
+
+    assert sniffing.byte_sum(data) == plain == sum(data) % 2**32

@@ -102,11 +102,11 @@ def test_unknown_game_blocks_stay_raw_with_reason() -> None:
     save = api.load(SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav")
     raw = [b for b in save.blocks if isinstance(b, RawBlock)]
     assert len(raw) == 20 and all("reads this file's player block" in b.reason for b in raw)
-    assert save.game == "" and "game" not in block.info(save)
+    assert save.game == "" and block.info(save)["game"] is None
     pony = api.load(SAMPLES / "angband-block" / "ponyband_Asira.sav")
     assert pony.game == "FAangband 1 (Ponyband)"
-    assert "player v2: no FAangband 1 (Ponyband) layout for 'player' version 2" in \
-        block.info(pony)["not_decoded"]
+    assert {"name": "player", "version": 2,
+            "reason": "no FAangband 1 (Ponyband) layout for 'player' version 2"} in block.info(pony)["not_decoded"]
 
 
 @real
@@ -123,7 +123,8 @@ def test_block_the_layout_does_not_consume_stays_raw_and_is_reported(v42: bytes)
     assert block.build(save) == data  # byte for byte, not forced
     result = api.validate(data)
     assert not result.ok and any(p.path == "blocks[6]" for p in result.problems)
-    assert "quests v1: the Vanilla 4.2 layout does not fit" in " ".join(block.info(save)["not_decoded"])
+    assert any(b["name"] == "quests" and "the Vanilla 4.2 layout does not fit" in b["reason"]
+               for b in block.info(save)["not_decoded"])
 
 
 @real
@@ -216,7 +217,7 @@ def _edited(data: bytes, changes: dict[str, object]) -> tuple[BlockSave, list[tu
 def test_edit_gold(v42: bytes) -> None:
     save, changed = _edited(v42, {"player.au": 1_000_000})
     assert save.player is not None and save.player.au == 1_000_000
-    assert changed == [("blocks[name=player].au", 672848, 1_000_000)]
+    assert changed == [("player.au", 672848, 1_000_000)]
     assert len(api.build(save)) == len(v42)
 
 
@@ -224,37 +225,37 @@ def test_edit_gold(v42: bytes) -> None:
 def test_edit_experience_raises_max(v42: bytes) -> None:
     save, changed = _edited(v42, {"player.experience": 7_000_000})
     assert save.player is not None and (save.player.exp, save.player.max_exp) == (7_000_000,) * 2
-    assert changed == [("blocks[name=player].max_exp", 6873062, 7_000_000),
-                       ("blocks[name=player].exp", 6873062, 7_000_000)]
+    assert changed == [("player.max_exp", 6873062, 7_000_000),
+                       ("player.exp", 6873062, 7_000_000)]
     _, changed = _edited(v42, {"player.exp": 5_000_000})  # drained: max stays
-    assert changed == [("blocks[name=player].exp", 6873062, 5_000_000)]
+    assert changed == [("player.exp", 6873062, 5_000_000)]
 
 
 @real
 def test_edit_stat(v42: bytes) -> None:
     save, changed = _edited(v42, {"player.stat_cur[1]": 100})
     assert save.player is not None and save.player.stat_cur[1] == 100
-    assert changed == [("blocks[name=player].stat_cur[1]", 118, 100)]
+    assert changed == [("player.stat_cur[1]", 118, 100)]
 
 
 @real
 def test_edit_hit_and_spell_points(v42: bytes) -> None:
     _, changed = _edited(v42, {"player.chp": 1000})
-    assert changed == [("blocks[name=player].chp", 1033, 1000)]
+    assert changed == [("player.chp", 1033, 1000)]
     _, changed = _edited(v42, {"player.csp": 10})
-    assert changed == [("blocks[name=player].csp", 368, 10)]
+    assert changed == [("player.csp", 368, 10)]
 
 
 @real
 def test_edit_item_quantity_and_inscription(v42: bytes) -> None:
     save, changed = _edited(v42, {"gear.items[3].quantity": 9})
     assert save.gear is not None and save.gear.items[3].item.number == 9
-    assert changed == [("blocks[name=gear].items[3].item.number", 1, 9),
-                       ("blocks[name=gear].items[3].known.number", 1, 9)]
+    assert changed == [("gear.items[3].item.number", 1, 9),
+                       ("gear.items[3].known.number", 1, 9)]
     save, changed = _edited(v42, {"gear.items[3].note": "@q1"})
     assert save.gear is not None and save.gear.items[3].name.endswith("{@q1}")
-    assert changed == [("blocks[name=gear].items[3].item.inscription", "", "@q1"),
-                       ("blocks[name=gear].items[3].known.inscription", "", "@q1")]
+    assert changed == [("gear.items[3].item.inscription", "", "@q1"),
+                       ("gear.items[3].known.inscription", "", "@q1")]
 
 
 @real
@@ -263,8 +264,8 @@ def test_description_follows_name_and_level(v42: bytes) -> None:
     assert save.description is not None
     assert save.description.line == "Brand, L49 High-Elf Paladin, at DL81"
     assert sorted(changed) == sorted([
-        ("blocks[0].name", "Aduial", "Brand"), ("blocks[0].level", 50, 49),
-        ("blocks[name=player].full_name", "Aduial", "Brand"), ("blocks[name=player].lev", 50, 49)])
+        ("description.name", "Aduial", "Brand"), ("description.level", 50, 49),
+        ("player.full_name", "Aduial", "Brand"), ("player.lev", 50, 49)])
 
 
 @real
@@ -275,11 +276,11 @@ def test_description_follows_name_and_level(v42: bytes) -> None:
     ({"player.stat_cur[0]": 2}, "player.stat_cur[0]"),
     ({"player.exp": 7_000_000}, "player.exp"),
     ({"player.au": -5}, "player.au"),
-    ({"player.lev": 51}, "blocks[7].lev"),
+    ({"player.lev": 51}, "player.lev"),
     ({"gear.items[3].quantity": 0}, "gear.items[3].quantity"),
     ({"gear.items[3].quantity": 41}, "gear.items[3].quantity"),
-    ({"gear.items[3].note": "x" * 128}, "blocks[13].items[3].item.inscription"),
-    ({"player.au": 2**31}, "blocks[7].au"),
+    ({"gear.items[3].note": "x" * 128}, "gear.items[3].item.inscription"),
+    ({"player.au": 2**31}, "player.au"),
 ])
 def test_edits_the_game_would_refuse(v42: bytes, changes: dict[str, object], path: str) -> None:
     with pytest.raises(FormatError) as err:
@@ -361,8 +362,8 @@ def test_pwmangband_blocks_decoded_and_left_raw() -> None:
 def test_pwmangband_gold_and_experience_edits() -> None:
     data = PWM.read_bytes()
     _, changed = _edited(data, {"player.au": 5000, "player.experience": 300})
-    assert changed == [("blocks[name=player].au", 404, 5000),
-                       ("blocks[name=player].max_exp", 197, 300), ("blocks[name=player].exp", 197, 300)]
+    assert changed == [("player.au", 404, 5000),
+                       ("player.max_exp", 197, 300), ("player.exp", 197, 300)]
     with pytest.raises(FormatError):
         edit.edit_bytes(data, {"player.chp": 60})
 
@@ -418,7 +419,7 @@ def test_the_documented_edit_and_diff_run(tmp_path: Path) -> None:
                    capture_output=True)
     shown = subprocess.run([*run, "diff", str(V42), str(out)], check=False, capture_output=True,
                            text=True).stdout
-    assert shown.strip() == "blocks[name=player].au: 672848 -> 1000000"
+    assert shown.strip() == "player.au: 672848 -> 1000000  (player-4.2 name=player)"
 
 
 @real
@@ -494,6 +495,23 @@ def test_stored_counts_are_checked_against_the_bytes_left(v42: bytes) -> None:
     p = next(p for p in report.problems if p.path.startswith("blocks[17]"))
     assert (p.offset, p.path) == (start + 30, "blocks[17].cave.monsters")
     assert p.found == "a count of 59999"
+
+
+@real
+@pytest.mark.parametrize("path", ALL_REAL, ids=lambda p: p.name)
+def test_info_json_follows_the_convention(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from savecraft.cli import main
+
+    from .info_convention import check_info
+
+    assert main(["info", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    check_info(doc)  # docs/info-json.md
+    assert doc["format"] == "angband-block" and isinstance(doc["variant"], str)
+    assert all(isinstance(b["decoded"], bool) and isinstance(b["version"], int) for b in doc["blocks"])
+    assert [b["name"] for b in doc["blocks"] if not b["decoded"]] == [b["name"] for b in doc["not_decoded"]]
+    if path == V42:
+        assert (doc["variant_name"], doc["game"], doc["trailing_bytes"]) == ("Vanilla Angband", "Vanilla 4.2", 0)
 
 
 def test_the_smallest_object_record_is_min_item() -> None:

@@ -32,11 +32,14 @@ from savecraft.formats.tirnanog.save.sample import make_user, player_save, serve
 from savecraft.paths import Attr, Index, PathError, parse_path, resolve, same_value
 
 
-def real_angband() -> bytes | None:
+def real_angband(variants: bool = False) -> bytes | None:
     folder = samples_folder()
     if folder is None:
         return None
-    files = sorted((folder / "angband-block").glob("*.sav"))
+    if variants:  # a Vanilla 4.2 file: its player and gear blocks are decoded
+        files = sorted((folder / "angband-block-variants").glob("vanilla-4.2_*.sav"))
+    else:
+        files = sorted((folder / "angband-block").glob("*.sav"))
     return files[0].read_bytes() if files else None
 
 
@@ -70,9 +73,19 @@ def _game_edit(game: Any) -> None:
 
 
 def _block_edit(save: Any) -> None:
+    from savecraft.formats.angband.block import RawBlock
+
     save.description.level += 1
     save.description.name += "a"
-    save.blocks[3].version += 1
+    # a decoded block's version is its layout's: only a block kept as bytes can change it
+    raw = [b for b in save.blocks if isinstance(b, RawBlock)]
+    if raw:
+        raw[len(raw) // 2].version += 1
+    if save.player is not None:  # decoded values, reached through the model's views
+        save.player.au += 1
+    if save.gear is not None and save.gear.items:
+        save.gear.items[-1].item.number += 1
+        save.gear.items[-1].known.number += 1
 
 
 def _modular_edit(save: Any) -> None:
@@ -93,6 +106,7 @@ EDITS: dict[str, tuple[Callable[[], bytes | None], Callable[[Any], None]]] = {
     "tirnanog-game": (game_sample.build_sample_game, _game_edit),
     "angband-block": (lambda: api.build(angband_sample.block_save()), _block_edit),
     "angband-block real file": (real_angband, _block_edit),
+    "angband-block real 4.2 file": (lambda: real_angband(variants=True), _block_edit),
     "angband-modular": (lambda: api.build(angband_sample.modular_save()), _modular_edit),
     "qfg5-save": (lambda: api.build(qfg5_sample.qfg5_save()), _qfg5_edit),
 }

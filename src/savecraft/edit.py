@@ -23,6 +23,7 @@ a format gets ``savecraft edit`` by registering.
 
 from __future__ import annotations
 
+import dataclasses
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -35,7 +36,7 @@ import orjson
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
-from .paths import PathError, Resolved, assign, resolve, same_value
+from .paths import PathError, Resolved, assign, canonical_prefix, resolve, same_value
 
 Changes = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -192,8 +193,8 @@ def rebuild(model: Any, *, original: bytes | None = None,
     fmt = registry.for_model(model)
     try:
         data = fmt.build(model)
-    except FormatError:  # a ValueError too, but it already says where
-        raise
+    except FormatError as err:  # a ValueError too, but it already says where
+        raise _named(err, model) from None
     except (ValueError, TypeError, OverflowError, KeyError, IndexError, AttributeError) as exc:
         # A value of the right type that the codec still cannot write.
         raise FormatError(None, "", f"values the {fmt.name} format can store", str(exc)) from None
@@ -215,6 +216,17 @@ def rebuild(model: Any, *, original: bytes | None = None,
             raise FormatError(None, path, f"a value the format stores as set ({_short(value)})",
                               f"{_short(got)} after rebuilding")
     return Edited(fmt.name, data, result.model, changes, original, list(result.notes))
+
+
+def _named(err: FormatError, model: Any) -> FormatError:
+    """A writer's refusal with its paths as every other message prints them (``player.au``,
+    not the writer's ``blocks[7].au``)."""
+    problems = [dataclasses.replace(p, path=canonical_prefix(model, p.path)) if p.path else p
+                for p in err.problems]
+    if problems == err.problems:
+        return err
+    first = problems[0]
+    return FormatError(first.offset, first.path, first.expected, first.found, problems=problems)
 
 
 def _problem_key(p: Problem) -> tuple[str, str, str, str]:

@@ -512,9 +512,13 @@ def views(cls: type, name: str) -> dict[type, View]:
                     continue
                 many = get_origin(hint) is list
                 item = get_args(hint)[0] if many and get_args(hint) else strip_optional(hint)
-                if (isinstance(item, type) and dataclasses.is_dataclass(item)
-                        and (not holds or any(issubclass(item, t) for t in holds))):
-                    found.setdefault(item, View(prop, many))
+                # a view of one of several record types (``Player | PwmPlayer | None``)
+                # views each of them
+                kinds = get_args(item) if get_origin(item) in (Union, types.UnionType) else (item,)
+                for kind in kinds:
+                    if (isinstance(kind, type) and dataclasses.is_dataclass(kind)
+                            and (not holds or any(issubclass(kind, t) for t in holds))):
+                        found.setdefault(kind, View(prop, many))
         _VIEWS[key] = found
     return found
 

@@ -78,7 +78,11 @@ def _starts(magic: bytes) -> Sniffer:
 
 
 def _angband_block(data: bytes) -> bool:
-    return len(data) >= 8 and bytes(data[:4]) == b"Save" and all(0x20 <= b <= 0x7E for b in data[4:8])
+    # "Save" and a printable variant id, or PWMAngband's 4 version bytes and "PWMG".
+    if len(data) < 8:
+        return False
+    return (bytes(data[:4]) == b"Save" and all(0x20 <= b <= 0x7E for b in data[4:8])) \
+        or bytes(data[4:8]) == b"PWMG"
 
 
 def _angband_legacy(data: bytes) -> bool:

@@ -364,6 +364,7 @@ def build(save: BlockSave) -> bytes:
 
 
 def info(save: BlockSave) -> dict[str, Any]:
+    """The character sheet, then the file's blocks, as docs/info-json.md lays a summary out."""
     out: dict[str, Any] = {}
     d = save.description
     if d is not None:
@@ -374,18 +375,16 @@ def info(save: BlockSave) -> dict[str, Any]:
             out["race"] = d.race
             out["class"] = d.character_class
     out.update(sheet.character_sheet(save))
-    known = VARIANTS.get(save.variant)
-    out["variant"] = f"{save.variant} ({known})" if known else save.variant
-    if save.game:
-        out["game"] = save.game
-    out["blocks"] = [f"{block_name(b)} v{block_version(b)}: "
-                     f"{'decoded' if not isinstance(b, RawBlock) else f'{len(b.data)} bytes'}"
+    out["variant"] = save.variant
+    out["variant_name"] = VARIANTS.get(save.variant)
+    out["game"] = save.game or None
+    out["blocks"] = [{"name": block_name(b), "version": block_version(b),
+                      "decoded": not isinstance(b, RawBlock),
+                      "raw_bytes": len(b.data) if isinstance(b, RawBlock) else None}
                      for b in save.blocks]
-    raw = [f"{b.name} v{b.version}: {b.reason or 'not decoded'}" for b in save.blocks
-           if isinstance(b, RawBlock)]
-    out["not_decoded"] = raw
-    if save.trailing:
-        out["trailing_bytes"] = len(save.trailing)
+    out["not_decoded"] = [{"name": b.name, "version": b.version, "reason": b.reason or "not decoded"}
+                          for b in save.blocks if isinstance(b, RawBlock)]
+    out["trailing_bytes"] = len(save.trailing)
     return out
 
 

@@ -20,10 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ...errors import Report, UnsupportedFormatError
 from ...registry import Format, register
+from .sniffing import byte_sum
 
 VERSION_BYTES = 4
 MIN_SIZE = VERSION_BYTES + 8 + 8  # version, some content, two checksums
@@ -53,27 +52,32 @@ class LegacySave:
     data: bytes = b""
 
 
-def _u32(b: np.ndarray[Any, np.dtype[np.uint8]], at: int) -> int:
-    return int.from_bytes(bytes(b[at:at + 4]), "little")
+def _u32(b: bytes, at: int) -> int:
+    return int.from_bytes(b[at:at + 4], "little")
 
 
 def identify(data: bytes) -> LegacyHeader | None:
-    """The header of a pre-3.1 savefile whose two checksums hold, else None."""
+    """The header of a pre-3.1 savefile whose two checksums hold, else None.
+
+    Every file no magic claims reaches this sniffer, so it stays cheap and
+    light: the XOR chain is undone with one big-integer XOR (no numpy import
+    at start-up), the sums by :func:`.sniffing.byte_sum`.
+    """
     if not MIN_SIZE <= len(data) <= MAX_SIZE or data[:4] == b"Save":
         return None
-    stored = np.frombuffer(data, np.uint8)
+    stored = bytes(data)
     n = len(stored)
-    decoded = np.empty(n, np.uint8)
-    decoded[:VERSION_BYTES] = stored[:VERSION_BYTES]
-    np.bitwise_xor(stored[VERSION_BYTES:], stored[VERSION_BYTES - 1:-1], out=decoded[VERSION_BYTES:])
-    v_check = int(decoded[VERSION_BYTES:n - 8].sum(dtype=np.uint64)) & 0xFFFFFFFF
-    x_check = int(stored[VERSION_BYTES:n - 4].sum(dtype=np.uint64)) & 0xFFFFFFFF
+    chained = (int.from_bytes(stored[VERSION_BYTES:], "little")
+               ^ int.from_bytes(stored[VERSION_BYTES - 1:-1], "little"))
+    decoded = stored[:VERSION_BYTES] + chained.to_bytes(n - VERSION_BYTES, "little")
+    v_check = byte_sum(memoryview(decoded)[VERSION_BYTES:n - 8])
+    x_check = byte_sum(memoryview(stored)[VERSION_BYTES:n - 4])
     if _u32(decoded, n - 8) != v_check or _u32(decoded, n - 4) != x_check or not x_check:
         return None  # (all-zero content would "match" too: not evidence of anything)
     return LegacyHeader(
         int(data[0]), int(data[1]), int(data[2]), int(data[3]),
         saved_at=_u32(decoded, 8),
-        times_saved=int.from_bytes(bytes(decoded[14:16]), "little"),
+        times_saved=int.from_bytes(decoded[14:16], "little"),
     )
 
 

@@ -36,8 +36,9 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         "gold": p.au,
         "hit_points": {"current": p.chp, "max": p.mhp},
         "spell_points": {"current": p.csp, "max": p.msp},
+        # ``shown``: the game's "18/100" for a stat above 18 (null when the game shows the number)
         "stats": {name: {"current": p.stat_cur[i], "max": p.stat_max[i],
-                         "shown": stat_text(p.stat_cur[i])}
+                         "shown": stat_text(p.stat_cur[i]) if p.stat_cur[i] > 18 else None}
                   for i, name in enumerate(STAT_NAMES[:len(p.stat_cur)])},
     })
     dungeon = save.dungeon

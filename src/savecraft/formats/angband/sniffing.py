@@ -18,12 +18,15 @@ PWMAngband writes the same blocks behind 4 version bytes and ``PWMG``
 
 from __future__ import annotations
 
-import numpy as np
+import sys
 
 MAGIC = b"Save"
 PWMG = b"PWMG"
 MODULAR_VERSION = 2
 _NUMPY_FROM = 512  # below this, the builtin sum() is faster than building an array
+# Importing numpy costs ~50 ms, what the builtin sum() takes for ~15 MB: below this size numpy
+# is used only when something else already imported it, so a small file's start-up stays light.
+_IMPORT_NUMPY_FROM = 4 << 20
 
 
 def is_modular(data: bytes) -> bool:
@@ -48,6 +51,9 @@ def _first_block_fits(data: bytes) -> bool:
 
 def byte_sum(data: bytes | bytearray | memoryview) -> int:
     """The block checksum both formats use: the unsigned sum of the bytes, modulo 2**32."""
-    if len(data) < _NUMPY_FROM:
+    n = len(data)
+    if n < _NUMPY_FROM or (n < _IMPORT_NUMPY_FROM and "numpy" not in sys.modules):
         return sum(data) & 0xFFFFFFFF
+    import numpy as np
+
     return int(np.frombuffer(data, np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF

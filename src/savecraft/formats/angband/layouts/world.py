@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-import numpy as np
 
 from ....binary import Reader, Writer
 from ....errors import FormatError
@@ -171,6 +170,8 @@ def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
 
 def _read_rle(r: Reader, cells: int, name: str) -> bytes:
     """The (count, byte) pairs that fill ``cells`` squares, as stored."""
+    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
+
     avail = r.remaining // 2
     pairs = np.frombuffer(r.data, np.uint8, count=2 * avail, offset=r.pos) if avail else \
         np.zeros(0, np.uint8)
