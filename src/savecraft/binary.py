@@ -489,6 +489,30 @@ class _Scope:
 _NOT_RECORDING = _Scope(None)
 
 
+class _Mute:
+    """Inside the block Readers record nothing (see :func:`not_recording`)."""
+
+    __slots__ = ("token",)
+
+    def __init__(self) -> None:
+        self.token: Token[SpanSink | None] | None = None
+
+    def __enter__(self) -> None:
+        if _SINK.get() is not None:
+            self.token = _SINK.set(None)
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.token is not None:
+            _SINK.reset(self.token)
+            self.token = None
+
+
+def not_recording() -> _Mute:
+    """A trial read whose result is thrown away (which layout fits?) must leave no spans."""
+    return _Mute()
+
+
 def recording(log: SpanLog, space: str = "file", data: Buffer | None = None) -> _Scope:
     """Record spans into ``log`` for Readers created inside the ``with`` block.
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...binary import Reader, Writer, join_path
+from ...binary import Reader, Writer, join_path, not_recording
 from ...errors import FormatError, Report
 from .layouts import Context, Layout, LayoutError, layout_of, layouts_for
 
@@ -62,12 +62,13 @@ def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
-    r = Reader(data, f.data_start, f.data_start + f.size)
-    try:
-        layout.decode(r, ctx)
-    except (FormatError, LayoutError):
-        return False
-    return r.at_end()
+    with not_recording():  # a trial: only the read that is kept names bytes
+        r = Reader(data, f.data_start, f.data_start + f.size)
+        try:
+            layout.decode(r, ctx)
+        except (FormatError, LayoutError):
+            return False
+        return r.at_end()
 
 
 @dataclass(slots=True)
