@@ -138,3 +138,17 @@ def test_library_edit_of_a_loaded_model(server: bytes) -> None:
     result = edit.edit_model(save, {"users[name=Cian].entity.y": 5}, original=server)
     assert result.model.user("Cian").entity.y == 5
     assert save.user("Cian").entity.y == 5  # the model given was changed in place
+
+
+def test_a_refused_value_names_its_user_when_earlier_users_were_never_decoded() -> None:
+    """The writer counted users[k] over decoded chunks only: chunks[4] (the 2nd USER) was users[0]."""
+    import pytest as _pytest
+
+    from savecraft import api, edit
+    from savecraft.errors import FormatError
+    from savecraft.formats.tirnanog.save import sample
+
+    data = api.build(sample.server_save(users=3))
+    with _pytest.raises(FormatError) as info:
+        edit.edit_bytes(data, {"users[1].entity.x": 99999999999})
+    assert [p.path for p in info.value.problems] == ["users[1].entity.x"]

@@ -539,14 +539,15 @@ def payload_bytes(save: SaveGame) -> bytes:
     chunks = save.chunks
     counters: dict[bytes, int] = {}
     for i in range(len(chunks)):
+        # Counted over every chunk, untouched ones too: users[k] is the k-th USER of the file.
+        magic = chunks.magic(i)
+        k = counters.get(magic, 0)
+        counters[magic] = k + 1
         raw = chunks.raw_or_none(i)
         if raw is not None:
             parts.append(raw)
             continue
         chunk = chunks[i]
-        magic = chunk_magic(chunk)
-        k = counters.get(magic, 0)
-        counters[magic] = k + 1
         name = _default_path(magic)
         path = name if magic in (b"DENY", b"GLBL", b"QSTS") else f"{name}[{k}]"
         parts.append(encode_chunk(chunk, path if magic in _CHUNKS else f"chunks[{i}]"))
