@@ -150,5 +150,5 @@ def test_a_refused_value_names_its_user_when_earlier_users_were_never_decoded() 
 
     data = api.build(sample.server_save(users=3))
     with _pytest.raises(FormatError) as info:
-        edit.edit_bytes(data, {"users[1].entity.x": 99999999999})
+        edit.edit_bytes(data, {"chunks[4].entity.x": 99999999999})  # the 2nd USER; chunks[3] untouched
     assert [p.path for p in info.value.problems] == ["users[1].entity.x"]
