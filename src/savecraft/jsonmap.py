@@ -511,10 +511,11 @@ def decoder(tp: Any) -> Decode:
 
     Outside :func:`from_json` the first problem raises FormatError.
     """
-    try:
-        return _DEC[tp]
-    except (KeyError, TypeError):
-        pass
+    fn: Decode = _cached(_DEC, tp, _public_decoder)
+    return fn
+
+
+def _public_decoder(tp: Any) -> Decode:
     fast, slow = _fast(tp), _slow(tp)
 
     def dec(v: Any, path: str) -> Any:
@@ -523,12 +524,20 @@ def decoder(tp: Any) -> Decode:
         except _Invalid:
             pass
         return slow(v, path)
-
-    try:
-        _DEC[tp] = dec
-    except TypeError:
-        pass
     return dec
+
+
+def _cached(cache: dict[Any, Any], tp: Any, make: Callable[[Any], Any]) -> Any:
+    """The cache's entry for a type hint, made on first use (an unhashable hint: made each time)."""
+    try:
+        return cache[tp]
+    except KeyError:
+        pass
+    except TypeError:
+        return make(tp)
+    made = make(tp)
+    cache[tp] = made
+    return made
 
 
 def _slow(tp: Any) -> Decode:
@@ -668,15 +677,7 @@ def _fast_of_slow(slow: Decode) -> Fast:
 
 
 def _fast(tp: Any) -> Fast:
-    try:
-        return _FAST[tp]
-    except (KeyError, TypeError):
-        pass
-    fn = _make_fast(tp)
-    try:
-        _FAST[tp] = fn
-    except TypeError:
-        pass
+    fn: Fast = _cached(_FAST, tp, _make_fast)
     return fn
 
 
@@ -829,14 +830,7 @@ def _custom(tp: type) -> bool:
 
 
 def _dump_encoder(tp: Any) -> Encode:
-    try:
-        return _DUMP[tp]
-    except KeyError:
-        pass
-    except TypeError:
-        return _make_dump(tp)
-    fn = _make_dump(tp)
-    _DUMP[tp] = fn
+    fn: Encode = _cached(_DUMP, tp, _make_dump)
     return fn
 
 
