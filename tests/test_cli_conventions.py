@@ -43,11 +43,14 @@ def test_render_map_statuses(qfg5: Path, tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_offsets_accept_hex(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from savecraft.commands.script import whole_number
+    from savecraft.commands.argtypes import whole
 
+    whole_number = whole(0)
     assert whole_number("0x100") == 256 and whole_number("256") == 256
     with pytest.raises(argparse.ArgumentTypeError):
         whole_number("-1")
+    with pytest.raises(argparse.ArgumentTypeError, match="a port is 0 to 65535, not 70000"):
+        whole(0, 65535, "a port")("70000")
     code = tmp_path / "code.bin"
     code.write_bytes(b"\xff" * 0x20)
     with pytest.raises(SystemExit) as exc:

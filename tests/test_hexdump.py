@@ -145,7 +145,13 @@ def test_game_assets_and_section_block(game: Path) -> None:
 
 def test_large_files_are_mapped_and_read_only_where_shown(game: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(hexdump, "MMAP_FROM", 1)
+    import mmap
+
+    from savecraft import fileio
+    from savecraft.commands.files import read_file
+
+    monkeypatch.setattr(fileio, "MAP_FROM", 1)  # the one reader maps from this size
+    assert isinstance(read_file(str(game), mapped=True), mmap.mmap)
     assert main(["hexdump", str(game), "--at", "0x40"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "sections.size: 4 bytes at 0x40 in file"
 

@@ -11,6 +11,7 @@ from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import SavecraftError
 from ..fileio import ReadError
 from . import output
+from .argtypes import whole
 
 if TYPE_CHECKING:
     from .. import registry
@@ -327,16 +328,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _jobs(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
-    return n
-
-
 def _format_arg(p: argparse.ArgumentParser) -> None:
     from ..registry import names
 
@@ -362,7 +353,7 @@ def register(sub: Any) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="leave out warnings and the progress bar")
     p.add_argument("--json", action="store_true",
                    help="one JSON record per file and line: file, format, ok, problems, notes (and error)")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=whole(1, what="the number of worker processes"), default=None, metavar="N",
                    help="worker processes for many files (default: one per core)")
     _format_arg(p)
     p.set_defaults(func=cmd_validate)

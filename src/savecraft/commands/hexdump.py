@@ -11,8 +11,6 @@ is read only where it is shown.
 from __future__ import annotations
 
 import argparse
-import mmap
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -21,29 +19,15 @@ from .. import spans
 from ..cli import EXIT_OK, EXIT_USAGE, UsageError
 from ..errors import FormatError
 from ..paths import PathError
+from .argtypes import whole
 from .files import read_file
 
 ROW = 16
 DEFAULT_LENGTH = 4096
-MMAP_FROM = 16 << 20  # files at least this big are mapped, not read
 
 
-def _number(text: str) -> int:
-    """A byte offset or count: decimal, or hex with 0x (``0x2C``, ``44``)."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number (decimal, or hex with 0x)") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is negative")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _number(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("the length must be at least 1")
-    return value
+_offset = whole(0, what="a byte offset")
+_length = whole(1, what="the length")
 
 
 def register(sub: Any) -> None:
@@ -55,44 +39,24 @@ def register(sub: Any) -> None:
     p.add_argument("file")
     p.add_argument("path", nargs="?", metavar="PATH",
                    help="a field (users[name=Brigid].entity) or a stream (payload, sections, maps[0])")
-    p.add_argument("--at", type=_number, metavar="OFFSET",
+    p.add_argument("--at", type=_offset, metavar="OFFSET",
                    help="show the field covering this offset (hex 0x2C or decimal)")
     p.add_argument("--space", default=None, metavar="STREAM",
                    help="the byte space --at and --offset count in (default: the file)")
-    p.add_argument("--offset", type=_number, default=0,
+    p.add_argument("--offset", type=_offset, default=0,
                    help="where the window starts, counted from the start of what is shown")
-    p.add_argument("--length", type=_positive, default=DEFAULT_LENGTH,
+    p.add_argument("--length", type=_length, default=DEFAULT_LENGTH,
                    help=f"how many bytes to show (default {DEFAULT_LENGTH})")
     p.add_argument("--format", default=None, help="the format, when detection should be skipped")
     p.set_defaults(func=cmd_hexdump)
 
 
-def _open(path: str) -> tuple[Any, Any]:
-    """The file's bytes, memory-mapped when large; returns (data, closer or None)."""
-    if path != "-":
-        try:
-            size = os.path.getsize(path)
-        except OSError:
-            size = 0
-        if size >= MMAP_FROM and os.path.isfile(path):
-            try:
-                fh = open(path, "rb")
-            except OSError as exc:
-                raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ), fh
-    return read_file(path), None
-
-
 def cmd_hexdump(args: argparse.Namespace) -> int:
-    data, fh = _open(args.file)
-    try:
-        smap = spans.record(data, args.format, lazy=True)
-        for line in render(smap, args.path, at=args.at, space=args.space, offset=args.offset,
-                           length=args.length):
-            sys.stdout.write(line + "\n")
-    finally:
-        if fh is not None:
-            fh.close()
+    data = read_file(args.file, mapped=True)  # the one reader: a large file is mapped, not read
+    smap = spans.record(data, args.format, lazy=True)
+    for line in render(smap, args.path, at=args.at, space=args.space, offset=args.offset,
+                       length=args.length):
+        sys.stdout.write(line + "\n")
     return EXIT_OK
 
 

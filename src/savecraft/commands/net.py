@@ -10,31 +10,16 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .. import passwords
 from ..cli import EXIT_PROBLEM, UsageError
+from .argtypes import whole
 
 
-def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} is {low} to {high}, not {value}")
-        return value
-
-    return parse
-
-
-_port = _whole(0, 65535, "a port")
-_phases = _whole(1, 100, "the number of phases")
+_port = whole(0, 65535, "a port")
+_phases = whole(1, 100, "the number of phases")
 
 
 def _positive(text: str) -> float:
@@ -69,10 +54,10 @@ def register(sub: Any) -> None:
     p.add_argument("--no-registration", action="store_true", help="refuse new players")
     p.add_argument("--tls-timeout", type=_positive, default=5.0, metavar="SECONDS",
                    help="a TCP connection must finish TLS within this (default 5)")
-    p.add_argument("--registrations-per-address", type=_whole(0, 1_000_000, "a count"),
+    p.add_argument("--registrations-per-address", type=whole(0, 1_000_000, "a count"),
                    default=10, metavar="N",
                    help="new accounts per address per minute (default 10; 0: no limit)")
-    p.add_argument("--registrations-per-minute", type=_whole(0, 1_000_000, "a count"),
+    p.add_argument("--registrations-per-minute", type=whole(0, 1_000_000, "a count"),
                    default=600, metavar="N",
                    help="new accounts per minute from everyone (default 600; 0: no limit)")
     p.add_argument("--admin", default=None, metavar="ADDR[:PORT]",
@@ -80,12 +65,12 @@ def register(sub: Any) -> None:
                    "client address ADDR, listening on --host at PORT (default: --port + 1)")
     p.add_argument("--metrics", default=None, metavar="ADDR:PORT",
                    help="serve Prometheus metrics on http://ADDR:PORT/metrics")
-    p.add_argument("--backups", type=_whole(0, 1000, "the number of backups"), default=0,
+    p.add_argument("--backups", type=whole(0, 1000, "the number of backups"), default=0,
                    metavar="N", help="after each timer save keep the last N states as "
                    "STATE.1 (newest) ... STATE.N")
     p.add_argument("--backup-every", type=_positive, default=None, metavar="SECONDS",
                    help="also snapshot the state this often into STATE.snapshots/")
-    p.add_argument("--snapshots", type=_whole(1, 100_000, "the number of snapshots"),
+    p.add_argument("--snapshots", type=whole(1, 100_000, "the number of snapshots"),
                    default=7, metavar="K", help="snapshots kept (default 7)")
     p.add_argument("--restore", default=None, metavar="BACKUP",
                    help="put BACKUP (checked) in place of STATE before starting; the "

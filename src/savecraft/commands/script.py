@@ -17,6 +17,7 @@ from typing import Any
 from ..cli import EXIT_OK, UsageError
 from ..errors import FormatError
 from . import output
+from .argtypes import whole
 from .files import load_file, read_file
 
 
@@ -80,18 +81,6 @@ def _layers(spec: str | None) -> list[int] | None:
             from None
 
 
-def whole_number(text: str) -> int:
-    """An argparse type: a whole number at least 0, in decimal or in hex as the tool prints it (0x100)."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number (decimal, or hex as 0x100): {text!r}") \
-            from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
 def _scale(text: str) -> float:
     try:
         value = float(text)
@@ -133,9 +122,9 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="a bytecode file ('-' for stdin)")
     output.add_output(p, help="write here instead of standard output ('-', the default)")
     p.add_argument("--game", metavar="GAME.tng", help="show names from this game's strings")
-    p.add_argument("--offset", type=whole_number, help="start of the script in the file "
+    p.add_argument("--offset", type=whole(0), help="start of the script in the file "
                    "(decimal or hex: 0x100)")
-    p.add_argument("--length", type=whole_number, help="size of the script in bytes (decimal or hex)")
+    p.add_argument("--length", type=whole(0), help="size of the script in bytes (decimal or hex)")
     p.set_defaults(func=cmd_disasm)
 
     p = sub.add_parser("asm", help="TirNanoG assembly text back to bytecode")
