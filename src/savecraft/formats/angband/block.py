@@ -28,7 +28,7 @@ import orjson
 from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
-from ...jsonmap import encoder
+from ...jsonmap import KIND, decoder, encoder
 from ...registry import Format, register
 from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
@@ -392,25 +392,80 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
+HEADER_FILE = "file-header.json"
+
+
 def extract(save: BlockSave, folder: Path) -> list[Path]:
-    """``file-header.json``, then one file per block: ``.json`` when decoded, ``.bin`` otherwise."""
+    """``file-header.json`` (the file's own fields and its blocks in order), then one file per
+    block: ``.json`` when decoded (a description also shows its menu ``line``), ``.bin`` otherwise.
+
+    :func:`rebuild` reads the folder back, after edits to its files.
+    """
     ensure_dir(folder)
-    p = folder / "file-header.json"
-    atomic_write(p, orjson.dumps({"variant": save.variant}, option=orjson.OPT_INDENT_2))
-    written = [p]
+    written = []
+    files = []
     for i, block in enumerate(save.blocks):
         stem = f"{i:02d}-{_safe(block_name(block))}"
+        entry: dict[str, Any] = {"file": "", "kind": type(block).KIND, "name": block_name(block)}
         if isinstance(block, RawBlock):
             p = folder / f"{stem}.bin"
             atomic_write(p, block.data)
+            entry["version"] = block.version
         else:
             p = folder / f"{stem}.json"
             doc = encoder(type(block))(block)
             if isinstance(block, Description):
                 doc = {"line": block.line, **doc}
             atomic_write(p, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+        entry["file"] = p.name
+        files.append(entry)
         written.append(p)
-    return written
+    head = {**encoder(BlockSave)(BlockSave(save.variant, [], save.magic, save.trailing, save.game)),
+            "files": files}
+    del head["blocks"]
+    p = folder / HEADER_FILE
+    atomic_write(p, orjson.dumps(head, option=orjson.OPT_INDENT_2))
+    return [p, *written]
+
+
+def rebuild(folder: Path) -> BlockSave:
+    """The save an :func:`extract` folder describes, with whatever was edited in its files."""
+    head = _load_json(folder / HEADER_FILE)
+    files = head.pop("files", None) if isinstance(head, dict) else None
+    if not isinstance(files, list):
+        raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
+                          "(written by this savecraft's extract)", "nothing")
+    save: BlockSave = decoder(BlockSave)({**head, "blocks": []}, HEADER_FILE)
+    dec = decoder(Block)
+    for k, entry in enumerate(files):
+        where = f"{HEADER_FILE}.files[{k}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            raise FormatError(None, where, "an object naming a block file", repr(entry)[:60])
+        path = folder / Path(entry["file"]).name
+        if path.suffix == ".bin":
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise FormatError(None, path.name, "a block's bytes", exc.strerror or str(exc)) from None
+            save.blocks.append(RawBlock(str(entry.get("name", "")), int(entry.get("version", 1)), data))
+            continue
+        doc = _load_json(path)
+        if isinstance(doc, dict):
+            doc.pop("line", None)  # shown for people; the fields are what is built
+            doc = {KIND: entry.get("kind"), **doc}
+        save.blocks.append(dec(doc, path.name))
+    return save
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes())
+    except OSError as exc:
+        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) \
+            from None
+    except orjson.JSONDecodeError as exc:
+        raise FormatError(None, f"{path.name}: line {exc.lineno}, column {exc.colno}", "valid JSON",
+                          exc.msg) from None
 
 
 def check(save: BlockSave, report: Report) -> None:
@@ -436,6 +491,7 @@ FORMAT = register(Format(
     build=build,
     info=info,
     extract=extract,
+    rebuild=rebuild,
     check=check,
     validate_by_building=False,  # parse already re-encodes every decoded block
     suffixes=(".sav",),
