@@ -69,3 +69,20 @@ def test_a_folder_from_an_older_extract_is_refused_with_the_reason(tmp_path: Pat
     assert main(["build", str(folder), "-o", str(tmp_path / "out.sav")]) == 1
     assert "file-header.json.files: expected the list of the folder's block files" in capsys.readouterr().err
     assert not (tmp_path / "out.sav").exists()
+
+
+def test_a_modular_save_rebuilds_from_its_folder_and_takes_edits(tmp_path: Path) -> None:
+    from savecraft.formats.angband.modular import build as build_modular
+
+    src = tmp_path / "modular.sav"
+    src.write_bytes(build_modular(sample.modular_save()))
+    assert _round_trip(src, tmp_path).read_bytes() == src.read_bytes()
+    folder = tmp_path / "x"
+    head = folder / "file-header.json"
+    doc = json.loads(head.read_text())
+    doc["description"] = "Asira, L8 Zebra Priest, in the Town"
+    head.write_text(json.dumps(doc))
+    out = tmp_path / "edited.sav"
+    assert main(["build", str(folder), "-o", str(out)]) == 0
+    changes = diff.diff_files(src, out).changes
+    assert [(c.path, c.new) for c in changes] == [("description", "Asira, L8 Zebra Priest, in the Town")]

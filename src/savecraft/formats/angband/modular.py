@@ -294,28 +294,79 @@ def info(save: ModularSave) -> dict[str, Any]:
     return out
 
 
+HEADER_FILE = "file-header.json"
+
+
 def extract(save: ModularSave, folder: Path) -> list[Path]:
-    """``file-header.json``, then one file per block: ``.json`` when decoded, ``.bin`` when opaque."""
+    """``file-header.json`` (the header's fields and the block files in order), then one file per
+    block: ``.json`` when decoded, ``.bin`` when opaque; ``trailing.bin`` for bytes after the end.
+
+    :func:`rebuild` reads the folder back, after edits to its files.
+    """
     ensure_dir(folder)
     written = []
-    head = {"status": save.status, "dead": save.dead, "description": save.description}
-    p = folder / "file-header.json"
-    atomic_write(p, orjson.dumps(head, option=orjson.OPT_INDENT_2))
-    written.append(p)
+    files: list[dict[str, Any]] = []
     for i, block in enumerate(save.blocks):
         if isinstance(block, DecodedBlock):
             p = folder / f"{i:03d}-{block.codec.name}.json"
             atomic_write(p, orjson.dumps(block.__json_encode__(), option=orjson.OPT_INDENT_2))
+            files.append({"file": p.name})
         else:
             vendor, type_, version = block.key
             p = folder / f"{i:03d}-vendor{vendor}-type{type_}-v{version}.bin"
             atomic_write(p, block.data)
+            files.append({"file": p.name, "vendor": vendor, "type": type_, "version": version})
         written.append(p)
     if save.trailing:
         p = folder / "trailing.bin"
         atomic_write(p, save.trailing)
         written.append(p)
-    return written
+    head = {"status": save.status, "dead": save.dead, "description": save.description,
+            "description_padding": encoder(bytes)(save.description_padding), "files": files}
+    p = folder / HEADER_FILE
+    atomic_write(p, orjson.dumps(head, option=orjson.OPT_INDENT_2))
+    return [p, *written]
+
+
+def rebuild(folder: Path) -> ModularSave:
+    """The save an :func:`extract` folder describes, with whatever was edited in its files."""
+    head = _read(folder / HEADER_FILE, json=True)
+    files = head.get("files") if isinstance(head, dict) else None
+    if not isinstance(files, list):
+        raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
+                          "(written by this savecraft's extract)", "nothing")
+    blocks: list[Block] = []
+    for k, entry in enumerate(files):
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            raise FormatError(None, f"{HEADER_FILE}.files[{k}]", "an object naming a block file",
+                              repr(entry)[:60])
+        path = folder / Path(entry["file"]).name
+        if path.suffix == ".bin":
+            blocks.append(decoder(OpaqueBlock)({**{n: entry.get(n) for n in ("vendor", "type", "version")},
+                                                 "data": encoder(bytes)(_read(path))}, path.name))
+        else:
+            blocks.append(DecodedBlock.__json_decode__(_read(path, json=True), path.name))
+    trailing = folder / "trailing.bin"
+    return ModularSave(status=decoder(int)(head.get("status"), f"{HEADER_FILE}.status"),
+                       description=decoder(str)(head.get("description"), f"{HEADER_FILE}.description"),
+                       blocks=blocks, trailing=_read(trailing) if trailing.is_file() else b"",
+                       description_padding=decoder(bytes)(head.get("description_padding", ""),
+                                                          f"{HEADER_FILE}.description_padding"))
+
+
+def _read(path: Path, *, json: bool = False) -> Any:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) \
+            from None
+    if not json:
+        return data
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise FormatError(None, f"{path.name}: line {exc.lineno}, column {exc.colno}", "valid JSON",
+                          exc.msg) from None
 
 
 FORMAT = register(Format(
@@ -327,6 +378,7 @@ FORMAT = register(Format(
     build=build,
     info=info,
     extract=extract,
+    rebuild=rebuild,
     validate_by_building=True,
     suffixes=(".sav",),
 ))
