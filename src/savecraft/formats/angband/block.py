@@ -112,7 +112,7 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | knowledge.ObjectMemory | knowledge.Ignore | knowledge.Artifacts | world.Gear
          | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
          | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
-         | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerHp | pwmangband.PlayerSpells
+         | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerSpells
          | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
          | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
          | faangband.Traps | faangband.Squelch | faangband.Artifacts)

@@ -436,7 +436,7 @@ class PlayerHp(BlockModel):
     player_hp: list[int] = field(default_factory=list)
 
 
-def _rd_hp(r: Reader, ctx: Context) -> PlayerHp:
+def read_player_hp(r: Reader, ctx: Context) -> PlayerHp:
     at = r.pos
     n = r.u16("count")
     if n > MAX_LEVEL:
@@ -444,7 +444,7 @@ def _rd_hp(r: Reader, ctx: Context) -> PlayerHp:
     return PlayerHp(list(r.array("i16", n, "player_hp")))
 
 
-def _wr_hp(m: PlayerHp, w: Writer, ctx: Context) -> None:
+def write_player_hp(m: PlayerHp, w: Writer, ctx: Context) -> None:
     if len(m.player_hp) > MAX_LEVEL:
         raise FormatError(None, "player_hp", f"at most {MAX_LEVEL} entries", str(len(m.player_hp)))
     w.u16(len(m.player_hp), "count")
@@ -520,7 +520,7 @@ _layout("messages", Messages, _rd_messages, _wr_messages)
 _layout("quests", Quests, _rd_quests, _wr_quests)
 _layout("player", Player, _rd_player, _wr_player)
 _layout("misc", Misc, _rd_misc, _wr_misc)
-_layout("player hp", PlayerHp, _rd_hp, _wr_hp)
+_layout("player hp", PlayerHp, read_player_hp, write_player_hp)
 _layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
 _layout("history", History, _rd_history, _wr_history)
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import FormatError
-from . import BlockModel, Context, Layout, register_layout
+from . import BlockModel, Context, Layout, character, register_layout
 from .items import check_len, read_str, write_str
 
 PWMG = frozenset({"PWMG"})
@@ -368,27 +368,6 @@ def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
 
 
 @dataclass(slots=True)
-class PlayerHp(BlockModel):
-    KIND: ClassVar[str] = "player-hp-pwm"
-    player_hp: list[int] = field(default_factory=list)
-
-
-def _rd_hp(r: Reader, ctx: Context) -> PlayerHp:
-    at = r.pos
-    n = r.u16("count")
-    if n > MAX_LEVEL:
-        r.fail("count", f"at most {MAX_LEVEL} entries", str(n), at=at)
-    return PlayerHp(list(r.array("i16", n, "player_hp")))
-
-
-def _wr_hp(m: PlayerHp, w: Writer, ctx: Context) -> None:
-    if len(m.player_hp) > MAX_LEVEL:
-        raise FormatError(None, "player_hp", f"at most {MAX_LEVEL} entries", str(len(m.player_hp)))
-    w.u16(len(m.player_hp), "count")
-    w.array("i16", m.player_hp, "player_hp")
-
-
-@dataclass(slots=True)
 class PlayerSpells(BlockModel):
     KIND: ClassVar[str] = "player-spells-pwm"
     spell_flags: bytes = b""
@@ -439,6 +418,6 @@ _layout("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory)
 _layout("player", Player, _rd_player, _wr_player)
 _layout("ignore", Ignore, _rd_ignore, _wr_ignore)
 _layout("artifacts", Artifacts, _rd_artifacts, _wr_artifacts)
-_layout("player hp", PlayerHp, _rd_hp, _wr_hp)
+_layout("player hp", character.PlayerHp, character.read_player_hp, character.write_player_hp)  # as Vanilla
 _layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
 _layout("wild map", WildMap, _rd_wild_map, _wr_wild_map)
