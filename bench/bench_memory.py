@@ -3,7 +3,7 @@
 For each input (the hostile files of ``fuzz/hostile.py``, ordinary sample files
 of every format, a large file that fails early, the real Angband samples when
 they are present) and each operation (``load``: ``savecraft.load``; ``validate``:
-``savecraft.validate``; ``load-mapped``: the codec on ``savecraft.mapped.read_mapped``),
+``savecraft.validate``; ``load-mapped``: the codec on ``savecraft.fileio.read_input(map_from=...)``),
 a child process imports savecraft, notes its peak resident size
 (``getrusage`` ``ru_maxrss``), runs the operation under ``tracemalloc`` and
 notes both again. The operation's peak is the larger of the traced peak and
@@ -43,7 +43,7 @@ def _maxrss() -> int:
 def child(path: str, op: str) -> None:
     """Run one operation on one file; print the peak over the baseline and the inflated bytes."""
     import savecraft
-    from savecraft import compression, mapped, registry
+    from savecraft import compression, fileio, registry
     from savecraft.errors import Report, SavecraftError
 
     inflated = [0]
@@ -71,7 +71,7 @@ def child(path: str, op: str) -> None:
             v = savecraft.validate(path)
             outcome = "ok" if v.ok else f"{len(v.problems)} problems"
         else:
-            data = mapped.read_mapped(path)
+            data = fileio.read_input(path, map_from=fileio.MAP_FROM)
             fmt = registry.find(data)  # type: ignore[arg-type]
             report = Report(strict=False)
             model = fmt.parse(data, report)  # type: ignore[arg-type]

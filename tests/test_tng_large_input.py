@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from savecraft import compression, mapped, registry
+from savecraft import compression, registry
+from savecraft.fileio import MAP_FROM, read_input
 from savecraft.errors import FormatError, Report, SavecraftError
 from savecraft.formats.tirnanog.save import codec
 
@@ -40,7 +41,7 @@ def _peak(fn: object) -> int:
 
 def test_a_large_save_that_breaks_at_0x20_costs_kilobytes_when_mapped(tmp_path: Path) -> None:
     path = _sparse(tmp_path / "big.sav", codec.MAGIC + b"g".ljust(16, b"\0"))
-    data = mapped.read_mapped(path)
+    data = read_input(path, map_from=MAP_FROM)
     assert isinstance(data, mmap.mmap)
     fmt = registry.find(data)  # type: ignore[arg-type]
     assert fmt.name == "tirnanog-save"
@@ -48,7 +49,7 @@ def test_a_large_save_that_breaks_at_0x20_costs_kilobytes_when_mapped(tmp_path: 
         fmt.parse(data, Report(strict=False))  # type: ignore[arg-type]
     assert exc.value.offset == 0x20 and exc.value.path == "payload"
     assert _peak(lambda: fmt.parse(data, Report(strict=False))) < SIZE // 16  # type: ignore[arg-type]
-    mapped.close(data)
+    del data  # views of it may outlive the parse: the map goes with the last of them
 
 
 def test_parsing_a_large_save_in_memory_does_not_copy_it(tmp_path: Path) -> None:
@@ -78,15 +79,15 @@ def test_inflate_in_pieces_gives_the_same_results_as_one_call() -> None:
     assert "at most" in exc.value.expected
 
 
-def test_read_mapped_maps_only_large_regular_files(tmp_path: Path) -> None:
+def test_the_reader_maps_only_large_regular_files(tmp_path: Path) -> None:
     small = tmp_path / "small"
     small.write_bytes(b"abc")
-    assert mapped.read_mapped(small) == b"abc"
+    assert read_input(small, map_from=MAP_FROM) == b"abc"
     blob = b"xyz"
-    assert mapped.read_mapped(blob) is blob
+    assert read_input(blob, map_from=MAP_FROM) is blob
     big = _sparse(tmp_path / "big", b"head")
-    data = mapped.read_mapped(big)
+    data = read_input(big, map_from=MAP_FROM)
     assert isinstance(data, mmap.mmap) and data[:4] == b"head" and len(data) == SIZE
-    mapped.close(data)
+    data.close()
     with pytest.raises(SavecraftError, match="cannot read"):
-        mapped.read_mapped(tmp_path / "missing")
+        read_input(tmp_path / "missing", map_from=MAP_FROM)
