@@ -106,9 +106,19 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .. import console
+    from .. import console, registry
+    from ..errors import UnsupportedFormatError
 
-    fmt, model = load_file(args.file, args.format)
+    refused: UnsupportedFormatError | None = None
+    try:
+        fmt, model = load_file(args.file, args.format)
+    except UnsupportedFormatError as err:
+        # A file recognised and refused may still say what it is (angband-legacy: its version):
+        # the summary is printed, then the refusal, exit 1.
+        model = getattr(err, "model", None)
+        if model is None:
+            raise
+        fmt, refused = registry.for_model(model), err
     summary = fmt.info(model)
     if args.json:
         import orjson
@@ -116,6 +126,9 @@ def cmd_info(args: argparse.Namespace) -> int:
         doc = {"file": args.file, "format": fmt.name, "description": fmt.description, **summary}
         sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
                                              | orjson.OPT_NON_STR_KEYS))
+        if refused is not None:
+            sys.stdout.flush()
+            raise refused
         return EXIT_OK
     cap = None if args.all else LIST_CAP
     head = f"{args.file}: {fmt.name} ({fmt.description})"
@@ -129,6 +142,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     else:
         print(head)
         print("\n".join(_text(summary, cap=cap)))
+    if refused is not None:
+        sys.stdout.flush()
+        raise refused
     return EXIT_OK
 
 
