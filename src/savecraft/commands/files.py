@@ -345,10 +345,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _format_arg(p: argparse.ArgumentParser) -> None:
-    from ..registry import names
+    from .argtypes import format_option
 
-    p.add_argument("--format", choices=names(), metavar="NAME",
-                   help="skip detection and read as this format: " + ", ".join(names()))
+    format_option(p)
 
 
 def register(sub: Any) -> None:
