@@ -4,11 +4,13 @@ edit when a section's JSON, a media file or a script's ``.asm`` file was changed
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import struct
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -237,12 +239,14 @@ def test_mistakes_in_the_folder_are_named_by_file_and_path(game_bytes: bytes, tm
     assert "24-startup/scripts-1-asset.asm: line 2: expected a mnemonic" in _one_error(broken, tmp_path, capsys)
 
     broken = fresh()
-    with (broken / "35-maps" / "0000-village.tmx").open("a") as fh:
-        fh.write("<!-- moved a tile in Tiled -->\n")
-    assert "35-maps/0000-village.tmx: expected the file as extracted: map pictures and .tmx files are views" \
+    with (broken / "35-maps" / "0000-village.png").open("ab") as fh:
+        fh.write(b"painted over")
+    assert "35-maps/0000-village.png: expected the picture as extracted: map pictures are views" \
         in _one_error(broken, tmp_path, capsys)
-    (broken / "35-maps" / "0000-village.tmx").unlink()  # a view may go: nothing is built from it
+    for view in (broken / "35-maps").iterdir():  # views may go: nothing is built from them
+        view.unlink()
     assert main(["build", str(broken), "-o", str(tmp_path / "ok.tng")]) == 0
+    assert (tmp_path / "ok.tng").read_bytes() == game_bytes
 
     broken = fresh()
     p = broken / "06-atlases.json"
@@ -257,3 +261,85 @@ def test_rebuild_reads_only_what_extract_wrote(game_bytes: bytes, tmp_path: Path
     (parts / "game-file.json").write_text(json.dumps({"sections": []}))
     with pytest.raises(FormatError, match="game-file.json: expected an object with sections, encoding"):
         rebuild_game(parts)
+
+
+def _tmx_layer(root: Any, n: int) -> Any:
+    return next(el for el in root.findall("layer") if el.get("name") == f"layer {n}").find("data")
+
+
+def _rows(data: Any) -> list[list[int]]:
+    return [[int(v) for v in row.rstrip(",").split(",")] for row in data.text.strip().split("\n")]
+
+
+def _set_rows(data: Any, rows: list[list[int]]) -> None:
+    data.text = "\n" + ",\n".join(",".join(map(str, r)) for r in rows) + "\n"
+
+
+def test_a_map_edited_in_tiled_builds_with_exactly_that_change(game_bytes: bytes, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    parts = _round_trip(game_bytes, tmp_path, "sample")
+    tmx = parts / "35-maps" / "0000-village.tmx"
+    tree = ET.parse(tmx)
+    root = tree.getroot()
+    # Saved again by another program (other formatting, layer 1 as zlib-compressed base64): the same game.
+    data = _tmx_layer(root, 1)
+    ids = struct.pack(f"<{16 * 16}I", *(v for row in _rows(data) for v in row))
+    data.set("encoding", "base64")
+    data.set("compression", "zlib")
+    data.text = base64.b64encode(zlib.compress(ids)).decode()
+    tree.write(tmx, encoding="UTF-8", xml_declaration=True)
+    out = tmp_path / "same.tng"
+    assert main(["build", str(parts), "-o", str(out)]) == 0
+    assert out.read_bytes() == game_bytes
+
+    # A tile painted, an NPC moved one tile right, a patrol path one point longer.
+    tiles = {int(t.get("id", "")) + 1: int(t.find("properties/property").get("value", ""))  # type: ignore[union-attr]
+             for t in root.iter("tile")}
+    data = _tmx_layer(root, 0)
+    rows = _rows(data)
+    other = next(gid for gid in tiles if gid != rows[3][4])
+    rows[3][4] = other
+    _set_rows(data, rows)
+    npc = next(g for g in root.findall("objectgroup") if g.get("name") == "npcs").find("object")
+    assert npc is not None
+    npc.set("x", str(int(npc.get("x", "")) + 32))
+    line = next(g for g in root.findall("objectgroup") if g.get("name") == "patrol paths").find("object/polyline")
+    assert line is not None
+    line.set("points", line.get("points", "") + " 0,32")
+    tree.write(tmx, encoding="UTF-8", xml_declaration=True)
+    out = tmp_path / "painted.tng"
+    assert main(["build", str(parts), "-o", str(out)]) == 0
+    assert savecraft.validate(out).ok
+    before = savecraft.load(game_bytes).require(MapsSection).maps[0].asset.value
+    after = savecraft.load(out).require(MapsSection).maps[0].asset.value
+    x, y = int(npc.get("x", "")) // 32, int(npc.get("y", "")) // 32
+    assert after.layers[0][3][4] == tiles[other] and after.layers[5][y][x] == before.layers[5][y][x - 1]
+    assert after.patrol_paths[0].points == [*before.patrol_paths[0].points, (2, 3)]
+    changed = sorted(_changes(tmp_path / "sample.tng", out))
+    assert changed == ["maps.maps[0].asset.value.layers[0][3][4]", f"maps.maps[0].asset.value.layers[5][{y}][{x - 1}]",
+                       f"maps.maps[0].asset.value.layers[5][{y}][{x}]",
+                       "maps.maps[0].asset.value.patrol_paths[0].points[4]"], changed
+
+
+def test_tiles_tirnanog_cannot_hold_are_refused_by_cell(game_bytes: bytes, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import xml.etree.ElementTree as ET
+
+    parts = _round_trip(game_bytes, tmp_path, "sample")
+    tmx = parts / "35-maps" / "0001-forest.tmx"
+    original = tmx.read_bytes()
+    for value, expected in ((999, "expected a tile of the extracted tileset"),
+                            (0x80000001, "expected a tile as it is (TirNanoG has no flipped or rotated tiles)")):
+        tree = ET.ElementTree(ET.fromstring(original))
+        data = _tmx_layer(tree.getroot(), 0)
+        rows = _rows(data)
+        rows[2][7] = value
+        _set_rows(data, rows)
+        tree.write(tmx, encoding="UTF-8", xml_declaration=True)
+        err = _one_error(parts, tmp_path, capsys)
+        assert f"35-maps/0001-forest.tmx: layer 0, row 2, column 7: {expected}" in err, err
+    tmx.write_bytes(original.replace(b'width="16" height="16" tilewidth', b'width="17" height="16" tilewidth'))
+    assert "expected a Tiled map of 16 x 16 tiles, as extracted" in _one_error(parts, tmp_path, capsys)
+    tmx.write_bytes(b"<map")
+    assert "35-maps/0001-forest.tmx: expected a Tiled map (XML)" in _one_error(parts, tmp_path, capsys)

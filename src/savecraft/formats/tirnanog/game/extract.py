@@ -166,9 +166,10 @@ def rebuild_game(folder: Path) -> Game:
     """The game an :func:`extract_game` folder describes, with whatever was edited in its files.
 
     Section JSON files are read with the one strict JSON mapping; a media asset's value is its
-    file's bytes, a script's text its ``.asm`` file. The ``references`` of a section file, the
-    map pictures and the ``.tmx`` files are views for people: an edited map picture or ``.tmx``
-    is refused rather than silently left out (a map is rebuilt from its layers in the JSON).
+    file's bytes, a script's text its ``.asm`` file, and a ``.tmx`` that was changed (in Tiled)
+    gives its map's tiles, NPCs, spawners and patrol paths. The ``references`` of a section file
+    and the map pictures are views for people: an edited picture is refused rather than
+    silently left out.
     """
     layout = _read_json(folder, LAYOUT_FILE)
     if not isinstance(layout, dict) or set(layout) != {"sections", "encoding", "views"}:
@@ -181,11 +182,17 @@ def rebuild_game(folder: Path) -> Game:
     if not isinstance(views, dict) or not all(isinstance(v, str) for v in views.values()):
         raise FormatError(None, f"{LAYOUT_FILE}: views", "an object of file names and SHA-256 digests",
                           _shown(views))
+    edited_maps: list[tuple[str, bytes]] = []
     for name, digest in views.items():
         path = folder / _member(name, f"{LAYOUT_FILE}: views")
-        if path.is_file() and _digest(path.read_bytes()) != digest:
-            raise FormatError(None, name, "the file as extracted: map pictures and .tmx files are views, "
-                              "a map is rebuilt from its layers in the maps section's JSON", "an edited file")
+        data = path.read_bytes() if path.is_file() else None
+        if data is None or _digest(data) == digest:
+            continue
+        if name.endswith(".tmx"):
+            edited_maps.append((name, data))
+            continue
+        raise FormatError(None, name, "the picture as extracted: map pictures are views (edit the map's "
+                          ".tmx in Tiled, or its layers in the maps section's JSON)", "an edited file")
     header = decoder(Header)(_read_json(folder, HEADER_FILE), f"{HEADER_FILE}: header")
     encoding = decoder(GameEncoding)(layout["encoding"], f"{LAYOUT_FILE}: encoding")
     sections: list[Section] = []
@@ -197,8 +204,31 @@ def rebuild_game(folder: Path) -> Game:
         body = _read_parts(folder, doc["section"], name, "section")
         sections.append(section_dec(body, f"{name}: section"))
     game = Game(header, sections, encoding)
+    for name, data in edited_maps:
+        _read_tmx(game, names, name, data)
     _assemble_scripts(game, folder, [Path(n).stem for n in names])
     return game
+
+
+def _read_tmx(game: Game, names: list[str], name: str, data: bytes) -> None:
+    """An edited ``35-maps/KKKK-label.tmx``: its tiles, NPCs, spawners and patrol paths into map KKKK."""
+    from . import tmx
+    from .maps import MapAsset
+    from .sections import MapsSection
+
+    where = Path(name)
+    number = where.name[:4]
+    section_file = f"{where.parent.as_posix()}.json"
+    if not number.isdigit() or section_file not in names:
+        raise FormatError(None, name, "a map file named as extracted (SECTION/KKKK-name.tmx)", repr(name))
+    section = game.sections[names.index(section_file)]
+    k = int(number)
+    if not isinstance(section, MapsSection) or k >= len(section.maps):
+        raise FormatError(None, name, f"a map of {section_file}", f"map {k}")
+    value = section.maps[k].asset.value
+    if not isinstance(value, MapAsset):
+        raise FormatError(None, name, "a decoded map", type(value).__name__)
+    tmx.apply_tmx(value, data, game.header.tile_width, game.header.tile_height, name=name)
 
 
 def _assemble_scripts(game: Game, folder: Path, stems: list[str]) -> None:
