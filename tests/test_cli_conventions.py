@@ -71,7 +71,7 @@ def test_every_command_help_shows_defaults_and_ends_with_examples() -> None:
         text = p.format_help()
         tail = text.rstrip().splitlines()
         examples = [ln for ln in tail[tail.index("examples:") + 1:]] if "examples:" in tail else []
-        assert 1 <= len(examples) <= 3 and all(e.strip().startswith(("savecraft", "SAVECRAFT_"))
+        assert 2 <= len(examples) <= 3 and all(e.strip().startswith(("savecraft", "SAVECRAFT_"))
                                                for e in examples), name
         for action in p._actions:
             # Every option that takes a value and may be left out says what happens then: a
@@ -80,6 +80,23 @@ def test_every_command_help_shows_defaults_and_ends_with_examples() -> None:
                     and action.help is not argparse.SUPPRESS:
                 shown = p._get_formatter()._expand_help(action) if action.help else ""
                 assert "default" in shown, (name, action.option_strings)
+
+
+def test_every_example_is_a_command_line_the_parser_accepts(capsys: pytest.CaptureFixture[str]) -> None:
+    import shlex
+
+    for name, examples in cli.EXAMPLES.items():
+        for example in examples:
+            words = shlex.split(example, comments=True)
+            while words and "=" in words[0]:  # SAVECRAFT_PASSWORD=... savecraft ...
+                words.pop(0)
+            end = next((i for i, w in enumerate(words) if w in ("|", ">", ">>")), len(words))
+            argv = words[1:end]
+            assert words[0] == "savecraft" and argv[0] == name, example
+            try:
+                cli.make_parser(argv[0]).parse_args(argv)
+            except SystemExit:
+                pytest.fail(f"{example}: {capsys.readouterr().err.strip()}")
 
 
 def test_a_default_of_zero_is_shown() -> None:

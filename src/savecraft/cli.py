@@ -77,7 +77,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "asm": ("savecraft asm script.asm -o script.bin", "savecraft asm script.asm -o script.bin --game world.tng"),
     "render-map": ("savecraft render-map world.tng 0 -o map.png",
                    "savecraft render-map world.tng 0 -o map.png --tmx map.tmx --scale 0.5"),
-    "serve": ("savecraft serve world.tng --state server.sav --port 4000",),
+    "serve": ("savecraft serve world.tng --state server.sav --port 4000",
+              "savecraft serve world.tng --state server.sav --port 4000 --admin 127.0.0.1 "
+              "--metrics 127.0.0.1:9100 --backups 5"),
     "play": ("savecraft play 127.0.0.1 --port 4000 --name alice --password-file pw.txt",
              "SAVECRAFT_PASSWORD=secret savecraft play 127.0.0.1 --port 4000 --name alice"),
     "loadtest": ("savecraft loadtest 127.0.0.1 --port 4000 --clients 100 --rate 5 --duration 30",

@@ -65,13 +65,20 @@ def _pick(game: Game, which: list[str]) -> list[int]:
 
 
 def cmd_sections(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.info import _line
+    from ..formats.tirnanog.game.info import _line, _record
     with _open(args.file, "sections") as game:
         block = game.section_block or b""
+        records = []
         for k, s in enumerate(game.sections):
             off = int.from_bytes(block[8 * k : 8 * k + 4], "little")
             size = int.from_bytes(block[8 * k + 4 : 8 * k + 7], "little")
-            print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {_line(s)}")
+            if args.json:  # info --json's section record, with where the section is
+                records.append({"index": k, "offset": off, "size_bytes": size, **_record(s)})
+            else:
+                print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {_line(s)}")
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps({"file": args.file, "sections": records},
+                                             option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
     return EXIT_OK
 
 
@@ -121,6 +128,8 @@ def cmd_refs(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("sections", help="the section table of a TirNanoG game")
     p.add_argument("file", metavar="GAME.tng")
+    p.add_argument("--json", action="store_true", help="print the table as JSON records: index, offset, "
+                   "size_bytes (in the inflated block), then info --json's section record (docs/info-json.md)")
     p.set_defaults(func=cmd_sections)
 
     p = sub.add_parser("refs", help="every reference in a TirNanoG game, resolved to names and texts")
