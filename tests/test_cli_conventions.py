@@ -200,3 +200,16 @@ def test_unknown_command_and_bad_option_are_usage_errors(capsys: pytest.CaptureF
         with pytest.raises(SystemExit) as exc:
             main(argv)
         assert exc.value.code == 2, argv
+
+
+def test_every_whole_number_option_takes_hex_and_states_its_range(capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --steps`` and three loadtest counts were plain ``int``: no hex, a bare traceback-like message."""
+    parser = cli.make_parser()
+    args = parser.parse_args(["loadtest", "127.0.0.1", "--clients", "0x10", "--rate", "1", "--duration", "1",
+                              "--processes", "2", "--server-pid", "0x1F"])
+    assert (args.clients, args.processes, args.server_pid) == (16, 2, 31)
+    assert parser.parse_args(["play", "127.0.0.1", "--steps", "0x3"]).steps == 3
+    with pytest.raises(SystemExit) as exit_:
+        parser.parse_args(["loadtest", "127.0.0.1", "--clients", "0", "--rate", "1", "--duration", "1"])
+    assert exit_.value.code == 2
+    assert "the number of clients is 1 to 1000000, not 0" in capsys.readouterr().err

@@ -118,7 +118,8 @@ def register(sub: Any) -> None:
                    "(default ~/.cache/savecraft/tirnanog)")
     p.add_argument("--cafile", default=None, help="trust only this certificate (e.g. the "
                    "server's STATE.cert.pem); default: accept the server's self-signed one")
-    p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--steps", type=whole(0, 1_000_000, "the number of steps"), default=5,
+                   help="moves to make before logging out (default 5)")
     p.add_argument("--say", default="hello")
     p.set_defaults(func=cmd_play)
 
@@ -128,14 +129,15 @@ def register(sub: Any) -> None:
     p.add_argument("host", metavar="HOST")
     p.add_argument("--port", type=_port, default=4000)
     p.add_argument("--udp-port", type=_port, default=None, help="UDP port (default: --port)")
-    p.add_argument("--clients", type=int, required=True)
+    p.add_argument("--clients", type=whole(1, 1_000_000, "the number of clients"), required=True,
+                   help="how many bots log in")
     p.add_argument("--rate", type=_positive, required=True, help="moves per second per client")
     p.add_argument("--duration", type=_positive, required=True, metavar="SECONDS")
-    p.add_argument("--server-pid", type=int, default=None,
+    p.add_argument("--server-pid", type=whole(1, what="a process id"), default=None,
                    help="measure this process's CPU (default: the process listening on --port, "
                    "found in /proc)")
     p.add_argument("--prefix", default="bot", help="bot names: PREFIX0, PREFIX1, ...")
-    p.add_argument("--processes", type=int, default=1,
+    p.add_argument("--processes", type=whole(1, 1024, "the number of processes"), default=1,
                    help="split the bots over this many processes (by map)")
     passwords.add_arguments(p, default="load")
     p.add_argument("-q", "--quiet", action="store_true", help="no live line on the terminal")
