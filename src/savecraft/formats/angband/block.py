@@ -32,7 +32,17 @@ from ...jsonmap import KIND, decoder, encoder
 from ...registry import Format, register
 from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
-from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
+from .layouts import (
+    Context,
+    character,
+    faangband,
+    faangband_character,
+    faangband_world,
+    knowledge,
+    layout_of,
+    pwmangband,
+    world,
+)
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
 _T = TypeVar("_T")
@@ -115,7 +125,10 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerSpells
          | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
          | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
-         | faangband.Traps | faangband.Squelch | faangband.Artifacts)
+         | faangband.Traps | faangband.Squelch | faangband.Artifacts | faangband_character.Player
+         | faangband_character.Misc | faangband_character.History | faangband_world.Inventory
+         | faangband_world.Stores | faangband_world.Dungeon | faangband_world.Objects
+         | faangband_world.Monsters | faangband_world.Ghost)
 
 
 @dataclass(slots=True)
@@ -147,8 +160,9 @@ class BlockSave:
         return self._find(Description)
 
     @property
-    def player(self) -> character.Player | pwmangband.Player | None:
-        return self._find(character.Player) or self._find(pwmangband.Player)
+    def player(self) -> character.Player | pwmangband.Player | faangband_character.Player | None:
+        return (self._find(character.Player) or self._find(pwmangband.Player)
+                or self._find(faangband_character.Player))
 
     @property
     def header(self) -> pwmangband.Header | None:

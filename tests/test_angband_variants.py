@@ -1,0 +1,235 @@
+"""Angband variants' blocks decoded from the real samples: FAangband 1 / Ponyband's player,
+misc, history, inventory, stores, dungeon, objects, monsters and ghost blocks.
+
+The values checked are the ones the game shows for each character (the
+description block, written by the game, names them; the history block
+names the artifacts found), so a layout that read the bytes one field off
+would fail here even where it consumed its block exactly.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from savecraft import api, diff, edit, jsonmap
+from savecraft.errors import FormatError, Report
+from savecraft.formats.angband import block
+from savecraft.formats.angband.block import BlockSave, RawBlock
+from savecraft.formats.angband.demo import samples_folder
+from savecraft.formats.angband.layouts import faangband_character as fac
+from savecraft.formats.angband.layouts import faangband_world as faw
+from savecraft.formats.angband.layouts import layouts
+
+SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+PONY = SAMPLES / "angband-block"
+ASIRA, SPARKLE, PLAYER = (PONY / f"ponyband_{n}.sav" for n in ("Asira", "Clever_Sparkle", "PLAYER"))
+real = pytest.mark.skipif(not ASIRA.exists(), reason=f"the real samples are not at {SAMPLES}")
+FA_GAME = "FAangband 1 (Ponyband)"
+
+
+def _blocks(save: BlockSave, cls: type) -> list[object]:
+    return [b for b in save.blocks if isinstance(b, cls)]
+
+
+def _one(save: BlockSave, cls: type) -> object:
+    found = _blocks(save, cls)
+    assert len(found) == 1, cls
+    return found[0]
+
+
+def _block_span(data: bytes, name: str) -> tuple[int, int]:
+    """(start of the block header, data size) of the named block, read with struct alone."""
+    pos = 8
+    while pos < len(data):
+        size, = struct.unpack_from("<I", data, pos + 20)
+        if data[pos:pos + 16].split(b"\0")[0].decode() == name:
+            return pos, size
+        pos += 28 + size + (-size % 4)
+    raise KeyError(name)
+
+
+def _replace_block(data: bytes, name: str, body: bytes) -> bytes:
+    """The file with one block's data replaced, its size and checksum recomputed."""
+    start, size = _block_span(data, name)
+    header = data[start:start + 16] + data[start + 16:start + 20] + struct.pack(
+        "<II", len(body), sum(body) % 2**32)
+    old_end = start + 28 + size + (-size % 4)
+    return data[:start] + header + body + b"x" * (-len(body) % 4) + data[old_end:]
+
+
+@pytest.fixture(scope="module")
+def asira() -> BlockSave:
+    return block.parse(ASIRA.read_bytes(), Report(strict=True))
+
+
+# -- the table ------------------------------------------------------------------------------
+
+
+def test_faangband_has_a_layout_for_every_block_the_samples_hold() -> None:
+    faan = {(lay.name, lay.version) for lay in layouts() if lay.game == FA_GAME}
+    assert {("player", 2), ("misc", 1), ("history", 1), ("inventory", 1), ("stores", 1),
+            ("dungeon", 1), ("objects", 1), ("monsters", 1), ("ghost", 1)} <= faan
+    assert ("player", 1) not in faan  # rd_player_1 files: no sample, no layout
+
+
+# -- every block of every FAangband sample --------------------------------------------------
+
+
+@real
+@pytest.mark.parametrize("path", [ASIRA, SPARKLE, PLAYER], ids=lambda p: p.name)
+def test_every_faangband_block_decoded_and_round_trips(path: Path) -> None:
+    data = path.read_bytes()
+    save = block.parse(data, Report(strict=True))
+    assert save.game == FA_GAME
+    assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == []
+    assert block.build(save) == data
+    assert block.build(jsonmap.loads(jsonmap.dumps(save))) == data
+
+
+# -- player, misc, history ------------------------------------------------------------------
+
+
+@real
+@pytest.mark.parametrize(("path", "name", "level", "race", "cls", "gold", "hp"), [
+    (ASIRA, "Asira", 7, "Zebra", "Priest", 151, (58, 58)),
+    (SPARKLE, "Clever Sparkle", 1, "Unicorn", "Mage", 216, (8, 8)),
+    (PLAYER, "", 1, "Unicorn", "Warrior", 100, (17, 17)),
+])
+def test_character_as_the_game_shows_it(path: Path, name: str, level: int, race: str, cls: str,
+                                        gold: int, hp: tuple[int, int]) -> None:
+    save = api.parse(path.read_bytes())
+    p = save.player
+    assert isinstance(p, fac.Player)
+    d = save.description
+    assert d is not None and (d.name, d.level) == (p.full_name, p.lev) == (name, level)
+    sheet = block.info(save)
+    assert (sheet["name"], sheet["race"], sheet["class"], sheet["level"]) == (name, race, cls, level)
+    assert sheet["gold"] == gold and (p.chp, p.mhp) == hp
+    assert set(sheet["stats"]) == {"str", "int", "wis", "dex", "con", "chr"}  # a_max is 6
+    assert all(3 <= v["current"] <= 18 for v in sheet["stats"].values())  # a new character's
+    misc = _one(save, fac.Misc)
+    assert isinstance(misc, fac.Misc) and misc.is_dead == 0 and len(misc.seed_town) == 10
+
+
+@real
+def test_asira_stats_history_and_turn(asira: BlockSave) -> None:
+    p = asira.player
+    assert isinstance(p, fac.Player)
+    assert p.stats == {"str": "16", "int": "10", "wis": "16", "dex": "10", "con": "16", "chr": "10"}
+    assert (p.exp, p.max_exp, p.csp, p.msp) == (184, 184, 8, 19)
+    assert p.history.startswith("You are one of several foals of a Farmer.")
+    assert p.died_from == "(saved)"
+    misc = _one(asira, fac.Misc)
+    assert isinstance(misc, fac.Misc) and misc.turn == 5002
+    h = _one(asira, fac.History)
+    assert isinstance(h, fac.History) and len(h.entries) == 39
+    assert h.entries[0].event == "Gained the Meditation specialty."
+    assert (h.entries[1].event, h.entries[1].a_idx) == ("Found The Mighty Hammer 'Grond'", 158)
+    assert max(e.clev for e in h.entries) <= p.lev
+
+
+@real
+def test_edit_gold_and_experience() -> None:
+    data = ASIRA.read_bytes()
+    result = edit.edit_bytes(data, {"player.au": 5000, "player.experience": 300})
+    assert api.validate(result.data).ok
+    changed = [(c.path, c.old, c.new) for c in diff.diff_bytes(data, result.data).changes]
+    assert changed == [("player.au", 151, 5000), ("player.max_exp", 184, 300),
+                       ("player.exp", 184, 300)]
+    assert len(result.data) == len(data)
+    with pytest.raises(FormatError):
+        edit.edit_bytes(data, {"player.lev": 51})
+
+
+# -- the world ------------------------------------------------------------------------------
+
+
+@real
+def test_wielded_weapon_is_the_artifact_the_history_found(asira: BlockSave) -> None:
+    inv = _one(asira, faw.Inventory)
+    assert isinstance(inv, faw.Inventory) and inv.all_inven_total == 48
+    weapon = next(i.item for i in inv.items if i.slot == 24)  # INVEN_WIELD
+    h = _one(asira, fac.History)
+    assert isinstance(h, fac.History)
+    found = {e.a_idx: e.event for e in h.entries if e.event.startswith("Found")}
+    assert found[weapon.name1] == "Found The Flail 'Totila'"
+    assert all(1 <= i.item.number <= 99 for i in inv.items)
+
+
+@real
+def test_stores_merchants_keep_a_table(asira: BlockSave) -> None:
+    st = _one(asira, faw.Stores)
+    assert isinstance(st, faw.Stores) and len(st.stores) == 60
+    assert [i for i, s in enumerate(st.stores) if s.table is not None] == [0, 4, 8, 12, 16, 20]
+    assert all(len(s.stock) <= 24 and all(1 <= it.number <= 99 for it in s.stock) for s in st.stores)
+
+
+@real
+def test_dungeon_and_monsters_of_two_builds() -> None:
+    late = api.parse(ASIRA.read_bytes())
+    early = api.parse(PLAYER.read_bytes())
+    d, d0 = _one(late, faw.Dungeon), _one(early, faw.Dungeon)
+    assert isinstance(d, faw.Dungeon) and isinstance(d0, faw.Dungeon)
+    assert (d.height, d.width) == (d0.height, d0.width) == (66, 198)
+    assert d.temp_grids is not None and d0.temp_grids is None
+    m, m0 = _one(late, faw.Monsters), _one(early, faw.Monsters)
+    assert isinstance(m, faw.Monsters) and isinstance(m0, faw.Monsters)
+    assert m.root_and_challenge and not m0.root_and_challenge
+    assert m.monsters and m0.monsters
+    # a monster stands inside the level, with hit points up to its maximum; the territory
+    # of the late build's monsters is the player's square
+    for mon in m.monsters + m0.monsters:
+        assert 0 <= mon.fy < 66 and 0 <= mon.fx < 198 and 0 < mon.hp <= mon.maxhp
+    assert {(x.y_terr, x.x_terr) for x in m.monsters} == {(d.py, d.px)}
+    o = _one(late, faw.Objects)
+    assert isinstance(o, faw.Objects) and o.objects
+    assert all(0 <= it.iy < 66 and 0 <= it.ix < 198 for it in o.objects if not it.held_m_idx)
+    g = _one(late, faw.Ghost)
+    assert isinstance(g, faw.Ghost) and g.ghost_name == "Broken Ghost"
+
+
+@real
+def test_item_quantity_edit() -> None:
+    data = ASIRA.read_bytes()
+    result = edit.edit_bytes(data, {"blocks[name=inventory].items[0].quantity": 3})
+    save = api.parse(result.data)
+    inv = _one(save, faw.Inventory)
+    assert isinstance(inv, faw.Inventory) and inv.items[0].item.number == 3
+    assert len(result.data) == len(data)
+
+
+# -- what does not fit stays raw, with the reason -------------------------------------------
+
+
+@real
+def test_a_block_of_neither_builds_size_stays_raw_with_the_reason() -> None:
+    data = ASIRA.read_bytes()
+    start, size = _block_span(data, "dungeon")
+    body = data[start + 28:start + 28 + size - 2]  # two temporary-grid bytes short
+    save = block.parse(_replace_block(data, "dungeon", body), Report())
+    raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
+    assert "dungeon" in raw and "temporary grids" in raw["dungeon"].reason and raw["dungeon"].failed
+    start, size = _block_span(data, "monsters")
+    body = data[start + 28:start + 28 + size] + b"\0"
+    save = block.parse(_replace_block(data, "monsters", body), Report())
+    raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
+    assert "monsters" in raw and "49 in early builds" in raw["monsters"].reason
+
+
+@real
+def test_a_dead_characters_level_blocks_are_empty() -> None:
+    data = ASIRA.read_bytes()
+    start, size = _block_span(data, "misc")
+    misc = bytearray(data[start + 28:start + 28 + size])
+    misc[-7] = 1  # is_dead: the byte before feeling, do_feeling and the turn
+    dead = _replace_block(data, "misc", bytes(misc))
+    for name in ("dungeon", "objects", "monsters", "ghost"):
+        dead = _replace_block(dead, name, b"")
+    save = api.parse(dead)
+    assert not [b for b in save.blocks if isinstance(b, RawBlock)]
+    d = _one(save, faw.Dungeon)
+    assert isinstance(d, faw.Dungeon) and d.info is None
+    assert api.build(save) == dead
