@@ -18,7 +18,7 @@ from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, Description, RawBlock
 from savecraft.formats.angband.demo import samples_folder
-from savecraft.formats.angband.layouts import character, layouts, layouts_for, world
+from savecraft.formats.angband.layouts import character, layouts, layouts_for, vanilla40, world
 from savecraft.paths import PathError
 
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
@@ -78,7 +78,8 @@ def test_every_real_file_round_trips_byte_for_byte(path: Path) -> None:
 
 
 def test_table_is_keyed_by_variant_name_and_version() -> None:
-    assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player]
+    # 4.2 first: a 4.2 player block is read as 4.2, whatever 4.0's layout would make of it
+    assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player, vanilla40.Player]
     assert layouts_for("FAAN", "player", 1) == []
     assert layouts_for("VNLA", "player", 2) == []
     faan = {lay.name for lay in layouts() if lay.game == "FAangband 1 (Ponyband)"}

@@ -22,6 +22,7 @@ from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import faangband_character as fac
 from savecraft.formats.angband.layouts import faangband_world as faw
 from savecraft.formats.angband.layouts import layouts
+from savecraft.formats.angband.layouts import vanilla40 as v40
 
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 PONY = SAMPLES / "angband-block"
@@ -233,3 +234,81 @@ def test_a_dead_characters_level_blocks_are_empty() -> None:
     d = _one(save, faw.Dungeon)
     assert isinstance(d, faw.Dungeon) and d.info is None
     assert api.build(save) == dead
+
+
+# -- Vanilla 4.0 ----------------------------------------------------------------------------
+
+V401 = SAMPLES / "angband-block-variants" / "vanilla-4.0.1_Mage.sav"
+V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
+
+
+@pytest.fixture(scope="module")
+def v401() -> BlockSave:
+    return block.parse(V401.read_bytes(), Report(strict=True))
+
+
+@real
+def test_4_0_every_block_decoded_and_round_trips(v401: BlockSave) -> None:
+    data = V401.read_bytes()
+    assert v401.game == "Vanilla 4.0"
+    assert [b.name for b in v401.blocks if isinstance(b, RawBlock)] == []
+    assert block.build(v401) == data
+    assert block.build(jsonmap.loads(jsonmap.dumps(v401))) == data
+    assert api.parse(V42.read_bytes()).game == "Vanilla 4.2"  # 4.0's layouts do not take 4.2 files
+
+
+@real
+def test_4_0_character_as_the_game_shows_it(v401: BlockSave) -> None:
+    p = v401.player
+    assert isinstance(p, v40.Player)
+    sheet = block.info(v401)
+    assert sheet["character"] == "Katabra, L47 High-Elf Mage, at DL77"  # the game's own line
+    assert (sheet["name"], sheet["race"], sheet["class"], sheet["level"]) == ("Katabra", "High-Elf", "Mage", 47)
+    assert (sheet["depth"], sheet["max_depth"]) == (77, 77)
+    assert sheet["gold"] == 1572293 and sheet["hit_points"] == {"current": 653, "max": 653}
+    assert sheet["spell_points"] == {"current": 283, "max": 377}
+    assert [s["shown"] for s in sheet["stats"].values()] == ["18/100", "18/100", "18/91", "18/100", "18/100"]
+    assert [s.name for s in p.body][:2] == ["weapon", "shooting"] and len(p.body) == 12
+    misc = _one(v401, v40.Misc)
+    assert isinstance(misc, v40.Misc) and misc.is_dead == 0 and misc.turn == 2713452
+
+
+@real
+def test_4_0_wielded_artifacts_are_the_ones_the_history_found(v401: BlockSave) -> None:
+    gear = _one(v401, v40.Gear)
+    h = _one(v401, v40.History)
+    assert isinstance(gear, v40.Gear) and isinstance(h, v40.History)
+    worn = {g.slot: g.item for g in gear.items if g.slot < 12}
+    assert len(worn) == 12  # every body slot filled, as a level-47 character's would be
+    found = {e.a_idx: e.event for e in h.entries if e.event.startswith("Found")}
+    assert found[worn[7].art_idx] == "Found the Cloak 'Holcolleth'"
+    assert all(it.art_idx in found for it in worn.values() if it.art_idx)
+    assert [g.item.inscription for g in gear.items if g.item.inscription][:2] == ["@m2", "@m5"]
+    assert all(1 <= g.item.number <= 40 for g in gear.items)
+
+
+@real
+def test_4_0_level_monsters_and_memory(v401: BlockSave) -> None:
+    d = _one(v401, v40.Dungeon)
+    assert isinstance(d, v40.Dungeon) and d.cave is not None and d.known_cave is not None
+    assert (d.depth, d.cave.height, d.cave.width) == (77, 66, 198)
+    m = _one(v401, v40.Monsters)
+    assert isinstance(m, v40.Monsters) and m.cave is not None and len(m.cave) == 69
+    for mon in m.cave:
+        assert 0 <= mon.fy < 66 and 0 <= mon.fx < 198 and 0 < mon.hp <= mon.maxhp
+    mem = _one(v401, v40.MonsterMemory)
+    assert isinstance(mem, v40.MonsterMemory) and mem.kills[0] == v40.Kills("Filthy street urchin", 10)
+    c = _one(v401, v40.Chunks)
+    assert isinstance(c, v40.Chunks) and c.chunks is not None and c.chunks[0].level.name == "Town"
+
+
+@real
+def test_4_0_edits() -> None:
+    data = V401.read_bytes()
+    result = edit.edit_bytes(data, {"player.au": 2_000_000, "blocks[name=gear].items[0].quantity": 3})
+    assert api.validate(result.data).ok and len(result.data) == len(data)
+    changed = {c.path: (c.old, c.new) for c in diff.diff_bytes(data, result.data).changes}
+    assert changed["player.au"] == (1572293, 2_000_000)
+    save = api.parse(result.data)
+    gear = _one(save, v40.Gear)
+    assert isinstance(gear, v40.Gear) and gear.items[0].item.number == 3

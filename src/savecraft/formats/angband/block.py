@@ -41,6 +41,7 @@ from .layouts import (
     knowledge,
     layout_of,
     pwmangband,
+    vanilla40,
     world,
 )
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
@@ -128,7 +129,11 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | faangband.Traps | faangband.Squelch | faangband.Artifacts | faangband_character.Player
          | faangband_character.Misc | faangband_character.History | faangband_world.Inventory
          | faangband_world.Stores | faangband_world.Dungeon | faangband_world.Objects
-         | faangband_world.Monsters | faangband_world.Ghost)
+         | faangband_world.Monsters | faangband_world.Ghost | vanilla40.Options
+         | vanilla40.MonsterMemory | vanilla40.ObjectMemory | vanilla40.Artifacts | vanilla40.Player
+         | vanilla40.Ignore | vanilla40.Misc | vanilla40.Gear | vanilla40.Stores | vanilla40.Dungeon
+         | vanilla40.Objects | vanilla40.Monsters | vanilla40.Traps | vanilla40.Chunks
+         | vanilla40.History)
 
 
 @dataclass(slots=True)
@@ -160,9 +165,10 @@ class BlockSave:
         return self._find(Description)
 
     @property
-    def player(self) -> character.Player | pwmangband.Player | faangband_character.Player | None:
+    def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
+                         | vanilla40.Player | None):
         return (self._find(character.Player) or self._find(pwmangband.Player)
-                or self._find(faangband_character.Player))
+                or self._find(faangband_character.Player) or self._find(vanilla40.Player))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -178,8 +184,8 @@ class BlockSave:
         return self._find(world.Gear)
 
     @property
-    def dungeon(self) -> world.Dungeon | None:
-        return self._find(world.Dungeon)
+    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
+        return self._find(world.Dungeon) or self._find(vanilla40.Dungeon)
 
     @property
     def history(self) -> character.History | None:
