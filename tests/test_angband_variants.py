@@ -19,6 +19,7 @@ from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
+from savecraft.formats.angband.layouts import anquestria as anq
 from savecraft.formats.angband.layouts import faangband_character as fac
 from savecraft.formats.angband.layouts import faangband_world as faw
 from savecraft.formats.angband.layouts import layouts
@@ -312,3 +313,44 @@ def test_4_0_edits() -> None:
     save = api.parse(result.data)
     gear = _one(save, v40.Gear)
     assert isinstance(gear, v40.Gear) and gear.items[0].item.number == 3
+
+
+# -- Anquestria (Angband 3.x) ---------------------------------------------------------------
+
+ANQ = SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav"
+
+
+@real
+def test_anquestria_every_block_decoded_and_round_trips() -> None:
+    data = ANQ.read_bytes()
+    save = block.parse(data, Report(strict=True))
+    assert save.game == "Anquestria (Angband 3.x)"
+    assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == []
+    assert block.build(save) == data
+    assert block.build(jsonmap.loads(jsonmap.dumps(save))) == data
+
+
+@real
+def test_anquestria_character() -> None:
+    save = api.parse(ANQ.read_bytes())
+    p = save.player
+    assert isinstance(p, anq.Player)
+    assert p.history.startswith("Your father was a Pegasus, and your mother was a Unicorn")
+    sheet = block.info(save)
+    assert (sheet["level"], sheet["gold"], sheet["max_depth"]) == (1, 156, 1)
+    assert sheet["hit_points"] == {"current": 17, "max": 17}
+    assert [s["current"] for s in sheet["stats"].values()] == [17, 10, 16, 14, 16, 10]  # six stats
+    inv = _one(save, anq.Inventory)
+    assert isinstance(inv, anq.Inventory) and inv.items[0].item.tval == 91  # a prayer book first
+    h = _one(save, anq.History)
+    assert isinstance(h, anq.History) and [e.event for e in h.entries] == ["Began the quest to destroy Morgoth."]
+    d, m, o = _one(save, anq.Dungeon), _one(save, anq.Monsters), _one(save, anq.Objects)
+    assert isinstance(d, anq.Dungeon) and isinstance(m, anq.Monsters) and isinstance(o, anq.Objects)
+    assert (d.depth, d.height, d.width) == (1, 66, 198)
+    assert all(0 <= x.fy < 66 and 0 <= x.fx < 198 and 0 < x.hp <= x.maxhp for x in m.monsters)
+    held = [it for it in o.objects if it.held_m_idx]
+    assert held and all(it.held_m_idx <= len(m.monsters) for it in held)
+    result = edit.edit_bytes(ANQ.read_bytes(), {"player.au": 1000})
+    assert api.validate(result.data).ok
+    assert [(c.path, c.old, c.new) for c in diff.diff_bytes(ANQ.read_bytes(), result.data).changes] == \
+        [("player.au", 156, 1000)]

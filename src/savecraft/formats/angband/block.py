@@ -34,6 +34,7 @@ from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
 from .layouts import (
     Context,
+    anquestria,
     character,
     faangband,
     faangband_character,
@@ -133,7 +134,11 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | vanilla40.MonsterMemory | vanilla40.ObjectMemory | vanilla40.Artifacts | vanilla40.Player
          | vanilla40.Ignore | vanilla40.Misc | vanilla40.Gear | vanilla40.Stores | vanilla40.Dungeon
          | vanilla40.Objects | vanilla40.Monsters | vanilla40.Traps | vanilla40.Chunks
-         | vanilla40.History)
+         | vanilla40.History | anquestria.Options | anquestria.MonsterMemory
+         | anquestria.ObjectMemory | anquestria.Quests | anquestria.Artifacts | anquestria.Player
+         | anquestria.Squelch | anquestria.Misc | anquestria.Randarts | anquestria.Inventory
+         | anquestria.Stores | anquestria.Dungeon | anquestria.Objects | anquestria.Monsters
+         | anquestria.History)
 
 
 @dataclass(slots=True)
@@ -166,9 +171,10 @@ class BlockSave:
 
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | None):
+                         | vanilla40.Player | anquestria.Player | None):
         return (self._find(character.Player) or self._find(pwmangband.Player)
-                or self._find(faangband_character.Player) or self._find(vanilla40.Player))
+                or self._find(faangband_character.Player) or self._find(vanilla40.Player)
+                or self._find(anquestria.Player))
 
     @property
     def header(self) -> pwmangband.Header | None:
