@@ -358,7 +358,7 @@ def test_pwmangband_sniffs_and_round_trips() -> None:
 def test_pwmangband_blocks_decoded_and_left_raw() -> None:
     save = api.parse(PWM.read_bytes())
     raw = {b.name: b.reason for b in save.blocks if isinstance(b, RawBlock)}
-    assert sorted(raw) == ["dungeon", "gear", "history", "home", "misc", "objects", "traps"]
+    assert sorted(raw) == ["dungeon", "gear", "home", "misc", "objects", "traps"]
     assert all(r.startswith("no PWMAngband 1.3 layout") for r in raw.values())
     sheet = block.info(save)
     assert (sheet["name"], sheet["race"], sheet["class"], sheet["level"]) == ("Archy", "Dunadan", "Archer", 6)

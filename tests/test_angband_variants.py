@@ -23,6 +23,7 @@ from savecraft.formats.angband.layouts import anquestria as anq
 from savecraft.formats.angband.layouts import faangband_character as fac
 from savecraft.formats.angband.layouts import faangband_world as faw
 from savecraft.formats.angband.layouts import layouts
+from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import vanilla40 as v40
 
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
@@ -354,3 +355,47 @@ def test_anquestria_character() -> None:
     assert api.validate(result.data).ok
     assert [(c.path, c.old, c.new) for c in diff.diff_bytes(ANQ.read_bytes(), result.data).changes] == \
         [("player.au", 156, 1000)]
+
+
+# -- PWMAngband's history: artifact indexes or names (SAVE_AS_STRINGS) ---------------------
+
+PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
+
+
+def _pwm_entry(artifact: bytes, event: bytes) -> bytes:
+    return b"\x20\x00" + struct.pack("<IIhh", 0, 500, 3, 7) + artifact + b"\0" + event + b"\0"
+
+
+@real
+def test_pwmangband_history_decoded() -> None:
+    save = api.parse(PWM.read_bytes())
+    h = _one(save, pw.History)
+    assert isinstance(h, pw.History) and h.artifacts_as_names is None  # no artifact: both builds agree
+    assert [(e.event, e.clev, e.dlev) for e in h.entries][:2] == [
+        ("Began the quest to destroy Morgoth", 1, 0), ("Killed Fang, Farmer Maggot's Dog", 4, 2)]
+    assert max(e.clev for e in h.entries) <= 6  # the character is level 6
+
+
+@real
+@pytest.mark.parametrize(("artifact", "as_names", "value"), [
+    (b"\x05", False, 5),  # an index build: one byte
+    (b"the Phial of Galadriel\0", True, "the Phial of Galadriel"),  # a SAVE_AS_STRINGS build
+])
+def test_pwmangband_history_build_told_from_the_bytes(artifact: bytes, as_names: bool,
+                                                      value: int | str) -> None:
+    body = b"\x02" + struct.pack("<h", 2) + _pwm_entry(b"\0", b"Reached level 2") + \
+        _pwm_entry(artifact, b"Found the Phial")
+    data = _replace_block(PWM.read_bytes(), "history", body)
+    save = api.parse(data)
+    h = _one(save, pw.History)
+    assert isinstance(h, pw.History) and h.artifacts_as_names is as_names
+    assert [e.artifact for e in h.entries] == [("" if as_names else 0), value]
+    assert api.build(save) == data
+
+
+@real
+def test_pwmangband_history_that_reads_neither_way_stays_raw() -> None:
+    body = b"\x02" + struct.pack("<h", 1) + _pwm_entry(b"\0", b"Reached level 2") + b"\xff"
+    save = block.parse(_replace_block(PWM.read_bytes(), "history", body), Report())
+    raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
+    assert "history" in raw and raw["history"].failed
