@@ -343,8 +343,8 @@ def test_anquestria_character() -> None:
     assert [s["current"] for s in sheet["stats"].values()] == [17, 10, 16, 14, 16, 10]  # six stats
     inv = _one(save, anq.Inventory)
     assert isinstance(inv, anq.Inventory) and inv.items[0].item.tval == 91  # a prayer book first
-    h = _one(save, anq.History)
-    assert isinstance(h, anq.History) and [e.event for e in h.entries] == ["Began the quest to destroy Morgoth."]
+    h = _one(save, fac.History)
+    assert isinstance(h, fac.History) and h.expansion is None and [e.event for e in h.entries] == ["Began the quest to destroy Morgoth."]
     d, m, o = _one(save, anq.Dungeon), _one(save, anq.Monsters), _one(save, anq.Objects)
     assert isinstance(d, anq.Dungeon) and isinstance(m, anq.Monsters) and isinstance(o, anq.Objects)
     assert (d.depth, d.height, d.width) == (1, 66, 198)

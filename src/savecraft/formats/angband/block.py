@@ -137,8 +137,7 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | vanilla40.History | anquestria.Options | anquestria.MonsterMemory
          | anquestria.ObjectMemory | anquestria.Quests | anquestria.Artifacts | anquestria.Player
          | anquestria.Squelch | anquestria.Misc | anquestria.Randarts | anquestria.Inventory
-         | anquestria.Stores | anquestria.Dungeon | anquestria.Objects | anquestria.Monsters
-         | anquestria.History)
+         | anquestria.Stores | anquestria.Dungeon | anquestria.Objects | anquestria.Monsters)
 
 
 @dataclass(slots=True)

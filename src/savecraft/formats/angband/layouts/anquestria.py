@@ -21,8 +21,10 @@ from typing import ClassVar
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, character, register_layout
+from .faangband_character import History, read_history_3x, write_history
 from .faangband_world import Ghost, _rd_ghost, _wr_ghost
 from .items import check_len, read_str, write_str
+from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 from .world import _check_rle, _read_rle
 
 VANILLA = frozenset({"VNLA"})
@@ -39,19 +41,6 @@ STAT_NAMES = (*character.STAT_NAMES, "chr")
 
 def _layout(name: str, version: int, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, version, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
-
-
-def _values(m: object, rec: Record) -> list[object]:
-    return [getattr(m, n) for n in rec.names]
-
-
-def _set(m: object, rec: Record, values: tuple[object, ...]) -> None:
-    for name, value in zip(rec.names, values):
-        setattr(m, name, value)
-
-
-def _alive(ctx: Context) -> bool:
-    return not ctx.need("is_dead", "misc")
 
 
 # -- options (version 2) --------------------------------------------------------------------
@@ -146,7 +135,7 @@ def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
 def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
     w.u16(len(m.races), "count")
     for i, lore in enumerate(m.races):
-        w.record(_LORE, _values(lore, _LORE), f"races[{i}]")
+        w.record(_LORE, record_values(lore, _LORE), f"races[{i}]")
 
 
 @dataclass(slots=True)
@@ -220,7 +209,7 @@ _POINTS = Record("3.x gold and points", [
 
 
 @dataclass(slots=True)
-class Player(BlockModel):
+class Player(Experience, BlockModel):
     """The character (``rd_player`` of 3.x): race and class by index, six stats, gold, experience."""
 
     KIND: ClassVar[str] = "player-3.x"
@@ -272,24 +261,15 @@ class Player(BlockModel):
     resting_turn: int = 0
     future: bytes = b"\0" * 32
 
-    @property
-    def experience(self) -> int:
-        return self.exp
-
-    @experience.setter
-    def experience(self, value: int) -> None:
-        self.exp = value
-        self.max_exp = max(self.max_exp, value)
-
 
 def _rd_player(r: Reader, ctx: Context) -> Player:
     p = Player(read_str(r, "full_name", 31), read_str(r, "died_from", 79), read_str(r, "history", 249))
-    _set(p, _WHO, r.record(_WHO))
+    set_from_record(p, _WHO, r.record(_WHO))
     p.stat_max = list(r.array("i16", A_MAX, "stat_max"))
     p.stat_cur = list(r.array("i16", A_MAX, "stat_cur"))
     p.stat_birth = list(r.array("i16", A_MAX, "stat_birth"))
     at = r.pos
-    _set(p, _POINTS, r.record(_POINTS))
+    set_from_record(p, _POINTS, r.record(_POINTS))
     if not 1 <= p.lev <= character.MAX_LEVEL:
         r.fail("lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev), at=at + 28)
     p.timed = list(r.array("i16", r.u8("timed_count"), "timed"))
@@ -303,13 +283,13 @@ def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
     write_str(w, p.full_name, "full_name", 31)
     write_str(w, p.died_from, "died_from", 79)
     write_str(w, p.history, "history", 249)
-    w.record(_WHO, _values(p, _WHO))
+    w.record(_WHO, record_values(p, _WHO))
     for name in ("stat_max", "stat_cur", "stat_birth"):
         check_len(getattr(p, name), A_MAX, name, "stats")
         w.array("i16", getattr(p, name), name)
     if not 1 <= p.lev <= character.MAX_LEVEL:
         raise FormatError(None, "lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev))
-    w.record(_POINTS, _values(p, _POINTS))
+    w.record(_POINTS, record_values(p, _POINTS))
     if len(p.timed) > 255:
         raise FormatError(None, "timed", "at most 255 timed effects", str(len(p.timed)))
     w.u8(len(p.timed), "timed_count")
@@ -384,7 +364,7 @@ def _rd_misc(r: Reader, ctx: Context) -> Misc:
 
 
 def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    w.record(_MISC, _values(m, _MISC))
+    w.record(_MISC, record_values(m, _MISC))
     ctx.set("is_dead", m.is_dead, "misc")
 
 
@@ -402,7 +382,7 @@ _ITEM = Record("3.x object", [
 
 
 @dataclass(slots=True)
-class Item:
+class Item(Quantity):
     """One object (``rd_item_3``): kind by tval/sval, artifact and ego by index.
 
     ``pval`` holds the three s16 pvals as stored, ``pval_flags`` one flag set
@@ -441,14 +421,6 @@ class Item:
     held_m_idx: int = 0
     inscription: str = ""
 
-    @property
-    def quantity(self) -> int:
-        return self.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.number = value
-
 
 def read_item(r: Reader, path: str) -> Item:
     at = r.pos
@@ -462,7 +434,7 @@ def read_item(r: Reader, path: str) -> Item:
 def write_item(it: Item, w: Writer, path: str) -> None:
     if it.mark != ITEM_MARK:
         raise FormatError(None, f"{path}.mark", "0xFFFF", f"0x{it.mark:04X}")
-    w.record(_ITEM, _values(it, _ITEM), path)
+    w.record(_ITEM, record_values(it, _ITEM), path)
     write_str(w, it.inscription, f"{path}.inscription")
 
 
@@ -470,17 +442,9 @@ MIN_ITEM = _ITEM.size + 1
 
 
 @dataclass(slots=True)
-class InventoryItem:
+class InventoryItem(HeldQuantity):
     slot: int = 0
     item: Item = field(default_factory=Item)
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
 
 
 @dataclass(slots=True)
@@ -577,12 +541,12 @@ class Dungeon(BlockModel):
 
 
 def _check_present(present: bool, ctx: Context, what: str) -> None:
-    if present != _alive(ctx):
+    if present != alive(ctx):
         raise FormatError(None, "present", f"{what} exactly when the character is alive", repr(present))
 
 
 def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Dungeon(present=False)
     at = r.pos
     m = Dungeon(*r.record(_LEVEL))
@@ -597,7 +561,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     _check_present(m.present, ctx, "a level")
     if not m.present:
         return
-    w.record(_LEVEL, _values(m, _LEVEL))
+    w.record(_LEVEL, record_values(m, _LEVEL))
     cells = m.height * m.width
     for name in ("info", "info2", "feat"):
         _check_rle(getattr(m, name), cells, name)
@@ -614,7 +578,7 @@ class Objects(BlockModel):
 
 
 def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Objects(present=False)
     n = r.count(max(r.u16("o_max") - 1, 0), MIN_ITEM, "objects", "object")
     return Objects([read_item(r, f"objects[{i}]") for i in range(n)])
@@ -659,7 +623,7 @@ class Monsters(BlockModel):
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Monsters(present=False)
     n = r.count(max(r.u16("m_max") - 1, 0), _MONSTER.size + 3 + OF_BYTES, "monsters", "monster")
     m = Monsters()
@@ -681,7 +645,7 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
     w.u16(len(m.monsters) + 1, "m_max")
     for i, mon in enumerate(m.monsters):
         p = f"monsters[{i}]"
-        w.record(_MONSTER, _values(mon, _MONSTER), p)
+        w.record(_MONSTER, record_values(mon, _MONSTER), p)
         if len(mon.timed) > 255:
             raise FormatError(None, f"{p}.timed", "at most 255 timed effects", str(len(mon.timed)))
         w.u8(len(mon.timed), f"{p}.timed_count")
@@ -691,7 +655,7 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
         w.u8(mon.unused, f"{p}.unused")
 
 
-# -- random artifacts (version 2), history --------------------------------------------------
+# -- random artifacts (version 2) --------------------------------------------------
 
 _RANDART = Record("3.x random artifact", [
     ("tval", "u8"), ("sval", "u8"), ("pval", f"bytes[{2 * MAX_PVALS}]"), ("num_pvals", "u8"),
@@ -729,43 +693,6 @@ def _wr_randarts(m: Randarts, w: Writer, ctx: Context) -> None:
             w.bytes(a, f"artifacts[{i}]", size=_RANDART.size)
 
 
-_ENTRY = Record("3.x history entry", [
-    ("type", "u16"), ("turn", "i32"), ("dlev", "i16"), ("clev", "i16"), ("a_idx", "u8")])
-
-
-@dataclass(slots=True)
-class HistoryEntry:
-    type: int = 0
-    turn: int = 0
-    dlev: int = 0
-    clev: int = 0
-    a_idx: int = 0
-    event: str = ""
-
-
-@dataclass(slots=True)
-class History(BlockModel):
-    KIND: ClassVar[str] = "history-3.x"
-    entries: list[HistoryEntry] = field(default_factory=list)
-
-
-def _rd_history(r: Reader, ctx: Context) -> History:
-    n = r.count(r.u32("count"), _ENTRY.size + 1, "entries", "entry")
-    m = History()
-    for i in range(n):
-        e = HistoryEntry(*r.record(_ENTRY, f"entries[{i}]"))
-        e.event = read_str(r, f"entries[{i}].event", 79)
-        m.entries.append(e)
-    return m
-
-
-def _wr_history(m: History, w: Writer, ctx: Context) -> None:
-    w.u32(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
-        w.record(_ENTRY, _values(e, _ENTRY), f"entries[{i}]")
-        write_str(w, e.event, f"entries[{i}].event", 79)
-
-
 for _name, _version, _model, _dec, _enc in (
         ("rng", 1, character.Rng, character._rd_rng, character._wr_rng),
         ("options", 2, Options, _rd_options, _wr_options),
@@ -786,5 +713,5 @@ for _name, _version, _model, _dec, _enc in (
         ("objects", 3, Objects, _rd_objects, _wr_objects),
         ("monsters", 5, Monsters, _rd_monsters, _wr_monsters),
         ("ghost", 1, Ghost, _rd_ghost, _wr_ghost),
-        ("history", 1, History, _rd_history, _wr_history)):
+        ("history", 1, History, read_history_3x, write_history)):
     _layout(_name, _version, _model, _dec, _enc)

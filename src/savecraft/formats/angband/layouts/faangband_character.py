@@ -19,6 +19,7 @@ from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .character import FAANGBAND, MAX_LEVEL, STAT_NAMES, stat_text
 from .items import check_len, read_str, write_str
+from .records import Experience, record_values, set_from_record
 
 FAAN = frozenset({"FAAN"})
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
@@ -28,10 +29,6 @@ FA_STAT_NAMES = (*STAT_NAMES, "chr")  # FAangband keeps charisma (A_MAX 6)
 
 def _layout(name: str, version: int, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, version, FAAN, model, decode, encode, FAANGBAND))  # type: ignore[arg-type]
-
-
-def _values(m: object, rec: Record) -> list[object]:
-    return [getattr(m, n) for n in rec.names]
 
 
 def _read_counted(r: Reader, kind: str, name: str) -> list[int]:
@@ -71,7 +68,7 @@ _TAIL = Record("FAangband player tail", [("unused_c", "bytes[2]"), ("expansion",
 
 
 @dataclass(slots=True)
-class Player(BlockModel):
+class Player(Experience, BlockModel):
     """The character (``wr_player``): name, stats, gold, experience, hit and spell points.
 
     ``experience`` sets current and maximum experience together, as the
@@ -147,15 +144,6 @@ class Player(BlockModel):
     expansion: bytes = b"\0" * 8
 
     @property
-    def experience(self) -> int:
-        return self.exp
-
-    @experience.setter
-    def experience(self, value: int) -> None:
-        self.exp = value
-        self.max_exp = max(self.max_exp, value)
-
-    @property
     def stats(self) -> dict[str, str]:
         """Each stat as the character sheet shows it: current (and maximum when drained)."""
         out = {}
@@ -165,35 +153,30 @@ class Player(BlockModel):
         return out
 
 
-def _set(m: object, rec: Record, values: tuple[object, ...]) -> None:
-    for name, value in zip(rec.names, values):
-        setattr(m, name, value)
-
-
 def _rd_player(r: Reader, ctx: Context) -> Player:
     p = Player(read_str(r, "full_name", 31), read_str(r, "died_from", 79), read_str(r, "history", 249))
-    _set(p, _WHO, r.record(_WHO))
+    set_from_record(p, _WHO, r.record(_WHO))
     a_max = ctx.need("a_max", "object memory")
     p.stat_max = list(r.array("i16", a_max, "stat_max"))
     p.stat_cur = list(r.array("i16", a_max, "stat_cur"))
     p.stat_birth = list(r.array("i16", a_max, "stat_birth"))
-    _set(p, _BIRTH, r.record(_BIRTH))
+    set_from_record(p, _BIRTH, r.record(_BIRTH))
     p.barehand_dam = list(r.array("u16", BAREHAND, "barehand_dam"))
     at = r.pos
-    _set(p, _POINTS, r.record(_POINTS))
+    set_from_record(p, _POINTS, r.record(_POINTS))
     if not 1 <= p.lev <= MAX_LEVEL:
         r.fail("lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev), at=at + 14)
     p.recall = _read_counted(r, "i16", "recall")
     p.recall_pt = r.i16("recall_pt")
     p.map = r.u8("map")
     p.game_modes = _read_counted(r, "u8", "game_modes")
-    _set(p, _STATE, r.record(_STATE))
+    set_from_record(p, _STATE, r.record(_STATE))
     p.timed = _read_counted(r, "i16", "timed")
-    _set(p, _LEVEL, r.record(_LEVEL))
+    set_from_record(p, _LEVEL, r.record(_LEVEL))
     p.runes_on_level = _read_counted(r, "u8", "runes_on_level")
-    _set(p, _THEME, r.record(_THEME))
+    set_from_record(p, _THEME, r.record(_THEME))
     p.specialties = _read_counted(r, "u8", "specialties")
-    _set(p, _TAIL, r.record(_TAIL))
+    set_from_record(p, _TAIL, r.record(_TAIL))
     return p
 
 
@@ -201,28 +184,28 @@ def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
     write_str(w, p.full_name, "full_name", 31)
     write_str(w, p.died_from, "died_from", 79)
     write_str(w, p.history, "history", 249)
-    w.record(_WHO, _values(p, _WHO))
+    w.record(_WHO, record_values(p, _WHO))
     a_max = ctx.need("a_max", "object memory")
     for name in ("stat_max", "stat_cur", "stat_birth"):
         check_len(getattr(p, name), a_max, name, "stats (a_max)")
         w.array("i16", getattr(p, name), name)
-    w.record(_BIRTH, _values(p, _BIRTH))
+    w.record(_BIRTH, record_values(p, _BIRTH))
     check_len(p.barehand_dam, BAREHAND, "barehand_dam", "values")
     w.array("u16", p.barehand_dam, "barehand_dam")
     if not 1 <= p.lev <= MAX_LEVEL:
         raise FormatError(None, "lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev))
-    w.record(_POINTS, _values(p, _POINTS))
+    w.record(_POINTS, record_values(p, _POINTS))
     _write_counted(w, "i16", p.recall, "recall")
     w.i16(p.recall_pt, "recall_pt")
     w.u8(p.map, "map")
     _write_counted(w, "u8", p.game_modes, "game_modes")
-    w.record(_STATE, _values(p, _STATE))
+    w.record(_STATE, record_values(p, _STATE))
     _write_counted(w, "i16", p.timed, "timed")
-    w.record(_LEVEL, _values(p, _LEVEL))
+    w.record(_LEVEL, record_values(p, _LEVEL))
     _write_counted(w, "u8", p.runes_on_level, "runes_on_level")
-    w.record(_THEME, _values(p, _THEME))
+    w.record(_THEME, record_values(p, _THEME))
     _write_counted(w, "u8", p.specialties, "specialties")
-    w.record(_TAIL, _values(p, _TAIL))
+    w.record(_TAIL, record_values(p, _TAIL))
 
 
 # -- misc -----------------------------------------------------------------------------------
@@ -253,7 +236,7 @@ class Misc(BlockModel):
 
 def _rd_misc(r: Reader, ctx: Context) -> Misc:
     m = Misc(r.u32("seed_flavor"), list(r.array("u32", r.u8("town_count"), "seed_town")))
-    _set(m, _MISC, r.record(_MISC))
+    set_from_record(m, _MISC, r.record(_MISC))
     ctx.set("is_dead", m.is_dead, "misc")
     return m
 
@@ -264,19 +247,20 @@ def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "seed_town", "at most 255 towns", str(len(m.seed_town)))
     w.u8(len(m.seed_town), "town_count")
     w.array("u32", m.seed_town, "seed_town")
-    w.record(_MISC, _values(m, _MISC))
+    w.record(_MISC, record_values(m, _MISC))
     ctx.set("is_dead", m.is_dead, "misc")
 
 
 # -- history --------------------------------------------------------------------------------
 
-_ENTRY = Record("FAangband history entry", [
+_ENTRY = Record("3.x history entry", [
     ("type", "u16"), ("turn", "i32"), ("place", "i16"), ("clev", "i16"), ("a_idx", "u8")])
 
 
 @dataclass(slots=True)
 class HistoryEntry:
-    """One line of the character's history: ``place`` is the stage, ``a_idx`` an artifact."""
+    """One line of the character's history: ``place`` is the depth (FAangband: the stage),
+    ``a_idx`` the artifact's index (0: none)."""
 
     type: int = 0
     turn: int = 0
@@ -288,30 +272,42 @@ class HistoryEntry:
 
 @dataclass(slots=True)
 class History(BlockModel):
-    KIND: ClassVar[str] = "history-faan"
+    """The history as the 3.x line of games writes it; FAangband's writer adds an "expansion"
+    word at the end (Angband 3.x's does not: ``expansion`` is None)."""
+
+    KIND: ClassVar[str] = "history-3.x"
     entries: list[HistoryEntry] = field(default_factory=list)
-    expansion: int = 0
+    expansion: int | None = 0
 
 
-def _rd_history(r: Reader, ctx: Context) -> History:
+def _rd_entries(r: Reader) -> list[HistoryEntry]:
     n = r.count(r.u32("count"), _ENTRY.size + 1, "entries", "entry")
-    m = History()
+    out = []
     for i in range(n):
         e = HistoryEntry(*r.record(_ENTRY, f"entries[{i}]"))
         e.event = read_str(r, f"entries[{i}].event", 79)
-        m.entries.append(e)
-    m.expansion = r.u32("expansion")
-    return m
+        out.append(e)
+    return out
 
 
-def _wr_history(m: History, w: Writer, ctx: Context) -> None:
+def _rd_history(r: Reader, ctx: Context) -> History:
+    return History(_rd_entries(r), r.u32("expansion"))
+
+
+def read_history_3x(r: Reader, ctx: Context) -> History:
+    """Angband 3.x's history block: FAangband's without the expansion word."""
+    return History(_rd_entries(r), None)
+
+
+def write_history(m: History, w: Writer, ctx: Context) -> None:
     w.u32(len(m.entries), "count")
     for i, e in enumerate(m.entries):
-        w.record(_ENTRY, _values(e, _ENTRY), f"entries[{i}]")
+        w.record(_ENTRY, record_values(e, _ENTRY), f"entries[{i}]")
         write_str(w, e.event, f"entries[{i}].event", 79)
-    w.u32(m.expansion, "expansion")
+    if m.expansion is not None:
+        w.u32(m.expansion, "expansion")
 
 
 _layout("player", 2, Player, _rd_player, _wr_player)
 _layout("misc", 1, Misc, _rd_misc, _wr_misc)
-_layout("history", 1, History, _rd_history, _wr_history)
+_layout("history", 1, History, _rd_history, write_history)

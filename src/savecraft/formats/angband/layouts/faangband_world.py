@@ -31,6 +31,7 @@ from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .character import FAANGBAND
 from .items import check_len, read_str, write_str
+from .records import HeldQuantity, Quantity, alive, record_values
 from .world import _check_rle, _read_rle
 
 FAAN = frozenset({"FAAN"})
@@ -51,14 +52,6 @@ def _layout(name: str, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, 1, FAAN, model, decode, encode, FAANGBAND))  # type: ignore[arg-type]
 
 
-def _alive(ctx: Context) -> bool:
-    return not ctx.need("is_dead", "misc")
-
-
-def _values(m: object, rec: Record) -> list[object]:
-    return [getattr(m, n) for n in rec.names]
-
-
 # -- the object record ----------------------------------------------------------------------
 
 _ITEM_HEAD = Record("FAangband object", [
@@ -73,7 +66,7 @@ _ITEM_TAIL = Record("FAangband object activation", [
 
 
 @dataclass(slots=True)
-class Item:
+class Item(Quantity):
     """One object (``wr_item``): kind by index (``k_idx``), tval/sval, pile size, bonuses.
 
     ``name1`` is the artifact index, ``name2`` the ego item's; the flag and
@@ -122,14 +115,6 @@ class Item:
     inscription: str = ""
     expansion: int = 0
 
-    @property
-    def quantity(self) -> int:
-        return self.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.number = value
-
 
 def _sizes(ctx: Context) -> list[int]:
     return [ctx.need(key, "object memory") for _, key in _FLAG_SIZES]
@@ -157,11 +142,11 @@ def read_item(r: Reader, ctx: Context, path: str) -> Item:
 def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
     if it.k_idx < 0:
         raise FormatError(None, f"{path}.k_idx", "an object kind index of 0 or more", str(it.k_idx))
-    w.record(_ITEM_HEAD, _values(it, _ITEM_HEAD), path)
+    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
     for (name, _), size in zip(_FLAG_SIZES, _sizes(ctx)):
         check_len(getattr(it, name), size, f"{path}.{name}", "bytes")
         w.bytes(getattr(it, name), f"{path}.{name}")
-    w.record(_ITEM_TAIL, _values(it, _ITEM_TAIL), path)
+    w.record(_ITEM_TAIL, record_values(it, _ITEM_TAIL), path)
     write_str(w, it.inscription, f"{path}.inscription", NOTE_MAX)
     w.u32(it.expansion, f"{path}.expansion")
 
@@ -170,19 +155,11 @@ def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
 
 
 @dataclass(slots=True)
-class InventoryItem:
+class InventoryItem(HeldQuantity):
     """An object the character carries: ``slot`` below the first equipment slot is the pack."""
 
     slot: int = 0
     item: Item = field(default_factory=Item)
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
 
     @property
     def note(self) -> str:
@@ -341,7 +318,7 @@ class Dungeon(BlockModel):
 
 
 def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Dungeon()
     at = r.pos
     m = Dungeon(*r.record(_LEVEL))
@@ -362,11 +339,11 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
 
 
 def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.info is not None):
+    if alive(ctx) != (m.info is not None):
         raise FormatError(None, "info", "a map exactly when the character is alive", repr(m.info is not None))
     if m.info is None:
         return
-    w.record(_LEVEL, _values(m, _LEVEL))
+    w.record(_LEVEL, record_values(m, _LEVEL))
     cells = m.height * m.width
     check_len(m.info, max(2, m.square_size), "info", "layers (square_size, at least 2)")
     for n, runs in enumerate(m.info):
@@ -391,7 +368,7 @@ class Objects(BlockModel):
 
 
 def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Objects()
     n = r.count(max(r.u16("o_max") - 1, 0), min_item(ctx), "objects", "object")
     m = Objects([read_item(r, ctx, f"objects[{i}]") for i in range(n)])
@@ -400,7 +377,7 @@ def _rd_objects(r: Reader, ctx: Context) -> Objects:
 
 
 def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.objects is not None):
+    if alive(ctx) != (m.objects is not None):
         raise FormatError(None, "objects", "objects exactly when the character is alive", repr(m.objects))
     if m.objects is None:
         return
@@ -474,7 +451,7 @@ class Monsters(BlockModel):
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Monsters()
     n = max(r.u16("m_max") - 1, 0)
     left = r.remaining - 4
@@ -489,7 +466,7 @@ def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
 
 
 def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.monsters is not None):
+    if alive(ctx) != (m.monsters is not None):
         raise FormatError(None, "monsters", "monsters exactly when the character is alive",
                           repr(m.monsters))
     if m.monsters is None:
@@ -500,7 +477,7 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
         if not m.root_and_challenge and (mon.rooted or mon.challenged):
             raise FormatError(None, f"monsters[{i}].rooted", "no root or challenge (this build's "
                               "record has no room for them)", f"{mon.rooted}, {mon.challenged}")
-        w.record(rec, _values(mon, rec), f"monsters[{i}]")
+        w.record(rec, record_values(mon, rec), f"monsters[{i}]")
     w.u32(m.expansion, "expansion")
 
 
@@ -514,13 +491,13 @@ class Ghost(BlockModel):
 
 
 def _rd_ghost(r: Reader, ctx: Context) -> Ghost:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Ghost()
     return Ghost(read_str(r, "ghost_name", GHOST_NAME_MAX), r.bytes(GHOST_DATA, "data"))
 
 
 def _wr_ghost(m: Ghost, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.ghost_name is not None):
+    if alive(ctx) != (m.ghost_name is not None):
         raise FormatError(None, "ghost_name", "a ghost record exactly when the character is alive",
                           repr(m.ghost_name))
     if m.ghost_name is not None:

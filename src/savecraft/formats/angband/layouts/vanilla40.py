@@ -22,6 +22,7 @@ from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, character, register_layout
 from .items import check_len, read_str, write_str
+from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 from .world import _check_rle, _read_rle
 
 VANILLA = frozenset({"VNLA"})
@@ -33,19 +34,6 @@ ITEM_MARK = 0xFFFF
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
-
-
-def _values(m: object, rec: Record) -> list[object]:
-    return [getattr(m, n) for n in rec.names]
-
-
-def _set(m: object, rec: Record, values: tuple[object, ...]) -> None:
-    for name, value in zip(rec.names, values):
-        setattr(m, name, value)
-
-
-def _alive(ctx: Context) -> bool:
-    return not ctx.need("is_dead", "misc")
 
 
 # -- options --------------------------------------------------------------------------------
@@ -249,7 +237,7 @@ _POINTS = Record("4.0 gold and points", [
 
 
 @dataclass(slots=True)
-class Player(BlockModel):
+class Player(Experience, BlockModel):
     """The character (``rd_player`` of 4.0): race and class by index, stats, gold, experience.
 
     ``experience`` sets current and maximum experience together, as the 4.2
@@ -304,19 +292,10 @@ class Player(BlockModel):
     resting_turn: int = 0
     future: bytes = b"\0" * 32
 
-    @property
-    def experience(self) -> int:
-        return self.exp
-
-    @experience.setter
-    def experience(self, value: int) -> None:
-        self.exp = value
-        self.max_exp = max(self.max_exp, value)
-
 
 def _rd_player(r: Reader, ctx: Context) -> Player:
     p = Player(read_str(r, "full_name", 31), read_str(r, "died_from", 79), read_str(r, "history", 249))
-    _set(p, _WHO, r.record(_WHO))
+    set_from_record(p, _WHO, r.record(_WHO))
     at = r.pos
     n = r.u8("stat_count")
     if n > len(character.STAT_NAMES):
@@ -332,7 +311,7 @@ def _rd_player(r: Reader, ctx: Context) -> Player:
               for i in range(n)]
     p.unused_body = r.u32("unused_body")
     at = r.pos
-    _set(p, _POINTS, r.record(_POINTS))
+    set_from_record(p, _POINTS, r.record(_POINTS))
     if not 1 <= p.lev <= character.MAX_LEVEL:
         r.fail("lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev), at=at + 14)
     p.timed = list(r.array("i16", r.u8("timed_count"), "timed"))
@@ -346,7 +325,7 @@ def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
     write_str(w, p.full_name, "full_name", 31)
     write_str(w, p.died_from, "died_from", 79)
     write_str(w, p.history, "history", 249)
-    w.record(_WHO, _values(p, _WHO))
+    w.record(_WHO, record_values(p, _WHO))
     n = len(p.stat_max)
     if n > len(character.STAT_NAMES):
         raise FormatError(None, "stat_max", f"at most {len(character.STAT_NAMES)} stats", str(n))
@@ -364,7 +343,7 @@ def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
     w.u32(p.unused_body, "unused_body")
     if not 1 <= p.lev <= character.MAX_LEVEL:
         raise FormatError(None, "lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev))
-    w.record(_POINTS, _values(p, _POINTS))
+    w.record(_POINTS, record_values(p, _POINTS))
     if len(p.timed) > 255:
         raise FormatError(None, "timed", "at most 255 timed effects", str(len(p.timed)))
     w.u8(len(p.timed), "timed_count")
@@ -399,7 +378,7 @@ def _rd_misc(r: Reader, ctx: Context) -> Misc:
 
 
 def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    w.record(_MISC, _values(m, _MISC))
+    w.record(_MISC, record_values(m, _MISC))
     ctx.set("is_dead", m.is_dead, "misc")
 
 
@@ -440,7 +419,7 @@ def _wr_history(m: History, w: Writer, ctx: Context) -> None:
     w.u32(len(m.entries), "count")
     for i, e in enumerate(m.entries):
         w.bytes(e.type, f"entries[{i}].type", size=m.hist_size)
-        w.record(_ENTRY, _values(e, _ENTRY), f"entries[{i}]")
+        w.record(_ENTRY, record_values(e, _ENTRY), f"entries[{i}]")
         write_str(w, e.event, f"entries[{i}].event", 79)
 
 
@@ -468,7 +447,7 @@ class Multiplier:
 
 
 @dataclass(slots=True)
-class Item:
+class Item(Quantity):
     """One object (``rd_item`` of 4.0): kind by tval/sval, artifact and ego by index."""
 
     version: int = 0
@@ -514,14 +493,6 @@ class Item:
         return self.tval == 0 and self.sval == 0
 
     @property
-    def quantity(self) -> int:
-        return self.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.number = value
-
-    @property
     def note(self) -> str:
         return self.inscription
 
@@ -565,14 +536,14 @@ def read_item(r: Reader, ctx: Context, path: str) -> Item:
     it.slays = _rd_multipliers(r, f"{path}.slays")
     it.elements = [(r.i16(f"{path}.elements[{i}].res_level"), r.u8(f"{path}.elements[{i}].flags"))
                    for i in range(ctx.need("elem_max", "object memory"))]
-    _set(it, _ITEM_TAIL, r.record(_ITEM_TAIL, path))
+    set_from_record(it, _ITEM_TAIL, r.record(_ITEM_TAIL, path))
     it.inscription = read_str(r, f"{path}.inscription")
     return it
 
 
 def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
     w.u16(ITEM_MARK, f"{path}.mark")
-    w.record(_ITEM_HEAD, _values(it, _ITEM_HEAD), path)
+    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
     of, ids = ctx.need("of_size", "object memory"), ctx.need("id_size", "object memory")
     w.bytes(it.flags, f"{path}.flags", size=of)
     w.bytes(it.known_flags, f"{path}.known_flags", size=of)
@@ -585,7 +556,7 @@ def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
     for i, (level, flags) in enumerate(it.elements):
         w.i16(level, f"{path}.elements[{i}].res_level")
         w.u8(flags, f"{path}.elements[{i}].flags")
-    w.record(_ITEM_TAIL, _values(it, _ITEM_TAIL), path)
+    w.record(_ITEM_TAIL, record_values(it, _ITEM_TAIL), path)
     write_str(w, it.inscription, f"{path}.inscription")
 
 
@@ -626,19 +597,11 @@ def _wr_item_list(m: ItemList, w: Writer, ctx: Context, path: str) -> None:
 
 
 @dataclass(slots=True)
-class GearItem:
+class GearItem(HeldQuantity):
     """A carried object: ``slot`` is the body slot it is wielded in, or past the body's for the pack."""
 
     slot: int = 0
     item: Item = field(default_factory=Item)
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
 
 
 @dataclass(slots=True)
@@ -773,7 +736,7 @@ class Dungeon(BlockModel):
 
 
 def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Dungeon()
     depth, daycount, py, px = r.array("u16", 4, "depth")
     m = Dungeon(depth, daycount, py, px, r.u8("square_size"))
@@ -786,7 +749,7 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
 
 
 def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.cave is not None and m.known_cave is not None):
+    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
         raise FormatError(None, "cave", "the two levels exactly when the character is alive",
                           repr(m.cave is not None))
     if m.cave is None or m.known_cave is None:
@@ -806,13 +769,13 @@ class Objects(BlockModel):
 
 
 def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Objects()
     return Objects(_rd_item_list(r, ctx, "cave"), _rd_item_list(r, ctx, "known_cave"))
 
 
 def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.cave is not None and m.known_cave is not None):
+    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
         raise FormatError(None, "cave", "objects exactly when the character is alive", repr(m.cave))
     if m.cave is not None and m.known_cave is not None:
         _wr_item_list(m.cave, w, ctx, "cave")
@@ -855,7 +818,7 @@ def _rd_monster(r: Reader, ctx: Context, p: str) -> Monster:
 
 
 def _wr_monster(m: Monster, w: Writer, ctx: Context, p: str) -> None:
-    w.record(_MONSTER, _values(m, _MONSTER), p)
+    w.record(_MONSTER, record_values(m, _MONSTER), p)
     if len(m.timed) > 255:
         raise FormatError(None, f"{p}.timed", "at most 255 timed effects", str(len(m.timed)))
     w.u8(len(m.timed), f"{p}.timed_count")
@@ -887,13 +850,13 @@ class Monsters(BlockModel):
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Monsters()
     return Monsters(_rd_monster_list(r, ctx, "cave"), _rd_monster_list(r, ctx, "known_cave"))
 
 
 def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.cave is not None and m.known_cave is not None):
+    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
         raise FormatError(None, "cave", "monsters exactly when the character is alive", repr(m.cave))
     if m.cave is not None and m.known_cave is not None:
         _wr_monster_list(m.cave, w, ctx, "cave")
@@ -948,13 +911,13 @@ class Traps(BlockModel):
 
 
 def _rd_traps(r: Reader, ctx: Context) -> Traps:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Traps()
     return Traps(_rd_trap_list(r, ctx, "cave"), _rd_trap_list(r, ctx, "known_cave"))
 
 
 def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.cave is not None and m.known_cave is not None):
+    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
         raise FormatError(None, "cave", "traps exactly when the character is alive", repr(m.cave))
     if m.cave is not None and m.known_cave is not None:
         _wr_trap_list(m.cave, w, ctx, "cave")
@@ -978,7 +941,7 @@ class Chunks(BlockModel):
 
 
 def _rd_chunks(r: Reader, ctx: Context) -> Chunks:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Chunks()
     n = r.count(r.u16("count"), 12, "chunks", "chunk")
     return Chunks([Chunk(_rd_level(r, ctx, f"chunks[{i}].level"), _rd_item_list(r, ctx, f"chunks[{i}].objects"),
@@ -987,7 +950,7 @@ def _rd_chunks(r: Reader, ctx: Context) -> Chunks:
 
 
 def _wr_chunks(m: Chunks, w: Writer, ctx: Context) -> None:
-    if _alive(ctx) != (m.chunks is not None):
+    if alive(ctx) != (m.chunks is not None):
         raise FormatError(None, "chunks", "chunks exactly when the character is alive", repr(m.chunks))
     if m.chunks is None:
         return
