@@ -21,10 +21,12 @@ from typing import ClassVar
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, character, register_layout
+from .faangband import Inscription
 from .faangband_character import History, read_history_3x, write_history
 from .faangband_world import Ghost, _rd_ghost, _wr_ghost
 from .items import check_len, read_str, write_str
 from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
+from .vanilla40 import MONSTER_HEAD, MonsterHead
 from .world import _check_rle, _read_rle
 
 VANILLA = frozenset({"VNLA"})
@@ -297,12 +299,6 @@ def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
     w.u32(p.total_energy, "total_energy")
     w.u32(p.resting_turn, "resting_turn")
     w.bytes(p.future, "future", size=32)
-
-
-@dataclass(slots=True)
-class Inscription:
-    kind_index: int = 0
-    text: str = ""
 
 
 @dataclass(slots=True)
@@ -593,23 +589,14 @@ def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
         write_item(it, w, f"objects[{i}]")
 
 
-_MONSTER = Record("3.x monster", [
-    ("r_idx", "i16"), ("fy", "u8"), ("fx", "u8"), ("hp", "i16"), ("maxhp", "i16"), ("mspeed", "u8"),
-    ("energy", "u8")])
+_MONSTER = MONSTER_HEAD
 
 
 @dataclass(slots=True)
-class Monster:
-    """One monster (``rd_monsters_5``): race by index, place, hit points, timed effects."""
+class Monster(MonsterHead):
+    """One monster (``rd_monsters_5``): what ``MonsterHead`` says, the unaware flag, and what it
+    knows of the player's flags."""
 
-    r_idx: int = 0
-    fy: int = 0
-    fx: int = 0
-    hp: int = 0
-    maxhp: int = 0
-    mspeed: int = 0
-    energy: int = 0
-    timed: list[int] = field(default_factory=list)
     flags: int = 0
     known_pflags: bytes = b"\0" * OF_BYTES
     unused: int = 0

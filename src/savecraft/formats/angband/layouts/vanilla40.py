@@ -21,6 +21,7 @@ from typing import ClassVar
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, character, register_layout
+from .faangband import Inscription
 from .items import check_len, read_str, write_str
 from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 from .world import _check_rle, _read_rle
@@ -177,12 +178,6 @@ def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
 class EgoIgnore:
     flags: int = 0
     itypes: bytes = b""
-
-
-@dataclass(slots=True)
-class Inscription:
-    kind_index: int = 0
-    text: str = ""
 
 
 @dataclass(slots=True)
@@ -782,14 +777,16 @@ def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
         _wr_item_list(m.known_cave, w, ctx, "known_cave")
 
 
-_MONSTER = Record("4.0 monster", [
+MONSTER_HEAD = Record("3.x/4.0 monster", [
     ("r_idx", "i16"), ("fy", "u8"), ("fx", "u8"), ("hp", "i16"), ("maxhp", "i16"), ("mspeed", "u8"),
     ("energy", "u8")])
+_MONSTER = MONSTER_HEAD
 
 
 @dataclass(slots=True)
-class Monster:
-    """One monster (``rd_monster`` of 4.0): race by index, place, hit points, what it carries."""
+class MonsterHead:
+    """The fields every 3.x and 4.0 monster record starts with: race by index, place, hit
+    points, speed, energy, then its timed effects (a count and that many values)."""
 
     r_idx: int = 0
     fy: int = 0
@@ -799,6 +796,12 @@ class Monster:
     mspeed: int = 0
     energy: int = 0
     timed: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Monster(MonsterHead):
+    """One monster (``rd_monster`` of 4.0): what ``MonsterHead`` says, flags, what it carries."""
+
     mflag: bytes = b""
     known_flags: bytes = b""
     known_res: list[int] = field(default_factory=list)
