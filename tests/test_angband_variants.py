@@ -399,3 +399,11 @@ def test_pwmangband_history_that_reads_neither_way_stays_raw() -> None:
     save = block.parse(_replace_block(PWM.read_bytes(), "history", body), Report())
     raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
     assert "history" in raw and raw["history"].failed
+
+
+@real
+@pytest.mark.parametrize("path", [ASIRA, PLAYER, V401, ANQ, PWM], ids=lambda p: p.name)
+def test_extract_folder_rebuilds_every_variant_byte_for_byte(path: Path, tmp_path: Path) -> None:
+    data = path.read_bytes()
+    block.extract(block.parse(data, Report(strict=True)), tmp_path / "x")
+    assert block.build(block.rebuild(tmp_path / "x")) == data
