@@ -32,7 +32,19 @@ from ...jsonmap import KIND, decoder, encoder
 from ...registry import Format, register
 from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
-from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
+from .layouts import (
+    Context,
+    anquestria,
+    character,
+    faangband,
+    faangband_character,
+    faangband_world,
+    knowledge,
+    layout_of,
+    pwmangband,
+    vanilla40,
+    world,
+)
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
 _T = TypeVar("_T")
@@ -113,9 +125,19 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
          | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
          | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerSpells
-         | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
+         | pwmangband.WildMap | pwmangband.History | faangband.Options | faangband.MonsterMemory
          | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
-         | faangband.Traps | faangband.Squelch | faangband.Artifacts)
+         | faangband.Traps | faangband.Squelch | faangband.Artifacts | faangband_character.Player
+         | faangband_character.Misc | faangband_character.History | faangband_world.Inventory
+         | faangband_world.Stores | faangband_world.Dungeon | faangband_world.Objects
+         | faangband_world.Monsters | faangband_world.Ghost | vanilla40.Options
+         | vanilla40.MonsterMemory | vanilla40.ObjectMemory | vanilla40.Artifacts | vanilla40.Player
+         | vanilla40.Ignore | vanilla40.Misc | vanilla40.Gear | vanilla40.Stores | vanilla40.Dungeon
+         | vanilla40.Objects | vanilla40.Monsters | vanilla40.Traps | vanilla40.Chunks
+         | vanilla40.History | anquestria.Options | anquestria.MonsterMemory
+         | anquestria.ObjectMemory | anquestria.Quests | anquestria.Artifacts | anquestria.Player
+         | anquestria.Squelch | anquestria.Misc | anquestria.Randarts | anquestria.Inventory
+         | anquestria.Stores | anquestria.Dungeon | anquestria.Objects | anquestria.Monsters)
 
 
 @dataclass(slots=True)
@@ -147,8 +169,11 @@ class BlockSave:
         return self._find(Description)
 
     @property
-    def player(self) -> character.Player | pwmangband.Player | None:
-        return self._find(character.Player) or self._find(pwmangband.Player)
+    def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
+                         | vanilla40.Player | anquestria.Player | None):
+        return (self._find(character.Player) or self._find(pwmangband.Player)
+                or self._find(faangband_character.Player) or self._find(vanilla40.Player)
+                or self._find(anquestria.Player))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -164,8 +189,8 @@ class BlockSave:
         return self._find(world.Gear)
 
     @property
-    def dungeon(self) -> world.Dungeon | None:
-        return self._find(world.Dungeon)
+    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
+        return self._find(world.Dungeon) or self._find(vanilla40.Dungeon)
 
     @property
     def history(self) -> character.History | None:

@@ -137,4 +137,4 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from . import character, faangband, knowledge, pwmangband, world  # noqa: F401  (they register)
+        from . import anquestria, character, faangband, faangband_character, faangband_world, knowledge, pwmangband, vanilla40, world  # noqa: F401, I001
