@@ -940,12 +940,32 @@ def _envelope(doc: Any) -> Any:
     return fmt
 
 
-def from_json(doc: Any) -> Any:
+def from_json(doc: Any, *, consume: bool = False) -> Any:
     """The model of a dump; FormatError listing every problem (by path) when it is not right.
 
     Paths count from the model (``chunks[2].entity.x``), as dumps, ``edit``
-    and error messages everywhere name them.
+    and error messages everywhere name them. ``consume`` lets decoders
+    replace the document's parts by what they built as they go (see
+    :func:`consuming`): for a caller that drops the document afterwards and
+    wants the document and the model not to be whole at the same time.
     """
+    _state.consume = consume
+    try:
+        return _from_json(doc)
+    finally:
+        _state.consume = False
+
+
+def consuming() -> bool:
+    """Whether the document being decoded may be taken apart as it is decoded.
+
+    A custom ``__json_decode__`` of a large list may then put what it built
+    in place of each element (and must accept such elements on a second pass).
+    """
+    return bool(getattr(_state, "consume", False))
+
+
+def _from_json(doc: Any) -> Any:
     fmt = _envelope(doc)
     data = doc["data"]
     with gc_paused():  # hundreds of thousands of new objects, none of them garbage
@@ -967,18 +987,113 @@ def from_json(doc: Any) -> Any:
     return model
 
 
-def dumps(model: Any, *, indent: bool = True) -> bytes:
-    """The dump's text: :func:`to_json`, serialised, with plain dataclasses written by orjson itself."""
+def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
+    """The dump's text: :func:`to_json`, serialised, with plain dataclasses written by orjson itself.
+
+    ``confirm`` asks models that record how their file was compressed to
+    check that record against the whole stream, not a prefix (see
+    :func:`confirming`).
+    """
     from . import registry
 
     fmt = registry.for_model(model)
     opts = orjson.OPT_INDENT_2 if indent else 0
     _state.dumping = True
+    _state.confirm = confirm
     try:
-        doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": _dump_encoder(type(model))(model)}
-        return orjson.dumps(doc, option=opts | orjson.OPT_APPEND_NEWLINE)
+        # Hundreds of thousands of new dicts, none of them garbage until the text is made;
+        # they are freed before the collector is back, so it never walks them.
+        with gc_paused():
+            doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION,
+                   "data": _dump_encoder(type(model))(model)}
+            text = orjson.dumps(doc, option=opts | orjson.OPT_APPEND_NEWLINE)
+            del doc
+        return text
     finally:
         _state.dumping = False
+        _state.confirm = False
+
+
+def confirming() -> bool:
+    """Whether the dump being written was asked to confirm its compression levels in full.
+
+    A model's ``__json_prepare__`` reads it: finding the level that reproduces
+    a compressed stream compares a prefix by default, the whole stream when asked.
+    """
+    return bool(getattr(_state, "confirm", False))
+
+
+# -- JSON values straight from a codec's records -----------------------------------------
+
+
+def record_encoder(cls: type, *, tagged: bool = False) -> Callable[..., dict[str, Any]]:
+    """``f(*values)``: the JSON object of ``cls`` from its field values, in field order.
+
+    For codecs that read a record and want its JSON without building the
+    dataclass (a dump of 100,000 players). The keys, their order and the
+    encoding of each value are this mapping's: a field whose type JSON holds
+    as it is (numbers, text, lists of them, plain dataclasses) takes the
+    value as given, already JSON-ready (an object as a dict); the others
+    (bytes, enumerations) go through the field's encoder. ``tagged`` puts
+    the ``"kind"`` first, as in a union of chunks.
+    """
+    key = ("record", cls, tagged)
+    try:
+        return _DUMP[key]
+    except KeyError:
+        pass
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    ns: dict[str, Any] = {}
+    params, parts = [], []
+    if tagged:
+        parts.append(f"{KIND!r}: {getattr(cls, 'KIND')!r}")
+    for i, f in enumerate(fields):
+        params.append(f"a{i}")
+        if f.metadata.get("json") == "text":
+            enc: Encode = _enc_text_bytes
+        elif _native(hints[f.name]):
+            enc = _ident
+        else:
+            enc = _plain_encoder(hints[f.name])
+        if enc is _ident:
+            parts.append(f"{f.name!r}: a{i}")
+        else:
+            ns[f"E{i}"] = enc
+            parts.append(f"{f.name!r}: E{i}(a{i})")
+    src = f"def enc({', '.join(params)}):\n    return {{{', '.join(parts)}}}"
+    exec(compile(src, f"<jsonmap record encoder of {cls.__name__}>", "exec"), ns)
+    fn: Callable[..., dict[str, Any]] = ns["enc"]
+    _DUMP[key] = fn
+    return fn
+
+
+def rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
+    """``f(*columns)``: a list of ``cls`` as JSON, from one sequence per field (in field order).
+
+    The list form of :func:`record_encoder` for records of plain values (an
+    inventory's items): one comprehension, no call per item.
+    """
+    key = ("rows", cls)
+    try:
+        return _DUMP[key]
+    except KeyError:
+        pass
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    if not all(_native(hints[f.name]) and f.metadata.get("json", True) is True for f in fields):
+        raise TypeError(f"rows_encoder: {cls.__name__} has fields JSON does not hold as they are")
+    names = [f"a{i}" for i in range(len(fields))]
+    item = ", ".join(f"{f.name!r}: {n}" for f, n in zip(fields, names))
+    cols = ", ".join(f"c{i}" for i in range(len(fields)))
+    src = (f"def enc({cols}):\n    return [{{{item}}} for {', '.join(names)} in zip({cols})]"
+           if len(fields) > 1 else
+           f"def enc(c0):\n    return [{{{item}}} for a0 in c0]")
+    ns: dict[str, Any] = {}
+    exec(compile(src, f"<jsonmap rows encoder of {cls.__name__}>", "exec"), ns)
+    fn: Callable[..., list[dict[str, Any]]] = ns["enc"]
+    _DUMP[key] = fn
+    return fn
 
 
 def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
@@ -987,12 +1102,23 @@ def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
 
 
 def parse_text(text: bytes | str) -> Any:
-    """JSON text to Python values; a syntax error is a FormatError naming its line and column."""
+    """JSON text to Python values; a syntax error is a FormatError naming its line and column.
+
+    With the collector paused: a big dump is a million new dicts and lists,
+    and a collection started while they are being made walks all of them
+    again and again (half the time of parsing a 50 MB dump). A caller that
+    decodes the document next keeps it paused across both (:func:`loads`);
+    otherwise the collector walks the document once when it resumes.
+    """
     try:
-        return orjson.loads(text)
+        with gc_paused():
+            return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise syntax_error(exc) from None
 
 
 def loads(text: bytes | str) -> Any:
-    return from_json(parse_text(text))
+    """The model of a dump's text (``savecraft build``'s path): parsed, then decoded and
+    taken apart as it is decoded, with the collector paused throughout."""
+    with gc_paused():
+        return from_json(parse_text(text), consume=True)
