@@ -37,6 +37,7 @@ import base64
 import binascii
 import dataclasses
 import enum
+import re
 import threading
 import types
 import typing
@@ -1118,7 +1119,105 @@ def parse_text(text: bytes | str) -> Any:
 
 
 def loads(text: bytes | str) -> Any:
-    """The model of a dump's text (``savecraft build``'s path): parsed, then decoded and
-    taken apart as it is decoded, with the collector paused throughout."""
+    """The model of a dump's text (``savecraft build``'s path), with the collector paused.
+
+    A big dump whose model opts in (a list type with ``__json_stream__``, the
+    chunks of a server save) is read piece by piece: its big array is parsed
+    a megabyte at a time while the model is built, so the parsed document
+    never exists whole (orjson's peak for a whole document is about four
+    times its text). If anything in it is not right, or the text is not laid
+    out one element per indented block, the whole text is parsed and decoded
+    the ordinary way, which names every problem by its path.
+    """
     with gc_paused():
+        if isinstance(text, bytes) and len(text) >= STREAM_MIN:
+            doc = _streamed(text)
+            if doc is not None:
+                try:
+                    fmt = _envelope(doc)
+                    _state.consume = True
+                    return _fast(fmt.model)(doc["data"])
+                except (_Invalid, FormatError, orjson.JSONDecodeError):
+                    pass
+                finally:
+                    _state.consume = False
+                del doc
         return from_json(parse_text(text), consume=True)
+
+
+# -- reading a big array of a dump piece by piece ------------------------------------------
+
+STREAM_MIN = 8 << 20
+"""Dumps shorter than this are parsed whole."""
+_PIECE_TEXT = 1 << 20
+_BIG_ARRAY = re.compile(rb'\n( *)"([A-Za-z_][A-Za-z0-9_]*)": \[\n')
+_HOLE = "\0savecraft: parsed piece by piece\0"
+
+
+class _Pieces(list[Any]):
+    """A dump's big array, parsed a piece at a time as it is iterated (the list itself is
+    empty: only the element being decoded and its piece's neighbours exist at once)."""
+
+    __slots__ = ("_text", "_spans")
+
+    def __init__(self, text: bytes, spans: list[tuple[int, int]]) -> None:
+        super().__init__()
+        self._text = text
+        self._spans = spans
+
+    def __iter__(self) -> typing.Iterator[Any]:
+        text = self._text
+        for a, b in self._spans:
+            yield from orjson.loads(b"".join((b"[", text[a:b], b"]")))
+
+
+def _streamed(text: bytes) -> Any:
+    """The dump with its big array as :class:`_Pieces`, or None when it cannot be split.
+
+    The split relies on JSON's own rule that a string holds no raw newline:
+    every line break is between values, so an indented dump's array of
+    objects can be cut after the lines that close an element (``},`` at the
+    elements' indentation). Every piece must parse on its own as the
+    elements it holds, and the rest of the document with the array taken
+    out must parse too and hold the hole where the array was: a cut anywhere
+    but between two elements leaves a piece that does not parse.
+    """
+    from . import registry
+    from .errors import SavecraftError
+
+    for k, m in enumerate(_BIG_ARRAY.finditer(text)):
+        if k >= 4:
+            return None
+        indent, key = m.group(1), m.group(2).decode("ascii")
+        start = m.end() - 1  # the line break after "["
+        end = text.find(b"\n" + indent + b"]", start)
+        if end < 0 or end - start < len(text) // 2:
+            continue
+        first = text[start + 1 : text.find(b"\n", start + 1)]
+        inner = first[: len(first) - len(first.lstrip(b" "))]
+        if first.strip() != b"{" or len(inner) <= len(indent):
+            return None
+        cut = b"\n" + inner + b"},"
+        spans = []
+        pos = start
+        while True:
+            at = text.find(cut, pos + _PIECE_TEXT, end)
+            if at < 0:
+                spans.append((pos, end))
+                break
+            spans.append((pos, at + len(cut) - 1))  # the element's "}", not the comma
+            pos = at + len(cut)
+        try:
+            doc = orjson.loads(b"".join((text[:start], orjson.dumps(_HOLE), text[end:])))
+            data = doc["data"]
+            if data[key] != [_HOLE]:
+                return None
+            model = registry.get(str(doc["format"])).model
+            hint = get_type_hints(model).get(key)
+        except (orjson.JSONDecodeError, KeyError, TypeError, SavecraftError):
+            return None
+        if not getattr(hint, "__json_stream__", False):
+            return None
+        data[key] = _Pieces(text, spans)
+        return doc
+    return None

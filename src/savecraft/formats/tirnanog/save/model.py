@@ -206,6 +206,7 @@ class ChunkList(MutableSequence[Any]):
     """
 
     __slots__ = ("_items", "_decode")
+    __json_stream__ = True  # a dump's chunks may be read piece by piece (jsonmap.loads)
 
     def __init__(self, items: Iterable[Any] = (),
                  decode: Callable[[bytes, int], Any] | None = None) -> None:
@@ -345,7 +346,7 @@ class ChunkList(MutableSequence[Any]):
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
-        consume = consuming()
+        consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
         for i, c in enumerate(obj):
             if type(c) is dict:
