@@ -122,7 +122,12 @@ def _set(obj: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, An
     return out
 
 
-_DELETE = object()
+class _Delete:
+    def __repr__(self) -> str:
+        return "deleted"
+
+
+_DELETE: Any = _Delete()
 EDITS: list[tuple[tuple[Any, ...], Any]] = [
     (("flags",), 256), (("flags",), True), (("flags",), -1), (("created",), 1 << 64),
     (("created",), 1.0), (("name",), "a\0b"), (("name",), 7), (("language",), "eng"),

@@ -1001,18 +1001,90 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
     opts = orjson.OPT_INDENT_2 if indent else 0
     _state.dumping = True
     _state.confirm = confirm
+    streams: list[Streamed] = []
+
+    def hole(obj: Any) -> Any:
+        if type(obj) is Streamed:
+            streams.append(obj)
+            return _hole(len(streams) - 1)
+        raise TypeError(f"{type(obj).__name__} is not JSON")
+
     try:
-        # Hundreds of thousands of new dicts, none of them garbage until the text is made;
+        # Many new dicts, none of them garbage until their text is made;
         # they are freed before the collector is back, so it never walks them.
         with gc_paused():
             doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION,
                    "data": _dump_encoder(type(model))(model)}
-            text = orjson.dumps(doc, option=opts | orjson.OPT_APPEND_NEWLINE)
+            text = orjson.dumps(doc, default=hole, option=opts | orjson.OPT_APPEND_NEWLINE)
             del doc
+            for k, stream in enumerate(streams):
+                text = _fill(text, _hole(k), stream, indent)
         return text
     finally:
         _state.dumping = False
         _state.confirm = False
+
+
+class Streamed:
+    """A big list a dump writes element by element: each element's JSON is made,
+    written and let go before the next (see :func:`stream`)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: typing.Iterable[Any]) -> None:
+        self.items = items
+
+
+def stream(items: typing.Iterable[Any]) -> Any:
+    """What a custom ``__json_encode__`` returns for a big list of JSON-ready values.
+
+    Within :func:`dumps` the elements are serialised one at a time into the
+    text (the same text as for a list: never the whole document in memory,
+    each element's objects used while they are in the cache); elsewhere
+    (:func:`to_json`) it is the list.
+    """
+    if getattr(_state, "dumping", False):
+        return Streamed(items)
+    return list(items)
+
+
+def _hole(k: int) -> str:
+    return f"\0savecraft: list {k} written in place\0"
+
+
+def _fill(text: bytes, name: str, stream: Streamed, indent: bool) -> bytes:
+    """``text`` with the list of ``stream`` where the string ``name`` was serialised.
+
+    orjson writes a value nested at some depth as it writes it alone, with
+    every line break followed by the depth's indentation: each element is
+    serialised alone and indented by one byte replace.
+    """
+    token = orjson.dumps(name)
+    at = text.find(token)
+    if at < 0 or text.find(token, at + 1) >= 0:  # a string of the model with the same text
+        return text.replace(token, orjson.dumps(list(stream.items), option=orjson.OPT_INDENT_2 if indent else 0))
+    parts: list[bytes] = [text[:at]]
+    if indent:
+        line = text.rfind(b"\n", 0, at) + 1
+        outer = b"\n" + b" " * (len(text[line:at]) - len(text[line:at].lstrip(b" ")))
+        inner = outer + b"  "
+        sep = b"," + inner
+        opts = orjson.OPT_INDENT_2
+        first = True
+        for item in stream.items:
+            parts.append(b"[" + inner if first else sep)
+            parts.append(orjson.dumps(item, option=opts).replace(b"\n", inner))
+            first = False
+        parts.append(b"[]" if first else outer + b"]")
+    else:
+        first = True
+        for item in stream.items:
+            parts.append(b"[" if first else b",")
+            parts.append(orjson.dumps(item))
+            first = False
+        parts.append(b"[]" if first else b"]")
+    parts.append(text[at + len(token) :])
+    return b"".join(parts)
 
 
 def confirming() -> bool:

@@ -42,6 +42,10 @@ from .codec import (
 from .model import Entity, InventoryItem, NpcChunk, QuestState, Skill, UserChunk
 
 _NAME_AT = USER_HEAD.size
+# The entity header with its u24 map and u8 direction as one u32 (Record widens u24 in Python).
+_ENTITY_HEAD = struct.Struct("<I2i4B3H")
+assert _ENTITY_HEAD.size == ENTITY_HEAD.size
+_USER_HEAD = USER_HEAD.struct  # no u24 in it: used as is (bytes fields checked here, not padded)
 _INT = frozenset((int,))
 _BOOL = frozenset((bool,))
 _DICT = frozenset((dict,))
@@ -73,25 +77,23 @@ def _encoders() -> _Encoders:
 
 
 def _entity_json(e: _Encoders, raw: bytes, ent: int) -> dict[str, Any]:
-    head = ENTITY_HEAD.unpack_from(raw, ent)
-    a, i, s, q = head[7], head[8], head[9], head[10]
+    where, x, y, behaviour, transport, altitude, a, i, s, q = _ENTITY_HEAD.unpack_from(raw, ent)
     values = cached_struct(f"<{a}i{2 * i + 2 * s + q}I").unpack_from(raw, ent + ENTITY_HEAD.size)
     inv = values[a : a + 2 * i]
     sk = values[a + 2 * i : a + 2 * i + 2 * s]
     qs = values[a + 2 * i + 2 * s :]
-    return e.entity(head[0], head[1], head[2], head[3], head[4], head[5], head[6], list(values[:a]),
-                    e.items(inv[0::2], inv[1::2]), e.skills(sk[0::2], sk[1::2]),
+    return e.entity(where & 0xFFFFFF, where >> 24, x, y, behaviour, transport, altitude,
+                    list(values[:a]), e.items(inv[0::2], inv[1::2]), e.skills(sk[0::2], sk[1::2]),
                     e.quests([v & ~QUEST_DONE for v in qs], [bool(v & QUEST_DONE) for v in qs]))
 
 
 def _user_json(raw: bytes) -> dict[str, Any]:
     e = _encoders()
-    head = USER_HEAD.unpack_from(raw, 0)
+    _, _, digest, created, login, logout, seen, language, flags, n = _USER_HEAD.unpack_from(raw, 0)
     nul = raw.find(b"\0", _NAME_AT)
-    n = head[9]
     rest = cached_struct(f"<{n}i{SLOTS}H{SLOTS}H").unpack_from(raw, nul + 1)
-    return e.user(raw[_NAME_AT:nul].decode("utf-8"), head[2], head[3], head[4], head[5], head[6],
-                  head[7].rstrip(b"\0").decode("latin-1"), head[8], list(rest[:n]),
+    return e.user(raw[_NAME_AT:nul].decode("utf-8"), digest, created, login, logout, seen,
+                  language.rstrip(b"\0").decode("latin-1"), flags, list(rest[:n]),
                   list(rest[n : n + SLOTS]), list(rest[n + SLOTS :]),
                   _entity_json(e, raw, nul + 1 + 4 * n + 4 * SLOTS))
 
@@ -154,11 +156,6 @@ def _pairs(a: list[Any], b: list[Any]) -> list[Any] | None:
     return flat
 
 
-# The entity header with its u24 map and u8 direction as one u32 (Record widens u24 in Python).
-_ENTITY_HEAD = struct.Struct("<I2i4B3H")
-assert _ENTITY_HEAD.size == ENTITY_HEAD.size
-
-
 def _entity_bytes(e: Any) -> bytes | None:
     if type(e) is not dict or len(e) != 11 + ("kind" in e):
         return None
@@ -198,7 +195,6 @@ def _entity_bytes(e: Any) -> bytes | None:
         return None
 
 
-_USER_HEAD = USER_HEAD.struct  # no u24 in it: packed as is (bytes fields checked here, not padded)
 _HASH_SIZE = 32
 
 

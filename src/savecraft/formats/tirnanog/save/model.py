@@ -309,26 +309,25 @@ class ChunkList(MutableSequence[Any]):
         return found[0] if found else None
 
     def __json_encode__(self) -> Any:
-        """Every chunk's JSON; players and NPCs never decoded go straight from their bytes
-        (:mod:`.jsonfast`), and stay undecoded in the model."""
-        from ....jsonmap import encoder
-        from ....speed import gc_paused
+        """Every chunk's JSON, one at a time (:func:`savecraft.jsonmap.stream`); players and
+        NPCs never decoded go straight from their bytes (:mod:`.jsonfast`) and stay undecoded."""
+        from ....jsonmap import encoder, stream
         from .jsonfast import chunk_json
 
         enc = encoder(Chunk)
-        out = []
         items = self._items
-        with gc_paused():
+
+        def each() -> Iterator[Any]:
             for i in range(len(items)):
                 item = items[i]
                 if type(item) is _Pending:
                     obj = chunk_json(item.raw)
                     if obj is not None:
-                        out.append(obj)
+                        yield obj
                         continue
                     item = self._get(i)
-                out.append(enc(item))
-        return out
+                yield enc(item)
+        return stream(each())
 
     @classmethod
     def __json_decode__(cls, obj: Any, path: str) -> ChunkList:
