@@ -283,3 +283,28 @@ def test_dump_confirm_checks_the_whole_stream() -> None:
     quick = jsonmap.dumps(savecraft.load(data))
     assert jsonmap.dumps(savecraft.load(data), confirm=True) == quick
     assert savecraft.build(jsonmap.loads(quick)) == data
+
+
+# -- a dump written chunk by chunk ------------------------------------------------------------
+
+
+def _whole(model: Any, indent: bool) -> bytes:
+    """The dump's text from the whole document at once (what dumps wrote before streaming)."""
+    doc = jsonmap.to_json(model)
+    return orjson.dumps(doc, option=(orjson.OPT_INDENT_2 if indent else 0) | orjson.OPT_APPEND_NEWLINE)
+
+
+@pytest.mark.parametrize("indent", [True, False])
+def test_a_dump_written_chunk_by_chunk_is_the_whole_documents_text(server: bytes, indent: bool) -> None:
+    from savecraft.formats.tirnanog.save.model import ChunkList, SaveGame
+
+    empty = SaveGame(game_id="none", chunks=ChunkList())
+    assert jsonmap.dumps(empty, indent=indent) == _whole(empty, indent)
+    assert b"[]" in jsonmap.dumps(empty, indent=indent)
+    save = savecraft.load(server)
+    assert jsonmap.dumps(save, indent=indent) == _whole(savecraft.load(server), indent)
+    # A string of the model with the text that marks the list's place: written whole instead.
+    save.game_id = jsonmap._hole("0" * 32, 0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(jsonmap.secrets, "token_hex", lambda n: "0" * 32)
+        assert jsonmap.dumps(save, indent=indent) == _whole(save, indent)

@@ -38,6 +38,7 @@ import binascii
 import dataclasses
 import enum
 import re
+import secrets
 import threading
 import types
 import typing
@@ -1002,11 +1003,17 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
     _state.dumping = True
     _state.confirm = confirm
     streams: list[Streamed] = []
+    nonce = secrets.token_hex(16)
 
     def hole(obj: Any) -> Any:
         if type(obj) is Streamed:
             streams.append(obj)
-            return _hole(len(streams) - 1)
+            return _hole(nonce, len(streams) - 1)
+        raise TypeError(f"{type(obj).__name__} is not JSON")
+
+    def whole(obj: Any) -> Any:
+        if type(obj) is Streamed:
+            return list(obj.items)
         raise TypeError(f"{type(obj).__name__} is not JSON")
 
     try:
@@ -1016,9 +1023,12 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
             doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION,
                    "data": _dump_encoder(type(model))(model)}
             text = orjson.dumps(doc, default=hole, option=opts | orjson.OPT_APPEND_NEWLINE)
+            tokens = [orjson.dumps(_hole(nonce, k)) for k in range(len(streams))]
+            if any(text.count(token) != 1 for token in tokens):  # (a model string with a nonce)
+                return orjson.dumps(doc, default=whole, option=opts | orjson.OPT_APPEND_NEWLINE)
             del doc
-            for k, stream in enumerate(streams):
-                text = _fill(text, _hole(k), stream, indent)
+            for token, stream in zip(tokens, streams):
+                text = _fill(text, token, stream, indent)
         return text
     finally:
         _state.dumping = False
@@ -1048,21 +1058,19 @@ def stream(items: typing.Iterable[Any]) -> Any:
     return list(items)
 
 
-def _hole(k: int) -> str:
-    return f"\0savecraft: list {k} written in place\0"
+def _hole(nonce: str, k: int) -> str:
+    """The string that holds the place of a streamed list in the text until it is written."""
+    return f"\0savecraft {nonce}: list {k}\0"
 
 
-def _fill(text: bytes, name: str, stream: Streamed, indent: bool) -> bytes:
-    """``text`` with the list of ``stream`` where the string ``name`` was serialised.
+def _fill(text: bytes, token: bytes, stream: Streamed, indent: bool) -> bytes:
+    """``text`` with the list of ``stream`` in place of ``token`` (found once in it).
 
     orjson writes a value nested at some depth as it writes it alone, with
     every line break followed by the depth's indentation: each element is
     serialised alone and indented by one byte replace.
     """
-    token = orjson.dumps(name)
     at = text.find(token)
-    if at < 0 or text.find(token, at + 1) >= 0:  # a string of the model with the same text
-        return text.replace(token, orjson.dumps(list(stream.items), option=orjson.OPT_INDENT_2 if indent else 0))
     parts: list[bytes] = [text[:at]]
     if indent:
         line = text.rfind(b"\n", 0, at) + 1
