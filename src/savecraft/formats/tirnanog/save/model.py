@@ -226,6 +226,15 @@ class ChunkList(MutableSequence[Any]):
             self._items[i] = item
         return item
 
+    def decoded(self, i: int) -> Any:
+        """Chunk ``i`` decoded, without keeping the result when it was not decoded yet
+        (validate checks that every chunk decodes, and builds nothing that lasts)."""
+        item = self._items[i]
+        if type(item) is _Pending:
+            assert self._decode is not None
+            return self._decode(item.raw, item.offset)
+        return item
+
     def raw_or_none(self, i: int) -> bytes | None:
         """The original bytes of chunk ``i`` if it was never decoded (so never changed)."""
         item = self._items[i]
