@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 import savecraft
-from savecraft import jsonmap
+from savecraft import compression, jsonmap
 from savecraft.compression import SETTLE_OUTPUT, Container, Deflated, compress, find_level
 from savecraft.errors import FormatError
 from savecraft.formats.tirnanog.save import codec, jsonfast, sample
@@ -246,8 +246,17 @@ def content() -> bytes:
     return codec.payload_bytes(savecraft.load(savecraft.build(save)))
 
 
+@pytest.fixture()
+def prefix_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prefix search for content of any size (it is for content above 1 MiB)."""
+    monkeypatch.setattr(compression, "WHOLE_BELOW", 0)
+
+
+@pytest.mark.parametrize("whole", [False, True])
 @pytest.mark.parametrize("level", range(10))
-def test_the_level_found_from_a_prefix_rebuilds_byte_for_byte(content: bytes, level: int) -> None:
+def test_the_level_found_rebuilds_byte_for_byte(content: bytes, level: int, whole: bool,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compression, "WHOLE_BELOW", len(content) if whole else 0)
     original = compress(content, Container.ZLIB, level)
     assert len(original) > 2 * SETTLE_OUTPUT  # the prefix shortcut is what is tested
     assert find_level(content, original, Container.ZLIB) == level
@@ -258,6 +267,7 @@ def test_the_level_found_from_a_prefix_rebuilds_byte_for_byte(content: bytes, le
 
 
 @pytest.mark.parametrize("strategy", [zlib.Z_FILTERED, zlib.Z_HUFFMAN_ONLY, zlib.Z_RLE, zlib.Z_FIXED])
+@pytest.mark.usefixtures("prefix_search")
 def test_another_strategy_keeps_the_original_stream(content: bytes, strategy: int) -> None:
     c = zlib.compressobj(6, zlib.DEFLATED, 15, 8, strategy)
     original = c.compress(content) + c.flush()
@@ -266,6 +276,7 @@ def test_another_strategy_keeps_the_original_stream(content: bytes, strategy: in
     assert hint.compress(content) == original  # a level when one reproduces it, else the bytes
 
 
+@pytest.mark.usefixtures("prefix_search")
 def test_a_stream_that_departs_from_zlib_after_the_prefix_is_caught_only_when_confirming(content: bytes) -> None:
     c = zlib.compressobj(6, zlib.DEFLATED, 15)
     cut = len(content) * 3 // 4
@@ -279,7 +290,8 @@ def test_a_stream_that_departs_from_zlib_after_the_prefix_is_caught_only_when_co
 
 
 def test_dump_confirm_checks_the_whole_stream() -> None:
-    data = savecraft.build(sample.server_save(users=2000))
+    data = savecraft.build(sample.server_save(users=2000, attributes=20, items=30))
+    assert len(codec.payload_bytes(savecraft.load(data))) > compression.WHOLE_BELOW
     quick = jsonmap.dumps(savecraft.load(data))
     assert jsonmap.dumps(savecraft.load(data), confirm=True) == quick
     assert savecraft.build(jsonmap.loads(quick)) == data

@@ -155,6 +155,10 @@ SETTLE_OUTPUT = 1 << 16
 """Compressed bytes a level must reproduce before :meth:`Deflated.settle` takes it without
 compressing the rest (unless asked to confirm): 64 KiB of identical output."""
 
+WHOLE_BELOW = 1 << 20
+"""Content up to this size is compressed whole at each candidate level in turn (exact, and
+cheaper than the prefix search's fixed cost of about a block at every level)."""
+
 LEVELS = (6, 9, 1, 2, 3, 4, 5, 7, 8, 0)
 """The levels tried, most likely first (zlib's default, then the best). Level 0 (stored
 blocks) is compared whole and last: its block boundaries depend on how the input is
@@ -175,9 +179,16 @@ def find_level(content: bytes, original: bytes, container: Container,
     that long and departs from it later would be taken wrongly. Levels that
     stay identical to each other go on side by side until they differ or the
     stream ends, so among zlib's own levels the answer is exact. ``enough=0``
-    means no shortcut: the level taken reproduced the whole stream.
+    means no shortcut: the level taken reproduced the whole stream. Content
+    of at most :data:`WHOLE_BELOW` bytes is compared whole, level by level.
     """
-    found = _find_level(content, original, container, [lv for lv in levels if lv], enough)
+    nonzero = [lv for lv in levels if lv]
+    if len(content) <= WHOLE_BELOW:
+        # Small: one whole compression per level, first refused at its first
+        # differing block, costs less than the side-by-side start of all nine.
+        found = next((lv for lv in nonzero if reproduces(content, original, container, lv)), None)
+    else:
+        found = _find_level(content, original, container, nonzero, enough)
     if found is None and 0 in levels and compress(content, container, 0) == original:
         return 0
     return found
