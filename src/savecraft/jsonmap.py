@@ -951,11 +951,11 @@ def from_json(doc: Any, *, consume: bool = False) -> Any:
     :func:`consuming`): for a caller that drops the document afterwards and
     wants the document and the model not to be whole at the same time.
     """
-    _state.consume = consume
+    outer, _state.consume = consuming(), consume
     try:
         return _from_json(doc)
     finally:
-        _state.consume = False
+        _state.consume = outer
 
 
 def consuming() -> bool:
@@ -1000,8 +1000,8 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
 
     fmt = registry.for_model(model)
     opts = orjson.OPT_INDENT_2 if indent else 0
-    _state.dumping = True
-    _state.confirm = confirm
+    outer = getattr(_state, "dumping", False), confirming()
+    _state.dumping, _state.confirm = True, confirm
     streams: list[Streamed] = []
     nonce = secrets.token_hex(16)
 
@@ -1031,8 +1031,7 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
                 text = _fill(text, token, stream, indent)
         return text
     finally:
-        _state.dumping = False
-        _state.confirm = False
+        _state.dumping, _state.confirm = outer
 
 
 class Streamed:
@@ -1213,14 +1212,13 @@ def loads(text: bytes | str) -> Any:
         if isinstance(text, bytes) and len(text) >= STREAM_MIN:
             doc = _streamed(text)
             if doc is not None:
+                outer, _state.consume = consuming(), True
                 try:
-                    fmt = _envelope(doc)
-                    _state.consume = True
-                    return _fast(fmt.model)(doc["data"])
+                    return _fast(_envelope(doc).model)(doc["data"])
                 except (_Invalid, FormatError, orjson.JSONDecodeError):
                     pass
                 finally:
-                    _state.consume = False
+                    _state.consume = outer
                 del doc
         return from_json(parse_text(text), consume=True)
 
