@@ -29,6 +29,14 @@ reporting. The first pass is compiled per dataclass (generated code, like
 attrs and cattrs do): it checks types inline, builds no paths and stops at
 the first anomaly. Only then does the second pass walk the document again,
 with paths, collecting every problem.
+
+Big lists (a server save's 100,000 players) never exist whole as a
+document: :func:`dumps` writes a list a custom encoder returns through
+:func:`stream` one element at a time, and :func:`loads` parses the list of a
+field whose type sets ``__json_stream__`` a piece at a time while decoding
+it (falling back to the whole document and both passes when anything is
+not right). :func:`record_encoder` and :func:`rows_encoder` give a codec
+this mapping's JSON for records it reads, without building dataclasses.
 """
 
 from __future__ import annotations
