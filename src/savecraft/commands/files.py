@@ -291,10 +291,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
         text = read_file(args.input)
         with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
-            doc = jsonmap.parse_text(text)
-            del text  # the text goes once parsed: the document and the model are big enough
-            model = jsonmap.from_json(doc)
-            del doc
+            model = jsonmap.loads(text)  # a big dump is parsed piece by piece as it is decoded
+            del text
     data = api.build(model)
     name = registry.for_model(model).name
     out = Path(args.output)
