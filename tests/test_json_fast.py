@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import zlib
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -320,3 +321,14 @@ def test_a_dump_written_chunk_by_chunk_is_the_whole_documents_text(server: bytes
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(jsonmap.secrets, "token_hex", lambda n: "0" * 32)
         assert jsonmap.dumps(save, indent=indent) == _whole(save, indent)
+
+
+def test_dump_confirm_option_on_the_command_line(tmp_path: Path) -> None:
+    from savecraft import cli
+
+    data = savecraft.build(sample.server_save(users=50, attributes=4, items=3))
+    (tmp_path / "w.sav").write_bytes(data)
+    for extra in ([], ["--confirm"]):
+        out = tmp_path / f"w{len(extra)}.json"
+        assert cli.main(["dump", str(tmp_path / "w.sav"), "-o", str(out), *extra]) == 0
+        assert savecraft.build(jsonmap.loads(out.read_bytes())) == data

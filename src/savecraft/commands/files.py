@@ -276,7 +276,7 @@ def cmd_dump(args: argparse.Namespace) -> int:
     fmt, model = load_file(args.file, args.format)
     size = Path(args.file).stat().st_size if args.file != "-" else 0
     with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
-        text = jsonmap.dumps(model, indent=not args.compact)
+        text = jsonmap.dumps(model, indent=not args.compact, confirm=args.confirm)
     output.write(args, args.output or "-", text)
     return EXIT_OK
 
@@ -375,6 +375,10 @@ def register(sub: Any) -> None:
     p.add_argument("file")
     output.add_output(p, help="write here instead of standard output ('-', the default)")
     p.add_argument("--compact", action="store_true", help="no indentation")
+    p.add_argument("--confirm", action="store_true",
+                   help="check the compression level the dump records against the whole compressed "
+                   "stream (default: the first 64 KiB of matching output decides, which is all a "
+                   "zlib-written file needs)")
     _format_arg(p)
     p.set_defaults(func=cmd_dump)
 
