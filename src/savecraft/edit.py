@@ -27,7 +27,7 @@ import dataclasses
 import re
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin
@@ -37,7 +37,7 @@ import orjson
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
-from .paths import PathError, Resolved, assign, canonical_prefix, resolve, same_value
+from .paths import Attr, PathError, Resolved, assign, canonical_prefix, resolve, same_value
 
 Changes = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -161,9 +161,24 @@ def set_value(model: Any, path: str, value: Any, *, text: bool = False) -> tuple
     selections turned into indexes) and the value that was stored.
     """
     where = resolve(model, path)
+    _settable(where)
     new = _checked(where, value, text)
     assign(where, new)
     return where.path, new
+
+
+def _settable(where: Resolved) -> None:
+    """Refuse a computed list (``users``, a view of ``chunks``) before reading the value:
+    its type is the view's, which no JSON or typed value converts to."""
+    if not where.chain:
+        return
+    container, step, _ = where.chain[-1]
+    if isinstance(step, Attr):
+        prop = getattr(type(container), step.name, None)
+        if (isinstance(prop, property) and prop.fset is None and isinstance(where.value, Sequence)
+                and not isinstance(where.value, str | bytes)):  # a record (``deny``) is replaced in place
+            raise PathError(f"{where.path}: cannot be replaced here, it is a list computed from "
+                            "other fields; set the fields of its items instead")
 
 
 _HEX = re.compile(r"-?0[xX][0-9a-fA-F]+")

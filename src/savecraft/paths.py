@@ -510,7 +510,9 @@ def views(cls: type, name: str) -> dict[type, View]:
             for prop, hint in hints.items():
                 if prop not in props:
                     continue
-                many = get_origin(hint) is list
+                origin = get_origin(hint)
+                many = isinstance(origin, type) and issubclass(origin, Sequence) \
+                    and not issubclass(origin, str | bytes)
                 item = get_args(hint)[0] if many and get_args(hint) else strip_optional(hint)
                 # a view of one of several record types (``Player | PwmPlayer | None``)
                 # views each of them

@@ -51,7 +51,7 @@ class PlayerStore:
         self.path = Path(path)
         self.world = world
         self.save_game = self._load_or_create()
-        self.users: list[UserChunk] = self.save_game.users
+        self.users: list[UserChunk] = list(self.save_game.users)
         self.by_name: dict[str, int] = {}
         for i, u in enumerate(self.users):
             self.by_name.setdefault(_key(u.name), i + 1)
