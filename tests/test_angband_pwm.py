@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from savecraft import api, edit, jsonmap
+from savecraft.binary import Reader
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
+from savecraft.formats.angband.layouts import Context, LayoutError
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import pwmangband_world as pww
 
@@ -220,3 +222,41 @@ def test_a_block_cut_short_stays_raw(name: str, cut: int) -> None:
     raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
     assert name in raw and raw[name].failed and raw[name].data == body
     assert api.build(save) == _replace_block(data, name, body)
+
+
+# -- the build rule, without the sample -----------------------------------------------------
+
+
+def _pair_or_name(r: Reader, as_names: bool) -> tuple[int, int] | str:
+    """A stand-in block: one name, or two index bytes."""
+    if as_names:
+        value = pw.rd_name_or_index(r, True, "race", "u16")
+        assert isinstance(value, str)
+        return value
+    return r.u8("a"), r.u8("b")
+
+
+def test_a_block_both_builds_read_is_ambiguous() -> None:
+    with pytest.raises(LayoutError, match="reads both with indexes and with names"):
+        pw.read_build(Reader(b"A\0"), Context(), "demo", _pair_or_name, lambda m: True)
+
+
+@pytest.mark.parametrize(("data", "known", "value", "build"), [
+    (b"Grip\0", None, "Grip", True),  # only the names build fits: it settles the file's build
+    (b",\0", None, (44, 0), False),  # a comma is no name: the index reading is the only one
+    (b"A\0", 0, (65, 0), False),  # both fit, but an earlier block settled the indexes build
+])
+def test_the_build_a_block_is_read_as(data: bytes, known: int | None, value: object, build: bool) -> None:
+    ctx = Context()
+    if known is not None:
+        ctx.set(pw.BUILD, known, "misc")
+    r = Reader(data)
+    assert pw.read_build(r, ctx, "demo", _pair_or_name, lambda m: True) == (value, build)
+    assert r.at_end() and ctx.values[pw.BUILD] == int(build)
+
+
+def test_a_block_of_the_build_ruled_out_names_the_block_that_ruled_it() -> None:
+    ctx = Context()
+    ctx.set(pw.BUILD, 0, "misc")
+    with pytest.raises(LayoutError, match=r"'misc' block was written by \(indexes\)"):
+        pw.read_build(Reader(b"Grip\0"), ctx, "demo", _pair_or_name, lambda m: True)

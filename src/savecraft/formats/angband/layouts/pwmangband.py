@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
-from ....binary import Reader, Record, Writer, not_recording
+from ....binary import Reader, Record, Writer, active_sink, not_recording
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout
 from .items import check_len, read_str, write_str
@@ -421,6 +421,17 @@ BUILD = "save_as_strings"  # the Context entry: 1 for a names build, 0 for an in
 M = TypeVar("M")
 
 
+def _trial(r: Reader, read_as: Callable[[Reader, bool], M], as_names: bool) -> tuple[M, int] | None:
+    """The block read one way, unrecorded, and where the reading ended; None if it does not fit."""
+    with not_recording():
+        trial = Reader(r.data, r.pos, r.end)
+        try:
+            m = read_as(trial, as_names)
+        except FormatError:
+            return None
+    return (m, trial.pos) if trial.at_end() else None
+
+
 def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, bool], M],
                depends: Callable[[M], bool]) -> tuple[M, bool | None]:
     """Read a block written by one of the two builds, and say which (None: the block holds
@@ -433,29 +444,35 @@ def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, b
     block that depends on the build is ambiguous: the block stays raw.
     """
     known = ctx.values.get(BUILD)
-    fits: list[tuple[bool, M]] = []
-    for as_names in (False, True):
-        with not_recording():
-            trial = Reader(r.data, r.pos, r.end)
-            try:
-                m = read_as(trial, as_names)
-            except FormatError:
-                continue
-        if trial.at_end():
-            fits.append((as_names, m))
-    if known is not None:
-        other = [b for b, m in fits if b != bool(known) and depends(m)]
-        fits = [(b, m) for b, m in fits if b == bool(known) or not depends(m)]
-        if not fits and other:
-            raise LayoutError(f"the build the {ctx.source.get(BUILD, '')!r} block was written by "
-                              f"({_build_name(bool(known))}); this block reads only as the "
-                              f"{_build_name(other[0])} build")
-    if len(fits) > 1 and depends(fits[0][1]):
-        raise LayoutError("the build option SAVE_AS_STRINGS: the block reads both with indexes "
-                          "and with names")
-    # neither fits: read the settled build (or indexes) for real, for the error it meets
-    as_names = fits[0][0] if fits else bool(known)
-    m = read_as(r, as_names)
+    tried: dict[bool, tuple[M, int] | None] = {}
+
+    def fit(as_names: bool) -> tuple[M, int] | None:
+        if as_names not in tried:
+            tried[as_names] = _trial(r, read_as, as_names)
+        return tried[as_names]
+
+    settled = fit(bool(known)) if known is not None else None
+    if known is not None and settled is not None and (not known or depends(settled[0])):
+        as_names = bool(known)  # the build the file is of reads it (the index form if neutral)
+    else:
+        fits = [(b, f[0]) for b in (False, True) if (f := fit(b)) is not None]
+        if known is not None:
+            other = [b for b, m in fits if b != bool(known) and depends(m)]
+            fits = [(b, m) for b, m in fits if b == bool(known) or not depends(m)]
+            if not fits and other:
+                raise LayoutError(f"the build the {ctx.source.get(BUILD, '')!r} block was written "
+                                  f"by ({_build_name(bool(known))}); this block reads only as the "
+                                  f"{_build_name(other[0])} build")
+        if len(fits) > 1 and depends(fits[0][1]):
+            raise LayoutError("the build option SAVE_AS_STRINGS: the block reads both with "
+                              "indexes and with names")
+        # neither fits: read the settled build (or indexes) for real, for the error it meets
+        as_names = fits[0][0] if fits else bool(known)
+    kept = tried.get(as_names)
+    if kept is not None and active_sink() is None:  # the trial is the reading: no spans to note
+        m, r.pos = kept
+    else:
+        m = read_as(r, as_names)
     if not depends(m):
         return m, None
     if known is None:

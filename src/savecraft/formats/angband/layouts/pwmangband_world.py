@@ -23,6 +23,7 @@ Two things the player's file does not say are settled as follows:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import ClassVar
 
 from ....binary import Reader, Record, Writer
@@ -189,15 +190,21 @@ def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
     w.record(_COMBAT, record_values(k, _COMBAT), "knowledge")
 
 
+@cache
+def _elements_record(n: int) -> Record:
+    """``n`` elements, each a resistance level (i16) and flags (u8): one struct for the run."""
+    return Record("PWMAngband elements", [(f"[{i}].{name}", kind) for i in range(n)
+                                          for name, kind in (("res_level", "i16"), ("flags", "u8"))])
+
+
 def _rd_elements(r: Reader, n: int, path: str) -> list[tuple[int, int]]:
-    return [(r.i16(f"{path}[{i}].res_level"), r.u8(f"{path}[{i}].flags")) for i in range(n)]
+    values = r.record(_elements_record(n), path)
+    return list(zip(values[0::2], values[1::2]))
 
 
 def _wr_elements(values: list[tuple[int, int]], n: int, w: Writer, path: str) -> None:
     check_len(values, n, path, "elements")
-    for i, (level, flags) in enumerate(values):
-        w.i16(level, f"{path}[{i}].res_level")
-        w.u8(flags, f"{path}[{i}].flags")
+    w.record(_elements_record(n), [v for pair in values for v in pair], path)
 
 
 # -- the object record ----------------------------------------------------------------------
