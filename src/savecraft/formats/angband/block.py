@@ -42,6 +42,7 @@ from .layouts import (
     knowledge,
     layout_of,
     pwmangband,
+    pwmangband_world,
     vanilla40,
     world,
 )
@@ -125,7 +126,9 @@ Block = (Description | RawBlock | character.Rng | character.Options | character.
          | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
          | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
          | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerSpells
-         | pwmangband.WildMap | pwmangband.History | faangband.Options | faangband.MonsterMemory
+         | pwmangband.WildMap | pwmangband.History | pwmangband_world.Misc | pwmangband_world.Gear
+         | pwmangband_world.Dungeon | pwmangband_world.Objects | pwmangband_world.Traps
+         | pwmangband_world.Home | faangband.Options | faangband.MonsterMemory
          | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
          | faangband.Traps | faangband.Squelch | faangband.Artifacts | faangband_character.Player
          | faangband_character.Misc | faangband_character.History | faangband_world.Inventory

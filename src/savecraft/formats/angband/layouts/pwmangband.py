@@ -1,23 +1,22 @@
-"""PWMAngband 1.3 player savefiles (variant ``PWMG``): the blocks whose layout does not
-depend on how the server was built (``rd_*`` of PWMAngband's ``src/server/load.c``).
+"""PWMAngband 1.3 player savefiles (variant ``PWMG``): the character's blocks, as
+``rd_*`` of PWMAngband's ``src/server/load.c`` reads them at the commit the sample
+comes from (draconisPW/PWMAngband a5e06d7; ``save.c`` there writes them).
 
 PWMAngband can store object kinds, artifacts, egos, monster races and trap
 kinds either as names or as indexes (its ``SAVE_AS_STRINGS`` build option),
-and the file does not say which. The history block names artifacts that
-way: it is read both ways and the one reading that consumes the block
-exactly is kept (an entry without an artifact is one 0 byte either way, so
-a history without artifacts reads the same in both builds). Misc, gear,
-dungeon, objects, traps and home stay raw: the only loader found is later
-than 1.3.0b1 and does not read the sample's misc and object records, and
-the traps block needs the trap flag size the server's savefile stores.
+and the file does not say which: :func:`read_build` tells the build from the
+bytes, block by block, and keeps the file to one build. The history block
+names artifacts that way; misc, gear, dungeon, objects, traps and home are
+in :mod:`.pwmangband_world`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
-from ....binary import Reader, Record, Writer, not_recording
+from ....binary import Reader, Record, Writer, active_sink, not_recording
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout
 from .items import check_len, read_str, write_str
@@ -416,6 +415,110 @@ def _wr_wild_map(m: WildMap, w: Writer, ctx: Context) -> None:
     w.bytes(m.squares, "squares")
 
 
+# -- the SAVE_AS_STRINGS build option -------------------------------------------------------
+
+BUILD = "save_as_strings"  # the Context entry: 1 for a names build, 0 for an indexes build
+M = TypeVar("M")
+
+
+def _trial(r: Reader, read_as: Callable[[Reader, bool], M], as_names: bool) -> tuple[M, int] | None:
+    """The block read one way, unrecorded, and where the reading ended; None if it does not fit."""
+    with not_recording():
+        trial = Reader(r.data, r.pos, r.end)
+        try:
+            m = read_as(trial, as_names)
+        except FormatError:
+            return None
+    return (m, trial.pos) if trial.at_end() else None
+
+
+def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, bool], M],
+               depends: Callable[[M], bool]) -> tuple[M, bool | None]:
+    """Read a block written by one of the two builds, and say which (None: the block holds
+    nothing that differs between them, and is read in the index form).
+
+    The file does not record the build. The block is read both ways (unrecorded trials)
+    and the reading that consumes it exactly is kept. A reading that ``depends`` on the
+    build must be of the build an earlier block of the same file settled (the
+    ``save_as_strings`` context entry), and settles it otherwise. Both builds fitting a
+    block that depends on the build is ambiguous: the block stays raw.
+    """
+    known = ctx.values.get(BUILD)
+    tried: dict[bool, tuple[M, int] | None] = {}
+
+    def fit(as_names: bool) -> tuple[M, int] | None:
+        if as_names not in tried:
+            tried[as_names] = _trial(r, read_as, as_names)
+        return tried[as_names]
+
+    settled = fit(bool(known)) if known is not None else None
+    if known is not None and settled is not None and (not known or depends(settled[0])):
+        as_names = bool(known)  # the build the file is of reads it (the index form if neutral)
+    else:
+        fits = [(b, f[0]) for b in (False, True) if (f := fit(b)) is not None]
+        if known is not None:
+            other = [b for b, m in fits if b != bool(known) and depends(m)]
+            fits = [(b, m) for b, m in fits if b == bool(known) or not depends(m)]
+            if not fits and other:
+                raise LayoutError(f"the build the {ctx.source.get(BUILD, '')!r} block was written "
+                                  f"by ({_build_name(bool(known))}); this block reads only as the "
+                                  f"{_build_name(other[0])} build")
+        if len(fits) > 1 and depends(fits[0][1]):
+            raise LayoutError("the build option SAVE_AS_STRINGS: the block reads both with "
+                              "indexes and with names")
+        # neither fits: read the settled build (or indexes) for real, for the error it meets
+        as_names = fits[0][0] if fits else bool(known)
+    kept = tried.get(as_names)
+    if kept is not None and active_sink() is None:  # the trial is the reading: no spans to note
+        m, r.pos = kept
+    else:
+        m = read_as(r, as_names)
+    if not depends(m):
+        return m, None
+    if known is None:
+        ctx.set(BUILD, int(as_names), block)
+    return m, as_names
+
+
+def _build_name(as_names: bool) -> str:
+    return "SAVE_AS_STRINGS (names)" if as_names else "indexes"
+
+
+def rd_name_or_index(r: Reader, as_names: bool, name: str, index: str,
+                     limit: int = NAME_MAX, numbers: bool = False) -> int | str:
+    """A kind, artifact, ego, race or trap kind: a name in a names build, else an index
+    (``index`` is its field type, ``u8`` or ``u16``).
+
+    A name comes from the game's data files, so it has a letter in it; a string
+    without one (a comma: the low byte of an index read as text) is refused, or
+    an index would too easily read as a short name. ``numbers``: the field may
+    also hold digits (an artifact or ego "1", known to be none; a random
+    artifact's number).
+    """
+    if not as_names:
+        return r.u8(name) if index == "u8" else r.u16(name)
+    at = r.pos
+    text = read_str(r, name, limit)
+    if text and not any(c.isalpha() for c in text) and not (numbers and text.isdigit()):
+        r.fail(name, "a name from the game's data (with a letter)" + (" or a number" if numbers else ""),
+               repr(text), at=at)
+    return text
+
+
+def wr_name_or_index(w: Writer, value: int | str, as_names: bool, name: str, index: str,
+                     limit: int = NAME_MAX) -> None:
+    if isinstance(value, str) != as_names:
+        raise FormatError(None, name, "a name (the block is written by a SAVE_AS_STRINGS build)"
+                          if as_names else "an index (the block is written by an indexes build)",
+                          repr(value))
+    if isinstance(value, str):
+        write_str(w, value, name, limit)
+    elif index == "u8":
+        w.u8(value, name)
+    else:
+        w.u16(value, name)
+
+
 # -- history --------------------------------------------------------------------------------
 
 
@@ -458,7 +561,7 @@ def _rd_history_as(r: Reader, as_names: bool) -> History:
     for i in range(n):
         p = f"entries[{i}]"
         e = HistoryEntry(r.bytes(m.hist_size, f"{p}.type"), *r.record(_HIST, p))
-        e.artifact = read_str(r, f"{p}.artifact", NAME_MAX) if as_names else r.u8(f"{p}.artifact")
+        e.artifact = rd_name_or_index(r, as_names, f"{p}.artifact", "u8", numbers=True)
         e.name = read_str(r, f"{p}.name", NAME_MAX)
         e.event = read_str(r, f"{p}.event", NAME_MAX)
         m.entries.append(e)
@@ -466,23 +569,8 @@ def _rd_history_as(r: Reader, as_names: bool) -> History:
 
 
 def _rd_history(r: Reader, ctx: Context) -> History:
-    """Read the block both ways (a trial, unrecorded), then for real the one way that fits."""
-    fits: list[History] = []
-    for as_names in (False, True):
-        with not_recording():
-            trial = Reader(r.data, r.pos, r.end)
-            try:
-                m = _rd_history_as(trial, as_names)
-            except FormatError:
-                continue
-        if trial.at_end():
-            fits.append(m)
-    if len(fits) > 1 and any(e.artifact for e in fits[0].entries):
-        raise LayoutError("the build option SAVE_AS_STRINGS: the block reads both with artifact "
-                          "indexes and with artifact names")
-    m = _rd_history_as(r, bool(fits) and bool(fits[0].artifacts_as_names))  # neither: the error
-    if all(not e.artifact for e in m.entries):
-        m.artifacts_as_names = None  # no artifact: the same bytes in both builds
+    m, build = read_build(r, ctx, "history", _rd_history_as, lambda m: any(e.artifact for e in m.entries))
+    m.artifacts_as_names = build  # None: no artifact, the same bytes in both builds
     return m
 
 
@@ -514,3 +602,7 @@ _layout("player hp", character.PlayerHp, character.read_player_hp, character.wri
 _layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
 _layout("wild map", WildMap, _rd_wild_map, _wr_wild_map)
 _layout("history", History, _rd_history, _wr_history)
+
+
+# The blocks that hold objects, the level and the misc block, which use read_build above.
+from . import pwmangband_world  # noqa: F401

@@ -1,0 +1,701 @@
+"""PWMAngband 1.3 player savefiles: the misc, gear, dungeon, objects, traps and home blocks.
+
+Read as ``rd_player_misc``, ``rd_gear``, ``rd_player_dungeon``,
+``rd_player_objects``, ``rd_player_traps`` and ``rd_home`` of PWMAngband's
+``src/server/load.c`` read them at the commit the sample comes from
+(draconisPW/PWMAngband a5e06d7), and as ``save.c`` there writes them.
+
+Two things the player's file does not say are settled as follows:
+
+* The ``SAVE_AS_STRINGS`` build option (object kinds, artifacts, egos,
+  monster races and trap kinds as names instead of indexes): see
+  :func:`.pwmangband.read_build`. The file is written by one build, so the
+  first block that tells the builds apart fixes the build for the rest.
+* Two sizes the player loader takes from the *server's* savefile: the number
+  of square-info layers of the level map (``square_size``) and of trap flag
+  bytes (``trf_size``). The writer writes ``SQUARE_SIZE`` layers, each
+  covering the whole level, so the block's end says how many there are; and
+  ``TRF_SIZE`` flag bytes per trap: two (``list-trap-flags.h`` has 8 flags
+  and the count, 9 bits), which the sample's 7-byte traps block (the 5-byte
+  end record and 2 flag bytes) confirms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import ClassVar
+
+from ....binary import Reader, Record, Writer
+from ....errors import FormatError
+from . import BlockModel, Context, Layout, register_layout
+from .items import check_len, read_str, write_str
+from .pwmangband import GAME, PWMG, rd_name_or_index, read_build, wr_name_or_index
+from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
+from .world import _check_rle, _read_rle
+
+NOTE_MAX = 127  # the loader's 128-byte buffer for an inscription and an origin race
+KIND_NAME_MAX = 255  # a tval or sval name, read into a MSG_LEN buffer
+FINISHED_CODE = 0xFF  # ends the gear list
+TRF_SIZE = 2  # FLAG_SIZE(TRF_MAX): 8 trap flags of list-trap-flags.h + the count
+ITEM_VERSION = 1  # what wr_item writes first (the loader skips it)
+
+
+def _layout(name: str, model: type, decode: object, encode: object) -> None:
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+
+
+def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
+    """The object sizes the object memory block stored (flags, modifiers, elements, brands...)."""
+    return tuple(ctx.need(name, "object memory") for name in  # type: ignore[return-value]
+                 ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max"))
+
+
+# -- misc -----------------------------------------------------------------------------------
+
+
+_MISC_HEAD = Record("PWMAngband misc", [
+    ("total_winner", "u16"), ("noscore", "u8"), ("is_dead", "u8"), ("feeling", "i16"),
+    ("feeling_squares", "u16"), ("game_turn_era", "u32"), ("game_turn", "u32"),
+    ("player_turn_era", "u32"), ("player_turn", "u32"), ("active_turn_era", "u32"),
+    ("active_turn", "u32"), ("quit_turn_era", "u32"), ("quit_turn", "u32"), ("ghost", "i16"),
+    ("lives", "u8"), ("birth_force_descend", "u8"), ("birth_no_recall", "u8"),
+    ("birth_no_artifacts", "u8"), ("birth_feelings", "u8"), ("birth_no_selling", "u8"),
+    ("birth_start_kit", "u8"), ("birth_no_stores", "u8"), ("birth_no_ghost", "u8"),
+    ("birth_fruit_bat", "u8")])
+_QUEST = Record("PWMAngband quest", [
+    ("quest_cur_num", "i16"), ("quest_max_num", "i16"), ("quest_timer", "i16"), ("party", "u8"),
+    ("retire_timer", "u16"), ("tim_mimic_what", "i16")])
+_COMBAT = Record("PWMAngband known combat data", [
+    ("ac", "i16"), ("to_a", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("dd", "u8"), ("ds", "u8")])
+
+
+@dataclass(slots=True)
+class RuneKnowledge:
+    """What the character has learnt of object properties (the ``obj_k`` object)."""
+
+    flags: bytes = b""
+    modifiers: list[int] = field(default_factory=list)
+    elements: list[tuple[int, int]] = field(default_factory=list)
+    brands: bytes = b""
+    slays: bytes = b""
+    curses: list[int] = field(default_factory=list)
+    ac: int = 0
+    to_a: int = 0
+    to_h: int = 0
+    to_d: int = 0
+    dd: int = 0
+    ds: int = 0
+
+
+@dataclass(slots=True)
+class Misc(BlockModel):
+    """Turn counters (``*_era`` and the turn: the game's two-word turns), birth options, the
+    current quest (``quest_race`` killed ``quest_cur_num`` of ``quest_max_num`` times) and,
+    for a living character, the rune knowledge.
+
+    ``quest_race`` and ``poly_race`` are a monster race index (0: none) or, in a
+    ``SAVE_AS_STRINGS`` build (``as_names``), its name ("": none).
+    """
+
+    KIND: ClassVar[str] = "misc-pwm"
+    total_winner: int = 0
+    noscore: int = 0
+    is_dead: int = 0
+    feeling: int = 0
+    feeling_squares: int = 0
+    game_turn_era: int = 0
+    game_turn: int = 0
+    player_turn_era: int = 0
+    player_turn: int = 0
+    active_turn_era: int = 0
+    active_turn: int = 0
+    quit_turn_era: int = 0
+    quit_turn: int = 0
+    ghost: int = 0
+    lives: int = 0
+    birth_force_descend: int = 0
+    birth_no_recall: int = 0
+    birth_no_artifacts: int = 0
+    birth_feelings: int = 0
+    birth_no_selling: int = 0
+    birth_start_kit: int = 0
+    birth_no_stores: int = 0
+    birth_no_ghost: int = 0
+    birth_fruit_bat: int = 0
+    quest_race: int | str = 0
+    quest_cur_num: int = 0
+    quest_max_num: int = 0
+    quest_timer: int = 0
+    party: int = 0
+    retire_timer: int = 0
+    tim_mimic_what: int = 0
+    poly_race: int | str = 0
+    k_idx: int = 0
+    knowledge: RuneKnowledge | None = None
+    as_names: bool | None = None
+
+
+def _rd_misc_as(r: Reader, ctx: Context, as_names: bool) -> Misc:
+    m = Misc(as_names=as_names)
+    set_from_record(m, _MISC_HEAD, r.record(_MISC_HEAD, ""))
+    m.quest_race = rd_name_or_index(r, as_names, "quest_race", "u16")
+    set_from_record(m, _QUEST, r.record(_QUEST, ""))
+    m.poly_race = rd_name_or_index(r, as_names, "poly_race", "u16")
+    m.k_idx = r.i16("k_idx")
+    if m.is_dead:
+        return m
+    of, mods, elems, brands, slays, curses = _sizes(ctx)
+    k = m.knowledge = RuneKnowledge(r.bytes(of, "knowledge.flags"))
+    k.modifiers = list(r.array("i32", mods, "knowledge.modifiers"))
+    k.elements = _rd_elements(r, elems, "knowledge.elements")
+    k.brands = r.bytes(brands, "knowledge.brands")
+    k.slays = r.bytes(slays, "knowledge.slays")
+    k.curses = list(r.array("i16", curses, "knowledge.curses"))
+    set_from_record(k, _COMBAT, r.record(_COMBAT, "knowledge"))
+    return m
+
+
+def _rd_misc(r: Reader, ctx: Context) -> Misc:
+    m, build = read_build(r, ctx, "misc", lambda rr, as_names: _rd_misc_as(rr, ctx, as_names),
+                          lambda m: True)
+    m.as_names = build
+    ctx.set("is_dead", m.is_dead, "misc")
+    return m
+
+
+def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
+    as_names = bool(m.as_names)
+    w.record(_MISC_HEAD, record_values(m, _MISC_HEAD), "")
+    wr_name_or_index(w, m.quest_race, as_names, "quest_race", "u16")
+    w.record(_QUEST, record_values(m, _QUEST), "")
+    wr_name_or_index(w, m.poly_race, as_names, "poly_race", "u16")
+    w.i16(m.k_idx, "k_idx")
+    ctx.set("is_dead", m.is_dead, "misc")
+    if bool(m.is_dead) != (m.knowledge is None):
+        raise FormatError(None, "knowledge", "rune knowledge exactly when the character is alive",
+                          "none" if m.knowledge is None else "rune knowledge")
+    if m.knowledge is None:
+        return
+    k = m.knowledge
+    of, mods, elems, brands, slays, curses = _sizes(ctx)
+    w.bytes(k.flags, "knowledge.flags", size=of)
+    check_len(k.modifiers, mods, "knowledge.modifiers", "values")
+    w.array("i32", k.modifiers, "knowledge.modifiers")
+    _wr_elements(k.elements, elems, w, "knowledge.elements")
+    w.bytes(k.brands, "knowledge.brands", size=brands)
+    w.bytes(k.slays, "knowledge.slays", size=slays)
+    check_len(k.curses, curses, "knowledge.curses", "values")
+    w.array("i16", k.curses, "knowledge.curses")
+    w.record(_COMBAT, record_values(k, _COMBAT), "knowledge")
+
+
+@cache
+def _elements_record(n: int) -> Record:
+    """``n`` elements, each a resistance level (i16) and flags (u8): one struct for the run."""
+    return Record("PWMAngband elements", [(f"[{i}].{name}", kind) for i in range(n)
+                                          for name, kind in (("res_level", "i16"), ("flags", "u8"))])
+
+
+def _rd_elements(r: Reader, n: int, path: str) -> list[tuple[int, int]]:
+    values = r.record(_elements_record(n), path)
+    return list(zip(values[0::2], values[1::2]))
+
+
+def _wr_elements(values: list[tuple[int, int]], n: int, w: Writer, path: str) -> None:
+    check_len(values, n, path, "elements")
+    w.record(_elements_record(n), [v for pair in values for v in pair], path)
+
+
+# -- the object record ----------------------------------------------------------------------
+
+
+_ITEM_HEAD = Record("PWMAngband object", [
+    ("version", "u8"), ("iy", "u8"), ("ix", "u8"), ("wpos_y", "i16"), ("wpos_x", "i16"),
+    ("wpos_depth", "i16")])
+_ITEM_COUNT = Record("PWMAngband object", [
+    ("pval", "i32"), ("number", "u8"), ("weight", "i16"), ("randart_seed", "i32")])
+_ITEM_COMBAT = Record("PWMAngband object", [
+    ("effect", "u8"), ("timeout", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"),
+    ("ac", "i16"), ("dd", "u8"), ("ds", "u8"), ("origin", "u8"), ("origin_depth", "i16")])
+_ITEM_TIME = Record("PWMAngband object", [
+    ("held_m_idx", "i16"), ("mimicking_m_idx", "i16"), ("activation", "u16"), ("time_base", "i16"),
+    ("time_dice", "i16"), ("time_sides", "i16")])
+_ITEM_OWNER = Record("PWMAngband object", [
+    ("creator", "i32"), ("owner", "i32"), ("level_req", "u8"), ("ignore_protect", "u8"),
+    ("ordered", "u8"), ("decay", "i16"), ("bypass_aware", "u8")])
+# Every byte of a record whose optional parts (brands, slays, curses) are absent, but for the
+# object memory sizes: the smallest record, for bounding counts.
+_ITEM_FIXED = (_ITEM_HEAD.size + 2 + _ITEM_COUNT.size + 2 + _ITEM_COMBAT.size + 2 + 3
+               + _ITEM_TIME.size + 1 + _ITEM_OWNER.size)
+
+
+@dataclass(slots=True)
+class CurseData:
+    power: int = 0
+    timeout: int = 0
+    to_a: int = 0
+    to_h: int = 0
+    to_d: int = 0
+    modifiers: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Item(Quantity):
+    """One object record (``rd_item``). ``tval``/``sval``, ``artifact`` and ``ego`` are
+    indexes (artifact and ego: index + 1, 0 for none, 255 for "known to be none") or, in a
+    ``SAVE_AS_STRINGS`` build, names. ``brands``, ``slays`` and ``curses`` are None when the
+    object has none (the record then stores one 0 byte for them)."""
+
+    version: int = ITEM_VERSION
+    iy: int = 0
+    ix: int = 0
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    tval: int | str = 0
+    sval: int | str = 0
+    pval: int = 0
+    number: int = 0
+    weight: int = 0
+    randart_seed: int = 0
+    artifact: int | str = 0
+    ego: int | str = 0
+    effect: int = 0
+    timeout: int = 0
+    to_h: int = 0
+    to_d: int = 0
+    to_a: int = 0
+    ac: int = 0
+    dd: int = 0
+    ds: int = 0
+    origin: int = 0
+    origin_depth: int = 0
+    origin_race: str = ""
+    notice: int = 0
+    flags: bytes = b""
+    modifiers: list[int] = field(default_factory=list)
+    brands: bytes | None = None
+    slays: bytes | None = None
+    curses: list[CurseData] | None = None
+    elements: list[tuple[int, int]] = field(default_factory=list)
+    held_m_idx: int = 0
+    mimicking_m_idx: int = 0
+    activation: int = 0
+    time_base: int = 0
+    time_dice: int = 0
+    time_sides: int = 0
+    note: str = ""
+    creator: int = 0
+    owner: int = 0
+    level_req: int = 0
+    ignore_protect: int = 0
+    ordered: int = 0
+    decay: int = 0
+    bypass_aware: int = 0
+
+    @property
+    def is_marker(self) -> bool:
+        """The "dummy" object the writer ends a list with: no kind (in a names build, the
+        base name "none" and no kind name)."""
+        return (self.tval, self.sval) in ((0, 0), ("none", ""))
+
+
+def _rd_present(r: Reader, name: str) -> bool:
+    at = r.pos
+    flag = r.u8(name)
+    if flag > 1:
+        r.fail(name, "0 or 1 (whether the object has them), as the game writes", str(flag), at=at)
+    return bool(flag)
+
+
+def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
+    of, mods, elems, brands, slays, curses = _sizes(ctx)
+    it = Item(*r.record(_ITEM_HEAD, path))
+    it.tval = rd_name_or_index(r, as_names, f"{path}.tval", "u8", KIND_NAME_MAX)
+    it.sval = rd_name_or_index(r, as_names, f"{path}.sval", "u8", KIND_NAME_MAX)
+    set_from_record(it, _ITEM_COUNT, r.record(_ITEM_COUNT, path))
+    it.artifact = rd_name_or_index(r, as_names, f"{path}.artifact", "u8", numbers=True)
+    it.ego = rd_name_or_index(r, as_names, f"{path}.ego", "u8", numbers=True)
+    set_from_record(it, _ITEM_COMBAT, r.record(_ITEM_COMBAT, path))
+    it.origin_race = read_str(r, f"{path}.origin_race", NOTE_MAX)
+    it.notice = r.u8(f"{path}.notice")
+    it.flags = r.bytes(of, f"{path}.flags")
+    it.modifiers = list(r.array("i32", mods, f"{path}.modifiers"))
+    if _rd_present(r, f"{path}.has_brands"):
+        it.brands = r.bytes(brands, f"{path}.brands")
+    if _rd_present(r, f"{path}.has_slays"):
+        it.slays = r.bytes(slays, f"{path}.slays")
+    if _rd_present(r, f"{path}.has_curses"):
+        it.curses = []
+        for i in range(curses):
+            v = r.array("i16", 5 + mods, f"{path}.curses[{i}]")
+            it.curses.append(CurseData(v[0], v[1], v[2], v[3], v[4], list(v[5:])))
+    it.elements = _rd_elements(r, elems, f"{path}.elements")
+    set_from_record(it, _ITEM_TIME, r.record(_ITEM_TIME, path))
+    it.note = read_str(r, f"{path}.note", NOTE_MAX)
+    set_from_record(it, _ITEM_OWNER, r.record(_ITEM_OWNER, path))
+    return it
+
+
+def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
+    of, mods, elems, brands, slays, curses = _sizes(ctx)
+    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
+    wr_name_or_index(w, it.tval, as_names, f"{path}.tval", "u8", KIND_NAME_MAX)
+    wr_name_or_index(w, it.sval, as_names, f"{path}.sval", "u8", KIND_NAME_MAX)
+    w.record(_ITEM_COUNT, record_values(it, _ITEM_COUNT), path)
+    wr_name_or_index(w, it.artifact, as_names, f"{path}.artifact", "u8")
+    wr_name_or_index(w, it.ego, as_names, f"{path}.ego", "u8")
+    w.record(_ITEM_COMBAT, record_values(it, _ITEM_COMBAT), path)
+    write_str(w, it.origin_race, f"{path}.origin_race", NOTE_MAX)
+    w.u8(it.notice, f"{path}.notice")
+    w.bytes(it.flags, f"{path}.flags", size=of)
+    check_len(it.modifiers, mods, f"{path}.modifiers", "values")
+    w.array("i32", it.modifiers, f"{path}.modifiers")
+    for name, value, size in (("brands", it.brands, brands), ("slays", it.slays, slays)):
+        w.u8(value is not None, f"{path}.has_{name}")
+        if value is not None:
+            w.bytes(value, f"{path}.{name}", size=size)
+    w.u8(it.curses is not None, f"{path}.has_curses")
+    if it.curses is not None:
+        check_len(it.curses, curses, f"{path}.curses", "curses")
+        for i, c in enumerate(it.curses):
+            check_len(c.modifiers, mods, f"{path}.curses[{i}].modifiers", "values")
+            w.array("i16", [c.power, c.timeout, c.to_a, c.to_h, c.to_d, *c.modifiers], f"{path}.curses[{i}]")
+    _wr_elements(it.elements, elems, w, f"{path}.elements")
+    w.record(_ITEM_TIME, record_values(it, _ITEM_TIME), path)
+    write_str(w, it.note, f"{path}.note", NOTE_MAX)
+    w.record(_ITEM_OWNER, record_values(it, _ITEM_OWNER), path)
+
+
+def _min_item(ctx: Context) -> int:
+    of, mods, elems = _sizes(ctx)[:3]
+    return _ITEM_FIXED + of + 4 * mods + 3 * elems
+
+
+@dataclass(slots=True)
+class ItemPair(HeldQuantity):
+    """An object and the player's knowledge of it (``known``), as the writer stores each one."""
+
+    item: Item = field(default_factory=Item)
+    known: Item = field(default_factory=Item)
+
+
+def _rd_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
+    at = r.pos
+    item = read_item(r, ctx, as_names, f"{path}.item")
+    if item.is_marker:
+        r.fail(f"{path}.item.tval", "an object (the game refuses an object of no kind here)",
+               "the end-of-list record", at=at)
+    return ItemPair(item, read_item(r, ctx, as_names, f"{path}.known"))
+
+
+def _wr_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
+    if p.item.is_marker:
+        raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
+    write_item(p.item, w, ctx, as_names, f"{path}.item")
+    write_item(p.known, w, ctx, as_names, f"{path}.known")
+
+
+def _check_build(as_names: bool | None, depends: bool, path: str) -> bool:
+    """The build a block is written for: a block holding names or indexes must say which."""
+    if as_names is None and depends:
+        raise FormatError(None, f"{path}as_names", "true or false (the block holds names or indexes)",
+                          "null")
+    return bool(as_names)
+
+
+# -- gear -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class GearItem(ItemPair):
+    """``slot``: the equipment slot the object is wielded in, or the body's slot count (13
+    for the sample's race) for an object in the pack or quiver."""
+
+    slot: int = 0
+
+
+@dataclass(slots=True)
+class Gear(BlockModel):
+    """What the character carries, in the game's order; ``as_names`` as in :class:`Misc`
+    (None for an empty list, which both builds write the same)."""
+
+    KIND: ClassVar[str] = "gear-pwm"
+    items: list[GearItem] = field(default_factory=list)
+    as_names: bool | None = None
+
+
+def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
+    m = Gear(as_names=as_names)
+    least = _min_item(ctx)
+    while True:
+        p = f"items[{len(m.items)}]"
+        code = r.u8(f"{p}.slot")
+        if code == FINISHED_CODE:
+            return m
+        r.need(2 * least, p, "an object and its known copy")
+        pair = _rd_pair(r, ctx, as_names, p)
+        m.items.append(GearItem(pair.item, pair.known, code))
+
+
+def _rd_gear(r: Reader, ctx: Context) -> Gear:
+    m, build = read_build(r, ctx, "gear", lambda rr, as_names: _rd_gear_as(rr, ctx, as_names),
+                          lambda m: bool(m.items))
+    m.as_names = build
+    return m
+
+
+def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
+    as_names = _check_build(m.as_names, bool(m.items), "")
+    for i, g in enumerate(m.items):
+        if g.slot == FINISHED_CODE:
+            raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
+        w.u8(g.slot, f"items[{i}].slot")
+        _wr_pair(g, w, ctx, as_names, f"items[{i}]")
+    w.u8(FINISHED_CODE, "end")
+
+
+# -- home -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Home(BlockModel):
+    """The character's home (``rd_home``): its owner index and the objects stored there."""
+
+    KIND: ClassVar[str] = "home-pwm"
+    owner: int = 0
+    items: list[ItemPair] = field(default_factory=list)
+    as_names: bool | None = None
+
+
+def _rd_home_as(r: Reader, ctx: Context, as_names: bool) -> Home:
+    m = Home(r.u8("owner"))
+    n = r.count(r.i16("count"), 2 * _min_item(ctx), "items", "object")
+    m.items = [_rd_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
+    m.as_names = as_names
+    return m
+
+
+def _rd_home(r: Reader, ctx: Context) -> Home:
+    m, build = read_build(r, ctx, "home", lambda rr, as_names: _rd_home_as(rr, ctx, as_names),
+                          lambda m: bool(m.items))
+    m.as_names = build
+    return m
+
+
+def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
+    as_names = _check_build(m.as_names, bool(m.items), "")
+    w.u8(m.owner, "owner")
+    w.i16(len(m.items), "count")
+    for i, p in enumerate(m.items):
+        _wr_pair(p, w, ctx, as_names, f"items[{i}]")
+
+
+# -- objects on the player's level ----------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Objects(BlockModel):
+    """The objects the player knows of on the current level, then the end record (``end``);
+    nothing for a dead character."""
+
+    KIND: ClassVar[str] = "objects-pwm"
+    items: list[ItemPair] | None = None
+    end: Item | None = None
+    as_names: bool | None = None
+
+
+def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
+    m = Objects([], as_names=as_names)
+    assert m.items is not None
+    least = _min_item(ctx)
+    while True:
+        p = f"items[{len(m.items)}]"
+        r.need(least, p, "an object or the end-of-list record")
+        item = read_item(r, ctx, as_names, f"{p}.item")
+        if item.is_marker:
+            m.end = item
+            return m
+        m.items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
+
+
+def _rd_objects(r: Reader, ctx: Context) -> Objects:
+    if not alive(ctx):
+        return Objects()
+    m, build = read_build(r, ctx, "objects", lambda rr, as_names: _rd_objects_as(rr, ctx, as_names),
+                          lambda m: True)
+    m.as_names = build
+    return m
+
+
+def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
+    if alive(ctx) != (m.items is not None and m.end is not None):
+        raise FormatError(None, "items", "objects exactly when the character is alive", repr(m.items))
+    if m.items is None or m.end is None:
+        return
+    as_names = _check_build(m.as_names, True, "")
+    for i, p in enumerate(m.items):
+        _wr_pair(p, w, ctx, as_names, f"items[{i}]")
+    if not m.end.is_marker:
+        raise FormatError(None, "end.tval", "the end-of-list record (no kind)", repr(m.end.tval))
+    write_item(m.end, w, ctx, as_names, "end")
+
+
+# -- traps ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Trap:
+    """``kind``: the trap kind index (0: none) or, in a names build, its description."""
+
+    kind: int | str = 0
+    y: int = 0
+    x: int = 0
+    power: int = 0
+    timeout: int = 0
+    flags: bytes = bytes(TRF_SIZE)
+
+
+@dataclass(slots=True)
+class Traps(BlockModel):
+    """The traps the player knows of on the current level, up to the record at (0, 0) that
+    ends the list (``end``); nothing for a dead character."""
+
+    KIND: ClassVar[str] = "traps-pwm"
+    traps: list[Trap] | None = None
+    end: Trap | None = None
+    as_names: bool | None = None
+
+
+def _rd_trap(r: Reader, as_names: bool, p: str) -> Trap:
+    t = Trap(rd_name_or_index(r, as_names, f"{p}.kind", "u8"))
+    t.y, t.x, t.power, t.timeout = r.array("u8", 4, f"{p}.y")
+    t.flags = r.bytes(TRF_SIZE, f"{p}.flags")
+    return t
+
+
+def _rd_traps_as(r: Reader, as_names: bool) -> Traps:
+    m = Traps([], as_names=as_names)
+    assert m.traps is not None
+    while True:
+        t = _rd_trap(r, as_names, f"traps[{len(m.traps)}]")
+        if t.y == 0 and t.x == 0:
+            m.end = t
+            return m
+        m.traps.append(t)
+
+
+def _rd_traps(r: Reader, ctx: Context) -> Traps:
+    if not alive(ctx):
+        return Traps()
+    m, build = read_build(r, ctx, "traps", _rd_traps_as,
+                          lambda m: bool(m.traps) or bool(m.end and m.end.kind))
+    m.as_names = build
+    return m
+
+
+def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
+    if alive(ctx) != (m.traps is not None and m.end is not None):
+        raise FormatError(None, "traps", "traps exactly when the character is alive", repr(m.traps))
+    if m.traps is None or m.end is None:
+        return
+    as_names = _check_build(m.as_names, bool(m.traps) or bool(m.end.kind), "")
+    for i, t in enumerate([*m.traps, m.end]):
+        p = f"traps[{i}]" if i < len(m.traps) else "end"
+        if (t.y == 0 and t.x == 0) != (i == len(m.traps)):
+            raise FormatError(None, f"{p}.y", "(0, 0) only for the end record", f"({t.y}, {t.x})")
+        wr_name_or_index(w, t.kind, as_names, f"{p}.kind", "u8")
+        w.array("u8", [t.y, t.x, t.power, t.timeout], f"{p}.y")
+        w.bytes(t.flags, f"{p}.flags", size=TRF_SIZE)
+
+
+# -- the player's view of the level ---------------------------------------------------------
+
+
+_FEAT_RUN = 3  # u8 count, u16 feature
+
+
+def _read_feat_runs(r: Reader, cells: int, name: str) -> bytes:
+    """The (u8 count, u16 feature) runs that fill ``cells`` squares, as stored."""
+    done, pos = 0, r.pos
+    while done < cells:
+        if pos + _FEAT_RUN > r.end:
+            r.fail(name, f"3-byte runs covering {cells} squares",
+                   f"{done} squares before the end of the block")
+        done += r.data[pos]
+        pos += _FEAT_RUN
+    return r.bytes(pos - r.pos, name)
+
+
+def _check_feat_runs(runs: bytes, cells: int, name: str) -> None:
+    done, k = 0, 0
+    while done < cells and k + _FEAT_RUN <= len(runs):
+        done += runs[k]
+        k += _FEAT_RUN
+    if done < cells or k != len(runs):
+        raise FormatError(None, name, f"3-byte runs that just cover {cells} squares",
+                          f"{len(runs)} bytes covering {done}")
+
+
+@dataclass(slots=True)
+class PlayerLevel:
+    """The level as the player knows it: where it is in the world (``wpos_*``, depth 0 for
+    the surface), where the player stands, the terrain as the run-length triples the game
+    wrote (u8 count, u16 feature) and each square-info layer as (count, byte) pairs."""
+
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    py: int = 0
+    px: int = 0
+    height: int = 0
+    width: int = 0
+    feat: bytes = b""
+    info: list[bytes] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Dungeon(BlockModel):
+    KIND: ClassVar[str] = "dungeon-pwm"
+    level: PlayerLevel | None = None
+
+
+_LEVEL_HEAD = Record("PWMAngband player level", [
+    ("wpos_y", "i16"), ("wpos_x", "i16"), ("wpos_depth", "i16"), ("py", "i16"), ("px", "i16"),
+    ("height", "u16"), ("width", "u16")])
+
+
+def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
+    if not alive(ctx):
+        return Dungeon()
+    lv = PlayerLevel()
+    set_from_record(lv, _LEVEL_HEAD, r.record(_LEVEL_HEAD, "level"))
+    cells = lv.height * lv.width
+    lv.feat = _read_feat_runs(r, cells, "level.feat")
+    while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
+        lv.info.append(_read_rle(r, cells, f"level.info[{len(lv.info)}]"))
+    return Dungeon(lv)
+
+
+def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
+    if alive(ctx) != (m.level is not None):
+        raise FormatError(None, "level", "a level exactly when the character is alive", repr(m.level))
+    if m.level is None:
+        return
+    lv = m.level
+    cells = lv.height * lv.width
+    w.record(_LEVEL_HEAD, record_values(lv, _LEVEL_HEAD), "level")
+    _check_feat_runs(lv.feat, cells, "level.feat")
+    w.bytes(lv.feat, "level.feat")
+    for n, runs in enumerate(lv.info):
+        _check_rle(runs, cells, f"level.info[{n}]")
+        w.bytes(runs, f"level.info[{n}]")
+
+
+_layout("misc", Misc, _rd_misc, _wr_misc)
+_layout("gear", Gear, _rd_gear, _wr_gear)
+_layout("dungeon", Dungeon, _rd_dungeon, _wr_dungeon)
+_layout("objects", Objects, _rd_objects, _wr_objects)
+_layout("traps", Traps, _rd_traps, _wr_traps)
+_layout("home", Home, _rd_home, _wr_home)
