@@ -196,6 +196,14 @@ class BlockSave:
         return self._find(world.Dungeon) or self._find(vanilla40.Dungeon)
 
     @property
+    def dungeon_any(self) -> object | None:
+        """The current level's block of whichever game wrote the file (each has a ``depth``)."""
+        for b in self.blocks:
+            if block_name(b) == "dungeon" and not isinstance(b, RawBlock):
+                return b
+        return None
+
+    @property
     def history(self) -> character.History | None:
         return self._find(character.History)
 
@@ -236,7 +244,8 @@ def parse(data: bytes, report: Report) -> BlockSave:
         save.blocks.append(_decode(data, f, decoder, report))
     d = save.description
     if d is not None and save.player is not None and d.text is None:
-        d.from_player = _player_line(save, d) == d.line
+        line = _player_line(save, d)
+        d.from_player = line is not None and line == d.line
     return save
 
 
@@ -334,25 +343,40 @@ def _decode_description(data: bytes, version: int, at: int, path: str, report: R
 
 
 def description_line(save: BlockSave, d: Description) -> str:
-    """The menu line as the game would write it now: a decoded 4.2 player's name, level, depth.
+    """The menu line as the game would write it now: the decoded player's name, level, depth.
 
     The game rebuilds this line from the character on every save, so an edit
     of the player's name or level shows in it. Only a line that matched the
     player when read follows it (``from_player``); any other (a dead
-    character's, another version's wording) is written as it is.
+    character's, another version's wording, PWMAngband's account line) is
+    written as it is.
     """
     if not d.from_player or d.text is not None:
         return d.line
-    return _player_line(save, d)
+    return _player_line(save, d) or d.line
 
 
-def _player_line(save: BlockSave, d: Description) -> str:
+def _player_line(save: BlockSave, d: Description) -> str | None:
+    """``NAME, L<level> RACE CLASS[, at DL<depth>]`` from the blocks the game builds it from.
+
+    4.2 stores race and class by name in its player block; the older games
+    store indexes into their data files, which savecraft does not have, so
+    their race and class words are the line's own (an edit cannot change them).
+    The depth follows the dungeon block where the line shows one. None when
+    the player block does not hold a name and a level (PWMAngband's: its line
+    names the account).
+    """
     p = save.player
-    if not isinstance(p, character.Player):
-        return d.line
-    dungeon = save.dungeon
-    rest = f", at DL{dungeon.depth}" if dungeon is not None else d.rest
-    return character.description_line(p, rest)
+    name, level = getattr(p, "full_name", None), getattr(p, "lev", None)
+    if not isinstance(name, str) or not isinstance(level, int):
+        return None
+    rest = d.rest
+    depth = getattr(save.dungeon_any, "depth", None)
+    if rest.startswith(", at DL") and isinstance(depth, int):
+        rest = f", at DL{depth}"
+    if isinstance(p, character.Player):
+        return character.description_line(p, rest)
+    return f"{name}, L{level} {d.race} {d.character_class}{rest}"
 
 
 def block_data(block: Block, save: BlockSave | None = None, ctx: Context | None = None,
