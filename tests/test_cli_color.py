@@ -12,6 +12,7 @@ import savecraft
 from savecraft import console
 from savecraft.cli import main
 from savecraft.formats.qfg5 import sample as qfg5_sample
+from savecraft.formats.tirnanog.save.sample import server_save
 
 ESC = "\x1b["
 
@@ -129,3 +130,29 @@ def test_a_large_input_shows_a_spinner_only_on_a_terminal(monkeypatch: pytest.Mo
     with console.busy("reading big.sav", 1 << 30):
         pass
     assert "reading big.sav (1,024 MiB)" in err.getvalue()
+
+
+def test_extract_and_build_dir_of_a_large_file_show_a_spinner(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    """Extract and ``build DIR`` of a big game write or read thousands of files with no feedback."""
+    from collections.abc import Iterator
+    from contextlib import contextmanager
+
+    from savecraft.commands import files
+
+    shown: list[tuple[str, int, int]] = []
+
+    @contextmanager
+    def busy(text: str, size: int, from_bytes: int = console.BUSY_FROM) -> Iterator[None]:
+        shown.append((text, size, from_bytes))
+        yield
+
+    monkeypatch.setattr(console, "busy", busy)
+    src = tmp_path / "world.sav"
+    src.write_bytes(savecraft.build(server_save(users=3)))
+    assert main(["extract", str(src), "-o", str(tmp_path / "x")]) == 0
+    assert main(["build", str(tmp_path / "x"), "-o", str(tmp_path / "again.sav")]) == 0
+    texts = [t for t, _, _ in shown]
+    assert f"extracting {src}" in texts and f"building from {tmp_path / 'x'}" in texts
+    assert all(f == files.EXTRACT_BUSY_FROM for t, _, f in shown if not t.startswith("reading"))
+    assert (tmp_path / "again.sav").read_bytes() == src.read_bytes()

@@ -323,7 +323,15 @@ def _rebuild(folder: Path) -> Any:
     if fmt.rebuild is None:
         raise UsageError(f"{folder}: {name} folders cannot be built back yet; "
                          "use 'savecraft dump' and 'savecraft build IN.json'")
-    return fmt.rebuild(folder)
+    from .. import console
+
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    with console.busy(f"building from {folder}", size, from_bytes=EXTRACT_BUSY_FROM):
+        return fmt.rebuild(folder)
+
+
+# Extract and build DIR write or read one file per part: from this size they take a second or more.
+EXTRACT_BUSY_FROM = 8 << 20
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -334,7 +342,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
     from ..fileio import ensure_dir
 
-    written = fmt.extract(model, ensure_dir(args.output))
+    from .. import console
+
+    size = Path(args.file).stat().st_size if args.file != "-" else 0
+    with console.busy(f"extracting {args.file}", size, from_bytes=EXTRACT_BUSY_FROM):
+        written = fmt.extract(model, ensure_dir(args.output))
     output.write(args, str(Path(args.output) / MANIFEST), orjson.dumps(
         {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
