@@ -11,7 +11,6 @@ memory's kills of that race.
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,8 @@ from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import Context, LayoutError
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import pwmangband_world as pww
+
+from .angband_support import block_span, replace_block
 
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
@@ -50,20 +51,8 @@ def _block(save: BlockSave, name: str) -> object:
     return found[0]
 
 
-def _block_span(data: bytes, name: str) -> tuple[int, int]:
-    pos = 8
-    while pos < len(data):
-        size, = struct.unpack_from("<I", data, pos + 20)
-        if data[pos:pos + 16].split(b"\0")[0].decode() == name:
-            return pos, size
-        pos += 28 + size + (-size % 4)
-    raise KeyError(name)
 
 
-def _replace_block(data: bytes, name: str, body: bytes) -> bytes:
-    start, size = _block_span(data, name)
-    header = data[start:start + 20] + struct.pack("<II", len(body), sum(body) % 2**32)
-    return data[:start] + header + body + b"x" * (-len(body) % 4) + data[start + 28 + size + (-size % 4):]
 
 
 @real
@@ -144,7 +133,7 @@ def test_edit_an_item_quantity_and_gold() -> None:
     assert isinstance(gear, pww.Gear) and gear.items[12].item.number == 5
     assert save.player is not None and save.player.au == 1000
     changed = [i for i in range(len(data)) if data[i] != result.data[i]]
-    start, _ = _block_span(data, "gear")
+    start, _ = block_span(data, "gear")
     assert any(i >= start + 28 for i in changed) and len(changed) <= 2 + 4 + 4 + 4  # value, sums
 
 
@@ -207,7 +196,7 @@ def test_a_dead_characters_level_blocks_are_empty(save: BlockSave) -> None:
         dead.blocks[dead.blocks.index(_block(dead, name))] = cls()  # type: ignore[arg-type]
     data = block.build(dead)
     for name in ("dungeon", "objects", "traps"):
-        assert _block_span(data, name)[1] == 0
+        assert block_span(data, name)[1] == 0
     again = block.parse(data, Report(strict=True))
     assert again == dead
 
@@ -216,12 +205,12 @@ def test_a_dead_characters_level_blocks_are_empty(save: BlockSave) -> None:
 @pytest.mark.parametrize(("name", "cut"), [("gear", 1), ("dungeon", 3), ("objects", 1), ("misc", 1)])
 def test_a_block_cut_short_stays_raw(name: str, cut: int) -> None:
     data = PWM.read_bytes()
-    start, size = _block_span(data, name)
+    start, size = block_span(data, name)
     body = data[start + 28:start + 28 + size - cut]
-    save = block.parse(_replace_block(data, name, body), Report())
+    save = block.parse(replace_block(data, name, body), Report())
     raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
     assert name in raw and raw[name].failed and raw[name].data == body
-    assert api.build(save) == _replace_block(data, name, body)
+    assert api.build(save) == replace_block(data, name, body)
 
 
 # -- the build rule, without the sample -----------------------------------------------------

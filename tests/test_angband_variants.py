@@ -26,6 +26,8 @@ from savecraft.formats.angband.layouts import layouts
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import vanilla40 as v40
 
+from .angband_support import block_span, replace_block
+
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 PONY = SAMPLES / "angband-block"
 ASIRA, SPARKLE, PLAYER = (PONY / f"ponyband_{n}.sav" for n in ("Asira", "Clever_Sparkle", "PLAYER"))
@@ -43,24 +45,8 @@ def _one(save: BlockSave, cls: type) -> object:
     return found[0]
 
 
-def _block_span(data: bytes, name: str) -> tuple[int, int]:
-    """(start of the block header, data size) of the named block, read with struct alone."""
-    pos = 8
-    while pos < len(data):
-        size, = struct.unpack_from("<I", data, pos + 20)
-        if data[pos:pos + 16].split(b"\0")[0].decode() == name:
-            return pos, size
-        pos += 28 + size + (-size % 4)
-    raise KeyError(name)
 
 
-def _replace_block(data: bytes, name: str, body: bytes) -> bytes:
-    """The file with one block's data replaced, its size and checksum recomputed."""
-    start, size = _block_span(data, name)
-    header = data[start:start + 16] + data[start + 16:start + 20] + struct.pack(
-        "<II", len(body), sum(body) % 2**32)
-    old_end = start + 28 + size + (-size % 4)
-    return data[:start] + header + body + b"x" * (-len(body) % 4) + data[old_end:]
 
 
 @pytest.fixture(scope="module")
@@ -210,14 +196,14 @@ def test_item_quantity_edit() -> None:
 @real
 def test_a_block_of_neither_builds_size_stays_raw_with_the_reason() -> None:
     data = ASIRA.read_bytes()
-    start, size = _block_span(data, "dungeon")
+    start, size = block_span(data, "dungeon")
     body = data[start + 28:start + 28 + size - 2]  # two temporary-grid bytes short
-    save = block.parse(_replace_block(data, "dungeon", body), Report())
+    save = block.parse(replace_block(data, "dungeon", body), Report())
     raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
     assert "dungeon" in raw and "temporary grids" in raw["dungeon"].reason and raw["dungeon"].failed
-    start, size = _block_span(data, "monsters")
+    start, size = block_span(data, "monsters")
     body = data[start + 28:start + 28 + size] + b"\0"
-    save = block.parse(_replace_block(data, "monsters", body), Report())
+    save = block.parse(replace_block(data, "monsters", body), Report())
     raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
     assert "monsters" in raw and "49 in early builds" in raw["monsters"].reason
 
@@ -225,12 +211,12 @@ def test_a_block_of_neither_builds_size_stays_raw_with_the_reason() -> None:
 @real
 def test_a_dead_characters_level_blocks_are_empty() -> None:
     data = ASIRA.read_bytes()
-    start, size = _block_span(data, "misc")
+    start, size = block_span(data, "misc")
     misc = bytearray(data[start + 28:start + 28 + size])
     misc[-7] = 1  # is_dead: the byte before feeling, do_feeling and the turn
-    dead = _replace_block(data, "misc", bytes(misc))
+    dead = replace_block(data, "misc", bytes(misc))
     for name in ("dungeon", "objects", "monsters", "ghost"):
-        dead = _replace_block(dead, name, b"")
+        dead = replace_block(dead, name, b"")
     save = api.parse(dead)
     assert not [b for b in save.blocks if isinstance(b, RawBlock)]
     d = _one(save, faw.Dungeon)
@@ -385,12 +371,12 @@ def test_pwmangband_history_build_told_from_the_bytes() -> None:
         return b"\x02" + struct.pack("<h", 2) + _pwm_entry(b"\0", b"Reached level 2") + \
             _pwm_entry(artifact, b"Found the Phial")
 
-    data = _replace_block(PWM.read_bytes(), "history", history(b"\x05"))
+    data = replace_block(PWM.read_bytes(), "history", history(b"\x05"))
     save = api.parse(data)
     h = _one(save, pw.History)
     assert isinstance(h, pw.History) and h.artifacts_as_names is False
     assert [e.artifact for e in h.entries] == [0, 5] and api.build(save) == data
-    names = block.parse(_replace_block(PWM.read_bytes(), "history", history(b"the Phial of Galadriel\0")),
+    names = block.parse(replace_block(PWM.read_bytes(), "history", history(b"the Phial of Galadriel\0")),
                         Report())
     raw = {b.name: b for b in names.blocks if isinstance(b, RawBlock)}
     assert list(raw) == ["history"] and "reads only as the SAVE_AS_STRINGS" in raw["history"].reason
@@ -399,7 +385,7 @@ def test_pwmangband_history_build_told_from_the_bytes() -> None:
 @real
 def test_pwmangband_history_that_reads_neither_way_stays_raw() -> None:
     body = b"\x02" + struct.pack("<h", 1) + _pwm_entry(b"\0", b"Reached level 2") + b"\xff"
-    save = block.parse(_replace_block(PWM.read_bytes(), "history", body), Report())
+    save = block.parse(replace_block(PWM.read_bytes(), "history", body), Report())
     raw = {b.name: b for b in save.blocks if isinstance(b, RawBlock)}
     assert "history" in raw and raw["history"].failed
 

@@ -1,0 +1,31 @@
+"""Real Angband block files taken apart with struct alone, for tests that splice blocks.
+
+Independent of savecraft's reader on purpose: a test that builds its input
+with the code under test proves less.
+"""
+
+from __future__ import annotations
+
+import struct
+
+
+def block_span(data: bytes, name: str) -> tuple[int, int]:
+    """(start of the block header, data size) of the named block."""
+    pos = 8
+    while pos < len(data):
+        size, = struct.unpack_from("<I", data, pos + 20)
+        if data[pos:pos + 16].split(b"\0")[0].decode() == name:
+            return pos, size
+        pos += 28 + size + (-size % 4)
+    raise KeyError(name)
+
+
+def replace_block(data: bytes, name: str, body: bytes) -> bytes:
+    """The file with one block's data replaced, its size and checksum recomputed.
+
+    The padding is written as ``x`` bytes, not zeros: a reader must not care.
+    """
+    start, size = block_span(data, name)
+    header = data[start:start + 20] + struct.pack("<II", len(body), sum(body) % 2**32)
+    old_end = start + 28 + size + (-size % 4)
+    return data[:start] + header + body + b"x" * (-len(body) % 4) + data[old_end:]
