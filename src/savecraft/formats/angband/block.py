@@ -30,6 +30,7 @@ from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import KIND, decoder, encoder
 from ...registry import Format, register
+from ...speed import gc_paused
 from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
 from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
@@ -203,9 +204,11 @@ def parse(data: bytes, report: Report) -> BlockSave:
     save, found = walk(data, report)
     game = choose_game(data, save.variant, found)
     save.game = game or ""
-    decoder = Decoder(data, save.variant, game, report)
-    for f in found:
-        save.blocks.append(_decode(data, f, decoder, report))
+    # Validation (a report that collects) re-encodes every block; a load trusts exact layouts.
+    decoder = Decoder(data, save.variant, game, report, verify=not report.strict)
+    with gc_paused():  # thousands of records, none of them garbage
+        for f in found:
+            save.blocks.append(_decode(data, f, decoder, report))
     d = save.description
     if d is not None and save.player is not None and d.text is None:
         d.from_player = _player_line(save, d) == d.line

@@ -17,7 +17,9 @@ provided fails, and that block stays raw, with the reason.
 
 A decoded block must consume its bytes exactly and encode back to the very
 same bytes; the parser checks both and keeps any block that does not as raw
-bytes, reporting why (nothing is forced or guessed).
+bytes, reporting why (nothing is forced or guessed). A layout marked
+``exact`` proves the second by construction (see :class:`Layout`), so a
+plain parse skips its re-encoding; validation still does it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,16 @@ class LayoutError(Exception):
     """A layout cannot apply: a value it depends on is unknown. Not a file error."""
 
 
+class NotCanonical(LayoutError):
+    """An ``exact`` layout met bytes its encoder would not write back the same way.
+
+    A flag byte of 2 where the writer writes 1, a count the writer derives
+    differently: the decode is refused, and the block stays raw with the same
+    reason a re-encoding would give. (A LayoutError: a trial read that meets it
+    does not count as reading the block.)
+    """
+
+
 @dataclass(frozen=True)
 class Layout:
     """How one game version lays out one block: decode must consume the whole reader."""
@@ -72,6 +84,12 @@ class Layout:
     decode: Callable[[Reader, Context], Any]
     encode: Callable[[Any, Writer, Context], None]
     game: str = ""
+    # True when ``decode`` proves by construction that ``encode`` writes the same bytes back:
+    # it reads only canonical encodings (UTF-8 strings, values the writer writes as read) and
+    # raises NotCanonical on any other, and sets in the Context what ``encode`` sets. Then a
+    # parse needs no re-encoding to know the block is exact (validate and the tests still
+    # re-encode). False (the default): every parse re-encodes the block and compares.
+    exact: bool = False
 
 
 class BlockModel:

@@ -25,10 +25,11 @@ SHARED_WITH_FAAN = ("rng", "messages", "player hp")
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
     if name in SHARED_WITH_FAAN:
         register_layout(Layout(name, 1, frozenset({"FAAN"}), model, decode, encode,  # type: ignore[arg-type]
-                               FAANGBAND))
+                               FAANGBAND, exact=True))
 
 
 # -- rng ------------------------------------------------------------------------------------

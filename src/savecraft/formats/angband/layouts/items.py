@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ....binary import Reader, Writer, cached_struct
 from ....errors import FormatError
-from . import Context
+from . import Context, NotCanonical
 
 ITEM_MARK = 0xFFFF
 # rd_string buffer sizes of the loader: a longer string would be cut short.
@@ -182,6 +182,8 @@ def _read_item_fast(r: Reader, ctx: Context) -> Item:
     pos += 2 * mm
     brands = slays = None
     curses = None
+    if d[pos] > 1 or d[pos + 1 + (bm if d[pos] else 0)] > 1:
+        raise _Slow  # a flag byte the writer would not write back (it writes 0 or 1)
     if d[pos]:
         brands = d[pos + 1:pos + 1 + bm]
         pos += bm
@@ -190,6 +192,8 @@ def _read_item_fast(r: Reader, ctx: Context) -> Item:
         slays = d[pos + 1:pos + 1 + sm]
         pos += sm
     pos += 1
+    if d[pos] > 1:
+        raise _Slow
     if d[pos]:
         c = cached_struct("<" + "BH" * cm).unpack_from(d, pos + 1)
         curses = [Curse(c[i], c[i + 1]) for i in range(0, 2 * cm, 2)]
@@ -216,6 +220,14 @@ def read_item(r: Reader, ctx: Context, path: str) -> Item:
     except (_Slow, struct.error, IndexError):
         r.pos = start
     return _read_item_checked(r, ctx, path)
+
+
+def _flag(r: Reader, name: str) -> bool:
+    """A "has ..." byte: the loader takes any non-zero value, the writer writes 1."""
+    value = r.u8(name)
+    if value > 1:
+        raise NotCanonical(f"{name} is {value}, which the game writes back as 1")
+    return bool(value)
 
 
 def _read_item_checked(r: Reader, ctx: Context, path: str) -> Item:
@@ -245,11 +257,11 @@ def _read_item_checked(r: Reader, ctx: Context, path: str) -> Item:
     it.notice = r.u8(f"{path}.notice")
     it.flags = r.bytes(ctx.need("of_size", "object memory"), f"{path}.flags")
     it.modifiers = list(r.array("i16", ctx.need("obj_mod_max", "object memory"), f"{path}.modifiers"))
-    if r.u8(f"{path}.has_brands"):
+    if _flag(r, f"{path}.has_brands"):
         it.brands = r.bytes(ctx.need("brand_max", "object memory"), f"{path}.brands")
-    if r.u8(f"{path}.has_slays"):
+    if _flag(r, f"{path}.has_slays"):
         it.slays = r.bytes(ctx.need("slay_max", "object memory"), f"{path}.slays")
-    if r.u8(f"{path}.has_curses"):
+    if _flag(r, f"{path}.has_curses"):
         n = ctx.need("curse_max", "object memory")
         it.curses = [Curse(r.u8(f"{path}.curses[{i}].power"), r.u16(f"{path}.curses[{i}].timeout"))
                      for i in range(n)]

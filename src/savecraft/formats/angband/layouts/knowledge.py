@@ -21,7 +21,8 @@ END_OF_MONSTERS = "No more monsters"
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 @dataclass(slots=True)

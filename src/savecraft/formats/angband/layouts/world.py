@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import FormatError
-from . import BlockModel, Context, Layout, LayoutError, register_layout
+from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_layout
 from .items import (
     Item,
     ItemList,
@@ -38,7 +38,8 @@ MIN_CHUNK = 12 + 2 + MIN_ITEM + 2 + 6  # level, objects (end record), monsters, 
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 def _alive(ctx: Context) -> bool:
@@ -418,7 +419,10 @@ class MonsterList:
 
 
 def _rd_monster_list(r: Reader, ctx: Context, path: str) -> MonsterList:
-    n = r.count(max(r.u16(f"{path}.limit") - 1, 0), MIN_MONSTER, f"{path}.monsters", "monster")
+    limit = r.u16(f"{path}.limit")
+    if limit == 0:  # the game reads no monster, as for 1; the writer writes 1
+        raise NotCanonical(f"{path}.limit is 0, which the game writes back as 1")
+    n = r.count(limit - 1, MIN_MONSTER, f"{path}.monsters", "monster")
     return MonsterList([_rd_monster(r, ctx, f"{path}.monsters[{i}]") for i in range(n)])
 
 

@@ -1,0 +1,141 @@
+"""The fast paths of the Angband 4.2 decode: exact layouts skip the re-encoding, and stay exact.
+
+A plain parse trusts a layout marked ``exact`` to write its block back
+byte for byte without trying (validation still tries). These tests hold
+the layouts to that: a non-canonical encoding (a flag byte the writer
+writes differently, a count it derives differently) must not slip through
+as a decoded block, and any mutation of a real file that still decodes
+must rebuild to the very same bytes. They also compare the C record
+decoder with the pure Python one.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from pathlib import Path
+
+import pytest
+
+from savecraft import api
+from savecraft.errors import Report
+from savecraft.formats.angband import block
+from savecraft.formats.angband.block import BlockSave, RawBlock
+from savecraft.formats.angband.demo import samples_folder
+from savecraft.formats.angband.layouts import layouts, world
+
+FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
+REAL = sorted(FOLDER.glob("angband-block*/*.sav"))
+real42 = pytest.mark.skipif(not V42.is_file(), reason=f"the 4.2 sample is not at {V42}")
+
+
+def parse(data: bytes, verify: bool = False) -> BlockSave:
+    """A load (strict: no re-encoding of exact layouts) or a validation's parse (re-encodes)."""
+    return block.parse(data, Report(strict=not verify))
+
+
+def blocks_of(data: bytes) -> list[tuple[str, int, int]]:
+    """(name, header offset, data size) of every block, walked by hand from NOTES.md."""
+    pos, out = 8, []
+    while pos < len(data):
+        name = data[pos:pos + 16].split(b"\0")[0].decode()
+        size = struct.unpack_from("<I", data, pos + 20)[0]
+        out.append((name, pos, size))
+        pos += 28 + size + (-size % 4)
+    return out
+
+
+def with_byte(data: bytes, at: int, value: int) -> bytes:
+    """``data`` with one block-data byte changed and that block's checksum fixed."""
+    out = bytearray(data)
+    out[at] = value
+    for _, start, size in blocks_of(data):
+        if start + 28 <= at < start + 28 + size:
+            struct.pack_into("<I", out, start + 24, sum(out[start + 28:start + 28 + size]) % 2**32)
+    return bytes(out)
+
+
+def block_named(save: BlockSave, name: str) -> object:
+    return next(b for b in save.blocks if block.block_name(b) == name)
+
+
+def test_the_vanilla_layouts_are_exact_and_the_others_are_checked() -> None:
+    vanilla = [lay for lay in layouts() if lay.game == "Vanilla 4.2"]
+    assert len(vanilla) == 20 and all(lay.exact for lay in vanilla)
+
+
+@real42
+def test_a_flag_byte_of_2_keeps_the_block_raw_and_exact() -> None:
+    """The loader reads any non-zero "has brands" byte as yes; the writer writes 1."""
+    data = V42.read_bytes()
+    save = parse(data)
+    gear = save.gear
+    assert gear is not None
+    # Give the first carried object brands, build, and find its has_brands byte (0 -> 1).
+    sizes = block_named(save, "object memory")
+    gear.items[0].item.brands = bytes(sizes.brand_max)  # type: ignore[attr-defined]
+    with_brands = block.build(save)
+    gear.items[0].item.brands = None
+    without = block.build(save)
+    _, start, _ = next(b for b in blocks_of(without) if b[0] == "gear")
+    at = next(i for i in range(start + 28, len(without)) if with_brands[i] != without[i])
+    assert with_brands[at] == 1
+    bad = with_byte(with_brands, at, 2)
+    for verify in (False, True):
+        got = parse(bad, verify)
+        gear_block = block_named(got, "gear")
+        assert isinstance(gear_block, RawBlock) and "same bytes back" in gear_block.reason
+        assert block.build(got) == bad
+    assert not isinstance(block_named(parse(with_brands), "gear"), RawBlock)
+
+
+@real42
+def test_a_monster_limit_of_0_keeps_the_block_raw_and_exact() -> None:
+    """The loader reads no monster for a limit of 0 or 1; the writer writes 1."""
+    save = parse(V42.read_bytes())
+    monsters = block_named(save, "monsters")
+    assert isinstance(monsters, world.Monsters) and monsters.known_cave is not None
+    monsters.known_cave.monsters = []
+    data = block.build(save)
+    name, start, size = next(b for b in blocks_of(data) if b[0] == "monsters")
+    at = start + 28 + size - 2  # the known level's limit, the block's last field
+    assert data[at:at + 2] == b"\1\0"
+    bad = with_byte(data, at, 0)
+    for verify in (False, True):
+        got = parse(bad, verify)
+        assert isinstance(block_named(got, "monsters"), RawBlock)
+        assert block.build(got) == bad
+
+
+@pytest.mark.skipif(not REAL, reason="no real samples")
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_every_real_file_is_the_same_with_and_without_re_encoding(path: Path) -> None:
+    data = path.read_bytes()
+    loaded, checked = parse(data), parse(data, verify=True)
+    assert loaded == checked
+    assert [type(b) for b in loaded.blocks] == [type(b) for b in checked.blocks]
+    assert block.build(loaded) == data
+    assert api.validate(data).ok
+
+
+@real42
+def test_mutations_that_still_decode_rebuild_the_same_bytes() -> None:
+    """Any byte of any block changed (checksum fixed): whatever a load decodes builds back exactly."""
+    data = V42.read_bytes()
+    rng = random.Random(42)
+    spans = [(start + 28, size) for _, start, size in blocks_of(data) if size]
+    decoded = 0
+    for _ in range(150):
+        start, size = rng.choice(spans)
+        at = start + rng.randrange(size)
+        value = rng.choice([0, 1, 2, 0x7F, 0x80, 0xFF, rng.randrange(256)])
+        bad = with_byte(data, at, value)
+        try:
+            got = parse(bad)
+        except Exception as exc:  # a strict load may refuse the file: then nothing is built
+            assert type(exc).__name__ == "FormatError"
+            continue
+        decoded += sum(not isinstance(b, RawBlock) for b in got.blocks)
+        assert block.build(got) == bad, (at, value)
+    assert decoded > 1000
