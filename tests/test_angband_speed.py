@@ -11,18 +11,22 @@ decoder with the pure Python one.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from savecraft import api
-from savecraft.errors import Report
+from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
-from savecraft.formats.angband.layouts import layouts, world
+from savecraft.formats.angband.layouts import items, layouts, world
 
 FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
@@ -139,3 +143,64 @@ def test_mutations_that_still_decode_rebuild_the_same_bytes() -> None:
         decoded += sum(not isinstance(b, RawBlock) for b in got.blocks)
         assert block.build(got) == bad, (at, value)
     assert decoded > 1000
+
+
+# -- the C record reader and the pure Python one ------------------------------------------------
+
+
+def parse_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """(C, pure Python) outcome of a load: the model, or the error's text."""
+    out = []
+    for c_reader in (items._read_item_c, None):
+        with monkeypatch.context() as m:
+            m.setattr(items, "_read_item_c", c_reader)
+            try:
+                out.append(parse(data))
+            except FormatError as err:
+                out.append(str(err))
+    return out[0], out[1]
+
+
+needs_c = pytest.mark.skipif(items._read_item_c is None, reason="the C extension is not built")
+
+
+@needs_c
+@pytest.mark.skipif(not REAL, reason="no real samples")
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_c_and_pure_readers_build_the_same_model(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = path.read_bytes()
+    fast, slow = parse_both(data, monkeypatch)
+    assert isinstance(fast, BlockSave) and fast == slow
+    assert [type(b) for b in fast.blocks] == [type(b) for b in slow.blocks]  # type: ignore[attr-defined]
+
+
+@needs_c
+@real42
+def test_c_and_pure_readers_agree_on_mutated_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strings cut, counts changed, flags set: the same model or the same error either way."""
+    data = V42.read_bytes()
+    rng = random.Random(7)
+    spans = [(start + 28, size) for _, start, size in blocks_of(data) if size]
+    for _ in range(120):
+        start, size = rng.choice(spans)
+        at = start + rng.randrange(size)
+        bad = with_byte(data, at, rng.choice([0, 1, 2, 0x80, 0xC3, 0xFF, rng.randrange(256)]))
+        fast, slow = parse_both(bad, monkeypatch)
+        assert fast == slow, at
+
+
+@needs_c
+def test_the_c_item_reader_fills_every_field_of_item() -> None:
+    assert set(items._ITEM_SLOTS) == {f.name for f in dataclasses.fields(items.Item)}
+
+
+@real42
+def test_savecraft_pure_turns_the_c_reader_off_and_reads_the_same() -> None:
+    """SAVECRAFT_PURE=1 (savecraft.compiled) is how a user gets the pure path: same model."""
+    code = ("import sys; from savecraft.formats.angband.layouts import items; "
+            "from savecraft import api; assert items._read_item_c is None; "
+            f"sys.stdout.write(repr(api.load({str(V42)!r})))")
+    env = {**os.environ, "SAVECRAFT_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == repr(api.load(V42))

@@ -255,10 +255,596 @@ done:
 }
 #endif
 
+
+/*
+ * Angband 4.2 object records (savecraft/formats/angband/layouts/items.py).
+ *
+ * A 4.2 save is mostly object records (~700 in a mid-game file): 37 fields,
+ * six of them strings, with array sizes set by an earlier block. Read field by
+ * field in Python, a record costs ~6 us, most of it building the model object.
+ * read_item reads one record straight into a new Item, filling its slots
+ * directly (the classes and their slot descriptors are handed over once by
+ * item_types). It reads only the common, canonical case: anything else (bytes
+ * past the end, a string over the game's buffer or not UTF-8, a "has" byte
+ * other than 0 or 1) returns None, and the Python reader, which gives the exact
+ * error or the same model, takes over. The pure Python reader
+ * (_read_item_fast) must build an equal Item from the same bytes; the tests
+ * compare the two.
+ */
+#include <structmember.h>
+
+#define ITEM_FIELDS 37
+#define CURSE_FIELDS 2
+#define ITEM_NAME_MAX 127
+
+static PyTypeObject *item_type = NULL, *curse_type = NULL, *list_type = NULL;
+static Py_ssize_t item_offsets[ITEM_FIELDS], curse_offsets[CURSE_FIELDS], list_offsets[2];
+
+/* The byte offsets of the object slots that the descriptors in `slots` stand for. */
+static int
+slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n)
+{
+    if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd slot descriptors expected", n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = PyTuple_GET_ITEM(slots, i);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type)) {
+            PyErr_SetString(PyExc_TypeError, "a slot descriptor expected");
+            return -1;
+        }
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY) ||
+            !PyType_IsSubtype(tp, PyDescr_TYPE(d))) {
+            PyErr_SetString(PyExc_TypeError, "a writable object slot of the class expected");
+            return -1;
+        }
+        out[i] = m->offset;
+    }
+    return 0;
+}
+
+/* item_types(Item, item_slots, Curse, curse_slots, ItemList, list_slots): the classes built. */
+static PyObject *
+item_types(PyObject *self, PyObject *args)
+{
+    PyTypeObject *it, *ct, *lt;
+    PyObject *islots, *cslots, *lslots;
+    if (!PyArg_ParseTuple(args, "O!OO!OO!O", &PyType_Type, &it, &islots, &PyType_Type, &ct, &cslots,
+                          &PyType_Type, &lt, &lslots))
+        return NULL;
+    if (slot_offsets(it, islots, item_offsets, ITEM_FIELDS) < 0 ||
+        slot_offsets(ct, cslots, curse_offsets, CURSE_FIELDS) < 0 ||
+        slot_offsets(lt, lslots, list_offsets, 2) < 0)
+        return NULL;
+    Py_INCREF(it);
+    Py_INCREF(ct);
+    Py_INCREF(lt);
+    Py_XSETREF(item_type, it);
+    Py_XSETREF(curse_type, ct);
+    Py_XSETREF(list_type, lt);
+    Py_RETURN_NONE;
+}
+
+/* A new instance of tp with its slots set to vals (references stolen, all of them). */
+static PyObject *
+fill(PyTypeObject *tp, const Py_ssize_t *offsets, PyObject **vals, Py_ssize_t n)
+{
+    PyObject *obj = tp->tp_alloc(tp, 0);
+    if (obj == NULL) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            Py_XDECREF(vals[i]);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        *(PyObject **)((char *)obj + offsets[i]) = vals[i];
+    return obj;
+}
+
+typedef struct {
+    const uint8_t *p;
+    Py_ssize_t pos, end;
+} Cursor;
+
+static inline int need(Cursor *c, Py_ssize_t n) { return n <= c->end - c->pos; }
+static inline unsigned rd_u8(Cursor *c) { return c->p[c->pos++]; }
+static inline unsigned rd_u16(Cursor *c) {
+    unsigned v = (unsigned)c->p[c->pos] | ((unsigned)c->p[c->pos + 1] << 8);
+    c->pos += 2;
+    return v;
+}
+static inline int rd_i16(Cursor *c) { return (int16_t)rd_u16(c); }
+
+/* A NUL-terminated UTF-8 string of at most `limit` bytes; NULL (no exception) when not so. */
+static PyObject *
+rd_str(Cursor *c, Py_ssize_t limit)
+{
+    const uint8_t *s = c->p + c->pos;
+    Py_ssize_t room = c->end - c->pos;
+    const uint8_t *nul = memchr(s, 0, (size_t)(room < limit + 1 ? room : limit + 1));
+    if (nul == NULL)
+        return NULL;
+    Py_ssize_t n = nul - s;
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)s, n, NULL);
+    if (text == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    c->pos += n + 1;
+    return text;
+}
+
+static PyObject *
+rd_bytes(Cursor *c, Py_ssize_t n)
+{
+    if (!need(c, n))
+        return NULL;
+    PyObject *b = PyBytes_FromStringAndSize((const char *)c->p + c->pos, n);
+    c->pos += n;
+    return b;
+}
+
+static PyObject *
+rd_i16_list(Cursor *c, Py_ssize_t n)
+{
+    if (!need(c, 2 * n))
+        return NULL;
+    PyObject *lst = PyList_New(n);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(rd_i16(c));
+        if (v == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, v);
+    }
+    return lst;
+}
+
+#define INT(expr) (PyLong_FromLong((long)(expr)))
+
+/*
+ * One record at c->pos. Returns the Item, or NULL: with an exception set on a
+ * real failure (memory), without one where the Python reader must take over.
+ */
+static PyObject *
+read_one_item(Cursor *c, const Py_ssize_t *sz)
+{
+    Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
+    PyObject *v[ITEM_FIELDS] = {NULL};
+    Py_ssize_t k = 0, start = c->pos;
+    unsigned flag;
+
+#define PUT(expr) do { if ((v[k++] = (expr)) == NULL) goto fail; } while (0)
+    if (!need(c, 7) || rd_u16(c) != 0xFFFF)
+        goto fail;
+    PUT(INT(rd_u8(c)));   /* version */
+    PUT(INT(rd_u16(c)));  /* oidx */
+    PUT(INT(rd_u8(c)));   /* y */
+    PUT(INT(rd_u8(c)));   /* x */
+    PUT(rd_str(c, ITEM_NAME_MAX));  /* tval */
+    PUT(rd_str(c, ITEM_NAME_MAX));  /* sval */
+    if (!need(c, 5))
+        goto fail;
+    PUT(INT(rd_i16(c)));  /* pval */
+    PUT(INT(rd_u8(c)));   /* number */
+    PUT(INT(rd_i16(c)));  /* weight */
+    PUT(rd_str(c, ITEM_NAME_MAX));  /* artifact */
+    PUT(rd_str(c, ITEM_NAME_MAX));  /* ego */
+    if (!need(c, 15))
+        goto fail;
+    PUT(INT(rd_u8(c)));   /* effect */
+    for (int i = 0; i < 5; i++)
+        PUT(INT(rd_i16(c)));  /* timeout, to_h, to_d, to_a, ac */
+    for (int i = 0; i < 4; i++)
+        PUT(INT(rd_u8(c)));   /* dd, ds, origin, origin_depth */
+    PUT(rd_str(c, ITEM_NAME_MAX));  /* origin_race */
+    if (!need(c, 1))
+        goto fail;
+    PUT(INT(rd_u8(c)));   /* notice */
+    PUT(rd_bytes(c, of));  /* flags */
+    PUT(rd_i16_list(c, mm));  /* modifiers */
+    for (int j = 0; j < 2; j++) {  /* brands, slays */
+        Py_ssize_t n = j ? sm : bm;
+        if (!need(c, 1) || (flag = rd_u8(c)) > 1)
+            goto fail;
+        if (flag)
+            PUT(rd_bytes(c, n));
+        else
+            PUT(Py_NewRef(Py_None));
+    }
+    if (!need(c, 1) || (flag = rd_u8(c)) > 1)
+        goto fail;
+    if (!flag) {
+        PUT(Py_NewRef(Py_None));
+    } else {
+        if (!need(c, 3 * cm))
+            goto fail;
+        PyObject *lst = PyList_New(cm);
+        PUT(lst);
+        for (Py_ssize_t i = 0; i < cm; i++) {
+            PyObject *cv[CURSE_FIELDS];
+            cv[0] = INT(rd_u8(c));
+            cv[1] = INT(rd_u16(c));
+            if (cv[0] == NULL || cv[1] == NULL) {
+                Py_XDECREF(cv[0]);
+                Py_XDECREF(cv[1]);
+                goto fail;
+            }
+            PyObject *curse = fill(curse_type, curse_offsets, cv, CURSE_FIELDS);
+            if (curse == NULL)
+                goto fail;
+            PyList_SET_ITEM(lst, i, curse);
+        }
+    }
+    if (!need(c, 3 * em + 12))
+        goto fail;
+    {
+        PyObject *res = PyList_New(em), *fl = PyBytes_FromStringAndSize(NULL, em);
+        if (res == NULL || fl == NULL) {
+            Py_XDECREF(res);
+            Py_XDECREF(fl);
+            goto fail;
+        }
+        v[k++] = res;
+        v[k++] = fl;
+        char *f = PyBytes_AS_STRING(fl);
+        for (Py_ssize_t i = 0; i < em; i++) {
+            PyObject *lvl = INT(rd_i16(c));
+            if (lvl == NULL)
+                goto fail;
+            PyList_SET_ITEM(res, i, lvl);
+            f[i] = (char)rd_u8(c);
+        }
+    }
+    PUT(INT(rd_i16(c)));  /* held_m_idx */
+    PUT(INT(rd_i16(c)));  /* mimicking_m_idx */
+    for (int i = 0; i < 4; i++)
+        PUT(INT(rd_u16(c)));  /* activation, time_base, time_dice, time_sides */
+    PUT(rd_str(c, ITEM_NAME_MAX));  /* inscription */
+#undef PUT
+    return fill(item_type, item_offsets, v, ITEM_FIELDS);
+fail:
+    for (Py_ssize_t i = 0; i < ITEM_FIELDS; i++)
+        Py_XDECREF(v[i]);
+    c->pos = start;
+    return NULL;
+}
+
+/* Fast-call arguments: data, pos, end, then the six sizes of the object memory block. */
+static int
+item_args(PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c, Py_ssize_t *sz,
+          Py_ssize_t extra)
+{
+    if (nargs != 9 + extra) {
+        PyErr_Format(PyExc_TypeError, "%zd arguments expected", 9 + extra);
+        return -1;
+    }
+    if (item_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
+        return -1;
+    }
+    Py_ssize_t vals[8];
+    for (int i = 0; i < 8; i++) {
+        vals[i] = PyLong_AsSsize_t(args[1 + i]);
+        if (vals[i] == -1 && PyErr_Occurred())
+            return -1;
+        if (vals[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "positions and sizes are not negative");
+            return -1;
+        }
+    }
+    if (PyObject_GetBuffer(args[0], view, PyBUF_SIMPLE) < 0)
+        return -1;
+    c->p = (const uint8_t *)view->buf;
+    c->pos = vals[0];
+    c->end = vals[1] < view->len ? vals[1] : view->len;
+    memcpy(sz, vals + 2, 6 * sizeof(Py_ssize_t));
+    return 0;
+}
+
+/* read_item(data, pos, end, of, mm, bm, sm, cm, em) -> (Item, pos) or None. */
+static PyObject *
+read_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer view;
+    Cursor c;
+    Py_ssize_t sz[6];
+    if (item_args(args, nargs, &view, &c, sz, 0) < 0)
+        return NULL;
+    PyObject *item = read_one_item(&c, sz), *out;
+    PyBuffer_Release(&view);
+    if (item == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    out = Py_BuildValue("(Nn)", item, c.pos);
+    return out;
+}
+
+
+/*
+ * Record programs: the other repeated records of a 4.2 save (monster memory,
+ * messages, history, monsters, stores) described as a string of field codes,
+ * one per slot of the model class, compiled once per class and sizes:
+ *
+ *   B H h I i   u8 u16 i16 u32 i32, as an int
+ *   s           a NUL-terminated UTF-8 string of at most `arg` bytes
+ *   y           `arg` bytes
+ *   l           a list of `arg` i16
+ *   c           a list of i16 after its u8 count
+ *   j           one object record (an Item), with the program's six sizes
+ *   X           an ItemList: object records up to the one without a kind
+ *   r           a nested record of the program `arg`
+ *   n N         a list of records of the program `arg` after its u8 / u16 count
+ *
+ * Every code reads the canonical form only (the writer derives each count from
+ * the list it writes, with the same width), and anything else makes the whole
+ * call return None, so the Python reader takes over for an exact error or the
+ * same model.
+ */
+#define PROG_MAX 40
+
+typedef struct Prog {
+    PyTypeObject *type;
+    Py_ssize_t n;
+    char ops[PROG_MAX];
+    Py_ssize_t arg[PROG_MAX];
+    struct Prog *sub[PROG_MAX];
+    PyObject *subref[PROG_MAX];
+    Py_ssize_t offsets[PROG_MAX];
+    Py_ssize_t sizes[6];
+} Prog;
+
+#define PROG_CAPSULE "savecraft._speedups.Prog"
+
+static void
+prog_free(PyObject *capsule)
+{
+    Prog *pg = PyCapsule_GetPointer(capsule, PROG_CAPSULE);
+    if (pg == NULL)
+        return;
+    Py_XDECREF(pg->type);
+    for (Py_ssize_t i = 0; i < pg->n; i++)
+        Py_XDECREF(pg->subref[i]);
+    PyMem_Free(pg);
+}
+
+/* record_program(cls, slots, ops, args, sizes) -> capsule; args: one int or program per op. */
+static PyObject *
+record_program(PyObject *self, PyObject *args)
+{
+    PyTypeObject *tp;
+    PyObject *slots, *pargs, *sizes;
+    const char *ops;
+    Py_ssize_t nops;
+    if (!PyArg_ParseTuple(args, "O!Os#O!O!", &PyType_Type, &tp, &slots, &ops, &nops,
+                          &PyTuple_Type, &pargs, &PyTuple_Type, &sizes))
+        return NULL;
+    if (nops > PROG_MAX || PyTuple_GET_SIZE(pargs) != nops || PyTuple_GET_SIZE(sizes) != 6) {
+        PyErr_SetString(PyExc_ValueError, "one argument per field code, six sizes, at most 40 fields");
+        return NULL;
+    }
+    Prog *pg = PyMem_Calloc(1, sizeof(Prog));
+    if (pg == NULL)
+        return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(pg, PROG_CAPSULE, prog_free);
+    if (capsule == NULL) {
+        PyMem_Free(pg);
+        return NULL;
+    }
+    pg->n = nops;
+    Py_INCREF(tp);
+    pg->type = tp;
+    if (slot_offsets(tp, slots, pg->offsets, nops) < 0)
+        goto fail;
+    for (int i = 0; i < 6; i++) {
+        pg->sizes[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(sizes, i));
+        if (pg->sizes[i] < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "sizes are not negative");
+            goto fail;
+        }
+    }
+    for (Py_ssize_t i = 0; i < nops; i++) {
+        PyObject *a = PyTuple_GET_ITEM(pargs, i);
+        pg->ops[i] = ops[i];
+        if (strchr("BHhIisylcjXrnN", ops[i]) == NULL || ops[i] == 0) {
+            PyErr_Format(PyExc_ValueError, "unknown field code %c", ops[i]);
+            goto fail;
+        }
+        if (strchr("rnN", ops[i])) {
+            Prog *sub = PyCapsule_GetPointer(a, PROG_CAPSULE);
+            if (sub == NULL)
+                goto fail;
+            Py_INCREF(a);
+            pg->subref[i] = a;
+            pg->sub[i] = sub;
+        } else if (strchr("syl", ops[i])) {
+            pg->arg[i] = PyLong_AsSsize_t(a);
+            if (pg->arg[i] < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "sizes are not negative");
+                goto fail;
+            }
+        }
+        if (strchr("jX", ops[i]) && (item_type == NULL || list_type == NULL)) {
+            PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
+            goto fail;
+        }
+    }
+    return capsule;
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+static PyObject *read_record(Prog *pg, Cursor *c, int depth);
+
+/* A list of records of `sub` after a count of `width` bytes. */
+static PyObject *
+read_counted(Prog *sub, Cursor *c, int width, int depth)
+{
+    if (!need(c, width))
+        return NULL;
+    Py_ssize_t n = width == 1 ? rd_u8(c) : rd_u16(c);
+    PyObject *lst = PyList_New(n);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *rec = read_record(sub, c, depth + 1);
+        if (rec == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, rec);
+    }
+    return lst;
+}
+
+/* Object records up to the one without a kind (sval ""), as an ItemList. */
+static PyObject *
+read_item_list_c(Cursor *c, const Py_ssize_t *sizes)
+{
+    PyObject *items = PyList_New(0);
+    if (items == NULL)
+        return NULL;
+    for (;;) {
+        PyObject *it = read_one_item(c, sizes);
+        if (it == NULL) {
+            Py_DECREF(items);
+            return NULL;
+        }
+        PyObject *sval = *(PyObject **)((char *)it + item_offsets[5]);
+        if (PyUnicode_GET_LENGTH(sval) == 0) {
+            PyObject *v[2] = {items, it};
+            return fill(list_type, list_offsets, v, 2);
+        }
+        int err = PyList_Append(items, it);
+        Py_DECREF(it);
+        if (err < 0) {
+            Py_DECREF(items);
+            return NULL;
+        }
+    }
+}
+
+static PyObject *
+read_record(Prog *pg, Cursor *c, int depth)
+{
+    PyObject *v[PROG_MAX] = {NULL};
+    Py_ssize_t i;
+    if (depth > 8)
+        return NULL;
+    for (i = 0; i < pg->n; i++) {
+        Py_ssize_t a = pg->arg[i];
+        PyObject *x = NULL;
+        switch (pg->ops[i]) {
+        case 'B': if (need(c, 1)) x = INT(rd_u8(c)); break;
+        case 'H': if (need(c, 2)) x = INT(rd_u16(c)); break;
+        case 'h': if (need(c, 2)) x = INT(rd_i16(c)); break;
+        case 'I':
+        case 'i':
+            if (need(c, 4)) {
+                const uint8_t *q = c->p + c->pos;
+                uint32_t u = (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) |
+                             ((uint32_t)q[3] << 24);
+                c->pos += 4;
+                x = pg->ops[i] == 'I' ? PyLong_FromUnsignedLong(u) : PyLong_FromLong((int32_t)u);
+            }
+            break;
+        case 's': x = rd_str(c, a); break;
+        case 'y': x = rd_bytes(c, a); break;
+        case 'l': x = rd_i16_list(c, a); break;
+        case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
+        case 'j': x = read_one_item(c, pg->sizes); break;
+        case 'X': x = read_item_list_c(c, pg->sizes); break;
+        case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
+        case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
+        case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
+        }
+        if (x == NULL)
+            goto fail;
+        v[i] = x;
+    }
+    return fill(pg->type, pg->offsets, v, pg->n);
+fail:
+    for (Py_ssize_t k = 0; k < i; k++)
+        Py_DECREF(v[k]);
+    return NULL;
+}
+
+/*
+ * read_records(program, data, pos, end, count, stop) -> (list, pos) or None.
+ * count >= 0: that many records. count < 0: records up to the one whose first
+ * field, a string, is `stop` (that string is read, and ends the list).
+ */
+static PyObject *
+read_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "6 arguments expected");
+        return NULL;
+    }
+    Prog *pg = PyCapsule_GetPointer(args[0], PROG_CAPSULE);
+    if (pg == NULL)
+        return NULL;
+    Py_ssize_t pos = PyLong_AsSsize_t(args[2]), end = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t count = PyLong_AsSsize_t(args[4]);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *stop = args[5];
+    if (count < 0 && (pg->n == 0 || pg->ops[0] != 's' || !PyUnicode_Check(stop))) {
+        PyErr_SetString(PyExc_ValueError, "a stop string needs a program that starts with a string");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    Cursor c = {(const uint8_t *)view.buf, pos, end < view.len ? end : view.len};
+    PyObject *lst = PyList_New(0), *result = NULL;
+    if (lst == NULL || pos < 0 || pos > c.end)
+        goto done;
+    for (Py_ssize_t k = 0; count < 0 || k < count; k++) {
+        if (count < 0) {
+            Py_ssize_t at = c.pos;
+            PyObject *first = rd_str(&c, pg->arg[0]);
+            if (first == NULL)
+                goto done;
+            int same = PyUnicode_Compare(first, stop) == 0;
+            Py_DECREF(first);
+            if (same)
+                break;
+            c.pos = at;
+        }
+        PyObject *rec = read_record(pg, &c, 0);
+        if (rec == NULL)
+            goto done;
+        int err = PyList_Append(lst, rec);
+        Py_DECREF(rec);
+        if (err < 0)
+            goto done;
+    }
+    result = Py_BuildValue("(On)", lst, c.pos);
+done:
+    PyBuffer_Release(&view);
+    Py_XDECREF(lst);
+    if (result == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"rle_count", rle_count, METH_VARARGS, "Count the values of a TirNanoG RLE stream."},
     {"rle_decode", rle_decode, METH_VARARGS, "Decode a TirNanoG RLE stream into a uint16 buffer."},
     {"xor_repeat", xor_repeat, METH_VARARGS, "XOR data with a key repeated over it."},
+    {"item_types", item_types, METH_VARARGS, "The Item and Curse classes read_item builds."},
+    {"read_item", (PyCFunction)(void (*)(void))read_item, METH_FASTCALL,
+     "One Angband 4.2 object record into an Item, or None for the Python reader."},
+    {"record_program", record_program, METH_VARARGS, "Compile a record program for read_records."},
+    {"read_records", (PyCFunction)(void (*)(void))read_records, METH_FASTCALL,
+     "Records of a program into model objects, or None for the Python reader."},
 #ifdef __linux__
     {"send_datagrams", send_datagrams, METH_VARARGS,
      "Send datagrams to their addresses with sendmmsg, the GIL released."},

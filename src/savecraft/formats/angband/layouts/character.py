@@ -10,7 +10,7 @@ from typing import ClassVar
 from ....binary import Reader, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len, read_str, write_str
+from .items import NAME_MAX, Records, check_len, read_str, write_str
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
@@ -119,8 +119,14 @@ class Messages(BlockModel):
     messages: list[Message] = field(default_factory=list)
 
 
+_MESSAGE = Records(Message, [("text", "s", NAME_MAX), ("type", "H")])
+
+
 def _rd_messages(r: Reader, ctx: Context) -> Messages:
     n = r.count(r.i16("count"), 3, "messages", "message")
+    fast = _MESSAGE.read(r, ctx, n)
+    if fast is not None:
+        return Messages(fast)
     return Messages([Message(read_str(r, f"messages[{i}].text"), r.u16(f"messages[{i}].type"))
                      for i in range(n)])
 
@@ -491,9 +497,17 @@ class History(BlockModel):
     entries: list[HistoryEntry] = field(default_factory=list)
 
 
+_HISTORY = Records(HistoryEntry, [("type", "y", "hist_size"), ("turn", "i"), ("dlev", "h"),
+                                  ("clev", "h"), ("artifact", "s", 79), ("event", "s", 79)])
+
+
 def _rd_history(r: Reader, ctx: Context) -> History:
     m = History(r.u8("hist_size"))
     n = r.count(r.u32("count"), m.hist_size + 10, "entries", "entry")
+    fast = _HISTORY.read(r, ctx, n, hist_size=m.hist_size)
+    if fast is not None:
+        m.entries = fast
+        return m
     for i in range(n):
         m.entries.append(HistoryEntry(
             r.bytes(m.hist_size, f"entries[{i}].type"), r.i32(f"entries[{i}].turn"),

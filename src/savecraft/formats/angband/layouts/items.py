@@ -13,9 +13,12 @@ first (:class:`~.Context`).
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 from ....binary import Reader, Writer, cached_struct
+from ....compiled import speedups
 from ....errors import FormatError
 from . import Context, NotCanonical
 
@@ -213,8 +216,124 @@ def _read_item_fast(r: Reader, ctx: Context) -> Item:
                 tb, td, ts, note)
 
 
+# Item's fields in the order of the record, which is the order the C reader fills them in.
+_ITEM_SLOTS = ("version", "oidx", "y", "x", "tval", "sval", "pval", "number", "weight", "artifact",
+               "ego", "effect", "timeout", "to_h", "to_d", "to_a", "ac", "dd", "ds", "origin",
+               "origin_depth", "origin_race", "notice", "flags", "modifiers", "brands", "slays",
+               "curses", "el_res", "el_flags", "held_m_idx", "mimicking_m_idx", "activation",
+               "time_base", "time_dice", "time_sides", "inscription")
+
+
+def _c_reader() -> Callable[..., tuple[Item, int] | None] | None:
+    """The compiled record reader (:mod:`savecraft.compiled`), told once which classes to build."""
+    if speedups is None or not hasattr(speedups, "read_item"):
+        return None
+    speedups.item_types(Item, tuple(Item.__dict__[n] for n in _ITEM_SLOTS),
+                        Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
+                        ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
+    return speedups.read_item  # type: ignore[no-any-return]
+
+
+FieldSpec = tuple[str, str] | tuple[str, str, "int | str | Records"]
+
+
+class Records:
+    """A repeated record for the C reader: a model class and, in file order, each of its fields
+    as (slot, code, argument); the codes are those of ``record_program`` in ``_speedups.c``.
+
+    An argument that is a string names a size an earlier block set in the
+    :class:`~.Context` (``of_size``...). :meth:`read` returns None whenever the
+    C reader is absent or meets anything but the canonical common case; the
+    caller then reads the same records with its Python code, which gives the
+    same model or the exact error.
+    """
+
+    def __init__(self, cls: type, fields: list[FieldSpec]) -> None:
+        self.cls = cls
+        self.fields = fields
+        self._compiled: dict[tuple[int, ...], object] = {}
+
+    def _key(self, values: dict[str, int]) -> tuple[int, ...]:
+        """The sizes this program (and the ones it nests) is compiled for."""
+        key: tuple[int, ...] = ()
+        for f in self.fields:
+            a = f[2] if len(f) > 2 else None
+            if isinstance(a, str):
+                key += (values.get(a, -1),)
+            elif isinstance(a, Records):
+                key += a._key(values)
+        return key
+
+    def program(self, values: dict[str, int]) -> object | None:
+        """The compiled program for the sizes in ``values`` (the Context's and the block's own),
+        or None (no C reader, a size unknown)."""
+        if _read_item_c is None:
+            return None
+        v = values
+        try:
+            sizes = (v["of_size"], v["obj_mod_max"], v["brand_max"], v["slay_max"], v["curse_max"],
+                     v["elem_max"])
+        except KeyError:
+            sizes = (0,) * 6
+        key = sizes + self._key(values)
+        prog = self._compiled.get(key)
+        if prog is None:
+            if -1 in key[6:] or (sizes == (0,) * 6 and self._has_items()):
+                return None
+            args = tuple(self._arg(f, values) for f in self.fields)
+            if None in args:
+                return None
+            prog = speedups.record_program(  # type: ignore[union-attr]
+                self.cls, tuple(self.cls.__dict__[f[0]] for f in self.fields),
+                "".join(f[1] for f in self.fields), args, sizes)
+            self._compiled[key] = prog
+        return prog
+
+    def _has_items(self) -> bool:
+        return any(f[1] in "jX" or (len(f) > 2 and isinstance(f[2], Records)
+                                    and f[2]._has_items()) for f in self.fields)
+
+    def _arg(self, f: FieldSpec, values: dict[str, int]) -> object:
+        if len(f) < 3:
+            return 0
+        a = f[2]
+        if isinstance(a, str):
+            return values[a]
+        if isinstance(a, Records):
+            return a.program(values)
+        return a
+
+    def read(self, r: Reader, ctx: Context, count: int, stop: str | None = None,
+             **sizes: int) -> list[Any] | None:
+        """``count`` records (or, with ``stop``, those before the string ``stop``), or None.
+
+        ``sizes`` adds sizes the block itself stored (a history's ``hist_size``).
+        """
+        prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
+        if prog is None:
+            return None
+        got = speedups.read_records(prog, r.data, r.pos, r.end, count, stop)  # type: ignore[union-attr]
+        if got is None:
+            return None
+        r.pos = got[1]
+        return got[0]  # type: ignore[no-any-return]
+
+
+
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
+    """The C reader, else a few struct calls; where either meets anything unusual, the checked
+    reader, which says exactly what (or reads the same Item: all three agree)."""
     start = r.pos
+    if _read_item_c is not None:
+        try:
+            sizes = _sizes(ctx)
+        except _Slow:
+            return _read_item_checked(r, ctx, path)
+        got = _read_item_c(r.data, start, r.end, *sizes)
+        if got is None:
+            return _read_item_checked(r, ctx, path)
+        r.pos = got[1]
+        return got[0]
     try:
         return _read_item_fast(r, ctx)
     except (_Slow, struct.error, IndexError):
@@ -401,3 +520,6 @@ def write_item_list(lst: ItemList, w: Writer, ctx: Context, path: str) -> None:
         raise FormatError(None, f"{path}.end.sval", "an empty kind name (the end marker)",
                           repr(lst.end.sval))
     write_item(lst.end, w, ctx, f"{path}.end")
+
+
+_read_item_c = _c_reader()

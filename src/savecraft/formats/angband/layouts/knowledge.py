@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len, read_str, write_str
+from .items import NAME_MAX, Records, check_len, read_str, write_str
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
@@ -41,14 +41,21 @@ class MonsterMemory(BlockModel):
     races: list[MonsterKills] = field(default_factory=list)
 
 
+_KILLS = Records(MonsterKills, [("race", "s", NAME_MAX), ("pkills", "H"), ("thefts", "H")])
+
+
 def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
     m = MonsterMemory(r.u8("mflag_size"))
-    while True:
-        name = read_str(r, f"races[{len(m.races)}].race")
-        if name == END_OF_MONSTERS:
-            break
-        i = len(m.races)
-        m.races.append(MonsterKills(name, r.u16(f"races[{i}].pkills"), r.u16(f"races[{i}].thefts")))
+    races = _KILLS.read(r, ctx, -1, END_OF_MONSTERS)
+    if races is not None:
+        m.races = races
+    else:  # no C reader, or something unusual: field by field, for the exact error
+        while True:
+            name = read_str(r, f"races[{len(m.races)}].race")
+            if name == END_OF_MONSTERS:
+                break
+            i = len(m.races)
+            m.races.append(MonsterKills(name, r.u16(f"races[{i}].pkills"), r.u16(f"races[{i}].thefts")))
     ctx.set("mflag_size", m.mflag_size, "monster memory")
     return m
 

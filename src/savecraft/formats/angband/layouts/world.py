@@ -18,6 +18,7 @@ from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_l
 from .items import (
     Item,
     ItemList,
+    Records,
     check_len,
     read_item,
     read_item_list,
@@ -143,8 +144,15 @@ class Stores(BlockModel):
     stores: list[Store] = field(default_factory=list)
 
 
+_STOCK = Records(StockItem, [("known", "j"), ("item", "j")])
+_STORE = Records(Store, [("owner", "B"), ("stock", "n", _STOCK)])
+
+
 def _rd_stores(r: Reader, ctx: Context) -> Stores:
     n = r.count(r.u16("count"), 2, "stores", "store")
+    fast = _STORE.read(r, ctx, n)
+    if fast is not None:
+        return Stores(fast)
     m = Stores()
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
@@ -313,7 +321,13 @@ class FloorObjects:
     objects: ItemList = field(default_factory=ItemList)
 
 
+_FLOOR = Records(FloorObjects, [("obj_max", "H"), ("objects", "X")])
+
+
 def _rd_floor(r: Reader, ctx: Context, path: str) -> FloorObjects:
+    fast = _FLOOR.read(r, ctx, 1)
+    if fast is not None:
+        return fast[0]  # type: ignore[no-any-return]
     return FloorObjects(r.u16(f"{path}.obj_max"), read_item_list(r, ctx, f"{path}.objects"))
 
 
@@ -370,6 +384,14 @@ class Monster:
     summon_group: GroupInfo = field(default_factory=GroupInfo)
 
 
+_GROUP = Records(GroupInfo, [("index", "H"), ("role", "B")])
+_MONSTER = Records(Monster, [
+    ("midx", "H"), ("race", "s", 79), ("original_race", "s", 79), ("y", "B"), ("x", "B"),
+    ("hp", "h"), ("maxhp", "h"), ("mspeed", "B"), ("energy", "B"), ("timed", "c"),
+    ("mflag", "y", "mflag_size"), ("known_flags", "y", "of_size"), ("known_res", "l", "elem_max"),
+    ("mimic", "H"), ("held", "X"), ("primary_group", "r", _GROUP), ("summon_group", "r", _GROUP)])
+
+
 def _rd_monster(r: Reader, ctx: Context, p: str) -> Monster:
     m = Monster(r.u16(f"{p}.midx"), read_str(r, f"{p}.race", 79), read_str(r, f"{p}.original_race", 79),
                 r.u8(f"{p}.y"), r.u8(f"{p}.x"), r.i16(f"{p}.hp"), r.i16(f"{p}.maxhp"),
@@ -423,6 +445,9 @@ def _rd_monster_list(r: Reader, ctx: Context, path: str) -> MonsterList:
     if limit == 0:  # the game reads no monster, as for 1; the writer writes 1
         raise NotCanonical(f"{path}.limit is 0, which the game writes back as 1")
     n = r.count(limit - 1, MIN_MONSTER, f"{path}.monsters", "monster")
+    fast = _MONSTER.read(r, ctx, n)
+    if fast is not None:
+        return MonsterList(fast)
     return MonsterList([_rd_monster(r, ctx, f"{path}.monsters[{i}]") for i in range(n)])
 
 
