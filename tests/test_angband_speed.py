@@ -23,7 +23,7 @@ import pytest
 
 from savecraft import api
 from savecraft.errors import FormatError, Report
-from savecraft.formats.angband import block
+from savecraft.formats.angband import block, sniffing
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import items, layouts, world
@@ -151,9 +151,12 @@ def test_mutations_that_still_decode_rebuild_the_same_bytes() -> None:
 def parse_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
     """(C, pure Python) outcome of a load: the model, or the error's text."""
     out = []
-    for c_reader in (items._read_item_c, None):
+    for compiled in (True, False):
         with monkeypatch.context() as m:
-            m.setattr(items, "_read_item_c", c_reader)
+            if not compiled:
+                m.setattr(items, "_read_item_c", None)  # also every Records program
+                m.setattr(world, "_rle_cover", None)
+                m.setattr(sniffing, "_c_sum", None)
             try:
                 out.append(parse(data))
             except FormatError as err:
@@ -187,6 +190,15 @@ def test_c_and_pure_readers_agree_on_mutated_files(monkeypatch: pytest.MonkeyPat
         bad = with_byte(data, at, rng.choice([0, 1, 2, 0x80, 0xC3, 0xFF, rng.randrange(256)]))
         fast, slow = parse_both(bad, monkeypatch)
         assert fast == slow, at
+
+
+@needs_c
+@pytest.mark.parametrize("size", [0, 1, 31, 32, 33, 511, 4096, 100_003])
+def test_c_byte_sum_is_the_sum_of_the_bytes(size: int) -> None:
+    data = random.Random(size).randbytes(size)
+    assert sniffing._c_sum is not None
+    assert sniffing.byte_sum(data) == sum(data) % 2**32 == sniffing._c_sum(memoryview(data))
+    assert sniffing.byte_sum(b"\xff" * 20_000_000) == 255 * 20_000_000 % 2**32
 
 
 @needs_c

@@ -778,7 +778,8 @@ fail:
 /*
  * read_records(program, data, pos, end, count, stop) -> (list, pos) or None.
  * count >= 0: that many records. count < 0: records up to the one whose first
- * field, a string, is `stop` (that string is read, and ends the list).
+ * field is `stop`: a string (that string is read, and ends the list), or an int,
+ * a u8 (that byte is read, and ends the list).
  */
 static PyObject *
 read_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -795,7 +796,14 @@ read_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (PyErr_Occurred())
         return NULL;
     PyObject *stop = args[5];
-    if (count < 0 && (pg->n == 0 || pg->ops[0] != 's' || !PyUnicode_Check(stop))) {
+    long stop_byte = -1;
+    if (count < 0 && PyLong_Check(stop)) {
+        stop_byte = PyLong_AsLong(stop);
+        if (stop_byte < 0 || stop_byte > 255 || pg->n == 0 || pg->ops[0] != 'B') {
+            PyErr_SetString(PyExc_ValueError, "a stop byte needs a program that starts with a u8");
+            return NULL;
+        }
+    } else if (count < 0 && (pg->n == 0 || pg->ops[0] != 's' || !PyUnicode_Check(stop))) {
         PyErr_SetString(PyExc_ValueError, "a stop string needs a program that starts with a string");
         return NULL;
     }
@@ -807,7 +815,14 @@ read_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (lst == NULL || pos < 0 || pos > c.end)
         goto done;
     for (Py_ssize_t k = 0; count < 0 || k < count; k++) {
-        if (count < 0) {
+        if (stop_byte >= 0) {
+            if (!need(&c, 1))
+                goto done;
+            if (c.p[c.pos] == stop_byte) {
+                c.pos++;
+                break;
+            }
+        } else if (count < 0) {
             Py_ssize_t at = c.pos;
             PyObject *first = rd_str(&c, pg->arg[0]);
             if (first == NULL)
@@ -835,6 +850,51 @@ done:
     return result;
 }
 
+
+/* byte_sum(data) -> int: the unsigned sum of the bytes modulo 2**32 (Angband's block checksum). */
+static PyObject *
+byte_sum(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const uint8_t *p = (const uint8_t *)view.buf;
+    uint64_t total = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < view.len; i++)  /* vectorised by the compiler at -O3 */
+        total += p[i];
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    return PyLong_FromUnsignedLong((unsigned long)(total & 0xFFFFFFFFu));
+}
+
+/*
+ * rle_cover(data, pos, end, cells) -> int: how many (count, byte) pairs from
+ * `pos` it takes to cover `cells` squares (an Angband level map layer), or -1
+ * when the pairs up to `end` cover fewer.
+ */
+static PyObject *
+rle_cover(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos, end, cells;
+    if (!PyArg_ParseTuple(args, "y*nnn", &view, &pos, &end, &cells))
+        return NULL;
+    if (end > view.len)
+        end = view.len;
+    const uint8_t *p = (const uint8_t *)view.buf;
+    Py_ssize_t pairs = -1, done = 0;
+    for (Py_ssize_t i = pos; i >= 0 && i + 1 < end && cells > 0; i += 2) {
+        done += p[i];
+        if (done >= cells) {
+            pairs = (i - pos) / 2 + 1;
+            break;
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(cells > 0 ? pairs : 0);
+}
+
 static PyMethodDef methods[] = {
     {"rle_count", rle_count, METH_VARARGS, "Count the values of a TirNanoG RLE stream."},
     {"rle_decode", rle_decode, METH_VARARGS, "Decode a TirNanoG RLE stream into a uint16 buffer."},
@@ -842,6 +902,8 @@ static PyMethodDef methods[] = {
     {"item_types", item_types, METH_VARARGS, "The Item and Curse classes read_item builds."},
     {"read_item", (PyCFunction)(void (*)(void))read_item, METH_FASTCALL,
      "One Angband 4.2 object record into an Item, or None for the Python reader."},
+    {"byte_sum", byte_sum, METH_O, "The unsigned sum of the bytes modulo 2**32."},
+    {"rle_cover", rle_cover, METH_VARARGS, "The (count, byte) pairs that cover a number of cells."},
     {"record_program", record_program, METH_VARARGS, "Compile a record program for read_records."},
     {"read_records", (PyCFunction)(void (*)(void))read_records, METH_FASTCALL,
      "Records of a program into model objects, or None for the Python reader."},

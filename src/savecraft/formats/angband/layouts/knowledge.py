@@ -141,8 +141,16 @@ class Ignore(BlockModel):
     rune_notes: list[RuneNote] = field(default_factory=list)
 
 
-def _rd_notes(r: Reader, path: str) -> list[KindNote]:
+_KIND_NOTE = Records(KindNote, [("tval", "s", 79), ("sval", "s", 79), ("note", "s", 79)])
+_RUNE_NOTE = Records(RuneNote, [("rune", "h"), ("note", "s", 79)])
+_EGO = Records(EgoIgnore, [("everseen", "B"), ("itypes", "y", "itype_size")])
+
+
+def _rd_notes(r: Reader, ctx: Context, path: str) -> list[KindNote]:
     n = r.count(r.u16(f"{path}_count"), 3, path, "note")
+    fast = _KIND_NOTE.read(r, ctx, n)
+    if fast is not None:
+        return fast
     return [KindNote(read_str(r, f"{path}[{i}].tval", 79), read_str(r, f"{path}[{i}].sval", 79),
                      read_str(r, f"{path}[{i}].note", 79)) for i in range(n)]
 
@@ -160,12 +168,15 @@ def _rd_ignore(r: Reader, ctx: Context) -> Ignore:
     n = r.u16("ego_count")
     m.itype_size = r.u16("itype_size")
     r.count(n, 1 + m.itype_size, "egos", "ego")
-    m.egos = [EgoIgnore(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
-              for i in range(n)]
-    m.aware_notes = _rd_notes(r, "aware_notes")
-    m.unaware_notes = _rd_notes(r, "unaware_notes")
+    egos = _EGO.read(r, ctx, n, itype_size=m.itype_size)
+    m.egos = egos if egos is not None else [
+        EgoIgnore(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
+        for i in range(n)]
+    m.aware_notes = _rd_notes(r, ctx, "aware_notes")
+    m.unaware_notes = _rd_notes(r, ctx, "unaware_notes")
     n = r.count(r.u16("rune_notes_count"), 3, "rune_notes", "note")
-    m.rune_notes = [RuneNote(r.i16(f"rune_notes[{i}].rune"), read_str(r, f"rune_notes[{i}].note", 79))
+    runes = _RUNE_NOTE.read(r, ctx, n)
+    m.rune_notes = runes if runes is not None else [RuneNote(r.i16(f"rune_notes[{i}].rune"), read_str(r, f"rune_notes[{i}].note", 79))
                     for i in range(n)]
     return m
 
@@ -203,8 +214,14 @@ class Artifacts(BlockModel):
     artifacts: list[ArtifactState] = field(default_factory=list)
 
 
+_ARTIFACT = Records(ArtifactState, [("created", "B"), ("seen", "B"), ("everseen", "B"), ("unused", "B")])
+
+
 def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
     n = r.count(r.u16("count"), 4, "artifacts", "artifact")
+    fast = _ARTIFACT.read(r, ctx, n)
+    if fast is not None:
+        return Artifacts(fast)
     raw = r.bytes(4 * n, "artifacts")
     return Artifacts([ArtifactState(*raw[i:i + 4]) for i in range(0, 4 * n, 4)])
 

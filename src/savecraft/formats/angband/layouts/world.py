@@ -13,6 +13,7 @@ from typing import ClassVar
 
 
 from ....binary import Reader, Writer
+from ....compiled import speedups
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_layout
 from .items import (
@@ -28,6 +29,7 @@ from .items import (
     write_str,
 )
 
+_rle_cover = getattr(speedups, "rle_cover", None)
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
@@ -93,6 +95,24 @@ class Gear(BlockModel):
     items: list[GearItem] = field(default_factory=list)
 
 
+# One (slot, object) of the list, read into a GearItem's first two fields (the C reader).
+_GEAR_ENTRY = Records(GearItem, [("slot", "B"), ("item", "j")])
+
+
+def _rd_gear_fast(r: Reader, ctx: Context) -> Gear | None:
+    real = _GEAR_ENTRY.read(r, ctx, -1, FINISHED_CODE)
+    if real is None:
+        return None
+    start = r.pos
+    known = _GEAR_ENTRY.read(r, ctx, -1, FINISHED_CODE)
+    if known is None or len(known) != len(real):
+        r.pos = start
+        return None
+    for g, k in zip(real, known):
+        g.known_slot, g.known = k.slot, k.item
+    return Gear(real)
+
+
 def _rd_gear_list(r: Reader, ctx: Context, path: str) -> list[tuple[int, Item]]:
     out: list[tuple[int, Item]] = []
     while True:
@@ -103,6 +123,11 @@ def _rd_gear_list(r: Reader, ctx: Context, path: str) -> list[tuple[int, Item]]:
 
 
 def _rd_gear(r: Reader, ctx: Context) -> Gear:
+    start = r.pos
+    fast = _rd_gear_fast(r, ctx)
+    if fast is not None:
+        return fast
+    r.pos = start
     real = _rd_gear_list(r, ctx, "items")
     known = _rd_gear_list(r, ctx, "known")
     if len(real) != len(known):
@@ -179,6 +204,10 @@ def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
 
 def _read_rle(r: Reader, cells: int, name: str) -> bytes:
     """The (count, byte) pairs that fill ``cells`` squares, as stored."""
+    if _rle_cover is not None:
+        pairs = _rle_cover(r.data, r.pos, r.end, cells)
+        if pairs >= 0:
+            return r.bytes(2 * pairs, name)
     import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
 
     avail = r.remaining // 2
