@@ -303,9 +303,10 @@ class Records:
             return a.program(values)
         return a
 
-    def read(self, r: Reader, ctx: Context, count: int, stop: str | None = None,
+    def read(self, r: Reader, ctx: Context, count: int, stop: str | int | None = None,
              **sizes: int) -> list[Any] | None:
-        """``count`` records (or, with ``stop``, those before the string ``stop``), or None.
+        """``count`` records, or None; with a count of -1, the records before ``stop``: a string
+        in place of the first field (a string), or a byte in place of the first field (a u8).
 
         ``sizes`` adds sizes the block itself stored (a history's ``hist_size``).
         """
