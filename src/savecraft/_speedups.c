@@ -895,6 +895,317 @@ rle_cover(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(cells > 0 ? pairs : 0);
 }
 
+
+/*
+ * The writers: the same programs and object records, from model objects back to
+ * bytes (build, and validation's re-encoding). They write only what the Python
+ * writers would write the same way; anything else (a value out of range, a list
+ * of the wrong size, a string with a NUL, an object of another class) returns
+ * None, and the Python writer raises its exact error or writes it itself.
+ */
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} Out;
+
+static int
+grow(Out *o, Py_ssize_t n)
+{
+    if (o->len + n <= o->cap)
+        return 0;
+    Py_ssize_t cap = o->cap ? o->cap : 4096;
+    while (cap < o->len + n)
+        cap *= 2;
+    char *b = PyMem_Realloc(o->buf, (size_t)cap);
+    if (b == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    o->buf = b;
+    o->cap = cap;
+    return 0;
+}
+
+/* 0 written, 1 not this writer's case (no exception), -1 an exception. */
+static int
+put_raw(Out *o, const void *p, Py_ssize_t n)
+{
+    if (grow(o, n) < 0)
+        return -1;
+    memcpy(o->buf + o->len, p, (size_t)n);
+    o->len += n;
+    return 0;
+}
+
+static int
+put_int(Out *o, PyObject *v, int size, long lo, long hi)
+{
+    if (v == NULL || !PyLong_Check(v))
+        return 1;
+    int overflow;
+    long x = PyLong_AsLongAndOverflow(v, &overflow);
+    if (overflow || x < lo || x > hi) {
+        PyErr_Clear();
+        return 1;
+    }
+    uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
+    return put_raw(o, b, size);
+}
+
+#define PUT_U8(o, v) put_int(o, v, 1, 0, 255)
+#define PUT_U16(o, v) put_int(o, v, 2, 0, 65535)
+#define PUT_I16(o, v) put_int(o, v, 2, -32768, 32767)
+
+static int
+put_str(Out *o, PyObject *v, Py_ssize_t limit)
+{
+    if (v == NULL || !PyUnicode_Check(v))
+        return 1;
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(v, &n);
+    if (u == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    if (n > limit || memchr(u, 0, (size_t)n) != NULL)
+        return 1;
+    return put_raw(o, u, n + 1);  /* with its NUL */
+}
+
+static int
+put_bytes(Out *o, PyObject *v, Py_ssize_t n)
+{
+    if (v == NULL || !PyBytes_CheckExact(v) || PyBytes_GET_SIZE(v) != n)
+        return 1;
+    return put_raw(o, PyBytes_AS_STRING(v), n);
+}
+
+static int
+put_i16_list(Out *o, PyObject *v, Py_ssize_t n)
+{
+    if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != n)
+        return 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = PUT_I16(o, PyList_GET_ITEM(v, i));
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+static inline PyObject *
+slot(PyObject *obj, Py_ssize_t offset)
+{
+    return *(PyObject **)((char *)obj + offset);
+}
+
+#define TRY(expr) do { int r_ = (expr); if (r_) return r_; } while (0)
+
+static int
+write_one_item(Out *o, PyObject *it, const Py_ssize_t *sz)
+{
+    Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
+    const Py_ssize_t *f = item_offsets;
+    if (!PyObject_TypeCheck(it, item_type))
+        return 1;
+    static const uint8_t mark[2] = {0xFF, 0xFF};
+    TRY(put_raw(o, mark, 2));
+    TRY(PUT_U8(o, slot(it, f[0])));
+    TRY(PUT_U16(o, slot(it, f[1])));
+    TRY(PUT_U8(o, slot(it, f[2])));
+    TRY(PUT_U8(o, slot(it, f[3])));
+    TRY(put_str(o, slot(it, f[4]), ITEM_NAME_MAX));
+    TRY(put_str(o, slot(it, f[5]), ITEM_NAME_MAX));
+    TRY(PUT_I16(o, slot(it, f[6])));
+    TRY(PUT_U8(o, slot(it, f[7])));
+    TRY(PUT_I16(o, slot(it, f[8])));
+    TRY(put_str(o, slot(it, f[9]), ITEM_NAME_MAX));
+    TRY(put_str(o, slot(it, f[10]), ITEM_NAME_MAX));
+    TRY(PUT_U8(o, slot(it, f[11])));
+    for (int i = 12; i < 17; i++)
+        TRY(PUT_I16(o, slot(it, f[i])));
+    for (int i = 17; i < 21; i++)
+        TRY(PUT_U8(o, slot(it, f[i])));
+    TRY(put_str(o, slot(it, f[21]), ITEM_NAME_MAX));
+    TRY(PUT_U8(o, slot(it, f[22])));
+    TRY(put_bytes(o, slot(it, f[23]), of));
+    TRY(put_i16_list(o, slot(it, f[24]), mm));
+    for (int j = 0; j < 2; j++) {
+        PyObject *v = slot(it, f[25 + j]);
+        uint8_t has = v != Py_None;
+        TRY(put_raw(o, &has, 1));
+        if (has)
+            TRY(put_bytes(o, v, j ? sm : bm));
+    }
+    PyObject *curses = slot(it, f[27]);
+    uint8_t has = curses != Py_None;
+    TRY(put_raw(o, &has, 1));
+    if (has) {
+        if (curses == NULL || !PyList_Check(curses) || PyList_GET_SIZE(curses) != cm)
+            return 1;
+        for (Py_ssize_t i = 0; i < cm; i++) {
+            PyObject *c = PyList_GET_ITEM(curses, i);
+            if (!PyObject_TypeCheck(c, curse_type))
+                return 1;
+            TRY(PUT_U8(o, slot(c, curse_offsets[0])));
+            TRY(PUT_U16(o, slot(c, curse_offsets[1])));
+        }
+    }
+    PyObject *res = slot(it, f[28]), *fl = slot(it, f[29]);
+    if (res == NULL || !PyList_Check(res) || PyList_GET_SIZE(res) != em ||
+        fl == NULL || !PyBytes_CheckExact(fl) || PyBytes_GET_SIZE(fl) != em)
+        return 1;
+    for (Py_ssize_t i = 0; i < em; i++) {
+        TRY(PUT_I16(o, PyList_GET_ITEM(res, i)));
+        TRY(put_raw(o, PyBytes_AS_STRING(fl) + i, 1));
+    }
+    TRY(PUT_I16(o, slot(it, f[30])));
+    TRY(PUT_I16(o, slot(it, f[31])));
+    for (int i = 32; i < 36; i++)
+        TRY(PUT_U16(o, slot(it, f[i])));
+    TRY(put_str(o, slot(it, f[36]), ITEM_NAME_MAX));
+    return 0;
+}
+
+/* 1 when `it` is an Item without a kind (the end of a list), 0 when with one, -1 neither. */
+static int
+is_marker(PyObject *it)
+{
+    if (!PyObject_TypeCheck(it, item_type))
+        return -1;
+    PyObject *sval = slot(it, item_offsets[5]);
+    if (sval == NULL || !PyUnicode_Check(sval))
+        return -1;
+    return PyUnicode_GET_LENGTH(sval) == 0;
+}
+
+static int write_record(Out *o, Prog *pg, PyObject *obj, int depth);
+
+static int
+write_counted(Out *o, Prog *sub, PyObject *lst, int width, int depth)
+{
+    if (lst == NULL || !PyList_Check(lst))
+        return 1;
+    Py_ssize_t n = PyList_GET_SIZE(lst);
+    if (n > (width == 1 ? 255 : 65535))
+        return 1;
+    uint8_t b[2] = {(uint8_t)n, (uint8_t)(n >> 8)};
+    TRY(put_raw(o, b, width));
+    for (Py_ssize_t i = 0; i < n; i++)
+        TRY(write_record(o, sub, PyList_GET_ITEM(lst, i), depth + 1));
+    return 0;
+}
+
+static int
+write_record(Out *o, Prog *pg, PyObject *obj, int depth)
+{
+    if (depth > 8 || !PyObject_TypeCheck(obj, pg->type))
+        return 1;
+    for (Py_ssize_t i = 0; i < pg->n; i++) {
+        PyObject *v = slot(obj, pg->offsets[i]);
+        Py_ssize_t a = pg->arg[i];
+        switch (pg->ops[i]) {
+        case 'B': TRY(PUT_U8(o, v)); break;
+        case 'H': TRY(PUT_U16(o, v)); break;
+        case 'h': TRY(PUT_I16(o, v)); break;
+        case 'I':
+        case 'i': {
+            if (v == NULL || !PyLong_Check(v))
+                return 1;
+            int overflow;
+            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            long long lo = pg->ops[i] == 'I' ? 0 : -2147483648LL;
+            long long hi = pg->ops[i] == 'I' ? 4294967295LL : 2147483647LL;
+            if (overflow || x < lo || x > hi) {
+                PyErr_Clear();
+                return 1;
+            }
+            uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
+            TRY(put_raw(o, b, 4));
+            break;
+        }
+        case 's': TRY(put_str(o, v, a)); break;
+        case 'y': TRY(put_bytes(o, v, a)); break;
+        case 'l': TRY(put_i16_list(o, v, a)); break;
+        case 'c': {
+            if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) > 255)
+                return 1;
+            uint8_t n = (uint8_t)PyList_GET_SIZE(v);
+            TRY(put_raw(o, &n, 1));
+            TRY(put_i16_list(o, v, n));
+            break;
+        }
+        case 'j': TRY(write_one_item(o, v, pg->sizes)); break;
+        case 'X': {
+            if (v == NULL || !PyObject_TypeCheck(v, list_type))
+                return 1;
+            PyObject *items = slot(v, list_offsets[0]), *end = slot(v, list_offsets[1]);
+            if (items == NULL || !PyList_Check(items) || end == NULL || is_marker(end) != 1)
+                return 1;
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); k++) {
+                PyObject *it = PyList_GET_ITEM(items, k);
+                if (is_marker(it) != 0)
+                    return 1;
+                TRY(write_one_item(o, it, pg->sizes));
+            }
+            TRY(write_one_item(o, end, pg->sizes));
+            break;
+        }
+        case 'r': TRY(write_record(o, pg->sub[i], v, depth + 1)); break;
+        case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
+        case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
+        default: return 1;
+        }
+    }
+    return 0;
+}
+
+/* write_records(program, records) -> bytes, or None for the Python writer. */
+static PyObject *
+write_records(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *lst;
+    if (!PyArg_ParseTuple(args, "OO!", &capsule, &PyList_Type, &lst))
+        return NULL;
+    Prog *pg = PyCapsule_GetPointer(capsule, PROG_CAPSULE);
+    if (pg == NULL)
+        return NULL;
+    Out o = {NULL, 0, 0};
+    int r = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst) && r == 0; i++)
+        r = write_record(&o, pg, PyList_GET_ITEM(lst, i), 0);
+    PyObject *out = NULL;
+    if (r == 0)
+        out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
+    else if (r == 1)
+        out = Py_NewRef(Py_None);
+    PyMem_Free(o.buf);
+    return out;
+}
+
+/* write_item(item, of, mm, bm, sm, cm, em) -> bytes, or None for the Python writer. */
+static PyObject *
+write_item(PyObject *self, PyObject *args)
+{
+    PyObject *it;
+    Py_ssize_t sz[6];
+    if (!PyArg_ParseTuple(args, "Onnnnnn", &it, &sz[0], &sz[1], &sz[2], &sz[3], &sz[4], &sz[5]))
+        return NULL;
+    if (item_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
+        return NULL;
+    }
+    Out o = {NULL, 0, 0};
+    int r = write_one_item(&o, it, sz);
+    PyObject *out = NULL;
+    if (r == 0)
+        out = PyBytes_FromStringAndSize(o.buf, o.len);
+    else if (r == 1)
+        out = Py_NewRef(Py_None);
+    PyMem_Free(o.buf);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"rle_count", rle_count, METH_VARARGS, "Count the values of a TirNanoG RLE stream."},
     {"rle_decode", rle_decode, METH_VARARGS, "Decode a TirNanoG RLE stream into a uint16 buffer."},
@@ -902,6 +1213,8 @@ static PyMethodDef methods[] = {
     {"item_types", item_types, METH_VARARGS, "The Item and Curse classes read_item builds."},
     {"read_item", (PyCFunction)(void (*)(void))read_item, METH_FASTCALL,
      "One Angband 4.2 object record into an Item, or None for the Python reader."},
+    {"write_records", write_records, METH_VARARGS, "Records of a program back to bytes, or None."},
+    {"write_item", write_item, METH_VARARGS, "An Item back to its object record, or None."},
     {"byte_sum", byte_sum, METH_O, "The unsigned sum of the bytes modulo 2**32."},
     {"rle_cover", rle_cover, METH_VARARGS, "The (count, byte) pairs that cover a number of cells."},
     {"record_program", record_program, METH_VARARGS, "Compile a record program for read_records."},

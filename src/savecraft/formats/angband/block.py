@@ -206,7 +206,7 @@ def parse(data: bytes, report: Report) -> BlockSave:
     save.game = game or ""
     # Validation (a report that collects) re-encodes every block; a load trusts exact layouts.
     decoder = Decoder(data, save.variant, game, report, verify=not report.strict)
-    with gc_paused():  # thousands of records, none of them garbage
+    with gc_paused(keep=True):  # thousands of records, none of them garbage
         for f in found:
             save.blocks.append(_decode(data, f, decoder, report))
     d = save.description

@@ -133,7 +133,8 @@ def _rd_messages(r: Reader, ctx: Context) -> Messages:
 
 def _wr_messages(m: Messages, w: Writer, ctx: Context) -> None:
     w.i16(len(m.messages), "count")
-    for i, msg in enumerate(m.messages):
+    fast = _MESSAGE.write(w, ctx, m.messages)
+    for i, msg in enumerate([] if fast else m.messages):
         write_str(w, msg.text, f"messages[{i}].text")
         w.u16(msg.type, f"messages[{i}].type")
 
@@ -519,7 +520,8 @@ def _rd_history(r: Reader, ctx: Context) -> History:
 def _wr_history(m: History, w: Writer, ctx: Context) -> None:
     w.u8(m.hist_size, "hist_size")
     w.u32(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
+    fast = _HISTORY.write(w, ctx, m.entries, hist_size=m.hist_size)
+    for i, e in enumerate([] if fast else m.entries):
         check_len(e.type, m.hist_size, f"entries[{i}].type", "type bytes (hist_size)")
         w.bytes(e.type, f"entries[{i}].type")
         w.i32(e.turn, f"entries[{i}].turn")

@@ -319,6 +319,18 @@ class Records:
         r.pos = got[1]
         return got[0]  # type: ignore[no-any-return]
 
+    def write(self, w: Writer, ctx: Context, records: list[Any], **sizes: int) -> bool:
+        """Append ``records`` as the C writer encodes them; False (nothing written) where it
+        cannot (no C writer, anything unusual): the caller's Python writer then does."""
+        prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
+        if prog is None or type(records) is not list:
+            return False
+        raw = speedups.write_records(prog, records)  # type: ignore[union-attr]
+        if raw is None:
+            return False
+        w.buf += raw
+        return True
+
 
 
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
@@ -434,6 +446,14 @@ def _pack_item(it: Item, ctx: Context) -> bytes:
 
 
 def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
+    if _read_item_c is not None:
+        try:
+            raw = speedups.write_item(it, *_sizes(ctx))  # type: ignore[union-attr]
+        except _Slow:
+            raw = None
+        if raw is not None:
+            w.buf += raw
+            return
     try:
         w.bytes(_pack_item(it, ctx))
         return

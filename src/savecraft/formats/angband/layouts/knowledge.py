@@ -62,7 +62,8 @@ def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
 
 def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
     w.u8(m.mflag_size, "mflag_size")
-    for i, k in enumerate(m.races):
+    fast = not any(k.race == END_OF_MONSTERS for k in m.races) and _KILLS.write(w, ctx, m.races)
+    for i, k in enumerate([] if fast else m.races):
         if k.race == END_OF_MONSTERS:
             from ....errors import FormatError
             raise FormatError(None, f"races[{i}].race", "a monster race name", repr(k.race))
@@ -155,8 +156,10 @@ def _rd_notes(r: Reader, ctx: Context, path: str) -> list[KindNote]:
                      read_str(r, f"{path}[{i}].note", 79)) for i in range(n)]
 
 
-def _wr_notes(notes: list[KindNote], w: Writer, path: str) -> None:
+def _wr_notes(notes: list[KindNote], w: Writer, ctx: Context, path: str) -> None:
     w.u16(len(notes), f"{path}_count")
+    if _KIND_NOTE.write(w, ctx, notes):
+        return
     for i, k in enumerate(notes):
         write_str(w, k.tval, f"{path}[{i}].tval", 79)
         write_str(w, k.sval, f"{path}[{i}].sval", 79)
@@ -186,14 +189,16 @@ def _wr_ignore(m: Ignore, w: Writer, ctx: Context) -> None:
     w.bytes(m.levels, "levels")
     w.u16(len(m.egos), "ego_count")
     w.u16(m.itype_size, "itype_size")
-    for i, e in enumerate(m.egos):
+    fast = _EGO.write(w, ctx, m.egos, itype_size=m.itype_size)
+    for i, e in enumerate([] if fast else m.egos):
         w.u8(e.everseen, f"egos[{i}].everseen")
         check_len(e.itypes, m.itype_size, f"egos[{i}].itypes", "bytes (itype_size)")
         w.bytes(e.itypes, f"egos[{i}].itypes")
-    _wr_notes(m.aware_notes, w, "aware_notes")
-    _wr_notes(m.unaware_notes, w, "unaware_notes")
+    _wr_notes(m.aware_notes, w, ctx, "aware_notes")
+    _wr_notes(m.unaware_notes, w, ctx, "unaware_notes")
     w.u16(len(m.rune_notes), "rune_notes_count")
-    for i, n in enumerate(m.rune_notes):
+    fast = _RUNE_NOTE.write(w, ctx, m.rune_notes)
+    for i, n in enumerate([] if fast else m.rune_notes):
         w.i16(n.rune, f"rune_notes[{i}].rune")
         write_str(w, n.note, f"rune_notes[{i}].note", 79)
 
@@ -228,7 +233,8 @@ def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
 
 def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
     w.u16(len(m.artifacts), "count")
-    for i, a in enumerate(m.artifacts):
+    fast = _ARTIFACT.write(w, ctx, m.artifacts)
+    for i, a in enumerate([] if fast else m.artifacts):
         for name in ("created", "seen", "everseen", "unused"):
             w.u8(getattr(a, name), f"artifacts[{i}].{name}")
 

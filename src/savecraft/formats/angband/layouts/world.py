@@ -135,7 +135,18 @@ def _rd_gear(r: Reader, ctx: Context) -> Gear:
     return Gear([GearItem(s, it, ks, k) for (s, it), (ks, k) in zip(real, known)])
 
 
+_GEAR_KNOWN = Records(GearItem, [("known_slot", "B"), ("known", "j")])
+
+
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
+    at = len(w.buf)
+    if all(g.slot != FINISHED_CODE and g.known_slot != FINISHED_CODE for g in m.items) and \
+            _GEAR_ENTRY.write(w, ctx, m.items):
+        w.u8(FINISHED_CODE, "end")
+        if _GEAR_KNOWN.write(w, ctx, m.items):
+            w.u8(FINISHED_CODE, "end")
+            return
+        del w.buf[at:]
     for which in ("item", "known"):
         for i, g in enumerate(m.items):
             slot = g.slot if which == "item" else g.known_slot
@@ -191,7 +202,8 @@ def _rd_stores(r: Reader, ctx: Context) -> Stores:
 
 def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
     w.u16(len(m.stores), "count")
-    for i, s in enumerate(m.stores):
+    fast = _STORE.write(w, ctx, m.stores)
+    for i, s in enumerate([] if fast else m.stores):
         w.u8(s.owner, f"stores[{i}].owner")
         w.u8(len(s.stock), f"stores[{i}].count")
         for j, st in enumerate(s.stock):
@@ -361,6 +373,8 @@ def _rd_floor(r: Reader, ctx: Context, path: str) -> FloorObjects:
 
 
 def _wr_floor(m: FloorObjects, w: Writer, ctx: Context, path: str) -> None:
+    if _FLOOR.write(w, ctx, [m]):
+        return
     w.u16(m.obj_max, f"{path}.obj_max")
     write_item_list(m.objects, w, ctx, f"{path}.objects")
 
@@ -482,7 +496,8 @@ def _rd_monster_list(r: Reader, ctx: Context, path: str) -> MonsterList:
 
 def _wr_monster_list(m: MonsterList, w: Writer, ctx: Context, path: str) -> None:
     w.u16(len(m.monsters) + 1, f"{path}.limit")
-    for i, mon in enumerate(m.monsters):
+    fast = _MONSTER.write(w, ctx, m.monsters)
+    for i, mon in enumerate([] if fast else m.monsters):
         _wr_monster(mon, w, ctx, f"{path}.monsters[{i}]")
 
 
