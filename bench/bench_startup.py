@@ -6,7 +6,13 @@ the median of the per-pair ratios. One small file of each format family is
 tried (written by the samples, so the bench runs anywhere). The goal of
 issue 14: within 4x of ``python -c pass``.
 
-    PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS]
+The processes may keep compiled bytecode (``.pyc``), as an installed package
+does (pip compiles it at install time): a ``PYTHONDONTWRITEBYTECODE`` in the
+environment would make every run compile each imported module from source,
+which measures the compiler, not savecraft. ``--no-pyc`` keeps it set, for
+that worst case.
+
+    PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS] [--no-pyc]
 """
 
 from __future__ import annotations
@@ -25,9 +31,12 @@ from savecraft.formats.qfg5 import sample as qfg5_sample
 from savecraft.formats.tirnanog.save import sample as tng_sample
 
 
+ENV = dict(os.environ)
+
+
 def run_once(argv: list[str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     return time.perf_counter() - t0
 
 
@@ -52,11 +61,15 @@ def samples(folder: Path) -> dict[str, Path]:
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    args = [a for a in sys.argv[1:] if a != "--no-pyc"]
+    rounds = int(args[0]) if args else 15
+    if "--no-pyc" not in sys.argv:
+        ENV.pop("PYTHONDONTWRITEBYTECODE", None)
     base = [sys.executable, "-c", "pass"]
     with tempfile.TemporaryDirectory() as tmp:
         files = samples(Path(tmp))
-        print(f"savecraft validate FILE vs python -c pass, {rounds} alternating pairs, median ratio")
+        pyc = "without .pyc" if ENV.get("PYTHONDONTWRITEBYTECODE") else "with .pyc"
+        print(f"savecraft validate FILE vs python -c pass, {rounds} alternating pairs, {pyc}, median ratio")
         for name, path in files.items():
             cmd = [sys.executable, "-m", "savecraft", "validate", str(path)]
             run_once(cmd)  # warm the page cache and the .pyc files

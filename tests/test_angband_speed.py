@@ -269,3 +269,52 @@ def test_c_and_pure_writers_agree_on_edits(path: str, value: object,
     setattr(obj, last, value)
     fast, slow = build_both(save, monkeypatch)
     assert fast == slow
+
+
+# -- start-up: only the layouts of the file's variant are imported ------------------------------
+
+
+def modules_after(code: str) -> set[str]:
+    prog = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=60, check=True)
+    return set(out.stdout.split())
+
+
+PONY = FOLDER / "angband-block" / "ponyband_PLAYER.sav"
+
+
+@pytest.mark.skipif(not PONY.is_file(), reason="no Ponyband sample")
+def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
+    mods = modules_after(f"from savecraft.cli import main\nassert main(['validate', {str(PONY)!r}]) == 0")
+    lay = "savecraft.formats.angband.layouts."
+    assert {lay + "character", lay + "faangband"} <= mods
+    for other in ("world", "knowledge", "pwmangband"):
+        assert lay + other not in mods
+    assert "savecraft.jsonmap" not in mods and "numpy" not in mods
+
+
+@real42
+def test_validate_of_a_vanilla_file_imports_only_its_layouts() -> None:
+    mods = modules_after(f"from savecraft.cli import main\nassert main(['validate', {str(V42)!r}]) == 0")
+    lay = "savecraft.formats.angband.layouts."
+    assert {lay + "world", lay + "knowledge"} <= mods
+    assert lay + "faangband" not in mods and lay + "pwmangband" not in mods
+
+
+def test_every_layout_module_is_in_the_variant_table() -> None:
+    """A module missing from MODULES would never be imported for its variant's files."""
+    from savecraft.formats.angband import layouts as pkg
+
+    folder = Path(pkg.__file__).parent
+    listed = {n for names in pkg.MODULES.values() for n in names}
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "items"}
+    assert modules <= listed, modules - listed
+
+
+def test_lazy_layouts_still_resolve_for_json_and_paths() -> None:
+    """The Block union names lazily imported classes: type hints resolve them on demand."""
+    from typing import get_args, get_type_hints
+
+    union = get_args(get_type_hints(BlockSave)["blocks"])[0]
+    kinds = {getattr(t, "KIND", None) for t in get_args(union)}
+    assert {"raw", "description", "gear-4.2"} <= kinds and None not in kinds

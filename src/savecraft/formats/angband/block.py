@@ -21,22 +21,49 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+import importlib
+import sys
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_type_hints
 
 import orjson
 
 from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
-from ...jsonmap import KIND, decoder, encoder
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
 from .decoding import Decoder, Found, choose_game, encode
-from .layouts import Context, character, faangband, knowledge, layout_of, pwmangband, world
+from .layouts import Context, character, layout_of
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
 _T = TypeVar("_T")
+_LAYOUTS = f"{__package__}.layouts"
+
+
+class _LazyModule:
+    """A layout module imported at its first use: a file of one variant needs only its own.
+
+    (``save.gear`` of a FAAN file does not import Vanilla's world layouts: no block
+    can be an instance of a class whose module was never imported.)
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = f"{_LAYOUTS}.{name}"
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def loaded(self) -> Any:
+        """The module if something imported it already, else None."""
+        return sys.modules.get(self._name)
+
+
+if TYPE_CHECKING:
+    from .layouts import faangband, knowledge, pwmangband, world
+else:
+    faangband, knowledge, pwmangband, world = (
+        _LazyModule(n) for n in ("faangband", "knowledge", "pwmangband", "world"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -107,16 +134,18 @@ class RawBlock:
     failed: bool = field(default=False, compare=False)
 
 
-Block = (Description | RawBlock | character.Rng | character.Options | character.Messages
-         | character.Quests | character.Player | character.Misc | character.PlayerHp
-         | character.PlayerSpells | character.History | knowledge.MonsterMemory
-         | knowledge.ObjectMemory | knowledge.Ignore | knowledge.Artifacts | world.Gear
-         | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
-         | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
-         | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerSpells
-         | pwmangband.WildMap | faangband.Options | faangband.MonsterMemory
-         | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
-         | faangband.Traps | faangband.Squelch | faangband.Artifacts)
+Block = Union[  # (quoted: in modules imported for the first file of their variant)
+    Description, RawBlock, character.Rng, character.Options, character.Messages, character.Quests,
+    character.Player, character.Misc, character.PlayerHp, character.PlayerSpells,
+    character.History, "knowledge.MonsterMemory", "knowledge.ObjectMemory", "knowledge.Ignore",
+    "knowledge.Artifacts", "world.Gear", "world.Stores", "world.Dungeon", "world.Objects",
+    "world.Monsters", "world.Traps", "world.Chunks", "pwmangband.Header",
+    "pwmangband.MonsterMemory", "pwmangband.ObjectMemory", "pwmangband.Player",
+    "pwmangband.Ignore", "pwmangband.Artifacts", "pwmangband.PlayerSpells", "pwmangband.WildMap",
+    "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory", "faangband.Quests",
+    "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps", "faangband.Squelch",
+    "faangband.Artifacts"
+]
 
 
 @dataclass(slots=True)
@@ -143,18 +172,23 @@ class BlockSave:
                 return b
         return None
 
+    def _find_in(self, module: Any, cls: str) -> Any:
+        """The block of class ``cls`` of a lazily imported layout module (None when not imported)."""
+        mod = module.loaded()
+        return None if mod is None else self._find(getattr(mod, cls))
+
     @property
     def description(self) -> Description | None:
         return self._find(Description)
 
     @property
     def player(self) -> character.Player | pwmangband.Player | None:
-        return self._find(character.Player) or self._find(pwmangband.Player)
+        return self._find(character.Player) or self._find_in(pwmangband, "Player")
 
     @property
     def header(self) -> pwmangband.Header | None:
         """PWMAngband's header block: the character's name, race and class."""
-        return self._find(pwmangband.Header)
+        return self._find_in(pwmangband, "Header")  # type: ignore[no-any-return]
 
     @property
     def misc(self) -> character.Misc | None:
@@ -162,11 +196,11 @@ class BlockSave:
 
     @property
     def gear(self) -> world.Gear | None:
-        return self._find(world.Gear)
+        return self._find_in(world, "Gear")  # type: ignore[no-any-return]
 
     @property
     def dungeon(self) -> world.Dungeon | None:
-        return self._find(world.Dungeon)
+        return self._find_in(world, "Dungeon")  # type: ignore[no-any-return]
 
     @property
     def history(self) -> character.History | None:
@@ -174,7 +208,7 @@ class BlockSave:
 
     @property
     def stores(self) -> world.Stores | None:
-        return self._find(world.Stores)
+        return self._find_in(world, "Stores")  # type: ignore[no-any-return]
 
 
 def block_name(block: Block) -> str:
@@ -404,6 +438,8 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
     :func:`rebuild` reads the folder back, after edits to its files.
     """
+    from ...jsonmap import encoder
+
     ensure_dir(folder)
     written = []
     files = []
@@ -433,13 +469,15 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
 def rebuild(folder: Path) -> BlockSave:
     """The save an :func:`extract` folder describes, with whatever was edited in its files."""
+    from ...jsonmap import KIND, decoder
+
     head = _load_json(folder / HEADER_FILE)
     files = head.pop("files", None) if isinstance(head, dict) else None
     if not isinstance(files, list):
         raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
                           "(written by this savecraft's extract)", "nothing")
     save: BlockSave = decoder(BlockSave)({**head, "blocks": []}, HEADER_FILE)
-    dec = decoder(Block)
+    dec = decoder(get_args(get_type_hints(BlockSave)["blocks"])[0])  # Block, its names resolved
     for k, entry in enumerate(files):
         where = f"{HEADER_FILE}.files[{k}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):

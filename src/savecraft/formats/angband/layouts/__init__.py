@@ -25,6 +25,7 @@ plain parse skips its re-encoding; validation still does it.
 from __future__ import annotations
 
 import builtins
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -133,12 +134,12 @@ def register_layout(layout: Layout) -> Layout:
 
 def layouts_for(variant: str, name: str, version: int) -> list[Layout]:
     """The layouts that may apply, in the order they are tried (empty: the block stays raw)."""
-    _load()
+    _load(variant)
     return _BY_KEY.get((variant, name, version), [])
 
 
 def layout_of(model: object) -> Layout | None:
-    _load()
+    # A model's module registered its layouts when it was imported, before the model existed.
     return _BY_MODEL.get(type(model))
 
 
@@ -148,11 +149,24 @@ def layouts() -> list[Layout]:
     return list(_ALL)
 
 
-_loaded = False
+# The modules that register layouts, by the variant ids they register layouts for. Only the
+# modules of a file's variant are imported (a module costs milliseconds of start-up, mostly
+# its dataclasses); a variant not listed here imports them all. A new module goes here
+# (tests/test_angband_speed.py checks that every module of the package is listed).
+MODULES: dict[str, tuple[str, ...]] = {
+    "VNLA": ("character", "knowledge", "world"),
+    "FAAN": ("character", "faangband"),
+    "PWMG": ("character", "pwmangband"),
+}
+_loaded: set[str] = set()
 
 
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import character, faangband, knowledge, pwmangband, world  # noqa: F401  (they register)
+def _load(variant: str | None = None) -> None:
+    """Import (so register) the layout modules of ``variant``, or all of them."""
+    if variant in _loaded or "" in _loaded:
+        return
+    names = MODULES.get(variant) if variant is not None else None
+    key = variant if names is not None and variant is not None else ""
+    for name in names if names is not None else sorted({n for ns in MODULES.values() for n in ns}):
+        importlib.import_module(f"{__name__}.{name}")
+    _loaded.add(key)
