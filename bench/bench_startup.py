@@ -9,10 +9,10 @@ issue 14: within 4x of ``python -c pass``.
 The processes may keep compiled bytecode (``.pyc``), as an installed package
 does (pip compiles it at install time): a ``PYTHONDONTWRITEBYTECODE`` in the
 environment would make every run compile each imported module from source,
-which measures the compiler, not savecraft. ``--no-pyc`` keeps it set, for
-that worst case.
+which measures the compiler, not savecraft: it is removed for the runs (the
+warm-up run writes the bytecode).
 
-    PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS] [--no-pyc]
+    PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS]
 """
 
 from __future__ import annotations
@@ -61,15 +61,12 @@ def samples(folder: Path) -> dict[str, Path]:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--no-pyc"]
-    rounds = int(args[0]) if args else 15
-    if "--no-pyc" not in sys.argv:
-        ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    ENV.pop("PYTHONDONTWRITEBYTECODE", None)
     base = [sys.executable, "-c", "pass"]
     with tempfile.TemporaryDirectory() as tmp:
         files = samples(Path(tmp))
-        pyc = "without .pyc" if ENV.get("PYTHONDONTWRITEBYTECODE") else "with .pyc"
-        print(f"savecraft validate FILE vs python -c pass, {rounds} alternating pairs, {pyc}, median ratio")
+        print(f"savecraft validate FILE vs python -c pass, {rounds} alternating pairs, median ratio")
         for name, path in files.items():
             cmd = [sys.executable, "-m", "savecraft", "validate", str(path)]
             run_once(cmd)  # warm the page cache and the .pyc files

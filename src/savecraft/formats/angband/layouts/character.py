@@ -77,9 +77,29 @@ class Options(BlockModel):
     options: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class _Option:
+    """One (name, value) of the options block, as the C reader returns it."""
+
+    name: str = ""
+    value: int = 0
+
+
+_OPTION = Records(_Option, [("name", "s", 39), ("value", "B")])
+
+
 def _rd_options(r: Reader, ctx: Context) -> Options:
     m = Options(r.u8("delay_factor"), r.u8("hitpoint_warn"), r.u8("lazymove_delay"),
                 r.u8("sidebar_mode"))
+    start = r.pos
+    fast = _OPTION.read(r, ctx, -1, "")
+    if fast is not None:
+        m.options = {o.name: o.value for o in fast}
+        if len(m.options) == len(fast):
+            ctx.set("levels_persist", m.options.get("birth_levels_persist", 0), "options")
+            return m
+        m.options = {}  # a name twice: the loop below says where
+        r.pos = start
     while True:
         at = r.pos
         name = read_str(r, f"options[{len(m.options)}].name", 39)
