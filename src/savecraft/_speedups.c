@@ -356,6 +356,36 @@ static inline unsigned rd_u16(Cursor *c) {
 }
 static inline int rd_i16(Cursor *c) { return (int16_t)rd_u16(c); }
 
+/*
+ * Short ASCII strings recur (object kinds, monster races: "Flask of Oil" a
+ * hundred times in a save): the last one decoded for each of 512 hash slots is
+ * kept and handed out again, saving an allocation and a free per repeat.
+ */
+#define STR_CACHE 512
+#define STR_CACHE_MAX 40
+static PyObject *str_cache[STR_CACHE];
+
+static PyObject *
+cached_str(const uint8_t *s, Py_ssize_t n)
+{
+    uint32_t h = 2166136261u;
+    int ascii = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h = (h ^ s[i]) * 16777619u;
+        ascii &= s[i] < 0x80;
+    }
+    if (!ascii)
+        return NULL;
+    PyObject **slot = &str_cache[h % STR_CACHE];
+    PyObject *old = *slot;
+    if (old != NULL && PyUnicode_GET_LENGTH(old) == n && memcmp(PyUnicode_1BYTE_DATA(old), s, (size_t)n) == 0)
+        return Py_NewRef(old);
+    PyObject *text = PyUnicode_DecodeASCII((const char *)s, n, NULL);
+    if (text != NULL)
+        Py_XSETREF(*slot, Py_NewRef(text));
+    return text;
+}
+
 /* A NUL-terminated UTF-8 string of at most `limit` bytes; NULL (no exception) when not so. */
 static PyObject *
 rd_str(Cursor *c, Py_ssize_t limit)
@@ -366,7 +396,11 @@ rd_str(Cursor *c, Py_ssize_t limit)
     if (nul == NULL)
         return NULL;
     Py_ssize_t n = nul - s;
-    PyObject *text = PyUnicode_DecodeUTF8((const char *)s, n, NULL);
+    PyObject *text = NULL;
+    if (n <= STR_CACHE_MAX)
+        text = cached_str(s, n);
+    if (text == NULL && !PyErr_Occurred())
+        text = PyUnicode_DecodeUTF8((const char *)s, n, NULL);
     if (text == NULL) {
         PyErr_Clear();
         return NULL;

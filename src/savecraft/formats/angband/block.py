@@ -294,12 +294,11 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
         report.error(start + len(text), f"{path}.name", "NUL bytes after the block name",
                      repr(raw_name[len(text):]))
     data_start = r.pos
-    data = r.sub(size, f"{path}.data", "the file")
+    r.skip(size, f"{path}.data")
     total = byte_sum(memoryview(r.data)[data_start:data_start + size])
     if total != checksum:
         report.error(start + 24, f"{path}.checksum",
                      f"0x{total:08X} (the sum of the {size} data bytes)", f"0x{checksum:08X}")
-    del data
     pad = -size % 4
     at = r.pos
     padding = r.bytes(pad, f"{path}.padding")
@@ -309,14 +308,13 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
 
 
 def _decode(data: bytes, f: Found, decoder: Decoder, report: Report) -> Block:
-    raw = data[f.data_start:f.data_start + f.size]
-    path = f"blocks[{f.index}]"
     if f.name == DESCRIPTION:
-        return _decode_description(raw, f.version, f.data_start, path, report)
+        raw = data[f.data_start:f.data_start + f.size]
+        return _decode_description(raw, f.version, f.data_start, f"blocks[{f.index}]", report)
     got = decoder.decode(f)
     if got.model is not None:
         return got.model  # type: ignore[no-any-return]
-    return RawBlock(f.name, f.version, raw, got.reason, got.failed)
+    return RawBlock(f.name, f.version, data[f.data_start:f.data_start + f.size], got.reason, got.failed)
 
 
 def _decode_description(data: bytes, version: int, at: int, path: str, report: Report) -> Block:

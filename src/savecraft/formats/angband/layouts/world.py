@@ -282,6 +282,9 @@ def _rd_level(r: Reader, ctx: Context, path: str) -> Level:
 
 
 def _check_rle(runs: bytes, cells: int, path: str) -> None:
+    if _rle_cover is not None and isinstance(runs, bytes) and len(runs) % 2 == 0 \
+            and _rle_cover(runs, 0, len(runs), cells) == len(runs) // 2:
+        return  # the pairs reach `cells` squares exactly with the last one
     counts = runs[0::2]
     total = sum(counts)
     if len(runs) % 2 or total < cells or (counts and total - counts[-1] >= cells):
