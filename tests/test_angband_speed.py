@@ -252,6 +252,10 @@ EDITS = [
     ("gear.items[0].item.weight", True), ("gear.items[0].item.weight", 1.5),
     ("stores.stores[0].owner", 256), ("stores.stores[0].stock", []),
     ("history.entries[0].turn", 2**31), ("history.entries[0].type", b"\0"),
+    ("gear.items[1].known_slot", 255), ("blocks[4].races[3].race", "No more monsters"),
+    ("blocks[4].races[3].pkills", 70000), ("blocks[2].options", {"": 1}),
+    ("blocks[2].options", {"birth_x": 256}), ("blocks[2].options", {"a" * 40: 1}),
+    ("blocks[3].messages[0].text", "é" * 64), ("blocks[10].artifacts[0].seen", -1),
 ]
 
 
@@ -262,6 +266,8 @@ def test_c_and_pure_writers_agree_on_edits(path: str, value: object,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """An edited value: the same bytes, or the same error, from either writer."""
     save = parse(V42.read_bytes())
+    assert [block.block_name(save.blocks[i]) for i in (2, 3, 4, 10)] == \
+        ["options", "messages", "monster memory", "artifacts"]
     *parents, last = path.replace("]", "").replace("[", ".").split(".")
     obj: object = save
     for part in parents:

@@ -1194,20 +1194,38 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
     return 0;
 }
 
-/* write_records(program, records) -> bytes, or None for the Python writer. */
+/*
+ * write_records(program, records, stop=None) -> bytes, or None for the Python writer.
+ * `stop`: the value that ends such a list when read back (the first field's), which
+ * no record may hold: one that does returns None too.
+ */
 static PyObject *
 write_records(PyObject *self, PyObject *args)
 {
-    PyObject *capsule, *lst;
-    if (!PyArg_ParseTuple(args, "OO!", &capsule, &PyList_Type, &lst))
+    PyObject *capsule, *lst, *stop = Py_None;
+    if (!PyArg_ParseTuple(args, "OO!|O", &capsule, &PyList_Type, &lst, &stop))
         return NULL;
     Prog *pg = PyCapsule_GetPointer(capsule, PROG_CAPSULE);
     if (pg == NULL)
         return NULL;
     Out o = {NULL, 0, 0};
     int r = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst) && r == 0; i++)
-        r = write_record(&o, pg, PyList_GET_ITEM(lst, i), 0);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst) && r == 0; i++) {
+        PyObject *rec = PyList_GET_ITEM(lst, i);
+        if (stop != Py_None && pg->n > 0 && PyObject_TypeCheck(rec, pg->type)) {
+            PyObject *first = slot(rec, pg->offsets[0]);
+            int same = first == NULL ? 0 : PyObject_RichCompareBool(first, stop, Py_EQ);
+            if (same < 0) {
+                PyMem_Free(o.buf);
+                return NULL;
+            }
+            if (same) {
+                r = 1;
+                break;
+            }
+        }
+        r = write_record(&o, pg, rec, 0);
+    }
     PyObject *out = NULL;
     if (r == 0)
         out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);

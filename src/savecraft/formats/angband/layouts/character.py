@@ -115,7 +115,9 @@ def _rd_options(r: Reader, ctx: Context) -> Options:
 def _wr_options(m: Options, w: Writer, ctx: Context) -> None:
     for name in ("delay_factor", "hitpoint_warn", "lazymove_delay", "sidebar_mode"):
         w.u8(getattr(m, name), name)
-    for name, value in m.options.items():
+    opts = [_Option(k, v) for k, v in m.options.items()] if type(m.options) is dict else None
+    fast = opts is not None and _OPTION.write(w, ctx, opts, "")
+    for name, value in ({} if fast else m.options).items():
         if not name:
             raise FormatError(None, "options", "option names that are not empty", "''")
         write_str(w, name, f"options[{name}]", 39)

@@ -319,13 +319,15 @@ class Records:
         r.pos = got[1]
         return got[0]  # type: ignore[no-any-return]
 
-    def write(self, w: Writer, ctx: Context, records: list[Any], **sizes: int) -> bool:
+    def write(self, w: Writer, ctx: Context, records: list[Any], stop: str | int | None = None,
+              **sizes: int) -> bool:
         """Append ``records`` as the C writer encodes them; False (nothing written) where it
-        cannot (no C writer, anything unusual): the caller's Python writer then does."""
+        cannot (no C writer, anything unusual, a first field equal to ``stop``, which would end
+        the list when read back): the caller's Python writer then does, or says what is wrong."""
         prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
         if prog is None or type(records) is not list:
             return False
-        raw = speedups.write_records(prog, records)  # type: ignore[union-attr]
+        raw = speedups.write_records(prog, records, stop)  # type: ignore[union-attr]
         if raw is None:
             return False
         w.buf += raw

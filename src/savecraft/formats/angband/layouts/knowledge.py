@@ -62,7 +62,7 @@ def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
 
 def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
     w.u8(m.mflag_size, "mflag_size")
-    fast = not any(k.race == END_OF_MONSTERS for k in m.races) and _KILLS.write(w, ctx, m.races)
+    fast = _KILLS.write(w, ctx, m.races, END_OF_MONSTERS)
     for i, k in enumerate([] if fast else m.races):
         if k.race == END_OF_MONSTERS:
             from ....errors import FormatError

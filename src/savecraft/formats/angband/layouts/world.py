@@ -140,10 +140,9 @@ _GEAR_KNOWN = Records(GearItem, [("known_slot", "B"), ("known", "j")])
 
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
     at = len(w.buf)
-    if all(g.slot != FINISHED_CODE and g.known_slot != FINISHED_CODE for g in m.items) and \
-            _GEAR_ENTRY.write(w, ctx, m.items):
+    if _GEAR_ENTRY.write(w, ctx, m.items, FINISHED_CODE):
         w.u8(FINISHED_CODE, "end")
-        if _GEAR_KNOWN.write(w, ctx, m.items):
+        if _GEAR_KNOWN.write(w, ctx, m.items, FINISHED_CODE):
             w.u8(FINISHED_CODE, "end")
             return
         del w.buf[at:]
