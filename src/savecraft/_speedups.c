@@ -409,12 +409,35 @@ rd_str(Cursor *c, Py_ssize_t limit)
     return text;
 }
 
+/* Short byte strings recur too (flag sets, mostly zeros): the same cache, for bytes. */
+static PyObject *bytes_cache[STR_CACHE];
+
+static PyObject *
+cached_bytes(const uint8_t *s, Py_ssize_t n)
+{
+    PyObject *b;
+    if (n <= STR_CACHE_MAX) {
+        uint32_t h = 2166136261u ^ (uint32_t)n;
+        for (Py_ssize_t i = 0; i < n; i++)
+            h = (h ^ s[i]) * 16777619u;
+        PyObject **slot = &bytes_cache[h % STR_CACHE];
+        if (*slot != NULL && PyBytes_GET_SIZE(*slot) == n && memcmp(PyBytes_AS_STRING(*slot), s, (size_t)n) == 0) {
+            b = Py_NewRef(*slot);
+        } else if ((b = PyBytes_FromStringAndSize((const char *)s, n)) != NULL) {
+            Py_XSETREF(*slot, Py_NewRef(b));
+        }
+    } else {
+        b = PyBytes_FromStringAndSize((const char *)s, n);
+    }
+    return b;
+}
+
 static PyObject *
 rd_bytes(Cursor *c, Py_ssize_t n)
 {
     if (!need(c, n))
         return NULL;
-    PyObject *b = PyBytes_FromStringAndSize((const char *)c->p + c->pos, n);
+    PyObject *b = cached_bytes(c->p + c->pos, n);
     c->pos += n;
     return b;
 }
@@ -517,22 +540,29 @@ read_one_item(Cursor *c, const Py_ssize_t *sz)
     if (!need(c, 3 * em + 12))
         goto fail;
     {
-        PyObject *res = PyList_New(em), *fl = PyBytes_FromStringAndSize(NULL, em);
-        if (res == NULL || fl == NULL) {
+        uint8_t small[256], *f = em <= 256 ? small : PyMem_Malloc((size_t)em);
+        PyObject *res = PyList_New(em), *fl = NULL;
+        if (res == NULL || f == NULL) {
             Py_XDECREF(res);
-            Py_XDECREF(fl);
+            if (f != small && f != NULL)
+                PyMem_Free(f);
             goto fail;
         }
         v[k++] = res;
-        v[k++] = fl;
-        char *f = PyBytes_AS_STRING(fl);
         for (Py_ssize_t i = 0; i < em; i++) {
             PyObject *lvl = INT(rd_i16(c));
             if (lvl == NULL)
-                goto fail;
+                break;
             PyList_SET_ITEM(res, i, lvl);
-            f[i] = (char)rd_u8(c);
+            f[i] = (uint8_t)rd_u8(c);
         }
+        if (!PyErr_Occurred())
+            fl = cached_bytes(f, em);
+        if (f != small)
+            PyMem_Free(f);
+        if (fl == NULL)
+            goto fail;
+        v[k++] = fl;
     }
     PUT(INT(rd_i16(c)));  /* held_m_idx */
     PUT(INT(rd_i16(c)));  /* mimicking_m_idx */

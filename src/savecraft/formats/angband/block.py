@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 import importlib
+import struct
 import sys
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_type_hints
 
@@ -280,8 +281,13 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     every following 28 bytes as another broken block (a file of zeros would
     give a million problems), the walk stops and reports the rest once.
     """
-    path = f"blocks[{index}]"
     start = r.pos
+    if r.spans is None:  # a sound block in a few calls; anything else is read again, checked
+        f = _sound_block(r.data, start, r.end, index)
+        if f is not None:
+            r.pos = f.data_start + f.size + (-f.size % 4)
+            return f
+    path = f"blocks[{index}]"
     raw_name, version, size, checksum = r.record(BLOCK_HEADER, path)
     text = raw_name.split(b"\0", 1)[0]
     if not text or not all(0x20 <= b <= 0x7E for b in text):
@@ -305,6 +311,25 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     if padding != PAD * pad:
         report.error(at, f"{path}.padding", f"{pad} 'x' bytes up to a multiple of 4", repr(padding))
     return Found(index, start, text.decode("latin-1"), version, data_start, size)
+
+
+_HEADER = struct.Struct("<16sIII")
+_NAME = re.compile(rb"[\x20-\x7e]+\0*")
+
+
+def _sound_block(data: bytes, start: int, end: int, index: int) -> Found | None:
+    """The block at ``start`` when nothing about it is wrong (name, size, checksum, padding)."""
+    if start + 28 > end:
+        return None
+    raw_name, version, size, checksum = _HEADER.unpack_from(data, start)
+    data_start = start + 28
+    pad = -size % 4
+    if data_start + size + pad > end or not _NAME.fullmatch(raw_name):
+        return None
+    if byte_sum(memoryview(data)[data_start:data_start + size]) != checksum or \
+            data[data_start + size:data_start + size + pad] != PAD * pad:
+        return None
+    return Found(index, start, raw_name.rstrip(b"\0").decode("latin-1"), version, data_start, size)
 
 
 def _decode(data: bytes, f: Found, decoder: Decoder, report: Report) -> Block:
