@@ -342,6 +342,31 @@ fill(PyTypeObject *tp, const Py_ssize_t *offsets, PyObject **vals, Py_ssize_t n)
     return obj;
 }
 
+/* Ints of fields are mostly small: -256..1023 come from a table made once (a reference
+ * count increment instead of a call), the rest from PyLong_FromLong. */
+#define INT_LO (-256)
+#define INT_HI 1023
+static PyObject *int_table[INT_HI - INT_LO + 1];
+
+static int
+int_table_init(void)
+{
+    for (long v = INT_LO; v <= INT_HI; v++)
+        if ((int_table[v - INT_LO] = PyLong_FromLong(v)) == NULL)
+            return -1;
+    return 0;
+}
+
+static inline PyObject *
+new_int(long v)
+{
+    if (v >= INT_LO && v <= INT_HI)
+        return Py_NewRef(int_table[v - INT_LO]);
+    return PyLong_FromLong(v);
+}
+
+#define INT(expr) (new_int((long)(expr)))
+
 typedef struct {
     const uint8_t *p;
     Py_ssize_t pos, end;
@@ -451,7 +476,7 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
     if (lst == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromLong(rd_i16(c));
+        PyObject *v = INT(rd_i16(c));
         if (v == NULL) {
             Py_DECREF(lst);
             return NULL;
@@ -461,7 +486,6 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
     return lst;
 }
 
-#define INT(expr) (PyLong_FromLong((long)(expr)))
 
 /*
  * One record at c->pos. Returns the Item, or NULL: with an exception set on a
@@ -1317,5 +1341,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
+    if (int_table_init() < 0)
+        return NULL;
     return PyModule_Create(&module);
 }

@@ -99,11 +99,16 @@ class Decoder:
         self.verify = verify
         self.ctx = Context()
         self.enc_ctx = Context()
+        self._layouts: dict[tuple[str, int], list[Layout]] = {}
 
     def layouts(self, f: Found) -> list[Layout]:
         if self.game is None:
             return []
-        return [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+        got = self._layouts.get((f.name, f.version))
+        if got is None:
+            got = [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+            self._layouts[f.name, f.version] = got
+        return got
 
     def decode(self, f: Found) -> Decoded:
         layouts = self.layouts(f)
@@ -121,8 +126,8 @@ class Decoder:
         for layout in layouts:
             # A layout that fails must leave no trace: a later block that depends on
             # this one must then stay raw too, as building it would have no sizes.
-            saved = (dict(self.ctx.values), dict(self.ctx.source),
-                     dict(self.enc_ctx.values), dict(self.enc_ctx.source))
+            saved = (self.ctx.values.copy(), self.ctx.source.copy(),
+                     self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
             r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
             try:
                 model = layout.decode(r, self.ctx)
