@@ -390,23 +390,29 @@ static inline int rd_i16(Cursor *c) { return (int16_t)rd_u16(c); }
 #define STR_CACHE_MAX 40
 static PyObject *str_cache[STR_CACHE];
 
+/* Which cache slot: a few bytes and the length are enough (a hit is checked byte by byte). */
+static inline uint32_t
+slot_hash(const uint8_t *s, Py_ssize_t n)
+{
+    if (n == 0)
+        return 0;
+    uint32_t h = (uint32_t)n * 2654435761u;
+    h ^= (uint32_t)s[0] * 16777619u ^ (uint32_t)s[n / 2] * 40503u ^ (uint32_t)s[n - 1] * 769u;
+    if (n > 3)
+        h ^= (uint32_t)s[1] * 97u ^ (uint32_t)s[n - 2] * 7919u;
+    return h ^ (h >> 15);
+}
+
+/* The cached string for bytes s[0:n], or a new one (NULL with an exception: not UTF-8). */
 static PyObject *
 cached_str(const uint8_t *s, Py_ssize_t n)
 {
-    uint32_t h = 2166136261u;
-    int ascii = 1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        h = (h ^ s[i]) * 16777619u;
-        ascii &= s[i] < 0x80;
-    }
-    if (!ascii)
-        return NULL;
-    PyObject **slot = &str_cache[h % STR_CACHE];
-    PyObject *old = *slot;
+    PyObject **slot = &str_cache[slot_hash(s, n) % STR_CACHE];
+    PyObject *old = *slot;  /* only ASCII strings are kept: equal bytes are then equal text */
     if (old != NULL && PyUnicode_GET_LENGTH(old) == n && memcmp(PyUnicode_1BYTE_DATA(old), s, (size_t)n) == 0)
         return Py_NewRef(old);
-    PyObject *text = PyUnicode_DecodeASCII((const char *)s, n, NULL);
-    if (text != NULL)
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)s, n, NULL);
+    if (text != NULL && PyUnicode_IS_ASCII(text))
         Py_XSETREF(*slot, Py_NewRef(text));
     return text;
 }
@@ -421,11 +427,8 @@ rd_str(Cursor *c, Py_ssize_t limit)
     if (nul == NULL)
         return NULL;
     Py_ssize_t n = nul - s;
-    PyObject *text = NULL;
-    if (n <= STR_CACHE_MAX)
-        text = cached_str(s, n);
-    if (text == NULL && !PyErr_Occurred())
-        text = PyUnicode_DecodeUTF8((const char *)s, n, NULL);
+    PyObject *text = n <= STR_CACHE_MAX ? cached_str(s, n)
+                                        : PyUnicode_DecodeUTF8((const char *)s, n, NULL);
     if (text == NULL) {
         PyErr_Clear();
         return NULL;
@@ -442,10 +445,7 @@ cached_bytes(const uint8_t *s, Py_ssize_t n)
 {
     PyObject *b;
     if (n <= STR_CACHE_MAX) {
-        uint32_t h = 2166136261u ^ (uint32_t)n;
-        for (Py_ssize_t i = 0; i < n; i++)
-            h = (h ^ s[i]) * 16777619u;
-        PyObject **slot = &bytes_cache[h % STR_CACHE];
+        PyObject **slot = &bytes_cache[slot_hash(s, n) % STR_CACHE];
         if (*slot != NULL && PyBytes_GET_SIZE(*slot) == n && memcmp(PyBytes_AS_STRING(*slot), s, (size_t)n) == 0) {
             b = Py_NewRef(*slot);
         } else if ((b = PyBytes_FromStringAndSize((const char *)s, n)) != NULL) {
