@@ -256,6 +256,9 @@ EDITS = [
     ("blocks[4].races[3].pkills", 70000), ("blocks[2].options", {"": 1}),
     ("blocks[2].options", {"birth_x": 256}), ("blocks[2].options", {"a" * 40: 1}),
     ("blocks[3].messages[0].text", "é" * 64), ("blocks[10].artifacts[0].seen", -1),
+    ("player.lev", 0), ("player.lev", 51), ("player.lev", 50), ("player.stat_cur", [10] * 4),
+    ("player.stat_max", [10] * 6), ("player.timed", [0] * 256), ("player.unused_more", b"1234"),
+    ("player.au", 2**31), ("player.full_name", "x" * 32), ("player.body", []),
 ]
 
 
@@ -324,3 +327,24 @@ def test_lazy_layouts_still_resolve_for_json_and_paths() -> None:
     union = get_args(get_type_hints(BlockSave)["blocks"])[0]
     kinds = {getattr(t, "KIND", None) for t in get_args(union)}
     assert {"raw", "description", "gear-4.2"} <= kinds and None not in kinds
+
+
+@needs_c
+@real42
+@pytest.mark.parametrize("level", [0, 1, 50, 51, -1])
+def test_c_and_pure_readers_agree_on_the_player_level(level: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The level is checked after the C reader (the loader refuses 0 or 51): same either way."""
+    save = parse(V42.read_bytes())
+    assert save.player is not None
+    save.player.lev = 7
+    seven = block.build(save)
+    save.player.lev = 8
+    eight = block.build(save)
+    _, start, size = next(b for b in blocks_of(seven) if b[0] == "player")
+    at = next(i for i in range(start + 28, start + 28 + size) if seven[i] != eight[i])
+    bad = with_byte(with_byte(seven, at, level & 0xFF), at + 1, (level >> 8) & 0xFF)
+    fast, slow = parse_both(bad, monkeypatch)
+    assert fast == slow
+    assert isinstance(fast, BlockSave)  # a refused player block stays raw, with the reason
+    assert isinstance(block_named(fast, "player"), RawBlock) == (not 1 <= level <= 50)

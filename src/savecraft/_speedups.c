@@ -290,6 +290,10 @@ slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *d = PyTuple_GET_ITEM(slots, i);
+        if (d == Py_None) {  /* a field of the file that is no slot (a count) */
+            out[i] = -1;
+            continue;
+        }
         if (!PyObject_TypeCheck(d, &PyMemberDescr_Type)) {
             PyErr_SetString(PyExc_TypeError, "a slot descriptor expected");
             return -1;
@@ -337,8 +341,12 @@ fill(PyTypeObject *tp, const Py_ssize_t *offsets, PyObject **vals, Py_ssize_t n)
             Py_XDECREF(vals[i]);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        *(PyObject **)((char *)obj + offsets[i]) = vals[i];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (offsets[i] < 0)
+            Py_DECREF(vals[i]);
+        else
+            *(PyObject **)((char *)obj + offsets[i]) = vals[i];
+    }
     return obj;
 }
 
@@ -662,6 +670,8 @@ read_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  *   y           `arg` bytes
  *   l           a list of `arg` i16
  *   c           a list of i16 after its u8 count
+ *   C L         a u8 count of at most `arg` (no slot: its descriptor is None), then lists
+ *               of that many i16 (each L; the writer checks they are all that long)
  *   j           one object record (an Item), with the program's six sizes
  *   X           an ItemList: object records up to the one without a kind
  *   r           a nested record of the program `arg`
@@ -672,7 +682,7 @@ read_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * call return None, so the Python reader takes over for an exact error or the
  * same model.
  */
-#define PROG_MAX 40
+#define PROG_MAX 64
 
 typedef struct Prog {
     PyTypeObject *type;
@@ -711,7 +721,7 @@ record_program(PyObject *self, PyObject *args)
                           &PyTuple_Type, &pargs, &PyTuple_Type, &sizes))
         return NULL;
     if (nops > PROG_MAX || PyTuple_GET_SIZE(pargs) != nops || PyTuple_GET_SIZE(sizes) != 6) {
-        PyErr_SetString(PyExc_ValueError, "one argument per field code, six sizes, at most 40 fields");
+        PyErr_SetString(PyExc_ValueError, "one argument per field code, six sizes, at most 64 fields");
         return NULL;
     }
     Prog *pg = PyMem_Calloc(1, sizeof(Prog));
@@ -738,7 +748,7 @@ record_program(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < nops; i++) {
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         pg->ops[i] = ops[i];
-        if (strchr("BHhIisylcjXrnN", ops[i]) == NULL || ops[i] == 0) {
+        if (strchr("BHhIisylcCLjXrnN", ops[i]) == NULL || ops[i] == 0) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", ops[i]);
             goto fail;
         }
@@ -749,7 +759,7 @@ record_program(PyObject *self, PyObject *args)
             Py_INCREF(a);
             pg->subref[i] = a;
             pg->sub[i] = sub;
-        } else if (strchr("syl", ops[i])) {
+        } else if (strchr("sylC", ops[i])) {
             pg->arg[i] = PyLong_AsSsize_t(a);
             if (pg->arg[i] < 0) {
                 if (!PyErr_Occurred())
@@ -822,7 +832,7 @@ static PyObject *
 read_record(Prog *pg, Cursor *c, int depth)
 {
     PyObject *v[PROG_MAX] = {NULL};
-    Py_ssize_t i;
+    Py_ssize_t i, kept = 0;
     if (depth > 8)
         return NULL;
     for (i = 0; i < pg->n; i++) {
@@ -846,6 +856,11 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'y': x = rd_bytes(c, a); break;
         case 'l': x = rd_i16_list(c, a); break;
         case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
+        case 'C':
+            if (need(c, 1) && (kept = rd_u8(c)) <= a)
+                x = Py_NewRef(Py_None);
+            break;
+        case 'L': x = rd_i16_list(c, kept); break;
         case 'j': x = read_one_item(c, pg->sizes); break;
         case 'X': x = read_item_list_c(c, pg->sizes); break;
         case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
@@ -1187,10 +1202,11 @@ write_counted(Out *o, Prog *sub, PyObject *lst, int width, int depth)
 static int
 write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
+    Py_ssize_t kept = 0;
     if (depth > 8 || !PyObject_TypeCheck(obj, pg->type))
         return 1;
     for (Py_ssize_t i = 0; i < pg->n; i++) {
-        PyObject *v = slot(obj, pg->offsets[i]);
+        PyObject *v = pg->offsets[i] < 0 ? NULL : slot(obj, pg->offsets[i]);
         Py_ssize_t a = pg->arg[i];
         switch (pg->ops[i]) {
         case 'B': TRY(PUT_U8(o, v)); break;
@@ -1223,6 +1239,19 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             TRY(put_i16_list(o, v, n));
             break;
         }
+        case 'C': {  /* the length of the next L list */
+            Py_ssize_t j = i + 1;
+            while (j < pg->n && pg->ops[j] != 'L')
+                j++;
+            PyObject *lst = j < pg->n ? slot(obj, pg->offsets[j]) : NULL;
+            if (lst == NULL || !PyList_Check(lst) || PyList_GET_SIZE(lst) > a)
+                return 1;
+            kept = PyList_GET_SIZE(lst);
+            uint8_t n = (uint8_t)kept;
+            TRY(put_raw(o, &n, 1));
+            break;
+        }
+        case 'L': TRY(put_i16_list(o, v, kept)); break;
         case 'j': TRY(write_one_item(o, v, pg->sizes)); break;
         case 'X': {
             if (v == NULL || !PyObject_TypeCheck(v, list_type))

@@ -282,7 +282,29 @@ def stat_text(value: int) -> str:
     return "18/***" if bonus >= 220 else f"18/{bonus:03d}" if bonus >= 100 else f"18/{bonus:02d}"
 
 
+_BODY = Records(BodySlot, [("type", "H"), ("name", "s", 79)])
+_PLAYER = Records(Player, [
+    ("full_name", "s", 31), ("died_from", "s", 79), ("history", "s", 249), ("race", "s", 79),
+    ("shape", "s", 79), ("character_class", "s", 79), ("name_suffix", "B"), ("hitdie", "B"),
+    ("expfact", "B"), ("age", "h"), ("height", "h"), ("weight", "h"), ("", "C", len(STAT_NAMES)),
+    ("stat_max", "L"), ("stat_cur", "L"), ("stat_map", "L"), ("stat_birth", "L"),
+    ("height_birth", "h"), ("weight_birth", "h"), ("unused_birth", "h"), ("au_birth", "i"),
+    ("body_name", "s", 79), ("body", "N", _BODY), ("unused_body", "I"), ("au", "i"),
+    ("max_exp", "i"), ("exp", "i"), ("exp_frac", "H"), ("lev", "h"), ("mhp", "h"), ("chp", "h"),
+    ("chp_frac", "H"), ("msp", "h"), ("csp", "h"), ("csp_frac", "H"), ("max_lev", "h"),
+    ("max_depth", "h"), ("recall_depth", "h"), ("old_y", "B"), ("old_x", "B"),
+    ("unused_more", "y", 5), ("unignoring", "B"), ("deep_descent", "h"), ("energy", "h"),
+    ("word_recall", "h"), ("timed", "c"), ("total_energy", "I"), ("resting_turn", "I"),
+    ("future", "y", 32)])
+
+
 def _rd_player(r: Reader, ctx: Context) -> Player:
+    start = r.pos
+    fast = _PLAYER.read(r, ctx, 1)
+    if fast is not None and 1 <= fast[0].lev <= MAX_LEVEL:
+        ctx.set("spell_count_known", 1, "player")
+        return fast[0]  # type: ignore[no-any-return]
+    r.pos = start  # a level the loader refuses, or anything unusual: read again, checked
     p = Player()
     p.full_name = read_str(r, "full_name", 31)
     p.died_from = read_str(r, "died_from", 79)
@@ -336,6 +358,8 @@ def _rd_player(r: Reader, ctx: Context) -> Player:
 
 
 def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
+    if type(p.lev) is int and 1 <= p.lev <= MAX_LEVEL and _PLAYER.write(w, ctx, [p]):
+        return
     write_str(w, p.full_name, "full_name", 31)
     write_str(w, p.died_from, "died_from", 79)
     write_str(w, p.history, "history", 249)

@@ -242,7 +242,8 @@ class Records:
     as (slot, code, argument); the codes are those of ``record_program`` in ``_speedups.c``.
 
     An argument that is a string names a size an earlier block set in the
-    :class:`~.Context` (``of_size``...). :meth:`read` returns None whenever the
+    :class:`~.Context` (``of_size``...). A field with no slot (``""``) is a
+    count the model keeps as a list's length (code ``C``). :meth:`read` returns None whenever the
     C reader is absent or meets anything but the canonical common case; the
     caller then reads the same records with its Python code, which gives the
     same model or the exact error.
@@ -284,7 +285,7 @@ class Records:
             if None in args:
                 return None
             prog = speedups.record_program(  # type: ignore[union-attr]
-                self.cls, tuple(self.cls.__dict__[f[0]] for f in self.fields),
+                self.cls, tuple(self.cls.__dict__[f[0]] if f[0] else None for f in self.fields),
                 "".join(f[1] for f in self.fields), args, sizes)
             self._compiled[key] = prog
         return prog
