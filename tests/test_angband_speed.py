@@ -348,3 +348,21 @@ def test_c_and_pure_readers_agree_on_the_player_level(level: int,
     assert fast == slow
     assert isinstance(fast, BlockSave)  # a refused player block stays raw, with the reason
     assert isinstance(block_named(fast, "player"), RawBlock) == (not 1 <= level <= 50)
+
+
+@needs_c
+@real42
+@pytest.mark.parametrize("path", ["gear.items[0].item", "gear.items[0].item.tval",
+                                  "stores.stores[0].stock[0].item", "player.lev",
+                                  "dungeon.cave", "blocks[4].races[0].race"])
+def test_a_deleted_field_is_the_python_writers_error(path: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unset slot reaches the C writer as nothing at all: it must hand over, not crash."""
+    save = parse(V42.read_bytes())
+    *parents, last = path.replace("]", "").replace("[", ".").split(".")
+    obj: object = save
+    for part in parents:
+        obj = obj[int(part)] if part.isdigit() else getattr(obj, part)  # type: ignore[index]
+    delattr(obj, last)
+    fast, slow = build_both(save, monkeypatch)
+    assert fast == slow and isinstance(fast, str)

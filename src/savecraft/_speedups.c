@@ -1109,7 +1109,7 @@ write_one_item(Out *o, PyObject *it, const Py_ssize_t *sz)
 {
     Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
     const Py_ssize_t *f = item_offsets;
-    if (!PyObject_TypeCheck(it, item_type))
+    if (it == NULL || !PyObject_TypeCheck(it, item_type))  /* NULL: a slot deleted */
         return 1;
     static const uint8_t mark[2] = {0xFF, 0xFF};
     TRY(put_raw(o, mark, 2));
@@ -1174,7 +1174,7 @@ write_one_item(Out *o, PyObject *it, const Py_ssize_t *sz)
 static int
 is_marker(PyObject *it)
 {
-    if (!PyObject_TypeCheck(it, item_type))
+    if (it == NULL || !PyObject_TypeCheck(it, item_type))
         return -1;
     PyObject *sval = slot(it, item_offsets[5]);
     if (sval == NULL || !PyUnicode_Check(sval))
@@ -1203,7 +1203,7 @@ static int
 write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
     Py_ssize_t kept = 0;
-    if (depth > 8 || !PyObject_TypeCheck(obj, pg->type))
+    if (depth > 8 || obj == NULL || !PyObject_TypeCheck(obj, pg->type))
         return 1;
     for (Py_ssize_t i = 0; i < pg->n; i++) {
         PyObject *v = pg->offsets[i] < 0 ? NULL : slot(obj, pg->offsets[i]);
