@@ -366,3 +366,30 @@ def test_a_deleted_field_is_the_python_writers_error(path: str,
     delattr(obj, last)
     fast, slow = build_both(save, monkeypatch)
     assert fast == slow and isinstance(fast, str)
+
+
+@needs_c
+@real42
+def test_c_and_pure_readers_agree_on_cut_and_scrambled_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks cut short, grown, or with runs of random bytes: the same outcome either way."""
+    data = V42.read_bytes()
+    rng = random.Random(11)
+    entries = blocks_of(data)
+    for _ in range(60):
+        k = rng.randrange(1, len(entries))
+        out = bytearray(data[:entries[k][1]])
+        for i, (name, start, size) in enumerate(entries[k:], k):
+            body = bytearray(data[start + 28:start + 28 + size])
+            if i == k:
+                how = rng.randrange(3)
+                if how == 0:
+                    body = body[:rng.randrange(len(body) + 1)]
+                elif how == 1:
+                    body += rng.randbytes(rng.randrange(1, 40))
+                else:
+                    at = rng.randrange(max(len(body), 1))
+                    body[at:at + 8] = rng.randbytes(8)
+            out += data[start:start + 20] + struct.pack("<II", len(body), sum(body) % 2**32)
+            out += body + b"x" * (-len(body) % 4)
+        fast, slow = parse_both(bytes(out), monkeypatch)
+        assert fast == slow, (entries[k][0], k)
