@@ -393,3 +393,27 @@ def test_c_and_pure_readers_agree_on_cut_and_scrambled_blocks(monkeypatch: pytes
             out += body + b"x" * (-len(body) % 4)
         fast, slow = parse_both(bytes(out), monkeypatch)
         assert fast == slow, (entries[k][0], k)
+
+
+# -- the game's trial reads are not read twice --------------------------------------------------
+
+
+@pytest.mark.skipif(not REAL, reason="no real samples")
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_trial_reads_kept_for_the_decoder_give_the_same_model(path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from savecraft.formats.angband import decoding
+
+    data = path.read_bytes()
+    kept = parse(data)
+    monkeypatch.setattr(block, "choose_game", lambda d, v, f, trials=None: decoding.choose_game(d, v, f))
+    assert parse(data) == kept and parse(data, verify=True) == kept
+
+
+@pytest.mark.skipif(not PONY.is_file(), reason="no Ponyband sample")
+def test_spans_of_a_file_read_in_trials_are_recorded() -> None:
+    """A trial read records no spans: with spans on, the Decoder reads every block itself."""
+    from savecraft import spans
+
+    smap = spans.record(PONY.read_bytes())
+    assert smap.span_of("blocks[1].words") is not None and smap.span_of("blocks[6].count") is not None

@@ -34,7 +34,7 @@ from ...fileio import atomic_write, ensure_dir
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, choose_game, encode
+from .decoding import Decoder, Found, Trials, choose_game, encode
 from .layouts import Context, character, layout_of
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
@@ -237,10 +237,11 @@ def sniff(data: bytes) -> bool:
 
 def parse(data: bytes, report: Report) -> BlockSave:
     save, found = walk(data, report)
-    game = choose_game(data, save.variant, found)
+    trials: Trials = {}
+    game = choose_game(data, save.variant, found, trials)
     save.game = game or ""
     # Validation (a report that collects) re-encodes every block; a load trusts exact layouts.
-    decoder = Decoder(data, save.variant, game, report, verify=not report.strict)
+    decoder = Decoder(data, save.variant, game, report, verify=not report.strict, trials=trials)
     with gc_paused(keep=True):  # thousands of records, none of them garbage
         for f in found:
             save.blocks.append(_decode(data, f, decoder, report))

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...binary import Reader, Writer, join_path, not_recording
+from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
 from .layouts import Context, Layout, LayoutError, NotCanonical, layout_of, layouts_for
 
@@ -42,10 +42,19 @@ class Found:
     size: int
 
 
-def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
+# What a trial read of the chosen game left, by (block index, id of the layout): the context
+# values before it, the model, the context after it (values, sources).
+Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[str, str]]]
+
+
+def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
     hand-made player block, a game without a player layout), the game whose layouts read
-    the most blocks, provided they read all they claim but at most one."""
+    the most blocks, provided they read all they claim but at most one.
+
+    That second way reads every block in a trial; given ``trials``, what the chosen game's
+    trial read is kept there, so the :class:`Decoder` need not read it again.
+    """
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
     if anchor is None:  # a file cut short before its player block: too little to tell
@@ -56,26 +65,41 @@ def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
-    best, best_read = None, 0
+    best, best_read, best_kept = None, 0, {}
     for game in games:
         ctx, read, known = Context(), 0, 0
+        kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
             known += bool(mine)
-            read += any(_reads(data, lay, f, ctx) for lay in mine)
+            for lay in mine:
+                before = ctx.values.copy() if trials is not None else {}
+                ok, model = _trial(data, lay, f, ctx)
+                if ok:
+                    read += 1
+                    if trials is not None:
+                        kept[f.index, id(lay)] = (before, model, ctx.values.copy(), ctx.source.copy())
+                    break
         if known >= 3 and read >= known - 1 and read > best_read:
-            best, best_read = game, read
+            best, best_read, best_kept = game, read, kept
+    if trials is not None:
+        trials.update(best_kept)
     return best
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
+    return _trial(data, layout, f, ctx)[0]
+
+
+def _trial(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[bool, Any]:
+    """Whether ``layout`` reads the whole block (and what it read)."""
     with not_recording():  # a trial: only the read that is kept names bytes
         r = Reader(data, f.data_start, f.data_start + f.size)
         try:
-            layout.decode(r, ctx)
+            model = layout.decode(r, ctx)
         except (FormatError, LayoutError):
-            return False
-        return r.at_end()
+            return False, None
+        return r.at_end(), model
 
 
 @dataclass(slots=True)
@@ -91,8 +115,11 @@ class Decoder:
     """Decodes blocks in file order, carrying the context earlier blocks set."""
 
     def __init__(self, data: bytes, variant: str, game: str | None, report: Report,
-                 verify: bool = True) -> None:
+                 verify: bool = True, trials: Trials | None = None) -> None:
         self.data = data
+        # Trial reads of choose_game, used where the context is the same as the trial's was
+        # (a decode is a function of the bytes and the context) and no spans are recorded.
+        self.trials = trials if trials and active_sink() is None else None
         self.variant = variant
         self.game = game
         self.report = report
@@ -128,12 +155,18 @@ class Decoder:
             # this one must then stay raw too, as building it would have no sizes.
             saved = (self.ctx.values.copy(), self.ctx.source.copy(),
                      self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
-            r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
+            trial = self.trials.pop((f.index, id(layout)), None) if self.trials else None
             try:
-                model = layout.decode(r, self.ctx)
-                if not r.at_end():
-                    r.fail("", f"the end of the block ({layout.game} layout)",
-                           f"{r.remaining} more bytes")
+                if trial is not None and trial[0] == self.ctx.values:
+                    model = trial[1]
+                    self.ctx.values.update(trial[2])
+                    self.ctx.source.update(trial[3])
+                else:
+                    r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
+                    model = layout.decode(r, self.ctx)
+                    if not r.at_end():
+                        r.fail("", f"the end of the block ({layout.game} layout)",
+                               f"{r.remaining} more bytes")
                 if self.verify or not layout.exact:
                     w = Writer(path)
                     layout.encode(model, w, self.enc_ctx)
