@@ -287,6 +287,8 @@ class Records:
             prog = speedups.record_program(  # type: ignore[union-attr]
                 self.cls, tuple(self.cls.__dict__[f[0]] if f[0] else None for f in self.fields),
                 "".join(f[1] for f in self.fields), args, sizes)
+            if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
+                self._compiled.clear()
             self._compiled[key] = prog
         return prog
 
