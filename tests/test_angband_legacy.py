@@ -102,3 +102,45 @@ def test_numpy_and_python_checksums_agree() -> None:
     rng = np.random.default_rng(1)
     values = rng.integers(0, 256, 5000, dtype=np.uint8).tobytes()
     assert legacy.identify(encode_legacy(b"\x02\x09\x03\x07", values)) is not None
+
+
+def test_info_shows_what_the_file_is_then_refuses_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from .info_convention import check_info
+
+    when = 1_700_000_000  # 2023-11-14T22:13:20Z
+    values = bytearray(range(200))
+    values[4:8] = when.to_bytes(4, "little")  # decoded bytes 8-11: sf_when
+    values[10:12] = (7).to_bytes(2, "little")  # decoded bytes 14-15: sf_saves
+    p = tmp_path / "old.sav"
+    p.write_bytes(encode_legacy(bytes([2, 9, 3, 0x5A]), bytes(values)))
+    assert main(["info", "--json", str(p)]) == 1  # a file savecraft refuses: exit 1, after the summary
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    check_info(doc)  # docs/info-json.md
+    assert doc == {"file": str(p), "format": "angband-legacy", "description": legacy.FORMAT.description,
+                   "decoded": False, "version": "2.9.3", "version_major": 2, "version_minor": 9,
+                   "version_patch": 3, "xor_seed": 0x5A, "saved_at": "2023-11-14T22:13:20Z", "save_count": 7,
+                   "file_bytes": len(p.read_bytes())}
+    assert "version 2.9.3), which savecraft does not decode" in captured.err
+    assert main(["info", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert "version: 2.9.3" in out and "saved at: 2023-11-14T22:13:20Z" in out and "save count: 7" in out
+
+
+def test_info_of_a_model_whose_checksums_do_not_hold_is_all_null() -> None:
+    doc = legacy.info(legacy.LegacySave(b"not a savefile"))
+    assert doc["file_bytes"] == 14 and doc["version"] is None and doc["saved_at"] is None
+
+
+@real
+def test_real_legacy_file_info_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from .info_convention import check_info
+
+    assert main(["info", "--json", str(SAMPLE)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    check_info(doc)
+    assert doc["version"] == "1.0.0" and doc["save_count"] == 24 and doc["saved_at"] == "2012-03-08T12:25:53Z"

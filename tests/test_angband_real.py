@@ -18,7 +18,7 @@ from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, Description, RawBlock
 from savecraft.formats.angband.demo import samples_folder
-from savecraft.formats.angband.layouts import character, layouts, layouts_for, world
+from savecraft.formats.angband.layouts import anquestria, character, layouts, layouts_for, vanilla40, world
 from savecraft.paths import PathError
 
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
@@ -78,9 +78,11 @@ def test_every_real_file_round_trips_byte_for_byte(path: Path) -> None:
 
 
 def test_table_is_keyed_by_variant_name_and_version() -> None:
-    assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player]
+    # 4.2 first: a 4.2 player block is read as 4.2, whatever 4.0's layout would make of it
+    assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player, vanilla40.Player]
     assert layouts_for("FAAN", "player", 1) == []
-    assert layouts_for("VNLA", "player", 2) == []
+    assert [lay.model for lay in layouts_for("VNLA", "player", 2)] == [anquestria.Player]
+    assert layouts_for("VNLA", "player", 3) == []
     faan = {lay.name for lay in layouts() if lay.game == "FAangband 1 (Ponyband)"}
     assert {"rng", "messages", "player hp", "options", "traps"} <= faan
     names = {lay.name for lay in layouts() if lay.game == "Vanilla 4.2"}
@@ -99,14 +101,20 @@ def test_4_2_every_block_decoded(save42: BlockSave) -> None:
 
 @real
 def test_unknown_game_blocks_stay_raw_with_reason() -> None:
-    save = api.load(SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav")
+    data = (SAMPLES / "angband-block-variants" / "anquestria-3.2_PLAYER.sav").read_bytes()
+    save = api.parse(data[:4] + b"ZZZZ" + data[8:])  # a variant no layout is registered for
     raw = [b for b in save.blocks if isinstance(b, RawBlock)]
-    assert len(raw) == 20 and all("reads this file's player block" in b.reason for b in raw)
+    assert len(raw) == 20 and all(b.reason == "no layouts for variant 'ZZZZ'" for b in raw)
     assert save.game == "" and block.info(save)["game"] is None
+    # a block version no layout knows: that block stays raw, the game is still recognised
+    start = next(b[0] for b in blocks_of(data) if b[1] == "player")
+    save = api.parse(data[:start + 16] + struct.pack("<I", 7) + data[start + 20:])
+    assert save.game == "Anquestria (Angband 3.x)"
+    assert {(b.name, b.reason) for b in save.blocks if isinstance(b, RawBlock)} == \
+        {("player", "no Anquestria (Angband 3.x) layout for 'player' version 7")}
     pony = api.load(SAMPLES / "angband-block" / "ponyband_Asira.sav")
     assert pony.game == "FAangband 1 (Ponyband)"
-    assert {"name": "player", "version": 2,
-            "reason": "no FAangband 1 (Ponyband) layout for 'player' version 2"} in block.info(pony)["not_decoded"]
+    assert block.info(pony)["not_decoded"] == []
 
 
 @real
@@ -350,7 +358,7 @@ def test_pwmangband_sniffs_and_round_trips() -> None:
 def test_pwmangband_blocks_decoded_and_left_raw() -> None:
     save = api.parse(PWM.read_bytes())
     raw = {b.name: b.reason for b in save.blocks if isinstance(b, RawBlock)}
-    assert sorted(raw) == ["dungeon", "gear", "history", "home", "misc", "objects", "traps"]
+    assert sorted(raw) == ["dungeon", "gear", "home", "misc", "objects", "traps"]
     assert all(r.startswith("no PWMAngband 1.3 layout") for r in raw.values())
     sheet = block.info(save)
     assert (sheet["name"], sheet["race"], sheet["class"], sheet["level"]) == ("Archy", "Dunadan", "Archer", 6)

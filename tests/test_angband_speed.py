@@ -296,8 +296,8 @@ PONY = FOLDER / "angband-block" / "ponyband_PLAYER.sav"
 def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
     mods = modules_after(f"from savecraft.cli import main\nassert main(['validate', {str(PONY)!r}]) == 0")
     lay = "savecraft.formats.angband.layouts."
-    assert {lay + "character", lay + "faangband"} <= mods
-    for other in ("world", "knowledge", "pwmangband"):
+    assert {lay + "character", lay + "faangband", lay + "faangband_world"} <= mods
+    for other in ("knowledge", "pwmangband", "vanilla40", "anquestria"):
         assert lay + other not in mods
     assert "savecraft.jsonmap" not in mods and "numpy" not in mods
 
@@ -306,8 +306,8 @@ def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
 def test_validate_of_a_vanilla_file_imports_only_its_layouts() -> None:
     mods = modules_after(f"from savecraft.cli import main\nassert main(['validate', {str(V42)!r}]) == 0")
     lay = "savecraft.formats.angband.layouts."
-    assert {lay + "world", lay + "knowledge"} <= mods
-    assert lay + "faangband" not in mods and lay + "pwmangband" not in mods
+    assert {lay + "world", lay + "knowledge", lay + "vanilla40"} <= mods
+    assert lay + "pwmangband" not in mods
 
 
 def test_every_layout_module_is_in_the_variant_table() -> None:
@@ -316,8 +316,9 @@ def test_every_layout_module_is_in_the_variant_table() -> None:
 
     folder = Path(pkg.__file__).parent
     listed = {n for names in pkg.MODULES.values() for n in names}
-    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "items"}
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "items", "records"}
     assert modules <= listed, modules - listed
+    assert set(pkg.ORDER) == listed
 
 
 def test_lazy_layouts_still_resolve_for_json_and_paths() -> None:

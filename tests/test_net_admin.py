@@ -221,7 +221,7 @@ def test_savecraft_admin_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
             assert server.config.registration_open is False
             return ok, closed, bad
 
-    assert run(body) == (0, 0, 2)
+    assert run(body) == (0, 0, 1)  # the server answered and refused: exit 1, as README says
     captured = capsys.readouterr()
     assert '"total": 0' in captured.out and '"reg": false' in captured.out
-    assert "404: no user named 'Nobody'" in captured.err
+    assert "the server refused: 404: no user named 'Nobody'" in captured.err

@@ -313,3 +313,11 @@ def test_the_page_ships_everything_it_uses() -> None:
     for p in static_dir().iterdir():
         text = p.read_text()
         assert "http://" not in text and "https://" not in text and "@import" not in text, p.name
+
+
+def test_command_with_a_file_it_cannot_read_exits_2_before_serving(tmp_path: Path) -> None:
+    """A studio started on a missing file used to print "not opened" and serve on regardless."""
+    proc = subprocess.run([sys.executable, "-m", "savecraft", "studio", str(tmp_path / "gone.sav"),
+                           "--no-browser", "--port", "0"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert "gone.sav: cannot read" in proc.stderr and "http://" not in proc.stdout

@@ -73,6 +73,15 @@ def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["sections", str(game_file)]) == 0
     out = capsys.readouterr().out
     assert "35 maps: 2 maps" in out and "25 attributes" in out
+    assert main(["sections", str(game_file), "--json"]) == 0
+    table = orjson.loads(capsys.readouterr().out)
+    from .info_convention import check_info
+
+    check_info({"format": "tirnanog-game", "description": "", **table})
+    assert table["sections"][0] == {"index": 0, "offset": 8 * len(table["sections"]),
+                                    "size_bytes": table["sections"][1]["offset"] - 8 * len(table["sections"]),
+                                    "type": 0, "name": "strings", "strings": 33}
+    assert table["sections"][-1]["name"] == "maps" and table["sections"][-1]["maps"] == 2
     assert main(["refs", str(game_file), "dialogs", "--json"]) == 0
     doc = orjson.loads(capsys.readouterr().out)
     refs = {r["path"]: r for r in doc["references"]}

@@ -227,3 +227,34 @@ def test_random_garbage_never_raises_anything_else() -> None:
             pass
         result = savecraft.validate(bytes(data))
         assert isinstance(result.problems, list)
+
+
+def test_validate_decodes_every_chunk_and_keeps_none_of_them(server: bytes,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Validate checks that every chunk decodes, but the model it returns stays bytes
+    (a 100,000-player save's objects were what made validate's cost per user grow)."""
+    result = savecraft.validate(server)
+    assert result.ok
+    chunks = result.model.chunks
+    users = [i for i in range(len(chunks)) if chunks.magic(i) == b"USER"]
+    assert len(users) == 6 and all(chunks.raw_or_none(i) is not None for i in users)
+    assert [u.name for u in result.model.users] == [u.name for u in sample.server_save(users=6).users]
+
+    real = codec.decode_chunk
+
+    def broken(raw: bytes, offset: int, path: str = "") -> object:
+        if raw[:4] == b"USER":
+            raise ValueError("a decoder bug")
+        return real(raw, offset, path)
+
+    monkeypatch.setattr(codec, "decode_chunk", broken)
+    problems = savecraft.validate(server).problems
+    assert [(p.path, p.expected) for p in problems] == \
+        [(f"chunks[{i}]", "a decodable chunk") for i in users]
+
+
+def test_validate_names_a_user_name_used_twice_from_the_bytes() -> None:
+    save = sample.server_save(users=4)
+    save.users[2].name = save.users[0].name
+    problems = savecraft.validate(savecraft.build(save)).problems
+    assert [(p.path, p.expected) for p in problems] == [("users[2].name", "a user name not used before")]

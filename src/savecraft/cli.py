@@ -64,7 +64,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "validate": ("savecraft validate player.sav", "savecraft validate saves/ 'backup/*.sav' --json",
                  "savecraft validate -q --format qfg5-save SAVE001.sav"),
     "dump": ("savecraft dump player.sav -o player.json", "savecraft dump world.tng --compact | jq .header"),
-    "build": ("savecraft build player.json -o player.sav", "savecraft build parts/ -o SAVE001.sav",
+    "build": ("savecraft build player.json -o player.sav", "savecraft build world/ -o world.tng",
               "savecraft build player.json -o - > copy.sav"),
     "extract": ("savecraft extract SAVE001.sav -o parts/", "savecraft extract world.tng -o world/"),
     "edit": ("savecraft edit player.sav --set users[0].name=Alice",
@@ -77,7 +77,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "asm": ("savecraft asm script.asm -o script.bin", "savecraft asm script.asm -o script.bin --game world.tng"),
     "render-map": ("savecraft render-map world.tng 0 -o map.png",
                    "savecraft render-map world.tng 0 -o map.png --tmx map.tmx --scale 0.5"),
-    "serve": ("savecraft serve world.tng --state server.sav --port 4000",),
+    "serve": ("savecraft serve world.tng --state server.sav --port 4000",
+              "savecraft serve world.tng --state server.sav --port 4000 --admin 127.0.0.1 "
+              "--metrics 127.0.0.1:9100 --backups 5"),
     "play": ("savecraft play 127.0.0.1 --port 4000 --name alice --password-file pw.txt",
              "SAVECRAFT_PASSWORD=secret savecraft play 127.0.0.1 --port 4000 --name alice"),
     "loadtest": ("savecraft loadtest 127.0.0.1 --port 4000 --clients 100 --rate 5 --duration 30",
@@ -97,15 +99,26 @@ class UsageError(SavecraftError):
     """Bad arguments or an unreadable file: exit status 2."""
 
 
+def _has_default(action: argparse.Action) -> bool:
+    """An option taking a value whose default is worth showing (0 is one: not ``in (None, False)``)."""
+    d = action.default
+    return action.nargs != 0 and d is not None and d is not False and d is not argparse.SUPPRESS
+
+
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Keeps the examples' line breaks and shows every option's default."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        """Wrapped at spaces only: format names (``tirnanog-save``) are never split at their hyphen."""
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         if text is argparse.SUPPRESS or "default" in text or "%(default)" in text:
             return action.help
-        if action.option_strings and action.default not in (None, False, argparse.SUPPRESS) \
-                and action.nargs != 0:
+        if action.option_strings and _has_default(action):
             text += (" " if text else "") + "(default: %(default)s)"
         return text
 
@@ -117,8 +130,7 @@ class _Parser(argparse.ArgumentParser):
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         action = super().add_argument(*args, **kwargs)
-        if action.help is None and action.option_strings and action.nargs != 0 \
-                and action.default not in (None, False, argparse.SUPPRESS):
+        if action.help is None and action.option_strings and _has_default(action):
             action.help = "(default: %(default)s)"  # an option without help still shows its default
         return action
 

@@ -19,6 +19,7 @@ import hashlib
 import zlib
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from . import limits
 from .errors import FormatError
@@ -150,6 +151,73 @@ def reproduces(content: bytes, original: bytes, container: Container, level: int
     return len(original) == pos + len(out) and original[pos:] == out
 
 
+SETTLE_OUTPUT = 1 << 16
+"""Compressed bytes a level must reproduce before :meth:`Deflated.settle` takes it without
+compressing the rest (unless asked to confirm): 64 KiB of identical output."""
+
+WHOLE_BELOW = 1 << 20
+"""Content up to this size is compressed whole at each candidate level in turn (exact, and
+cheaper than the prefix search's fixed cost of about a block at every level)."""
+
+LEVELS = (6, 9, 1, 2, 3, 4, 5, 7, 8, 0)
+"""The levels tried, most likely first (zlib's default, then the best). Level 0 (stored
+blocks) is compared whole and last: its block boundaries depend on how the input is
+fed, so its output for a prefix is not a prefix of its output, and it costs a copy."""
+
+
+def find_level(content: bytes, original: bytes, container: Container,
+               levels: tuple[int, ...] = LEVELS, enough: int = SETTLE_OUTPUT) -> int | None:
+    """The level at which zlib compresses ``content`` to ``original``, or None.
+
+    zlib's output for a prefix of the input, before any flush, is a prefix of
+    its output for the whole input: what it has emitted is final. So every
+    candidate level compresses the content piece by piece, side by side, and
+    drops out at its first byte that differs from the original (a wrong level
+    usually within its first block, a few kilobytes). Once a single level is
+    left and it has matched ``enough`` compressed bytes, it is taken without
+    compressing the rest: only an encoder that copies zlib at that level for
+    that long and departs from it later would be taken wrongly. Levels that
+    stay identical to each other go on side by side until they differ or the
+    stream ends, so among zlib's own levels the answer is exact. ``enough=0``
+    means no shortcut: the level taken reproduced the whole stream. Content
+    of at most :data:`WHOLE_BELOW` bytes is compared whole, level by level.
+    """
+    nonzero = [lv for lv in levels if lv]
+    if len(content) <= WHOLE_BELOW:
+        # Small: one whole compression per level, first refused at its first
+        # differing block, costs less than the side-by-side start of all nine.
+        found = next((lv for lv in nonzero if reproduces(content, original, container, lv)), None)
+    else:
+        found = _find_level(content, original, container, nonzero, enough)
+    if found is None and 0 in levels and compress(content, container, 0) == original:
+        return 0
+    return found
+
+
+def _find_level(content: bytes, original: bytes, container: Container, levels: list[int],
+                enough: int) -> int | None:
+    alive: list[tuple[int, Any, int]] = [
+        (level, zlib.compressobj(level, zlib.DEFLATED, container.wbits), 0) for level in levels]
+    view = memoryview(content)
+    for start in range(0, len(view), _PIECE):
+        piece = view[start : start + _PIECE]
+        survivors = []
+        for level, c, pos in alive:  # each at its own position: they need not emit in step
+            out = c.compress(piece)
+            if original[pos : pos + len(out)] == out:
+                survivors.append((level, c, pos + len(out)))
+        if not survivors:
+            return None
+        alive = survivors
+        if enough and len(alive) == 1 and enough <= alive[0][2] < len(original):
+            return alive[0][0]
+    for level, c, pos in alive:
+        out = c.flush()
+        if len(original) == pos + len(out) and original[pos:] == out:
+            return level
+    return None
+
+
 def digest(data: bytes | memoryview) -> bytes:
     """A short content fingerprint: the test for "unchanged since it was read"."""
     return hashlib.blake2b(data, digest_size=16).digest()
@@ -182,11 +250,14 @@ class Deflated:
             return self.content == content
         return self.content_digest is not None and self.content_digest == digest(content)
 
-    def settle(self, content: bytes) -> None:
+    def settle(self, content: bytes, *, confirm: bool = False) -> None:
         """Replace the original bytes by a level when recompressing reproduces them.
 
         Done when dumping, not when loading: loading must stay as cheap as inflating.
         Afterwards the hint holds a digest, not the content, so a dump stays small.
+        A level is taken once it alone has reproduced the first :data:`SETTLE_OUTPUT`
+        compressed bytes (see :func:`find_level`); ``confirm`` compresses everything and
+        takes a level only when the whole stream matches.
         """
         if self.original is None or self.level is not None:
             return
@@ -194,11 +265,11 @@ class Deflated:
             return
         self.content_digest = digest(content)
         self.content = None
-        for level in (6, 9, 1, 2, 3, 4, 5, 7, 8, 0):
-            if reproduces(content, self.original, self.container, level):
-                self.level = level
-                self.original = None
-                return
+        level = find_level(content, self.original, self.container,
+                           enough=0 if confirm else SETTLE_OUTPUT)
+        if level is not None:
+            self.level = level
+            self.original = None
 
     def compress(self, content: bytes) -> bytes:
         if self.original is not None and self._unchanged(content):

@@ -24,6 +24,7 @@ a format gets ``savecraft edit`` by registering.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -165,6 +166,9 @@ def set_value(model: Any, path: str, value: Any, *, text: bool = False) -> tuple
     return where.path, new
 
 
+_HEX = re.compile(r"-?0[xX][0-9a-fA-F]+")
+
+
 def _checked(where: Resolved, value: Any, text: bool) -> Any:
     if not text:
         return coerce(value, where.hint, where.path, where.value)
@@ -173,6 +177,11 @@ def _checked(where: Resolved, value: Any, text: bool) -> Any:
         return coerce(parsed, where.hint, where.path, where.value)
     except FormatError as first:
         if isinstance(parsed, str):
+            if _HEX.fullmatch(parsed):  # an integer in hex, as info and hexdump print ids and offsets
+                try:
+                    return coerce(int(parsed, 16), where.hint, where.path, where.value)
+                except FormatError:
+                    pass
             raise
         try:
             return coerce(value, where.hint, where.path, where.value)

@@ -29,6 +29,14 @@ reporting. The first pass is compiled per dataclass (generated code, like
 attrs and cattrs do): it checks types inline, builds no paths and stops at
 the first anomaly. Only then does the second pass walk the document again,
 with paths, collecting every problem.
+
+Big lists (a server save's 100,000 players) never exist whole as a
+document: :func:`dumps` writes a list a custom encoder returns through
+:func:`stream` one element at a time, and :func:`loads` parses the list of a
+field whose type sets ``__json_stream__`` a piece at a time while decoding
+it (falling back to the whole document and both passes when anything is
+not right). :func:`record_encoder` and :func:`rows_encoder` give a codec
+this mapping's JSON for records it reads, without building dataclasses.
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ import base64
 import binascii
 import dataclasses
 import enum
+import re
+import secrets
 import threading
 import types
 import typing
@@ -940,12 +950,32 @@ def _envelope(doc: Any) -> Any:
     return fmt
 
 
-def from_json(doc: Any) -> Any:
+def from_json(doc: Any, *, consume: bool = False) -> Any:
     """The model of a dump; FormatError listing every problem (by path) when it is not right.
 
     Paths count from the model (``chunks[2].entity.x``), as dumps, ``edit``
-    and error messages everywhere name them.
+    and error messages everywhere name them. ``consume`` lets decoders
+    replace the document's parts by what they built as they go (see
+    :func:`consuming`): for a caller that drops the document afterwards and
+    wants the document and the model not to be whole at the same time.
     """
+    outer, _state.consume = consuming(), consume
+    try:
+        return _from_json(doc)
+    finally:
+        _state.consume = outer
+
+
+def consuming() -> bool:
+    """Whether the document being decoded may be taken apart as it is decoded.
+
+    A custom ``__json_decode__`` of a large list may then put what it built
+    in place of each element (and must accept such elements on a second pass).
+    """
+    return bool(getattr(_state, "consume", False))
+
+
+def _from_json(doc: Any) -> Any:
     fmt = _envelope(doc)
     data = doc["data"]
     with gc_paused():  # hundreds of thousands of new objects, none of them garbage
@@ -967,18 +997,191 @@ def from_json(doc: Any) -> Any:
     return model
 
 
-def dumps(model: Any, *, indent: bool = True) -> bytes:
-    """The dump's text: :func:`to_json`, serialised, with plain dataclasses written by orjson itself."""
+def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
+    """The dump's text: :func:`to_json`, serialised, with plain dataclasses written by orjson itself.
+
+    ``confirm`` asks models that record how their file was compressed to
+    check that record against the whole stream, not a prefix (see
+    :func:`confirming`).
+    """
     from . import registry
 
     fmt = registry.for_model(model)
     opts = orjson.OPT_INDENT_2 if indent else 0
-    _state.dumping = True
+    outer = getattr(_state, "dumping", False), confirming()
+    _state.dumping, _state.confirm = True, confirm
+    streams: list[Streamed] = []
+    nonce = secrets.token_hex(16)
+
+    def hole(obj: Any) -> Any:
+        if type(obj) is Streamed:
+            streams.append(obj)
+            return _hole(nonce, len(streams) - 1)
+        raise TypeError(f"{type(obj).__name__} is not JSON")
+
+    def whole(obj: Any) -> Any:
+        if type(obj) is Streamed:
+            return list(obj.items)
+        raise TypeError(f"{type(obj).__name__} is not JSON")
+
     try:
-        doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": _dump_encoder(type(model))(model)}
-        return orjson.dumps(doc, option=opts | orjson.OPT_APPEND_NEWLINE)
+        # Many new dicts, none of them garbage until their text is made;
+        # they are freed before the collector is back, so it never walks them.
+        with gc_paused():
+            doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION,
+                   "data": _dump_encoder(type(model))(model)}
+            text = orjson.dumps(doc, default=hole, option=opts | orjson.OPT_APPEND_NEWLINE)
+            tokens = [orjson.dumps(_hole(nonce, k)) for k in range(len(streams))]
+            if any(text.count(token) != 1 for token in tokens):  # (a model string with a nonce)
+                return orjson.dumps(doc, default=whole, option=opts | orjson.OPT_APPEND_NEWLINE)
+            del doc
+            for token, stream in zip(tokens, streams):
+                text = _fill(text, token, stream, indent)
+        return text
     finally:
-        _state.dumping = False
+        _state.dumping, _state.confirm = outer
+
+
+class Streamed:
+    """A big list a dump writes element by element: each element's JSON is made,
+    written and let go before the next (see :func:`stream`)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: typing.Iterable[Any]) -> None:
+        self.items = items
+
+
+def stream(items: typing.Iterable[Any]) -> Any:
+    """What a custom ``__json_encode__`` returns for a big list of JSON-ready values.
+
+    Within :func:`dumps` the elements are serialised one at a time into the
+    text (the same text as for a list: never the whole document in memory,
+    each element's objects used while they are in the cache); elsewhere
+    (:func:`to_json`) it is the list.
+    """
+    if getattr(_state, "dumping", False):
+        return Streamed(items)
+    return list(items)
+
+
+def _hole(nonce: str, k: int) -> str:
+    """The string that holds the place of a streamed list in the text until it is written."""
+    return f"\0savecraft {nonce}: list {k}\0"
+
+
+def _fill(text: bytes, token: bytes, stream: Streamed, indent: bool) -> bytes:
+    """``text`` with the list of ``stream`` in place of ``token`` (found once in it).
+
+    orjson writes a value nested at some depth as it writes it alone, with
+    every line break followed by the depth's indentation: each element is
+    serialised alone and indented by one byte replace.
+    """
+    at = text.find(token)
+    parts: list[bytes] = [text[:at]]
+    if indent:
+        line = text.rfind(b"\n", 0, at) + 1
+        outer = b"\n" + b" " * (len(text[line:at]) - len(text[line:at].lstrip(b" ")))
+        inner = outer + b"  "
+        sep = b"," + inner
+        opts = orjson.OPT_INDENT_2
+        first = True
+        for item in stream.items:
+            parts.append(b"[" + inner if first else sep)
+            parts.append(orjson.dumps(item, option=opts).replace(b"\n", inner))
+            first = False
+        parts.append(b"[]" if first else outer + b"]")
+    else:
+        first = True
+        for item in stream.items:
+            parts.append(b"[" if first else b",")
+            parts.append(orjson.dumps(item))
+            first = False
+        parts.append(b"[]" if first else b"]")
+    parts.append(text[at + len(token) :])
+    return b"".join(parts)
+
+
+def confirming() -> bool:
+    """Whether the dump being written was asked to confirm its compression levels in full.
+
+    A model's ``__json_prepare__`` reads it: finding the level that reproduces
+    a compressed stream compares a prefix by default, the whole stream when asked.
+    """
+    return bool(getattr(_state, "confirm", False))
+
+
+# -- JSON values straight from a codec's records -----------------------------------------
+
+
+def record_encoder(cls: type, *, tagged: bool = False) -> Callable[..., dict[str, Any]]:
+    """``f(*values)``: the JSON object of ``cls`` from its field values, in field order.
+
+    For codecs that read a record and want its JSON without building the
+    dataclass (a dump of 100,000 players). The keys, their order and the
+    encoding of each value are this mapping's: a field whose type JSON holds
+    as it is (numbers, text, lists of them, plain dataclasses) takes the
+    value as given, already JSON-ready (an object as a dict); the others
+    (bytes, enumerations) go through the field's encoder. ``tagged`` puts
+    the ``"kind"`` first, as in a union of chunks.
+    """
+    key = ("record", cls, tagged)
+    try:
+        return _DUMP[key]
+    except KeyError:
+        pass
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    ns: dict[str, Any] = {}
+    params, parts = [], []
+    if tagged:
+        parts.append(f"{KIND!r}: {getattr(cls, 'KIND')!r}")
+    for i, f in enumerate(fields):
+        params.append(f"a{i}")
+        if f.metadata.get("json") == "text":
+            enc: Encode = _enc_text_bytes
+        elif _native(hints[f.name]):
+            enc = _ident
+        else:
+            enc = _plain_encoder(hints[f.name])
+        if enc is _ident:
+            parts.append(f"{f.name!r}: a{i}")
+        else:
+            ns[f"E{i}"] = enc
+            parts.append(f"{f.name!r}: E{i}(a{i})")
+    src = f"def enc({', '.join(params)}):\n    return {{{', '.join(parts)}}}"
+    exec(compile(src, f"<jsonmap record encoder of {cls.__name__}>", "exec"), ns)
+    fn: Callable[..., dict[str, Any]] = ns["enc"]
+    _DUMP[key] = fn
+    return fn
+
+
+def rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
+    """``f(*columns)``: a list of ``cls`` as JSON, from one sequence per field (in field order).
+
+    The list form of :func:`record_encoder` for records of plain values (an
+    inventory's items): one comprehension, no call per item.
+    """
+    key = ("rows", cls)
+    try:
+        return _DUMP[key]
+    except KeyError:
+        pass
+    hints = get_type_hints(cls)
+    fields = _json_fields(cls)
+    if not all(_native(hints[f.name]) and f.metadata.get("json", True) is True for f in fields):
+        raise TypeError(f"rows_encoder: {cls.__name__} has fields JSON does not hold as they are")
+    names = [f"a{i}" for i in range(len(fields))]
+    item = ", ".join(f"{f.name!r}: {n}" for f, n in zip(fields, names))
+    cols = ", ".join(f"c{i}" for i in range(len(fields)))
+    src = (f"def enc({cols}):\n    return [{{{item}}} for {', '.join(names)} in zip({cols})]"
+           if len(fields) > 1 else
+           f"def enc(c0):\n    return [{{{item}}} for a0 in c0]")
+    ns: dict[str, Any] = {}
+    exec(compile(src, f"<jsonmap rows encoder of {cls.__name__}>", "exec"), ns)
+    fn: Callable[..., list[dict[str, Any]]] = ns["enc"]
+    _DUMP[key] = fn
+    return fn
 
 
 def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
@@ -987,12 +1190,120 @@ def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
 
 
 def parse_text(text: bytes | str) -> Any:
-    """JSON text to Python values; a syntax error is a FormatError naming its line and column."""
+    """JSON text to Python values; a syntax error is a FormatError naming its line and column.
+
+    With the collector paused: a big dump is a million new dicts and lists,
+    and a collection started while they are being made walks all of them
+    again and again (half the time of parsing a 50 MB dump). A caller that
+    decodes the document next keeps it paused across both (:func:`loads`);
+    otherwise the collector walks the document once when it resumes.
+    """
     try:
-        return orjson.loads(text)
+        with gc_paused():
+            return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise syntax_error(exc) from None
 
 
 def loads(text: bytes | str) -> Any:
-    return from_json(parse_text(text))
+    """The model of a dump's text (``savecraft build``'s path), with the collector paused.
+
+    A big dump whose model opts in (a list type with ``__json_stream__``, the
+    chunks of a server save) is read piece by piece: its big array is parsed
+    a megabyte at a time while the model is built, so the parsed document
+    never exists whole (orjson's peak for a whole document is about four
+    times its text). If anything in it is not right, or the text is not laid
+    out one element per indented block, the whole text is parsed and decoded
+    the ordinary way, which names every problem by its path.
+    """
+    with gc_paused():
+        if isinstance(text, bytes) and len(text) >= STREAM_MIN:
+            doc = _streamed(text)
+            if doc is not None:
+                outer, _state.consume = consuming(), True
+                try:
+                    return _fast(_envelope(doc).model)(doc["data"])
+                except (_Invalid, FormatError, orjson.JSONDecodeError):
+                    pass
+                finally:
+                    _state.consume = outer
+                del doc
+        return from_json(parse_text(text), consume=True)
+
+
+# -- reading a big array of a dump piece by piece ------------------------------------------
+
+STREAM_MIN = 8 << 20
+"""Dumps shorter than this are parsed whole."""
+_PIECE_TEXT = 1 << 20
+_BIG_ARRAY = re.compile(rb'\n( *)"([A-Za-z_][A-Za-z0-9_]*)": \[\n')
+_HOLE = "\0savecraft: parsed piece by piece\0"
+
+
+class _Pieces(list[Any]):
+    """A dump's big array, parsed a piece at a time as it is iterated (the list itself is
+    empty: only the element being decoded and its piece's neighbours exist at once)."""
+
+    __slots__ = ("_text", "_spans")
+
+    def __init__(self, text: bytes, spans: list[tuple[int, int]]) -> None:
+        super().__init__()
+        self._text = text
+        self._spans = spans
+
+    def __iter__(self) -> typing.Iterator[Any]:
+        text = self._text
+        for a, b in self._spans:
+            yield from orjson.loads(b"".join((b"[", text[a:b], b"]")))
+
+
+def _streamed(text: bytes) -> Any:
+    """The dump with its big array as :class:`_Pieces`, or None when it cannot be split.
+
+    The split relies on JSON's own rule that a string holds no raw newline:
+    every line break is between values, so an indented dump's array of
+    objects can be cut after the lines that close an element (``},`` at the
+    elements' indentation). Every piece must parse on its own as the
+    elements it holds, and the rest of the document with the array taken
+    out must parse too and hold the hole where the array was: a cut anywhere
+    but between two elements leaves a piece that does not parse.
+    """
+    from . import registry
+    from .errors import SavecraftError
+
+    for k, m in enumerate(_BIG_ARRAY.finditer(text)):
+        if k >= 4:
+            return None
+        indent, key = m.group(1), m.group(2).decode("ascii")
+        start = m.end() - 1  # the line break after "["
+        end = text.find(b"\n" + indent + b"]", start)
+        if end < 0 or end - start < len(text) // 2:
+            continue
+        first = text[start + 1 : text.find(b"\n", start + 1)]
+        inner = first[: len(first) - len(first.lstrip(b" "))]
+        if first.strip() != b"{" or len(inner) <= len(indent):
+            return None
+        cut = b"\n" + inner + b"},"
+        spans = []
+        pos = start
+        while True:
+            at = text.find(cut, pos + _PIECE_TEXT, end)
+            if at < 0:
+                spans.append((pos, end))
+                break
+            spans.append((pos, at + len(cut) - 1))  # the element's "}", not the comma
+            pos = at + len(cut)
+        try:
+            doc = orjson.loads(b"".join((text[:start], orjson.dumps(_HOLE), text[end:])))
+            data = doc["data"]
+            if data[key] != [_HOLE]:
+                return None
+            model = registry.get(str(doc["format"])).model
+            hint = get_type_hints(model).get(key)
+        except (orjson.JSONDecodeError, KeyError, TypeError, SavecraftError):
+            return None
+        if not getattr(hint, "__json_stream__", False):
+            return None
+        data[key] = _Pieces(text, spans)
+        return doc
+    return None

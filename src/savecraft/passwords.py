@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser, default: str | None) -> None:
     """``--password``, ``--password-file``, and help that says where else a password comes from."""
     parser.add_argument("--password-file", metavar="FILE", default=None,
                         help=f"read the password from the first line of FILE ('-' for stdin); "
-                        f"or set ${ENV}")
+                        f"or set ${ENV} (default: ${ENV}, else --password)")
     shown = f"default: {default!r} when neither is given and there is no terminal to ask on" \
         if default is not None else "default: asked for on the terminal"
     parser.add_argument("--password", default=None,

@@ -23,6 +23,7 @@ from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import FormatError
 from ..paths import PathError, split_assignment
 from . import output
+from .argtypes import format_option
 from .files import read_file
 
 
@@ -174,10 +175,12 @@ def register(sub: Any) -> None:
                     "is written.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--set", action="append", metavar="PATH=VALUE",
-                   help="set one value (JSON when it parses as JSON, else text); repeatable")
-    output.add_output(p, help="write here instead of over FILE ('-' for standard output)")
+                   help="set one value (JSON when it parses as JSON, else text; an integer also in "
+                   "hex, 0x2C); repeatable (default: none, and the JSON dump opens in $EDITOR)")
+    output.add_output(p, help="write here instead of over FILE ('-' for standard output; default: "
+                      "FILE itself)")
     p.add_argument("--no-backup", action="store_true", help="do not keep the old file as FILE.bak")
-    p.add_argument("--format", help="skip detection and read as this format")
+    format_option(p)
     p.set_defaults(func=cmd_edit)
 
     p = sub.add_parser(
@@ -188,5 +191,5 @@ def register(sub: Any) -> None:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--json", action="store_true", help="print the differences as JSON")
-    p.add_argument("--format", help="skip detection and read both as this format")
+    format_option(p, "skip detection and read both as this format")
     p.set_defaults(func=cmd_diff)

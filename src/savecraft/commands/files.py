@@ -106,9 +106,19 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .. import console
+    from .. import console, registry
+    from ..errors import UnsupportedFormatError
 
-    fmt, model = load_file(args.file, args.format)
+    refused: UnsupportedFormatError | None = None
+    try:
+        fmt, model = load_file(args.file, args.format)
+    except UnsupportedFormatError as err:
+        # A file recognised and refused may still say what it is (angband-legacy: its version):
+        # the summary is printed, then the refusal, exit 1.
+        model = getattr(err, "model", None)
+        if model is None:
+            raise
+        fmt, refused = registry.for_model(model), err
     summary = fmt.info(model)
     if args.json:
         import orjson
@@ -116,6 +126,9 @@ def cmd_info(args: argparse.Namespace) -> int:
         doc = {"file": args.file, "format": fmt.name, "description": fmt.description, **summary}
         sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
                                              | orjson.OPT_NON_STR_KEYS))
+        if refused is not None:
+            sys.stdout.flush()
+            raise refused
         return EXIT_OK
     cap = None if args.all else LIST_CAP
     head = f"{args.file}: {fmt.name} ({fmt.description})"
@@ -129,6 +142,9 @@ def cmd_info(args: argparse.Namespace) -> int:
     else:
         print(head)
         print("\n".join(_text(summary, cap=cap)))
+    if refused is not None:
+        sys.stdout.flush()
+        raise refused
     return EXIT_OK
 
 
@@ -260,7 +276,7 @@ def cmd_dump(args: argparse.Namespace) -> int:
     fmt, model = load_file(args.file, args.format)
     size = Path(args.file).stat().st_size if args.file != "-" else 0
     with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
-        text = jsonmap.dumps(model, indent=not args.compact)
+        text = jsonmap.dumps(model, indent=not args.compact, confirm=args.confirm)
     output.write(args, args.output or "-", text)
     return EXIT_OK
 
@@ -275,10 +291,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
         text = read_file(args.input)
         with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
-            doc = jsonmap.parse_text(text)
-            del text  # the text goes once parsed: the document and the model are big enough
-            model = jsonmap.from_json(doc)
-            del doc
+            model = jsonmap.loads(text)  # a big dump is parsed piece by piece as it is decoded
+            del text
     data = api.build(model)
     name = registry.for_model(model).name
     out = Path(args.output)
@@ -329,10 +343,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _format_arg(p: argparse.ArgumentParser) -> None:
-    from ..registry import names
+    from .argtypes import format_option
 
-    p.add_argument("--format", choices=names(), metavar="NAME",
-                   help="skip detection and read as this format: " + ", ".join(names()))
+    format_option(p)
 
 
 def register(sub: Any) -> None:
@@ -362,6 +375,10 @@ def register(sub: Any) -> None:
     p.add_argument("file")
     output.add_output(p, help="write here instead of standard output ('-', the default)")
     p.add_argument("--compact", action="store_true", help="no indentation")
+    p.add_argument("--confirm", action="store_true",
+                   help="check the compression level the dump records against the whole compressed "
+                   "stream (default: the first 64 KiB of matching output decides, which is all a "
+                   "zlib-written file needs)")
     _format_arg(p)
     p.set_defaults(func=cmd_dump)
 

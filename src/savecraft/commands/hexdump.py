@@ -19,7 +19,7 @@ from .. import spans
 from ..cli import EXIT_OK, EXIT_USAGE, UsageError
 from ..errors import FormatError
 from ..paths import PathError
-from .argtypes import whole
+from .argtypes import format_option, whole
 from .files import read_file
 
 ROW = 16
@@ -40,14 +40,15 @@ def register(sub: Any) -> None:
     p.add_argument("path", nargs="?", metavar="PATH",
                    help="a field (users[name=Brigid].entity) or a stream (payload, sections, maps[0])")
     p.add_argument("--at", type=_offset, metavar="OFFSET",
-                   help="show the field covering this offset (hex 0x2C or decimal)")
+                   help="show the field covering this offset (hex 0x2C or decimal; default: none)")
     p.add_argument("--space", default=None, metavar="STREAM",
                    help="the byte space --at and --offset count in (default: the file)")
     p.add_argument("--offset", type=_offset, default=0,
-                   help="where the window starts, counted from the start of what is shown")
+                   help="where the window starts, counted from the start of what is shown (hex 0x100 "
+                   "or decimal; default: 0)")
     p.add_argument("--length", type=_length, default=DEFAULT_LENGTH,
-                   help=f"how many bytes to show (default {DEFAULT_LENGTH})")
-    p.add_argument("--format", default=None, help="the format, when detection should be skipped")
+                   help=f"how many bytes to show (hex or decimal; default {DEFAULT_LENGTH})")
+    format_option(p, "the format, when detection should be skipped")
     p.set_defaults(func=cmd_hexdump)
 
 

@@ -44,7 +44,8 @@ def register(sub: Any) -> None:
     p.add_argument("--udp-port", type=_port, default=None, help="UDP port (default: --port)")
     p.add_argument("--cert", default=None, help="TLS certificate (PEM); default: self-signed, "
                    "kept next to the state")
-    p.add_argument("--key", default=None, help="TLS private key (PEM) for --cert")
+    p.add_argument("--key", default=None, help="TLS private key (PEM) for --cert (default: the "
+                   "self-signed one's, kept next to the state)")
     p.add_argument("--save-interval", type=_positive, default=10.0, metavar="SECONDS")
     p.add_argument("--tick", type=_positive, default=0.05, metavar="SECONDS",
                    help="how often each player gets its batch of updates (default 0.05)")
@@ -64,17 +65,17 @@ def register(sub: Any) -> None:
                    help="administration interface (REST over TLS, JSON) answering only the "
                    "client address ADDR, listening on --host at PORT (default: --port + 1)")
     p.add_argument("--metrics", default=None, metavar="ADDR:PORT",
-                   help="serve Prometheus metrics on http://ADDR:PORT/metrics")
+                   help="serve Prometheus metrics on http://ADDR:PORT/metrics (default: none)")
     p.add_argument("--backups", type=whole(0, 1000, "the number of backups"), default=0,
                    metavar="N", help="after each timer save keep the last N states as "
-                   "STATE.1 (newest) ... STATE.N")
+                   "STATE.1 (newest) ... STATE.N (default: 0, none)")
     p.add_argument("--backup-every", type=_positive, default=None, metavar="SECONDS",
-                   help="also snapshot the state this often into STATE.snapshots/")
+                   help="also snapshot the state this often into STATE.snapshots/ (default: never)")
     p.add_argument("--snapshots", type=whole(1, 100_000, "the number of snapshots"),
                    default=7, metavar="K", help="snapshots kept (default 7)")
     p.add_argument("--restore", default=None, metavar="BACKUP",
                    help="put BACKUP (checked) in place of STATE before starting; the "
-                   "replaced state is kept as STATE.before-restore")
+                   "replaced state is kept as STATE.before-restore (default: none)")
     p.add_argument("--quiet", action="store_true", help="log only warnings")
     p.set_defaults(func=cmd_serve)
 
@@ -110,14 +111,15 @@ def register(sub: Any) -> None:
                        "and logs out, printing what it sees.")
     p.add_argument("host", metavar="HOST")
     p.add_argument("--port", type=_port, default=4000)
-    p.add_argument("--udp-port", type=_port, default=None)
+    p.add_argument("--udp-port", type=_port, default=None, help="UDP port (default: --port)")
     p.add_argument("--name", default="player")
     passwords.add_arguments(p, default="player")
     p.add_argument("--cache", default=None, help="asset bundle cache folder "
                    "(default ~/.cache/savecraft/tirnanog)")
     p.add_argument("--cafile", default=None, help="trust only this certificate (e.g. the "
                    "server's STATE.cert.pem); default: accept the server's self-signed one")
-    p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--steps", type=whole(0, 1_000_000, "the number of steps"), default=5,
+                   help="moves to make before logging out (default 5)")
     p.add_argument("--say", default="hello")
     p.set_defaults(func=cmd_play)
 
@@ -126,15 +128,16 @@ def register(sub: Any) -> None:
                        "latency (p50/p99), drops and CPU.")
     p.add_argument("host", metavar="HOST")
     p.add_argument("--port", type=_port, default=4000)
-    p.add_argument("--udp-port", type=_port, default=None)
-    p.add_argument("--clients", type=int, required=True)
+    p.add_argument("--udp-port", type=_port, default=None, help="UDP port (default: --port)")
+    p.add_argument("--clients", type=whole(1, 1_000_000, "the number of clients"), required=True,
+                   help="how many bots log in")
     p.add_argument("--rate", type=_positive, required=True, help="moves per second per client")
     p.add_argument("--duration", type=_positive, required=True, metavar="SECONDS")
-    p.add_argument("--server-pid", type=int, default=None,
+    p.add_argument("--server-pid", type=whole(1, what="a process id"), default=None,
                    help="measure this process's CPU (default: the process listening on --port, "
                    "found in /proc)")
     p.add_argument("--prefix", default="bot", help="bot names: PREFIX0, PREFIX1, ...")
-    p.add_argument("--processes", type=int, default=1,
+    p.add_argument("--processes", type=whole(1, 1024, "the number of processes"), default=1,
                    help="split the bots over this many processes (by map)")
     passwords.add_arguments(p, default="load")
     p.add_argument("-q", "--quiet", action="store_true", help="no live line on the terminal")
@@ -223,7 +226,12 @@ def cmd_admin(args: argparse.Namespace) -> int:
     try:
         answer = client.request(args.request, **params)
     except AdminRequestError as err:
-        raise UsageError(f"{args.endpoint} {args.request}: {err}") from None
+        if not err.status:  # no answer (refused connection, TLS, timeout): the endpoint is unusable
+            raise UsageError(f"{args.endpoint} {args.request}: {err.message}") from None
+        # The server answered and refused (bad request, unknown player, not allowed): exit 1.
+        print(f"savecraft: error: {args.endpoint} {args.request}: the server refused: {err}",
+              file=sys.stderr)
+        return EXIT_PROBLEM
     sys.stdout.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode() + "\n")
     return 0
 

@@ -21,11 +21,13 @@ from .argtypes import whole
 from .files import load_file, read_file
 
 
-def _names(game_path: str | None) -> Any:
+def _names(game_path: str | None, command: str) -> Any:
     if game_path is None:
         return None
     from ..formats.tirnanog.game.script import ScriptNames
+    from .tng import require_game
 
+    require_game(read_file(game_path, mapped=True), game_path, f"{command} --game")
     _, game = load_file(game_path)
     names = getattr(game, "script_names", None)
     result = names() if callable(names) else None
@@ -50,7 +52,7 @@ def cmd_disasm(args: argparse.Namespace) -> int:
         base = start
     else:
         base = 0
-    text = disassemble(code, _names(args.game), offset=base)
+    text = disassemble(code, _names(args.game, "disasm"), offset=base)
     _write(args, text.encode("utf-8"))
     return EXIT_OK
 
@@ -64,7 +66,7 @@ def cmd_asm(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as exc:
         raise FormatError(exc.start, "", "UTF-8 assembly text", f"byte 0x{raw[exc.start]:02X}") \
             from None
-    code = assemble(text, _names(args.game))
+    code = assemble(text, _names(args.game, "asm"))
     if args.output in (None, "-") and sys.stdout.isatty():
         raise UsageError("bytecode is binary: give -o FILE (or pipe it)")
     _write(args, code)
@@ -94,10 +96,10 @@ def _scale(text: str) -> float:
 def cmd_render_map(args: argparse.Namespace) -> int:
     from ..formats.tirnanog.game import render, tmx
 
-    fmt, game = load_file(args.file)
-    if fmt.name != "tirnanog-game":
-        raise UsageError(f"{args.file} is a {fmt.name} file ({fmt.description}), not a TirNanoG "
-                         "game: render-map draws the maps of a game (.tng)")
+    from .tng import require_game
+
+    require_game(read_file(args.file, mapped=True), args.file, "render-map")
+    _, game = load_file(args.file)
     index, m = render.game_map(game, args.map)
     tiles = render.game_tiles(game)
     h = game.header
@@ -121,17 +123,20 @@ def register(sub: Any) -> None:
     p = sub.add_parser("disasm", help="TirNanoG script bytecode as assembly text")
     p.add_argument("file", help="a bytecode file ('-' for stdin)")
     output.add_output(p, help="write here instead of standard output ('-', the default)")
-    p.add_argument("--game", metavar="GAME.tng", help="show names from this game's strings")
+    p.add_argument("--game", metavar="GAME.tng",
+                   help="show names from this game's strings (default: none, numbers are shown)")
     p.add_argument("--offset", type=whole(0), help="start of the script in the file "
-                   "(decimal or hex: 0x100)")
-    p.add_argument("--length", type=whole(0), help="size of the script in bytes (decimal or hex)")
+                   "(decimal or hex: 0x100; default: 0)")
+    p.add_argument("--length", type=whole(0), help="size of the script in bytes (decimal or hex; "
+                   "default: to the end of the file)")
     p.set_defaults(func=cmd_disasm)
 
     p = sub.add_parser("asm", help="TirNanoG assembly text back to bytecode")
     p.add_argument("input", metavar="IN.asm", help="assembly text ('-' for stdin)")
     output.add_output(p, metavar="OUT.bin",
                       help="the bytecode file ('-' for standard output, the default when piped)")
-    p.add_argument("--game", metavar="GAME.tng", help="read names from this game's strings")
+    p.add_argument("--game", metavar="GAME.tng",
+                   help="read names from this game's strings (default: none, only numbers are read)")
     p.set_defaults(func=cmd_asm)
 
     p = sub.add_parser("render-map", help="a map of a TirNanoG game as PNG (and Tiled .tmx)")
@@ -143,5 +148,6 @@ def register(sub: Any) -> None:
     p.add_argument("--scale", type=_scale, default=1.0,
                    help="draw tiles this much bigger or smaller, more than 0 and at most 16 "
                    "(e.g. 0.25 for a big map; default: 1)")
-    p.add_argument("--tmx", metavar="MAP.tmx", help="also write a Tiled map and its tileset")
+    p.add_argument("--tmx", metavar="MAP.tmx",
+                   help="also write a Tiled map and its tileset (default: the picture only)")
     p.set_defaults(func=cmd_render_map)

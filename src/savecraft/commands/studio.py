@@ -13,10 +13,12 @@ import asyncio
 import ipaddress
 import sys
 import webbrowser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
-from ..errors import FormatError, SavecraftError
+
+if TYPE_CHECKING:
+    from ..studio.documents import Workspace
 
 
 def _port(text: str) -> int:
@@ -34,18 +36,27 @@ def _address(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/?token={token}"
 
 
-async def _serve(args: argparse.Namespace) -> None:
-    from aiohttp import web
+def _open(paths: list[str]) -> Workspace:
+    """The files named on the command line, every one read before the server starts.
 
+    A file that cannot be read is the command's error (exit 2), as in every
+    other command: a studio silently missing one of its files would look like
+    an empty one. A file the formats cannot read still opens, as bytes, so its
+    problems can be looked at.
+    """
     from ..studio.documents import Workspace
-    from ..studio.server import make_app, new_token
 
     workspace = Workspace()
-    for path in args.files:
-        try:
-            workspace.open_path(path)
-        except (FormatError, SavecraftError) as err:  # the others still open
-            print(f"savecraft studio: {path}: not opened: {err}", file=sys.stderr)
+    for path in paths:
+        workspace.open_path(path)
+    return workspace
+
+
+async def _serve(args: argparse.Namespace, workspace: Workspace) -> None:
+    from aiohttp import web
+
+    from ..studio.server import make_app, new_token
+
     token = args.token or new_token()
     app = make_app(workspace, token)
     runner = web.AppRunner(app, access_log=None)
@@ -88,8 +99,9 @@ def cmd_studio(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "::1", "localhost") and not ipaddress.ip_address(args.host).is_loopback:
         print(f"savecraft studio: warning: listening on {args.host}, reachable from other machines; "
               "anyone with the address can read and change the open files", file=sys.stderr)
+    workspace = _open(args.files)
     try:
-        asyncio.run(_serve(args))
+        asyncio.run(_serve(args, workspace))
     except KeyboardInterrupt:
         pass
     return EXIT_OK

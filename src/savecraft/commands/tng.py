@@ -20,10 +20,28 @@ from ..formats.tirnanog.game import Game, open_game
 from ..formats.tirnanog.game.sections import section_name
 
 
-def _open(path: str) -> Game:
-    if path == "-":
-        return open_game(sys.stdin.buffer.read())
-    return open_game(path)
+def require_game(data: Any, path: str, command: str) -> None:
+    """A usage error (exit 2) unless ``data`` is a TirNanoG game, saying what the file is instead."""
+    from .. import registry
+    from ..errors import FormatError
+    from ..formats.tirnanog.game.header import sniff
+
+    if sniff(bytes(data[:16])):
+        return
+    try:
+        fmt = registry.detect(data)
+        what = f"is {'an' if fmt.name[0] in 'aeiou' else 'a'} {fmt.name} file ({fmt.description})"
+    except FormatError:
+        what = "is in no format savecraft knows"
+    raise UsageError(f"{path} {what}, not a TirNanoG game: {command} reads game files (.tng)")
+
+
+def _open(path: str, command: str) -> Game:
+    from .files import read_file
+
+    data = read_file(path, mapped=True)  # a usage error when it cannot be read
+    require_game(data, path, command)
+    return open_game(data if path == "-" else path)
 
 
 def _pick(game: Game, which: list[str]) -> list[int]:
@@ -47,13 +65,20 @@ def _pick(game: Game, which: list[str]) -> list[int]:
 
 
 def cmd_sections(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.info import _line
-    with _open(args.file) as game:
+    from ..formats.tirnanog.game.info import _line, _record
+    with _open(args.file, "sections") as game:
         block = game.section_block or b""
+        records = []
         for k, s in enumerate(game.sections):
             off = int.from_bytes(block[8 * k : 8 * k + 4], "little")
             size = int.from_bytes(block[8 * k + 4 : 8 * k + 7], "little")
-            print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {_line(s)}")
+            if args.json:  # info --json's section record, with where the section is
+                records.append({"index": k, "offset": off, "size_bytes": size, **_record(s)})
+            else:
+                print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {_line(s)}")
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps({"file": args.file, "sections": records},
+                                             option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
     return EXIT_OK
 
 
@@ -81,7 +106,7 @@ def cmd_refs(args: argparse.Namespace) -> int:
     from ..formats.tirnanog.game.maps import SpriteRef as MapSpriteRef
     from ..formats.tirnanog.game.sections.common import SpriteRef, walk_refs
 
-    with _open(args.file) as game:
+    with _open(args.file, "refs") as game:
         records: list[dict[str, Any]] = []
         for k in _pick(game, args.sections):
             s = game.sections[k]
@@ -103,6 +128,8 @@ def cmd_refs(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("sections", help="the section table of a TirNanoG game")
     p.add_argument("file", metavar="GAME.tng")
+    p.add_argument("--json", action="store_true", help="print the table as JSON records: index, offset, "
+                   "size_bytes (in the inflated block), then info --json's section record (docs/info-json.md)")
     p.set_defaults(func=cmd_sections)
 
     p = sub.add_parser("refs", help="every reference in a TirNanoG game, resolved to names and texts")

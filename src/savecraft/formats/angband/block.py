@@ -61,10 +61,21 @@ class _LazyModule:
 
 
 if TYPE_CHECKING:
-    from .layouts import faangband, knowledge, pwmangband, world
+    from .layouts import (
+        anquestria,
+        faangband,
+        faangband_character,
+        faangband_world,
+        knowledge,
+        pwmangband,
+        vanilla40,
+        world,
+    )
 else:
-    faangband, knowledge, pwmangband, world = (
-        _LazyModule(n) for n in ("faangband", "knowledge", "pwmangband", "world"))
+    (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband, vanilla40,
+     world) = (_LazyModule(n) for n in ("anquestria", "faangband", "faangband_character",
+                                        "faangband_world", "knowledge", "pwmangband", "vanilla40",
+                                        "world"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -143,9 +154,19 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "world.Monsters", "world.Traps", "world.Chunks", "pwmangband.Header",
     "pwmangband.MonsterMemory", "pwmangband.ObjectMemory", "pwmangband.Player",
     "pwmangband.Ignore", "pwmangband.Artifacts", "pwmangband.PlayerSpells", "pwmangband.WildMap",
-    "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory", "faangband.Quests",
-    "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps", "faangband.Squelch",
-    "faangband.Artifacts"
+    "pwmangband.History", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
+    "faangband.Quests", "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps",
+    "faangband.Squelch", "faangband.Artifacts", "faangband_character.Player",
+    "faangband_character.Misc", "faangband_character.History", "faangband_world.Inventory",
+    "faangband_world.Stores", "faangband_world.Dungeon", "faangband_world.Objects",
+    "faangband_world.Monsters", "faangband_world.Ghost", "vanilla40.Options",
+    "vanilla40.MonsterMemory", "vanilla40.ObjectMemory", "vanilla40.Artifacts", "vanilla40.Player",
+    "vanilla40.Ignore", "vanilla40.Misc", "vanilla40.Gear", "vanilla40.Stores",
+    "vanilla40.Dungeon", "vanilla40.Objects", "vanilla40.Monsters", "vanilla40.Traps",
+    "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
+    "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
+    "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters"
 ]
 
 
@@ -183,8 +204,11 @@ class BlockSave:
         return self._find(Description)
 
     @property
-    def player(self) -> character.Player | pwmangband.Player | None:
-        return self._find(character.Player) or self._find_in(pwmangband, "Player")
+    def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
+                         | vanilla40.Player | anquestria.Player | None):
+        return (self._find(character.Player) or self._find_in(pwmangband, "Player")
+                or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
+                or self._find_in(anquestria, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -200,8 +224,8 @@ class BlockSave:
         return self._find_in(world, "Gear")  # type: ignore[no-any-return]
 
     @property
-    def dungeon(self) -> world.Dungeon | None:
-        return self._find_in(world, "Dungeon")  # type: ignore[no-any-return]
+    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
+        return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
 
     @property
     def history(self) -> character.History | None:

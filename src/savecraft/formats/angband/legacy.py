@@ -17,6 +17,7 @@ bytes do by accident; parsing then raises
 
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,15 @@ def sniff(data: bytes) -> bool:
     return identify(data) is not None
 
 
+class LegacySaveRefused(UnsupportedFormatError):
+    """A pre-3.1 savefile, refused; ``model`` is the file, so ``savecraft info`` still shows what it is."""
+
+    def __init__(self, save: LegacySave, header: LegacyHeader) -> None:
+        super().__init__(None, "", f"a pre-3.1 Angband savefile (version {header.version}), "
+                         "which savecraft does not decode")
+        self.model = save
+
+
 def parse(data: bytes, report: Report) -> LegacySave:
     """Always refuses: with a message naming the version when the file is one."""
     header = identify(data)
@@ -92,17 +102,34 @@ def parse(data: bytes, report: Report) -> LegacySave:
         raise UnsupportedFormatError(
             None, "", "a pre-3.1 Angband savefile (4 version bytes, XOR-chained data, two checksums)",
             "checksums that do not match")
-    raise UnsupportedFormatError(
-        None, "", f"a pre-3.1 Angband savefile (version {header.version}), which savecraft does not decode")
+    raise LegacySaveRefused(LegacySave(bytes(data)), header)
 
 
 def build(save: LegacySave) -> bytes:
     return save.data
 
 
+def _when(ts: int) -> str | None:
+    """A Unix time as ISO 8601 UTC (docs/info-json.md), None for none."""
+    if ts <= 0:
+        return None
+    return _dt.datetime.fromtimestamp(ts, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def info(save: LegacySave) -> dict[str, Any]:
+    """What the header says (docs/info-json.md); every field null when the checksums do not hold."""
     header = identify(save.data)
-    return {"version": header.version if header else "unknown"}
+    return {
+        "decoded": False,  # recognised only: savecraft does not decode these files
+        "version": header.version if header else None,
+        "version_major": header.major if header else None,
+        "version_minor": header.minor if header else None,
+        "version_patch": header.patch if header else None,
+        "xor_seed": header.extra if header else None,
+        "saved_at": _when(header.saved_at) if header else None,
+        "save_count": header.times_saved if header else None,
+        "file_bytes": len(save.data),
+    }
 
 
 FORMAT = register(Format(

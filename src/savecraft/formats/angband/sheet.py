@@ -30,6 +30,9 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if who is not None:
         out.update({"name": who.full_name, "race": who.race, "class": who.character_class})
+    elif save.description is not None and save.description.text is None:  # race, class by index
+        d = save.description
+        out.update({"name": getattr(p, "full_name", d.name), "race": d.race, "class": d.character_class})
     out.update({
         "level": p.lev,
         "experience": {"current": p.exp, "max": p.max_exp},
@@ -39,12 +42,13 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         # ``shown``: the game's "18/100" for a stat above 18 (null when the game shows the number)
         "stats": {name: {"current": p.stat_cur[i], "max": p.stat_max[i],
                          "shown": stat_text(p.stat_cur[i]) if p.stat_cur[i] > 18 else None}
-                  for i, name in enumerate(STAT_NAMES[:len(p.stat_cur)])},
+                  for i, name in enumerate(getattr(p, "STAT_NAMES", STAT_NAMES)[:len(p.stat_cur)])},
     })
     dungeon = save.dungeon
     if dungeon is not None:
         out["depth"] = dungeon.depth
-    out["max_depth"] = p.max_depth
+    if getattr(p, "max_depth", None) is not None:  # FAangband keeps stages, no maximum depth
+        out["max_depth"] = p.max_depth  # type: ignore[union-attr]
     misc = save.misc
     if misc is not None and isinstance(p, Player):
         out["turns"] = misc.turn

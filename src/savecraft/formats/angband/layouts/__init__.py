@@ -154,19 +154,24 @@ def layouts() -> list[Layout]:
 # its dataclasses); a variant not listed here imports them all. A new module goes here
 # (tests/test_angband_speed.py checks that every module of the package is listed).
 MODULES: dict[str, tuple[str, ...]] = {
-    "VNLA": ("character", "knowledge", "world"),
-    "FAAN": ("character", "faangband"),
+    "VNLA": ("anquestria", "character", "knowledge", "vanilla40", "world"),
+    "FAAN": ("character", "faangband", "faangband_character", "faangband_world"),
     "PWMG": ("character", "pwmangband"),
 }
+# The order they are imported in, whichever are: the order layouts of one key are tried in
+# (and so which game a file's player block names first) does not depend on the file.
+ORDER = ("anquestria", "character", "faangband", "faangband_character", "faangband_world",
+         "knowledge", "pwmangband", "vanilla40", "world")
 _loaded: set[str] = set()
 
 
 def _load(variant: str | None = None) -> None:
-    """Import (so register) the layout modules of ``variant``, or all of them."""
+    """Import (so register) the layout modules of ``variant``, or all of them, in ``ORDER``."""
     if variant in _loaded or "" in _loaded:
         return
     names = MODULES.get(variant) if variant is not None else None
     key = variant if names is not None and variant is not None else ""
-    for name in names if names is not None else sorted({n for ns in MODULES.values() for n in ns}):
-        importlib.import_module(f"{__name__}.{name}")
+    for name in ORDER:
+        if names is None or name in names:
+            importlib.import_module(f"{__name__}.{name}")
     _loaded.add(key)

@@ -1,12 +1,11 @@
-"""FAangband 1 as Ponyband writes it (variant ``FAAN``): blocks of Ponyband's ``src/load.c``.
+"""FAangband 1 as Ponyband writes it (variant ``FAAN``): options, monster memory, object
+memory, quests, player spells, randarts, squelch, artifacts and traps (Ponyband's
+``src/load.c`` and ``save.c`` at the samples' commit 59f6ca5).
 
-Only the loader of a later Ponyband than the one that wrote the samples is
-available; the blocks whose layout it reads exactly in all three samples
-are registered here (options, monster memory, object memory, quests,
-artifacts, squelch, player spells, randarts, traps), and rng, messages and
-player hp share Vanilla's layouts (:mod:`.character`). Its player, misc and history readers do not fit the
-samples (the samples' version differs), so those blocks stay raw rather
-than be read by guess; the object-record blocks are not written yet.
+Rng, messages and player hp share Vanilla's layouts (:mod:`.character`); the
+player, misc and history blocks are in :mod:`.faangband_character`, the
+object-record blocks (inventory, stores, dungeon, objects, monsters, ghost)
+in :mod:`.faangband_world`.
 """
 
 from __future__ import annotations

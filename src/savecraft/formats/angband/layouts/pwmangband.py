@@ -3,9 +3,13 @@ depend on how the server was built (``rd_*`` of PWMAngband's ``src/server/load.c
 
 PWMAngband can store object kinds, artifacts, egos, monster races and trap
 kinds either as names or as indexes (its ``SAVE_AS_STRINGS`` build option),
-and the file does not say which. The blocks that hold any of those (misc,
-gear, dungeon objects, traps, history, home) are therefore left raw rather
-than read one way by guess; everything else is decoded here.
+and the file does not say which. The history block names artifacts that
+way: it is read both ways and the one reading that consumes the block
+exactly is kept (an entry without an artifact is one 0 byte either way, so
+a history without artifacts reads the same in both builds). Misc, gear,
+dungeon, objects, traps and home stay raw: the only loader found is later
+than 1.3.0b1 and does not read the sample's misc and object records, and
+the traps block needs the trap flag size the server's savefile stores.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Writer
+from ....binary import Reader, Record, Writer, not_recording
 from ....errors import FormatError
-from . import BlockModel, Context, Layout, character, register_layout
+from . import BlockModel, Context, Layout, LayoutError, character, register_layout
 from .items import check_len, read_str, write_str
 
 PWMG = frozenset({"PWMG"})
@@ -412,6 +416,94 @@ def _wr_wild_map(m: WildMap, w: Writer, ctx: Context) -> None:
     w.bytes(m.squares, "squares")
 
 
+# -- history --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class HistoryEntry:
+    """One line of the history: ``turn_era``/``turn`` is the game's two-word turn counter.
+
+    ``artifact`` is the artifact as the build stored it: its index (0 for
+    none) or, in a ``SAVE_AS_STRINGS`` build, its name ("" for none).
+    """
+
+    type: bytes = b""
+    turn_era: int = 0
+    turn: int = 0
+    dlev: int = 0
+    clev: int = 0
+    artifact: int | str = 0
+    name: str = ""
+    event: str = ""
+
+
+@dataclass(slots=True)
+class History(BlockModel):
+    """The character's history; ``artifacts_as_names`` says which build wrote it, None when no
+    entry names an artifact (both builds write the same bytes then)."""
+
+    KIND: ClassVar[str] = "history-pwm"
+    hist_size: int = 0
+    entries: list[HistoryEntry] = field(default_factory=list)
+    artifacts_as_names: bool | None = None
+
+
+_HIST = Record("PWMAngband history entry", [
+    ("turn_era", "u32"), ("turn", "u32"), ("dlev", "i16"), ("clev", "i16")])
+
+
+def _rd_history_as(r: Reader, as_names: bool) -> History:
+    m = History(r.u8("hist_size"), artifacts_as_names=as_names)
+    n = r.count(r.i16("count"), m.hist_size + _HIST.size + 3, "entries", "entry")
+    for i in range(n):
+        p = f"entries[{i}]"
+        e = HistoryEntry(r.bytes(m.hist_size, f"{p}.type"), *r.record(_HIST, p))
+        e.artifact = read_str(r, f"{p}.artifact", NAME_MAX) if as_names else r.u8(f"{p}.artifact")
+        e.name = read_str(r, f"{p}.name", NAME_MAX)
+        e.event = read_str(r, f"{p}.event", NAME_MAX)
+        m.entries.append(e)
+    return m
+
+
+def _rd_history(r: Reader, ctx: Context) -> History:
+    """Read the block both ways (a trial, unrecorded), then for real the one way that fits."""
+    fits: list[History] = []
+    for as_names in (False, True):
+        with not_recording():
+            trial = Reader(r.data, r.pos, r.end)
+            try:
+                m = _rd_history_as(trial, as_names)
+            except FormatError:
+                continue
+        if trial.at_end():
+            fits.append(m)
+    if len(fits) > 1 and any(e.artifact for e in fits[0].entries):
+        raise LayoutError("the build option SAVE_AS_STRINGS: the block reads both with artifact "
+                          "indexes and with artifact names")
+    m = _rd_history_as(r, bool(fits) and bool(fits[0].artifacts_as_names))  # neither: the error
+    if all(not e.artifact for e in m.entries):
+        m.artifacts_as_names = None  # no artifact: the same bytes in both builds
+    return m
+
+
+def _wr_history(m: History, w: Writer, ctx: Context) -> None:
+    w.u8(m.hist_size, "hist_size")
+    w.i16(len(m.entries), "count")
+    for i, e in enumerate(m.entries):
+        p = f"entries[{i}]"
+        w.bytes(e.type, f"{p}.type", size=m.hist_size)
+        w.record(_HIST, [e.turn_era, e.turn, e.dlev, e.clev], p)
+        if isinstance(e.artifact, str) != bool(m.artifacts_as_names) and e.artifact:
+            raise FormatError(None, f"{p}.artifact", "an artifact name" if m.artifacts_as_names
+                              else "an artifact index", repr(e.artifact))
+        if m.artifacts_as_names:
+            write_str(w, str(e.artifact or ""), f"{p}.artifact", NAME_MAX)
+        else:
+            w.u8(int(e.artifact or 0), f"{p}.artifact")
+        write_str(w, e.name, f"{p}.name", NAME_MAX)
+        write_str(w, e.event, f"{p}.event", NAME_MAX)
+
+
 _layout("header", Header, _rd_header, _wr_header)
 _layout("monster memory", MonsterMemory, _rd_monster_memory, _wr_monster_memory)
 _layout("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory)
@@ -421,3 +513,4 @@ _layout("artifacts", Artifacts, _rd_artifacts, _wr_artifacts)
 _layout("player hp", character.PlayerHp, character.read_player_hp, character.write_player_hp)  # as Vanilla
 _layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
 _layout("wild map", WildMap, _rd_wild_map, _wr_wild_map)
+_layout("history", History, _rd_history, _wr_history)

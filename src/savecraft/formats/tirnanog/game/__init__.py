@@ -75,6 +75,11 @@ def extract(game: Game, folder: Path) -> list[Path]:
     return extract_game(game, folder)
 
 
+def rebuild(folder: Path) -> Game:
+    from .extract import rebuild_game
+    return rebuild_game(folder)
+
+
 FORMAT = register(Format(
     name="tirnanog-game",
     description="TirNanoG game file",
@@ -84,6 +89,7 @@ FORMAT = register(Format(
     build=build,
     info=info,
     extract=extract,
+    rebuild=rebuild,
     check=check,
     suffixes=(".tng",),
 ))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import mmap
 import os
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import IO, Any, ClassVar, Generic, TypeVar
 
 from .... import limits
@@ -22,6 +23,11 @@ from ....compression import Container, Deflated, digest, inflate
 from ....errors import FormatError, Report
 
 T = TypeVar("T")
+
+EXTRACTED: ContextVar[dict[int, str] | None] = ContextVar("tng_extracted", default=None)
+"""While ``savecraft extract`` writes a section's JSON: the assets and scripts (by ``id``) it wrote
+as files of their own, with the file's name, so the JSON names the file instead of holding the
+bytes twice (``extract.rebuild_game`` reads the files back in)."""
 
 
 class Source:
@@ -282,12 +288,18 @@ class Asset(Generic[T]):
         raise NotImplementedError
 
     def __json_encode__(self) -> Any:
-        value = self._get()
-        if self.COMPRESSED and self.deflate.original is not None:
-            # Before the value is dumped: a map still holds its original RLE stream here,
-            # so re-encoding the asset for this check reuses it instead of encoding the tiles.
-            self.deflate.settle(self.encode(value, self._ctx))
-        out: dict[str, Any] = {"value": self.json_value(value)}
+        files = EXTRACTED.get()
+        name = files.get(id(self)) if files else None
+        out: dict[str, Any]
+        if name is not None:
+            out = {"file": name}  # the value is that file's bytes (not read again here)
+        else:
+            value = self._get()
+            if self.COMPRESSED and self.deflate.original is not None:
+                # Before the value is dumped: a map still holds its original RLE stream here,
+                # so re-encoding the asset for this check reuses it instead of encoding the tiles.
+                self.deflate.settle(self.encode(value, self._ctx))
+            out = {"value": self.json_value(value)}
         if self.hint is not None:
             out["offset"] = self.hint
         if self.gap:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....errors import FormatError, Report
+from .assets import EXTRACTED
 
 
 @dataclass(slots=True)
@@ -29,7 +30,15 @@ class Script:
         return not self.text and not self.code
 
     def __json_encode__(self) -> Any:
-        """Assembly text as a plain JSON string; bytecode kept as ``{"bytecode": base64}``."""
+        """Assembly text as a plain JSON string; bytecode kept as ``{"bytecode": base64}``.
+
+        While ``savecraft extract`` writes a section, a script it wrote as a ``.asm`` file is
+        ``{"asm": FILE}`` instead (one copy of the text, the one people edit).
+        """
+        files = EXTRACTED.get()
+        name = files.get(id(self)) if files and self.code is None else None
+        if name is not None:
+            return {"asm": name}
         if self.code is None:
             return self.text
         import base64
@@ -80,8 +89,8 @@ def script_to_bytes(s: Script, names: Any = None, path: str = "") -> bytes:
     try:
         return bytes(mod.assemble(s.text, names))
     except FormatError as err:
-        raise FormatError(err.offset, f"{path}.{err.path}" if err.path else path, err.expected,
-                          err.found) from None
+        raise FormatError(err.offset, f"{path}.{err.path}" if path and err.path else err.path or path,
+                          err.expected, err.found) from None
 
 
 def iter_scripts(obj: Any, path: str = "") -> Iterator[tuple[str, Script]]:

@@ -1,4 +1,5 @@
-"""``savecraft extract`` for games: every asset with its real extension, sections as JSON, scripts as text.
+"""``savecraft extract`` for games: every asset with its real extension, sections as JSON, scripts as
+text; and ``savecraft build DIR``, which reads such a folder back (after edits to its files).
 
 Assets are read one at a time from the file (never all at once), with a
 progress bar on stderr when the game is large.
@@ -6,8 +7,9 @@ progress bar on stderr when the game is large.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
-
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,10 +18,11 @@ import orjson
 
 from ....errors import FormatError
 from ....fileio import atomic_write, ensure_dir
-from ....jsonmap import encoder
-from .assets import MediaAsset
-from .bytecode import iter_scripts
-from .model import Game
+from ....jsonmap import decoder, encoder, parse_text
+from .assets import EXTRACTED, MediaAsset
+from .bytecode import iter_scripts, script_to_bytes
+from .header import Header
+from .model import Game, GameEncoding
 from .refs import resolve
 from .sections import Section, section_name
 from .sections.common import iter_assets
@@ -77,34 +80,63 @@ def _script_file(path: str) -> str:
     return _safe(re.sub(r"\[(\d+)\]", r"-\1", path).replace(".", "-"))
 
 
+HEADER_FILE = "header.json"
+LAYOUT_FILE = "game-file.json"  # the section files in table order, how the file was stored, the views
+
+
 def extract_game(game: Game, folder: Path) -> list[Path]:
+    """Write the game's parts; :func:`rebuild_game` reads the folder back, byte for byte when unchanged.
+
+    ``header.json`` holds the header's fields; ``game-file.json`` the section files in table
+    order, how the section block was stored (compression, CRC, bytes after the assets) and a
+    digest of each map picture; one JSON per section holds its fields, where each media asset
+    names its file (``{"file": "06-atlases/0000-atlas.png", "offset": 805}``: the offset is
+    where it stood, so an unchanged asset goes back there) and each script its ``.asm`` file.
+    """
     ensure_dir(folder)
     written: list[Path] = []
     total = sum(a.length for a in game.assets())
     progress = Progress(total, total > PROGRESS_OVER)
-    p = folder / "header.json"
+    p = folder / HEADER_FILE
     atomic_write(p, orjson.dumps(encoder(type(game.header))(game.header), option=orjson.OPT_INDENT_2))
     written.append(p)
+    game.__json_prepare__()  # the section block's compression as a level where one reproduces it
     enc = encoder(Section)
     seen: dict[str, int] = {}
+    section_files: list[str] = []
+    views: dict[str, str] = {}
     for s in game.sections:
         base = _section_label(s, seen)
         sub = folder / base
+        files: dict[int, str] = {}  # what this section's JSON names instead of holding it
         for k, a in enumerate(iter_assets(s)):
-            if isinstance(a, MediaAsset):
-                if a.length == 0 and not a.loaded:
-                    continue
-                data = a.value
-                if not data:
-                    continue
-                ensure_dir(sub)
-                label = _asset_label(game, s, k)
-                ap = sub / f"{k:04d}-{_safe(label)}{a.EXTENSION}"
-                atomic_write(ap, data)
-                written.append(ap)
+            if isinstance(a, MediaAsset) and id(a) not in files:
+                # content(): an asset not yet read is read without being kept in the model
+                data = a.content() if a.length or a.loaded else b""
+                if data:
+                    ensure_dir(sub)
+                    ap = sub / f"{k:04d}-{_safe(_asset_label(game, s, k))}{a.EXTENSION}"
+                    atomic_write(ap, data)
+                    written.append(ap)
+                    files[id(a)] = ap.relative_to(folder).as_posix()
             progress.add(a.length)
-        doc = enc(s)
-        _strip_media(doc)
+        for path, sc in iter_scripts(s):
+            if sc.empty or id(sc) in files:
+                continue
+            ensure_dir(sub)
+            sp = sub / f"{_script_file(path)}.asm"
+            if sc.code is None:
+                atomic_write(sp, sc.text.encode("utf-8"))
+                files[id(sc)] = sp.relative_to(folder).as_posix()
+            else:  # kept as bytecode in the JSON: this file only shows it
+                atomic_write(sp, (f"; bytecode that does not disassemble, kept as it is in {base}.json "
+                                  f"(edits here are not read back)\n; {sc.code!r}\n").encode())
+            written.append(sp)
+        token = EXTRACTED.set(files)
+        try:
+            doc = enc(s)
+        finally:
+            EXTRACTED.reset(token)
         try:
             refs = resolve(game, s, "")
         except FormatError:
@@ -113,29 +145,158 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
         atomic_write(p, orjson.dumps({"section": doc, "references": refs},
                                      option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
         written.append(p)
-        for path, sc in iter_scripts(s):
-            if sc.empty:
-                continue
-            ensure_dir(sub)
-            sp = sub / f"{_script_file(path)}.asm"
-            atomic_write(sp, (sc.text or f"; bytecode that does not disassemble\n; {sc.code!r}\n").encode())
-            written.append(sp)
-        written += _maps(game, s, sub)
+        section_files.append(p.name)
+        for view in _maps(game, s, sub):
+            views[view.relative_to(folder).as_posix()] = _digest(view.read_bytes())
+            written.append(view)
+    p = folder / LAYOUT_FILE
+    atomic_write(p, orjson.dumps({"sections": section_files,
+                                  "encoding": encoder(GameEncoding)(game.encoding),
+                                  "views": views}, option=orjson.OPT_INDENT_2))
+    written.append(p)
     progress.finish()
     return written
 
 
-def _strip_media(doc: Any) -> None:
-    """Media bytes are written as files; the JSON says where instead of holding base64."""
-    if isinstance(doc, dict):
-        for k, v in list(doc.items()):
-            if k == "asset" and isinstance(v, dict) and "value" in v and isinstance(v["value"], str):
-                v["value"] = f"({len(v['value']) * 3 // 4} bytes, written as a file)"
-            else:
-                _strip_media(v)
-    elif isinstance(doc, list):
-        for x in doc:
-            _strip_media(x)
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def rebuild_game(folder: Path) -> Game:
+    """The game an :func:`extract_game` folder describes, with whatever was edited in its files.
+
+    Section JSON files are read with the one strict JSON mapping; a media asset's value is its
+    file's bytes, a script's text its ``.asm`` file, and a ``.tmx`` that was changed (in Tiled)
+    gives its map's tiles, NPCs, spawners and patrol paths. The ``references`` of a section file
+    and the map pictures are views for people: an edited picture is refused rather than
+    silently left out.
+    """
+    layout = _read_json(folder, LAYOUT_FILE)
+    if not isinstance(layout, dict) or set(layout) != {"sections", "encoding", "views"}:
+        raise FormatError(None, LAYOUT_FILE, "an object with sections, encoding and views "
+                          "(written by this savecraft's extract)", _shown(layout))
+    names, views = layout["sections"], layout["views"]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise FormatError(None, f"{LAYOUT_FILE}: sections", "the list of the section files in table order",
+                          _shown(names))
+    if not isinstance(views, dict) or not all(isinstance(v, str) for v in views.values()):
+        raise FormatError(None, f"{LAYOUT_FILE}: views", "an object of file names and SHA-256 digests",
+                          _shown(views))
+    edited_maps: list[tuple[str, bytes]] = []
+    for name, digest in views.items():
+        path = folder / _member(name, f"{LAYOUT_FILE}: views")
+        data = path.read_bytes() if path.is_file() else None
+        if data is None or _digest(data) == digest:
+            continue
+        if name.endswith(".tmx"):
+            edited_maps.append((name, data))
+            continue
+        raise FormatError(None, name, "the picture as extracted: map pictures are views (edit the map's "
+                          ".tmx in Tiled, or its layers in the maps section's JSON)", "an edited file")
+    header = decoder(Header)(_read_json(folder, HEADER_FILE), f"{HEADER_FILE}: header")
+    encoding = decoder(GameEncoding)(layout["encoding"], f"{LAYOUT_FILE}: encoding")
+    sections: list[Section] = []
+    section_dec = decoder(Section)
+    for name in names:
+        doc = _read_json(folder, _member(name, f"{LAYOUT_FILE}: sections"))
+        if not isinstance(doc, dict) or "section" not in doc or not set(doc) <= {"section", "references"}:
+            raise FormatError(None, name, "an object with the section (and its references)", _shown(doc))
+        body = _read_parts(folder, doc["section"], name, "section")
+        sections.append(section_dec(body, f"{name}: section"))
+    game = Game(header, sections, encoding)
+    for name, data in edited_maps:
+        _read_tmx(game, names, name, data)
+    _assemble_scripts(game, folder, [Path(n).stem for n in names])
+    return game
+
+
+def _read_tmx(game: Game, names: list[str], name: str, data: bytes) -> None:
+    """An edited ``35-maps/KKKK-label.tmx``: its tiles, NPCs, spawners and patrol paths into map KKKK."""
+    from . import tmx
+    from .maps import MapAsset
+    from .sections import MapsSection
+
+    where = Path(name)
+    number = where.name[:4]
+    section_file = f"{where.parent.as_posix()}.json"
+    if not number.isdigit() or section_file not in names:
+        raise FormatError(None, name, "a map file named as extracted (SECTION/KKKK-name.tmx)", repr(name))
+    section = game.sections[names.index(section_file)]
+    k = int(number)
+    if not isinstance(section, MapsSection) or k >= len(section.maps):
+        raise FormatError(None, name, f"a map of {section_file}", f"map {k}")
+    value = section.maps[k].asset.value
+    if not isinstance(value, MapAsset):
+        raise FormatError(None, name, "a decoded map", type(value).__name__)
+    tmx.apply_tmx(value, data, game.header.tile_width, game.header.tile_height, name=name)
+
+
+def _assemble_scripts(game: Game, folder: Path, stems: list[str]) -> None:
+    """Assemble every script once here, so that a mistake in one is reported by its ``.asm`` file
+    and line (the build would name only the script's place in the model)."""
+    names = game.script_names()
+    for s, stem in zip(game.sections, stems):
+        for path, sc in iter_scripts(s):
+            if sc.code is not None or not sc.text:
+                continue
+            try:
+                script_to_bytes(sc, names)
+            except FormatError as err:
+                asm = f"{stem}/{_script_file(path)}.asm"
+                where = asm if (folder / asm).is_file() else f"{stem}.json: section.{path}"
+                raise FormatError(None, f"{where}: {err.path}" if err.path else where, err.expected,
+                                  err.found) from None
+
+
+def _read_parts(folder: Path, obj: Any, file: str, path: str) -> Any:
+    """The section's JSON with the files it names read in: a media asset's bytes, a script's text."""
+    if isinstance(obj, list):
+        return [_read_parts(folder, x, file, f"{path}[{i}]") for i, x in enumerate(obj)]
+    if not isinstance(obj, dict):
+        return obj
+    if set(obj) == {"asm"}:
+        where = f"{file}: {path}.asm"
+        data = _read(folder, _member(obj["asm"], where), where)
+        try:
+            return data.decode("utf-8").replace("\r\n", "\n")
+        except UnicodeDecodeError as exc:
+            raise FormatError(exc.start, str(obj["asm"]), "assembly text in UTF-8", "other bytes") from None
+    out = {k: _read_parts(folder, v, file, f"{path}.{k}") for k, v in obj.items()}
+    if "file" in obj and "value" not in obj:  # a media asset written as a file of its own
+        where = f"{file}: {path}.file"
+        out["value"] = base64.b64encode(_read(folder, _member(out.pop("file"), where), where)).decode("ascii")
+    return out
+
+
+def _member(name: Any, where: str) -> str:
+    """A file the folder's JSON names: a relative path inside the folder, nothing else."""
+    if not isinstance(name, str) or not name:
+        raise FormatError(None, where, "the name of a file in the extract folder", _shown(name))
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise FormatError(None, where, "a file inside the extract folder", repr(name))
+    return name
+
+
+def _read(folder: Path, name: str, where: str) -> bytes:
+    try:
+        return (folder / name).read_bytes()
+    except OSError as exc:
+        raise FormatError(None, name, f"a file of the extract folder (named by {where})",
+                          exc.strerror or str(exc)) from None
+
+
+def _read_json(folder: Path, name: str) -> Any:
+    data = _read(folder, name, "the extract folder")
+    try:
+        return parse_text(data)
+    except FormatError as err:
+        raise FormatError(None, f"{name}: {err.path}", err.expected, err.found) from None
+
+
+def _shown(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _asset_label(game: Game, s: Any, k: int) -> str:

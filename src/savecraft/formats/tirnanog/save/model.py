@@ -206,6 +206,7 @@ class ChunkList(MutableSequence[Any]):
     """
 
     __slots__ = ("_items", "_decode")
+    __json_stream__ = True  # a dump's chunks may be read piece by piece (jsonmap.loads)
 
     def __init__(self, items: Iterable[Any] = (),
                  decode: Callable[[bytes, int], Any] | None = None) -> None:
@@ -223,6 +224,15 @@ class ChunkList(MutableSequence[Any]):
             assert self._decode is not None
             item = self._decode(item.raw, item.offset)
             self._items[i] = item
+        return item
+
+    def decoded(self, i: int) -> Any:
+        """Chunk ``i`` decoded, without keeping the result when it was not decoded yet
+        (validate checks that every chunk decodes, and builds nothing that lasts)."""
+        item = self._items[i]
+        if type(item) is _Pending:
+            assert self._decode is not None
+            return self._decode(item.raw, item.offset)
         return item
 
     def raw_or_none(self, i: int) -> bytes | None:
@@ -308,17 +318,67 @@ class ChunkList(MutableSequence[Any]):
         return found[0] if found else None
 
     def __json_encode__(self) -> Any:
-        from ....jsonmap import encoder
+        """Every chunk's JSON, one at a time (:func:`savecraft.jsonmap.stream`); players and
+        NPCs never decoded go straight from their bytes (:mod:`.jsonfast`) and stay undecoded."""
+        from ....jsonmap import encoder, stream
+        from .jsonfast import chunk_json
+
         enc = encoder(Chunk)
-        return [enc(c) for c in self]
+        items = self._items
+
+        def each() -> Iterator[Any]:
+            for i in range(len(items)):
+                item = items[i]
+                if type(item) is _Pending:
+                    obj = chunk_json(item.raw)
+                    if obj is not None:
+                        yield obj
+                        continue
+                    item = self._get(i)
+                yield enc(item)
+        return stream(each())
 
     @classmethod
     def __json_decode__(cls, obj: Any, path: str) -> ChunkList:
-        from ....jsonmap import _bad, decoder
+        """The chunks of a dump. A player or NPC that is entirely right goes straight to its
+        bytes (:mod:`.jsonfast`) and is decoded on first use like a loaded one; anything else
+        goes through the strict decoder, which names every problem by its path.
+
+        When the document is being consumed (:func:`savecraft.jsonmap.consuming`), each
+        chunk's object is replaced, once built, by what it was built into: the document
+        shrinks as the model grows, and a second (careful) pass over it finds them built.
+        """
+        from ....jsonmap import KIND, _bad, consuming, decoder
+        from .codec import decode_chunk
+        from .jsonfast import chunk_bytes
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
-        return cls(dec(c, f"{path}[{i}]") for i, c in enumerate(obj))
+        consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
+        items: list[Any] = []
+        for i, c in enumerate(obj):
+            if type(c) is dict:
+                raw = chunk_bytes(c)
+                built = _Pending(raw, 0) if raw is not None else dec(c, f"{path}[{i}]")
+                if consume:
+                    obj[i] = _Built(c.get(KIND), built)
+            elif type(c) is _Built and consume:
+                built = c.value  # built by a first pass over this document
+            else:
+                built = dec(c, f"{path}[{i}]")
+            items.append(built)
+        return cls(items, decode_chunk)
+
+
+class _Built(dict[str, Any]):
+    """What a consumed chunk object of a dump became; it keeps the ``"kind"``, so
+    error messages still count ``users[k]`` among the document's chunks."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, kind: Any, value: Any) -> None:
+        super().__init__(kind=kind)
+        self.value = value
 
 
 @dataclass(slots=True, frozen=True)
@@ -395,8 +455,9 @@ class SaveGame:
     def __json_prepare__(self) -> None:
         """Before a dump: swap the original compressed bytes for a level when that reproduces them."""
         from .codec import payload_bytes
+        from ....jsonmap import confirming
         if self.encoding.deflate.original is not None:
-            self.encoding.deflate.settle(payload_bytes(self))
+            self.encoding.deflate.settle(payload_bytes(self), confirm=confirming())
 
 
 __all__ = [
