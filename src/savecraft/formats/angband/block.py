@@ -266,7 +266,9 @@ def parse(data: bytes, report: Report) -> BlockSave:
     save.game = game or ""
     # Validation (a report that collects) re-encodes every block; a load trusts exact layouts.
     decoder = Decoder(data, save.variant, game, report, verify=not report.strict, trials=trials)
-    with gc_paused(keep=True):  # thousands of records, none of them garbage
+    # Thousands of records, none of them garbage: unless something was wrong (a caught
+    # error may leave a reference cycle behind), they go straight to the oldest generation.
+    with gc_paused(keep=lambda: not report.problems):
         for f in found:
             save.blocks.append(_decode(data, f, decoder, report))
     d = save.description
