@@ -299,7 +299,9 @@ def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
     assert {lay + "character", lay + "faangband", lay + "faangband_world"} <= mods
     for other in ("knowledge", "pwmangband", "vanilla40", "anquestria"):
         assert lay + other not in mods
-    assert "savecraft.jsonmap" not in mods and "numpy" not in mods
+    assert "savecraft.jsonmap" not in mods
+    if items._read_item_c is not None:  # (the pure path maps levels with numpy)
+        assert "numpy" not in mods
 
 
 @real42
