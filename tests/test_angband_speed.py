@@ -26,7 +26,7 @@ from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, sniffing
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
-from savecraft.formats.angband.layouts import items, layouts, world
+from savecraft.formats.angband.layouts import items, layouts, levels, world
 
 FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
@@ -155,7 +155,7 @@ def parse_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ob
         with monkeypatch.context() as m:
             if not compiled:
                 m.setattr(items, "_read_item_c", None)  # also every Records program
-                m.setattr(world, "_rle_cover", None)
+                m.setattr(levels, "_rle_cover", None)
                 m.setattr(sniffing, "_c_sum", None)
             try:
                 out.append(parse(data))
@@ -297,7 +297,7 @@ def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
     mods = modules_after(f"from savecraft.cli import main\nassert main(['validate', {str(PONY)!r}]) == 0")
     lay = "savecraft.formats.angband.layouts."
     assert {lay + "character", lay + "faangband", lay + "faangband_world"} <= mods
-    for other in ("knowledge", "pwmangband", "vanilla40", "anquestria"):
+    for other in ("world", "knowledge", "pwmangband", "vanilla40", "anquestria"):
         assert lay + other not in mods
     assert "savecraft.jsonmap" not in mods
     if items._read_item_c is not None:  # (the pure path maps levels with numpy)
@@ -318,7 +318,7 @@ def test_every_layout_module_is_in_the_variant_table() -> None:
 
     folder = Path(pkg.__file__).parent
     listed = {n for names in pkg.MODULES.values() for n in names}
-    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "items", "records"}
+    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "items", "records", "levels"}
     assert modules <= listed, modules - listed
     assert set(pkg.ORDER) == listed
 

@@ -13,7 +13,6 @@ from typing import ClassVar
 
 
 from ....binary import Reader, Writer
-from ....compiled import speedups
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_layout
 from .items import (
@@ -28,8 +27,12 @@ from .items import (
     write_item_list,
     write_str,
 )
+from .levels import check_rle, read_rle
 
-_rle_cover = getattr(speedups, "rle_cover", None)
+# The level maps' run-length pairs (:mod:`.levels`), under the names the 4.0 and Anquestria
+# layouts import them by.
+_read_rle = read_rle
+_check_rle = check_rle
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
@@ -213,27 +216,6 @@ def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
 # -- levels (dungeon and chunks) ------------------------------------------------------------
 
 
-def _read_rle(r: Reader, cells: int, name: str) -> bytes:
-    """The (count, byte) pairs that fill ``cells`` squares, as stored."""
-    if _rle_cover is not None:
-        pairs = _rle_cover(r.data, r.pos, r.end, cells)
-        if pairs >= 0:
-            return r.bytes(2 * pairs, name)
-    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
-
-    avail = r.remaining // 2
-    pairs = np.frombuffer(r.data, np.uint8, count=2 * avail, offset=r.pos) if avail else \
-        np.zeros(0, np.uint8)
-    if cells == 0:
-        return b""
-    done = np.cumsum(pairs[0::2], dtype=np.int64)
-    k = int(np.searchsorted(done, cells))
-    if k >= len(done):
-        r.fail(name, f"run-length pairs covering {cells} squares",
-               f"{int(done[-1]) if len(done) else 0} squares before the end of the block")
-    return r.bytes(2 * (k + 1), name)
-
-
 @dataclass(slots=True)
 class Connector:
     x: int = 0
@@ -278,17 +260,6 @@ def _rd_level(r: Reader, ctx: Context, path: str) -> Level:
                                            r.u8(f"{path}.connectors[{i}].feat"),
                                            r.bytes(size, f"{path}.connectors[{i}].info")))
     return lv
-
-
-def _check_rle(runs: bytes, cells: int, path: str) -> None:
-    if _rle_cover is not None and isinstance(runs, bytes) and len(runs) % 2 == 0 \
-            and _rle_cover(runs, 0, len(runs), cells) == len(runs) // 2:
-        return  # the pairs reach `cells` squares exactly with the last one
-    counts = runs[0::2]
-    total = sum(counts)
-    if len(runs) % 2 or total < cells or (counts and total - counts[-1] >= cells):
-        raise FormatError(None, path, f"(count, byte) pairs covering exactly {cells} squares",
-                          f"{len(runs)} bytes covering {total}")
 
 
 def _wr_level(lv: Level, w: Writer, ctx: Context, path: str) -> None:
