@@ -259,6 +259,9 @@ EDITS = [
     ("player.lev", 0), ("player.lev", 51), ("player.lev", 50), ("player.stat_cur", [10] * 4),
     ("player.stat_max", [10] * 6), ("player.timed", [0] * 256), ("player.unused_more", b"1234"),
     ("player.au", 2**31), ("player.full_name", "x" * 32), ("player.body", []),
+    ("misc.known_elements", [(0, 0)] * 24), ("misc.known_elements", [[1, 2]] * 25),
+    ("misc.known_elements", [(70000, 0)] * 25), ("misc.known_elements", [(1, 2, 3)] * 25),
+    ("misc.turn", 2**31), ("misc.is_dead", 2), ("misc.known_flags", b"\0" * 4),
 ]
 
 

@@ -670,6 +670,7 @@ read_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  *   y           `arg` bytes
  *   l           a list of `arg` i16
  *   c           a list of i16 after its u8 count
+ *   T           a list of `arg` (i16, u8) tuples
  *   C L         a u8 count of at most `arg` (no slot: its descriptor is None), then lists
  *               of that many i16 (each L; the writer checks they are all that long)
  *   j           one object record (an Item), with the program's six sizes
@@ -748,7 +749,7 @@ record_program(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < nops; i++) {
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         pg->ops[i] = ops[i];
-        if (strchr("BHhIisylcCLjXrnN", ops[i]) == NULL || ops[i] == 0) {
+        if (strchr("BHhIisylTcCLjXrnN", ops[i]) == NULL || ops[i] == 0) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", ops[i]);
             goto fail;
         }
@@ -759,7 +760,7 @@ record_program(PyObject *self, PyObject *args)
             Py_INCREF(a);
             pg->subref[i] = a;
             pg->sub[i] = sub;
-        } else if (strchr("sylC", ops[i])) {
+        } else if (strchr("sylTC", ops[i])) {
             pg->arg[i] = PyLong_AsSsize_t(a);
             if (pg->arg[i] < 0) {
                 if (!PyErr_Occurred())
@@ -856,6 +857,20 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'y': x = rd_bytes(c, a); break;
         case 'l': x = rd_i16_list(c, a); break;
         case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
+        case 'T':
+            if (need(c, 3 * a) && (x = PyList_New(a)) != NULL) {
+                for (Py_ssize_t k = 0; k < a; k++) {
+                    int level = rd_i16(c);
+                    unsigned flags = rd_u8(c);
+                    PyObject *pair = Py_BuildValue("(NN)", INT(level), INT(flags));
+                    if (pair == NULL) {
+                        Py_CLEAR(x);
+                        break;
+                    }
+                    PyList_SET_ITEM(x, k, pair);
+                }
+            }
+            break;
         case 'C':
             if (need(c, 1) && (kept = rd_u8(c)) <= a)
                 x = Py_NewRef(Py_None);
@@ -1237,6 +1252,18 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             uint8_t n = (uint8_t)PyList_GET_SIZE(v);
             TRY(put_raw(o, &n, 1));
             TRY(put_i16_list(o, v, n));
+            break;
+        }
+        case 'T': {
+            if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
+                return 1;
+            for (Py_ssize_t k = 0; k < a; k++) {
+                PyObject *pair = PyList_GET_ITEM(v, k);
+                if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2)
+                    return 1;
+                TRY(PUT_I16(o, PyTuple_GET_ITEM(pair, 0)));
+                TRY(PUT_U8(o, PyTuple_GET_ITEM(pair, 1)));
+            }
             break;
         }
         case 'C': {  /* the length of the next L list */

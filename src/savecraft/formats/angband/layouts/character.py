@@ -437,7 +437,20 @@ class Misc(BlockModel):
     known_ds: int = 0
 
 
+_MISC = Records(Misc, [
+    ("seed_randart", "I"), ("seed_flavor", "I"), ("total_winner", "H"), ("noscore", "H"),
+    ("is_dead", "B"), ("turn", "i"), ("known_flags", "y", "of_size"),
+    ("known_modifiers", "l", "obj_mod_max"), ("known_elements", "T", "elem_max"),
+    ("known_brands", "y", "brand_max"), ("known_slays", "y", "slay_max"),
+    ("known_curses", "y", "curse_max"), ("known_ac", "h"), ("known_to_a", "h"), ("known_to_h", "h"),
+    ("known_to_d", "h"), ("known_dd", "B"), ("known_ds", "B")])
+
+
 def _rd_misc(r: Reader, ctx: Context) -> Misc:
+    fast = _MISC.read(r, ctx, 1)
+    if fast is not None:
+        ctx.set("is_dead", fast[0].is_dead, "misc")
+        return fast[0]  # type: ignore[no-any-return]
     m = Misc(r.u32("seed_randart"), r.u32("seed_flavor"), r.u16("total_winner"), r.u16("noscore"),
              r.u8("is_dead"), r.i32("turn"))
     m.known_flags = r.bytes(ctx.need("of_size", "object memory"), "known_flags")
@@ -455,6 +468,9 @@ def _rd_misc(r: Reader, ctx: Context) -> Misc:
 
 
 def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
+    if _MISC.write(w, ctx, [m]):
+        ctx.set("is_dead", m.is_dead, "misc")
+        return
     w.u32(m.seed_randart, "seed_randart")
     w.u32(m.seed_flavor, "seed_flavor")
     w.u16(m.total_winner, "total_winner")
