@@ -262,6 +262,9 @@ EDITS = [
     ("misc.known_elements", [(0, 0)] * 24), ("misc.known_elements", [[1, 2]] * 25),
     ("misc.known_elements", [(70000, 0)] * 25), ("misc.known_elements", [(1, 2, 3)] * 25),
     ("misc.turn", 2**31), ("misc.is_dead", 2), ("misc.known_flags", b"\0" * 4),
+    ("blocks[18].cave.traps[0].y", 0), ("blocks[18].cave.end.x", 3),
+    ("blocks[18].cave.traps[0].flags", b""), ("blocks[18].cave.trf_size", 1),
+    ("blocks[18].cave.traps[0].kind", "x" * 80), ("blocks[18].cave.traps", []),
 ]
 
 
@@ -272,8 +275,8 @@ def test_c_and_pure_writers_agree_on_edits(path: str, value: object,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """An edited value: the same bytes, or the same error, from either writer."""
     save = parse(V42.read_bytes())
-    assert [block.block_name(save.blocks[i]) for i in (2, 3, 4, 10)] == \
-        ["options", "messages", "monster memory", "artifacts"]
+    assert [block.block_name(save.blocks[i]) for i in (2, 3, 4, 10, 18)] == \
+        ["options", "messages", "monster memory", "artifacts", "traps"]
     *parents, last = path.replace("]", "").replace("[", ".").split(".")
     obj: object = save
     for part in parents:

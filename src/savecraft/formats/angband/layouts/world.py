@@ -512,8 +512,20 @@ class TrapList:
     end: Trap = field(default_factory=Trap)
 
 
+_TRAP = Records(Trap, [("kind", "s", 79), ("y", "B"), ("x", "B"), ("power", "B"),
+                       ("timeout", "B"), ("flags", "y", "trf_size")])
+
+
 def _rd_trap_list(r: Reader, ctx: Context, path: str) -> TrapList:
     m = TrapList(r.u8(f"{path}.trf_size"))
+    start = r.pos
+    while (got := _TRAP.read(r, ctx, 1, trf_size=m.trf_size)) is not None:
+        t = got[0]
+        if t.y == 0 and t.x == 0:
+            m.end = t
+            return m
+        m.traps.append(t)
+    r.pos, m.traps = start, []  # something unusual: field by field, for the exact error
     while True:
         p = f"{path}.traps[{len(m.traps)}]"
         t = Trap(read_str(r, f"{p}.kind", 79), r.u8(f"{p}.y"), r.u8(f"{p}.x"), r.u8(f"{p}.power"),
@@ -526,7 +538,11 @@ def _rd_trap_list(r: Reader, ctx: Context, path: str) -> TrapList:
 
 def _wr_trap_list(m: TrapList, w: Writer, ctx: Context, path: str) -> None:
     w.u8(m.trf_size, f"{path}.trf_size")
-    for i, t in enumerate([*m.traps, m.end]):
+    every = [*m.traps, m.end]
+    if all((t.y == 0 and t.x == 0) == (i == len(m.traps)) for i, t in enumerate(every)) and \
+            _TRAP.write(w, ctx, every, trf_size=m.trf_size):
+        return
+    for i, t in enumerate(every):
         p = f"{path}.traps[{i}]" if i < len(m.traps) else f"{path}.end"
         if (t.y == 0 and t.x == 0) != (i == len(m.traps)):
             raise FormatError(None, f"{p}.y", "(0, 0) only for the end marker", f"({t.y}, {t.x})")
