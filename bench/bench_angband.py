@@ -7,10 +7,19 @@ The contenders, timed in the same process on the same bytes, alternating
 with the baseline round by round, are reported as the median ratio:
 
 * walk: savecraft's container walk (headers, names, checksums, padding), no block decoded;
-* parse: ``angband-block`` parse, which decodes every block of the 4.2 file into named
-  fields and re-encodes each to prove it writes the same bytes back;
-* validate: ``api.validate`` (parse collecting every problem, then the consistency check);
+* parse: ``angband-block`` parse, which decodes every block of the 4.2 file into the
+  model the rest of savecraft uses (every field, eagerly: there are no lazy views to
+  materialise later). The 4.2 layouts are ``exact`` (they read only canonical encodings,
+  so they write the same bytes back by construction) and a load does not re-encode them;
+  the time includes freeing the previous result and the garbage collector's share;
+* validate: ``api.validate`` (parse re-encoding every block to compare it with the file,
+  collecting every problem, then the consistency check);
 * build: writing the decoded model back to bytes.
+
+Goals: parse within 10x of the bare walk (issue 13), validate within 1.3x of parse
+(issue 14). The object records and the other repeated records are read and written by
+the optional C extension (``savecraft._speedups``); ``SAVECRAFT_PURE=1`` times the pure
+Python paths instead.
 
     python3 bench/bench_angband.py [FILE] [ROUNDS]
 """

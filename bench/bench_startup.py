@@ -6,6 +6,12 @@ the median of the per-pair ratios. One small file of each format family is
 tried (written by the samples, so the bench runs anywhere). The goal of
 issue 14: within 4x of ``python -c pass``.
 
+The processes may keep compiled bytecode (``.pyc``), as an installed package
+does (pip compiles it at install time): a ``PYTHONDONTWRITEBYTECODE`` in the
+environment would make every run compile each imported module from source,
+which measures the compiler, not savecraft: it is removed for the runs (the
+warm-up run writes the bytecode).
+
     PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS]
 """
 
@@ -25,9 +31,12 @@ from savecraft.formats.qfg5 import sample as qfg5_sample
 from savecraft.formats.tirnanog.save import sample as tng_sample
 
 
+ENV = dict(os.environ)
+
+
 def run_once(argv: list[str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     return time.perf_counter() - t0
 
 
@@ -53,6 +62,7 @@ def samples(folder: Path) -> dict[str, Path]:
 
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    ENV.pop("PYTHONDONTWRITEBYTECODE", None)
     base = [sys.executable, "-c", "pass"]
     with tempfile.TemporaryDirectory() as tmp:
         files = samples(Path(tmp))

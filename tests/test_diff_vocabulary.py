@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from savecraft import api, diff, edit, jsonmap, paths
-from savecraft.errors import Report
+from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import sample as angband_sample
 from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.qfg5 import sample as qfg5_sample
@@ -173,7 +173,9 @@ def test_a_reference_pointed_elsewhere_names_both_strings(game: bytes) -> None:
 
 
 def test_an_angband_description_block_is_one_block_whose_fields_change() -> None:
-    data = real_angband() or api.build(angband_sample.block_save())
+    # A line of its own (the generated file has no player block): in a real file the line
+    # is the player's, so its fields follow player.full_name and player.lev instead.
+    data = api.build(angband_sample.block_save())
     save = api.parse(data)
     name, level = save.description.name, save.description.level
     result = edit.edit_bytes(data, {"blocks[kind=description].level": level + 1,
@@ -185,11 +187,21 @@ def test_an_angband_description_block_is_one_block_whose_fields_change() -> None
     ]
 
 
+@pytest.mark.skipif(real_angband() is None, reason="the real samples are not found")
+def test_a_real_description_follows_its_player_and_refuses_an_edit_of_its_own() -> None:
+    data = real_angband()
+    assert data is not None
+    with pytest.raises(FormatError, match="description.level: expected a value the format stores as set"):
+        edit.edit_bytes(data, {"blocks[kind=description].level": 9})
+    result = edit.edit_bytes(data, {"player.lev": 9})
+    assert api.parse(result.data).description.level == 9
+
+
 # -- every key a dump shows selects ------------------------------------------------------------
 
 
 def test_the_kind_a_dump_shows_selects_a_list_item() -> None:
-    data = real_angband() or api.build(angband_sample.block_save())
+    data = api.build(angband_sample.block_save())
     doc = jsonmap.to_json(api.parse(data))
     assert doc["data"]["blocks"][0]["kind"] == "description"
     result = edit.edit_bytes(data, {"blocks[kind=description].level": 9})
@@ -340,7 +352,6 @@ def test_problems_inside_a_game_asset_name_it_as_the_model_does(game: bytes) -> 
 def test_an_edited_dump_with_a_bad_value_names_it_as_the_model_does() -> None:
     import orjson
 
-    from savecraft.errors import FormatError
 
     data = api.build(server_save(users=3))
     doc = orjson.loads(jsonmap.dumps(api.parse(data)))

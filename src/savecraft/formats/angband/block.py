@@ -21,34 +21,62 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+import importlib
+import struct
+import sys
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_type_hints
 
 import orjson
 
 from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
-from ...jsonmap import KIND, decoder, encoder
 from ...registry import Format, register
+from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, choose_game, encode
-from .layouts import (
-    Context,
-    anquestria,
-    character,
-    faangband,
-    faangband_character,
-    faangband_world,
-    knowledge,
-    layout_of,
-    pwmangband,
-    pwmangband_world,
-    vanilla40,
-    world,
-)
+from .decoding import Decoder, Found, Trials, choose_game, encode
+from .layouts import Context, character, layout_of
 from .sniffing import MAGIC, PWMG, byte_sum, is_block
 
 _T = TypeVar("_T")
+_LAYOUTS = f"{__package__}.layouts"
+
+
+class _LazyModule:
+    """A layout module imported at its first use: a file of one variant needs only its own.
+
+    (``save.gear`` of a FAAN file does not import Vanilla's world layouts: no block
+    can be an instance of a class whose module was never imported.)
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = f"{_LAYOUTS}.{name}"
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def loaded(self) -> Any:
+        """The module if something imported it already, else None."""
+        return sys.modules.get(self._name)
+
+
+if TYPE_CHECKING:
+    from .layouts import (
+        anquestria,
+        faangband,
+        faangband_character,
+        faangband_world,
+        knowledge,
+        pwmangband,
+        pwmangband_world,
+        vanilla40,
+        world,
+    )
+else:
+    (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
+     pwmangband_world, vanilla40, world) = (
+        _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
+                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -119,28 +147,30 @@ class RawBlock:
     failed: bool = field(default=False, compare=False)
 
 
-Block = (Description | RawBlock | character.Rng | character.Options | character.Messages
-         | character.Quests | character.Player | character.Misc | character.PlayerHp
-         | character.PlayerSpells | character.History | knowledge.MonsterMemory
-         | knowledge.ObjectMemory | knowledge.Ignore | knowledge.Artifacts | world.Gear
-         | world.Stores | world.Dungeon | world.Objects | world.Monsters | world.Traps | world.Chunks
-         | pwmangband.Header | pwmangband.MonsterMemory | pwmangband.ObjectMemory | pwmangband.Player
-         | pwmangband.Ignore | pwmangband.Artifacts | pwmangband.PlayerSpells
-         | pwmangband.WildMap | pwmangband.History | pwmangband_world.Misc | pwmangband_world.Gear
-         | pwmangband_world.Dungeon | pwmangband_world.Objects | pwmangband_world.Traps
-         | pwmangband_world.Home | faangband.Options | faangband.MonsterMemory
-         | faangband.ObjectMemory | faangband.Quests | faangband.PlayerSpells | faangband.Randarts
-         | faangband.Traps | faangband.Squelch | faangband.Artifacts | faangband_character.Player
-         | faangband_character.Misc | faangband_character.History | faangband_world.Inventory
-         | faangband_world.Stores | faangband_world.Dungeon | faangband_world.Objects
-         | faangband_world.Monsters | faangband_world.Ghost | vanilla40.Options
-         | vanilla40.MonsterMemory | vanilla40.ObjectMemory | vanilla40.Artifacts | vanilla40.Player
-         | vanilla40.Ignore | vanilla40.Misc | vanilla40.Gear | vanilla40.Stores | vanilla40.Dungeon
-         | vanilla40.Objects | vanilla40.Monsters | vanilla40.Traps | vanilla40.Chunks
-         | vanilla40.History | anquestria.Options | anquestria.MonsterMemory
-         | anquestria.ObjectMemory | anquestria.Quests | anquestria.Artifacts | anquestria.Player
-         | anquestria.Squelch | anquestria.Misc | anquestria.Randarts | anquestria.Inventory
-         | anquestria.Stores | anquestria.Dungeon | anquestria.Objects | anquestria.Monsters)
+Block = Union[  # (quoted: in modules imported for the first file of their variant)
+    Description, RawBlock, character.Rng, character.Options, character.Messages, character.Quests,
+    character.Player, character.Misc, character.PlayerHp, character.PlayerSpells,
+    character.History, "knowledge.MonsterMemory", "knowledge.ObjectMemory", "knowledge.Ignore",
+    "knowledge.Artifacts", "world.Gear", "world.Stores", "world.Dungeon", "world.Objects",
+    "world.Monsters", "world.Traps", "world.Chunks", "pwmangband.Header",
+    "pwmangband.MonsterMemory", "pwmangband.ObjectMemory", "pwmangband.Player",
+    "pwmangband.Ignore", "pwmangband.Artifacts", "pwmangband.PlayerSpells", "pwmangband.WildMap",
+    "pwmangband.History", "pwmangband_world.Misc", "pwmangband_world.Gear",
+    "pwmangband_world.Dungeon", "pwmangband_world.Objects", "pwmangband_world.Traps",
+    "pwmangband_world.Home", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
+    "faangband.Quests", "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps",
+    "faangband.Squelch", "faangband.Artifacts", "faangband_character.Player",
+    "faangband_character.Misc", "faangband_character.History", "faangband_world.Inventory",
+    "faangband_world.Stores", "faangband_world.Dungeon", "faangband_world.Objects",
+    "faangband_world.Monsters", "faangband_world.Ghost", "vanilla40.Options",
+    "vanilla40.MonsterMemory", "vanilla40.ObjectMemory", "vanilla40.Artifacts", "vanilla40.Player",
+    "vanilla40.Ignore", "vanilla40.Misc", "vanilla40.Gear", "vanilla40.Stores",
+    "vanilla40.Dungeon", "vanilla40.Objects", "vanilla40.Monsters", "vanilla40.Traps",
+    "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
+    "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
+    "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters"
+]
 
 
 @dataclass(slots=True)
@@ -167,6 +197,11 @@ class BlockSave:
                 return b
         return None
 
+    def _find_in(self, module: Any, cls: str) -> Any:
+        """The block of class ``cls`` of a lazily imported layout module (None when not imported)."""
+        mod = module.loaded()
+        return None if mod is None else self._find(getattr(mod, cls))
+
     @property
     def description(self) -> Description | None:
         return self._find(Description)
@@ -174,14 +209,14 @@ class BlockSave:
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
                          | vanilla40.Player | anquestria.Player | None):
-        return (self._find(character.Player) or self._find(pwmangband.Player)
-                or self._find(faangband_character.Player) or self._find(vanilla40.Player)
-                or self._find(anquestria.Player))
+        return (self._find(character.Player) or self._find_in(pwmangband, "Player")
+                or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
+                or self._find_in(anquestria, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
         """PWMAngband's header block: the character's name, race and class."""
-        return self._find(pwmangband.Header)
+        return self._find_in(pwmangband, "Header")  # type: ignore[no-any-return]
 
     @property
     def misc(self) -> character.Misc | None:
@@ -189,11 +224,11 @@ class BlockSave:
 
     @property
     def gear(self) -> world.Gear | None:
-        return self._find(world.Gear)
+        return self._find_in(world, "Gear")  # type: ignore[no-any-return]
 
     @property
     def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
-        return self._find(world.Dungeon) or self._find(vanilla40.Dungeon)
+        return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
 
     @property
     def dungeon_any(self) -> object | None:
@@ -209,7 +244,7 @@ class BlockSave:
 
     @property
     def stores(self) -> world.Stores | None:
-        return self._find(world.Stores)
+        return self._find_in(world, "Stores")  # type: ignore[no-any-return]
 
 
 def block_name(block: Block) -> str:
@@ -237,11 +272,16 @@ def sniff(data: bytes) -> bool:
 
 def parse(data: bytes, report: Report) -> BlockSave:
     save, found = walk(data, report)
-    game = choose_game(data, save.variant, found)
+    trials: Trials = {}
+    game = choose_game(data, save.variant, found, trials)
     save.game = game or ""
-    decoder = Decoder(data, save.variant, game, report)
-    for f in found:
-        save.blocks.append(_decode(data, f, decoder, report))
+    # Validation (a report that collects) re-encodes every block; a load trusts exact layouts.
+    decoder = Decoder(data, save.variant, game, report, verify=not report.strict, trials=trials)
+    # Thousands of records, none of them garbage: unless something was wrong (a caught
+    # error may leave a reference cycle behind), they go straight to the oldest generation.
+    with gc_paused(keep=lambda: not report.problems):
+        for f in found:
+            save.blocks.append(_decode(data, f, decoder, report))
     d = save.description
     if d is not None and save.player is not None and d.text is None:
         line = _player_line(save, d)
@@ -280,8 +320,13 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     every following 28 bytes as another broken block (a file of zeros would
     give a million problems), the walk stops and reports the rest once.
     """
-    path = f"blocks[{index}]"
     start = r.pos
+    if r.spans is None:  # a sound block in a few calls; anything else is read again, checked
+        f = _sound_block(r.data, start, r.end, index)
+        if f is not None:
+            r.pos = f.data_start + f.size + (-f.size % 4)
+            return f
+    path = f"blocks[{index}]"
     raw_name, version, size, checksum = r.record(BLOCK_HEADER, path)
     text = raw_name.split(b"\0", 1)[0]
     if not text or not all(0x20 <= b <= 0x7E for b in text):
@@ -294,12 +339,11 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
         report.error(start + len(text), f"{path}.name", "NUL bytes after the block name",
                      repr(raw_name[len(text):]))
     data_start = r.pos
-    data = r.sub(size, f"{path}.data", "the file")
+    r.skip(size, f"{path}.data")
     total = byte_sum(memoryview(r.data)[data_start:data_start + size])
     if total != checksum:
         report.error(start + 24, f"{path}.checksum",
                      f"0x{total:08X} (the sum of the {size} data bytes)", f"0x{checksum:08X}")
-    del data
     pad = -size % 4
     at = r.pos
     padding = r.bytes(pad, f"{path}.padding")
@@ -308,15 +352,33 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     return Found(index, start, text.decode("latin-1"), version, data_start, size)
 
 
+_HEADER = struct.Struct("<16sIII")
+_NAME = re.compile(rb"[\x20-\x7e]+\0*")
+
+
+def _sound_block(data: bytes, start: int, end: int, index: int) -> Found | None:
+    """The block at ``start`` when nothing about it is wrong (name, size, checksum, padding)."""
+    if start + 28 > end:
+        return None
+    raw_name, version, size, checksum = _HEADER.unpack_from(data, start)
+    data_start = start + 28
+    pad = -size % 4
+    if data_start + size + pad > end or not _NAME.fullmatch(raw_name):
+        return None
+    if byte_sum(memoryview(data)[data_start:data_start + size]) != checksum or \
+            data[data_start + size:data_start + size + pad] != PAD * pad:
+        return None
+    return Found(index, start, raw_name.rstrip(b"\0").decode("latin-1"), version, data_start, size)
+
+
 def _decode(data: bytes, f: Found, decoder: Decoder, report: Report) -> Block:
-    raw = data[f.data_start:f.data_start + f.size]
-    path = f"blocks[{f.index}]"
     if f.name == DESCRIPTION:
-        return _decode_description(raw, f.version, f.data_start, path, report)
+        raw = data[f.data_start:f.data_start + f.size]
+        return _decode_description(raw, f.version, f.data_start, f"blocks[{f.index}]", report)
     got = decoder.decode(f)
     if got.model is not None:
         return got.model  # type: ignore[no-any-return]
-    return RawBlock(f.name, f.version, raw, got.reason, got.failed)
+    return RawBlock(f.name, f.version, data[f.data_start:f.data_start + f.size], got.reason, got.failed)
 
 
 def _decode_description(data: bytes, version: int, at: int, path: str, report: Report) -> Block:
@@ -453,6 +515,8 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
     :func:`rebuild` reads the folder back, after edits to its files.
     """
+    from ...jsonmap import encoder
+
     ensure_dir(folder)
     written = []
     files = []
@@ -482,13 +546,15 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
 def rebuild(folder: Path) -> BlockSave:
     """The save an :func:`extract` folder describes, with whatever was edited in its files."""
+    from ...jsonmap import KIND, decoder
+
     head = _load_json(folder / HEADER_FILE)
     files = head.pop("files", None) if isinstance(head, dict) else None
     if not isinstance(files, list):
         raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
                           "(written by this savecraft's extract)", "nothing")
     save: BlockSave = decoder(BlockSave)({**head, "blocks": []}, HEADER_FILE)
-    dec = decoder(Block)
+    dec = decoder(get_args(get_type_hints(BlockSave)["blocks"])[0])  # Block, its names resolved
     for k, entry in enumerate(files):
         where = f"{HEADER_FILE}.files[{k}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):

@@ -9,6 +9,13 @@ blocks but at most one), and only that game's layouts are used. A block
 that game has no layout for, or that its layout does not read exactly
 (bytes left over, a value the game's loader refuses, a re-encoding that is
 not the same bytes) stays raw with the reason.
+
+Re-encoding every block to prove it writes the same bytes back costs as
+much as decoding it, so it is done only where it proves something: for a
+layout that is not ``exact``, and for every layout when ``verify`` asks
+(validation). An ``exact`` layout's decoder reads only canonical encodings
+and refuses any other (:class:`~.layouts.NotCanonical`), which is the same
+proof by construction; the tests re-encode every real file to hold it to it.
 """
 
 from __future__ import annotations
@@ -16,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...binary import Reader, Writer, join_path, not_recording
+from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
-from .layouts import Context, Layout, LayoutError, layout_of, layouts_for
+from .layouts import Context, Layout, LayoutError, NotCanonical, layout_of, layouts_for
 
 ANCHOR = "player"
 
@@ -35,10 +42,19 @@ class Found:
     size: int
 
 
-def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
+# What a trial read of the chosen game left, by (block index, id of the layout): the context
+# values before it, the model, the context after it (values, sources).
+Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[str, str]]]
+
+
+def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
     hand-made player block, a game without a player layout), the game whose layouts read
-    the most blocks, provided they read all they claim but at most one."""
+    the most blocks, provided they read all they claim but at most one.
+
+    That second way reads every block in a trial; given ``trials``, what the chosen game's
+    trial read is kept there, so the :class:`Decoder` need not read it again.
+    """
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
     if anchor is None:  # a file cut short before its player block: too little to tell
@@ -49,26 +65,41 @@ def choose_game(data: bytes, variant: str, found: list[Found]) -> str | None:
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
-    best, best_read = None, 0
+    best, best_read, best_kept = None, 0, {}
     for game in games:
         ctx, read, known = Context(), 0, 0
+        kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
             known += bool(mine)
-            read += any(_reads(data, lay, f, ctx) for lay in mine)
+            for lay in mine:
+                before = ctx.values.copy() if trials is not None else {}
+                ok, model = _trial(data, lay, f, ctx)
+                if ok:
+                    read += 1
+                    if trials is not None:
+                        kept[f.index, id(lay)] = (before, model, ctx.values.copy(), ctx.source.copy())
+                    break
         if known >= 3 and read >= known - 1 and read > best_read:
-            best, best_read = game, read
+            best, best_read, best_kept = game, read, kept
+    if trials is not None:
+        trials.update(best_kept)
     return best
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
+    return _trial(data, layout, f, ctx)[0]
+
+
+def _trial(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[bool, Any]:
+    """Whether ``layout`` reads the whole block (and what it read)."""
     with not_recording():  # a trial: only the read that is kept names bytes
         r = Reader(data, f.data_start, f.data_start + f.size)
         try:
-            layout.decode(r, ctx)
+            model = layout.decode(r, ctx)
         except (FormatError, LayoutError):
-            return False
-        return r.at_end()
+            return False, None
+        return r.at_end(), model
 
 
 @dataclass(slots=True)
@@ -83,18 +114,28 @@ class Decoded:
 class Decoder:
     """Decodes blocks in file order, carrying the context earlier blocks set."""
 
-    def __init__(self, data: bytes, variant: str, game: str | None, report: Report) -> None:
+    def __init__(self, data: bytes, variant: str, game: str | None, report: Report,
+                 verify: bool = True, trials: Trials | None = None) -> None:
         self.data = data
+        # Trial reads of choose_game, used where the context is the same as the trial's was
+        # (a decode is a function of the bytes and the context) and no spans are recorded.
+        self.trials = trials if trials and active_sink() is None else None
         self.variant = variant
         self.game = game
         self.report = report
+        self.verify = verify
         self.ctx = Context()
         self.enc_ctx = Context()
+        self._layouts: dict[tuple[str, int], list[Layout]] = {}
 
     def layouts(self, f: Found) -> list[Layout]:
         if self.game is None:
             return []
-        return [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+        got = self._layouts.get((f.name, f.version))
+        if got is None:
+            got = [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+            self._layouts[f.name, f.version] = got
+        return got
 
     def decode(self, f: Found) -> Decoded:
         layouts = self.layouts(f)
@@ -112,16 +153,30 @@ class Decoder:
         for layout in layouts:
             # A layout that fails must leave no trace: a later block that depends on
             # this one must then stay raw too, as building it would have no sizes.
-            saved = (dict(self.ctx.values), dict(self.ctx.source),
-                     dict(self.enc_ctx.values), dict(self.enc_ctx.source))
-            r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
+            saved = (self.ctx.values.copy(), self.ctx.source.copy(),
+                     self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
+            trial = self.trials.pop((f.index, id(layout)), None) if self.trials else None
             try:
-                model = layout.decode(r, self.ctx)
-                if not r.at_end():
-                    r.fail("", f"the end of the block ({layout.game} layout)",
-                           f"{r.remaining} more bytes")
-                w = Writer(path)
-                layout.encode(model, w, self.enc_ctx)
+                if trial is not None and trial[0] == self.ctx.values:
+                    model = trial[1]
+                    self.ctx.values.update(trial[2])
+                    self.ctx.source.update(trial[3])
+                else:
+                    r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
+                    model = layout.decode(r, self.ctx)
+                    if not r.at_end():
+                        r.fail("", f"the end of the block ({layout.game} layout)",
+                               f"{r.remaining} more bytes")
+                if self.verify or not layout.exact:
+                    w = Writer(path)
+                    layout.encode(model, w, self.enc_ctx)
+                    same = w.getvalue() == self.data[f.data_start:end]
+                else:  # exact by construction; its encoder would have set what its decoder did
+                    same = True
+                    self.enc_ctx.values.update(self.ctx.values)
+                    self.enc_ctx.source.update(self.ctx.source)
+            except NotCanonical:
+                same = False
             except LayoutError as exc:
                 why = f"the {layout.game} layout needs {exc}"
                 self.report.warning(f.data_start, path, f"the {layout.game} {f.name!r} layout", why)
@@ -133,7 +188,7 @@ class Decoder:
                 self.report.warning(p.offset, p.path, p.expected, p.found)
                 self._restore(saved)
                 continue
-            if w.getvalue() != self.data[f.data_start:end]:
+            if not same:
                 why = f"the {layout.game} layout does not write the same bytes back"
                 self.report.warning(f.data_start, path, "a layout that writes the block back exactly", why)
                 self._restore(saved)

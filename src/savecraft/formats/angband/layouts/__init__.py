@@ -17,12 +17,15 @@ provided fails, and that block stays raw, with the reason.
 
 A decoded block must consume its bytes exactly and encode back to the very
 same bytes; the parser checks both and keeps any block that does not as raw
-bytes, reporting why (nothing is forced or guessed).
+bytes, reporting why (nothing is forced or guessed). A layout marked
+``exact`` proves the second by construction (see :class:`Layout`), so a
+plain parse skips its re-encoding; validation still does it.
 """
 
 from __future__ import annotations
 
 import builtins
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -61,6 +64,16 @@ class LayoutError(Exception):
     """A layout cannot apply: a value it depends on is unknown. Not a file error."""
 
 
+class NotCanonical(LayoutError):
+    """An ``exact`` layout met bytes its encoder would not write back the same way.
+
+    A flag byte of 2 where the writer writes 1, a count the writer derives
+    differently: the decode is refused, and the block stays raw with the same
+    reason a re-encoding would give. (A LayoutError: a trial read that meets it
+    does not count as reading the block.)
+    """
+
+
 @dataclass(frozen=True)
 class Layout:
     """How one game version lays out one block: decode must consume the whole reader."""
@@ -72,6 +85,12 @@ class Layout:
     decode: Callable[[Reader, Context], Any]
     encode: Callable[[Any, Writer, Context], None]
     game: str = ""
+    # True when ``decode`` proves by construction that ``encode`` writes the same bytes back:
+    # it reads only canonical encodings (UTF-8 strings, values the writer writes as read) and
+    # raises NotCanonical on any other, and sets in the Context what ``encode`` sets. Then a
+    # parse needs no re-encoding to know the block is exact (validate and the tests still
+    # re-encode). False (the default): every parse re-encodes the block and compares.
+    exact: bool = False
 
 
 class BlockModel:
@@ -115,12 +134,12 @@ def register_layout(layout: Layout) -> Layout:
 
 def layouts_for(variant: str, name: str, version: int) -> list[Layout]:
     """The layouts that may apply, in the order they are tried (empty: the block stays raw)."""
-    _load()
+    _load(variant)
     return _BY_KEY.get((variant, name, version), [])
 
 
 def layout_of(model: object) -> Layout | None:
-    _load()
+    # A model's module registered its layouts when it was imported, before the model existed.
     return _BY_MODEL.get(type(model))
 
 
@@ -130,11 +149,29 @@ def layouts() -> list[Layout]:
     return list(_ALL)
 
 
-_loaded = False
+# The modules that register layouts, by the variant ids they register layouts for. Only the
+# modules of a file's variant are imported (a module costs milliseconds of start-up, mostly
+# its dataclasses); a variant not listed here imports them all. A new module goes here
+# (tests/test_angband_speed.py checks that every module of the package is listed).
+MODULES: dict[str, tuple[str, ...]] = {
+    "VNLA": ("anquestria", "character", "knowledge", "vanilla40", "world"),
+    "FAAN": ("character", "faangband", "faangband_character", "faangband_world"),
+    "PWMG": ("character", "pwmangband", "pwmangband_world"),
+}
+# The order they are imported in, whichever are: the order layouts of one key are tried in
+# (and so which game a file's player block names first) does not depend on the file.
+ORDER = ("anquestria", "character", "faangband", "faangband_character", "faangband_world",
+         "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world")
+_loaded: set[str] = set()
 
 
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import anquestria, character, faangband, faangband_character, faangband_world, knowledge, pwmangband, vanilla40, world  # noqa: F401, I001
+def _load(variant: str | None = None) -> None:
+    """Import (so register) the layout modules of ``variant``, or all of them, in ``ORDER``."""
+    if variant in _loaded or "" in _loaded:
+        return
+    names = MODULES.get(variant) if variant is not None else None
+    key = variant if names is not None and variant is not None else ""
+    for name in ORDER:
+        if names is None or name in names:
+            importlib.import_module(f"{__name__}.{name}")
+    _loaded.add(key)

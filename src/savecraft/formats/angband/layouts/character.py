@@ -10,7 +10,7 @@ from typing import ClassVar
 from ....binary import Reader, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len, read_str, write_str
+from .items import NAME_MAX, Records, check_len, read_str, write_str
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
@@ -25,10 +25,11 @@ SHARED_WITH_FAAN = ("rng", "messages", "player hp")
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
     if name in SHARED_WITH_FAAN:
         register_layout(Layout(name, 1, frozenset({"FAAN"}), model, decode, encode,  # type: ignore[arg-type]
-                               FAANGBAND))
+                               FAANGBAND, exact=True))
 
 
 # -- rng ------------------------------------------------------------------------------------
@@ -76,9 +77,29 @@ class Options(BlockModel):
     options: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class _Option:
+    """One (name, value) of the options block, as the C reader returns it."""
+
+    name: str = ""
+    value: int = 0
+
+
+_OPTION = Records(_Option, [("name", "s", 39), ("value", "B")])
+
+
 def _rd_options(r: Reader, ctx: Context) -> Options:
     m = Options(r.u8("delay_factor"), r.u8("hitpoint_warn"), r.u8("lazymove_delay"),
                 r.u8("sidebar_mode"))
+    start = r.pos
+    fast = _OPTION.read(r, ctx, -1, "")
+    if fast is not None:
+        m.options = {o.name: o.value for o in fast}
+        if len(m.options) == len(fast):
+            ctx.set("levels_persist", m.options.get("birth_levels_persist", 0), "options")
+            return m
+        m.options = {}  # a name twice: the loop below says where
+        r.pos = start
     while True:
         at = r.pos
         name = read_str(r, f"options[{len(m.options)}].name", 39)
@@ -94,7 +115,9 @@ def _rd_options(r: Reader, ctx: Context) -> Options:
 def _wr_options(m: Options, w: Writer, ctx: Context) -> None:
     for name in ("delay_factor", "hitpoint_warn", "lazymove_delay", "sidebar_mode"):
         w.u8(getattr(m, name), name)
-    for name, value in m.options.items():
+    opts = [_Option(k, v) for k, v in m.options.items()] if type(m.options) is dict else None
+    fast = opts is not None and _OPTION.write(w, ctx, opts, "")
+    for name, value in ({} if fast else m.options).items():
         if not name:
             raise FormatError(None, "options", "option names that are not empty", "''")
         write_str(w, name, f"options[{name}]", 39)
@@ -118,15 +141,22 @@ class Messages(BlockModel):
     messages: list[Message] = field(default_factory=list)
 
 
+_MESSAGE = Records(Message, [("text", "s", NAME_MAX), ("type", "H")])
+
+
 def _rd_messages(r: Reader, ctx: Context) -> Messages:
     n = r.count(r.i16("count"), 3, "messages", "message")
+    fast = _MESSAGE.read(r, ctx, n)
+    if fast is not None:
+        return Messages(fast)
     return Messages([Message(read_str(r, f"messages[{i}].text"), r.u16(f"messages[{i}].type"))
                      for i in range(n)])
 
 
 def _wr_messages(m: Messages, w: Writer, ctx: Context) -> None:
     w.i16(len(m.messages), "count")
-    for i, msg in enumerate(m.messages):
+    fast = _MESSAGE.write(w, ctx, m.messages)
+    for i, msg in enumerate([] if fast else m.messages):
         write_str(w, msg.text, f"messages[{i}].text")
         w.u16(msg.type, f"messages[{i}].type")
 
@@ -252,7 +282,29 @@ def stat_text(value: int) -> str:
     return "18/***" if bonus >= 220 else f"18/{bonus:03d}" if bonus >= 100 else f"18/{bonus:02d}"
 
 
+_BODY = Records(BodySlot, [("type", "H"), ("name", "s", 79)])
+_PLAYER = Records(Player, [
+    ("full_name", "s", 31), ("died_from", "s", 79), ("history", "s", 249), ("race", "s", 79),
+    ("shape", "s", 79), ("character_class", "s", 79), ("name_suffix", "B"), ("hitdie", "B"),
+    ("expfact", "B"), ("age", "h"), ("height", "h"), ("weight", "h"), ("", "C", len(STAT_NAMES)),
+    ("stat_max", "L"), ("stat_cur", "L"), ("stat_map", "L"), ("stat_birth", "L"),
+    ("height_birth", "h"), ("weight_birth", "h"), ("unused_birth", "h"), ("au_birth", "i"),
+    ("body_name", "s", 79), ("body", "N", _BODY), ("unused_body", "I"), ("au", "i"),
+    ("max_exp", "i"), ("exp", "i"), ("exp_frac", "H"), ("lev", "h"), ("mhp", "h"), ("chp", "h"),
+    ("chp_frac", "H"), ("msp", "h"), ("csp", "h"), ("csp_frac", "H"), ("max_lev", "h"),
+    ("max_depth", "h"), ("recall_depth", "h"), ("old_y", "B"), ("old_x", "B"),
+    ("unused_more", "y", 5), ("unignoring", "B"), ("deep_descent", "h"), ("energy", "h"),
+    ("word_recall", "h"), ("timed", "c"), ("total_energy", "I"), ("resting_turn", "I"),
+    ("future", "y", 32)])
+
+
 def _rd_player(r: Reader, ctx: Context) -> Player:
+    start = r.pos
+    fast = _PLAYER.read(r, ctx, 1)
+    if fast is not None and 1 <= fast[0].lev <= MAX_LEVEL:
+        ctx.set("spell_count_known", 1, "player")
+        return fast[0]  # type: ignore[no-any-return]
+    r.pos = start  # a level the loader refuses, or anything unusual: read again, checked
     p = Player()
     p.full_name = read_str(r, "full_name", 31)
     p.died_from = read_str(r, "died_from", 79)
@@ -306,6 +358,8 @@ def _rd_player(r: Reader, ctx: Context) -> Player:
 
 
 def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
+    if type(p.lev) is int and 1 <= p.lev <= MAX_LEVEL and _PLAYER.write(w, ctx, [p]):
+        return
     write_str(w, p.full_name, "full_name", 31)
     write_str(w, p.died_from, "died_from", 79)
     write_str(w, p.history, "history", 249)
@@ -383,7 +437,20 @@ class Misc(BlockModel):
     known_ds: int = 0
 
 
+_MISC = Records(Misc, [
+    ("seed_randart", "I"), ("seed_flavor", "I"), ("total_winner", "H"), ("noscore", "H"),
+    ("is_dead", "B"), ("turn", "i"), ("known_flags", "y", "of_size"),
+    ("known_modifiers", "l", "obj_mod_max"), ("known_elements", "T", "elem_max"),
+    ("known_brands", "y", "brand_max"), ("known_slays", "y", "slay_max"),
+    ("known_curses", "y", "curse_max"), ("known_ac", "h"), ("known_to_a", "h"), ("known_to_h", "h"),
+    ("known_to_d", "h"), ("known_dd", "B"), ("known_ds", "B")])
+
+
 def _rd_misc(r: Reader, ctx: Context) -> Misc:
+    fast = _MISC.read(r, ctx, 1)
+    if fast is not None:
+        ctx.set("is_dead", fast[0].is_dead, "misc")
+        return fast[0]  # type: ignore[no-any-return]
     m = Misc(r.u32("seed_randart"), r.u32("seed_flavor"), r.u16("total_winner"), r.u16("noscore"),
              r.u8("is_dead"), r.i32("turn"))
     m.known_flags = r.bytes(ctx.need("of_size", "object memory"), "known_flags")
@@ -401,6 +468,9 @@ def _rd_misc(r: Reader, ctx: Context) -> Misc:
 
 
 def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
+    if _MISC.write(w, ctx, [m]):
+        ctx.set("is_dead", m.is_dead, "misc")
+        return
     w.u32(m.seed_randart, "seed_randart")
     w.u32(m.seed_flavor, "seed_flavor")
     w.u16(m.total_winner, "total_winner")
@@ -490,9 +560,17 @@ class History(BlockModel):
     entries: list[HistoryEntry] = field(default_factory=list)
 
 
+_HISTORY = Records(HistoryEntry, [("type", "y", "hist_size"), ("turn", "i"), ("dlev", "h"),
+                                  ("clev", "h"), ("artifact", "s", 79), ("event", "s", 79)])
+
+
 def _rd_history(r: Reader, ctx: Context) -> History:
     m = History(r.u8("hist_size"))
     n = r.count(r.u32("count"), m.hist_size + 10, "entries", "entry")
+    fast = _HISTORY.read(r, ctx, n, hist_size=m.hist_size)
+    if fast is not None:
+        m.entries = fast
+        return m
     for i in range(n):
         m.entries.append(HistoryEntry(
             r.bytes(m.hist_size, f"entries[{i}].type"), r.i32(f"entries[{i}].turn"),
@@ -504,7 +582,8 @@ def _rd_history(r: Reader, ctx: Context) -> History:
 def _wr_history(m: History, w: Writer, ctx: Context) -> None:
     w.u8(m.hist_size, "hist_size")
     w.u32(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
+    fast = _HISTORY.write(w, ctx, m.entries, hist_size=m.hist_size)
+    for i, e in enumerate([] if fast else m.entries):
         check_len(e.type, m.hist_size, f"entries[{i}].type", "type bytes (hist_size)")
         w.bytes(e.type, f"entries[{i}].type")
         w.i32(e.turn, f"entries[{i}].turn")

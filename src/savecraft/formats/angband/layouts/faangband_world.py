@@ -32,7 +32,8 @@ from . import BlockModel, Context, Layout, register_layout
 from .character import FAANGBAND
 from .items import check_len, read_str, write_str
 from .records import HeldQuantity, Quantity, alive, record_values
-from .world import _check_rle, _read_rle
+from .levels import check_rle as _check_rle
+from .levels import read_rle as _read_rle
 
 FAAN = frozenset({"FAAN"})
 NOTE_MAX = 127  # rd_item reads the inscription into 128 bytes

@@ -13,11 +13,14 @@ first (:class:`~.Context`).
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 from ....binary import Reader, Writer, cached_struct
+from ....compiled import speedups
 from ....errors import FormatError
-from . import Context
+from . import Context, NotCanonical
 
 ITEM_MARK = 0xFFFF
 # rd_string buffer sizes of the loader: a longer string would be cut short.
@@ -182,6 +185,8 @@ def _read_item_fast(r: Reader, ctx: Context) -> Item:
     pos += 2 * mm
     brands = slays = None
     curses = None
+    if d[pos] > 1 or d[pos + 1 + (bm if d[pos] else 0)] > 1:
+        raise _Slow  # a flag byte the writer would not write back (it writes 0 or 1)
     if d[pos]:
         brands = d[pos + 1:pos + 1 + bm]
         pos += bm
@@ -190,6 +195,8 @@ def _read_item_fast(r: Reader, ctx: Context) -> Item:
         slays = d[pos + 1:pos + 1 + sm]
         pos += sm
     pos += 1
+    if d[pos] > 1:
+        raise _Slow
     if d[pos]:
         c = cached_struct("<" + "BH" * cm).unpack_from(d, pos + 1)
         curses = [Curse(c[i], c[i + 1]) for i in range(0, 2 * cm, 2)]
@@ -209,13 +216,155 @@ def _read_item_fast(r: Reader, ctx: Context) -> Item:
                 tb, td, ts, note)
 
 
+# Item's fields in the order of the record, which is the order the C reader fills them in.
+_ITEM_SLOTS = ("version", "oidx", "y", "x", "tval", "sval", "pval", "number", "weight", "artifact",
+               "ego", "effect", "timeout", "to_h", "to_d", "to_a", "ac", "dd", "ds", "origin",
+               "origin_depth", "origin_race", "notice", "flags", "modifiers", "brands", "slays",
+               "curses", "el_res", "el_flags", "held_m_idx", "mimicking_m_idx", "activation",
+               "time_base", "time_dice", "time_sides", "inscription")
+
+
+def _c_reader() -> Callable[..., tuple[Item, int] | None] | None:
+    """The compiled record reader (:mod:`savecraft.compiled`), told once which classes to build."""
+    if speedups is None or not hasattr(speedups, "read_item"):
+        return None
+    speedups.item_types(Item, tuple(Item.__dict__[n] for n in _ITEM_SLOTS),
+                        Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
+                        ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
+    return speedups.read_item  # type: ignore[no-any-return]
+
+
+FieldSpec = tuple[str, str] | tuple[str, str, "int | str | Records"]
+
+
+class Records:
+    """A repeated record for the C reader: a model class and, in file order, each of its fields
+    as (slot, code, argument); the codes are those of ``record_program`` in ``_speedups.c``.
+
+    An argument that is a string names a size an earlier block set in the
+    :class:`~.Context` (``of_size``...). A field with no slot (``""``) is a
+    count the model keeps as a list's length (code ``C``). :meth:`read` returns None whenever the
+    C reader is absent or meets anything but the canonical common case; the
+    caller then reads the same records with its Python code, which gives the
+    same model or the exact error.
+    """
+
+    def __init__(self, cls: type, fields: list[FieldSpec]) -> None:
+        self.cls = cls
+        self.fields = fields
+        self._compiled: dict[tuple[int, ...], object] = {}
+
+    def _key(self, values: dict[str, int]) -> tuple[int, ...]:
+        """The sizes this program (and the ones it nests) is compiled for."""
+        key: tuple[int, ...] = ()
+        for f in self.fields:
+            a = f[2] if len(f) > 2 else None
+            if isinstance(a, str):
+                key += (values.get(a, -1),)
+            elif isinstance(a, Records):
+                key += a._key(values)
+        return key
+
+    def program(self, values: dict[str, int]) -> object | None:
+        """The compiled program for the sizes in ``values`` (the Context's and the block's own),
+        or None (no C reader, a size unknown)."""
+        if _read_item_c is None:
+            return None
+        v = values
+        try:
+            sizes = (v["of_size"], v["obj_mod_max"], v["brand_max"], v["slay_max"], v["curse_max"],
+                     v["elem_max"])
+        except KeyError:
+            sizes = (0,) * 6
+        key = sizes + self._key(values)
+        prog = self._compiled.get(key)
+        if prog is None:
+            if -1 in key[6:] or (sizes == (0,) * 6 and self._has_items()):
+                return None
+            args = tuple(self._arg(f, values) for f in self.fields)
+            if None in args:
+                return None
+            prog = speedups.record_program(  # type: ignore[union-attr]
+                self.cls, tuple(self.cls.__dict__[f[0]] if f[0] else None for f in self.fields),
+                "".join(f[1] for f in self.fields), args, sizes)
+            if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
+                self._compiled.clear()
+            self._compiled[key] = prog
+        return prog
+
+    def _has_items(self) -> bool:
+        return any(f[1] in "jX" or (len(f) > 2 and isinstance(f[2], Records)
+                                    and f[2]._has_items()) for f in self.fields)
+
+    def _arg(self, f: FieldSpec, values: dict[str, int]) -> object:
+        if len(f) < 3:
+            return 0
+        a = f[2]
+        if isinstance(a, str):
+            return values[a]
+        if isinstance(a, Records):
+            return a.program(values)
+        return a
+
+    def read(self, r: Reader, ctx: Context, count: int, stop: str | int | None = None,
+             **sizes: int) -> list[Any] | None:
+        """``count`` records, or None; with a count of -1, the records before ``stop``: a string
+        in place of the first field (a string), or a byte in place of the first field (a u8).
+
+        ``sizes`` adds sizes the block itself stored (a history's ``hist_size``).
+        """
+        prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
+        if prog is None:
+            return None
+        got = speedups.read_records(prog, r.data, r.pos, r.end, count, stop)  # type: ignore[union-attr]
+        if got is None:
+            return None
+        r.pos = got[1]
+        return got[0]  # type: ignore[no-any-return]
+
+    def write(self, w: Writer, ctx: Context, records: list[Any], stop: str | int | None = None,
+              **sizes: int) -> bool:
+        """Append ``records`` as the C writer encodes them; False (nothing written) where it
+        cannot (no C writer, anything unusual, a first field equal to ``stop``, which would end
+        the list when read back): the caller's Python writer then does, or says what is wrong."""
+        prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
+        if prog is None or type(records) is not list:
+            return False
+        raw = speedups.write_records(prog, records, stop)  # type: ignore[union-attr]
+        if raw is None:
+            return False
+        w.buf += raw
+        return True
+
+
+
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
+    """The C reader, else a few struct calls; where either meets anything unusual, the checked
+    reader, which says exactly what (or reads the same Item: all three agree)."""
     start = r.pos
+    if _read_item_c is not None:
+        try:
+            sizes = _sizes(ctx)
+        except _Slow:
+            return _read_item_checked(r, ctx, path)
+        got = _read_item_c(r.data, start, r.end, *sizes)
+        if got is None:
+            return _read_item_checked(r, ctx, path)
+        r.pos = got[1]
+        return got[0]
     try:
         return _read_item_fast(r, ctx)
     except (_Slow, struct.error, IndexError):
         r.pos = start
     return _read_item_checked(r, ctx, path)
+
+
+def _flag(r: Reader, name: str) -> bool:
+    """A "has ..." byte: the loader takes any non-zero value, the writer writes 1."""
+    value = r.u8(name)
+    if value > 1:
+        raise NotCanonical(f"{name} is {value}, which the game writes back as 1")
+    return bool(value)
 
 
 def _read_item_checked(r: Reader, ctx: Context, path: str) -> Item:
@@ -245,11 +394,11 @@ def _read_item_checked(r: Reader, ctx: Context, path: str) -> Item:
     it.notice = r.u8(f"{path}.notice")
     it.flags = r.bytes(ctx.need("of_size", "object memory"), f"{path}.flags")
     it.modifiers = list(r.array("i16", ctx.need("obj_mod_max", "object memory"), f"{path}.modifiers"))
-    if r.u8(f"{path}.has_brands"):
+    if _flag(r, f"{path}.has_brands"):
         it.brands = r.bytes(ctx.need("brand_max", "object memory"), f"{path}.brands")
-    if r.u8(f"{path}.has_slays"):
+    if _flag(r, f"{path}.has_slays"):
         it.slays = r.bytes(ctx.need("slay_max", "object memory"), f"{path}.slays")
-    if r.u8(f"{path}.has_curses"):
+    if _flag(r, f"{path}.has_curses"):
         n = ctx.need("curse_max", "object memory")
         it.curses = [Curse(r.u8(f"{path}.curses[{i}].power"), r.u16(f"{path}.curses[{i}].timeout"))
                      for i in range(n)]
@@ -302,6 +451,14 @@ def _pack_item(it: Item, ctx: Context) -> bytes:
 
 
 def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
+    if _read_item_c is not None:
+        try:
+            raw = speedups.write_item(it, *_sizes(ctx))  # type: ignore[union-attr]
+        except _Slow:
+            raw = None
+        if raw is not None:
+            w.buf += raw
+            return
     try:
         w.bytes(_pack_item(it, ctx))
         return
@@ -389,3 +546,6 @@ def write_item_list(lst: ItemList, w: Writer, ctx: Context, path: str) -> None:
         raise FormatError(None, f"{path}.end.sval", "an empty kind name (the end marker)",
                           repr(lst.end.sval))
     write_item(lst.end, w, ctx, f"{path}.end")
+
+
+_read_item_c = _c_reader()

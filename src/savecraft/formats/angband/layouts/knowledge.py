@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len, read_str, write_str
+from .items import NAME_MAX, Records, check_len, read_str, write_str
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
@@ -21,7 +21,8 @@ END_OF_MONSTERS = "No more monsters"
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 @dataclass(slots=True)
@@ -40,21 +41,29 @@ class MonsterMemory(BlockModel):
     races: list[MonsterKills] = field(default_factory=list)
 
 
+_KILLS = Records(MonsterKills, [("race", "s", NAME_MAX), ("pkills", "H"), ("thefts", "H")])
+
+
 def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
     m = MonsterMemory(r.u8("mflag_size"))
-    while True:
-        name = read_str(r, f"races[{len(m.races)}].race")
-        if name == END_OF_MONSTERS:
-            break
-        i = len(m.races)
-        m.races.append(MonsterKills(name, r.u16(f"races[{i}].pkills"), r.u16(f"races[{i}].thefts")))
+    races = _KILLS.read(r, ctx, -1, END_OF_MONSTERS)
+    if races is not None:
+        m.races = races
+    else:  # no C reader, or something unusual: field by field, for the exact error
+        while True:
+            name = read_str(r, f"races[{len(m.races)}].race")
+            if name == END_OF_MONSTERS:
+                break
+            i = len(m.races)
+            m.races.append(MonsterKills(name, r.u16(f"races[{i}].pkills"), r.u16(f"races[{i}].thefts")))
     ctx.set("mflag_size", m.mflag_size, "monster memory")
     return m
 
 
 def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
     w.u8(m.mflag_size, "mflag_size")
-    for i, k in enumerate(m.races):
+    fast = _KILLS.write(w, ctx, m.races, END_OF_MONSTERS)
+    for i, k in enumerate([] if fast else m.races):
         if k.race == END_OF_MONSTERS:
             from ....errors import FormatError
             raise FormatError(None, f"races[{i}].race", "a monster race name", repr(k.race))
@@ -133,14 +142,24 @@ class Ignore(BlockModel):
     rune_notes: list[RuneNote] = field(default_factory=list)
 
 
-def _rd_notes(r: Reader, path: str) -> list[KindNote]:
+_KIND_NOTE = Records(KindNote, [("tval", "s", 79), ("sval", "s", 79), ("note", "s", 79)])
+_RUNE_NOTE = Records(RuneNote, [("rune", "h"), ("note", "s", 79)])
+_EGO = Records(EgoIgnore, [("everseen", "B"), ("itypes", "y", "itype_size")])
+
+
+def _rd_notes(r: Reader, ctx: Context, path: str) -> list[KindNote]:
     n = r.count(r.u16(f"{path}_count"), 3, path, "note")
+    fast = _KIND_NOTE.read(r, ctx, n)
+    if fast is not None:
+        return fast
     return [KindNote(read_str(r, f"{path}[{i}].tval", 79), read_str(r, f"{path}[{i}].sval", 79),
                      read_str(r, f"{path}[{i}].note", 79)) for i in range(n)]
 
 
-def _wr_notes(notes: list[KindNote], w: Writer, path: str) -> None:
+def _wr_notes(notes: list[KindNote], w: Writer, ctx: Context, path: str) -> None:
     w.u16(len(notes), f"{path}_count")
+    if _KIND_NOTE.write(w, ctx, notes):
+        return
     for i, k in enumerate(notes):
         write_str(w, k.tval, f"{path}[{i}].tval", 79)
         write_str(w, k.sval, f"{path}[{i}].sval", 79)
@@ -152,12 +171,15 @@ def _rd_ignore(r: Reader, ctx: Context) -> Ignore:
     n = r.u16("ego_count")
     m.itype_size = r.u16("itype_size")
     r.count(n, 1 + m.itype_size, "egos", "ego")
-    m.egos = [EgoIgnore(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
-              for i in range(n)]
-    m.aware_notes = _rd_notes(r, "aware_notes")
-    m.unaware_notes = _rd_notes(r, "unaware_notes")
+    egos = _EGO.read(r, ctx, n, itype_size=m.itype_size)
+    m.egos = egos if egos is not None else [
+        EgoIgnore(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
+        for i in range(n)]
+    m.aware_notes = _rd_notes(r, ctx, "aware_notes")
+    m.unaware_notes = _rd_notes(r, ctx, "unaware_notes")
     n = r.count(r.u16("rune_notes_count"), 3, "rune_notes", "note")
-    m.rune_notes = [RuneNote(r.i16(f"rune_notes[{i}].rune"), read_str(r, f"rune_notes[{i}].note", 79))
+    runes = _RUNE_NOTE.read(r, ctx, n)
+    m.rune_notes = runes if runes is not None else [RuneNote(r.i16(f"rune_notes[{i}].rune"), read_str(r, f"rune_notes[{i}].note", 79))
                     for i in range(n)]
     return m
 
@@ -167,14 +189,16 @@ def _wr_ignore(m: Ignore, w: Writer, ctx: Context) -> None:
     w.bytes(m.levels, "levels")
     w.u16(len(m.egos), "ego_count")
     w.u16(m.itype_size, "itype_size")
-    for i, e in enumerate(m.egos):
+    fast = _EGO.write(w, ctx, m.egos, itype_size=m.itype_size)
+    for i, e in enumerate([] if fast else m.egos):
         w.u8(e.everseen, f"egos[{i}].everseen")
         check_len(e.itypes, m.itype_size, f"egos[{i}].itypes", "bytes (itype_size)")
         w.bytes(e.itypes, f"egos[{i}].itypes")
-    _wr_notes(m.aware_notes, w, "aware_notes")
-    _wr_notes(m.unaware_notes, w, "unaware_notes")
+    _wr_notes(m.aware_notes, w, ctx, "aware_notes")
+    _wr_notes(m.unaware_notes, w, ctx, "unaware_notes")
     w.u16(len(m.rune_notes), "rune_notes_count")
-    for i, n in enumerate(m.rune_notes):
+    fast = _RUNE_NOTE.write(w, ctx, m.rune_notes)
+    for i, n in enumerate([] if fast else m.rune_notes):
         w.i16(n.rune, f"rune_notes[{i}].rune")
         write_str(w, n.note, f"rune_notes[{i}].note", 79)
 
@@ -195,15 +219,22 @@ class Artifacts(BlockModel):
     artifacts: list[ArtifactState] = field(default_factory=list)
 
 
+_ARTIFACT = Records(ArtifactState, [("created", "B"), ("seen", "B"), ("everseen", "B"), ("unused", "B")])
+
+
 def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
     n = r.count(r.u16("count"), 4, "artifacts", "artifact")
+    fast = _ARTIFACT.read(r, ctx, n)
+    if fast is not None:
+        return Artifacts(fast)
     raw = r.bytes(4 * n, "artifacts")
     return Artifacts([ArtifactState(*raw[i:i + 4]) for i in range(0, 4 * n, 4)])
 
 
 def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
     w.u16(len(m.artifacts), "count")
-    for i, a in enumerate(m.artifacts):
+    fast = _ARTIFACT.write(w, ctx, m.artifacts)
+    for i, a in enumerate([] if fast else m.artifacts):
         for name in ("created", "seen", "everseen", "unused"):
             w.u8(getattr(a, name), f"artifacts[{i}].{name}")
 

@@ -14,10 +14,11 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import FormatError
-from . import BlockModel, Context, Layout, LayoutError, register_layout
+from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_layout
 from .items import (
     Item,
     ItemList,
+    Records,
     check_len,
     read_item,
     read_item_list,
@@ -26,7 +27,12 @@ from .items import (
     write_item_list,
     write_str,
 )
+from .levels import check_rle, read_rle
 
+# The level maps' run-length pairs (:mod:`.levels`), under the names the 4.0 and Anquestria
+# layouts import them by.
+_read_rle = read_rle
+_check_rle = check_rle
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
@@ -38,7 +44,8 @@ MIN_CHUNK = 12 + 2 + MIN_ITEM + 2 + 6  # level, objects (end record), monsters, 
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
+    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 def _alive(ctx: Context) -> bool:
@@ -91,6 +98,24 @@ class Gear(BlockModel):
     items: list[GearItem] = field(default_factory=list)
 
 
+# One (slot, object) of the list, read into a GearItem's first two fields (the C reader).
+_GEAR_ENTRY = Records(GearItem, [("slot", "B"), ("item", "j")])
+
+
+def _rd_gear_fast(r: Reader, ctx: Context) -> Gear | None:
+    real = _GEAR_ENTRY.read(r, ctx, -1, FINISHED_CODE)
+    if real is None:
+        return None
+    start = r.pos
+    known = _GEAR_ENTRY.read(r, ctx, -1, FINISHED_CODE)
+    if known is None or len(known) != len(real):
+        r.pos = start
+        return None
+    for g, k in zip(real, known):
+        g.known_slot, g.known = k.slot, k.item
+    return Gear(real)
+
+
 def _rd_gear_list(r: Reader, ctx: Context, path: str) -> list[tuple[int, Item]]:
     out: list[tuple[int, Item]] = []
     while True:
@@ -101,6 +126,11 @@ def _rd_gear_list(r: Reader, ctx: Context, path: str) -> list[tuple[int, Item]]:
 
 
 def _rd_gear(r: Reader, ctx: Context) -> Gear:
+    start = r.pos
+    fast = _rd_gear_fast(r, ctx)
+    if fast is not None:
+        return fast
+    r.pos = start
     real = _rd_gear_list(r, ctx, "items")
     known = _rd_gear_list(r, ctx, "known")
     if len(real) != len(known):
@@ -108,7 +138,17 @@ def _rd_gear(r: Reader, ctx: Context) -> Gear:
     return Gear([GearItem(s, it, ks, k) for (s, it), (ks, k) in zip(real, known)])
 
 
+_GEAR_KNOWN = Records(GearItem, [("known_slot", "B"), ("known", "j")])
+
+
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
+    at = len(w.buf)
+    if _GEAR_ENTRY.write(w, ctx, m.items, FINISHED_CODE):
+        w.u8(FINISHED_CODE, "end")
+        if _GEAR_KNOWN.write(w, ctx, m.items, FINISHED_CODE):
+            w.u8(FINISHED_CODE, "end")
+            return
+        del w.buf[at:]
     for which in ("item", "known"):
         for i, g in enumerate(m.items):
             slot = g.slot if which == "item" else g.known_slot
@@ -142,8 +182,15 @@ class Stores(BlockModel):
     stores: list[Store] = field(default_factory=list)
 
 
+_STOCK = Records(StockItem, [("known", "j"), ("item", "j")])
+_STORE = Records(Store, [("owner", "B"), ("stock", "n", _STOCK)])
+
+
 def _rd_stores(r: Reader, ctx: Context) -> Stores:
     n = r.count(r.u16("count"), 2, "stores", "store")
+    fast = _STORE.read(r, ctx, n)
+    if fast is not None:
+        return Stores(fast)
     m = Stores()
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
@@ -157,7 +204,8 @@ def _rd_stores(r: Reader, ctx: Context) -> Stores:
 
 def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
     w.u16(len(m.stores), "count")
-    for i, s in enumerate(m.stores):
+    fast = _STORE.write(w, ctx, m.stores)
+    for i, s in enumerate([] if fast else m.stores):
         w.u8(s.owner, f"stores[{i}].owner")
         w.u8(len(s.stock), f"stores[{i}].count")
         for j, st in enumerate(s.stock):
@@ -166,23 +214,6 @@ def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
 
 
 # -- levels (dungeon and chunks) ------------------------------------------------------------
-
-
-def _read_rle(r: Reader, cells: int, name: str) -> bytes:
-    """The (count, byte) pairs that fill ``cells`` squares, as stored."""
-    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
-
-    avail = r.remaining // 2
-    pairs = np.frombuffer(r.data, np.uint8, count=2 * avail, offset=r.pos) if avail else \
-        np.zeros(0, np.uint8)
-    if cells == 0:
-        return b""
-    done = np.cumsum(pairs[0::2], dtype=np.int64)
-    k = int(np.searchsorted(done, cells))
-    if k >= len(done):
-        r.fail(name, f"run-length pairs covering {cells} squares",
-               f"{int(done[-1]) if len(done) else 0} squares before the end of the block")
-    return r.bytes(2 * (k + 1), name)
 
 
 @dataclass(slots=True)
@@ -229,14 +260,6 @@ def _rd_level(r: Reader, ctx: Context, path: str) -> Level:
                                            r.u8(f"{path}.connectors[{i}].feat"),
                                            r.bytes(size, f"{path}.connectors[{i}].info")))
     return lv
-
-
-def _check_rle(runs: bytes, cells: int, path: str) -> None:
-    counts = runs[0::2]
-    total = sum(counts)
-    if len(runs) % 2 or total < cells or (counts and total - counts[-1] >= cells):
-        raise FormatError(None, path, f"(count, byte) pairs covering exactly {cells} squares",
-                          f"{len(runs)} bytes covering {total}")
 
 
 def _wr_level(lv: Level, w: Writer, ctx: Context, path: str) -> None:
@@ -312,11 +335,19 @@ class FloorObjects:
     objects: ItemList = field(default_factory=ItemList)
 
 
+_FLOOR = Records(FloorObjects, [("obj_max", "H"), ("objects", "X")])
+
+
 def _rd_floor(r: Reader, ctx: Context, path: str) -> FloorObjects:
+    fast = _FLOOR.read(r, ctx, 1)
+    if fast is not None:
+        return fast[0]  # type: ignore[no-any-return]
     return FloorObjects(r.u16(f"{path}.obj_max"), read_item_list(r, ctx, f"{path}.objects"))
 
 
 def _wr_floor(m: FloorObjects, w: Writer, ctx: Context, path: str) -> None:
+    if _FLOOR.write(w, ctx, [m]):
+        return
     w.u16(m.obj_max, f"{path}.obj_max")
     write_item_list(m.objects, w, ctx, f"{path}.objects")
 
@@ -369,6 +400,14 @@ class Monster:
     summon_group: GroupInfo = field(default_factory=GroupInfo)
 
 
+_GROUP = Records(GroupInfo, [("index", "H"), ("role", "B")])
+_MONSTER = Records(Monster, [
+    ("midx", "H"), ("race", "s", 79), ("original_race", "s", 79), ("y", "B"), ("x", "B"),
+    ("hp", "h"), ("maxhp", "h"), ("mspeed", "B"), ("energy", "B"), ("timed", "c"),
+    ("mflag", "y", "mflag_size"), ("known_flags", "y", "of_size"), ("known_res", "l", "elem_max"),
+    ("mimic", "H"), ("held", "X"), ("primary_group", "r", _GROUP), ("summon_group", "r", _GROUP)])
+
+
 def _rd_monster(r: Reader, ctx: Context, p: str) -> Monster:
     m = Monster(r.u16(f"{p}.midx"), read_str(r, f"{p}.race", 79), read_str(r, f"{p}.original_race", 79),
                 r.u8(f"{p}.y"), r.u8(f"{p}.x"), r.i16(f"{p}.hp"), r.i16(f"{p}.maxhp"),
@@ -418,13 +457,20 @@ class MonsterList:
 
 
 def _rd_monster_list(r: Reader, ctx: Context, path: str) -> MonsterList:
-    n = r.count(max(r.u16(f"{path}.limit") - 1, 0), MIN_MONSTER, f"{path}.monsters", "monster")
+    limit = r.u16(f"{path}.limit")
+    if limit == 0:  # the game reads no monster, as for 1; the writer writes 1
+        raise NotCanonical(f"{path}.limit is 0, which the game writes back as 1")
+    n = r.count(limit - 1, MIN_MONSTER, f"{path}.monsters", "monster")
+    fast = _MONSTER.read(r, ctx, n)
+    if fast is not None:
+        return MonsterList(fast)
     return MonsterList([_rd_monster(r, ctx, f"{path}.monsters[{i}]") for i in range(n)])
 
 
 def _wr_monster_list(m: MonsterList, w: Writer, ctx: Context, path: str) -> None:
     w.u16(len(m.monsters) + 1, f"{path}.limit")
-    for i, mon in enumerate(m.monsters):
+    fast = _MONSTER.write(w, ctx, m.monsters)
+    for i, mon in enumerate([] if fast else m.monsters):
         _wr_monster(mon, w, ctx, f"{path}.monsters[{i}]")
 
 
@@ -466,8 +512,20 @@ class TrapList:
     end: Trap = field(default_factory=Trap)
 
 
+_TRAP = Records(Trap, [("kind", "s", 79), ("y", "B"), ("x", "B"), ("power", "B"),
+                       ("timeout", "B"), ("flags", "y", "trf_size")])
+
+
 def _rd_trap_list(r: Reader, ctx: Context, path: str) -> TrapList:
     m = TrapList(r.u8(f"{path}.trf_size"))
+    start = r.pos
+    while (got := _TRAP.read(r, ctx, 1, trf_size=m.trf_size)) is not None:
+        t = got[0]
+        if t.y == 0 and t.x == 0:
+            m.end = t
+            return m
+        m.traps.append(t)
+    r.pos, m.traps = start, []  # something unusual: field by field, for the exact error
     while True:
         p = f"{path}.traps[{len(m.traps)}]"
         t = Trap(read_str(r, f"{p}.kind", 79), r.u8(f"{p}.y"), r.u8(f"{p}.x"), r.u8(f"{p}.power"),
@@ -480,7 +538,11 @@ def _rd_trap_list(r: Reader, ctx: Context, path: str) -> TrapList:
 
 def _wr_trap_list(m: TrapList, w: Writer, ctx: Context, path: str) -> None:
     w.u8(m.trf_size, f"{path}.trf_size")
-    for i, t in enumerate([*m.traps, m.end]):
+    every = [*m.traps, m.end]
+    if all((t.y == 0 and t.x == 0) == (i == len(m.traps)) for i, t in enumerate(every)) and \
+            _TRAP.write(w, ctx, every, trf_size=m.trf_size):
+        return
+    for i, t in enumerate(every):
         p = f"{path}.traps[{i}]" if i < len(m.traps) else f"{path}.end"
         if (t.y == 0 and t.x == 0) != (i == len(m.traps)):
             raise FormatError(None, f"{p}.y", "(0, 0) only for the end marker", f"({t.y}, {t.x})")

@@ -1,0 +1,48 @@
+"""The run-length encoded level maps every Angband variant stores the same way.
+
+A level's square info layers and terrain are (count, byte) pairs; the model
+keeps the pairs as the game wrote them (an equivalent re-encoding would not be
+the same bytes), checked to cover the level exactly once. Kept apart from the
+Vanilla 4.2 world layouts so that the other variants' level blocks use them
+without importing those.
+"""
+
+from __future__ import annotations
+
+from ....binary import Reader
+from ....compiled import speedups
+from ....errors import FormatError
+
+_rle_cover = getattr(speedups, "rle_cover", None)
+
+
+def read_rle(r: Reader, cells: int, name: str) -> bytes:
+    """The (count, byte) pairs that fill ``cells`` squares, as stored."""
+    if _rle_cover is not None:
+        pairs = _rle_cover(r.data, r.pos, r.end, cells)
+        if pairs >= 0:
+            return r.bytes(2 * pairs, name)
+    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
+
+    avail = r.remaining // 2
+    pairs = np.frombuffer(r.data, np.uint8, count=2 * avail, offset=r.pos) if avail else \
+        np.zeros(0, np.uint8)
+    if cells == 0:
+        return b""
+    done = np.cumsum(pairs[0::2], dtype=np.int64)
+    k = int(np.searchsorted(done, cells))
+    if k >= len(done):
+        r.fail(name, f"run-length pairs covering {cells} squares",
+               f"{int(done[-1]) if len(done) else 0} squares before the end of the block")
+    return r.bytes(2 * (k + 1), name)
+
+
+def check_rle(runs: bytes, cells: int, path: str) -> None:
+    if _rle_cover is not None and isinstance(runs, bytes) and len(runs) % 2 == 0 \
+            and _rle_cover(runs, 0, len(runs), cells) == len(runs) // 2:
+        return  # the pairs reach `cells` squares exactly with the last one
+    counts = runs[0::2]
+    total = sum(counts)
+    if len(runs) % 2 or total < cells or (counts and total - counts[-1] >= cells):
+        raise FormatError(None, path, f"(count, byte) pairs covering exactly {cells} squares",
+                          f"{len(runs)} bytes covering {total}")
