@@ -12,12 +12,17 @@ with the baseline round by round, are reported as the median ratio:
   materialise later). The 4.2 layouts are ``exact`` (they read only canonical encodings,
   so they write the same bytes back by construction) and a load does not re-encode them;
   the time includes freeing the previous result and the garbage collector's share;
-* validate: ``api.validate`` (parse re-encoding every block to compare it with the file,
-  collecting every problem, then the consistency check);
-* build: writing the decoded model back to bytes.
+* validate: ``api.validate`` (parse collecting every problem, then the consistency check;
+  exact layouts are trusted as in a load: ``block.parse(..., verify=True)`` would
+  re-encode them, which only the tests ask for);
+* build: writing the decoded model back to bytes;
+* Kaitai: the parser Kaitai Struct 0.11 generates from ``bench/kaitai/angband_block.ksy``
+  (the container: header, block headers, data, padding; ``compile.sh`` regenerates it),
+  alone, and followed by the numpy checksums Kaitai cannot express, which is what
+  savecraft's walk does. Needs ``kaitaistruct`` (the ``bench`` extra); skipped without it.
 
-Goals: parse within 10x of the bare walk (issue 13), validate within 1.3x of parse
-(issue 14). The object records and the other repeated records are read and written by
+Goals: parse within 10x of the bare walk (issue 13), validate within 1.3x of parse,
+parsing at or below Kaitai on the same file (issue 14). The object records and the other repeated records are read and written by
 the optional C extension (``savecraft._speedups``); ``SAVECRAFT_PURE=1`` times the pure
 Python paths instead.
 
@@ -33,6 +38,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -71,6 +77,31 @@ def _time(fn: Callable[[], object], number: int) -> float:
     return (time.perf_counter() - t0) / number
 
 
+def kaitai_parser() -> Callable[[bytes], Any] | None:
+    """``AngbandBlock.from_bytes`` of the generated Kaitai parser, or None without the runtime."""
+    try:
+        import kaitaistruct  # noqa: F401
+    except ImportError:
+        return None
+    import importlib.util
+
+    here = Path(__file__).resolve().parent / "kaitai" / "angband_block.py"
+    spec = importlib.util.spec_from_file_location("angband_block_kaitai", here)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    parse: Callable[[bytes], Any] = module.AngbandBlock.from_bytes
+    return parse
+
+
+def kaitai_with_checksums(parse: Callable[[bytes], Any], data: bytes) -> int:
+    """Kaitai's parse, then each block's checksum added up with numpy: savecraft's walk's work."""
+    bad = 0
+    for b in parse(data).blocks:
+        bad += (int(np.frombuffer(b.data, np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF) != b.checksum
+    return bad
+
+
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else sample()
     if path is None:
@@ -86,6 +117,13 @@ def main() -> None:
         "validate": lambda: api.validate(data),
         "build": lambda: block.build(save),
     }
+    kaitai = kaitai_parser()
+    if kaitai is not None:
+        assert kaitai_with_checksums(kaitai, data) == 0
+        contenders["Kaitai (container only)"] = lambda: kaitai(data)
+        contenders["Kaitai + numpy checksums"] = lambda: kaitai_with_checksums(kaitai, data)
+    else:
+        print("kaitaistruct is not installed (pip install -e '.[bench]'): no Kaitai figures")
     ratios: dict[str, list[float]] = {k: [] for k in contenders}
     parse_vs_validate: list[float] = []
     base_times = []
@@ -102,6 +140,11 @@ def main() -> None:
     for name, rs in ratios.items():
         print(f"  {name:35s} median ratio {statistics.median(rs):8.1f}x")
     print(f"  validate / parse                    median ratio {statistics.median(parse_vs_validate):8.2f}x")
+    if kaitai is not None:
+        for name in ("walk", "parse (full decode)"):
+            vs = [a / b for a, b in zip(ratios[name], ratios["Kaitai + numpy checksums"])]
+            label = f"{name} / Kaitai + checksums"
+            print(f"  {label:35s} median ratio {statistics.median(vs):8.2f}x")
 
 
 if __name__ == "__main__":

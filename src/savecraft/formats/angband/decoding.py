@@ -13,7 +13,7 @@ not the same bytes) stays raw with the reason.
 Re-encoding every block to prove it writes the same bytes back costs as
 much as decoding it, so it is done only where it proves something: for a
 layout that is not ``exact``, and for every layout when ``verify`` asks
-(validation). An ``exact`` layout's decoder reads only canonical encodings
+(the tests do). An ``exact`` layout's decoder reads only canonical encodings
 and refuses any other (:class:`~.layouts.NotCanonical`), which is the same
 proof by construction; the tests re-encode every real file to hold it to it.
 """

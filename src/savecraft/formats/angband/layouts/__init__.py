@@ -88,8 +88,9 @@ class Layout:
     # True when ``decode`` proves by construction that ``encode`` writes the same bytes back:
     # it reads only canonical encodings (UTF-8 strings, values the writer writes as read) and
     # raises NotCanonical on any other, and sets in the Context what ``encode`` sets. Then a
-    # parse needs no re-encoding to know the block is exact (validate and the tests still
-    # re-encode). False (the default): every parse re-encodes the block and compares.
+    # parse (a load or a validation) needs no re-encoding to know the block is exact (the
+    # tests still re-encode: ``block.parse(..., verify=True)``). False (the default): every
+    # parse re-encodes the block and compares.
     exact: bool = False
 
 
