@@ -53,9 +53,13 @@ def samples(folder: Path) -> dict[str, Path]:
     here = Path(__file__).resolve()
     for real in [Path(os.environ.get("SAVECRAFT_SAMPLES", "/nonexistent"))] + \
             [d / "shared" / "samples" for d in here.parents]:
-        block = real / "angband-block" / "ponyband_PLAYER.sav"
-        if block.is_file():
-            out[f"angband-block (real), {block.stat().st_size} bytes"] = block
+        found = [real / "angband-block" / "ponyband_PLAYER.sav",
+                 real / "angband-block-variants" / "vanilla-4.2_Aduial.sav",
+                 real / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"]
+        for block in found:  # one real file of each variant id: FAAN, VNLA, PWMG
+            if block.is_file():
+                out[f"angband-block (real {block.stem}), {block.stat().st_size} bytes"] = block
+        if any(b.is_file() for b in found):
             break
     return out
 
