@@ -6,7 +6,8 @@ game hides nearly everything behind a deflate stream and a CRC, so a random
 byte there only ever tests the CRC check. :class:`Payload` opens such a file,
 lets the same mutations work on the inflated bytes, and closes it again
 (re-deflated, sizes and CRCs fixed), so the chunk and section decoders see
-the mutated data.
+the mutated data. An Angband block file gets its block checksums fixed after
+the mutation, for the same reason.
 """
 
 from __future__ import annotations
@@ -103,9 +104,32 @@ def _game_join(around: bytes, block: bytes) -> bytes:
     return bytes(out)
 
 
+def _whole(data: bytes) -> tuple[bytes, bytes] | None:
+    return b"", data
+
+
+def _angband_checksums(_: bytes, content: bytes) -> bytes:
+    """The mutant with every block's checksum that the walk reaches made right again.
+
+    An Angband block file sums each block's data: any mutated byte there only
+    ever tested the checksum check, and never a decoder or the round trip.
+    """
+    out = bytearray(content)
+    pos = 8
+    while pos + 28 <= len(out):
+        size = struct.unpack_from("<I", out, pos + 20)[0]
+        end = pos + 28 + size
+        if end > len(out):
+            break
+        struct.pack_into("<I", out, pos + 24, sum(out[pos + 28:end]) & 0xFFFFFFFF)
+        pos = end + (-size % 4)
+    return bytes(out)
+
+
 PAYLOADS: dict[str, Payload] = {
     "tirnanog-save": Payload(_save_split, _save_join),
     "tirnanog-game": Payload(_game_split, _game_join),
+    "angband-block": Payload(_whole, _angband_checksums),
 }
 
 
