@@ -253,17 +253,23 @@ class Records:
         self.cls = cls
         self.fields = fields
         self._compiled: dict[tuple[int, ...], object] = {}
+        # What the compiled program depends on, found once: the names of Context sizes, here
+        # and in the records this one nests (a parse asks for the key of ~35 record lists).
+        self._sizes = tuple(self._size_names())
 
-    def _key(self, values: dict[str, int]) -> tuple[int, ...]:
-        """The sizes this program (and the ones it nests) is compiled for."""
-        key: tuple[int, ...] = ()
+    def _size_names(self) -> list[str]:
+        names: list[str] = []
         for f in self.fields:
             a = f[2] if len(f) > 2 else None
             if isinstance(a, str):
-                key += (values.get(a, -1),)
+                names.append(a)
             elif isinstance(a, Records):
-                key += a._key(values)
-        return key
+                names.extend(a._size_names())
+        return names
+
+    def _key(self, values: dict[str, int]) -> tuple[int, ...]:
+        """The sizes this program (and the ones it nests) is compiled for."""
+        return tuple([values.get(a, -1) for a in self._sizes])
 
     def program(self, values: dict[str, int]) -> object | None:
         """The compiled program for the sizes in ``values`` (the Context's and the block's own),
