@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 from dataclasses import dataclass, field
 
-from ....binary import Reader, Writer, cached_struct
+from ....binary import Reader, Writer, active_sink, cached_struct
 from ....compiled import speedups
 from ....errors import FormatError
 from . import Context, NotCanonical
@@ -317,8 +317,11 @@ class Records:
         """``count`` records, or None; with a count of -1, the records before ``stop``: a string
         in place of the first field (a string), or a byte in place of the first field (a u8).
 
-        ``sizes`` adds sizes the block itself stored (a history's ``hist_size``).
+        ``sizes`` adds sizes the block itself stored (a history's ``hist_size``). None too while
+        byte spans are recorded (the studio, hexdump): the Python reader names every field's bytes.
         """
+        if active_sink() is not None:
+            return None
         prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
         if prog is None:
             return None
