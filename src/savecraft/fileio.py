@@ -359,11 +359,15 @@ def atomic_write(path: PathLike, data: bytes, *, backup: bool = False) -> Path:
     return written.backup if written.backup is not None else Path(path)
 
 
-def ensure_dir(path: PathLike) -> Path:
-    """Create the folder ``path`` (not the folders above it, by the one rule); fine if it exists."""
+def ensure_dir(path: PathLike, *, parents: bool = False) -> Path:
+    """Create the folder ``path`` (not the folders above it, by the one rule); fine if it exists.
+
+    ``parents`` is for savecraft's own places, never a path a person named: the
+    default cache under ``~/.cache`` is made whole, as every tool makes its own.
+    """
     p = Path(path)
     try:
-        p.mkdir(exist_ok=True)
+        p.mkdir(parents=parents, exist_ok=True)
     except FileNotFoundError:
         raise WriteError(p, f"the folder {p.parent} does not exist") from None
     except FileExistsError:

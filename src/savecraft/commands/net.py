@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,7 +116,7 @@ def register(sub: Any) -> None:
     p.add_argument("--name", default="player")
     passwords.add_arguments(p, default="player")
     p.add_argument("--cache", default=None, help="asset bundle cache folder "
-                   "(default ~/.cache/savecraft/tirnanog)")
+                   "(default $XDG_CACHE_HOME/savecraft/tirnanog, ~/.cache when unset)")
     p.add_argument("--cafile", default=None, help="trust only this certificate (e.g. the "
                    "server's STATE.cert.pem); default: accept the server's self-signed one")
     p.add_argument("--steps", type=whole(0, 1_000_000, "the number of steps"), default=5,
@@ -272,12 +273,28 @@ def _loopback_only(host: str) -> None:
         raise UsageError(f"{host}: the load test only runs against loopback addresses")
 
 
+def cache_folder(given: str | None) -> Path:
+    """Where ``play`` keeps downloaded asset bundles.
+
+    A folder the person named must exist up to its parent (the one folder rule);
+    the default, ``$XDG_CACHE_HOME/savecraft/tirnanog`` (``~/.cache`` when unset),
+    is savecraft's own and is made with its parents: a first ``play`` on a new
+    account has no ``~/.cache/savecraft`` yet.
+    """
+    if given:
+        return Path(given)
+    from ..fileio import ensure_dir
+
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return ensure_dir(Path(base) / "savecraft" / "tirnanog", parents=True)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from ..net.certs import client_context
     from ..net.client import play
     from ..net.server import run
 
-    cache = Path(args.cache) if args.cache else Path.home() / ".cache" / "savecraft" / "tirnanog"
+    cache = cache_folder(args.cache)
     tls = client_context(args.cafile)
 
     from ..net.client import ClientError
