@@ -101,7 +101,10 @@ class LoadReport:
              f"bots dropped by the server {self.lost:,}"),
             (f"server CPU: {cpu}; load test CPU: {self.loadtest_cpu * 100:.0f}% of one core "
              f"(longest pause of its loop {self.loop_stall_ms:.0f} ms)"),
-        ] + ([f"refused: {self.refused}"] if self.refused else [])
+        ] + ([f"refused: {self.refused}"] if self.refused else []) + (
+            ["(the server limits registrations per address and per minute: for a load test, "
+             "start it with --registrations-per-address 0 --registrations-per-minute 0)"]
+            if "TOO_MANY_REGISTRATIONS" in self.refused else [])
 
 
 def process_cpu(pid: int) -> float | None:
