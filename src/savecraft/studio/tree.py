@@ -389,12 +389,4 @@ def _quote_key(key: str) -> str:
     return quote(key)
 
 
-def ancestors(path: str) -> list[str]:
-    """The paths of every node above ``path``, top first (``a.b[3].c`` -> ``"", a, a.b, a.b[3]``)."""
-    from ..paths import format_path, parse_path
-
-    steps = parse_path(path) if path else []
-    return [format_path(steps[:n]) for n in range(len(steps))]
-
-
-__all__ = ["PAGE", "allowed", "ancestors", "children", "kind", "label", "reveal", "show", "type_name"]
+__all__ = ["PAGE", "allowed", "children", "kind", "label", "reveal", "show", "type_name"]
