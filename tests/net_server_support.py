@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,13 @@ from savecraft.net.state import PlayerStore
 from savecraft.net.world import World, world_from_bytes
 
 TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    """A loopback TCP port nobody listens on (for a server started by its command line)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 @functools.lru_cache(maxsize=1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import resource
-import socket
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ import pytest
 
 from savecraft.net.client import ClientError, login
 
-from .net_server_support import SPEC, player, run, running_server, until, write_world
+from .net_server_support import SPEC, free_port, player, run, running_server, until, write_world
 
 
 async def _idle_connections(port: int, n: int) -> list[tuple[asyncio.StreamReader,
@@ -68,9 +67,7 @@ def test_timer_saves_never_run_out_of_descriptors(tmp_path: Path) -> None:
     """A descriptor limit of 128 and 300 idle connections: saves still happen, players get in."""
     world = write_world(tmp_path)
     state = tmp_path / "state.sav"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-c", _SERVE_LIMITED, "128", "serve", str(world), "--state", str(state),
          "--port", str(port), "--save-interval", "0.3", "--tls-timeout", "2"],

@@ -6,7 +6,6 @@ import asyncio
 import json
 import resource
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,8 +20,8 @@ from savecraft.net.client import ClientError, login
 from savecraft.net.packets import ErrorReason
 from savecraft.net.state import PlayerStore, StateError
 
-from .net_server_support import SPEC, player, run, running_server, sample_world, until, \
-    write_world
+from .net_server_support import SPEC, free_port, player, run, running_server, sample_world, \
+    until, write_world
 
 
 def test_rotation_keeps_n_whole_generations_and_snapshots_apart(tmp_path: Path) -> None:
@@ -61,12 +60,6 @@ def test_timer_saves_rotate_backups(tmp_path: Path) -> None:
     run(body)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[str]:
     world = tmp_path / "world.tng"
     if not world.exists():
@@ -95,7 +88,7 @@ def _stop(proc: subprocess.Popen[str]) -> str:
 
 
 def test_restore_a_backup_and_log_in(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     proc = _serve(tmp_path, port, "--backups", "2", "--save-interval", "0.3")
     try:
         async def first() -> None:
@@ -175,7 +168,7 @@ def test_a_full_disk_keeps_the_state_in_memory_and_retries(tmp_path: Path) -> No
     from savecraft.net.admin_client import AdminClient
 
     world = write_world(tmp_path)
-    port, admin_port = _free_port(), _free_port()
+    port, admin_port = free_port(), free_port()
     state = tmp_path / "state.sav"
     from savecraft.net.certs import ensure_server_context
 

@@ -13,15 +13,7 @@ from savecraft.net.client import ClientError, login
 from savecraft.net.metrics import parse_listen
 from savecraft.net.server import GameServer
 
-from .net_server_support import SPEC, run, running_server, until
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from .net_server_support import SPEC, free_port, run, running_server, until
 
 
 async def scrape(server: GameServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -52,7 +44,7 @@ def test_metrics_move_while_bots_play(tmp_path: Path) -> None:
     from savecraft.net.loadtest import run_loadtest
 
     async def body() -> None:
-        async with running_server(tmp_path, metrics=f"127.0.0.1:{_free_port()}",
+        async with running_server(tmp_path, metrics=f"127.0.0.1:{free_port()}",
                                   registrations_per_address=12) as server:
             before = await scrape(server)
             assert before["savecraft_players_online", ()] == 0

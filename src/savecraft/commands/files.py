@@ -31,10 +31,13 @@ def read_file(path: str, *, mapped: bool = False) -> Any:
         raise UsageError(str(exc)) from None
 
 
-def load_file(path: str, format: str | None = None) -> tuple[registry.Format, Any]:
+def load_file(path: str, format: str | None = None, *, data: Any = None
+              ) -> tuple[registry.Format, Any]:
+    """The format and model of a command's input (``data``: its bytes, when already read)."""
     from .. import api, console
 
-    data = read_file(path, mapped=True)  # parsed, never compared: a large file is mapped
+    if data is None:
+        data = read_file(path, mapped=True)  # parsed, never compared: a large file is mapped
     with console.busy(f"reading {path}", len(data)):
         return api.parse_format(data, format)
 

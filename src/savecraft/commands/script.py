@@ -25,13 +25,20 @@ def _names(game_path: str | None, command: str) -> Any:
     if game_path is None:
         return None
     from ..formats.tirnanog.game.script import ScriptNames
-    from .tng import require_game
 
-    require_game(read_file(game_path, mapped=True), game_path, f"{command} --game")
-    _, game = load_file(game_path)
+    game = _load_game(game_path, f"{command} --game")
     names = getattr(game, "script_names", None)
     result = names() if callable(names) else None
     return result if isinstance(result, ScriptNames) else None
+
+
+def _load_game(path: str, command: str) -> Any:
+    """The game model of ``path``, read once; a usage error when it is not a TirNanoG game."""
+    from .tng import require_game
+
+    data = read_file(path, mapped=True)
+    require_game(data, path, command)
+    return load_file(path, data=data)[1]
 
 
 def _write(args: argparse.Namespace, data: bytes) -> None:
@@ -96,10 +103,7 @@ def _scale(text: str) -> float:
 def cmd_render_map(args: argparse.Namespace) -> int:
     from ..formats.tirnanog.game import render, tmx
 
-    from .tng import require_game
-
-    require_game(read_file(args.file, mapped=True), args.file, "render-map")
-    _, game = load_file(args.file)
+    game = _load_game(args.file, "render-map")
     index, m = render.game_map(game, args.map)
     tiles = render.game_tiles(game)
     h = game.header

@@ -67,11 +67,8 @@ async def _serve(args: argparse.Namespace, workspace: Workspace) -> None:
     except OSError as exc:
         await runner.cleanup()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    port = args.port
-    server = getattr(site, "_server", None)
-    sockets = getattr(server, "sockets", None) or []
-    if sockets:
-        port = sockets[0].getsockname()[1]
+    bound = runner.addresses  # (the port the OS picked for --port 0)
+    port = int(bound[0][1]) if bound else args.port
     url = _address(args.host, port, token)
     print(f"savecraft studio: {len(workspace.documents)} file(s) open", flush=True)
     print(f"    {url}", flush=True)

@@ -314,9 +314,8 @@ class AdminServer:
                            reuse_address=True)
         await site.start()
         self._runner = runner
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        self.port = int(sockets[0].getsockname()[1]) if sockets else port
+        bound = runner.addresses  # (the port the OS picked for 0)
+        self.port = int(bound[0][1]) if bound else port
         self.server.log("admin", listen=f"{self.host}:{self.port}", allowed=str(self.address.allowed))
         return self.port
 

@@ -48,19 +48,14 @@ def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
         return smap
 
 
-def tree_path(smap: spans.SpanMap, path: str) -> str:
-    """A span's path as the tree names it: the span map already speaks the one vocabulary."""
-    return path
-
-
 def span_path(smap: spans.SpanMap, path: str) -> str:
     """A tree path (or any accepted form: ``chunks[3]``, ``users[name=Brigid]``) as spans name it."""
     return smap.shown(path)
 
 
-def _span(smap: spans.SpanMap, sp: spans.Span) -> dict[str, Any]:
+def _span(sp: spans.Span) -> dict[str, Any]:
     out = sp.to_json()
-    out["tree"] = tree_path(smap, sp.path)
+    out["tree"] = sp.path  # the span map and the tree speak the one vocabulary
     return out
 
 
@@ -91,7 +86,7 @@ def page(doc: Document, space: str, offset: int, length: int) -> dict[str, Any]:
         covering = []
         for sp in smap.covering(space, offset, length):
             covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
-                             "tree": tree_path(smap, sp.path)})
+                             "tree": sp.path})
             if len(covering) >= SPAN_LIMIT:
                 break
         return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
@@ -105,7 +100,7 @@ def at(doc: Document, space: str, offset: int) -> dict[str, Any]:
         sp = smap.at(space, offset)
         if sp is None:
             return {"space": space, "offset": offset, "span": None}
-        return {"space": space, "offset": offset, "span": _span(smap, sp)}
+        return {"space": space, "offset": offset, "span": _span(sp)}
 
 
 def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
@@ -127,7 +122,7 @@ def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dic
             out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
                     "tree": u.path} for u in inner[:SPAN_LIMIT]]
             return out
-        found = [_span(smap, sp) for sp in smap.spans_for(target)]
+        found = [_span(sp) for sp in smap.spans_for(target)]
         own = [sp for sp in found if sp["tree"] == path]
         # Not a parent's bytes (an asset's stored form when its value is asked for), unless
         # nothing nearer was recorded: then the parent is the best answer there is.
@@ -157,11 +152,11 @@ def _grouped(smap: spans.SpanMap, path: str) -> list[dict[str, Any]]:
     suffix = last if last.startswith("[") else "." + last
     out = []
     for sp in smap.spans_for(span_path(smap, parent)):
-        tree = tree_path(smap, sp.path)
+        tree = sp.path
         if tree.startswith(parent + ".") and tree.endswith(suffix):
             middle = tree[len(parent) + 1 : len(tree) - len(suffix)]
             if middle and "." not in middle and "[" not in middle:
-                out.append(_span(smap, sp))
+                out.append(_span(sp))
     return out
 
 
@@ -173,7 +168,7 @@ def problem_spans(doc: Document, problem: Problem) -> dict[str, Any] | None:
     except (FormatError, SavecraftError):
         return None
     return {"space": located.space or spans.FILE, "offset": located.offset,
-            "length": located.length, "tree": tree_path(smap, problem.path) if problem.path else ""}
+            "length": located.length, "tree": problem.path or ""}
 
 
 # -- what an edit recomputed ----------------------------------------------------------------
@@ -206,18 +201,13 @@ def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) ->
 
     a, b = contents(old), contents(new)
     found = []
-    seen: set[str] = set()
-    for path, value in b.items():
+    for path, value in b.items():  # (each path once: a field has one name)
         if path not in a or a[path] == value:
             continue
-        tree = tree_path(new, path)
-        if tree in seen:  # one field noted under both its names (a chunk's size)
-            continue
-        seen.add(tree)
         if any(_under(path, t) or _under(t, path) for t in targets):
             continue  # the edited field itself, its parts, or a record holding it
         sp = new.span_of(path)
-        found.append({"path": path, "tree": tree,
+        found.append({"path": path, "tree": path,
                       "old": _hex(a[path]), "new": _hex(value),
                       "space": sp.space if sp else None, "offset": sp.offset if sp else None,
                       "length": sp.length if sp else None})

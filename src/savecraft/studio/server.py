@@ -111,10 +111,8 @@ def _int(request: web.Request, name: str, default: int = 0) -> int:
 
 
 async def index(request: web.Request) -> web.StreamResponse:
-    if "token" in request.query:  # set the cookie, and take the token out of the address bar
-        redirect = web.HTTPFound("/")
-        redirect.set_cookie(COOKIE, request.app[TOKEN], httponly=True, samesite="Strict", path="/")
-        return redirect
+    if "token" in request.query:  # take the token out of the address bar (guard sets the cookie)
+        return web.HTTPFound("/")
     return web.FileResponse(static_dir() / "index.html")
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union, get_args, get_origin
 
 from ..binary import join_path
-from ..diff import key_field
+from ..diff import _ref_kind, key_field
 from ..paths import (Attr, Index, Resolved, field_hints, format_path, item_hint, key_text, resolve,
                      shown, strip_optional, views)
 
@@ -179,14 +179,6 @@ def _node(name: str, path: str, value: Any, hint: Any) -> dict[str, Any]:
 Describe = Callable[[str, Any], "str | None"]
 
 
-def _ref_kind(value: Any, name: str) -> str | None:
-    for f in dataclasses.fields(value):
-        if f.name == name:
-            kind = f.metadata.get("ref")
-            return kind if isinstance(kind, str) else None
-    return None
-
-
 def _name_refs(node: dict[str, Any], value: Any, kind_of: str | None, describe: Describe | None,
                whole: tuple[type, ...]) -> None:
     """Add ``ref`` (the name a reference points at) to a node, when it is one."""
@@ -224,7 +216,7 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
         for name in names[start : start + limit]:
             child = getattr(value, name)
             node = _node(name, join_path(canonical, name), child, hints.get(name))
-            _name_refs(node, child, _ref_kind(value, name), describe, whole_refs)
+            _name_refs(node, child, _ref_kind(type(value), name), describe, whole_refs)
             items.append(node)
     elif k == "asset":
         total = 1
@@ -242,7 +234,7 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
         if where is not None and where.chain and isinstance(where.chain[-1][1], Attr):
             parent = where.chain[-1][0]
             if dataclasses.is_dataclass(parent):
-                list_ref = _ref_kind(parent, where.chain[-1][1].name)
+                list_ref = _ref_kind(type(parent), where.chain[-1][1].name)
         stop = min(total, start + limit)
         item_paths = _item_paths(model, where, start, stop)
         for i in range(start, stop):
@@ -397,12 +389,4 @@ def _quote_key(key: str) -> str:
     return quote(key)
 
 
-def ancestors(path: str) -> list[str]:
-    """The paths of every node above ``path``, top first (``a.b[3].c`` -> ``"", a, a.b, a.b[3]``)."""
-    from ..paths import format_path, parse_path
-
-    steps = parse_path(path) if path else []
-    return [format_path(steps[:n]) for n in range(len(steps))]
-
-
-__all__ = ["PAGE", "allowed", "ancestors", "children", "kind", "label", "reveal", "show", "type_name"]
+__all__ = ["PAGE", "allowed", "children", "kind", "label", "reveal", "show", "type_name"]
