@@ -329,12 +329,12 @@ def _rebuild(folder: Path) -> Any:
     from .. import console
 
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-    with console.busy(f"building from {folder}", size, from_bytes=EXTRACT_BUSY_FROM):
+    with console.busy(f"building from {folder}", size, from_bytes=BUILD_DIR_BUSY_FROM):
         return fmt.rebuild(folder)
 
 
-# Extract and build DIR write or read one file per part: from this size they take a second or more.
-EXTRACT_BUSY_FROM = 8 << 20
+# build DIR reads one file per part: from this size it takes a second or more.
+BUILD_DIR_BUSY_FROM = 8 << 20
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -345,11 +345,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
     from ..fileio import ensure_dir
 
-    from .. import console
-
-    size = Path(args.file).stat().st_size if args.file != "-" else 0
-    with console.busy(f"extracting {args.file}", size, from_bytes=EXTRACT_BUSY_FROM):
-        written = fmt.extract(model, ensure_dir(args.output))
+    # No spinner here: a format whose extract takes long draws its own bar (a game's assets),
+    # and rich allows one live display at a time.
+    written = fmt.extract(model, ensure_dir(args.output))
     output.write(args, str(Path(args.output) / MANIFEST), orjson.dumps(
         {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))

@@ -2,7 +2,7 @@
 text; and ``savecraft build DIR``, which reads such a folder back (after edits to its files).
 
 Assets are read one at a time from the file (never all at once), with a
-progress bar on stderr when the game is large.
+progress bar on a terminal (stderr) while a large game is written.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import hashlib
 import re
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -26,35 +27,6 @@ from .model import Game, GameEncoding
 from .refs import resolve
 from .sections import Section, section_name
 from .sections.common import iter_assets
-
-PROGRESS_OVER = 64 << 20  # show progress for games bigger than this
-
-
-class Progress:
-    """A one-line progress bar on stderr (only when there is a lot to do)."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total = max(total, 1)
-        self.done = 0
-        self.enabled = enabled
-        self._shown = -1
-
-    def add(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        pct = self.done * 100 // self.total
-        if pct != self._shown:
-            self._shown = pct
-            bar = "#" * (pct // 4)
-            sys.stderr.write(f"\rextracting [{bar:<25}] {pct:3d}%")
-            sys.stderr.flush()
-
-    def finish(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80] or "unnamed"
@@ -92,11 +64,17 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
     digest of each map picture; one JSON per section holds its fields, where each media asset
     names its file (``{"file": "06-atlases/0000-atlas.png", "offset": 805}``: the offset is
     where it stood, so an unchanged asset goes back there) and each script its ``.asm`` file.
+    A bar on a terminal (:func:`savecraft.console.progress`) follows the asset bytes written.
     """
+    from ....console import progress
+
+    with progress("extracting", sum(a.length for a in game.assets())) as advance:
+        return _write_parts(game, folder, advance)
+
+
+def _write_parts(game: Game, folder: Path, advance: Callable[[int], None]) -> list[Path]:
     ensure_dir(folder)
     written: list[Path] = []
-    total = sum(a.length for a in game.assets())
-    progress = Progress(total, total > PROGRESS_OVER)
     p = folder / HEADER_FILE
     atomic_write(p, orjson.dumps(encoder(type(game.header))(game.header), option=orjson.OPT_INDENT_2))
     written.append(p)
@@ -119,7 +97,7 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
                     atomic_write(ap, data)
                     written.append(ap)
                     files[id(a)] = ap.relative_to(folder).as_posix()
-            progress.add(a.length)
+            advance(a.length)
         for path, sc in iter_scripts(s):
             if sc.empty or id(sc) in files:
                 continue
@@ -154,7 +132,6 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
                                   "encoding": encoder(GameEncoding)(game.encoding),
                                   "views": views}, option=orjson.OPT_INDENT_2))
     written.append(p)
-    progress.finish()
     return written
 
 
