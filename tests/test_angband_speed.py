@@ -318,6 +318,15 @@ def test_validate_of_a_vanilla_file_imports_only_its_layouts() -> None:
     assert lay + "pwmangband" not in mods
 
 
+def test_the_pwmangband_layouts_import_no_other_variants_layouts() -> None:
+    mods = modules_after("from savecraft.formats.angband.layouts import layouts_for\n"
+                         "layouts_for('PWMG', 'player', 1)")
+    lay = "savecraft.formats.angband.layouts."
+    assert {lay + "character", lay + "pwmangband", lay + "pwmangband_world"} <= mods
+    for other in ("world", "knowledge", "faangband", "vanilla40", "anquestria"):
+        assert lay + other not in mods
+
+
 def test_every_layout_module_is_in_the_variant_table() -> None:
     """A module missing from MODULES would never be imported for its variant's files."""
     from savecraft.formats.angband import layouts as pkg
