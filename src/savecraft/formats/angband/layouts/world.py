@@ -28,6 +28,8 @@ from .items import (
     write_str,
 )
 from .levels import check_rle, read_rle
+from .records import alive
+
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
@@ -41,10 +43,6 @@ MIN_CHUNK = 12 + 2 + MIN_ITEM + 2 + 6  # level, objects (end record), monsters, 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
                            exact=True))
-
-
-def _alive(ctx: Context) -> bool:
-    return not ctx.need("is_dead", "misc")
 
 
 # -- gear -----------------------------------------------------------------------------------
@@ -302,7 +300,7 @@ class Dungeon(BlockModel):
 def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     m = Dungeon(r.u16("depth"), r.u16("daycount"), r.u16("py"), r.u16("px"), r.u8("square_size"))
     ctx.set("square_size", m.square_size, "dungeon")
-    if _alive(ctx):
+    if alive(ctx):
         m.cave = _rd_level(r, ctx, "cave")
         m.known_cave = _rd_level(r, ctx, "known_cave")
     return m
@@ -313,7 +311,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
         w.u16(getattr(m, name), name)
     w.u8(m.square_size, "square_size")
     ctx.set("square_size", m.square_size, "dungeon")
-    if _alive(ctx) != (m.cave is not None and m.known_cave is not None):
+    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
         raise FormatError(None, "cave", "the two levels exactly when the character is alive",
                           repr(m.cave is not None))
     if m.cave is not None and m.known_cave is not None:
@@ -355,7 +353,7 @@ class Objects(BlockModel):
 
 
 def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Objects()
     return Objects(_rd_floor(r, ctx, "cave"), _rd_floor(r, ctx, "known_cave"))
 
@@ -477,7 +475,7 @@ class Monsters(BlockModel):
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Monsters()
     return Monsters(_rd_monster_list(r, ctx, "cave"), _rd_monster_list(r, ctx, "known_cave"))
 
@@ -556,7 +554,7 @@ class Traps(BlockModel):
 
 
 def _rd_traps(r: Reader, ctx: Context) -> Traps:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Traps()
     return Traps(_rd_trap_list(r, ctx, "cave"), _rd_trap_list(r, ctx, "known_cave"))
 
@@ -587,7 +585,7 @@ class Chunks(BlockModel):
 
 
 def _rd_chunks(r: Reader, ctx: Context) -> Chunks:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Chunks()
     if ctx.need("levels_persist", "options"):
         raise LayoutError("chunks of a persistent-levels game store the game's feature count, "
