@@ -25,9 +25,9 @@ from .faangband import Inscription
 from .faangband_character import History, read_history_3x, write_history
 from .faangband_world import Ghost, _rd_ghost, _wr_ghost
 from .items import check_len, read_str, write_str
+from .levels import check_rle, read_rle
 from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 from .vanilla40 import MONSTER_HEAD, MonsterHead
-from .levels import check_rle, read_rle
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Anquestria (Angband 3.x)"

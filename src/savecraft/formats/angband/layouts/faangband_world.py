@@ -31,8 +31,8 @@ from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .character import FAANGBAND
 from .items import check_len, read_str, write_str
-from .records import HeldQuantity, Quantity, alive, record_values
 from .levels import check_rle, read_rle
+from .records import HeldQuantity, Quantity, alive, record_values
 
 FAAN = frozenset({"FAAN"})
 NOTE_MAX = 127  # rd_item reads the inscription into 128 bytes

@@ -30,9 +30,9 @@ from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .items import check_len, read_str, write_str
+from .levels import check_rle, read_rle
 from .pwmangband import GAME, PWMG, rd_name_or_index, read_build, wr_name_or_index
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
-from .levels import check_rle, read_rle
 
 NOTE_MAX = 127  # the loader's 128-byte buffer for an inscription and an origin race
 KIND_NAME_MAX = 255  # a tval or sval name, read into a MSG_LEN buffer

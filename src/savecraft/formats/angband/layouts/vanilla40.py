@@ -23,8 +23,8 @@ from ....errors import FormatError
 from . import BlockModel, Context, Layout, character, register_layout
 from .faangband import Inscription
 from .items import check_len, read_str, write_str
-from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 from .levels import check_rle, read_rle
+from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.0"

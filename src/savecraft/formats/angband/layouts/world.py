@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-
 from ....binary import Reader, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_layout
