@@ -28,6 +28,8 @@ from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import items, layouts, levels, world
 
+from . import angband_support
+
 FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 REAL = sorted(FOLDER.glob("angband-block*/*.sav"))
@@ -41,13 +43,7 @@ def parse(data: bytes, verify: bool = False) -> BlockSave:
 
 def blocks_of(data: bytes) -> list[tuple[str, int, int]]:
     """(name, header offset, data size) of every block, walked by hand from NOTES.md."""
-    pos, out = 8, []
-    while pos < len(data):
-        name = data[pos:pos + 16].split(b"\0")[0].decode()
-        size = struct.unpack_from("<I", data, pos + 20)[0]
-        out.append((name, pos, size))
-        pos += 28 + size + (-size % 4)
-    return out
+    return [(name, start, size) for start, name, _, size, _ in angband_support.blocks_of(data)]
 
 
 def with_byte(data: bytes, at: int, value: int) -> bytes:
