@@ -9,14 +9,22 @@ from __future__ import annotations
 import struct
 
 
+def blocks_of(data: bytes) -> list[tuple[int, str, int, int, int]]:
+    """(start, name, version, size, checksum) of each block, read with struct alone."""
+    pos, out = 8, []
+    while pos < len(data):
+        name = data[pos:pos + 16].split(b"\0")[0].decode()
+        version, size, checksum = struct.unpack_from("<III", data, pos + 16)
+        out.append((pos, name, version, size, checksum))
+        pos += 28 + size + (-size % 4)
+    return out
+
+
 def block_span(data: bytes, name: str) -> tuple[int, int]:
     """(start of the block header, data size) of the named block."""
-    pos = 8
-    while pos < len(data):
-        size, = struct.unpack_from("<I", data, pos + 20)
-        if data[pos:pos + 16].split(b"\0")[0].decode() == name:
-            return pos, size
-        pos += 28 + size + (-size % 4)
+    for start, found, _, size, _ in blocks_of(data):
+        if found == name:
+            return start, size
     raise KeyError(name)
 
 

@@ -21,6 +21,8 @@ from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import anquestria, character, layouts, layouts_for, vanilla40, world
 from savecraft.paths import PathError
 
+from .angband_support import blocks_of
+
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 ALL_REAL = sorted(p for p in SAMPLES.glob("*/*.sav")
                   if p.parent.name in ("angband-block", "angband-block-variants"))
@@ -28,17 +30,6 @@ V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
 TRUNCATED = SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"
 real = pytest.mark.skipif(not V42.exists(), reason=f"the real samples are not at {SAMPLES}")
-
-
-def blocks_of(data: bytes) -> list[tuple[int, str, int, int, int]]:
-    """(start, name, version, size, checksum) of each block, read with struct alone."""
-    pos, out = 8, []
-    while pos < len(data):
-        name = data[pos:pos + 16].split(b"\0")[0].decode()
-        version, size, checksum = struct.unpack_from("<III", data, pos + 16)
-        out.append((pos, name, version, size, checksum))
-        pos += 28 + size + (-size % 4)
-    return out
 
 
 @pytest.fixture(scope="module")

@@ -28,6 +28,8 @@ from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import items, layouts, levels, world
 
+from . import angband_support
+
 FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 REAL = sorted(FOLDER.glob("angband-block*/*.sav"))
@@ -41,13 +43,7 @@ def parse(data: bytes, verify: bool = False) -> BlockSave:
 
 def blocks_of(data: bytes) -> list[tuple[str, int, int]]:
     """(name, header offset, data size) of every block, walked by hand from NOTES.md."""
-    pos, out = 8, []
-    while pos < len(data):
-        name = data[pos:pos + 16].split(b"\0")[0].decode()
-        size = struct.unpack_from("<I", data, pos + 20)[0]
-        out.append((name, pos, size))
-        pos += 28 + size + (-size % 4)
-    return out
+    return [(name, start, size) for start, name, _, size, _ in angband_support.blocks_of(data)]
 
 
 def with_byte(data: bytes, at: int, value: int) -> bytes:
@@ -316,6 +312,15 @@ def test_validate_of_a_vanilla_file_imports_only_its_layouts() -> None:
     lay = "savecraft.formats.angband.layouts."
     assert {lay + "world", lay + "knowledge", lay + "vanilla40"} <= mods
     assert lay + "pwmangband" not in mods
+
+
+def test_the_pwmangband_layouts_import_no_other_variants_layouts() -> None:
+    mods = modules_after("from savecraft.formats.angband.layouts import layouts_for\n"
+                         "layouts_for('PWMG', 'player', 1)")
+    lay = "savecraft.formats.angband.layouts."
+    assert {lay + "character", lay + "pwmangband", lay + "pwmangband_world"} <= mods
+    for other in ("world", "knowledge", "faangband", "vanilla40", "anquestria"):
+        assert lay + other not in mods
 
 
 def test_every_layout_module_is_in_the_variant_table() -> None:

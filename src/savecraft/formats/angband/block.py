@@ -36,7 +36,7 @@ from ...speed import gc_paused
 from . import sheet
 from .decoding import Decoder, Found, Trials, choose_game, encode
 from .layouts import Context, character, layout_of
-from .sniffing import MAGIC, PWMG, byte_sum, is_block
+from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
 
 _T = TypeVar("_T")
 _LAYOUTS = f"{__package__}.layouts"
@@ -361,7 +361,6 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
 
 
 _HEADER = struct.Struct("<16sIII")
-_NAME = re.compile(rb"[\x20-\x7e]+\0*")
 
 
 def _sound_block(data: bytes, start: int, end: int, index: int) -> Found | None:
@@ -371,7 +370,7 @@ def _sound_block(data: bytes, start: int, end: int, index: int) -> Found | None:
     raw_name, version, size, checksum = _HEADER.unpack_from(data, start)
     data_start = start + 28
     pad = -size % 4
-    if data_start + size + pad > end or not _NAME.fullmatch(raw_name):
+    if data_start + size + pad > end or not BLOCK_NAME.fullmatch(raw_name):
         return None
     if byte_sum(memoryview(data)[data_start:data_start + size]) != checksum or \
             data[data_start + size:data_start + size + pad] != PAD * pad:

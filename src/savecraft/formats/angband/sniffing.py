@@ -18,12 +18,15 @@ PWMAngband writes the same blocks behind 4 version bytes and ``PWMG``
 
 from __future__ import annotations
 
+import re
 import sys
 
 from ...compiled import speedups
 
 MAGIC = b"Save"
 PWMG = b"PWMG"
+# A block header's 16-byte name field: printable ASCII, then NUL padding.
+BLOCK_NAME = re.compile(rb"[\x20-\x7e]+\0*")
 MODULAR_VERSION = 2
 _NUMPY_FROM = 512  # below this, the builtin sum() is faster than building an array
 # Importing numpy costs ~50 ms, what the builtin sum() takes for ~15 MB: below this size numpy
@@ -44,11 +47,8 @@ def is_block(data: bytes) -> bool:
 def _first_block_fits(data: bytes) -> bool:
     if len(data) < 8 + 28:
         return False
-    name = data[8:24]
-    text = name.split(b"\0", 1)[0]
     size = int.from_bytes(data[28:32], "little")
-    return (bool(text) and all(0x20 <= b <= 0x7E for b in text) and not name[len(text):].strip(b"\0")
-            and 8 + 28 + size <= len(data))
+    return BLOCK_NAME.fullmatch(data[8:24]) is not None and 8 + 28 + size <= len(data)
 
 
 def byte_sum(data: bytes | bytearray | memoryview) -> int:

@@ -25,9 +25,9 @@ from .faangband import Inscription
 from .faangband_character import History, read_history_3x, write_history
 from .faangband_world import Ghost, _rd_ghost, _wr_ghost
 from .items import check_len, read_str, write_str
+from .levels import check_rle, read_rle
 from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
 from .vanilla40 import MONSTER_HEAD, MonsterHead
-from .world import _check_rle, _read_rle
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Anquestria (Angband 3.x)"
@@ -549,7 +549,7 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     if m.height <= 0 or m.width <= 0 or not (0 <= m.py < m.height and 0 <= m.px < m.width):
         r.fail("py", "a player inside the level", f"({m.py}, {m.px}) in {m.height} x {m.width}", at=at)
     cells = m.height * m.width
-    m.info, m.info2, m.feat = (_read_rle(r, cells, name) for name in ("info", "info2", "feat"))
+    m.info, m.info2, m.feat = (read_rle(r, cells, name) for name in ("info", "info2", "feat"))
     return m
 
 
@@ -560,7 +560,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     w.record(_LEVEL, record_values(m, _LEVEL))
     cells = m.height * m.width
     for name in ("info", "info2", "feat"):
-        _check_rle(getattr(m, name), cells, name)
+        check_rle(getattr(m, name), cells, name)
         w.bytes(getattr(m, name), name)
 
 

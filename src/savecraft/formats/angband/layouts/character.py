@@ -11,6 +11,7 @@ from ....binary import Reader, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .items import NAME_MAX, Records, check_len, read_str, write_str
+from .records import Experience
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
@@ -198,7 +199,7 @@ class BodySlot:
 
 
 @dataclass(slots=True)
-class Player(BlockModel):
+class Player(Experience, BlockModel):
     """The character (``rd_player``): who they are, stats, gold, experience, hit and spell points.
 
     ``experience`` sets current and maximum experience together the way the
@@ -254,15 +255,6 @@ class Player(BlockModel):
     total_energy: int = 0
     resting_turn: int = 0
     future: bytes = b"\0" * 32
-
-    @property
-    def experience(self) -> int:
-        return self.exp
-
-    @experience.setter
-    def experience(self, value: int) -> None:
-        self.exp = value
-        self.max_exp = max(self.max_exp, value)
 
     @property
     def stats(self) -> dict[str, str]:

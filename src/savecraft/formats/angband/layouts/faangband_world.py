@@ -31,9 +31,8 @@ from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .character import FAANGBAND
 from .items import check_len, read_str, write_str
+from .levels import check_rle, read_rle
 from .records import HeldQuantity, Quantity, alive, record_values
-from .levels import check_rle as _check_rle
-from .levels import read_rle as _read_rle
 
 FAAN = frozenset({"FAAN"})
 NOTE_MAX = 127  # rd_item reads the inscription into 128 bytes
@@ -329,8 +328,8 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     if not (0 <= m.py < m.height and 0 <= m.px < m.width):
         r.fail("py", f"a player inside the {m.height} x {m.width} level", f"({m.py}, {m.px})", at=at + 4)
     cells = m.height * m.width
-    m.info = [_read_rle(r, cells, f"info[{n}]") for n in range(max(2, m.square_size))]
-    m.feat = _read_rle(r, cells, "feat")
+    m.info = [read_rle(r, cells, f"info[{n}]") for n in range(max(2, m.square_size))]
+    m.feat = read_rle(r, cells, "feat")
     if r.remaining == 2 * TEMP_GRIDS:
         m.temp_grids = r.bytes(2 * TEMP_GRIDS, "temp_grids")
     elif r.remaining:
@@ -348,9 +347,9 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     cells = m.height * m.width
     check_len(m.info, max(2, m.square_size), "info", "layers (square_size, at least 2)")
     for n, runs in enumerate(m.info):
-        _check_rle(runs, cells, f"info[{n}]")
+        check_rle(runs, cells, f"info[{n}]")
         w.bytes(runs, f"info[{n}]")
-    _check_rle(m.feat, cells, "feat")
+    check_rle(m.feat, cells, "feat")
     w.bytes(m.feat, "feat")
     if m.temp_grids is not None:
         w.bytes(m.temp_grids, "temp_grids", size=2 * TEMP_GRIDS)

@@ -20,6 +20,7 @@ from ....binary import Reader, Record, Writer, active_sink, not_recording
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout
 from .items import check_len, read_str, write_str
+from .records import Experience
 
 PWMG = frozenset({"PWMG"})
 GAME = "PWMAngband 1.3"
@@ -187,7 +188,7 @@ class DeathInfo:
 
 
 @dataclass(slots=True)
-class Player(BlockModel):
+class Player(Experience, BlockModel):
     """The character (``rd_player`` of PWMAngband): gold, experience, hit and spell points, stats.
 
     Name, race and class are in the header block. ``experience`` sets the
@@ -232,15 +233,6 @@ class Player(BlockModel):
     brand_type: int = 0
     brand_blast: int = 0
     brand_dam: int = 0
-
-    @property
-    def experience(self) -> int:
-        return self.exp
-
-    @experience.setter
-    def experience(self, value: int) -> None:
-        self.exp = value
-        self.max_exp = max(self.max_exp, value)
 
 
 def _rd_player(r: Reader, ctx: Context) -> Player:

@@ -30,9 +30,9 @@ from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
 from .items import check_len, read_str, write_str
+from .levels import check_rle, read_rle
 from .pwmangband import GAME, PWMG, rd_name_or_index, read_build, wr_name_or_index
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
-from .world import _check_rle, _read_rle
 
 NOTE_MAX = 127  # the loader's 128-byte buffer for an inscription and an origin race
 KIND_NAME_MAX = 255  # a tval or sval name, read into a MSG_LEN buffer
@@ -674,7 +674,7 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     cells = lv.height * lv.width
     lv.feat = _read_feat_runs(r, cells, "level.feat")
     while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
-        lv.info.append(_read_rle(r, cells, f"level.info[{len(lv.info)}]"))
+        lv.info.append(read_rle(r, cells, f"level.info[{len(lv.info)}]"))
     return Dungeon(lv)
 
 
@@ -689,7 +689,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     _check_feat_runs(lv.feat, cells, "level.feat")
     w.bytes(lv.feat, "level.feat")
     for n, runs in enumerate(lv.info):
-        _check_rle(runs, cells, f"level.info[{n}]")
+        check_rle(runs, cells, f"level.info[{n}]")
         w.bytes(runs, f"level.info[{n}]")
 
 

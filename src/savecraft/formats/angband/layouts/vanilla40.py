@@ -23,8 +23,8 @@ from ....errors import FormatError
 from . import BlockModel, Context, Layout, character, register_layout
 from .faangband import Inscription
 from .items import check_len, read_str, write_str
+from .levels import check_rle, read_rle
 from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
-from .world import _check_rle, _read_rle
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.0"
@@ -692,8 +692,8 @@ class Level:
 def _rd_level(r: Reader, ctx: Context, path: str) -> Level:
     lv = Level(read_str(r, f"{path}.name", 99), r.u16(f"{path}.height"), r.u16(f"{path}.width"))
     cells = lv.height * lv.width
-    lv.info = [_read_rle(r, cells, f"{path}.info[{n}]") for n in range(ctx.need("square_size", "dungeon"))]
-    lv.feat = _read_rle(r, cells, f"{path}.feat")
+    lv.info = [read_rle(r, cells, f"{path}.info[{n}]") for n in range(ctx.need("square_size", "dungeon"))]
+    lv.feat = read_rle(r, cells, f"{path}.feat")
     lv.feeling = r.u8(f"{path}.feeling")
     lv.feeling_squares = r.u16(f"{path}.feeling_squares")
     lv.created_at = r.i32(f"{path}.created_at")
@@ -707,9 +707,9 @@ def _wr_level(lv: Level, w: Writer, ctx: Context, path: str) -> None:
     cells = lv.height * lv.width
     check_len(lv.info, ctx.need("square_size", "dungeon"), f"{path}.info", "info layers")
     for n, runs in enumerate(lv.info):
-        _check_rle(runs, cells, f"{path}.info[{n}]")
+        check_rle(runs, cells, f"{path}.info[{n}]")
         w.bytes(runs, f"{path}.info[{n}]")
-    _check_rle(lv.feat, cells, f"{path}.feat")
+    check_rle(lv.feat, cells, f"{path}.feat")
     w.bytes(lv.feat, f"{path}.feat")
     w.u8(lv.feeling, f"{path}.feeling")
     w.u16(lv.feeling_squares, f"{path}.feeling_squares")

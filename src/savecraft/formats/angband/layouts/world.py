@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-
 from ....binary import Reader, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, LayoutError, NotCanonical, register_layout
@@ -28,11 +27,8 @@ from .items import (
     write_str,
 )
 from .levels import check_rle, read_rle
+from .records import alive
 
-# The level maps' run-length pairs (:mod:`.levels`), under the names the 4.0 and Anquestria
-# layouts import them by.
-_read_rle = read_rle
-_check_rle = check_rle
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
@@ -46,10 +42,6 @@ MIN_CHUNK = 12 + 2 + MIN_ITEM + 2 + 6  # level, objects (end record), monsters, 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
     register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
                            exact=True))
-
-
-def _alive(ctx: Context) -> bool:
-    return not ctx.need("is_dead", "misc")
 
 
 # -- gear -----------------------------------------------------------------------------------
@@ -242,9 +234,9 @@ class Level:
 def _rd_level(r: Reader, ctx: Context, path: str) -> Level:
     lv = Level(read_str(r, f"{path}.name", 99), r.u16(f"{path}.height"), r.u16(f"{path}.width"))
     cells = lv.height * lv.width
-    lv.info = [_read_rle(r, cells, f"{path}.info[{n}]")
+    lv.info = [read_rle(r, cells, f"{path}.info[{n}]")
                for n in range(ctx.need("square_size", "dungeon"))]
-    lv.feat = _read_rle(r, cells, f"{path}.feat")
+    lv.feat = read_rle(r, cells, f"{path}.feat")
     lv.feeling = r.u8(f"{path}.feeling")
     lv.feeling_squares = r.u16(f"{path}.feeling_squares")
     lv.turn = r.i32(f"{path}.turn")
@@ -269,9 +261,9 @@ def _wr_level(lv: Level, w: Writer, ctx: Context, path: str) -> None:
     cells = lv.height * lv.width
     check_len(lv.info, ctx.need("square_size", "dungeon"), f"{path}.info", "info layers")
     for n, runs in enumerate(lv.info):
-        _check_rle(runs, cells, f"{path}.info[{n}]")
+        check_rle(runs, cells, f"{path}.info[{n}]")
         w.bytes(runs, f"{path}.info[{n}]")
-    _check_rle(lv.feat, cells, f"{path}.feat")
+    check_rle(lv.feat, cells, f"{path}.feat")
     w.bytes(lv.feat, f"{path}.feat")
     w.u8(lv.feeling, f"{path}.feeling")
     w.u16(lv.feeling_squares, f"{path}.feeling_squares")
@@ -307,7 +299,7 @@ class Dungeon(BlockModel):
 def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     m = Dungeon(r.u16("depth"), r.u16("daycount"), r.u16("py"), r.u16("px"), r.u8("square_size"))
     ctx.set("square_size", m.square_size, "dungeon")
-    if _alive(ctx):
+    if alive(ctx):
         m.cave = _rd_level(r, ctx, "cave")
         m.known_cave = _rd_level(r, ctx, "known_cave")
     return m
@@ -318,7 +310,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
         w.u16(getattr(m, name), name)
     w.u8(m.square_size, "square_size")
     ctx.set("square_size", m.square_size, "dungeon")
-    if _alive(ctx) != (m.cave is not None and m.known_cave is not None):
+    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
         raise FormatError(None, "cave", "the two levels exactly when the character is alive",
                           repr(m.cave is not None))
     if m.cave is not None and m.known_cave is not None:
@@ -360,7 +352,7 @@ class Objects(BlockModel):
 
 
 def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Objects()
     return Objects(_rd_floor(r, ctx, "cave"), _rd_floor(r, ctx, "known_cave"))
 
@@ -482,7 +474,7 @@ class Monsters(BlockModel):
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Monsters()
     return Monsters(_rd_monster_list(r, ctx, "cave"), _rd_monster_list(r, ctx, "known_cave"))
 
@@ -561,7 +553,7 @@ class Traps(BlockModel):
 
 
 def _rd_traps(r: Reader, ctx: Context) -> Traps:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Traps()
     return Traps(_rd_trap_list(r, ctx, "cave"), _rd_trap_list(r, ctx, "known_cave"))
 
@@ -592,7 +584,7 @@ class Chunks(BlockModel):
 
 
 def _rd_chunks(r: Reader, ctx: Context) -> Chunks:
-    if not _alive(ctx):
+    if not alive(ctx):
         return Chunks()
     if ctx.need("levels_persist", "options"):
         raise LayoutError("chunks of a persistent-levels game store the game's feature count, "
