@@ -231,14 +231,6 @@ class BlockSave:
         return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
 
     @property
-    def dungeon_any(self) -> object | None:
-        """The current level's block of whichever game wrote the file (each has a ``depth``)."""
-        for b in self.blocks:
-            if block_name(b) == "dungeon" and not isinstance(b, RawBlock):
-                return b
-        return None
-
-    @property
     def history(self) -> character.History | None:
         return self._find(character.History)
 
@@ -440,7 +432,9 @@ def _player_line(save: BlockSave, d: Description) -> str | None:
     if not isinstance(name, str) or not isinstance(level, int):
         return None
     rest = d.rest
-    depth = getattr(save.dungeon_any, "depth", None)
+    dungeon = next((b for b in save.blocks if block_name(b) == "dungeon" and not isinstance(b, RawBlock)),
+                   None)  # whichever game's level block: each has a ``depth``
+    depth = getattr(dungeon, "depth", None)
     if rest.startswith(", at DL") and isinstance(depth, int):
         rest = f", at DL{depth}"
     if isinstance(p, character.Player):
