@@ -320,20 +320,34 @@ def _generate_encoder(cls: type, names: list[str], encs: list[Encode]) -> Encode
     Fields that encode as themselves are read with no call at all.
     """
     ns: dict[str, Any] = {}
-    parts = []
-    for i, n in enumerate(names):
-        if encs[i] is _ident:
-            parts.append(f"{n!r}: obj.{n}")
-        else:
-            ns[f"E{i}"] = encs[i]
-            parts.append(f"{n!r}: E{i}(obj.{n})")
+    parts = _encoded_items(names, encs, [f"obj.{n}" for n in names], ns)
     lines = ["def enc(obj):"]
     if hasattr(cls, "__json_prepare__"):
         lines.append("    obj.__json_prepare__()")
     lines.append("    return {" + ", ".join(parts) + "}")
-    exec(compile("\n".join(lines), f"<jsonmap encoder of {cls.__name__}>", "exec"), ns)
-    fn: Encode = ns["enc"]
+    fn: Encode = _define(lines, f"<jsonmap encoder of {cls.__name__}>", ns)
     return fn
+
+
+def _encoded_items(names: list[str], encs: list[Encode], values: list[str],
+                   ns: dict[str, Any]) -> list[str]:
+    """The ``'name': value`` items of a generated dict display, each value through its encoder
+    (bound as ``E<i>`` in ``ns``) unless that encoder is the identity."""
+    parts = []
+    for i, (n, e, v) in enumerate(zip(names, encs, values)):
+        if e is _ident:
+            parts.append(f"{n!r}: {v}")
+        else:
+            ns[f"E{i}"] = e
+            parts.append(f"{n!r}: E{i}({v})")
+    return parts
+
+
+def _define(lines: list[str], title: str, ns: dict[str, Any]) -> Any:
+    """The one function the generated ``lines`` define, compiled and run in ``ns``."""
+    name = lines[0].removeprefix("def ").split("(")[0]
+    exec(compile("\n".join(lines), title, "exec"), ns)
+    return ns[name]
 
 
 _SCALAR_CHECK = {int: "type({v}) is int", str: "type({v}) is str", bool: "type({v}) is bool"}
@@ -396,8 +410,7 @@ def _compile_fast_dataclass(cls: type) -> Fast:
              f"      return {make}",
              "  except (KeyError, TypeError, ValueError, AttributeError):",
              "      raise _INVALID from None"]
-    exec(compile("\n".join(lines), f"<jsonmap decoder of {cls.__name__}>", "exec"), ns)
-    fn: Fast = ns["dec"]
+    fn: Fast = _define(lines, f"<jsonmap decoder of {cls.__name__}>", ns)
     _FAST[cls] = fn
     _bind(ns)
     return fn
@@ -419,8 +432,7 @@ def _compile_fast_list(cls: type, make: type) -> Fast:
              "  except (KeyError, TypeError, ValueError, AttributeError):",
              "      raise _INVALID from None",
              "  return out if _make is list else tuple(out)"]
-    exec(compile("\n".join(lines), f"<jsonmap decoder of list[{cls.__name__}]>", "exec"), ns)
-    fn: Fast = ns["dec"]
+    fn: Fast = _define(lines, f"<jsonmap decoder of list[{cls.__name__}]>", ns)
     _bind(ns)
     return fn
 
@@ -1125,34 +1137,25 @@ def record_encoder(cls: type, *, tagged: bool = False) -> Callable[..., dict[str
     (bytes, enumerations) go through the field's encoder. ``tagged`` puts
     the ``"kind"`` first, as in a union of chunks.
     """
-    key = ("record", cls, tagged)
-    try:
-        return _DUMP[key]
-    except KeyError:
-        pass
+    fn: Callable[..., dict[str, Any]] = _cached(_DUMP, ("record", cls, tagged),
+                                                lambda key: _make_record_encoder(cls, tagged))
+    return fn
+
+
+def _make_record_encoder(cls: type, tagged: bool) -> Callable[..., dict[str, Any]]:
     hints = get_type_hints(cls)
     fields = _json_fields(cls)
     ns: dict[str, Any] = {}
-    params, parts = [], []
+    params = [f"a{i}" for i in range(len(fields))]
+    encs = [_enc_text_bytes if f.metadata.get("json") == "text"
+            else _ident if _native(hints[f.name]) else _plain_encoder(hints[f.name])
+            for f in fields]
+    parts = _encoded_items([f.name for f in fields], encs, params, ns)
     if tagged:
-        parts.append(f"{KIND!r}: {getattr(cls, 'KIND')!r}")
-    for i, f in enumerate(fields):
-        params.append(f"a{i}")
-        if f.metadata.get("json") == "text":
-            enc: Encode = _enc_text_bytes
-        elif _native(hints[f.name]):
-            enc = _ident
-        else:
-            enc = _plain_encoder(hints[f.name])
-        if enc is _ident:
-            parts.append(f"{f.name!r}: a{i}")
-        else:
-            ns[f"E{i}"] = enc
-            parts.append(f"{f.name!r}: E{i}(a{i})")
-    src = f"def enc({', '.join(params)}):\n    return {{{', '.join(parts)}}}"
-    exec(compile(src, f"<jsonmap record encoder of {cls.__name__}>", "exec"), ns)
-    fn: Callable[..., dict[str, Any]] = ns["enc"]
-    _DUMP[key] = fn
+        parts.insert(0, f"{KIND!r}: {getattr(cls, 'KIND')!r}")
+    fn: Callable[..., dict[str, Any]] = _define(
+        [f"def enc({', '.join(params)}):", f"    return {{{', '.join(parts)}}}"],
+        f"<jsonmap record encoder of {cls.__name__}>", ns)
     return fn
 
 
@@ -1162,11 +1165,12 @@ def rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
     The list form of :func:`record_encoder` for records of plain values (an
     inventory's items): one comprehension, no call per item.
     """
-    key = ("rows", cls)
-    try:
-        return _DUMP[key]
-    except KeyError:
-        pass
+    fn: Callable[..., list[dict[str, Any]]] = _cached(_DUMP, ("rows", cls),
+                                                      lambda key: _make_rows_encoder(cls))
+    return fn
+
+
+def _make_rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
     hints = get_type_hints(cls)
     fields = _json_fields(cls)
     if not all(_native(hints[f.name]) and f.metadata.get("json", True) is True for f in fields):
@@ -1174,13 +1178,11 @@ def rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
     names = [f"a{i}" for i in range(len(fields))]
     item = ", ".join(f"{f.name!r}: {n}" for f, n in zip(fields, names))
     cols = ", ".join(f"c{i}" for i in range(len(fields)))
-    src = (f"def enc({cols}):\n    return [{{{item}}} for {', '.join(names)} in zip({cols})]"
-           if len(fields) > 1 else
-           f"def enc(c0):\n    return [{{{item}}} for a0 in c0]")
-    ns: dict[str, Any] = {}
-    exec(compile(src, f"<jsonmap rows encoder of {cls.__name__}>", "exec"), ns)
-    fn: Callable[..., list[dict[str, Any]]] = ns["enc"]
-    _DUMP[key] = fn
+    head, loop = ((cols, f"{', '.join(names)} in zip({cols})") if len(fields) > 1
+                  else ("c0", "a0 in c0"))
+    fn: Callable[..., list[dict[str, Any]]] = _define(
+        [f"def enc({head}):", f"    return [{{{item}}} for {loop}]"],
+        f"<jsonmap rows encoder of {cls.__name__}>", {})
     return fn
 
 
