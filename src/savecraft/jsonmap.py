@@ -740,8 +740,7 @@ def _make_fast(tp: Any) -> Fast:
     if tp in _SCALAR_FAST:
         return _SCALAR_FAST[tp]
     if isinstance(tp, type):
-        if any(base in _CUSTOM for base in tp.__mro__) or hasattr(tp, "__json_encode__") \
-                or issubclass(tp, enum.Enum) or tp is type(None):
+        if _custom(tp) or issubclass(tp, enum.Enum) or tp is type(None):
             return _fast_of_slow(_slow(tp))
         if dataclasses.is_dataclass(tp):
             return _compile_fast_dataclass(tp)
@@ -783,9 +782,7 @@ def _make_fast(tp: Any) -> Fast:
                         raise _INVALID
                 return make(v)
             return f_scalars
-        if isinstance(item, type) and dataclasses.is_dataclass(item) \
-                and not any(base in _CUSTOM for base in item.__mro__) \
-                and not hasattr(item, "__json_encode__"):
+        if isinstance(item, type) and dataclasses.is_dataclass(item) and not _custom(item):
             return _compile_fast_list(item, make)
         f = _fast(item)
         if make is list:
