@@ -474,16 +474,8 @@ def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
     if _is_scalar_union(rest):
         return _scalar_union(rest, optional)
     tagged = _tagged(tp, rest)
-    by_class = {cls: (kind, encoder(cls)) for kind, cls in tagged.items()}
+    enc = _tagged_encoder({cls: (kind, encoder(cls)) for kind, cls in tagged.items()}, optional)
     decs = {kind: _slow(cls) for kind, cls in tagged.items()}
-
-    def enc(v: Any) -> Any:
-        if v is None and optional:
-            return None
-        kind, e = by_class[type(v)]
-        out = {KIND: kind}
-        out.update(e(v))
-        return out
 
     def dec(v: Any, path: str) -> Any:
         if v is None and optional:
@@ -493,6 +485,18 @@ def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
                          v.get(KIND) if isinstance(v, dict) else v)
         return decs[v[KIND]](v, path)
     return enc, dec
+
+
+def _tagged_encoder(by_class: dict[type, tuple[str, Encode]], optional: bool) -> Encode:
+    """A value of a union of dataclasses as its class's object with the ``"kind"`` first."""
+    def enc(v: Any) -> Any:
+        if v is None and optional:
+            return None
+        kind, e = by_class[type(v)]
+        out = {KIND: kind}
+        out.update(e(v))
+        return out
+    return enc
 
 
 def _scalar_union(rest: list[Any], optional: bool) -> tuple[Encode, Decode]:
@@ -864,17 +868,9 @@ def _make_dump(tp: Any) -> Encode:
             e1 = _dump_encoder(rest[0])
             return lambda v: None if v is None else e1(v)
         if not _is_scalar_union(rest):
-            by_class = {cls: (kind, _plain_encoder(cls) if _custom(cls) else _dump_dataclass(cls))
-                        for kind, cls in _tagged(tp, rest).items()}
-
-            def enc_union(v: Any) -> Any:
-                if v is None and optional:
-                    return None
-                kind, e = by_class[type(v)]
-                out = {KIND: kind}
-                out.update(e(v))
-                return out
-            return enc_union
+            return _tagged_encoder(
+                {cls: (kind, _plain_encoder(cls) if _custom(cls) else _dump_dataclass(cls))
+                 for kind, cls in _tagged(tp, rest).items()}, optional)
     origin, args = get_origin(tp), get_args(tp)
     if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
         e = _dump_encoder(args[0])
