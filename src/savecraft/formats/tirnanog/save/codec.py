@@ -42,7 +42,6 @@ from .model import (
     SaveGame,
     Skill,
     UserChunk,
-    chunk_magic,
 )
 
 if TYPE_CHECKING:
