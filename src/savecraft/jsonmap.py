@@ -262,10 +262,16 @@ def _is_optional_field(f: dataclasses.Field[Any]) -> bool:
     return bool(f.metadata.get("optional", False))
 
 
-def _field_codecs(f: dataclasses.Field[Any], hint: Any) -> tuple[Encode, Decode, Fast]:
+def _field_codecs(f: dataclasses.Field[Any], hint: Any) -> tuple[Encode, Decode]:
     if f.metadata.get("json") == "text":
-        return _enc_text_bytes, _dec_text_bytes, _fast_of_slow(_dec_text_bytes)
-    return encoder(hint), _slow(hint), _fast(hint)
+        return _enc_text_bytes, _dec_text_bytes
+    return encoder(hint), _slow(hint)
+
+
+def _field_fast(f: dataclasses.Field[Any], hint: Any) -> Fast:
+    if f.metadata.get("json") == "text":
+        return _fast_of_slow(_dec_text_bytes)
+    return _fast(hint)
 
 
 def _dataclass_codecs(cls: type) -> tuple[Encode, Decode]:
@@ -307,7 +313,7 @@ def _dataclass_codecs(cls: type) -> tuple[Encode, Decode]:
     _SLOW[cls] = dec
     encs = []
     for f in fields:
-        e, d, _ = _field_codecs(f, hints[f.name])
+        e, d = _field_codecs(f, hints[f.name])
         encs.append(e)
         decs.append(d)
     real.append(_generate_encoder(cls, names, encs))
@@ -399,7 +405,7 @@ def _fast_dataclass_body(cls: type, ns: dict[str, Any], v: str, indent: str) -> 
 def _bind(ns: dict[str, Any]) -> None:
     for key, value in list(ns.items()):
         if key.startswith("F") and isinstance(value, tuple):
-            ns[key] = _field_codecs(*value)[2]
+            ns[key] = _field_fast(*value)
 
 
 def _compile_fast_dataclass(cls: type) -> Fast:
