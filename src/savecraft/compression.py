@@ -138,17 +138,7 @@ def reproduces(content: bytes, original: bytes, container: Container, level: int
     kilobytes), instead of after recompressing megabytes. Only the level
     that matches runs to the end, which is what confirms it.
     """
-    c = zlib.compressobj(level, zlib.DEFLATED, container.wbits)
-    view = memoryview(content)
-    pos = 0
-    for start in range(0, len(view), _PIECE):
-        out = c.compress(view[start : start + _PIECE])
-        if out:
-            if original[pos : pos + len(out)] != out:
-                return False
-            pos += len(out)
-    out = c.flush()
-    return len(original) == pos + len(out) and original[pos:] == out
+    return _find_level(content, original, container, [level], 0) == level
 
 
 SETTLE_OUTPUT = 1 << 16

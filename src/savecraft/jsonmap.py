@@ -262,10 +262,16 @@ def _is_optional_field(f: dataclasses.Field[Any]) -> bool:
     return bool(f.metadata.get("optional", False))
 
 
-def _field_codecs(f: dataclasses.Field[Any], hint: Any) -> tuple[Encode, Decode, Fast]:
+def _field_codecs(f: dataclasses.Field[Any], hint: Any) -> tuple[Encode, Decode]:
     if f.metadata.get("json") == "text":
-        return _enc_text_bytes, _dec_text_bytes, _fast_of_slow(_dec_text_bytes)
-    return encoder(hint), _slow(hint), _fast(hint)
+        return _enc_text_bytes, _dec_text_bytes
+    return encoder(hint), _slow(hint)
+
+
+def _field_fast(f: dataclasses.Field[Any], hint: Any) -> Fast:
+    if f.metadata.get("json") == "text":
+        return _fast_of_slow(_dec_text_bytes)
+    return _fast(hint)
 
 
 def _dataclass_codecs(cls: type) -> tuple[Encode, Decode]:
@@ -307,7 +313,7 @@ def _dataclass_codecs(cls: type) -> tuple[Encode, Decode]:
     _SLOW[cls] = dec
     encs = []
     for f in fields:
-        e, d, _ = _field_codecs(f, hints[f.name])
+        e, d = _field_codecs(f, hints[f.name])
         encs.append(e)
         decs.append(d)
     real.append(_generate_encoder(cls, names, encs))
@@ -320,20 +326,34 @@ def _generate_encoder(cls: type, names: list[str], encs: list[Encode]) -> Encode
     Fields that encode as themselves are read with no call at all.
     """
     ns: dict[str, Any] = {}
-    parts = []
-    for i, n in enumerate(names):
-        if encs[i] is _ident:
-            parts.append(f"{n!r}: obj.{n}")
-        else:
-            ns[f"E{i}"] = encs[i]
-            parts.append(f"{n!r}: E{i}(obj.{n})")
+    parts = _encoded_items(names, encs, [f"obj.{n}" for n in names], ns)
     lines = ["def enc(obj):"]
     if hasattr(cls, "__json_prepare__"):
         lines.append("    obj.__json_prepare__()")
     lines.append("    return {" + ", ".join(parts) + "}")
-    exec(compile("\n".join(lines), f"<jsonmap encoder of {cls.__name__}>", "exec"), ns)
-    fn: Encode = ns["enc"]
+    fn: Encode = _define(lines, f"<jsonmap encoder of {cls.__name__}>", ns)
     return fn
+
+
+def _encoded_items(names: list[str], encs: list[Encode], values: list[str],
+                   ns: dict[str, Any]) -> list[str]:
+    """The ``'name': value`` items of a generated dict display, each value through its encoder
+    (bound as ``E<i>`` in ``ns``) unless that encoder is the identity."""
+    parts = []
+    for i, (n, e, v) in enumerate(zip(names, encs, values)):
+        if e is _ident:
+            parts.append(f"{n!r}: {v}")
+        else:
+            ns[f"E{i}"] = e
+            parts.append(f"{n!r}: E{i}({v})")
+    return parts
+
+
+def _define(lines: list[str], title: str, ns: dict[str, Any]) -> Any:
+    """The one function the generated ``lines`` define, compiled and run in ``ns``."""
+    name = lines[0].removeprefix("def ").split("(")[0]
+    exec(compile("\n".join(lines), title, "exec"), ns)
+    return ns[name]
 
 
 _SCALAR_CHECK = {int: "type({v}) is int", str: "type({v}) is str", bool: "type({v}) is bool"}
@@ -385,7 +405,7 @@ def _fast_dataclass_body(cls: type, ns: dict[str, Any], v: str, indent: str) -> 
 def _bind(ns: dict[str, Any]) -> None:
     for key, value in list(ns.items()):
         if key.startswith("F") and isinstance(value, tuple):
-            ns[key] = _field_codecs(*value)[2]
+            ns[key] = _field_fast(*value)
 
 
 def _compile_fast_dataclass(cls: type) -> Fast:
@@ -396,8 +416,7 @@ def _compile_fast_dataclass(cls: type) -> Fast:
              f"      return {make}",
              "  except (KeyError, TypeError, ValueError, AttributeError):",
              "      raise _INVALID from None"]
-    exec(compile("\n".join(lines), f"<jsonmap decoder of {cls.__name__}>", "exec"), ns)
-    fn: Fast = ns["dec"]
+    fn: Fast = _define(lines, f"<jsonmap decoder of {cls.__name__}>", ns)
     _FAST[cls] = fn
     _bind(ns)
     return fn
@@ -419,8 +438,7 @@ def _compile_fast_list(cls: type, make: type) -> Fast:
              "  except (KeyError, TypeError, ValueError, AttributeError):",
              "      raise _INVALID from None",
              "  return out if _make is list else tuple(out)"]
-    exec(compile("\n".join(lines), f"<jsonmap decoder of list[{cls.__name__}]>", "exec"), ns)
-    fn: Fast = ns["dec"]
+    fn: Fast = _define(lines, f"<jsonmap decoder of list[{cls.__name__}]>", ns)
     _bind(ns)
     return fn
 
@@ -462,16 +480,8 @@ def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
     if _is_scalar_union(rest):
         return _scalar_union(rest, optional)
     tagged = _tagged(tp, rest)
-    by_class = {cls: (kind, encoder(cls)) for kind, cls in tagged.items()}
+    enc = _tagged_encoder({cls: (kind, encoder(cls)) for kind, cls in tagged.items()}, optional)
     decs = {kind: _slow(cls) for kind, cls in tagged.items()}
-
-    def enc(v: Any) -> Any:
-        if v is None and optional:
-            return None
-        kind, e = by_class[type(v)]
-        out = {KIND: kind}
-        out.update(e(v))
-        return out
 
     def dec(v: Any, path: str) -> Any:
         if v is None and optional:
@@ -481,6 +491,18 @@ def _union_codecs(tp: Any) -> tuple[Encode, Decode]:
                          v.get(KIND) if isinstance(v, dict) else v)
         return decs[v[KIND]](v, path)
     return enc, dec
+
+
+def _tagged_encoder(by_class: dict[type, tuple[str, Encode]], optional: bool) -> Encode:
+    """A value of a union of dataclasses as its class's object with the ``"kind"`` first."""
+    def enc(v: Any) -> Any:
+        if v is None and optional:
+            return None
+        kind, e = by_class[type(v)]
+        out = {KIND: kind}
+        out.update(e(v))
+        return out
+    return enc
 
 
 def _scalar_union(rest: list[Any], optional: bool) -> tuple[Encode, Decode]:
@@ -728,8 +750,7 @@ def _make_fast(tp: Any) -> Fast:
     if tp in _SCALAR_FAST:
         return _SCALAR_FAST[tp]
     if isinstance(tp, type):
-        if any(base in _CUSTOM for base in tp.__mro__) or hasattr(tp, "__json_encode__") \
-                or issubclass(tp, enum.Enum) or tp is type(None):
+        if _custom(tp) or issubclass(tp, enum.Enum) or tp is type(None):
             return _fast_of_slow(_slow(tp))
         if dataclasses.is_dataclass(tp):
             return _compile_fast_dataclass(tp)
@@ -771,9 +792,7 @@ def _make_fast(tp: Any) -> Fast:
                         raise _INVALID
                 return make(v)
             return f_scalars
-        if isinstance(item, type) and dataclasses.is_dataclass(item) \
-                and not any(base in _CUSTOM for base in item.__mro__) \
-                and not hasattr(item, "__json_encode__"):
+        if isinstance(item, type) and dataclasses.is_dataclass(item) and not _custom(item):
             return _compile_fast_list(item, make)
         f = _fast(item)
         if make is list:
@@ -855,17 +874,9 @@ def _make_dump(tp: Any) -> Encode:
             e1 = _dump_encoder(rest[0])
             return lambda v: None if v is None else e1(v)
         if not _is_scalar_union(rest):
-            by_class = {cls: (kind, _plain_encoder(cls) if _custom(cls) else _dump_dataclass(cls))
-                        for kind, cls in _tagged(tp, rest).items()}
-
-            def enc_union(v: Any) -> Any:
-                if v is None and optional:
-                    return None
-                kind, e = by_class[type(v)]
-                out = {KIND: kind}
-                out.update(e(v))
-                return out
-            return enc_union
+            return _tagged_encoder(
+                {cls: (kind, _plain_encoder(cls) if _custom(cls) else _dump_dataclass(cls))
+                 for kind, cls in _tagged(tp, rest).items()}, optional)
     origin, args = get_origin(tp), get_args(tp)
     if origin in (list, tuple) and (origin is list or (len(args) == 2 and args[1] is Ellipsis)):
         e = _dump_encoder(args[0])
@@ -1125,34 +1136,25 @@ def record_encoder(cls: type, *, tagged: bool = False) -> Callable[..., dict[str
     (bytes, enumerations) go through the field's encoder. ``tagged`` puts
     the ``"kind"`` first, as in a union of chunks.
     """
-    key = ("record", cls, tagged)
-    try:
-        return _DUMP[key]
-    except KeyError:
-        pass
+    fn: Callable[..., dict[str, Any]] = _cached(_DUMP, ("record", cls, tagged),
+                                                lambda key: _make_record_encoder(cls, tagged))
+    return fn
+
+
+def _make_record_encoder(cls: type, tagged: bool) -> Callable[..., dict[str, Any]]:
     hints = get_type_hints(cls)
     fields = _json_fields(cls)
     ns: dict[str, Any] = {}
-    params, parts = [], []
+    params = [f"a{i}" for i in range(len(fields))]
+    encs = [_enc_text_bytes if f.metadata.get("json") == "text"
+            else _ident if _native(hints[f.name]) else _plain_encoder(hints[f.name])
+            for f in fields]
+    parts = _encoded_items([f.name for f in fields], encs, params, ns)
     if tagged:
-        parts.append(f"{KIND!r}: {getattr(cls, 'KIND')!r}")
-    for i, f in enumerate(fields):
-        params.append(f"a{i}")
-        if f.metadata.get("json") == "text":
-            enc: Encode = _enc_text_bytes
-        elif _native(hints[f.name]):
-            enc = _ident
-        else:
-            enc = _plain_encoder(hints[f.name])
-        if enc is _ident:
-            parts.append(f"{f.name!r}: a{i}")
-        else:
-            ns[f"E{i}"] = enc
-            parts.append(f"{f.name!r}: E{i}(a{i})")
-    src = f"def enc({', '.join(params)}):\n    return {{{', '.join(parts)}}}"
-    exec(compile(src, f"<jsonmap record encoder of {cls.__name__}>", "exec"), ns)
-    fn: Callable[..., dict[str, Any]] = ns["enc"]
-    _DUMP[key] = fn
+        parts.insert(0, f"{KIND!r}: {getattr(cls, 'KIND')!r}")
+    fn: Callable[..., dict[str, Any]] = _define(
+        [f"def enc({', '.join(params)}):", f"    return {{{', '.join(parts)}}}"],
+        f"<jsonmap record encoder of {cls.__name__}>", ns)
     return fn
 
 
@@ -1162,11 +1164,12 @@ def rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
     The list form of :func:`record_encoder` for records of plain values (an
     inventory's items): one comprehension, no call per item.
     """
-    key = ("rows", cls)
-    try:
-        return _DUMP[key]
-    except KeyError:
-        pass
+    fn: Callable[..., list[dict[str, Any]]] = _cached(_DUMP, ("rows", cls),
+                                                      lambda key: _make_rows_encoder(cls))
+    return fn
+
+
+def _make_rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
     hints = get_type_hints(cls)
     fields = _json_fields(cls)
     if not all(_native(hints[f.name]) and f.metadata.get("json", True) is True for f in fields):
@@ -1174,13 +1177,11 @@ def rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
     names = [f"a{i}" for i in range(len(fields))]
     item = ", ".join(f"{f.name!r}: {n}" for f, n in zip(fields, names))
     cols = ", ".join(f"c{i}" for i in range(len(fields)))
-    src = (f"def enc({cols}):\n    return [{{{item}}} for {', '.join(names)} in zip({cols})]"
-           if len(fields) > 1 else
-           f"def enc(c0):\n    return [{{{item}}} for a0 in c0]")
-    ns: dict[str, Any] = {}
-    exec(compile(src, f"<jsonmap rows encoder of {cls.__name__}>", "exec"), ns)
-    fn: Callable[..., list[dict[str, Any]]] = ns["enc"]
-    _DUMP[key] = fn
+    head, loop = ((cols, f"{', '.join(names)} in zip({cols})") if len(fields) > 1
+                  else ("c0", "a0 in c0"))
+    fn: Callable[..., list[dict[str, Any]]] = _define(
+        [f"def enc({head}):", f"    return [{{{item}}} for {loop}]"],
+        f"<jsonmap rows encoder of {cls.__name__}>", {})
     return fn
 
 

@@ -42,7 +42,6 @@ from .model import (
     SaveGame,
     Skill,
     UserChunk,
-    chunk_magic,
 )
 
 if TYPE_CHECKING:
@@ -547,10 +546,7 @@ def payload_bytes(save: SaveGame) -> bytes:
         if raw is not None:
             parts.append(raw)
             continue
-        chunk = chunks[i]
-        name = _default_path(magic)
-        path = name if magic in (b"DENY", b"GLBL", b"QSTS") else f"{name}[{k}]"
-        parts.append(encode_chunk(chunk, path if magic in _CHUNKS else f"chunks[{i}]"))
+        parts.append(encode_chunk(chunks[i], chunk_path(magic, k, i)))
     return b"".join(parts)
 
 
