@@ -97,3 +97,42 @@ def test_tirnanog_save_extract_then_build_gives_the_same_bytes_and_takes_edits(t
     assert edited.users[0].entity.x == 77
     assert edited.preview is not None and edited.preview.image != savecraft.load(tmp_path / "player.sav").preview.image
     assert savecraft.validate(out).ok
+
+
+def _extracted(tmp_path: Path) -> dict[str, Path]:
+    """An extract folder per format with an extract, from the demo's samples."""
+    from savecraft.commands.demo import _steps
+
+    (tmp_path / "demo").mkdir()
+    out: dict[str, Path] = {}
+    for step in _steps()[:4]:
+        for path in step(tmp_path / "demo"):
+            fmt = registry.detect(path.read_bytes())
+            if fmt.extract is not None and fmt.name not in out:
+                parts = tmp_path / f"parts-{fmt.name}"
+                assert main(["extract", str(path), "-o", str(parts)]) == 0
+                out[fmt.name] = parts
+    return out
+
+
+# The part each format cannot build without.
+HEADS = {"tirnanog-save": "save.json", "tirnanog-game": "header.json", "angband-modular": "file-header.json",
+         "angband-block": "file-header.json"}
+
+
+def test_a_broken_or_missing_part_is_named_the_same_way_in_every_format(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One reader of extract-folder parts (savecraft.parts): the file, then its line and column.
+    The save formats said "expected JSON, found <orjson's message>" with no line."""
+    for name, parts in _extracted(tmp_path).items():
+        if name not in HEADS:
+            continue
+        victim = parts / HEADS[name]
+        victim.write_text('{\n  "oops": }\n')
+        assert main(["build", str(parts), "-o", str(tmp_path / f"{name}.out")]) == 1, name
+        err = capsys.readouterr().err
+        assert f"{victim.name}: line 2, column" in err and "expected valid JSON" in err, (name, err)
+        victim.unlink()
+        assert main(["build", str(parts), "-o", str(tmp_path / f"{name}.out")]) == 1, name
+        err = capsys.readouterr().err
+        assert f"{victim.name}: expected a file of the extract folder" in err, (name, err)

@@ -31,6 +31,7 @@ import orjson
 from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
+from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
@@ -549,7 +550,7 @@ def rebuild(folder: Path) -> BlockSave:
     """The save an :func:`extract` folder describes, with whatever was edited in its files."""
     from ...jsonmap import KIND, decoder
 
-    head = _load_json(folder / HEADER_FILE)
+    head = load_part(folder / HEADER_FILE)
     files = head.pop("files", None) if isinstance(head, dict) else None
     if not isinstance(files, list):
         raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
@@ -562,29 +563,15 @@ def rebuild(folder: Path) -> BlockSave:
             raise FormatError(None, where, "an object naming a block file", repr(entry)[:60])
         path = folder / Path(entry["file"]).name
         if path.suffix == ".bin":
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise FormatError(None, path.name, "a block's bytes", exc.strerror or str(exc)) from None
+            data = read_part(path, expected="a block's bytes")
             save.blocks.append(RawBlock(str(entry.get("name", "")), int(entry.get("version", 1)), data))
             continue
-        doc = _load_json(path)
+        doc = load_part(path)
         if isinstance(doc, dict):
             doc.pop("line", None)  # shown for people; the fields are what is built
             doc = {KIND: entry.get("kind"), **doc}
         save.blocks.append(dec(doc, path.name))
     return save
-
-
-def _load_json(path: Path) -> Any:
-    try:
-        return orjson.loads(path.read_bytes())
-    except OSError as exc:
-        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) \
-            from None
-    except orjson.JSONDecodeError as exc:
-        raise FormatError(None, f"{path.name}: line {exc.lineno}, column {exc.colno}", "valid JSON",
-                          exc.msg) from None
 
 
 def check(save: BlockSave, report: Report) -> None:

@@ -24,6 +24,7 @@ from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import decoder, encoder
+from ...parts import load_part, read_part
 from ...registry import Format, register
 from .blocks import BlockCodec, VariantHeader, codec_for, codec_named, codec_of
 from .sniffing import MAGIC, MODULAR_VERSION, byte_sum, is_modular
@@ -330,7 +331,7 @@ def extract(save: ModularSave, folder: Path) -> list[Path]:
 
 def rebuild(folder: Path) -> ModularSave:
     """The save an :func:`extract` folder describes, with whatever was edited in its files."""
-    head = _read(folder / HEADER_FILE, json=True)
+    head = load_part(folder / HEADER_FILE)
     files = head.get("files") if isinstance(head, dict) else None
     if not isinstance(files, list):
         raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
@@ -343,30 +344,15 @@ def rebuild(folder: Path) -> ModularSave:
         path = folder / Path(entry["file"]).name
         if path.suffix == ".bin":
             blocks.append(decoder(OpaqueBlock)({**{n: entry.get(n) for n in ("vendor", "type", "version")},
-                                                 "data": encoder(bytes)(_read(path))}, path.name))
+                                                 "data": encoder(bytes)(read_part(path))}, path.name))
         else:
-            blocks.append(DecodedBlock.__json_decode__(_read(path, json=True), path.name))
+            blocks.append(DecodedBlock.__json_decode__(load_part(path), path.name))
     trailing = folder / "trailing.bin"
     return ModularSave(status=decoder(int)(head.get("status"), f"{HEADER_FILE}.status"),
                        description=decoder(str)(head.get("description"), f"{HEADER_FILE}.description"),
-                       blocks=blocks, trailing=_read(trailing) if trailing.is_file() else b"",
+                       blocks=blocks, trailing=read_part(trailing) if trailing.is_file() else b"",
                        description_padding=decoder(bytes)(head.get("description_padding", ""),
                                                           f"{HEADER_FILE}.description_padding"))
-
-
-def _read(path: Path, *, json: bool = False) -> Any:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) \
-            from None
-    if not json:
-        return data
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise FormatError(None, f"{path.name}: line {exc.lineno}, column {exc.colno}", "valid JSON",
-                          exc.msg) from None
 
 
 FORMAT = register(Format(

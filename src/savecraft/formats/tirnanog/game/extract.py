@@ -11,15 +11,16 @@ import base64
 import hashlib
 import re
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
 
 from ....errors import FormatError
 from ....fileio import atomic_write, ensure_dir
-from ....jsonmap import decoder, encoder, parse_text
+from ....jsonmap import decoder, encoder
+from ....parts import PART, load_part, read_part
 from .assets import EXTRACTED, MediaAsset
 from .bytecode import iter_scripts, script_to_bytes
 from .header import Header
@@ -27,6 +28,7 @@ from .model import Game, GameEncoding
 from .refs import resolve
 from .sections import Section, section_name
 from .sections.common import iter_assets
+
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80] or "unnamed"
@@ -256,19 +258,11 @@ def _member(name: Any, where: str) -> str:
 
 
 def _read(folder: Path, name: str, where: str) -> bytes:
-    try:
-        return (folder / name).read_bytes()
-    except OSError as exc:
-        raise FormatError(None, name, f"a file of the extract folder (named by {where})",
-                          exc.strerror or str(exc)) from None
+    return read_part(folder / name, name, f"{PART} (named by {where})")
 
 
 def _read_json(folder: Path, name: str) -> Any:
-    data = _read(folder, name, "the extract folder")
-    try:
-        return parse_text(data)
-    except FormatError as err:
-        raise FormatError(None, f"{name}: {err.path}", err.expected, err.found) from None
+    return load_part(folder / name, name)
 
 
 def _shown(v: Any) -> str:

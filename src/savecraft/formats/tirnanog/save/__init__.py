@@ -6,9 +6,10 @@ import datetime as _dt
 from pathlib import Path
 from typing import Any
 
-from ....errors import FormatError, Report
+from ....errors import Report
 from ....fileio import atomic_write, ensure_dir
 from ....jsonmap import decoder, encoder
+from ....parts import load_part
 from ....registry import Format, register
 from ....speed import gc_paused
 from . import codec
@@ -122,26 +123,15 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
     return written
 
 
-def _load_json(path: Path) -> Any:
-    import orjson
-
-    try:
-        return orjson.loads(path.read_bytes())
-    except OSError as exc:
-        raise FormatError(None, path.name, "a file of the extract folder", exc.strerror or str(exc)) from None
-    except orjson.JSONDecodeError as exc:
-        raise FormatError(None, path.name, "JSON", str(exc)) from None
-
-
 def rebuild(folder: Path) -> SaveGame:
     """The save an :func:`extract` folder describes: save.json, the chunk files in their
     order, the preview (preview.png when it was edited, else preview.json's stream)."""
-    head = _load_json(folder / "save.json")
+    head = load_part(folder / "save.json")
     preview_value = None
     if (folder / "preview.json").is_file():
         from . import preview
 
-        preview_value = decoder(Preview)(_load_json(folder / "preview.json"), "preview")
+        preview_value = decoder(Preview)(load_part(folder / "preview.json"), "preview")
         png = folder / "preview.png"
         if png.is_file() and png.read_bytes() != preview.to_png(preview_value):
             from PIL import Image
@@ -150,7 +140,7 @@ def rebuild(folder: Path) -> SaveGame:
                 preview_value.image = preview.encode_image(picture)
     dec = decoder(Chunk)
     files = sorted(p for p in folder.glob("*.json") if p.name[:5].isdigit() and p.name[5:6] == "-")
-    chunks = [dec(_load_json(p), p.name) for p in files]
+    chunks = [dec(load_part(p), p.name) for p in files]
     return SaveGame(game_id=str(head["game_id"]), preview=preview_value, chunks=ChunkList(chunks),
                     encoding=decoder(Encoding)(head["encoding"], "encoding"))
 
