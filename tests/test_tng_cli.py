@@ -95,7 +95,11 @@ def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) 
 def test_extract_shows_progress_for_large_games(game_file: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from savecraft.formats.tirnanog.game import extract
+    import importlib
+
+    # The module, not the package's extract() function of the same name (which the package
+    # attribute still is when nothing has imported the module yet).
+    extract = importlib.import_module("savecraft.formats.tirnanog.game.extract")
     monkeypatch.setattr(extract, "PROGRESS_OVER", 100)  # the sample counts as large
     assert main(["extract", str(game_file), "-o", str(tmp_path / "x")]) == 0
     err = capsys.readouterr().err
