@@ -169,10 +169,11 @@ class SpanMap:
         self._units = list(units)
         self._heads: dict[str, str] = {}
         # The byte spaces of objects holding one value: their fields are ``.value``'s in the model.
+        # Recorded paths first (shown() consults them while naming the units), then canonical.
         self._holders = {u.path for u in self._units if u.holds_value}
         for u in self._units:  # a unit is looked up by its canonical path
             u.path = self.shown(u.path)
-        self._holders = {self.shown(h) for h in self._holders}
+        self._holders = {u.path for u in self._units if u.holds_value}
         self._by_path = {u.path: u for u in self._units}
         self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
         for u in sorted(self._units, key=lambda u: (u.space, u.offset)):
