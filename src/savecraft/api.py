@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,10 +90,6 @@ def validate(source: PathLike | bytes | bytearray | memoryview, format: str | No
         report.capture(err)
     problems = report.problems
     if model is not None:  # one record, one name: the path dumps, edits and diffs print
-        problems = [_named(p, model) for p in problems]
+        problems = [paths.renamed_problem(p, lambda path: paths.canonical_prefix(model, path))
+                    for p in problems]
     return Validation(fmt.name, problems, report.notes, model)
-
-
-def _named(problem: Problem, model: Any) -> Problem:
-    path = paths.canonical_prefix(model, problem.path) if problem.path else problem.path
-    return problem if path == problem.path else dataclasses.replace(problem, path=path)

@@ -264,8 +264,7 @@ def key_field(cls: type) -> str | None:
     return key
 
 
-def _identity(item: Any, refs: Refs | None = None, single: frozenset[type] = frozenset()
-              ) -> tuple[str, str | None, str | None]:
+def _identity(item: Any, refs: Refs, single: frozenset[type]) -> tuple[str, str | None, str | None]:
     """(type, key field, key text) of a list item; plain values are all alike.
 
     A record whose type occurs once in the list on both sides is that one
@@ -309,7 +308,7 @@ def _own_eq(cls: type) -> bool:
 
 
 class _Walk:
-    def __init__(self, encoding: bool = False, refs: tuple[Refs, Refs] | None = None) -> None:
+    def __init__(self, encoding: bool, refs: tuple[Refs, Refs]) -> None:
         self.out: list[Change] = []
         # encoding pass: also compare compare=False fields, and trust no == shortcut
         self.encoding = encoding
@@ -354,7 +353,6 @@ class _Walk:
 
     def reference(self, kind: str, a: Any, b: Any, path: str) -> None:
         """A reference field: the same name on both sides is no change, whatever the offsets."""
-        assert self.refs is not None
         if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             for i, (x, y) in enumerate(zip(a, b)):
                 self.reference(kind, x, y, f"{path}[{i}]")
@@ -380,7 +378,7 @@ class _Walk:
             if not f.compare and not self.encoding:
                 continue
             ref = f.metadata.get("ref")
-            if isinstance(ref, str) and self.refs is not None:
+            if isinstance(ref, str):
                 self.reference(ref, getattr(a, f.name), getattr(b, f.name), join_path(path, f.name))
                 continue
             self.value(getattr(a, f.name), getattr(b, f.name), join_path(path, f.name))
@@ -455,9 +453,8 @@ class _Walk:
         items_a = {i: a[i] for i in left_a}
         items_b = {j: b[j] for j in left_b}
         single = _single_types(a, items_a) & _single_types(b, items_b)
-        refs_a, refs_b = self.refs if self.refs is not None else (None, None)
-        ids_a = _numbered(left_a, items_a, refs_a, single)
-        ids_b = _numbered(left_b, items_b, refs_b, single)
+        ids_a = _numbered(left_a, items_a, self.refs[0], single)
+        ids_b = _numbered(left_b, items_b, self.refs[1], single)
         by_id_a = {ident: i for i, ident in ids_a.items()}
         start = len(self.out)
         plain_items = True
@@ -533,8 +530,8 @@ def _single_types(seq: Sequence[Any], items: Mapping[int, Any]) -> frozenset[typ
                      if _is_record(item) and count.get(tags[i]) == 1)
 
 
-def _numbered(indexes: list[int], items: Mapping[int, Any], refs: Refs | None = None,
-              single: frozenset[type] = frozenset()) -> dict[int, Ident]:
+def _numbered(indexes: list[int], items: Mapping[int, Any], refs: Refs,
+              single: frozenset[type]) -> dict[int, Ident]:
     """Each item's identity plus its occurrence among items of the same identity."""
     seen: dict[tuple[str, str | None, str | None], int] = {}
     out: dict[int, Ident] = {}

@@ -23,7 +23,6 @@ a format gets ``savecraft edit`` by registering.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import types
 import typing
@@ -37,7 +36,7 @@ import orjson
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
 from .fileio import PathLike, atomic_write, read_input
-from .paths import Attr, PathError, Resolved, assign, canonical_prefix, resolve, same_value
+from .paths import Attr, PathError, Resolved, assign, canonical_prefix, renamed, resolve, same_value
 
 Changes = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -245,12 +244,7 @@ def rebuild(model: Any, *, original: bytes | None = None,
 def _named(err: FormatError, model: Any) -> FormatError:
     """A writer's refusal with its paths as every other message prints them (``player.au``,
     not the writer's ``blocks[7].au``)."""
-    problems = [dataclasses.replace(p, path=canonical_prefix(model, p.path)) if p.path else p
-                for p in err.problems]
-    if problems == err.problems:
-        return err
-    first = problems[0]
-    return FormatError(first.offset, first.path, first.expected, first.found, problems=problems)
+    return renamed(err, lambda path: canonical_prefix(model, path))
 
 
 def _problem_key(p: Problem) -> tuple[str, str, str, str]:

@@ -23,13 +23,13 @@ import dataclasses
 import enum
 import re
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
-from .errors import FormatError, SavecraftError
+from .errors import FormatError, Problem, SavecraftError
 
 
 class PathError(SavecraftError, LookupError):
@@ -647,12 +647,25 @@ def from_dump_error(err: FormatError, doc: Any, model_type: type | None = None) 
     if model_type is None:
         return err
     data = doc.get("data") if isinstance(doc, dict) else None
-    problems = [dataclasses.replace(p, path=from_dump_path(model_type, data, p.path))
-                for p in err.problems]
+    return renamed(err, lambda path: from_dump_path(model_type, data, path))
+
+
+def renamed(err: FormatError, rename: Callable[[str], str]) -> FormatError:
+    """``err`` with each problem's path (when it has one) passed through ``rename``; ``err``
+    itself when no path changes."""
+    problems = [renamed_problem(p, rename) for p in err.problems]
     if problems == err.problems:
         return err
     first = problems[0]
     return FormatError(first.offset, first.path, first.expected, first.found, problems=problems)
+
+
+def renamed_problem(problem: Problem, rename: Callable[[str], str]) -> Problem:
+    """``problem`` with its path (when it has one) passed through ``rename``."""
+    if not problem.path:
+        return problem
+    path = rename(problem.path)
+    return problem if path == problem.path else dataclasses.replace(problem, path=path)
 
 
 def from_dump_path(model_type: type, data: Any, path: str) -> str:

@@ -130,30 +130,19 @@ class _SpanReport(Report):
 
     A codec reports offsets in the space it is reading (a chunk's problem
     counts in the inflated payload); while recording, that space is the
-    active sink's.
+    active sink's. Every problem (``error``, ``warning``, ``capture``,
+    ``ends_early``) reaches the list through :meth:`Report.add`.
     """
 
-    def _here(self, problems: list[Problem], start: int) -> None:
+    def add(self, problem: Problem) -> None:
+        problems = self.problems
+        start = len(problems)
+        super().add(problem)
         sink = active_sink()
         space = sink.space if sink is not None else FILE
         for i in range(start, len(problems)):
             if problems[i].space is None:
                 problems[i] = replace(problems[i], space=space)
-
-    def error(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
-        n = len(self.problems)
-        super().error(offset, path, expected, found)
-        self._here(self.problems, n)
-
-    def warning(self, offset: int | None, path: str, expected: str, found: str = "") -> None:
-        n = len(self.problems)
-        super().warning(offset, path, expected, found)
-        self._here(self.problems, n)
-
-    def capture(self, err: FormatError) -> None:
-        n = len(self.problems)
-        super().capture(err)
-        self._here(self.problems, n)
 
 
 def _depth(path: str) -> int:
@@ -180,10 +169,11 @@ class SpanMap:
         self._units = list(units)
         self._heads: dict[str, str] = {}
         # The byte spaces of objects holding one value: their fields are ``.value``'s in the model.
+        # Recorded paths first (shown() consults them while naming the units), then canonical.
         self._holders = {u.path for u in self._units if u.holds_value}
         for u in self._units:  # a unit is looked up by its canonical path
             u.path = self.shown(u.path)
-        self._holders = {self.shown(h) for h in self._holders}
+        self._holders = {u.path for u in self._units if u.holds_value}
         self._by_path = {u.path: u for u in self._units}
         self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
         for u in sorted(self._units, key=lambda u: (u.space, u.offset)):

@@ -130,8 +130,7 @@ def _read_dialogue(r: Reader) -> list[DialogueRoom]:
     for i in range(n):
         path = f"dialogue[{i}]"
         room = r.u32(f"{path}.room")
-        m = r.count(r.u32(f"{path}.messages"), 8, f"{path}.messages", "message state")
-        flags = r.records(MESSAGE, m, f"{path}.messages")
+        flags = r.records(MESSAGE, r.u32(f"{path}.messages"), f"{path}.messages")  # count checked there
         rooms.append(DialogueRoom(room, [MessageState(said, removed) for said, removed in flags]))
     return rooms
 

@@ -210,13 +210,10 @@ def encode(values: npt.ArrayLike) -> bytes:
     into literal packets of up to 128. Computed on whole arrays (no loop per
     run): a game's maps are written at the speed of numpy, not of Python.
     """
-    arr = np.ascontiguousarray(values, dtype="<u2").ravel()
+    arr, starts, lengths = _runs(values)
     n = len(arr)
     if n == 0:
         return b""
-    change = np.flatnonzero(arr[1:] != arr[:-1]) + 1
-    starts = np.concatenate(([0], change))
-    lengths = np.diff(np.concatenate((starts, [n])))
     if len(starts) < _FEW_RUNS:  # a few runs: the loop beats a dozen whole-array steps
         return _encode_runs(arr, starts, lengths)
     single = lengths == 1
@@ -252,15 +249,19 @@ def encode(values: npt.ArrayLike) -> bytes:
 _FEW_RUNS = 64
 
 
+def _runs(values: npt.ArrayLike) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The values as little-endian u16, and where each run of equal values starts and how long it is."""
+    arr = np.ascontiguousarray(values, dtype="<u2").ravel()
+    if len(arr) == 0:
+        return arr, np.empty(0, np.intp), np.empty(0, np.intp)
+    starts = np.concatenate(([0], np.flatnonzero(arr[1:] != arr[:-1]) + 1))
+    return arr, starts, np.diff(np.concatenate((starts, [len(arr)])))
+
+
 def _encode_loop(values: npt.ArrayLike) -> bytes:
     """The same encoding one run at a time: the reference the tests hold :func:`encode` to."""
-    arr = np.ascontiguousarray(values, dtype="<u2").ravel()
-    n = len(arr)
-    if n == 0:
-        return b""
-    change = np.flatnonzero(arr[1:] != arr[:-1]) + 1
-    starts = np.concatenate(([0], change))
-    return _encode_runs(arr, starts, np.diff(np.concatenate((starts, [n]))))
+    arr, starts, lengths = _runs(values)
+    return _encode_runs(arr, starts, lengths) if len(arr) else b""
 
 
 def _encode_runs(arr: npt.NDArray[np.uint16], starts: npt.NDArray[np.intp],

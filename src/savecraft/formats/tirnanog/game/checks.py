@@ -18,17 +18,12 @@ from .sections import CATEGORY_NAMES, StringsSection
 from .sections.common import NOT_SET, EventHandler, SpriteRef, iter_values, walk_refs
 
 
-def _capture(report: Report, err: FormatError) -> None:
-    """An asset that does not decode fails again in every check that looks at it: report it once."""
-    if report.strict:
-        raise err
-    for problem in err.problems:
-        if problem not in report.problems:
-            report.capture(FormatError.from_problem(problem))
-
-
 def check_game(game: Game, report: Report) -> None:
-    """Every check below, in order."""
+    """Every check below, in order.
+
+    An asset that does not decode fails again in every check that looks at it;
+    the report lists it once (:meth:`Report.add` drops a problem already listed).
+    """
     check_refs(game, report)
     check_indices(game, report)
     check_limits(game, report)
@@ -49,7 +44,7 @@ class _Checker:
             try:
                 text_counts.append(len(tr.texts.value.texts))
             except FormatError as err:
-                _capture(report, err)
+                report.capture(err)
         self.has_texts = bool(text_counts)
         self.ntexts = min(text_counts) if text_counts else 0
         self.counts: dict[int, int | None] = {}
@@ -86,7 +81,7 @@ def check_refs(game: Game, report: Report) -> None:
         try:
             walk_refs(s, f"sections[{i}]", checker.visit, sprite_types=(SpriteRef, MapSpriteRef))
         except FormatError as err:
-            _capture(report, err)
+            report.capture(err)
     check_scripts(game, report, checker)
 
 
@@ -103,7 +98,7 @@ def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -
         try:
             scripts = list(iter_scripts(s, f"sections[{i}]"))
         except FormatError as err:
-            _capture(report, err)
+            report.capture(err)
             continue
         for path, sc in scripts:
             try:
@@ -153,7 +148,7 @@ def check_indices(game: Game, report: Report) -> None:
             try:
                 anims = sp.asset.value.animations
             except FormatError as err:
-                _capture(report, err)
+                report.capture(err)
                 continue
             if len(anims) != sp.directions:
                 report.error(None, f"sections[{i}].sprites[{k}].directions",
@@ -180,7 +175,7 @@ def check_indices(game: Game, report: Report) -> None:
             try:
                 head = asset.head(8)
             except FormatError as err:
-                _capture(report, err)
+                report.capture(err)
                 continue
             if head and not any(head.startswith(m) for m in asset.MAGICS):
                 report.warning(asset.file_offset if asset.file_offset >= 0 else None, asset.path,
@@ -199,7 +194,7 @@ def check_indices(game: Game, report: Report) -> None:
         try:
             recipes = e.asset.value.recipes
         except FormatError as err:
-            _capture(report, err)
+            report.capture(err)
             continue
         for r_, rc in enumerate(recipes):
             for j, v in [(-1, rc.product)] + [(j, ing.object) for j, ing in enumerate(rc.ingredients)]:
@@ -217,7 +212,7 @@ def check_indices(game: Game, report: Report) -> None:
         try:
             layers = me.asset.value.layers
         except FormatError as err:
-            _capture(report, err)
+            report.capture(err)
             continue
         if layers.shape[0] != game.header.map_layers or layers.shape[1] != game.header.map_size:
             report.error(None, f"maps[{k}].layers",
@@ -260,7 +255,7 @@ def check_limits(game: Game, report: Report) -> None:
         try:
             dims = png_size(a.asset.head(24))
         except FormatError as err:
-            _capture(report, err)
+            report.capture(err)
             dims = None
         atlas_dims.append(dims)
         if dims is not None and h.atlas_size and (dims[0] > h.atlas_size or dims[1] > h.atlas_size):
@@ -327,7 +322,7 @@ def check_handlers(game: Game, report: Report) -> None:
         try:
             handlers = list(iter_handlers(s, f"sections[{i}]"))
         except FormatError as err:
-            _capture(report, err)
+            report.capture(err)
             continue
         # Objects (section 31) allow types 0-16: sell and buy are events of NPCs, not objects.
         top = OBJECT_EVENTS - 1 if int(getattr(s, "TYPE", -1)) == 31 else len(EVENT_NAMES) - 1

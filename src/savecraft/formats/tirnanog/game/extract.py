@@ -126,8 +126,8 @@ def _write_parts(game: Game, folder: Path, advance: Callable[[int], None]) -> li
                                      option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY))
         written.append(p)
         section_files.append(p.name)
-        for view in _maps(game, s, sub):
-            views[view.relative_to(folder).as_posix()] = _digest(view.read_bytes())
+        for view, digest in _maps(game, s, sub):
+            views[view.relative_to(folder).as_posix()] = digest
             written.append(view)
     p = folder / LAYOUT_FILE
     atomic_write(p, orjson.dumps({"sections": section_files,
@@ -283,13 +283,14 @@ def _asset_label(game: Game, s: Any, k: int) -> str:
     return {6: "atlas", 5: "movie", 3: "music"}.get(int(s.TYPE), "asset")  # atlases have no names
 
 
-def _maps(game: Game, s: Any, sub: Path) -> list[Path]:
-    """Each map as a PNG picture and a Tiled .tmx with its tileset."""
+def _maps(game: Game, s: Any, sub: Path) -> list[tuple[Path, str]]:
+    """Each map as a PNG picture and a Tiled .tmx with its tileset: the files written, each with
+    the digest of its bytes (taken here, not by reading the file back)."""
     from . import render, tmx
     from .sections import MapsSection
     if not isinstance(s, MapsSection):
         return []
-    out: list[Path] = []
+    out: list[tuple[Path, str]] = []
     h = game.header
     tiles = render.game_tiles(game)
     for k, e in enumerate(s.maps):
@@ -304,17 +305,16 @@ def _maps(game: Game, s: Any, sub: Path) -> list[Path]:
                                  f"{render.MAX_PIXELS >> 20} megapixels\n")
             picture = render.render_map(m, tiles, h.tile_width, h.tile_height, h.game_type,
                                         scale=scale)
-            p = sub / f"{name}.png"
-            atomic_write(p, render.to_png(picture))
-            out.append(p)
+            _view(out, sub / f"{name}.png", render.to_png(picture))
             export = tmx.to_tmx(m, tiles, h.tile_width, h.tile_height, h.game_type,
                                 tileset_name=f"{name}-tileset.png", title=game.string(e.name) or "")
-            p = sub / f"{name}.tmx"
-            atomic_write(p, export.tmx.encode("utf-8"))
-            out.append(p)
-            p = sub / f"{name}-tileset.png"
-            atomic_write(p, export.tileset_png)
-            out.append(p)
+            _view(out, sub / f"{name}.tmx", export.tmx.encode("utf-8"))
+            _view(out, sub / f"{name}-tileset.png", export.tileset_png)
         except FormatError as err:
             sys.stderr.write(f"map {k}: not drawn: {err}\n")
     return out
+
+
+def _view(out: list[tuple[Path, str]], path: Path, data: bytes) -> None:
+    atomic_write(path, data)
+    out.append((path, _digest(data)))
