@@ -117,16 +117,16 @@ def _extracted(tmp_path: Path) -> dict[str, Path]:
 
 # The part each format cannot build without.
 HEADS = {"tirnanog-save": "save.json", "tirnanog-game": "header.json", "angband-modular": "file-header.json",
-         "angband-block": "file-header.json"}
+         "angband-block": "file-header.json", "qfg5-save": "header.json"}
 
 
 def test_a_broken_or_missing_part_is_named_the_same_way_in_every_format(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One reader of extract-folder parts (savecraft.parts): the file, then its line and column.
     The save formats said "expected JSON, found <orjson's message>" with no line."""
-    for name, parts in _extracted(tmp_path).items():
-        if name not in HEADS:
-            continue
+    folders = _extracted(tmp_path)
+    assert set(folders) == set(HEADS)
+    for name, parts in folders.items():
         victim = parts / HEADS[name]
         victim.write_text('{\n  "oops": }\n')
         assert main(["build", str(parts), "-o", str(tmp_path / f"{name}.out")]) == 1, name

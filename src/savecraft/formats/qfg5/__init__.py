@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 
 from ...fileio import atomic_write, ensure_dir
-from ...errors import FormatError
 from ...jsonmap import decoder, encoder
+from ...parts import load_part, read_part
 from ...registry import Format, register
 from . import codec
 from .model import (
@@ -103,23 +103,13 @@ def extract(save: QfgSave, folder: Path) -> list[Path]:
 
 
 def _read_json(folder: Path, name: str) -> Any:
-    try:
-        return orjson.loads((folder / name).read_bytes())
-    except OSError as exc:
-        raise FormatError(None, name, "a file of the extract folder", exc.strerror or str(exc)) from None
-    except orjson.JSONDecodeError as exc:
-        raise FormatError(None, name, "JSON", str(exc)) from None
+    return load_part(folder / name, name)
 
 
 def _read_bin(folder: Path, name: str, missing_ok: bool = False) -> bytes:
-    try:
-        return (folder / name).read_bytes()
-    except FileNotFoundError:
-        if missing_ok:
-            return b""
-        raise FormatError(None, name, "a file of the extract folder", "no such file") from None
-    except OSError as exc:
-        raise FormatError(None, name, "a file of the extract folder", exc.strerror or str(exc)) from None
+    if missing_ok and not (folder / name).exists():
+        return b""
+    return read_part(folder / name, name)
 
 
 def rebuild(folder: Path) -> QfgSave:
