@@ -386,13 +386,17 @@ def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> Non
         ctx.set(name, getattr(memory, name), "object memory")
     start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "stores")
     r = Reader(v42, start + 28 + 4, start + 28 + size)  # past the count, owner and stock size
-    fast = items._read_item_fast(r, ctx)
-    end_fast = r.pos
-    r.pos = start + 28 + 4
-    assert items._read_item_checked(r, ctx, "x") == fast and r.pos == end_fast
+    at = start + 28 + 4
+    fast, end_fast = items.OBJECT._compile()[0](v42, at, r.end, ctx)  # the generated fast reader
+    checked = items.OBJECT.checked_only(r, ctx, "x")
+    assert checked == fast and r.pos == end_fast
+    if items._read_item_c is not None:
+        assert items._native_read(v42, at, r.end, ctx) == (fast, end_fast)
     w = Writer()
-    items._write_item_checked(fast, w, ctx, "x")
-    assert w.getvalue() == items._pack_item(fast, ctx) == v42[start + 32:end_fast]
+    items.OBJECT.checked_write_fn(fast, w, ctx, "x.")
+    parts: list[bytes] = []
+    items.OBJECT._compile()[2](fast, parts.append, ctx)
+    assert w.getvalue() == b"".join(parts) == v42[at:end_fast]
 
 
 def test_the_documented_layout_example_runs() -> None:

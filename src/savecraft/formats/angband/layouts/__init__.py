@@ -27,51 +27,14 @@ from __future__ import annotations
 import builtins
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import SavecraftError
+from ....layout import Context as Context, LayoutError as LayoutError, NotCanonical as NotCanonical
 
 Key = tuple[str, str, int]
-
-
-@dataclass(slots=True)
-class Context:
-    """Sizes and switches that earlier blocks of the same file stored for later ones.
-
-    ``values`` maps a name (``of_size``, ``square_size``, ``levels_persist``...)
-    to the number the game read; ``source`` says which block set it, for
-    messages.
-    """
-
-    values: dict[str, int] = field(default_factory=dict)
-    source: dict[str, str] = field(default_factory=dict)
-
-    def set(self, name: str, value: int, block: str) -> None:
-        self.values[name] = value
-        self.source[name] = block
-
-    def need(self, name: str, block: str) -> int:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise LayoutError(f"{name}, which the game takes from the {block!r} block "
-                              "(missing or not decoded)") from None
-
-
-class LayoutError(Exception):
-    """A layout cannot apply: a value it depends on is unknown. Not a file error."""
-
-
-class NotCanonical(LayoutError):
-    """An ``exact`` layout met bytes its encoder would not write back the same way.
-
-    A flag byte of 2 where the writer writes 1, a count the writer derives
-    differently: the decode is refused, and the block stays raw with the same
-    reason a re-encoding would give. (A LayoutError: a trial read that meets it
-    does not count as reading the block.)
-    """
 
 
 @dataclass(frozen=True)
