@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import SavecraftError
+from ....layout import Struct
 from ....layout import Context as Context, LayoutError as LayoutError, NotCanonical as NotCanonical
 
 Key = tuple[str, str, int]
@@ -94,6 +95,15 @@ def register_layout(layout: Layout) -> Layout:
         _BY_KEY.setdefault((variant, layout.name, layout.version), []).append(layout)
     _ALL.append(layout)
     return layout
+
+
+def register_struct(struct: Struct, name: str, version: int, variants: frozenset[str], game: str,
+                    *, exact: bool = True) -> Layout:
+    """Register a block layout declared as a record description: its reader and writer are the
+    ones generated from it. ``exact`` (the default): the description reads only encodings its
+    writer writes back the same way (strings in the declared encoding, flags of 0 or 1)."""
+    return register_layout(Layout(name, version, variants, struct.cls, struct.read, struct.write, game,
+                                  exact=exact))
 
 
 def layouts_for(variant: str, name: str, version: int) -> list[Layout]:

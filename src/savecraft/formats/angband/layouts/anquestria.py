@@ -681,9 +681,9 @@ def _wr_randarts(m: Randarts, w: Writer, ctx: Context) -> None:
 
 
 for _name, _version, _model, _dec, _enc in (
-        ("rng", 1, character.Rng, character._rd_rng, character._wr_rng),
+        ("rng", 1, character.Rng, character.RNG.read, character.RNG.write),
         ("options", 2, Options, _rd_options, _wr_options),
-        ("messages", 1, character.Messages, character._rd_messages, character._wr_messages),
+        ("messages", 1, character.Messages, character.MESSAGES.read, character.MESSAGES.write),
         ("monster memory", 2, MonsterMemory, _rd_monster_memory, _wr_monster_memory),
         ("object memory", 1, ObjectMemory, _rd_object_memory, _wr_object_memory),
         ("quests", 1, Quests, _rd_quests, _wr_quests),
@@ -691,8 +691,8 @@ for _name, _version, _model, _dec, _enc in (
         ("player", 2, Player, _rd_player, _wr_player),
         ("squelch", 1, Squelch, _rd_squelch, _wr_squelch),
         ("misc", 1, Misc, _rd_misc, _wr_misc),
-        ("player hp", 1, character.PlayerHp, character.read_player_hp, character.write_player_hp),
-        ("player spells", 1, character.PlayerSpells, character._rd_spells, character._wr_spells),
+        ("player hp", 1, character.PlayerHp, character.PLAYER_HP.read, character.PLAYER_HP.write),
+        ("player spells", 1, character.PlayerSpells, character.PLAYER_SPELLS.read, character.PLAYER_SPELLS.write),
         ("randarts", 2, Randarts, _rd_randarts, _wr_randarts),
         ("inventory", 3, Inventory, _rd_inventory, _wr_inventory),
         ("stores", 3, Stores, _rd_stores, _wr_stores),

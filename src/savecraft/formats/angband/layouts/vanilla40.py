@@ -968,18 +968,18 @@ def _wr_chunks(m: Chunks, w: Writer, ctx: Context) -> None:
 # -- the table ------------------------------------------------------------------------------
 
 for _name, _model, _dec, _enc in (
-        ("rng", character.Rng, character._rd_rng, character._wr_rng),
+        ("rng", character.Rng, character.RNG.read, character.RNG.write),
         ("options", Options, _rd_options, _wr_options),
-        ("messages", character.Messages, character._rd_messages, character._wr_messages),
+        ("messages", character.Messages, character.MESSAGES.read, character.MESSAGES.write),
         ("monster memory", MonsterMemory, _rd_monster_memory, _wr_monster_memory),
         ("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory),
-        ("quests", character.Quests, character._rd_quests, character._wr_quests),
+        ("quests", character.Quests, character.QUESTS.read, character.QUESTS.write),
         ("artifacts", Artifacts, _rd_artifacts, _wr_artifacts),
         ("player", Player, _rd_player, _wr_player),
         ("ignore", Ignore, _rd_ignore, _wr_ignore),
         ("misc", Misc, _rd_misc, _wr_misc),
-        ("player hp", character.PlayerHp, character.read_player_hp, character.write_player_hp),
-        ("player spells", character.PlayerSpells, character._rd_spells, character._wr_spells),
+        ("player hp", character.PlayerHp, character.PLAYER_HP.read, character.PLAYER_HP.write),
+        ("player spells", character.PlayerSpells, character.PLAYER_SPELLS.read, character.PLAYER_SPELLS.write),
         ("gear", Gear, _rd_gear, _wr_gear),
         ("stores", Stores, _rd_stores, _wr_stores),
         ("dungeon", Dungeon, _rd_dungeon, _wr_dungeon),
