@@ -135,7 +135,8 @@ def test_reader_offsets_and_paths_inside_blocks(v42: bytes) -> None:
     report = Report(strict=False)
     block.parse(bytes(data), report)
     p = report.problems[0]
-    assert (p.offset, p.path) == (start + 29, "blocks[13].items[0].mark")
+    # the path is the model's (gear.items[0].item), as edit, diff and hexdump name it
+    assert (p.offset, p.path) == (start + 29, "blocks[13].items[0].item.mark")
 
 
 # -- the character -------------------------------------------------------------------------
@@ -524,4 +525,4 @@ def test_the_smallest_object_record_is_min_item() -> None:
         ctx.set(name, 0, "object memory")
     w = Writer()
     items.write_item(items.Item(), w, ctx, "x")
-    assert len(w) == world.MIN_ITEM
+    assert len(w) == items.OBJECT.min_size == 49  # rd_item's fixed fields and 6 empty strings

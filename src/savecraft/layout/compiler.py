@@ -34,6 +34,7 @@ from typing import Any
 from ..binary import Reader, Writer, cached_struct, join_path
 from ..errors import FormatError
 from .context import Context, LayoutError, NotCanonical
+from .native import program_of
 from .types import (
     Adapt,
     Array,
@@ -44,10 +45,13 @@ from .types import (
     Len,
     List,
     Member,
+    Parallel,
     Range,
+    Requires,
     SetCtx,
     Terminated,
     Type,
+    When,
     count_checked,
     count_fast,
 )
@@ -138,7 +142,7 @@ def _peek(r: Reader, kind: Type) -> Any:
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
     "_check_len": _check_len, "_open": _open, "_close": _close, "_j": join_path,
-    "_peek": _peek, "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
+    "_peek": _peek, "_Reader": Reader, "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
 
 
@@ -184,6 +188,16 @@ class Emitter:
 
     def sibling(self, name: str) -> str:
         return f"pre + {name!r}"
+
+    def is_record(self, elem: Type) -> bool:
+        return isinstance(elem, Struct)
+
+    def native_lists(self, elem: Type) -> tuple[str, str] | None:
+        """Names of the compiled list reader and writer of ``elem`` (see :mod:`.native`)."""
+        prog = program_of(elem) if isinstance(elem, Struct) else None
+        if prog is None:
+            return None
+        return self.const(prog.read, "nr"), self.const(prog.write, "nw")
 
     def fast_reader(self, elem: Type) -> str:
         assert isinstance(elem, Struct), "lists of this type are read in one step"
@@ -257,8 +271,13 @@ class Struct(Type):
 
     def __init__(self, cls: type, members: Sequence[Member], *, name: str | None = None,
                  native_read: Callable[..., tuple[Any, int] | None] | None = None,
-                 native_write: Callable[[Any, Context], bytes | None] | None = None) -> None:
+                 native_write: Callable[[Any, Context], bytes | None] | None = None,
+                 native_code: str | None = None, native_sizes: tuple[str, ...] = ()) -> None:
         self.cls = cls
+        # A record the C extension reads with code of its own (``j``: an Angband object), and
+        # the Context names of the sizes it reads with; see :mod:`.native`.
+        self.native_code = native_code
+        self.native_sizes = native_sizes
         self.members = tuple(members)
         self.name = name or cls.__name__
         self.native_read = native_read
@@ -268,6 +287,12 @@ class Struct(Type):
         self._fns: tuple[Any, Any, Any, Any] | None = None
         firsts = [m.name for m in self.members if isinstance(m, Field)]
         self.first_field = firsts[0] if firsts else ""
+        # A record of plain fixed fields is itself fixed: lists of it are one unpack.
+        plain = [m for m in self.members if isinstance(m, Field) and m.type.code is not None
+                 and m.check is None and m.export is None]
+        if plain and len(plain) == len(self.members) and self._construct().startswith("K_cls(v_"):
+            self.code = "".join(m.type.code or "" for m in plain)
+            self.width = sum(m.type.width for m in plain)
 
     def __repr__(self) -> str:
         return f"Struct({self.name})"
@@ -285,7 +310,32 @@ class Struct(Type):
                 out.extend(c[0] for c in m.columns)
             elif isinstance(m, Terminated):
                 out.extend((m.name, m.end))
+            elif isinstance(m, When):
+                out.extend(f.name for f in m.fields)
+            elif isinstance(m, Parallel):
+                out.append(m.name)
         return out
+
+    # -- as a fixed run inside another record (only when ``code`` is set) -------------------
+    def from_flat(self, e: Emitter, flat: list[str]) -> str:
+        parts, k = [], 0
+        for m in self.members:
+            assert isinstance(m, Field)
+            parts.append(m.type.from_flat(e, flat[k:k + m.type.width]))
+            k += m.type.width
+        return f"{e.const(self.cls, 'cls')}({', '.join(parts)})"
+
+    def to_flat(self, e: Emitter, value: str) -> list[str]:
+        out: list[str] = []
+        for m in self.members:
+            assert isinstance(m, Field)
+            out.extend(m.type.to_flat(e, f"{value}.{m.name}"))
+        return out
+
+    def check_flat(self, e: Emitter, value: str) -> None:
+        for m in self.members:
+            assert isinstance(m, Field)
+            m.type.check_flat(e, f"{value}.{m.name}")
 
     def _construct(self) -> str:
         names = self.field_names()
@@ -300,7 +350,7 @@ class Struct(Type):
         if self._compiled is None:
             ns: dict[str, Any] = dict(_RUNTIME)
             ns["K_cls"] = self.cls
-            known = set(self.field_names()) | {m.name for m in self.members if isinstance(m, Len | Const)}
+            known = self._known()
             title = f"<layout {self.name}>"
             self._compiled = (
                 self._gen_fast_read(Emitter(ns, "def fr(d, pos, end, ctx):", known)).define(title),
@@ -313,12 +363,16 @@ class Struct(Type):
     def source(self) -> str:
         """The generated code, for reading (what :meth:`read` and :meth:`write` run)."""
         ns: dict[str, Any] = {}
-        known = set(self.field_names()) | {m.name for m in self.members if isinstance(m, Len | Const)}
+        known = self._known()
         parts = [self._gen_fast_read(Emitter(ns, "def fr(d, pos, end, ctx):", known)),
                  self._gen_checked_read(Emitter(ns, "def cr(r, ctx, pre):", known)),
                  self._gen_fast_write(Emitter(ns, "def fw(m, ap, ctx):", known)),
                  self._gen_checked_write(Emitter(ns, "def cw(m, w, ctx, pre):", known))]
         return "\n\n".join("\n".join(p.lines) for p in parts)
+
+    def _known(self) -> set[str]:
+        """Names generated code may refer to (fields and stored counts)."""
+        return set(self.field_names()) | {m.name for m in self.members if isinstance(m, Len | Const)}
 
     def _runs(self) -> list[list[Member] | Member]:
         out: list[list[Member] | Member] = []
@@ -381,6 +435,45 @@ class Struct(Type):
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            e.line(f"if {e.expr(m.expr)}:")
+            with e.indented():
+                for f in m.fields:
+                    self._fast_member(e, f)
+            e.line("else:")
+            with e.indented():
+                for f in m.fields:
+                    e.line(f"{e.local(f.name)} = None")
+            return
+        if isinstance(m, Parallel):
+            lists = []
+            stop = e.const(m.stop, "stop")
+            for p in m.passes:
+                lst, x, s, at = e.tmp("lst"), e.tmp("x"), e.tmp("s"), e.tmp("at")
+                lists.append(lst)
+                native = e.native_lists(p)
+                if native is not None:
+                    got = e.tmp("got")
+                    e.line(f"{got} = {native[0]}(d, pos, end, ctx, -1, {stop})")
+                    e.line(f"if {got} is not None:")
+                    e.line(f"    {lst}, pos = {got}")
+                    e.line("else:")
+                    e.depth += 1
+                e.line(f"{lst} = []")
+                e.line("while True:")
+                with e.indented():
+                    e.line(f"{at} = pos")
+                    m.first.fast_read(e, s)
+                    e.line(f"if {s} == {stop}: break")
+                    e.line(f"{x}, pos = {e.fast_reader(p)}(d, {at}, end, ctx)")
+                    e.line(f"{lst}.append({x})")
+                if native is not None:
+                    e.depth -= 1
+            self._merge_passes(e, m, lists)
+            return
         if isinstance(m, Columns):
             n, flat = e.tmp("n"), e.tmp("flat")
             code = "".join(c[1].code or "" for c in m.columns)
@@ -421,6 +514,17 @@ class Struct(Type):
         m.type.fast_read(e, e.local(m.name))
         self._fast_checks(e, m)
 
+    def _merge_passes(self, e: Emitter, m: Parallel, lists: list[str]) -> None:
+        """The elements of the first list get the fields each later list holds for them."""
+        for lst in lists[1:]:
+            e.line(f"if len({lst}) != len({lists[0]}): raise LayoutError({m.mismatch!r})")
+        for p, lst in zip(m.passes[1:], lists[1:]):
+            a, b = e.tmp("a"), e.tmp("b")
+            e.line(f"for {a}, {b} in zip({lists[0]}, {lst}):")
+            for fname in p.field_names():
+                e.line(f"    {a}.{fname} = {b}.{fname}")
+        e.line(f"{e.local(m.name)} = {lists[0]}")
+
     def _gen_checked_read(self, e: Emitter) -> Emitter:
         for m in self.members:
             self._checked_member(e, m)
@@ -431,20 +535,63 @@ class Struct(Type):
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            e.line(f"if {e.expr(m.expr)}:")
+            with e.indented():
+                for f in m.fields:
+                    self._checked_member(e, f)
+            e.line("else:")
+            with e.indented():
+                for f in m.fields:
+                    e.line(f"{e.local(f.name)} = None")
+            return
+        if isinstance(m, Parallel):
+            lists = []
+            stop = e.const(m.stop, "stop")
+            first = e.const(m.first, "first")
+            for p, end_name in zip(m.passes, m.ends):
+                lst, s = e.tmp("lst"), e.tmp("s")
+                lists.append(lst)
+                e.line(f"{lst} = []")
+                e.line("while True:")
+                with e.indented():
+                    e.line(f"{s} = _peek(r, {first})")
+                    e.line(f"if {s} == {stop}:")
+                    with e.indented():
+                        m.first.checked_read(e, s, e.sibling(end_name))
+                        e.line("break")
+                    e.element_read(p, lst, f"pre + {m.name + '['!r} + str(len({lst})) + ']'")
+            self._merge_passes(e, m, lists)
+            return
         if isinstance(m, Columns):
             n, i = e.tmp("n"), e.tmp("i")
             size = sum(c[1].min_size for c in m.columns)
             e.line(f"{n} = {count_checked(e, m.count)}")
             e.line(f"r.count({n}, {size}, pre + {m.columns[0][0]!r})")
             cols = [e.tmp("col") for _ in m.columns]
+            # each column's span is the whole interleaved run, before its elements' spans
+            marks = [e.tmp("s") for _ in m.columns]
+            st = e.tmp("st")
+            e.line(f"{st} = r.pos")
+            for mark in marks:
+                e.line(f"{mark} = _open(r)")
             for c in cols:
                 e.line(f"{c} = []")
-            e.line(f"for {i} in range({n}):")
+            e.line("try:")
             with e.indented():
-                for c, (fname, kind, _) in zip(cols, m.columns):
-                    x = e.tmp("x")
-                    kind.checked_read(e, x, f"pre + {fname + '['!r} + str({i}) + ']'")
-                    e.line(f"{c}.append({x})")
+                e.line(f"for {i} in range({n}):")
+                with e.indented():
+                    for c, (fname, kind, _) in zip(cols, m.columns):
+                        x = e.tmp("x")
+                        kind.checked_read(e, x, f"pre + {fname + '['!r} + str({i}) + ']'")
+                        e.line(f"{c}.append({x})")
+            e.line("finally:")
+            with e.indented():
+                for mark, (fname, _, _) in zip(marks, m.columns):
+                    e.line(f"_close(r, {mark}, {st}, pre + {fname!r})")
             for c, (fname, _, as_bytes) in zip(cols, m.columns):
                 e.line(f"{e.local(fname)} = {'bytes' if as_bytes else 'list'}({c})")
             return
@@ -533,6 +680,37 @@ class Struct(Type):
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            present = " and ".join(f"{e.local(f.name)} is not None" for f in m.fields)
+            e.line(f"if bool({e.expr(m.expr)}) != ({present}): raise _Slow")
+            e.line(f"if {present}:")
+            with e.indented():
+                for f in m.fields:
+                    self._fast_write_member(e, f)
+            return
+        if isinstance(m, Parallel):
+            stop = e.const(m.stop, "stop")
+            for p in m.passes:
+                x = e.tmp("x")
+                first = p.first_field
+                native = e.native_lists(p)
+                if native is not None:
+                    raw = e.tmp("raw")
+                    e.line(f"{raw} = {native[1]}({e.local(m.name)}, ctx, {stop})")
+                    e.line(f"if {raw} is not None:")
+                    e.line(f"    ap({raw})")
+                    e.line("else:")
+                    e.depth += 1
+                e.line(f"for {x} in {e.local(m.name)}:")
+                e.line(f"    if {x}.{first} == {stop}: raise _Slow")
+                e.line(f"    {e.fast_writer(p)}({x}, ap, ctx)")
+                if native is not None:
+                    e.depth -= 1
+                m.first.fast_write(e, stop)
+            return
         if isinstance(m, Columns):
             n = e.tmp("n")
             code = "".join(c[1].code or "" for c in m.columns)
@@ -566,6 +744,32 @@ class Struct(Type):
     def _checked_write_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
+            return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            present = " and ".join(f"{e.local(f.name)} is not None" for f in m.fields)
+            first = m.fields[0].name
+            e.line(f"if bool({e.expr(m.expr)}) != ({present}): raise FormatError(None, "
+                   f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({e.local(first)} is not None))")
+            e.line(f"if {present}:")
+            with e.indented():
+                for f in m.fields:
+                    self._checked_write_member(e, f)
+            return
+        if isinstance(m, Parallel):
+            stop = e.const(m.stop, "stop")
+            for p, end_name in zip(m.passes, m.ends):
+                i, x = e.tmp("i"), e.tmp("x")
+                first = p.first_field
+                e.line(f"for {i}, {x} in enumerate({e.local(m.name)}):")
+                with e.indented():
+                    e.line(f"if {x}.{first} == {stop}: raise FormatError(None, _j(w.path, pre + "
+                           f"{m.name + '['!r} + str({i}) + '].{first}'), 'a value other than ' + "
+                           f"repr({stop}) + ' (which ends the list)', repr({stop}))")
+                    e.element_write(p, x, f"pre + {m.name + '['!r} + str({i}) + ']'")
+                m.first.checked_write(e, stop, e.sibling(end_name))
             return
         if isinstance(m, Columns):
             n = e.tmp("n")
@@ -622,6 +826,9 @@ class Struct(Type):
         if self._fns is None:
             fr, cr, fw, cw = self._compile()
             native_read, native_write = self.native_read, self.native_write
+            prog = program_of(self)
+            if prog is not None and native_read is None:
+                native_read, native_write = prog.read_one, prog.write_one
             if native_read is not None:
                 generated_read = fr
 
@@ -717,6 +924,8 @@ def _member_min(m: Member) -> int:
         return m.count * sum(c[1].min_size for c in m.columns) if isinstance(m.count, int) else 0
     if isinstance(m, Terminated):
         return m.elem.min_size
+    if isinstance(m, Parallel):
+        return len(m.passes) * m.first.min_size
     return 0
 
 

@@ -69,6 +69,41 @@ class Prefix:
     name: str | None = None
     most: int | None = None
     expected: str | None = None
+    bias: int = 0  # stored as the count plus this (a monster list stores one more than it holds)
+
+    def fast_read(self, e: Emitter, n: str) -> None:
+        self.kind.fast_read(e, n)
+        if self.bias:
+            e.line(f"if {n} < {self.bias}: raise _Slow")
+            e.line(f"{n} -= {self.bias}")
+        if self.most is not None:
+            e.line(f"if {n} > {self.most}: raise _Slow")
+
+    def fast_write(self, e: Emitter, value: str) -> None:
+        if self.most is not None:
+            e.line(f"if len({value}) > {self.most}: raise _Slow")
+        self.kind.fast_write(e, f"len({value}) + {self.bias}" if self.bias else f"len({value})")
+
+    def checked_read(self, e: Emitter, n: str, field: str) -> None:
+        at = e.tmp("at")
+        name = e.sibling(self.name or f"{field}_count")
+        e.line(f"{at} = r.pos")
+        self.kind.checked_read(e, n, name)
+        if self.bias:
+            e.line(f"if {n} < {self.bias}: raise NotCanonical(_j(r.path, {name}) + ' is ' + str({n})"
+                   f" + ', which the game writes back as {self.bias}')")
+            e.line(f"{n} -= {self.bias}")
+        if self.most is not None:
+            exp = self.expected or f"at most {self.most}"
+            e.line(f"if {n} > {self.most}: r.fail({name}, {exp!r}, str({n}), at={at})")
+
+    def checked_write(self, e: Emitter, value: str, field: str) -> None:
+        name = e.sibling(self.name or f"{field}_count")
+        if self.most is not None:
+            exp = self.expected or f"at most {self.most}"
+            e.line(f"if len({value}) > {self.most}: "
+                   f"raise FormatError(None, _j(w.path, pre + {field!r}), {exp!r}, str(len({value})))")
+        self.kind.checked_write(e, f"len({value}) + {self.bias}" if self.bias else f"len({value})", name)
 
 
 Count = int | Ref | Ctx | Prefix
@@ -218,7 +253,7 @@ class Bytes(Type):
         e.line(f"{target} = r.bytes({count_checked(e, self.size)}, {name})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        e.line(f"_check_len({value}, {count_checked(e, self.size)}, {name}, 'bytes')")
+        e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
         e.line(f"w.bytes({value}, {name})")
 
 
@@ -288,8 +323,10 @@ class Array(Type):
         if not flat:
             return "b''" if self.as_bytes else "[]"
         first = flat[0]
-        # flat[i] is "_t[k]": take the slice of the unpacked tuple in one step
-        k = int(first[first.index("[") + 1:-1])
+        try:  # flat[i] is "_t[k]": take the slice of the unpacked tuple in one step
+            k = int(first[first.index("[") + 1:-1])
+        except ValueError:
+            return self._make("(" + ", ".join(flat) + ",)")
         return self._make(f"{first[:first.index('[')]}[{k}:{k + len(flat)}]")
 
     def to_flat(self, e: Emitter, value: str) -> list[str]:
@@ -298,16 +335,10 @@ class Array(Type):
     def check_flat(self, e: Emitter, value: str) -> None:
         e.line(f"if len({value}) != {self.count}: raise _Slow")
 
-    def _prefix_name(self, e: Emitter) -> str:
-        assert isinstance(self.count, Prefix)
-        return e.sibling(self.count.name or f"{e.field}_count")
-
     def fast_read(self, e: Emitter, target: str) -> None:
         n = e.tmp("n")
         if isinstance(self.count, Prefix):
-            self.count.kind.fast_read(e, n)
-            if self.count.most is not None:
-                e.line(f"if {n} > {self.count.most}: raise _Slow")
+            self.count.fast_read(e, n)
         else:
             e.line(f"{n} = {count_fast(e, self.count)}")
         size = self.kind.min_size
@@ -317,9 +348,7 @@ class Array(Type):
 
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
-            if self.count.most is not None:
-                e.line(f"if len({value}) > {self.count.most}: raise _Slow")
-            self.count.kind.fast_write(e, f"len({value})")
+            self.count.fast_write(e, value)
         else:
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         e.line(f"ap(_cs({self.kind.code!r}, len({value})).pack(*{value}))")
@@ -327,25 +356,16 @@ class Array(Type):
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         n = e.tmp("n")
         if isinstance(self.count, Prefix):
-            at = e.tmp("at")
-            e.line(f"{at} = r.pos")
-            self.count.kind.checked_read(e, n, self._prefix_name(e))
-            if self.count.most is not None:
-                exp = self.count.expected or f"at most {self.count.most}"
-                e.line(f"if {n} > {self.count.most}: r.fail({self._prefix_name(e)}, {exp!r}, str({n}), at={at})")
+            self.count.checked_read(e, n, e.field)
         else:
             e.line(f"{n} = {count_checked(e, self.count)}")
         e.line(f"{target} = {self._make(f'r.array({self.kind.kind!r}, {n}, {name})')}")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
-            if self.count.most is not None:
-                exp = self.count.expected or f"at most {self.count.most}"
-                e.line(f"if len({value}) > {self.count.most}: "
-                       f"raise FormatError(None, _j(w.path, {name}), {exp!r}, str(len({value})))")
-            self.count.kind.checked_write(e, f"len({value})", self._prefix_name(e))
+            self.count.checked_write(e, value, e.field)
         else:
-            e.line(f"_check_len({value}, {count_checked(e, self.count)}, {name}, 'entries')")
+            e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         e.line(f"w.array({self.kind.kind!r}, list({value}), {name})")
 
 
@@ -374,7 +394,7 @@ class Tuple(Type):
         e.line(f"{target} = ({', '.join(names)},)")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        e.line(f"_check_len({value}, {self.width}, {name}, 'values')")
+        e.line(f"_check_len({value}, {self.width}, _j(w.path, {name}), 'values')")
         for i, (pname, kind) in enumerate(self.parts):
             kind.checked_write(e, f"{value}[{i}]", f"{name} + '.{pname}'")
 
@@ -446,15 +466,9 @@ class List(Type):
     def describe(self) -> str:
         return f"list of {self.elem.describe()}"
 
-    def _prefix_name(self, e: Emitter) -> str:
-        assert isinstance(self.count, Prefix)
-        return e.sibling(self.count.name or f"{e.field}_count")
-
     def _fast_count(self, e: Emitter, n: str) -> None:
         if isinstance(self.count, Prefix):
-            self.count.kind.fast_read(e, n)
-            if self.count.most is not None:
-                e.line(f"if {n} > {self.count.most}: raise _Slow")
+            self.count.fast_read(e, n)
         else:
             e.line(f"{n} = {count_fast(e, self.count)}")
         e.line(f"if {n} < 0 or pos + {n} * {max(self.elem.min_size, 1)} > end: raise _Slow")
@@ -475,38 +489,54 @@ class List(Type):
                 item = self.elem.from_flat(e, [f"{flat}[{x} + {j}]" for j in range(k)])
                 e.line(f"{target} = [{item} for {x} in range(0, {n} * {k}, {k})]")
             return
-        fn = e.fast_reader(self.elem)
         lst, x = e.tmp("lst"), e.tmp("x")
+        native = e.native_lists(self.elem)
+        if native is not None:
+            got = e.tmp("got")
+            e.line(f"{got} = {native[0]}(d, pos, end, ctx, {n})")
+            e.line(f"if {got} is not None:")
+            e.line(f"    {lst}, pos = {got}")
+            e.line("else:")
+            e.depth += 1
         e.line(f"{lst} = []")
         e.line(f"for _ in range({n}):")
-        e.line(f"    {x}, pos = {fn}(d, pos, end, ctx)")
-        e.line(f"    {lst}.append({x})")
+        with e.indented():
+            if e.is_record(self.elem):
+                e.line(f"{x}, pos = {e.fast_reader(self.elem)}(d, pos, end, ctx)")
+            else:
+                self.elem.fast_read(e, x)
+            e.line(f"{lst}.append({x})")
+        if native is not None:
+            e.depth -= 1
         e.line(f"{target} = {lst}")
 
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
-            if self.count.most is not None:
-                e.line(f"if len({value}) > {self.count.most}: raise _Slow")
-            self.count.kind.fast_write(e, f"len({value})")
+            self.count.fast_write(e, value)
         else:
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
+        native = e.native_lists(self.elem)
+        if native is not None:
+            raw = e.tmp("raw")
+            e.line(f"{raw} = {native[1]}({value}, ctx)")
+            e.line(f"if {raw} is not None:")
+            e.line(f"    ap({raw})")
+            e.line("else:")
+            e.depth += 1
         e.line(f"for {x} in {value}:")
         with e.indented():
-            if self.elem.code is not None:
-                self.elem.fast_write(e, x)
-            else:
+            if e.is_record(self.elem) and self.elem.code is None:
                 e.line(f"{e.fast_writer(self.elem)}({x}, ap, ctx)")
+            else:
+                self.elem.fast_write(e, x)
+        if native is not None:
+            e.depth -= 1
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         n, lst, i = e.tmp("n"), e.tmp("lst"), e.tmp("i")
         if isinstance(self.count, Prefix):
-            at = e.tmp("at")
-            e.line(f"{at} = r.pos")
-            self.count.kind.checked_read(e, n, self._prefix_name(e))
-            if self.count.most is not None:
-                exp = self.count.expected or f"at most {self.count.most}"
-                e.line(f"if {n} > {self.count.most}: r.fail({self._prefix_name(e)}, {exp!r}, str({n}), at={at})")
+            self.count.checked_read(e, n, e.field)
         else:
             e.line(f"{n} = {count_checked(e, self.count)}")
         e.line(f"r.count({n}, {max(self.elem.min_size, 1)}, {name})")
@@ -518,13 +548,9 @@ class List(Type):
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
-            if self.count.most is not None:
-                exp = self.count.expected or f"at most {self.count.most}"
-                e.line(f"if len({value}) > {self.count.most}: "
-                       f"raise FormatError(None, _j(w.path, {name}), {exp!r}, str(len({value})))")
-            self.count.kind.checked_write(e, f"len({value})", self._prefix_name(e))
+            self.count.checked_write(e, value, e.field)
         else:
-            e.line(f"_check_len({value}, {count_checked(e, self.count)}, {name}, 'entries')")
+            e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")
         with e.indented():
@@ -546,6 +572,14 @@ class Until(Type):
         lst, x, s, at = e.tmp("lst"), e.tmp("x"), e.tmp("s"), e.tmp("at")
         fn = e.fast_reader(self.elem)
         stop = e.const(self.stop, "stop")
+        native = e.native_lists(self.elem)
+        if native is not None:
+            got = e.tmp("got")
+            e.line(f"{got} = {native[0]}(d, pos, end, ctx, -1, {stop})")
+            e.line(f"if {got} is not None:")
+            e.line(f"    {lst}, pos = {got}")
+            e.line("else:")
+            e.depth += 1
         e.line(f"{lst} = []")
         e.line("while True:")
         with e.indented():
@@ -554,16 +588,28 @@ class Until(Type):
             e.line(f"if {s} == {stop}: break")
             e.line(f"{x}, pos = {fn}(d, {at}, end, ctx)")
             e.line(f"{lst}.append({x})")
+        if native is not None:
+            e.depth -= 1
         e.line(f"{target} = {lst}")
 
     def fast_write(self, e: Emitter, value: str) -> None:
         x = e.tmp("x")
         stop = e.const(self.stop, "stop")
         first = e.first_field(self.elem)
+        native = e.native_lists(self.elem)
+        if native is not None:
+            raw = e.tmp("raw")
+            e.line(f"{raw} = {native[1]}({value}, ctx, {stop})")
+            e.line(f"if {raw} is not None:")
+            e.line(f"    ap({raw})")
+            e.line("else:")
+            e.depth += 1
         e.line(f"for {x} in {value}:")
         with e.indented():
             e.line(f"if {x}.{first} == {stop}: raise _Slow")
             e.line(f"{e.fast_writer(self.elem)}({x}, ap, ctx)")
+        if native is not None:
+            e.depth -= 1
         self.first.fast_write(e, stop)
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
@@ -633,6 +679,36 @@ class Adapt(Type):
         e.line("except (ValueError, TypeError, AttributeError) as _exc:")
         e.line(f"    raise FormatError(None, _j(w.path, {name}), {self.expected!r}, str(_exc)) from None")
         self.inner.checked_write(e, v, name)
+
+
+class Custom(Type):
+    """Bytes whose extent only the format's own code can find (a run-length map that ends when
+    its runs cover the level): ``read(reader, arg, name) -> bytes`` reads them (raising
+    FormatError where they are wrong) and ``check(value, arg, path)`` refuses a value the game
+    would not read back. ``arg``: Python over earlier fields (``"height * width"``)."""
+
+    def __init__(self, read: Callable[[Any, Any, str], bytes], check: Callable[[bytes, Any, str], None],
+                 arg: str = "None") -> None:
+        self.read = read
+        self.check = check
+        self.arg = arg
+
+    def fast_read(self, e: Emitter, target: str) -> None:
+        rd = e.tmp("rd")
+        e.line(f"{rd} = _Reader(d, pos, end)")
+        e.line(f"{target} = {e.const(self.read, 'rd')}({rd}, {e.expr(self.arg)}, '')")
+        e.line(f"pos = {rd}.pos")
+
+    def fast_write(self, e: Emitter, value: str) -> None:
+        e.line(f"{e.const(self.check, 'chk')}({value}, {e.expr(self.arg)}, '')")
+        e.line(f"ap(bytes({value}))")
+
+    def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        e.line(f"{target} = {e.const(self.read, 'rd')}(r, {e.expr(self.arg)}, {name})")
+
+    def checked_write(self, e: Emitter, value: str, name: str) -> None:
+        e.line(f"{e.const(self.check, 'chk')}({value}, {e.expr(self.arg)}, _j(w.path, {name}))")
+        e.line(f"w.bytes({value}, {name})")
 
 
 # -- members of a record ---------------------------------------------------------------------
@@ -711,4 +787,39 @@ class Terminated:
     expected_end: str
 
 
-Member = Field | Len | Const | Columns | SetCtx | Terminated
+@dataclass(frozen=True, slots=True)
+class When:
+    """Fields stored only when ``expr`` holds (Python over earlier fields and ``ctx``); None in
+    the model otherwise. The writer refuses a model whose fields disagree with ``expr``."""
+
+    expr: str
+    fields: Sequence[Field]
+    expected: str
+
+
+@dataclass(frozen=True, slots=True)
+class Requires:
+    """The layout applies only when ``expr`` holds; otherwise a LayoutError with ``reason``
+    (the block stays as it is, with the reason)."""
+
+    expr: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Parallel:
+    """One model list stored as several lists one after the other, each holding some fields of
+    every element (the gear: every object, then every known copy) and each ended by ``stop`` in
+    place of its first field (read under ``ends``). ``passes`` are records over the model's
+    element class, each declaring its own fields; the lists must have one length
+    (``mismatch`` says so, as a LayoutError)."""
+
+    name: str
+    passes: Sequence[Any]  # Struct, one per stored list
+    first: Type
+    stop: Any
+    ends: Sequence[str]
+    mismatch: str
+
+
+Member = Field | Len | Const | Columns | SetCtx | Terminated | When | Requires | Parallel

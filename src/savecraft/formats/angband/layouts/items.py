@@ -220,7 +220,8 @@ OBJECT = Struct(Item, [
     Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
     Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
     Field("inscription", CStr(NOTE_MAX)),
-], name="object", native_read=_native_read, native_write=_native_write)
+], name="object", native_read=_native_read, native_write=_native_write, native_code="j",
+    native_sizes=_SIZES)
 
 
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
@@ -241,7 +242,7 @@ class ItemList:
 
 ITEM_LIST = Struct(ItemList, [
     Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
-    name="object list")
+    name="object list", native_code="X", native_sizes=_SIZES)
 
 
 def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
