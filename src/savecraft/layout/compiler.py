@@ -38,6 +38,7 @@ from .native import program_of
 from .types import (
     Adapt,
     Array,
+    Check,
     Columns,
     Const,
     Field,
@@ -142,7 +143,7 @@ def _peek(r: Reader, kind: Type) -> Any:
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
     "_check_len": _check_len, "_open": _open, "_close": _close, "_j": join_path,
-    "_peek": _peek, "_Reader": Reader, "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
+    "_peek": _peek, "_Reader": Reader, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
 
 
@@ -208,8 +209,10 @@ class Emitter:
         return self.const(elem.fast_write_fn, "fw")
 
     def first_field(self, elem: Type) -> str:
+        """The model field an end value stands in place of ("" when the record starts with a
+        constant, which can never equal it)."""
         assert isinstance(elem, Struct)
-        return elem.first_field
+        return elem.first_field if isinstance(elem.members[0], Field) else ""
 
     def element_read(self, elem: Type, lst: str, name: str) -> None:
         """One list element, checked, its whole span noted before its fields."""
@@ -432,6 +435,9 @@ class Struct(Type):
             e.line(f"ctx.set({m.export!r}, {v}, {self.name!r})")
 
     def _fast_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):
+            e.line(f"if not ({e.expr(m.expr)}): raise _Slow")
+            return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return
@@ -532,6 +538,10 @@ class Struct(Type):
         return e
 
     def _checked_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):
+            e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {m.expected!r}, "
+                   f"str({e.expr(m.found)}))")
+            return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return
@@ -623,9 +633,12 @@ class Struct(Type):
             v = e.tmp("c")
             e.line(f"{at} = r.pos")
             m.type.checked_read(e, v, name)
-            e.line(f"if {v} != {e.const(m.value, 'c')}: "
-                   f"r.fail({name}, {m.expected!r}, _found({v}), at={at})")
-            e.ns["_found"] = _found
+            if m.lenient:
+                e.line(f"if {v} != {e.const(m.value, 'c')}: raise NotCanonical(_j(r.path, {name}) + "
+                       f"' is ' + _found({v}) + ', which the game writes back as ' + _found({e.const(m.value, 'c')}))")
+            else:
+                e.line(f"if {v} != {e.const(m.value, 'c')}: "
+                       f"r.fail({name}, {m.expected!r}, _found({v}), at={at})")
             return
         v = e.local(m.name)
         if m.check is not None:
@@ -677,6 +690,8 @@ class Struct(Type):
         return v
 
     def _fast_write_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):  # a loader's check on what was read; the writer writes the model
+            return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return
@@ -742,6 +757,8 @@ class Struct(Type):
         return e
 
     def _checked_write_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):
+            return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
             return

@@ -606,7 +606,8 @@ class Until(Type):
             e.depth += 1
         e.line(f"for {x} in {value}:")
         with e.indented():
-            e.line(f"if {x}.{first} == {stop}: raise _Slow")
+            if first:
+                e.line(f"if {x}.{first} == {stop}: raise _Slow")
             e.line(f"{e.fast_writer(self.elem)}({x}, ap, ctx)")
         if native is not None:
             e.depth -= 1
@@ -633,9 +634,10 @@ class Until(Type):
         first = e.first_field(self.elem)
         e.line(f"for {i}, {x} in enumerate({value}):")
         with e.indented():
-            e.line(f"if {x}.{first} == {stop}: raise FormatError(None, _j(w.path, {name} + '[' + "
-                   f"str({i}) + '].{first}'), 'a value other than ' + repr({stop}) + "
-                   "' (which ends the list)', repr(" + stop + "))")
+            if first:
+                e.line(f"if {x}.{first} == {stop}: raise FormatError(None, _j(w.path, {name} + '[' + "
+                       f"str({i}) + '].{first}'), 'a value other than ' + repr({stop}) + "
+                       "' (which ends the list)', repr(" + stop + "))")
             e.element_write(self.elem, x, f"{name} + '[' + str({i}) + ']'")
         self.first.checked_write(e, stop, e.sibling(self.end))
 
@@ -755,6 +757,21 @@ class Const:
     type: Type
     value: Any
     expected: str
+    # True: the game reads other values too (any non-zero "more" flag) but writes ``value``, so
+    # another value is not an error of the file, only one a rebuild would change (NotCanonical).
+    lenient: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A check the game's loader makes on values already read (``expr``, Python over earlier
+    fields and ``ctx``); otherwise the file is wrong at ``field``: ``expected``, found
+    ``found`` (Python, evaluated like ``expr``)."""
+
+    expr: str
+    field: str
+    expected: str
+    found: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -822,4 +839,4 @@ class Parallel:
     mismatch: str
 
 
-Member = Field | Len | Const | Columns | SetCtx | Terminated | When | Requires | Parallel
+Member = Field | Len | Const | Columns | SetCtx | Terminated | When | Requires | Parallel | Check

@@ -27,7 +27,11 @@ from .faangband_world import Ghost, _rd_ghost, _wr_ghost
 from .items import check_len, read_str, write_str
 from .levels import check_rle, read_rle
 from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
-from .vanilla40 import MONSTER_HEAD, MonsterHead
+from .vanilla40 import MonsterHead
+
+MONSTER_HEAD = Record("3.x/4.0 monster", [
+    ("r_idx", "i16"), ("fy", "u8"), ("fx", "u8"), ("hp", "i16"), ("maxhp", "i16"), ("mspeed", "u8"),
+    ("energy", "u8")])
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Anquestria (Angband 3.x)"
