@@ -315,6 +315,8 @@ class Struct(Type):
                 out.extend((m.name, m.end))
             elif isinstance(m, When):
                 out.extend(f.name for f in m.fields)
+                if m.flag is not None:
+                    out.append(m.flag)
             elif isinstance(m, Parallel):
                 out.append(m.name)
         return out
@@ -449,10 +451,7 @@ class Struct(Type):
             with e.indented():
                 for f in m.fields:
                     self._fast_member(e, f)
-            e.line("else:")
-            with e.indented():
-                for f in m.fields:
-                    e.line(f"{e.local(f.name)} = None")
+            self._when_absent(e, m)
             return
         if isinstance(m, Parallel):
             lists = []
@@ -520,6 +519,30 @@ class Struct(Type):
         m.type.fast_read(e, e.local(m.name))
         self._fast_checks(e, m)
 
+    def _when_absent(self, e: Emitter, m: When) -> None:
+        """The ``else`` of a When: None for each field, or (with a flag) the model's defaults."""
+        if m.flag is not None:
+            e.line(f"    {e.local(m.flag)} = True")
+        e.line("else:")
+        with e.indented():
+            defaults = {f.name: f for f in dataclasses.fields(self.cls)} if m.flag else {}
+            for f in m.fields:
+                d = defaults.get(f.name)
+                if d is None:
+                    e.line(f"{e.local(f.name)} = None")
+                elif d.default is not dataclasses.MISSING:
+                    e.line(f"{e.local(f.name)} = {e.const(d.default, 'dflt')}")
+                else:
+                    e.line(f"{e.local(f.name)} = {e.const(d.default_factory, 'dflt')}()")
+            if m.flag is not None:
+                e.line(f"{e.local(m.flag)} = False")
+
+    def _when_present(self, e: Emitter, m: When) -> str:
+        """Source of "the model says the fields are stored"."""
+        if m.flag is not None:
+            return f"bool({e.local(m.flag)})"
+        return "(" + " and ".join(f"{e.local(f.name)} is not None" for f in m.fields) + ")"
+
     def _merge_passes(self, e: Emitter, m: Parallel, lists: list[str]) -> None:
         """The elements of the first list get the fields each later list holds for them."""
         for lst in lists[1:]:
@@ -553,10 +576,7 @@ class Struct(Type):
             with e.indented():
                 for f in m.fields:
                     self._checked_member(e, f)
-            e.line("else:")
-            with e.indented():
-                for f in m.fields:
-                    e.line(f"{e.local(f.name)} = None")
+            self._when_absent(e, m)
             return
         if isinstance(m, Parallel):
             lists = []
@@ -699,8 +719,8 @@ class Struct(Type):
             e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
             return
         if isinstance(m, When):
-            present = " and ".join(f"{e.local(f.name)} is not None" for f in m.fields)
-            e.line(f"if bool({e.expr(m.expr)}) != ({present}): raise _Slow")
+            present = self._when_present(e, m)
+            e.line(f"if bool({e.expr(m.expr)}) != {present}: raise _Slow")
             e.line(f"if {present}:")
             with e.indented():
                 for f in m.fields:
@@ -766,10 +786,10 @@ class Struct(Type):
             e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
             return
         if isinstance(m, When):
-            present = " and ".join(f"{e.local(f.name)} is not None" for f in m.fields)
-            first = m.fields[0].name
-            e.line(f"if bool({e.expr(m.expr)}) != ({present}): raise FormatError(None, "
-                   f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({e.local(first)} is not None))")
+            present = self._when_present(e, m)
+            first = m.flag or m.fields[0].name
+            e.line(f"if bool({e.expr(m.expr)}) != {present}: raise FormatError(None, "
+                   f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({present}))")
             e.line(f"if {present}:")
             with e.indented():
                 for f in m.fields:

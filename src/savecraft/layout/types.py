@@ -812,6 +812,9 @@ class When:
     expr: str
     fields: Sequence[Field]
     expected: str
+    # A model that keeps a bool of whether the fields are stored (``present``) instead of None;
+    # absent fields then hold their defaults.
+    flag: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
