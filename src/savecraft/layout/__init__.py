@@ -36,6 +36,7 @@ from .types import (
     CStr,
     Ctx,
     Custom,
+    Expr,
     Field,
     Int,
     Len,
@@ -48,6 +49,7 @@ from .types import (
     Ref,
     Requires,
     SetCtx,
+    Stored,
     Terminated,
     Tuple,
     Type,
@@ -58,7 +60,7 @@ from .types import (
 __all__ = [
     "FAST_READ_ERRORS", "FAST_WRITE_ERRORS", "Struct", "Context", "LayoutError", "NotCanonical",
     "I8", "I16", "I32", "I64", "U8", "U16", "U24", "U32", "U64", "Adapt", "Array", "Bytes", "Check",
-    "Columns", "Const", "Count", "CStr", "Ctx", "Custom", "Field", "Int", "Len", "List", "Member", "Optional",
-    "Parallel", "Prefix", "Range", "Ref", "Requires", "SetCtx", "Terminated", "Tuple", "Type", "Until",
+    "Columns", "Const", "Count", "CStr", "Ctx", "Custom", "Expr", "Field", "Int", "Len", "List", "Member", "Optional",
+    "Parallel", "Prefix", "Range", "Ref", "Requires", "SetCtx", "Stored", "Terminated", "Tuple", "Type", "Until",
     "When",
 ]

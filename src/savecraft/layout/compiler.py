@@ -50,6 +50,7 @@ from .types import (
     Range,
     Requires,
     SetCtx,
+    Stored,
     Terminated,
     Type,
     When,
@@ -250,6 +251,8 @@ class Emitter:
 
     def define(self, title: str) -> Any:
         name = self.lines[0].removeprefix("def ").split("(")[0]
+        if len(self.lines) == 1:  # a record of no bytes (a block the game leaves empty)
+            self.lines.append("    pass")
         exec(compile("\n".join(self.lines), title, "exec"), self.ns)
         return self.ns[name]
 
@@ -377,7 +380,8 @@ class Struct(Type):
 
     def _known(self) -> set[str]:
         """Names generated code may refer to (fields and stored counts)."""
-        return set(self.field_names()) | {m.name for m in self.members if isinstance(m, Len | Const)}
+        return set(self.field_names()) | {m.name for m in self.members
+                                          if isinstance(m, Len | Const | Stored)}
 
     def _runs(self) -> list[list[Member] | Member]:
         out: list[list[Member] | Member] = []
@@ -509,6 +513,9 @@ class Struct(Type):
             m.kind.fast_read(e, e.local(m.name))
             self._fast_checks(e, m)
             return
+        if isinstance(m, Stored):
+            m.kind.fast_read(e, e.local(m.name))
+            return
         assert isinstance(m, Field | Const)
         e.field = m.name
         if isinstance(m, Const):
@@ -639,6 +646,9 @@ class Struct(Type):
             return
         e.field = m.name
         name = e.sibling(m.name)
+        if isinstance(m, Stored):
+            m.kind.checked_read(e, e.local(m.name), name)
+            return
         if isinstance(m, Len):
             at = e.tmp("at")
             e.line(f"{at} = r.pos")
@@ -691,6 +701,9 @@ class Struct(Type):
 
     def _write_value(self, e: Emitter, m: Member) -> str:
         """The value a member writes, with the checks a fast write makes first."""
+        if isinstance(m, Stored):
+            e.line(f"{e.local(m.name)} = {e.expr(m.write)}")
+            return e.local(m.name)
         if isinstance(m, Const):
             return e.const(m.value, "c")
         if isinstance(m, Len):
@@ -766,7 +779,7 @@ class Struct(Type):
             return
         e.field = m.name
         value = self._write_value(e, m)
-        kind = m.kind if isinstance(m, Len) else m.type
+        kind = m.kind if isinstance(m, Len | Stored) else m.type
         kind.fast_write(e, value)
 
     def _gen_checked_write(self, e: Emitter) -> Emitter:
@@ -834,6 +847,10 @@ class Struct(Type):
             return
         e.field = m.name
         name = e.sibling(m.name)
+        if isinstance(m, Stored):
+            e.line(f"{e.local(m.name)} = {e.expr(m.write)}")
+            m.kind.checked_write(e, e.local(m.name), name)
+            return
         if isinstance(m, Const):
             m.type.checked_write(e, e.const(m.value, "c"), name)
             return
@@ -955,7 +972,7 @@ def _found(v: Any) -> str:
 def _member_min(m: Member) -> int:
     if isinstance(m, Field | Const):
         return m.type.min_size
-    if isinstance(m, Len):
+    if isinstance(m, Len | Stored):
         return m.kind.min_size
     if isinstance(m, Columns):
         return m.count * sum(c[1].min_size for c in m.columns) if isinstance(m.count, int) else 0

@@ -199,6 +199,8 @@ def _derive(struct: Struct) -> Program | None:
             checks.append((m.name, m.check.lo, m.check.hi))
         if m.export is not None:
             post_lines.append(f"ctx.set({m.export!r}, m.{m.name}, {struct.name!r})")
+    if not specs:
+        return None
     sizes: tuple[str, ...] = ()
     for m, (_, _, arg) in zip([m for m in struct.members if isinstance(m, Field | Len)], specs):
         if isinstance(arg, Program) and arg.size_names:

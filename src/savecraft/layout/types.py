@@ -58,6 +58,14 @@ class Ctx:
 
 
 @dataclass(frozen=True, slots=True)
+class Expr:
+    """A number computed from earlier values: Python over earlier fields and ``ctx``
+    (``"total - first_random"``)."""
+
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class Prefix:
     """A count stored just before the values it counts; the writer writes the list's length.
 
@@ -106,7 +114,7 @@ class Prefix:
         self.kind.checked_write(e, f"len({value}) + {self.bias}" if self.bias else f"len({value})", name)
 
 
-Count = int | Ref | Ctx | Prefix
+Count = int | Ref | Ctx | Expr | Prefix
 
 
 def count_fast(e: Emitter, count: Count) -> str:
@@ -117,6 +125,8 @@ def count_fast(e: Emitter, count: Count) -> str:
         return e.local(count.name)
     if isinstance(count, Ctx):
         return f"ctx.values[{count.name!r}]"
+    if isinstance(count, Expr):
+        return f"({e.expr(count.source)})"
     raise TypeError(count)
 
 
@@ -223,7 +233,7 @@ U8, I8, U16, I16, U24, U32, I32, U64, I64 = (
 class Bytes(Type):
     """``size`` bytes kept as they are (a fixed size, or one an earlier value gives)."""
 
-    def __init__(self, size: int | Ref | Ctx) -> None:
+    def __init__(self, size: int | Ref | Ctx | Expr) -> None:
         self.size = size
         if isinstance(size, int):
             self.code = f"{size}s"
@@ -749,6 +759,16 @@ class Len:
 
 
 @dataclass(frozen=True, slots=True)
+class Stored:
+    """A stored number that is not a model field: the reader keeps it for later members
+    (``Ref(name)``, expressions), the writer stores ``write`` (Python over the fields)."""
+
+    name: str
+    kind: Int
+    write: str
+
+
+@dataclass(frozen=True, slots=True)
 class Const:
     """A stored value the game requires (a marker, reserved bytes): read and checked,
     written as ``value``; not a model field."""
@@ -842,4 +862,5 @@ class Parallel:
     mismatch: str
 
 
-Member = Field | Len | Const | Columns | SetCtx | Terminated | When | Requires | Parallel | Check
+Member = (Field | Len | Stored | Const | Columns | SetCtx | Terminated | When | Requires | Parallel
+          | Check)
