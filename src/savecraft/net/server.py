@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import FormatError
 from ..formats.tirnanog.save.model import QuestState, UserChunk
 from .crypto import SessionCipher, is_plain, otp_matches, parse_plain, plain_datagram
-from .netq import NetQ, QueueFull
+from .netq import NetQ, QueueFull, SequenceExhausted
 from .packets import (
     OWN_INVENTORY,
     UDP_MAX_DATAGRAM,
@@ -754,6 +754,10 @@ class GameServer:
             try:
                 for message in out:
                     netq.queue(message)
+            except SequenceExhausted:  # 65,536 messages sent: a new login, a new token
+                self.count("sessions_exhausted")
+                self.logout(sess, "session's 65536 sequence numbers used up")
+                continue
             except QueueFull:
                 self.logout(sess, "too far behind (send queue full)")
                 continue
