@@ -94,7 +94,7 @@ class ServerConfig:
     fd_reserve: int = 64  # descriptors never taken by connections (saves, logs, backups)
     login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
     max_handshakes: int = 512
-    max_handshakes_per_address: int = 128  # (one address cannot hold every slot)
+    max_handshakes_per_address: int = 64  # an eighth: a few cannot hold every slot (.listener)
     attempts_limit: int = 5  # failed logins per address per window
     attempts_window: float = 60.0
     attempts_per_connection: int = 3
