@@ -107,6 +107,7 @@ class ServerConfig:
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
     discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
     admin: str | None = None  # "ADDR[:PORT]": the administration interface (see .admin)
+    operators: str | None = None  # its operators file (None: STATE.operators; see .operators)
     metrics: str | None = None  # "ADDR:PORT": the Prometheus endpoint (see .metrics)
     backups: int = 0  # keep this many rotated copies of the state (see .backups)
     backup_every: float = 0.0  # seconds between snapshots kept apart (0: none)
@@ -227,8 +228,10 @@ class GameServer:
             await self.metrics.start(*parse_listen(cfg.metrics))
         if cfg.admin is not None:
             from .admin import AdminAddress, AdminServer
+            from .operators import OperatorFile, default_path
 
-            self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host)
+            ops = OperatorFile(cfg.operators or default_path(self.store.path))
+            self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host, ops)
             await self.admin.start()
 
     def request_stop(self, reason: str) -> None:
