@@ -435,9 +435,9 @@ class _RequestErrors:
         exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
         if isinstance(exc, HttpProcessingError):
             self.server.count("admin_malformed")
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            why = " ".join(str(exc.message).split()) or type(exc).__name__
             who = str(args[0]) if args else "?"
-            self.server.log("admin malformed", addr=who, reason=repr(first[:120]))
+            self.server.log("admin malformed", addr=who, reason=repr(f"{exc.code} {why}"[:120]))
             return
         self.real.exception(msg, *args, exc_info=exc_info, **kw)
 
