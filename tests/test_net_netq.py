@@ -162,7 +162,7 @@ def test_memory_stays_bounded_under_a_flood() -> None:
 
 
 def test_a_replayed_datagram_is_no_sign_of_life() -> None:
-    """A duplicate (a recorded datagram sent again) must not keep a vanished peer's session alive."""
+    """A duplicate (a recorded datagram sent again) must not keep a vanished peer alive."""
     a, b = NetQ(), NetQ()
     [d0] = a.send(b"move", 0.0)
     assert b.receive(d0, 1.0) == [b"move"] and b.last_heard == 1.0
@@ -211,7 +211,7 @@ def test_a_session_never_reuses_a_sequence_number() -> None:
     assert not b._early
     with pytest.raises(SequenceExhausted):  # and the sender never sends one
         a.queue(b"one more")
-    assert isinstance(SequenceExhausted("x"), QueueFull)  # callers end the session as for a full queue
+    assert isinstance(SequenceExhausted("x"), QueueFull)  # callers end the session as for a full one
 
 
 def _set_start(a: NetQ, b: NetQ, seq: int) -> None:

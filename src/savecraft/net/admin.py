@@ -344,8 +344,9 @@ class AdminServer:
         bound = runner.addresses  # (the port the OS picked for 0)
         self.port = int(bound[0][1]) if bound else port
         ops = self.operators.current()
-        self.server.log("admin", listen=f"{self.host}:{self.port}", allowed=str(self.address.allowed),
-                        operators=len(ops), file=self.operators.path)
+        self.server.log("admin", listen=f"{self.host}:{self.port}",
+                        allowed=str(self.address.allowed), operators=len(ops),
+                        file=self.operators.path)
         return self.port
 
     async def stop(self) -> None:

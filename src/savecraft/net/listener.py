@@ -123,7 +123,7 @@ class TcpListener:
         task.add_done_callback(self._ended)
 
     def _evict_for(self, mine: int) -> bool:
-        """Every slot is taken: free one of the busiest address's, if it holds more than ``mine + 1``.
+        """Every slot is taken: free one of the busiest address's if it holds over ``mine + 1``.
 
         The busiest address keeps at least as many as the newcomer will have,
         so addresses end up sharing the slots evenly and none is starved. Its
