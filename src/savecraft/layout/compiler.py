@@ -733,7 +733,8 @@ class Struct(Type):
             return
         if isinstance(m, When):
             present = self._when_present(e, m)
-            e.line(f"if bool({e.expr(m.expr)}) != {present}: raise _Slow")
+            if not m.by_model:
+                e.line(f"if bool({e.expr(m.expr)}) != {present}: raise _Slow")
             e.line(f"if {present}:")
             with e.indented():
                 for f in m.fields:
@@ -801,8 +802,9 @@ class Struct(Type):
         if isinstance(m, When):
             present = self._when_present(e, m)
             first = m.flag or m.fields[0].name
-            e.line(f"if bool({e.expr(m.expr)}) != {present}: raise FormatError(None, "
-                   f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({present}))")
+            if not m.by_model:
+                e.line(f"if bool({e.expr(m.expr)}) != {present}: raise FormatError(None, "
+                       f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({present}))")
             e.line(f"if {present}:")
             with e.indented():
                 for f in m.fields:

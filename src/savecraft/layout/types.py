@@ -835,6 +835,9 @@ class When:
     # A model that keeps a bool of whether the fields are stored (``present``) instead of None;
     # absent fields then hold their defaults.
     flag: str | None = None
+    # True: the writer writes the fields when the model has them, whatever ``expr`` says (one
+    # writer serving two games' readers, one of which stores the fields).
+    by_model: bool = False
 
 
 @dataclass(frozen=True, slots=True)

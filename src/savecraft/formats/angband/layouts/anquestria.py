@@ -439,4 +439,5 @@ for _struct, _version in (
 register_layout(Layout("ghost", 1, VANILLA, faangband_world.Ghost, faangband_world._rd_ghost,
                        faangband_world._wr_ghost, GAME))
 register_layout(Layout("history", 1, VANILLA, faangband_character.History,
-                       faangband_character.read_history_3x, faangband_character.write_history, GAME))
+                       faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write, GAME,
+                       exact=True))
