@@ -40,6 +40,7 @@ from .types import (
     Array,
     Check,
     Columns,
+    Computed,
     Const,
     Field,
     Int,
@@ -152,6 +153,9 @@ class Emitter:
     """Source lines of one generated function, and the names they use."""
 
     def __init__(self, ns: dict[str, Any], header: str, fields: set[str]) -> None:
+        # ``left`` in expressions: the bytes left to read (readers only)
+        self.left = "(end - pos)" if "d, pos, end" in header else "(r.end - r.pos)" \
+            if header.startswith("def cr") else "0"
         self.ns = ns
         self.lines = [header]
         self.depth = 1
@@ -240,11 +244,14 @@ class Emitter:
         """``source`` with the record's field names turned into the generated locals."""
         tree = ast.parse(source, mode="eval")
         fields = self.fields
+        left = ast.parse(self.left, mode="eval").body
 
         class _Rename(ast.NodeTransformer):
             def visit_Name(self, node: ast.Name) -> ast.AST:
                 if node.id in fields:
                     return ast.copy_location(ast.Name(f"v_{node.id}", node.ctx), node)
+                if node.id == "left":
+                    return ast.copy_location(left, node)
                 return node
 
         return ast.unparse(_Rename().visit(tree))
@@ -317,10 +324,10 @@ class Struct(Type):
             elif isinstance(m, Terminated):
                 out.extend((m.name, m.end))
             elif isinstance(m, When):
-                out.extend(f.name for f in m.fields)
+                out.extend(f.name for f in m.fields if isinstance(f, Field | Computed))
                 if m.flag is not None:
                     out.append(m.flag)
-            elif isinstance(m, Parallel):
+            elif isinstance(m, Parallel | Computed):
                 out.append(m.name)
         return out
 
@@ -380,8 +387,8 @@ class Struct(Type):
 
     def _known(self) -> set[str]:
         """Names generated code may refer to (fields and stored counts)."""
-        return set(self.field_names()) | {m.name for m in self.members
-                                          if isinstance(m, Len | Const | Stored)}
+        members = [*self.members, *[f for m in self.members if isinstance(m, When) for f in m.fields]]
+        return set(self.field_names()) | {m.name for m in members if isinstance(m, Len | Const | Stored)}
 
     def _runs(self) -> list[list[Member] | Member]:
         out: list[list[Member] | Member] = []
@@ -442,7 +449,11 @@ class Struct(Type):
 
     def _fast_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, Check):
-            e.line(f"if not ({e.expr(m.expr)}): raise _Slow")
+            if m.on_read:
+                e.line(f"if not ({e.expr(m.expr)}): raise _Slow")
+            return
+        if isinstance(m, Computed):
+            e.line(f"{e.local(m.name)} = {e.expr(m.expr)}")
             return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
@@ -532,8 +543,10 @@ class Struct(Type):
             e.line(f"    {e.local(m.flag)} = True")
         e.line("else:")
         with e.indented():
-            defaults = {f.name: f for f in dataclasses.fields(self.cls)} if m.flag else {}
+            defaults = {f.name: f for f in dataclasses.fields(self.cls)} if m.flag or m.defaults else {}
             for f in m.fields:
+                if not isinstance(f, Field | Computed | Stored | Len):
+                    continue
                 d = defaults.get(f.name)
                 if d is None:
                     e.line(f"{e.local(f.name)} = None")
@@ -548,7 +561,11 @@ class Struct(Type):
         """Source of "the model says the fields are stored"."""
         if m.flag is not None:
             return f"bool({e.local(m.flag)})"
-        return "(" + " and ".join(f"{e.local(f.name)} is not None" for f in m.fields) + ")"
+        fields = [f for f in m.fields if isinstance(f, Field)]
+        if m.defaults:
+            nones = {f.name for f in dataclasses.fields(self.cls) if f.default is None}
+            fields = [f for f in fields if f.name in nones]
+        return "(" + " and ".join(f"{e.local(f.name)} is not None" for f in fields) + ")"
 
     def _merge_passes(self, e: Emitter, m: Parallel, lists: list[str]) -> None:
         """The elements of the first list get the fields each later list holds for them."""
@@ -569,8 +586,12 @@ class Struct(Type):
 
     def _checked_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, Check):
-            e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {m.expected!r}, "
-                   f"str({e.expr(m.found)}))")
+            if m.on_read:
+                e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {m.expected!r}, "
+                       f"str({e.expr(m.found)}))")
+            return
+        if isinstance(m, Computed):
+            e.line(f"{e.local(m.name)} = {e.expr(m.expr)}")
             return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
@@ -724,6 +745,10 @@ class Struct(Type):
 
     def _fast_write_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, Check):  # a loader's check on what was read; the writer writes the model
+            if m.on_write:
+                e.line(f"if not ({e.expr(m.expr)}): raise _Slow")
+            return
+        if isinstance(m, Computed):
             return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
@@ -792,6 +817,11 @@ class Struct(Type):
 
     def _checked_write_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, Check):
+            if m.on_write:
+                e.line(f"if not ({e.expr(m.expr)}): raise FormatError(None, _j(w.path, pre + "
+                       f"{m.field!r}), {m.expected!r}, str({e.expr(m.found)}))")
+            return
+        if isinstance(m, Computed):
             return
         if isinstance(m, SetCtx):
             e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
@@ -801,7 +831,8 @@ class Struct(Type):
             return
         if isinstance(m, When):
             present = self._when_present(e, m)
-            first = m.flag or m.fields[0].name
+            first = m.flag or next(f.name for f in m.fields if isinstance(f, Field)
+                                   and f"{e.local(f.name)} is" in present)
             if not m.by_model:
                 e.line(f"if bool({e.expr(m.expr)}) != {present}: raise FormatError(None, "
                        f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({present}))")

@@ -465,9 +465,12 @@ class List(Type):
     """Records (or tuples) one after another: a fixed count, or one from an earlier value,
     the Context or a prefix."""
 
-    def __init__(self, elem: Type, count: Count) -> None:
+    def __init__(self, elem: Type, count: Count, *, index: str | None = None) -> None:
         self.elem = elem
         self.count = count
+        # The Context name each element's index is set under while it is read or written (a
+        # store whose layout depends on which store it is).
+        self.index = index
         if isinstance(count, Prefix):
             self.min_size = count.kind.min_size
         elif isinstance(count, int):
@@ -486,7 +489,7 @@ class List(Type):
     def fast_read(self, e: Emitter, target: str) -> None:
         n = e.tmp("n")
         self._fast_count(e, n)
-        if self.elem.code is not None:  # fixed elements: one unpack for the whole list
+        if self.elem.code is not None and self.index is None:  # fixed: one unpack for the list
             size = struct.calcsize("<" + self.elem.code)
             flat = e.tmp("flat")
             e.line(f"{flat} = _cs({self.elem.code!r}, {n}).unpack_from(d, pos)")
@@ -500,7 +503,7 @@ class List(Type):
                 e.line(f"{target} = [{item} for {x} in range(0, {n} * {k}, {k})]")
             return
         lst, x = e.tmp("lst"), e.tmp("x")
-        native = e.native_lists(self.elem)
+        native = e.native_lists(self.elem) if self.index is None else None
         if native is not None:
             got = e.tmp("got")
             e.line(f"{got} = {native[0]}(d, pos, end, ctx, {n})")
@@ -509,8 +512,10 @@ class List(Type):
             e.line("else:")
             e.depth += 1
         e.line(f"{lst} = []")
-        e.line(f"for _ in range({n}):")
+        e.line(f"for _i in range({n}):")
         with e.indented():
+            if self.index is not None:
+                e.line(f"ctx.values[{self.index!r}] = _i")
             if e.is_record(self.elem):
                 e.line(f"{x}, pos = {e.fast_reader(self.elem)}(d, pos, end, ctx)")
             else:
@@ -526,7 +531,7 @@ class List(Type):
         else:
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
-        native = e.native_lists(self.elem)
+        native = e.native_lists(self.elem) if self.index is None else None
         if native is not None:
             raw = e.tmp("raw")
             e.line(f"{raw} = {native[1]}({value}, ctx)")
@@ -534,8 +539,10 @@ class List(Type):
             e.line(f"    ap({raw})")
             e.line("else:")
             e.depth += 1
-        e.line(f"for {x} in {value}:")
+        e.line(f"for _i, {x} in enumerate({value}):")
         with e.indented():
+            if self.index is not None:
+                e.line(f"ctx.values[{self.index!r}] = _i")
             if e.is_record(self.elem) and self.elem.code is None:
                 e.line(f"{e.fast_writer(self.elem)}({x}, ap, ctx)")
             else:
@@ -553,6 +560,8 @@ class List(Type):
         e.line(f"{lst} = []")
         e.line(f"for {i} in range({n}):")
         with e.indented():
+            if self.index is not None:
+                e.line(f"ctx.values[{self.index!r}] = {i}")
             e.element_read(self.elem, lst, f"{name} + '[' + str({i}) + ']'")
         e.line(f"{target} = {lst}")
 
@@ -564,7 +573,41 @@ class List(Type):
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")
         with e.indented():
+            if self.index is not None:
+                e.line(f"ctx.values[{self.index!r}] = {i}")
             e.element_write(self.elem, x, f"{name} + '[' + str({i}) + ']'")
+
+
+class Switch(Type):
+    """One of several layouts, chosen by ``expr`` (Python over earlier fields, ``ctx`` and
+    ``left``, the bytes left): a tagged union whose tag is a value already read."""
+
+    def __init__(self, expr: str, cases: dict[Any, Type]) -> None:
+        self.expr = expr
+        self.cases = cases
+        self.min_size = min((t.min_size for t in cases.values()), default=0)
+
+    def _each(self, e: Emitter, emit: Callable[[Type], None]) -> None:
+        tag = e.tmp("tag")
+        e.line(f"{tag} = {e.expr(self.expr)}")
+        for k, (value, t) in enumerate(self.cases.items()):
+            e.line(f"{'if' if k == 0 else 'elif'} {tag} == {e.const(value, 'case')}:")
+            with e.indented():
+                emit(t)
+        e.line("else:")
+        e.line(f"    raise LayoutError('no layout for ' + repr({tag}))")
+
+    def fast_read(self, e: Emitter, target: str) -> None:
+        self._each(e, lambda t: t.fast_read(e, target))
+
+    def fast_write(self, e: Emitter, value: str) -> None:
+        self._each(e, lambda t: t.fast_write(e, value))
+
+    def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        self._each(e, lambda t: t.checked_read(e, target, name))
+
+    def checked_write(self, e: Emitter, value: str, name: str) -> None:
+        self._each(e, lambda t: t.checked_write(e, value, name))
 
 
 class Until(Type):
@@ -792,6 +835,19 @@ class Check:
     field: str
     expected: str
     found: str
+    # True: the writer refuses a model for which ``expr`` does not hold, too (a value the
+    # layout has no room for); ``on_read`` False: only then (``m`` is the model being written).
+    on_write: bool = False
+    on_read: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """A model field that is not stored but follows from what is (``expr``, Python over
+    earlier fields, ``ctx`` and ``left``): which of a game's builds wrote the block."""
+
+    name: str
+    expr: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -830,11 +886,14 @@ class When:
     the model otherwise. The writer refuses a model whose fields disagree with ``expr``."""
 
     expr: str
-    fields: Sequence[Field]
+    fields: Sequence[Any]  # members (Field, Stored, Computed, Check...)
     expected: str
     # A model that keeps a bool of whether the fields are stored (``present``) instead of None;
     # absent fields then hold their defaults.
     flag: str | None = None
+    # True: absent fields hold the model's defaults, and the fields whose default is None say
+    # whether the model has them (a dead character's dungeon: zeros, and no map).
+    defaults: bool = False
     # True: the writer writes the fields when the model has them, whatever ``expr`` says (one
     # writer serving two games' readers, one of which stores the fields).
     by_model: bool = False
@@ -866,4 +925,4 @@ class Parallel:
 
 
 Member = (Field | Len | Stored | Const | Columns | SetCtx | Terminated | When | Requires | Parallel
-          | Check)
+          | Check | Computed)

@@ -436,8 +436,7 @@ for _struct, _version in (
         (STORES, 3), (DUNGEON, 1), (OBJECTS, 3), (MONSTERS, 5)):
     register_struct(_struct, _struct.name, _version, VANILLA, GAME, exact=True)
 # Blocks Anquestria writes as FAangband 1 does.
-register_layout(Layout("ghost", 1, VANILLA, faangband_world.Ghost, faangband_world._rd_ghost,
-                       faangband_world._wr_ghost, GAME))
+register_struct(faangband_world.GHOST, "ghost", 1, VANILLA, GAME)
 register_layout(Layout("history", 1, VANILLA, faangband_character.History,
                        faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write, GAME,
                        exact=True))

@@ -26,13 +26,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer
-from ....errors import FormatError
-from . import BlockModel, Context, Layout, register_layout
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Array,
+    Bytes,
+    Check,
+    Computed,
+    CStr,
+    Ctx,
+    Custom,
+    Expr,
+    Field,
+    Len,
+    List,
+    Prefix,
+    Range,
+    Ref,
+    SetCtx,
+    Stored,
+    Struct,
+    Switch,
+    Until,
+    When,
+)
+from . import BlockModel, register_struct
 from .character import FAANGBAND
-from .items import check_len, read_str, write_str
 from .levels import check_rle, read_rle
-from .records import HeldQuantity, Quantity, alive, record_values
+from .records import HeldQuantity, Quantity
 
 FAAN = frozenset({"FAAN"})
 NOTE_MAX = 127  # rd_item reads the inscription into 128 bytes
@@ -46,23 +70,8 @@ _FLAG_SIZES = (("flags_obj", "of_size"), ("flags_curse", "cf_size"), ("id_curse"
                ("id_obj", "of_size"), ("id_other", "if_size"), ("percent_res", "max_p_res"),
                ("bonus_stat", "a_max"), ("bonus_other", "max_p_bonus"),
                ("multiple_slay", "max_p_slay"), ("multiple_brand", "max_p_brand"))
-
-
-def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, FAAN, model, decode, encode, FAANGBAND))  # type: ignore[arg-type]
-
-
-# -- the object record ----------------------------------------------------------------------
-
-_ITEM_HEAD = Record("FAangband object", [
-    ("k_idx", "i16"), ("iy", "u8"), ("ix", "u8"), ("tval", "u8"), ("sval", "u8"), ("pval", "i16"),
-    ("discount", "u8"), ("number", "u8"), ("weight", "i16"), ("name1", "u8"), ("name2", "u8"),
-    ("timeout", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"), ("ac", "i16"),
-    ("dd", "u8"), ("ds", "u8"), ("ident", "u8"), ("marked", "u8"), ("origin", "u8"),
-    ("origin_stage", "u8"), ("origin_xtra", "u16")])
-_ITEM_TAIL = Record("FAangband object activation", [
-    ("held_m_idx", "i16"), ("effect", "u16"), ("time_base", "u16"), ("time_dice", "u16"),
-    ("time_sides", "u16"), ("feel", "u8")])
+MAX_STORES, STORE_INVEN_MAX, STORE_CHOICES = 60, 24, 32  # the loader refuses more
+ALIVE = "not ctx.need('is_dead', 'misc')"
 
 
 @dataclass(slots=True)
@@ -116,44 +125,6 @@ class Item(Quantity):
     expansion: int = 0
 
 
-def _sizes(ctx: Context) -> list[int]:
-    return [ctx.need(key, "object memory") for _, key in _FLAG_SIZES]
-
-
-def min_item(ctx: Context) -> int:
-    """The bytes of an object record with an empty inscription."""
-    return _ITEM_HEAD.size + sum(_sizes(ctx)) + _ITEM_TAIL.size + 1 + 4
-
-
-def read_item(r: Reader, ctx: Context, path: str) -> Item:
-    at = r.pos
-    it = Item(*r.record(_ITEM_HEAD, path))
-    if it.k_idx < 0:
-        r.fail(f"{path}.k_idx", "an object kind index of 0 or more", str(it.k_idx), at=at)
-    for (name, _), size in zip(_FLAG_SIZES, _sizes(ctx)):
-        setattr(it, name, r.bytes(size, f"{path}.{name}"))
-    (it.held_m_idx, it.effect, it.time_base, it.time_dice, it.time_sides,
-     it.feel) = r.record(_ITEM_TAIL, path)
-    it.inscription = read_str(r, f"{path}.inscription", NOTE_MAX)
-    it.expansion = r.u32(f"{path}.expansion")
-    return it
-
-
-def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
-    if it.k_idx < 0:
-        raise FormatError(None, f"{path}.k_idx", "an object kind index of 0 or more", str(it.k_idx))
-    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
-    for (name, _), size in zip(_FLAG_SIZES, _sizes(ctx)):
-        check_len(getattr(it, name), size, f"{path}.{name}", "bytes")
-        w.bytes(getattr(it, name), f"{path}.{name}")
-    w.record(_ITEM_TAIL, record_values(it, _ITEM_TAIL), path)
-    write_str(w, it.inscription, f"{path}.inscription", NOTE_MAX)
-    w.u32(it.expansion, f"{path}.expansion")
-
-
-# -- inventory ------------------------------------------------------------------------------
-
-
 @dataclass(slots=True)
 class InventoryItem(HeldQuantity):
     """An object the character carries: ``slot`` below the first equipment slot is the pack."""
@@ -178,41 +149,6 @@ class Inventory(BlockModel):
     expansion: int = 0
 
 
-def _rd_inventory(r: Reader, ctx: Context) -> Inventory:
-    m = Inventory(r.u8("all_inven_total"))
-    while True:
-        at = r.pos
-        slot = r.u16(f"items[{len(m.items)}].slot")
-        if slot == INVEN_END:
-            break
-        if slot >= m.all_inven_total:
-            r.fail(f"items[{len(m.items)}].slot", f"a slot below all_inven_total ({m.all_inven_total})",
-                   str(slot), at=at)
-        m.items.append(InventoryItem(slot, read_item(r, ctx, f"items[{len(m.items)}]")))
-    m.expansion = r.u32("expansion")
-    return m
-
-
-def _wr_inventory(m: Inventory, w: Writer, ctx: Context) -> None:
-    w.u8(m.all_inven_total, "all_inven_total")
-    for i, it in enumerate(m.items):
-        if it.slot >= m.all_inven_total:
-            raise FormatError(None, f"items[{i}].slot", f"a slot below all_inven_total "
-                              f"({m.all_inven_total})", str(it.slot))
-        w.u16(it.slot, f"items[{i}].slot")
-        write_item(it.item, w, ctx, f"items[{i}]")
-    w.u16(INVEN_END, "end")
-    w.u32(m.expansion, "expansion")
-
-
-# -- stores ---------------------------------------------------------------------------------
-
-_STORE = Record("FAangband store", [
-    ("store_open", "i32"), ("insult_cur", "i16"), ("owner", "u8"), ("count", "u8"),
-    ("good_buy", "i16"), ("bad_buy", "i16")])
-MAX_STORES, STORE_INVEN_MAX, STORE_CHOICES = 60, 24, 32  # the loader refuses more
-
-
 @dataclass(slots=True)
 class Store:
     """One store: its stock, and for a merchant the kinds ordered (``table``, else None)."""
@@ -235,58 +171,6 @@ class Stores(BlockModel):
     store_inven_max: int = STORE_INVEN_MAX
     store_choices: int = STORE_CHOICES
     stores: list[Store] = field(default_factory=list)
-
-
-def _rd_stores(r: Reader, ctx: Context) -> Stores:
-    at = r.pos
-    n, inven_max, choices = r.array("u8", 3, "header")
-    for value, top, name in ((n, MAX_STORES, "stores"), (inven_max, STORE_INVEN_MAX, "store_inven_max"),
-                             (choices, STORE_CHOICES, "store_choices")):
-        if value > top:
-            r.fail(name, f"at most {top} (the game's limit)", str(value), at=at)
-    if choices < inven_max:
-        r.fail("store_choices", f"at least store_inven_max ({inven_max})", str(choices), at=at + 2)
-    m = Stores(inven_max, choices)
-    small = min_item(ctx)
-    for i in range(n):
-        p = f"stores[{i}]"
-        store_open, insult, owner, count, good, bad = r.record(_STORE, p)
-        s = Store(store_open, insult, owner, good, bad)
-        r.count(count, small, f"{p}.stock", "object")
-        s.stock = [read_item(r, ctx, f"{p}.stock[{j}]") for j in range(count)]
-        if i in MERCHANTS:
-            s.table = list(r.array("i16", choices - inven_max, f"{p}.table"))
-        s.expansion = r.u32(f"{p}.expansion")
-        m.stores.append(s)
-    return m
-
-
-def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
-    if len(m.stores) > MAX_STORES:
-        raise FormatError(None, "stores", f"at most {MAX_STORES} stores", str(len(m.stores)))
-    w.array("u8", [len(m.stores), m.store_inven_max, m.store_choices], "header")
-    for i, s in enumerate(m.stores):
-        p = f"stores[{i}]"
-        if len(s.stock) > 255:
-            raise FormatError(None, f"{p}.stock", "at most 255 objects", str(len(s.stock)))
-        w.record(_STORE, [s.store_open, s.insult_cur, s.owner, len(s.stock), s.good_buy, s.bad_buy], p)
-        for j, it in enumerate(s.stock):
-            write_item(it, w, ctx, f"{p}.stock[{j}]")
-        if (s.table is not None) != (i in MERCHANTS):
-            raise FormatError(None, f"{p}.table", "a table exactly for the merchants (stores "
-                              f"{', '.join(map(str, sorted(MERCHANTS)))})", repr(s.table))
-        if s.table is not None:
-            check_len(s.table, m.store_choices - m.store_inven_max, f"{p}.table",
-                      "entries (store_choices - store_inven_max)")
-            w.array("i16", s.table, f"{p}.table")
-        w.u32(s.expansion, f"{p}.expansion")
-
-
-# -- dungeon --------------------------------------------------------------------------------
-
-_LEVEL = Record("FAangband level header", [
-    ("stage", "i16"), ("last_stage", "i16"), ("py", "i16"), ("px", "i16"), ("height", "i16"),
-    ("width", "i16"), ("square_size", "u16"), ("unused", "u16")])
 
 
 @dataclass(slots=True)
@@ -317,47 +201,6 @@ class Dungeon(BlockModel):
         return self.stage
 
 
-def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not alive(ctx):
-        return Dungeon()
-    at = r.pos
-    m = Dungeon(*r.record(_LEVEL))
-    if m.stage < 0 or m.height <= 0 or m.width <= 0:
-        r.fail("stage", "a stage of 0 or more and a positive height and width",
-               f"stage {m.stage}, {m.height} x {m.width}", at=at)
-    if not (0 <= m.py < m.height and 0 <= m.px < m.width):
-        r.fail("py", f"a player inside the {m.height} x {m.width} level", f"({m.py}, {m.px})", at=at + 4)
-    cells = m.height * m.width
-    m.info = [read_rle(r, cells, f"info[{n}]") for n in range(max(2, m.square_size))]
-    m.feat = read_rle(r, cells, "feat")
-    if r.remaining == 2 * TEMP_GRIDS:
-        m.temp_grids = r.bytes(2 * TEMP_GRIDS, "temp_grids")
-    elif r.remaining:
-        r.fail("temp_grids", f"the end of the block, or {TEMP_GRIDS} temporary grids",
-               f"{r.remaining} more bytes")
-    return m
-
-
-def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.info is not None):
-        raise FormatError(None, "info", "a map exactly when the character is alive", repr(m.info is not None))
-    if m.info is None:
-        return
-    w.record(_LEVEL, record_values(m, _LEVEL))
-    cells = m.height * m.width
-    check_len(m.info, max(2, m.square_size), "info", "layers (square_size, at least 2)")
-    for n, runs in enumerate(m.info):
-        check_rle(runs, cells, f"info[{n}]")
-        w.bytes(runs, f"info[{n}]")
-    check_rle(m.feat, cells, "feat")
-    w.bytes(m.feat, "feat")
-    if m.temp_grids is not None:
-        w.bytes(m.temp_grids, "temp_grids", size=2 * TEMP_GRIDS)
-
-
-# -- objects, monsters, ghost ---------------------------------------------------------------
-
-
 @dataclass(slots=True)
 class Objects(BlockModel):
     """The objects on the level (slot 0 is never used, so ``o_max`` is one more than listed)."""
@@ -365,40 +208,6 @@ class Objects(BlockModel):
     KIND: ClassVar[str] = "objects-faan"
     objects: list[Item] | None = None
     expansion: int = 0
-
-
-def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not alive(ctx):
-        return Objects()
-    n = r.count(max(r.u16("o_max") - 1, 0), min_item(ctx), "objects", "object")
-    m = Objects([read_item(r, ctx, f"objects[{i}]") for i in range(n)])
-    m.expansion = r.u32("expansion")
-    return m
-
-
-def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.objects is not None):
-        raise FormatError(None, "objects", "objects exactly when the character is alive", repr(m.objects))
-    if m.objects is None:
-        return
-    w.u16(len(m.objects) + 1, "o_max")
-    for i, it in enumerate(m.objects):
-        write_item(it, w, ctx, f"objects[{i}]")
-    w.u32(m.expansion, "expansion")
-
-
-_MONSTER = Record("FAangband monster", [
-    ("r_idx", "i16"), ("fy", "u8"), ("fx", "u8"), ("hp", "i16"), ("maxhp", "i16"), ("csleep", "i16"),
-    ("mspeed", "u8"), ("energy", "u8"), ("stunned", "u8"), ("confused", "u8"), ("monfear", "u8"),
-    ("stasis", "u8"), ("rooted", "u8"), ("challenged", "u8"), ("black_breath", "u8"),
-    ("smart", "u32"), ("unused", "u8"), ("schange", "u8"), ("orig_idx", "i16"), ("harass", "u8"),
-    ("mana", "u8"), ("p_race", "u8"), ("old_p_race", "u8"), ("hostile", "i16"), ("group", "u16"),
-    ("group_leader", "u16"), ("faction", "u16"), ("threat", "u16"), ("y_terr", "u16"),
-    ("x_terr", "u16"), ("spare", "i16"), ("expansion", "u32")])
-# Builds before MLAngband's root and challenge (Ponyband 8f6084a) write neither byte.
-_MONSTER_EARLY = Record("FAangband monster (before root and challenge)",
-                        [f for f in zip(_MONSTER.names, _MONSTER.types)
-                         if f[0] not in ("rooted", "challenged")])
 
 
 @dataclass(slots=True)
@@ -450,37 +259,6 @@ class Monsters(BlockModel):
     root_and_challenge: bool = True
 
 
-def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not alive(ctx):
-        return Monsters()
-    n = max(r.u16("m_max") - 1, 0)
-    left = r.remaining - 4
-    rec = _MONSTER if left != n * _MONSTER_EARLY.size or n == 0 else _MONSTER_EARLY
-    if left != n * rec.size:
-        r.fail("monsters", f"{n} monster records of {_MONSTER.size} bytes (or "
-               f"{_MONSTER_EARLY.size} in early builds) and a 4-byte end", f"{r.remaining} bytes")
-    m = Monsters(root_and_challenge=rec is _MONSTER)
-    m.monsters = [Monster(**dict(zip(rec.names, v))) for v in r.records(rec, n, "monsters")]
-    m.expansion = r.u32("expansion")
-    return m
-
-
-def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.monsters is not None):
-        raise FormatError(None, "monsters", "monsters exactly when the character is alive",
-                          repr(m.monsters))
-    if m.monsters is None:
-        return
-    w.u16(len(m.monsters) + 1, "m_max")
-    rec = _MONSTER if m.root_and_challenge else _MONSTER_EARLY
-    for i, mon in enumerate(m.monsters):
-        if not m.root_and_challenge and (mon.rooted or mon.challenged):
-            raise FormatError(None, f"monsters[{i}].rooted", "no root or challenge (this build's "
-                              "record has no room for them)", f"{mon.rooted}, {mon.challenged}")
-        w.record(rec, record_values(mon, rec), f"monsters[{i}]")
-    w.u32(m.expansion, "expansion")
-
-
 @dataclass(slots=True)
 class Ghost(BlockModel):
     """What is left of the old player-ghost record: a name ("Broken Ghost") and 60 bytes."""
@@ -490,24 +268,102 @@ class Ghost(BlockModel):
     data: bytes = b""
 
 
-def _rd_ghost(r: Reader, ctx: Context) -> Ghost:
-    if not alive(ctx):
-        return Ghost()
-    return Ghost(read_str(r, "ghost_name", GHOST_NAME_MAX), r.bytes(GHOST_DATA, "data"))
+OBJECT = Struct(Item, [
+    Field("k_idx", I16, check=Range(0, 0x7FFF, "an object kind index of 0 or more")),
+    Field("iy", U8), Field("ix", U8), Field("tval", U8), Field("sval", U8), Field("pval", I16),
+    Field("discount", U8), Field("number", U8), Field("weight", I16), Field("name1", U8),
+    Field("name2", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16), Field("to_a", I16),
+    Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("ident", U8), Field("marked", U8),
+    Field("origin", U8), Field("origin_stage", U8), Field("origin_xtra", U16),
+    *[Field(name, Bytes(Ctx(key, "object memory"))) for name, key in _FLAG_SIZES],
+    Field("held_m_idx", I16), Field("effect", U16), Field("time_base", U16), Field("time_dice", U16),
+    Field("time_sides", U16), Field("feel", U8), Field("inscription", CStr(NOTE_MAX)),
+    Field("expansion", U32),
+], name="object")
 
+INVENTORY = Struct(Inventory, [
+    Field("all_inven_total", U8, export="all_inven_total"),
+    Field("items", Until(Struct(InventoryItem, [
+        Field("slot", U16), Check("slot < ctx.values['all_inven_total']", "slot",
+                                  "a slot below all_inven_total", "slot", on_write=True),
+        Field("item", OBJECT)], name="inventory entry"), U16, INVEN_END)),
+    Field("expansion", U32),
+], name="inventory")
 
-def _wr_ghost(m: Ghost, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.ghost_name is not None):
-        raise FormatError(None, "ghost_name", "a ghost record exactly when the character is alive",
-                          repr(m.ghost_name))
-    if m.ghost_name is not None:
-        write_str(w, m.ghost_name, "ghost_name", GHOST_NAME_MAX)
-        w.bytes(m.data, "data", size=GHOST_DATA)
+_MERCHANT = f"ctx.values['store_index'] in {tuple(sorted(MERCHANTS))}"
+STORES = Struct(Stores, [
+    Stored("store_count", U8, "len(stores)"),
+    Field("store_inven_max", U8), Field("store_choices", U8),
+    Check(f"store_count <= {MAX_STORES}", "stores", f"at most {MAX_STORES} (the game's limit)",
+          "store_count", on_write=True),
+    Check(f"store_inven_max <= {STORE_INVEN_MAX}", "store_inven_max",
+          f"at most {STORE_INVEN_MAX} (the game's limit)", "store_inven_max"),
+    Check(f"store_choices <= {STORE_CHOICES}", "store_choices",
+          f"at most {STORE_CHOICES} (the game's limit)", "store_choices"),
+    Check("store_choices >= store_inven_max", "store_choices", "at least store_inven_max",
+          "store_choices"),
+    SetCtx("table_size", "store_choices - store_inven_max"),
+    Field("stores", List(Struct(Store, [
+        Field("store_open", I32), Field("insult_cur", I16), Field("owner", U8),
+        Len("count", U8, ("stock",)), Field("good_buy", I16), Field("bad_buy", I16),
+        Field("stock", List(OBJECT, Ref("count"))),
+        When(_MERCHANT, [Field("table", Array(I16, Ctx("table_size", "stores")))],
+             "a table exactly for the merchants (stores 0, 4, 8, 12, 16, 20)"),
+        Field("expansion", U32)], name="store"), Ref("store_count"), index="store_index")),
+], name="stores")
 
+_RUNS = Custom(read_rle, check_rle, "height * width")
+DUNGEON = Struct(Dungeon, [When(ALIVE, [
+    Field("stage", I16), Field("last_stage", I16), Field("py", I16), Field("px", I16),
+    Field("height", I16), Field("width", I16), Field("square_size", U16), Field("unused", U16),
+    Check("stage >= 0 and height > 0 and width > 0", "stage",
+          "a stage of 0 or more and a positive height and width", "f'stage {stage}, {height} x {width}'"),
+    Check("0 <= py < height and 0 <= px < width", "py", "a player inside the level",
+          "f'({py}, {px}) in {height} x {width}'"),
+    Field("info", List(_RUNS, Expr("max(2, square_size)"))), Field("feat", _RUNS)],
+    "a map exactly when the character is alive", defaults=True),
+    When(f"info is not None and left == {2 * TEMP_GRIDS}", [Field("temp_grids", Bytes(2 * TEMP_GRIDS))],
+         "", by_model=True),
+    Check("left == 0", "temp_grids", f"the end of the block, or {TEMP_GRIDS} temporary grids",
+          "f'{left} more bytes'"),
+], name="dungeon")
 
-_layout("inventory", Inventory, _rd_inventory, _wr_inventory)
-_layout("stores", Stores, _rd_stores, _wr_stores)
-_layout("dungeon", Dungeon, _rd_dungeon, _wr_dungeon)
-_layout("objects", Objects, _rd_objects, _wr_objects)
-_layout("monsters", Monsters, _rd_monsters, _wr_monsters)
-_layout("ghost", Ghost, _rd_ghost, _wr_ghost)
+OBJECTS = Struct(Objects, [When(ALIVE, [
+    Field("objects", List(OBJECT, Prefix(U16, "o_max", bias=1))), Field("expansion", U32)],
+    "objects exactly when the character is alive")], name="objects")
+
+_MONSTER_FIELDS = [
+    Field("r_idx", I16), Field("fy", U8), Field("fx", U8), Field("hp", I16), Field("maxhp", I16),
+    Field("csleep", I16), Field("mspeed", U8), Field("energy", U8), Field("stunned", U8),
+    Field("confused", U8), Field("monfear", U8), Field("stasis", U8), Field("rooted", U8),
+    Field("challenged", U8), Field("black_breath", U8), Field("smart", U32), Field("unused", U8),
+    Field("schange", U8), Field("orig_idx", I16), Field("harass", U8), Field("mana", U8),
+    Field("p_race", U8), Field("old_p_race", U8), Field("hostile", I16), Field("group", U16),
+    Field("group_leader", U16), Field("faction", U16), Field("threat", U16), Field("y_terr", U16),
+    Field("x_terr", U16), Field("spare", I16), Field("expansion", U32)]
+MONSTER = Struct(Monster, _MONSTER_FIELDS, name="monster")
+# Builds before MLAngband's root and challenge (Ponyband 8f6084a) write neither byte.
+MONSTER_EARLY = Struct(Monster, [
+    *[f for f in _MONSTER_FIELDS if f.name not in ("rooted", "challenged")],
+    Check("m.rooted == 0 and m.challenged == 0", "rooted",
+          "no root or challenge (this build's record has no room for them)",
+          "f'{m.rooted}, {m.challenged}'", on_write=True, on_read=False)],
+    name="monster (before root and challenge)")
+MONSTERS = Struct(Monsters, [When(ALIVE, [
+    Stored("m_max", U16, "len(monsters) + 1"),
+    Computed("root_and_challenge",
+             f"m_max <= 1 or left - 4 != (m_max - 1) * {MONSTER_EARLY.min_size}"),
+    Check(f"m_max <= 1 or left - 4 == (m_max - 1) * ({MONSTER.min_size} if root_and_challenge else "
+          f"{MONSTER_EARLY.min_size})", "monsters",
+          f"monster records of {MONSTER.min_size} bytes (or {MONSTER_EARLY.min_size} in early builds) "
+          "and a 4-byte end", "f'{left} bytes'"),
+    Field("monsters", Switch("root_and_challenge", {
+        True: List(MONSTER, Expr("max(m_max - 1, 0)")),
+        False: List(MONSTER_EARLY, Expr("max(m_max - 1, 0)"))})),
+    Field("expansion", U32)], "monsters exactly when the character is alive")], name="monsters")
+
+GHOST = Struct(Ghost, [When(ALIVE, [Field("ghost_name", CStr(GHOST_NAME_MAX)), Field("data", Bytes(GHOST_DATA))],
+                            "a ghost record exactly when the character is alive")], name="ghost")
+
+for _struct in (INVENTORY, STORES, DUNGEON, OBJECTS, MONSTERS, GHOST):
+    register_struct(_struct, _struct.name, 1, FAAN, FAANGBAND)
