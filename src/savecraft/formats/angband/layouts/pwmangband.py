@@ -18,8 +18,11 @@ from typing import ClassVar, TypeVar
 
 from ....binary import Reader, Record, Writer, active_sink, not_recording
 from ....errors import FormatError
-from . import BlockModel, Context, Layout, LayoutError, character, register_layout
-from .items import check_len, read_str, write_str
+from ....layout import I16, I32, U8, U16, Array, Bytes, Columns, CStr, Ctx, Field, Len, List, Range, Ref
+from ....layout import Expr, Prefix, Struct
+from . import BlockModel, Context, Layout, LayoutError, character, register_layout, register_struct
+from . import items
+from .items import read_str, write_str
 from .records import Experience
 
 PWMG = frozenset({"PWMG"})
@@ -46,15 +49,9 @@ class Header(BlockModel):
     sex: int = 0
 
 
-def _rd_header(r: Reader, ctx: Context) -> Header:
-    return Header(read_str(r, "full_name", NAME_MAX), read_str(r, "password", NAME_MAX),
-                  read_str(r, "race", NAME_MAX), read_str(r, "character_class", NAME_MAX), r.u8("sex"))
-
-
-def _wr_header(m: Header, w: Writer, ctx: Context) -> None:
-    for name in ("full_name", "password", "race", "character_class"):
-        write_str(w, getattr(m, name), name, NAME_MAX)
-    w.u8(m.sex, "sex")
+HEADER = Struct(Header, [
+    Field("full_name", CStr(NAME_MAX)), Field("password", CStr(NAME_MAX)), Field("race", CStr(NAME_MAX)),
+    Field("character_class", CStr(NAME_MAX)), Field("sex", U8)], name="header")
 
 
 @dataclass(slots=True)
@@ -86,35 +83,17 @@ class MonsterMemory(BlockModel):
     races: list[Lore] = field(default_factory=list)
 
 
-def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
-    n = r.u16("count")
-    m = MonsterMemory(r.u8("rf_size"), r.u8("rsf_size"), r.u8("blows_max"))
-    r.count(n, 15 + m.blows_max + m.rf_size + m.rsf_size, "races", "race")
-    for i in range(n):
-        p = f"races[{i}]"
-        lore = Lore(r.u8(f"{p}.spawned"), r.u8(f"{p}.seen"), r.u8(f"{p}.pseen"))
-        lore.pdeaths, lore.tdeaths, lore.pkills, lore.tkills = r.array("i16", 4, f"{p}.pdeaths")
-        lore.wake, lore.ignore, lore.cast_innate, lore.cast_spell = r.array("u8", 4, f"{p}.wake")
-        lore.blows = r.bytes(m.blows_max, f"{p}.blows")
-        lore.flags = r.bytes(m.rf_size, f"{p}.flags")
-        lore.spell_flags = r.bytes(m.rsf_size, f"{p}.spell_flags")
-        m.races.append(lore)
-    return m
-
-
-def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.races), "count")
-    w.u8(m.rf_size, "rf_size")
-    w.u8(m.rsf_size, "rsf_size")
-    w.u8(m.blows_max, "blows_max")
-    for i, lore in enumerate(m.races):
-        p = f"races[{i}]"
-        w.array("u8", [lore.spawned, lore.seen, lore.pseen], f"{p}.spawned")
-        w.array("i16", [lore.pdeaths, lore.tdeaths, lore.pkills, lore.tkills], f"{p}.pdeaths")
-        w.array("u8", [lore.wake, lore.ignore, lore.cast_innate, lore.cast_spell], f"{p}.wake")
-        for name, size in (("blows", m.blows_max), ("flags", m.rf_size), ("spell_flags", m.rsf_size)):
-            check_len(getattr(lore, name), size, f"{p}.{name}", "bytes")
-            w.bytes(getattr(lore, name), f"{p}.{name}")
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Len("count", U16, ("races",)), Field("rf_size", U8, export="rf_size"),
+    Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
+    Field("races", List(Struct(Lore, [
+        Field("spawned", U8), Field("seen", U8), Field("pseen", U8), Field("pdeaths", I16),
+        Field("tdeaths", I16), Field("pkills", I16), Field("tkills", I16), Field("wake", U8),
+        Field("ignore", U8), Field("cast_innate", U8), Field("cast_spell", U8),
+        Field("blows", Bytes(Ctx("blows_max", "monster memory"))),
+        Field("flags", Bytes(Ctx("rf_size", "monster memory"))),
+        Field("spell_flags", Bytes(Ctx("rsf_size", "monster memory")))], name="lore"), Ref("count"))),
+], name="monster memory")
 
 
 @dataclass(slots=True)
@@ -142,32 +121,14 @@ class ObjectMemory(BlockModel):
 _SIZES = ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max")
 
 
-def _rd_object_memory(r: Reader, ctx: Context) -> ObjectMemory:
-    m = ObjectMemory()
-    for name in _SIZES:
-        setattr(m, name, r.u8(name))
-        ctx.set(name, getattr(m, name), "object memory")
-    m.kinds = r.bytes(r.u16("kind_count"), "kinds")
-    n = r.u16("ego_count")
-    m.itype_size = r.u16("itype_size")
-    r.count(n, 1 + m.itype_size, "egos", "ego")
-    m.egos = [EgoMemory(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
-              for i in range(n)]
-    return m
-
-
-def _wr_object_memory(m: ObjectMemory, w: Writer, ctx: Context) -> None:
-    for name in _SIZES:
-        w.u8(getattr(m, name), name)
-        ctx.set(name, getattr(m, name), "object memory")
-    w.u16(len(m.kinds), "kind_count")
-    w.bytes(m.kinds, "kinds")
-    w.u16(len(m.egos), "ego_count")
-    w.u16(m.itype_size, "itype_size")
-    for i, e in enumerate(m.egos):
-        w.u8(e.everseen, f"egos[{i}].everseen")
-        check_len(e.itypes, m.itype_size, f"egos[{i}].itypes", "bytes (itype_size)")
-        w.bytes(e.itypes, f"egos[{i}].itypes")
+OBJECT_MEMORY = Struct(ObjectMemory, [
+    *[Field(n, U8, export=n) for n in _SIZES],
+    Len("kind_count", U16, ("kinds",)), Field("kinds", Bytes(Ref("kind_count"))),
+    Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
+    Field("egos", List(Struct(EgoMemory, [Field("everseen", U8),
+                                          Field("itypes", Bytes(Ctx("itype_size", "object memory")))],
+                              name="ego"), Ref("ego_count"))),
+], name="object memory")
 
 
 @dataclass(slots=True)
@@ -235,86 +196,25 @@ class Player(Experience, BlockModel):
     brand_dam: int = 0
 
 
-def _rd_player(r: Reader, ctx: Context) -> Player:
-    p = Player(r.i32("id"), read_str(r, "died_from", NAME_MAX), read_str(r, "died_flavor", 159))
-    d = p.death_info
-    d.title = read_str(r, "death_info.title", NAME_MAX)
-    d.max_lev, d.lev = r.array("i16", 2, "death_info.max_lev")
-    d.max_exp, d.exp, d.au = r.array("i32", 3, "death_info.max_exp")
-    d.max_depth, d.wpos_y, d.wpos_x, d.wpos_depth = r.array("i16", 4, "death_info.max_depth")
-    d.died_from = read_str(r, "death_info.died_from", NAME_MAX)
-    d.time = r.i32("death_info.time")
-    d.ctime = read_str(r, "death_info.ctime", NAME_MAX)
-    p.history = [read_str(r, f"history[{i}]") for i in range(HISTORY_LINES)]
-    p.hitdie = r.u8("hitdie")
-    p.expfact, p.age, p.height, p.weight = r.array("i16", 4, "expfact")
-    p.stat_max = list(r.array("i16", STAT_MAX, "stat_max"))
-    p.stat_cur = list(r.array("i16", STAT_MAX, "stat_cur"))
-    p.stat_map = list(r.array("i16", STAT_MAX, "stat_map"))
-    p.stat_birth = list(r.array("i16", STAT_MAX, "stat_birth"))
-    p.au, p.max_exp, p.exp = r.array("i32", 3, "au")
-    p.exp_frac = r.u16("exp_frac")
-    at = r.pos
-    p.lev = r.i16("lev")
-    if not 1 <= p.lev <= MAX_LEVEL:
-        r.fail("lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev), at=at)
-    p.mhp, p.chp = r.array("i16", 2, "mhp")
-    p.chp_frac = r.u16("chp_frac")
-    p.msp, p.csp = r.array("i16", 2, "msp")
-    p.csp_frac = r.u16("csp_frac")
-    p.max_lev, p.max_depth = r.array("i16", 2, "max_lev")
-    p.unignoring = r.u8("unignoring")
-    p.deep_descent, p.food = r.array("i16", 2, "deep_descent")
-    p.energy = r.i32("energy")
-    p.word_recall = r.i16("word_recall")
-    p.stealthy = r.u8("stealthy")
-    p.timed = list(r.array("i16", r.u8("timed_count"), "timed"))
-    p.brand_type = r.u8("brand_type")
-    p.brand_blast = r.u8("brand_blast")
-    p.brand_dam = r.i16("brand_dam")
-    return p
-
-
-def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
-    w.i32(p.id, "id")
-    write_str(w, p.died_from, "died_from", NAME_MAX)
-    write_str(w, p.died_flavor, "died_flavor", 159)
-    d = p.death_info
-    write_str(w, d.title, "death_info.title", NAME_MAX)
-    w.array("i16", [d.max_lev, d.lev], "death_info.max_lev")
-    w.array("i32", [d.max_exp, d.exp, d.au], "death_info.max_exp")
-    w.array("i16", [d.max_depth, d.wpos_y, d.wpos_x, d.wpos_depth], "death_info.max_depth")
-    write_str(w, d.died_from, "death_info.died_from", NAME_MAX)
-    w.i32(d.time, "death_info.time")
-    write_str(w, d.ctime, "death_info.ctime", NAME_MAX)
-    check_len(p.history, HISTORY_LINES, "history", "lines")
-    for i, line in enumerate(p.history):
-        write_str(w, line, f"history[{i}]")
-    w.u8(p.hitdie, "hitdie")
-    w.array("i16", [p.expfact, p.age, p.height, p.weight], "expfact")
-    for name in ("stat_max", "stat_cur", "stat_map", "stat_birth"):
-        check_len(getattr(p, name), STAT_MAX, name, "stats")
-        w.array("i16", getattr(p, name), name)
-    w.array("i32", [p.au, p.max_exp, p.exp], "au")
-    w.u16(p.exp_frac, "exp_frac")
-    if not 1 <= p.lev <= MAX_LEVEL:
-        raise FormatError(None, "lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev))
-    w.i16(p.lev, "lev")
-    w.array("i16", [p.mhp, p.chp], "mhp")
-    w.u16(p.chp_frac, "chp_frac")
-    w.array("i16", [p.msp, p.csp], "msp")
-    w.u16(p.csp_frac, "csp_frac")
-    w.array("i16", [p.max_lev, p.max_depth], "max_lev")
-    w.u8(p.unignoring, "unignoring")
-    w.array("i16", [p.deep_descent, p.food], "deep_descent")
-    w.i32(p.energy, "energy")
-    w.i16(p.word_recall, "word_recall")
-    w.u8(p.stealthy, "stealthy")
-    w.u8(len(p.timed), "timed_count")
-    w.array("i16", p.timed, "timed")
-    w.u8(p.brand_type, "brand_type")
-    w.u8(p.brand_blast, "brand_blast")
-    w.i16(p.brand_dam, "brand_dam")
+_DEATH = Struct(DeathInfo, [
+    Field("title", CStr(NAME_MAX)), Field("max_lev", I16), Field("lev", I16), Field("max_exp", I32),
+    Field("exp", I32), Field("au", I32), Field("max_depth", I16), Field("wpos_y", I16),
+    Field("wpos_x", I16), Field("wpos_depth", I16), Field("died_from", CStr(NAME_MAX)),
+    Field("time", I32), Field("ctime", CStr(NAME_MAX))], name="death info")
+PLAYER = Struct(Player, [
+    Field("id", I32), Field("died_from", CStr(NAME_MAX)), Field("died_flavor", CStr(159)),
+    Field("death_info", _DEATH), Field("history", List(CStr(items.NAME_MAX), HISTORY_LINES)),
+    Field("hitdie", U8), Field("expfact", I16), Field("age", I16), Field("height", I16),
+    Field("weight", I16), Field("stat_max", Array(I16, STAT_MAX)), Field("stat_cur", Array(I16, STAT_MAX)),
+    Field("stat_map", Array(I16, STAT_MAX)), Field("stat_birth", Array(I16, STAT_MAX)),
+    Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
+    Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16), Field("csp", I16),
+    Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16), Field("unignoring", U8),
+    Field("deep_descent", I16), Field("food", I16), Field("energy", I32), Field("word_recall", I16),
+    Field("stealthy", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+    Field("brand_type", U8), Field("brand_blast", U8), Field("brand_dam", I16),
+], name="player")
 
 
 @dataclass(slots=True)
@@ -323,13 +223,8 @@ class Ignore(BlockModel):
     levels: bytes = b""
 
 
-def _rd_ignore(r: Reader, ctx: Context) -> Ignore:
-    return Ignore(r.bytes(r.u8("count"), "levels"))
-
-
-def _wr_ignore(m: Ignore, w: Writer, ctx: Context) -> None:
-    w.u8(len(m.levels), "count")
-    w.bytes(m.levels, "levels")
+IGNORE = Struct(Ignore, [Len("count", U8, ("levels",)), Field("levels", Bytes(Ref("count")))],
+                name="ignore")
 
 
 @dataclass(slots=True)
@@ -345,21 +240,10 @@ class Artifacts(BlockModel):
 RANDART_EXTRA = 9
 
 
-def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
-    n = r.u16("count")
-    m = Artifacts(r.bytes(n, "art_info"))
-    pairs = r.bytes(2 * (n + RANDART_EXTRA), "randart")
-    m.randart_info, m.randart_created = pairs[0::2], pairs[1::2]
-    return m
-
-
-def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
-    n = len(m.art_info)
-    check_len(m.randart_info, n + RANDART_EXTRA, "randart_info", "entries (artifacts + 9)")
-    check_len(m.randart_created, n + RANDART_EXTRA, "randart_created", "entries (artifacts + 9)")
-    w.u16(n, "count")
-    w.bytes(m.art_info, "art_info")
-    w.bytes(bytes(v for pair in zip(m.randart_info, m.randart_created) for v in pair), "randart")
+ARTIFACTS = Struct(Artifacts, [
+    Len("count", U16, ("art_info",)), Field("art_info", Bytes(Ref("count"))),
+    Columns(Expr(f"count + {RANDART_EXTRA}"), [("randart_info", U8, True), ("randart_created", U8, True)]),
+], name="artifacts")
 
 
 @dataclass(slots=True)
@@ -371,18 +255,10 @@ class PlayerSpells(BlockModel):
     spell_cooldown: bytes = b""
 
 
-def _rd_spells(r: Reader, ctx: Context) -> PlayerSpells:
-    n = r.u16("count")
-    return PlayerSpells(*(r.bytes(n, name) for name in
-                          ("spell_flags", "spell_order", "spell_power", "spell_cooldown")))
-
-
-def _wr_spells(m: PlayerSpells, w: Writer, ctx: Context) -> None:
-    n = len(m.spell_flags)
-    w.u16(n, "count")
-    for name in ("spell_flags", "spell_order", "spell_power", "spell_cooldown"):
-        check_len(getattr(m, name), n, name, "entries (one per spell)")
-        w.bytes(getattr(m, name), name)
+PLAYER_SPELLS = Struct(PlayerSpells, [
+    Len("count", U16, ("spell_flags", "spell_order", "spell_power", "spell_cooldown")),
+    *[Field(n, Bytes(Ref("count"))) for n in ("spell_flags", "spell_order", "spell_power", "spell_cooldown")],
+], name="player spells")
 
 
 @dataclass(slots=True)
@@ -394,17 +270,9 @@ class WildMap(BlockModel):
     squares: bytes = b""
 
 
-def _rd_wild_map(r: Reader, ctx: Context) -> WildMap:
-    radius = r.u16("radius")
-    side = 2 * radius + 1
-    return WildMap(radius, r.bytes(side * side, "squares"))
-
-
-def _wr_wild_map(m: WildMap, w: Writer, ctx: Context) -> None:
-    side = 2 * m.radius + 1
-    check_len(m.squares, side * side, "squares", "bytes ((2 * radius + 1) squared)")
-    w.u16(m.radius, "radius")
-    w.bytes(m.squares, "squares")
+WILD_MAP = Struct(WildMap, [
+    Field("radius", U16), Field("squares", Bytes(Expr("(2 * radius + 1) ** 2"))),
+], name="wild map")
 
 
 # -- the SAVE_AS_STRINGS build option -------------------------------------------------------
@@ -584,15 +452,9 @@ def _wr_history(m: History, w: Writer, ctx: Context) -> None:
         write_str(w, e.event, f"{p}.event", NAME_MAX)
 
 
-_layout("header", Header, _rd_header, _wr_header)
-_layout("monster memory", MonsterMemory, _rd_monster_memory, _wr_monster_memory)
-_layout("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory)
-_layout("player", Player, _rd_player, _wr_player)
-_layout("ignore", Ignore, _rd_ignore, _wr_ignore)
-_layout("artifacts", Artifacts, _rd_artifacts, _wr_artifacts)
-_layout("player hp", character.PlayerHp, character.PLAYER_HP.read, character.PLAYER_HP.write)  # as Vanilla
-_layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
-_layout("wild map", WildMap, _rd_wild_map, _wr_wild_map)
+for _struct in (HEADER, MONSTER_MEMORY, OBJECT_MEMORY, PLAYER, IGNORE, ARTIFACTS, character.PLAYER_HP,
+                PLAYER_SPELLS, WILD_MAP):
+    register_struct(_struct, _struct.name, 1, PWMG, GAME)
 _layout("history", History, _rd_history, _wr_history)
 
 
