@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....binary import Reader, Writer, active_sink
+from ....binary import Reader, Writer
 from ....compiled import speedups
 from ....errors import FormatError
 from ....layout import (
@@ -251,120 +251,6 @@ def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
 
 def write_item_list(lst: ItemList, w: Writer, ctx: Context, path: str) -> None:
     ITEM_LIST.write(lst, w, ctx, path)
-
-
-FieldSpec = tuple[str, str] | tuple[str, str, "int | str | Records"]
-
-
-class Records:
-    """A repeated record for the C reader: a model class and, in file order, each of its fields
-    as (slot, code, argument); the codes are those of ``record_program`` in ``_speedups.c``.
-
-    An argument that is a string names a size an earlier block set in the
-    :class:`~.Context` (``of_size``...). A field with no slot (``""``) is a
-    count the model keeps as a list's length (code ``C``). :meth:`read` returns None whenever the
-    C reader is absent or meets anything but the canonical common case; the
-    caller then reads the same records with its Python code, which gives the
-    same model or the exact error.
-    """
-
-    def __init__(self, cls: type, fields: list[FieldSpec]) -> None:
-        self.cls = cls
-        self.fields = fields
-        self._compiled: dict[tuple[int, ...], object] = {}
-        # What the compiled program depends on, found once: the names of Context sizes, here
-        # and in the records this one nests (a parse asks for the key of ~35 record lists).
-        self._sizes = tuple(self._size_names())
-
-    def _size_names(self) -> list[str]:
-        names: list[str] = []
-        for f in self.fields:
-            a = f[2] if len(f) > 2 else None
-            if isinstance(a, str):
-                names.append(a)
-            elif isinstance(a, Records):
-                names.extend(a._size_names())
-        return names
-
-    def _key(self, values: dict[str, int]) -> tuple[int, ...]:
-        """The sizes this program (and the ones it nests) is compiled for."""
-        return tuple([values.get(a, -1) for a in self._sizes])
-
-    def program(self, values: dict[str, int]) -> object | None:
-        """The compiled program for the sizes in ``values`` (the Context's and the block's own),
-        or None (no C reader, a size unknown)."""
-        if _read_item_c is None:
-            return None
-        v = values
-        try:
-            sizes = (v["of_size"], v["obj_mod_max"], v["brand_max"], v["slay_max"], v["curse_max"],
-                     v["elem_max"])
-        except KeyError:
-            sizes = (0,) * 6
-        key = sizes + self._key(values)
-        prog = self._compiled.get(key)
-        if prog is None:
-            if -1 in key[6:] or (sizes == (0,) * 6 and self._has_items()):
-                return None
-            args = tuple(self._arg(f, values) for f in self.fields)
-            if None in args:
-                return None
-            prog = speedups.record_program(  # type: ignore[union-attr]
-                self.cls, tuple(self.cls.__dict__[f[0]] if f[0] else None for f in self.fields),
-                "".join(f[1] for f in self.fields), args, sizes)
-            if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
-                self._compiled.clear()
-            self._compiled[key] = prog
-        return prog
-
-    def _has_items(self) -> bool:
-        return any(f[1] in "jX" or (len(f) > 2 and isinstance(f[2], Records)
-                                    and f[2]._has_items()) for f in self.fields)
-
-    def _arg(self, f: FieldSpec, values: dict[str, int]) -> object:
-        if len(f) < 3:
-            return 0
-        a = f[2]
-        if isinstance(a, str):
-            return values[a]
-        if isinstance(a, Records):
-            return a.program(values)
-        return a
-
-    def read(self, r: Reader, ctx: Context, count: int, stop: str | int | None = None,
-             **sizes: int) -> list[Any] | None:
-        """``count`` records, or None; with a count of -1, the records before ``stop``: a string
-        in place of the first field (a string), or a byte in place of the first field (a u8).
-
-        ``sizes`` adds sizes the block itself stored (a history's ``hist_size``). None too while
-        byte spans are recorded (the studio, hexdump): the Python reader names every field's bytes.
-        """
-        if active_sink() is not None:
-            return None
-        prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
-        if prog is None:
-            return None
-        got = speedups.read_records(prog, r.data, r.pos, r.end, count, stop)  # type: ignore[union-attr]
-        if got is None:
-            return None
-        r.pos = got[1]
-        return got[0]  # type: ignore[no-any-return]
-
-    def write(self, w: Writer, ctx: Context, records: list[Any], stop: str | int | None = None,
-              **sizes: int) -> bool:
-        """Append ``records`` as the C writer encodes them; False (nothing written) where it
-        cannot (no C writer, anything unusual, a first field equal to ``stop``, which would end
-        the list when read back): the caller's Python writer then does, or says what is wrong."""
-        prog = self.program({**ctx.values, **sizes} if sizes else ctx.values)
-        if prog is None or type(records) is not list:
-            return False
-        raw = speedups.write_records(prog, records, stop)  # type: ignore[union-attr]
-        if raw is None:
-            return False
-        w.buf += raw
-        return True
-
-
 
 
 _read_item_c = _c_reader()
