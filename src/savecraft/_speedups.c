@@ -1394,10 +1394,20 @@ static struct PyModuleDef module = {
     "Compiled inner loops; savecraft works without them, only slower.", -1, methods,
 };
 
+/* The interface version: savecraft.compiled refuses a build whose number differs from its
+   own (a stale build would otherwise run a silent mix of old and new code). Bump it with any
+   change of a function's signature or behaviour. */
+#define SPEEDUPS_VERSION 2
+
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     if (int_table_init() < 0)
         return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", SPEEDUPS_VERSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

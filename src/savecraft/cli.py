@@ -159,6 +159,18 @@ class _SubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
         return parser
 
 
+class _Version(argparse._VersionAction):
+    """``--version``: the version, and which accelerated paths run (asked only then: the C
+    extension is not imported to build the parser)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from .compiled import status
+
+        self.version = f"{self.version}\naccelerated paths: {status()}"
+        super().__call__(parser, namespace, values, option_string)
+
+
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported."""
     from . import __version__
@@ -167,7 +179,7 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
                      description="Open, inspect, validate, edit and rewrite game files, byte for byte.",
                      epilog="exit status: 0 ok, 1 a file with problems or files that differ, "
                      "2 usage errors and unreadable input")
-    parser.add_argument("--version", action="version", version=f"savecraft {__version__}")
+    parser.add_argument("--version", action=_Version, version=f"savecraft {__version__}")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the output: auto means on a terminal unless NO_COLOR is set")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
