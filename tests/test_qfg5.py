@@ -280,7 +280,7 @@ def test_sizes_past_the_end() -> None:
     struct.pack_into("<I", data, marks["map_state.size"], 10**9)
     with pytest.raises(FormatError) as err:
         parse(bytes(data))
-    assert (err.value.offset, err.value.path) == (marks["map_state.size"] + 4, "map_state.data")
+    assert (err.value.offset, err.value.path) == (marks["map_state.size"] + 4, "map_state")
     data = bytearray(codec.build(save))
     struct.pack_into("<H", data, 12, 60000 ^ 0xBEAD)
     with pytest.raises(FormatError) as err:

@@ -190,7 +190,9 @@ class Emitter:
         return self.const(cached_struct("<" + code), "S")
 
     def local(self, name: str) -> str:
-        return f"v_{name}"
+        """The generated local of a member: a stored size may be named by its path
+        (``hero.size``)."""
+        return "v_" + name.replace(".", "__")
 
     def sibling(self, name: str) -> str:
         return f"pre + {name!r}"
@@ -565,6 +567,8 @@ class Struct(Type):
         if m.defaults:
             nones = {f.name for f in dataclasses.fields(self.cls) if f.default is None}
             fields = [f for f in fields if f.name in nones]
+            if not fields:  # nothing in the model says: the condition decides alone
+                return f"bool({e.expr(m.expr)})"
         return "(" + " and ".join(f"{e.local(f.name)} is not None" for f in fields) + ")"
 
     def _merge_passes(self, e: Emitter, m: Parallel, lists: list[str]) -> None:
@@ -831,8 +835,8 @@ class Struct(Type):
             return
         if isinstance(m, When):
             present = self._when_present(e, m)
-            first = m.flag or next(f.name for f in m.fields if isinstance(f, Field)
-                                   and f"{e.local(f.name)} is" in present)
+            named = [f.name for f in m.fields if isinstance(f, Field)]
+            first = m.flag or next((n for n in named if f"{e.local(n)} is" in present), named[0])
             if not m.by_model:
                 e.line(f"if bool({e.expr(m.expr)}) != {present}: raise FormatError(None, "
                        f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({present}))")

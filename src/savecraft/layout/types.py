@@ -579,35 +579,79 @@ class List(Type):
 
 
 class Switch(Type):
-    """One of several layouts, chosen by ``expr`` (Python over earlier fields, ``ctx`` and
-    ``left``, the bytes left): a tagged union whose tag is a value already read."""
+    """One of several layouts: a tagged union. The tag is ``expr`` (Python over earlier fields,
+    ``ctx`` and ``left``), or with ``peek`` the value that type reads next (not consumed: the
+    chosen layout reads it again, as a record's first field). ``default``: the layout for every
+    other tag. A writer whose cases are all records picks the case by the model's class."""
 
-    def __init__(self, expr: str, cases: dict[Any, Type]) -> None:
+    def __init__(self, expr: str, cases: dict[Any, Type], *, default: Type | None = None,
+                 peek: Type | None = None) -> None:
         self.expr = expr
         self.cases = cases
-        self.min_size = min((t.min_size for t in cases.values()), default=0)
+        self.default = default
+        self.peek = peek
+        every = [*cases.values(), *([default] if default is not None else [])]
+        self.min_size = min((t.min_size for t in every), default=0)
+        self._every = every
 
-    def _each(self, e: Emitter, emit: Callable[[Type], None]) -> None:
-        tag = e.tmp("tag")
-        e.line(f"{tag} = {e.expr(self.expr)}")
+    def _dispatch(self, e: Emitter, tag: str, emit: Callable[[Type], None]) -> None:
         for k, (value, t) in enumerate(self.cases.items()):
             e.line(f"{'if' if k == 0 else 'elif'} {tag} == {e.const(value, 'case')}:")
             with e.indented():
                 emit(t)
         e.line("else:")
-        e.line(f"    raise LayoutError('no layout for ' + repr({tag}))")
+        with e.indented():
+            if self.default is not None:
+                emit(self.default)
+            else:
+                e.line(f"raise LayoutError('no layout for ' + repr({tag}))")
+
+    def _by_class(self, e: Emitter, value: str, emit: Callable[[Type], None], fast: bool = False) -> bool:
+        classes = [getattr(t, "cls", None) for t in self._every]
+        if None in classes or len(set(classes)) != len(classes):
+            return False
+        for k, t in enumerate(self._every):
+            e.line(f"{'if' if k == 0 else 'elif'} type({value}) is {e.const(t.cls, 'cls')}:")  # type: ignore[attr-defined]
+            with e.indented():
+                emit(t)
+        e.line("else:")
+        if fast:
+            e.line("    raise _Slow")
+        else:
+            e.line(f"    raise FormatError(None, _j(w.path, pre), 'one of the record types', "
+                   f"type({value}).__name__)")
+        return True
 
     def fast_read(self, e: Emitter, target: str) -> None:
-        self._each(e, lambda t: t.fast_read(e, target))
-
-    def fast_write(self, e: Emitter, value: str) -> None:
-        self._each(e, lambda t: t.fast_write(e, value))
+        tag = e.tmp("tag")
+        if self.peek is not None:
+            keep = e.tmp("keep")
+            e.line(f"{keep} = pos")
+            self.peek.fast_read(e, tag)
+            e.line(f"pos = {keep}")
+        else:
+            e.line(f"{tag} = {e.expr(self.expr)}")
+        self._dispatch(e, tag, lambda t: t.fast_read(e, target))
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
-        self._each(e, lambda t: t.checked_read(e, target, name))
+        tag = e.tmp("tag")
+        if self.peek is not None:
+            e.line(f"{tag} = _peek(r, {e.const(self.peek, 'peek')})")
+        else:
+            e.line(f"{tag} = {e.expr(self.expr)}")
+        self._dispatch(e, tag, lambda t: t.checked_read(e, target, name))
+
+    def fast_write(self, e: Emitter, value: str) -> None:
+        if not self._by_class(e, value, lambda t: t.fast_write(e, value), fast=True):
+            tag = e.tmp("tag")
+            e.line(f"{tag} = {e.expr(self.expr)}")
+            self._dispatch(e, tag, lambda t: t.fast_write(e, value))
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        self._each(e, lambda t: t.checked_write(e, value, name))
+        if not self._by_class(e, value, lambda t: t.checked_write(e, value, name)):
+            tag = e.tmp("tag")
+            e.line(f"{tag} = {e.expr(self.expr)}")
+            self._dispatch(e, tag, lambda t: t.checked_write(e, value, name))
 
 
 class Until(Type):

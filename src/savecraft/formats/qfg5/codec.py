@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from ...binary import Reader, Record, Writer
 from ...errors import FormatError, Report
+from ...layout import U32, Adapt, Array, Bytes, Check, Const, Context, Ctx, Field, Len, List, Prefix, Ref
+from ...layout import Struct, Switch, When
 from .model import (
     BELT_SLOTS,
     ENGINE_STATE_SIZE,
@@ -48,18 +50,49 @@ HEADER = Record("header", [
     ("magic", "bytes[10]"), ("check1", "u16"), ("items", "u16"), ("noise", "u16"), ("check2", "u16"),
     ("player_type", "u32"),
 ])
-ITEM = Record("inventory item", [("sprite_id", "u32"), ("amount", "u32"), ("unique", "u32"),
-                                 ("zapped", "u32")])
-MESSAGE = Record("message state", [("said", "u32"), ("removed", "u32")])
-OBJECT_HEAD = Record("object header", [("type", "u32"), ("id", "u32")])
-EQUIPMENT = Record("belt and equipment", [
-    ("belt", f"u32[{BELT_SLOTS}]"), ("selected", "u32"), ("active", "u32"),
-    ("sword", "u32"), ("shield", "u32"), ("helmet", "u32"), ("armour", "u32"), ("amulet", "u32"),
-])
-BELT = Record("belt", [("items", f"u32[{BELT_SLOTS}]"), ("selected", "u32"), ("active", "u32")])
-SLOTS = Record("equipment", [("sword", "u32"), ("shield", "u32"), ("helmet", "u32"), ("armour", "u32"),
-                             ("amulet", "u32")])
-assert BELT.size + SLOTS.size == EQUIPMENT.size
+# What follows the header, declared once: the parser reads and the builder writes with these.
+ITEM = Struct(InventoryItem, [Field("sprite_id", U32), Field("amount", U32), Field("unique", U32),
+                              Field("zapped", U32)], name="inventory item")
+DIALOGUE_ROOM = Struct(DialogueRoom, [
+    Field("room", U32),
+    Field("messages", List(Struct(MessageState, [Field("said", U32), Field("removed", U32)],
+                                  name="message state"), Prefix(U32, "messages"))),
+], name="dialogue room")
+BODY = Struct(QfgSave, [
+    Field("noise", Bytes(Ctx("noise_length", "header"))),
+    Field("player_state", Adapt(Bytes(PLAYER_STATE_SIZE), deobfuscate, obfuscate,
+                                f"{PLAYER_STATE_SIZE} bytes of player state")),
+    Field("inventory", List(ITEM, Ctx("inventory_count", "header"))),
+    Field("dialogue", List(DIALOGUE_ROOM, Prefix(U32, "dialogue.rooms"))),
+], name="savegame body")
+EMPTY_SLOT = Struct(EmptySlot, [Const("size", U32, 0, "0 (an empty slot)")], name="empty slot")
+GAME_OBJECT = Struct(GameObject, [
+    Len("size", U32, ("data",)),
+    Check("len(data) > 0", "data", "at least one byte (size 0 marks an empty slot)", "'0 bytes'",
+          on_write=True, on_read=False),
+    Field("type", U32), Field("id", U32), Field("data", Bytes(Ref("size"))),
+], name="object")
+ROOM = Struct(RoomObjects, [Field("objects", List(
+    Switch("", {0: EMPTY_SLOT}, default=GAME_OBJECT, peek=U32), Prefix(U32, "count")))], name="room")
+# Everything after the room records, up to the end of the current room.
+TAIL = Struct(QfgSave, [
+    Field("engine_state", Bytes(ENGINE_STATE_SIZE)),
+    Len("hero.size", U32, ("hero",)), Field("hero", Bytes(Ref("hero.size"))),
+    Field("belt", Struct(Belt, [Field("items", Array(U32, BELT_SLOTS)), Field("selected", U32),
+                                Field("active", U32)], name="belt")),
+    Field("equipment", Struct(Equipment, [Field(n, U32) for n in
+                                          ("sword", "shield", "helmet", "armour", "amulet")],
+                              name="equipment")),
+    Len("map_state.size", U32, ("map_state",)), Field("map_state", Bytes(Ref("map_state.size"))),
+    Field("current_room", U32),
+    Check(f"current_room not in {GLOBAL_ROOMS} or not room_data", "room_data",
+          f"no room data for the rooms {GLOBAL_ROOMS} (they have none)", "f'{len(room_data)} bytes'",
+          on_write=True, on_read=False),
+    When(f"current_room not in {GLOBAL_ROOMS}", [
+        Len("room_data.size", U32, ("room_data",)), Field("room_data", Bytes(Ref("room_data.size")))],
+        "", defaults=True),
+], name="savegame tail")
+_TAIL_FIELDS = TAIL.field_names()
 MAX_ROOM_GUESS = 4096  # how many room records the wrong-room-count diagnosis tries
 
 
@@ -94,11 +127,11 @@ def _read(r: Reader, save: QfgSave, report: Report) -> None:
     if not NOISE_MIN <= noise <= NOISE_MAX:
         report.error(14, "header.noise_length", f"{NOISE_MIN} to {NOISE_MAX} noise bytes (XORed with "
                      f"0x{NOISE_KEY:04X})", str(noise))
+    ctx = _context(noise, items)
+    body = BODY.read(r, ctx)
+    save.noise, save.player_state, save.inventory, save.dialogue = (
+        body.noise, body.player_state, body.inventory, body.dialogue)
     save.player_type = player_type
-    save.noise = r.bytes(noise, "noise")
-    save.player_state = deobfuscate(r.bytes(PLAYER_STATE_SIZE, "player_state"))
-    save.inventory = [InventoryItem(*v) for v in r.records(ITEM, items, "inventory")]
-    save.dialogue = _read_dialogue(r)
     objects_at = r.pos
     total = r.u32("objects.total")
     rooms_at = r.pos
@@ -124,49 +157,24 @@ def _read(r: Reader, save: QfgSave, report: Report) -> None:
     _check_total(save, total, objects_at, report)
 
 
-def _read_dialogue(r: Reader) -> list[DialogueRoom]:
-    n = r.count(r.u32("dialogue.rooms"), 8, "dialogue.rooms", "dialogue room")
-    rooms = []
-    for i in range(n):
-        path = f"dialogue[{i}]"
-        room = r.u32(f"{path}.room")
-        flags = r.records(MESSAGE, r.u32(f"{path}.messages"), f"{path}.messages")  # count checked there
-        rooms.append(DialogueRoom(room, [MessageState(said, removed) for said, removed in flags]))
-    return rooms
+def _context(noise_length: int, inventory_count: int) -> Context:
+    """The two counts the header stores (XORed) for the body."""
+    ctx = Context()
+    ctx.set("noise_length", noise_length, "header")
+    ctx.set("inventory_count", inventory_count, "header")
+    return ctx
 
 
 def _read_rooms(r: Reader, count: int) -> list[RoomObjects]:
-    rooms = []
-    for i in range(count):
-        path = f"rooms[{i}]"
-        n = r.count(r.u32(f"{path}.count"), 4, f"{path}.count", "object")
-        objects: list[GameObject | EmptySlot] = []
-        for k in range(n):
-            size = r.u32(f"{path}.objects[{k}].size")
-            if size == 0:
-                objects.append(EmptySlot())
-                continue
-            type_, id_ = r.record(OBJECT_HEAD, f"{path}.objects[{k}]")
-            objects.append(GameObject(type_, id_, r.bytes(size, f"{path}.objects[{k}].data")))
-        rooms.append(RoomObjects(objects))
-    return rooms
-
-
-def _sized(r: Reader, name: str) -> bytes:
-    size = r.u32(f"{name}.size")
-    return r.bytes(size, f"{name}.data")
+    ctx = Context()
+    return [ROOM.read(r, ctx, f"rooms[{i}]") for i in range(count)]
 
 
 def _read_tail(r: Reader, save: QfgSave) -> None:
     """Everything after the room records, up to the end of the current room."""
-    save.engine_state = r.bytes(ENGINE_STATE_SIZE, "engine_state")
-    save.hero = _sized(r, "hero")
-    belt, selected, active = r.record(BELT, "belt")  # BELT + SLOTS = EQUIPMENT, named as the model is
-    save.belt = Belt(list(belt), selected, active)
-    save.equipment = Equipment(*r.record(SLOTS, "equipment"))
-    save.map_state = _sized(r, "map_state")
-    save.current_room = r.u32("current_room")
-    save.room_data = b"" if save.current_room in GLOBAL_ROOMS else _sized(r, "room_data")
+    tail = TAIL.read(r, Context())
+    for name in _TAIL_FIELDS:
+        setattr(save, name, getattr(tail, name))
 
 
 def guess_room_count(data: bytes, rooms_at: int) -> int | None:
@@ -203,11 +211,6 @@ def _check_total(save: QfgSave, total: int, at: int, report: Report) -> None:
 # -- build -----------------------------------------------------------------------------------
 
 
-def _exact(value: bytes, size: int, name: str) -> None:
-    if len(value) != size:
-        raise FormatError(None, name, f"{size} bytes", f"{len(value)} bytes")
-
-
 def build(save: QfgSave) -> bytes:
     if not NOISE_MIN <= len(save.noise) <= NOISE_MAX:
         raise FormatError(None, "noise", f"{NOISE_MIN} to {NOISE_MAX} bytes", f"{len(save.noise)} bytes")
@@ -217,49 +220,13 @@ def build(save: QfgSave) -> bytes:
         raise FormatError(None, "rooms", f"{ROOM_COUNT} room records", str(len(save.rooms)))
     if save.total_rule not in TOTAL_RULES:
         raise FormatError(None, "total_rule", "one of " + ", ".join(TOTAL_RULES), repr(save.total_rule))
-    _exact(save.player_state, PLAYER_STATE_SIZE, "player_state")
-    _exact(save.engine_state, ENGINE_STATE_SIZE, "engine_state")
-    if len(save.belt.items) != BELT_SLOTS:
-        raise FormatError(None, "belt.items", f"{BELT_SLOTS} item ids", str(len(save.belt.items)))
-    if save.current_room in GLOBAL_ROOMS and save.room_data:
-        raise FormatError(None, "room_data", f"no room data for room {save.current_room} (0 and 900 "
-                          "have none)", f"{len(save.room_data)} bytes")
     w = Writer()
     w.record(HEADER, (MAGIC, CHECK_1, len(save.inventory) ^ ITEMS_KEY, len(save.noise) ^ NOISE_KEY,
                       CHECK_2, save.player_type), "header")
-    w.bytes(save.noise)
-    w.bytes(obfuscate(save.player_state))
-    for i, item in enumerate(save.inventory):
-        w.record(ITEM, (item.sprite_id, item.amount, item.unique, item.zapped), f"inventory[{i}]")
-    w.u32(len(save.dialogue), "dialogue")
-    for i, d in enumerate(save.dialogue):
-        w.u32(d.room, f"dialogue[{i}].room")
-        w.u32(len(d.messages), f"dialogue[{i}].messages")
-        w.array("u32", [v for m in d.messages for v in (m.said, m.removed)], f"dialogue[{i}].messages")
+    ctx = _context(len(save.noise), len(save.inventory))
+    BODY.write(save, w, ctx)
     w.u32(save.objects_total(), "objects.total")
     for i, room in enumerate(save.rooms):
-        path = f"rooms[{i}]"
-        w.u32(len(room.objects), f"{path}.count")
-        for k, obj in enumerate(room.objects):
-            if isinstance(obj, EmptySlot):
-                w.u32(0)
-                continue
-            if not obj.data:
-                raise FormatError(None, f"{path}.objects[{k}].data",
-                                  "at least one byte (size 0 marks an empty slot)", "0 bytes")
-            w.u32(len(obj.data), f"{path}.objects[{k}].size")
-            w.record(OBJECT_HEAD, (obj.type, obj.id), f"{path}.objects[{k}]")
-            w.bytes(obj.data)
-    w.bytes(save.engine_state)
-    w.u32(len(save.hero), "hero.size")
-    w.bytes(save.hero)
-    e = save.equipment
-    w.record(EQUIPMENT, (save.belt.items, save.belt.selected, save.belt.active, e.sword, e.shield,
-                         e.helmet, e.armour, e.amulet), "equipment")
-    w.u32(len(save.map_state), "map_state.size")
-    w.bytes(save.map_state)
-    w.u32(save.current_room, "current_room")
-    if save.current_room not in GLOBAL_ROOMS:
-        w.u32(len(save.room_data), "room.size")
-        w.bytes(save.room_data)
+        ROOM.write(room, w, ctx, f"rooms[{i}]")
+    TAIL.write(save, w, ctx)
     return w.getvalue()
