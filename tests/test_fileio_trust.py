@@ -226,7 +226,7 @@ def test_the_key_is_created_0600_and_never_wider(tmp_path: Path, monkeypatch: py
 
     old = os.umask(0o022)
     try:
-        monkeypatch.setattr(certs.os, "chmod", killed)
+        monkeypatch.setattr(os, "chmod", killed)  # (certs narrowed the key with os.chmod)
         cert, key = certs.default_paths(tmp_path / "world.state")
         try:
             certs.make_self_signed(cert, key)

@@ -19,6 +19,7 @@ import html
 import ipaddress
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import webbrowser
@@ -116,11 +117,16 @@ async def _serve(args: argparse.Namespace, workspace: Workspace) -> None:
     print("Open that address in a browser (it holds the access token). Ctrl-C stops the studio.",
           flush=True)
     private: str | None = None
+    stop = asyncio.Event()
+    try:  # `kill` stops it as Ctrl-C does: the redirect file is removed either way
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    except (NotImplementedError, RuntimeError):
+        pass
     try:
         if not args.no_browser:
             private = tempfile.mkdtemp(prefix="savecraft-studio-")  # 0700
             webbrowser.open(redirect_file(Path(private), url).as_uri())
-        await asyncio.Event().wait()
+        await stop.wait()
     finally:
         if private is not None:
             shutil.rmtree(private, ignore_errors=True)
