@@ -364,14 +364,12 @@ def test_a_descriptor_shortage_is_logged_once(tmp_path: Path, world: Path) -> No
     """A cap set above the descriptor limit: accept fails, and says so once, not 27 MB of it."""
     with studio(tmp_path, world, args=("--max-connections", "2000"), preexec=_low_fd_limit(64)) as s:
         socks: list[socket.socket] = []
-        deadline = time.monotonic() + 30
         for _ in range(300):
-            if time.monotonic() > deadline:
-                break
             try:
                 socks.append(socket.create_connection(("127.0.0.1", s.port), timeout=1))
             except OSError:
-                pass
+                break  # the backlog is full too: the studio has long run out
+        assert len(socks) > 64  # more than the studio has descriptors for
         time.sleep(3)  # asyncio retries accept every second: three more chances to flood the log
         for c in socks:
             c.close()
