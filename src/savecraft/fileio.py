@@ -9,7 +9,14 @@ The promise is that a write lands where the user meant, or not at all:
   the next write to the same place.
 * A symlink is followed: its target is replaced (in the target's folder) and
   the link stays a link. Save folders kept behind links (cloud sync, Steam)
-  would otherwise silently keep the old save.
+  would otherwise silently keep the old save. As the kernel's
+  ``protected_symlinks`` rule has it, a link in a sticky world-writable
+  folder (``/tmp``) is followed only when it belongs to the writer or to the
+  folder's owner; a link planted there by another user is refused.
+* The replacement keeps the old file's owner, group and mode, as editors do
+  (root saving a user's file leaves it the user's). A file with other hard
+  links is refused, not replaced: a rename would leave the other names with
+  the old bytes, and writing into the file in place could tear it.
 * A FIFO, a character or block device, a socket, ``/dev/stdout`` or ``-`` is
   a stream, not a file: the bytes are written into it directly, with no
   temporary file, no rename and no backup. Renaming over ``/dev/null`` as
@@ -18,7 +25,9 @@ The promise is that a write lands where the user meant, or not at all:
   is hard-linked (or, where links are not possible, copied and flushed) under
   a temporary name and renamed to ``NAME.bak``, so a kill never leaves a torn
   backup and never destroys the previous good one.
-* A read-only file is not replaced unless ``force`` is given.
+* A read-only file is not replaced unless ``force`` is given: read-only as
+  ``access()`` judges it for this process, and for root (whom ``access()``
+  always allows) a file with no write bit.
 * Savecraft creates the file (or the folder) it is asked to write, never the
   folders above it: a missing folder is an error, the same for every command.
 * Every operating-system failure (missing folder, permission, read-only file
@@ -192,12 +201,63 @@ def _write_stream(path: PathLike, data: bytes, out: BinaryIO | None) -> Written:
     return Written(Path(name), len(data), stream=True)
 
 
+def _shared_folder(st: os.stat_result) -> bool:
+    """A sticky, world-writable folder (``/tmp``): anyone may plant a name in it."""
+    return bool(st.st_mode & stat.S_ISVTX) and bool(st.st_mode & stat.S_IWOTH)
+
+
 def _resolve(dest: Path) -> Path:
-    """The real file a name stands for: links followed, even a link whose target does not exist yet."""
-    try:
-        return Path(os.path.realpath(dest, strict=False))
-    except OSError:  # a link loop
-        raise WriteError(dest, "too many levels of symbolic links") from None
+    """The real file a name stands for: links followed, even a link whose target does not exist yet.
+
+    Links are followed only where the kernel's ``protected_symlinks`` rule
+    would follow them: a link in a sticky world-writable folder (``/tmp``)
+    must belong to the writer or to the folder's owner. Otherwise another
+    user could plant ``/tmp/out.sav -> /etc/passwd`` and have root's write
+    land on it; the kernel refuses that for ``open()``, but a rename over the
+    link's resolved target would not be stopped by it, so the rule is
+    applied here, to every link on the way.
+    """
+    name = os.fspath(dest)
+    current = "/" if name.startswith("/") else os.getcwd()
+    pending = name.split("/")
+    pending.reverse()
+    euid = os.geteuid()
+    hops = 0
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = os.path.dirname(current)
+            continue
+        candidate = os.path.join(current, part)
+        try:
+            st = os.lstat(candidate)
+        except OSError:
+            current = candidate
+            continue
+        if not stat.S_ISLNK(st.st_mode):
+            current = candidate
+            continue
+        hops += 1
+        if hops > 40:
+            raise WriteError(dest, "too many levels of symbolic links")
+        try:
+            folder = os.stat(current)
+        except OSError as exc:
+            raise WriteError(dest, _reason(exc), exc.errno) from None
+        if _shared_folder(folder) and st.st_uid not in (euid, folder.st_uid):
+            raise WriteError(dest, f"{candidate} is a symbolic link owned by another user (uid "
+                             f"{st.st_uid}) in the shared folder {current}; the system does not "
+                             "follow such links (protected_symlinks), and neither does savecraft")
+        try:
+            target = os.readlink(candidate)
+        except OSError as exc:
+            raise WriteError(dest, _reason(exc), exc.errno) from None
+        if target.startswith("/"):
+            current = "/"
+        pending.extend(reversed(target.split("/")))
+    return Path(current)
 
 
 def _tmp_name(dest: Path, tag: str = "") -> Path:
@@ -271,13 +331,73 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_new(tmp: Path, data: bytes, mode: int) -> None:
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+def _write_new(tmp: Path, data: bytes, mode: int, owner: tuple[int, int] | None = None) -> None:
+    """The new bytes in a file of their own, flushed, with the old file's owner, group and mode.
+
+    The file is made 0600 and only widened once it holds its owner: a key
+    or a save is never readable by others for a moment, even if killed here.
+    ``chown`` comes before ``chmod`` because it clears set-id bits.
+    """
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "wb") as fh:
+        os.fchmod(fh.fileno(), 0o600)  # whatever the umask left
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
+        if owner is not None and owner != (-1, -1):
+            os.fchown(fh.fileno(), *owner)
         os.fchmod(fh.fileno(), mode)
+
+
+def _owner_to_keep(st: os.stat_result) -> tuple[int, int] | None:
+    """The ``fchown`` arguments that give the new file the old one's owner and group.
+
+    ``None`` when this writer may not: another user's file is refused rather
+    than silently made the writer's. A group the writer is not in is left to
+    the folder (a setgid folder gives it back by itself).
+    """
+    euid = os.geteuid()
+    if euid == 0:
+        return st.st_uid, st.st_gid
+    if st.st_uid != euid:
+        return None
+    return -1, st.st_gid if st.st_gid in (os.getegid(), *os.getgroups()) else -1
+
+
+def _other_links(real: Path, st: os.stat_result) -> int:
+    """The file's hard links other than its own name and savecraft's own backup links.
+
+    A write with a backup links the old file as ``NAME.bak`` before the
+    rename: a kill in between leaves ``NAME`` and ``NAME.bak`` one file, which
+    is savecraft's doing and no one else's link.
+    """
+    try:
+        st = os.stat(real)  # again: clean_stale may just have removed a killed write's backup link
+    except OSError:
+        return 0
+    ours = 0
+    try:
+        with os.scandir(real.parent) as entries:
+            for entry in entries:
+                if entry.name == f"{real.name}.bak" or (
+                        entry.name.startswith(f".{real.name}.bak.") and entry.name.endswith(".tmp")):
+                    try:
+                        if entry.inode() == st.st_ino:
+                            ours += 1
+                    except OSError:
+                        continue
+    except OSError:
+        pass
+    return max(0, st.st_nlink - 1 - ours)
+
+
+def _read_only(real: Path, st: os.stat_result) -> bool:
+    """Read-only as the system judges it for this process (``access``), and, for root, whom
+    ``access`` always allows, a file with no write bit at all, as editors warn."""
+    kwargs: dict[str, bool] = {"effective_ids": True} if os.access in os.supports_effective_ids else {}
+    if not os.access(real, os.W_OK, **kwargs):
+        return True
+    return not st.st_mode & 0o222
 
 
 def _backup(real: Path) -> Path:
@@ -305,10 +425,12 @@ def _umask_mode() -> int:
 
 
 def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool = False,
-               stdout: BinaryIO | None = None) -> Written:
+               stdout: BinaryIO | None = None, mode: int | None = None) -> Written:
     """Write ``data`` where ``path`` says, by the rules in this module's docstring.
 
     ``stdout`` replaces ``sys.stdout.buffer`` for ``-`` (tests, embedding).
+    ``mode`` is the new file's mode whatever the old one's or the umask
+    (``0o600`` for a private key: it is never wider, not even for a moment).
     Raises :class:`WriteError` for every operating-system failure.
     """
     if not isinstance(data, bytes | bytearray | memoryview):
@@ -316,10 +438,12 @@ def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool
     name = os.fspath(path)
     if name == "":
         raise WriteError(name, "an empty file name")
-    if is_stream(name):
+    if name == STDOUT:
         return _write_stream(name, bytes(data), stdout)
     dest = Path(name)
-    real = _resolve(dest)
+    real = _resolve(dest)  # refuses a planted link before anything is opened through it
+    if is_stream(name):
+        return _write_stream(name, bytes(data), stdout)
     folder = real.parent
     try:
         st: os.stat_result | None = os.stat(real)
@@ -332,14 +456,26 @@ def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool
     if not folder.is_dir():
         raise WriteError(dest, f"the folder {folder} does not exist" if not folder.exists()
                          else f"{folder} is not a folder")
-    if st is not None and not st.st_mode & 0o222 and not force:
+    if st is not None and not force and _read_only(real, st):
         raise WriteError(dest, "the file is read-only (use --force to replace it)")
     clean_stale(real)
-    mode = stat.S_IMODE(st.st_mode) if st is not None else _umask_mode()
+    owner: tuple[int, int] | None = None
+    if st is not None:
+        links = _other_links(real, st)
+        if links:
+            raise WriteError(dest, f"the file has {links} other hard link(s); replacing it would "
+                             "leave them with the old bytes and writing into it could tear it "
+                             "(write to a new name, or remove the other links)")
+        owner = _owner_to_keep(st)
+        if owner is None:
+            raise WriteError(dest, f"the file belongs to another user (uid {st.st_uid}); a "
+                             "replacement written by this user could not keep that owner")
+    if mode is None:
+        mode = stat.S_IMODE(st.st_mode) if st is not None else _umask_mode()
     tmp = _tmp_name(real)
     made_backup: Path | None = None
     try:
-        _write_new(tmp, bytes(data), mode)
+        _write_new(tmp, bytes(data), mode, owner)
         if backup and st is not None:
             made_backup = _backup(real)
         os.replace(tmp, real)

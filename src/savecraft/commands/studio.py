@@ -4,15 +4,26 @@ Starts the studio's server (:mod:`savecraft.studio.server`) on 127.0.0.1 by
 default, prints its address with a fresh access token (as Jupyter does),
 opens the files given, and opens the browser unless ``--no-browser``. It runs
 until interrupted (Ctrl-C).
+
+The browser is not given the address on its command line, where every local
+user could read the token (``ps``): it opens a redirect file, made 0600 in a
+private (0700) temporary folder and removed when the studio stops, as
+Jupyter's ``jpserver-*-open.html`` is.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import ipaddress
+import os
+import shutil
+import signal
 import sys
+import tempfile
 import webbrowser
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
@@ -31,9 +42,43 @@ def _port(text: str) -> int:
     return port
 
 
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 1, found {n}")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, found {text!r}") from None
+    if not 0 < n <= 86400:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 (at most a day), found {text}")
+    return n
+
+
 def _address(host: str, port: int, token: str) -> str:
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/?token={token}"
+
+
+def redirect_file(folder: Path, url: str) -> Path:
+    """A page that sends the browser on to ``url``, readable by this user alone."""
+    page = folder / "savecraft-studio-open.html"
+    shown = html.escape(url, quote=True)
+    text = ("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"refresh\" content=\"0;url={shown}\">"
+            "<title>savecraft studio</title></head>\n"
+            f"<body><p>Opening the <a href=\"{shown}\">savecraft studio</a>...</p></body></html>\n")
+    fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return page
 
 
 def _open(paths: list[str]) -> Workspace:
@@ -53,32 +98,39 @@ def _open(paths: list[str]) -> Workspace:
 
 
 async def _serve(args: argparse.Namespace, workspace: Workspace) -> None:
-    from aiohttp import web
-
-    from ..studio.server import make_app, new_token
+    from ..studio.server import listen, make_app, new_token, runner_for
 
     token = args.token or new_token()
-    app = make_app(workspace, token)
-    runner = web.AppRunner(app, access_log=None)
+    app = make_app(workspace, token, host=args.host)
+    runner = runner_for(app, args.timeout)
     await runner.setup()
-    site = web.TCPSite(runner, args.host, args.port)
     try:
-        await site.start()
+        server, _ = await listen(runner, args.host, args.port, args.max_connections)
     except OSError as exc:
         await runner.cleanup()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    bound = runner.addresses  # (the port the OS picked for --port 0)
-    port = int(bound[0][1]) if bound else args.port
+    bound = server.sockets[0].getsockname() if server.sockets else None  # (--port 0)
+    port = int(bound[1]) if bound else args.port
     url = _address(args.host, port, token)
     print(f"savecraft studio: {len(workspace.documents)} file(s) open", flush=True)
     print(f"    {url}", flush=True)
     print("Open that address in a browser (it holds the access token). Ctrl-C stops the studio.",
           flush=True)
-    if not args.no_browser:
-        webbrowser.open(url)
+    private: str | None = None
+    stop = asyncio.Event()
+    try:  # `kill` stops it as Ctrl-C does: the redirect file is removed either way
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    except (NotImplementedError, RuntimeError):
+        pass
     try:
-        await asyncio.Event().wait()
+        if not args.no_browser:
+            private = tempfile.mkdtemp(prefix="savecraft-studio-")  # 0700
+            webbrowser.open(redirect_file(Path(private), url).as_uri())
+        await stop.wait()
     finally:
+        if private is not None:
+            shutil.rmtree(private, ignore_errors=True)
+        server.close()
         await runner.cleanup()
 
 
@@ -112,5 +164,11 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=_port, default=0,
                    help="port (default 0: any free port)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--max-connections", type=_positive, default=None, metavar="N",
+                   help="connections open at once (default: from the file descriptor limit, at "
+                   "most 256)")
+    p.add_argument("--timeout", type=_seconds, default=15.0, metavar="SECONDS",
+                   help="time a connection may take to send a request's headers, or stay idle "
+                   "(default 15)")
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_studio)

@@ -10,12 +10,19 @@ thousands of players log in at once.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
 import ssl
+import stat
 from pathlib import Path
 
 from ..errors import SavecraftError
-from ..fileio import atomic_write
+from ..fileio import atomic_write, write_file
+
+log = logging.getLogger("savecraft.net.certs")
+
+KEY_MODE = 0o600
+"""The private key's mode: the server's user alone may read it."""
 
 
 class CertError(SavecraftError):
@@ -61,9 +68,26 @@ def make_self_signed(cert: Path, key: Path, host: str = "localhost") -> None:
     key_pem = private.private_bytes(serialization.Encoding.PEM,
                                     serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())
-    atomic_write(key, key_pem)
-    os.chmod(key, 0o600)
+    write_file(key, key_pem, mode=KEY_MODE)  # created 0600: never readable by others, even if killed
     atomic_write(cert, certificate.public_bytes(serialization.Encoding.PEM))
+
+
+def repair_key_mode(key: Path) -> bool:
+    """Make a kept key 0600 again if it is readable or writable by others; True if it was.
+
+    Older savecraft wrote the key with the umask's mode and narrowed it
+    afterwards, so a kill in between left it world-readable for good.
+    """
+    try:
+        st = os.lstat(key)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or not st.st_mode & 0o077:
+        return False
+    os.chmod(key, KEY_MODE)
+    log.warning("%s: the private key was readable by others (mode %o); made it %o",
+                key, stat.S_IMODE(st.st_mode), KEY_MODE)
+    return True
 
 
 def server_context(cert: Path, key: Path) -> ssl.SSLContext:
@@ -91,6 +115,8 @@ def ensure_server_context(state: str | Path, cert: str | Path | None = None,
         if not (cert_p.exists() and key_p.exists()):
             make_self_signed(cert_p, key_p, host)
             made = True
+        else:
+            repair_key_mode(key_p)
     else:
         cert_p, key_p = Path(cert), Path(key)
         for p in (cert_p, key_p):
@@ -114,4 +140,4 @@ def client_context(cafile: str | Path | None = None) -> ssl.SSLContext:
 
 
 __all__ = ["CertError", "client_context", "default_paths", "ensure_server_context",
-           "make_self_signed", "server_context"]
+           "make_self_signed", "repair_key_mode", "server_context"]

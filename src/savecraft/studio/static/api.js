@@ -1,5 +1,22 @@
-// Requests to the studio's server. The access token travels in a same-site cookie set when the
-// page was opened with ?token=..., so every call here is a plain same-origin fetch.
+// Requests to the studio's server. The page is opened with ?token=... (from the address the studio
+// printed, or the private redirect file it gave the browser); the token is kept in sessionStorage,
+// which belongs to this origin alone (port included), and taken out of the address bar. Every API
+// call carries it: in the X-Savecraft-Token header, or in the address for what the browser itself
+// fetches (pictures, the download link). The studio's cookie only opens the page's own files.
+
+const TOKEN_KEY = "savecraft-studio-token";
+const HEADER = "X-Savecraft-Token";
+
+function takeToken() {
+  const found = new URLSearchParams(location.search).get("token");
+  if (found) {
+    sessionStorage.setItem(TOKEN_KEY, found);
+    history.replaceState(null, "", location.pathname + location.hash);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) || "";
+}
+
+const TOKEN = takeToken();
 
 export class ApiError extends Error {
   constructor(message, body) {
@@ -17,31 +34,49 @@ async function check(response) {
   return body;
 }
 
+// The address of an API call: the given parameters added, the token left to the header.
+function apiUrl(path, params = {}) {
+  const url = new URL(path, location.origin);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  url.searchParams.delete("token");
+  return url.pathname + url.search;
+}
+
 export async function get(path, params = {}) {
-  const query = new URLSearchParams(params).toString();
-  return check(await fetch(query ? `${path}?${query}` : path, { credentials: "same-origin" }));
+  return check(await fetch(apiUrl(path, params), { credentials: "same-origin", headers: { [HEADER]: TOKEN } }));
 }
 
 export async function post(path, body = {}) {
-  return check(await fetch(path, {
+  return check(await fetch(apiUrl(path), {
     method: "POST",
     credentials: "same-origin",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", [HEADER]: TOKEN },
     body: JSON.stringify(body),
   }));
+}
+
+// DELETE: the raw response (the caller words its own error).
+export async function del(path) {
+  return fetch(apiUrl(path), { method: "DELETE", credentials: "same-origin", headers: { [HEADER]: TOKEN } });
 }
 
 export async function upload(name, bytes) {
   return check(await fetch("/api/open", {
     method: "POST",
     credentials: "same-origin",
-    headers: { "Content-Type": "application/octet-stream", "X-Filename": encodeURIComponent(name) },
+    headers: { "Content-Type": "application/octet-stream", "X-Filename": encodeURIComponent(name), [HEADER]: TOKEN },
     body: bytes,
   }));
 }
 
+// A document's address; one the browser fetches by itself (an <img>, a download link) carries the
+// token in its query, since no header can be added there.
 export function docUrl(docId, what) {
-  return `/api/doc/${encodeURIComponent(docId)}/${what}`;
+  const [path, query] = what.split("?", 2);
+  const base = `/api/doc/${encodeURIComponent(docId)}` + (path ? `/${path}` : "");
+  const params = new URLSearchParams(query || "");
+  params.set("token", TOKEN);
+  return `${base}?${params}`;
 }
 
 // A small element builder: el("div", {class: "x", onclick: f}, child, "text", ...).

@@ -2,7 +2,7 @@
 // editor, the problems list, pictures, and the comparison of two files. Everything shown comes from
 // the server's format-neutral views (tree, spans, problems, diff); the page knows no format.
 
-import { ApiError, docUrl, el, get, hex, post, upload } from "./api.js";
+import { ApiError, del, docUrl, el, get, hex, post, upload } from "./api.js";
 import { HexView } from "./hex.js";
 import { Tree } from "./tree.js";
 
@@ -43,7 +43,7 @@ async function closeDoc(docId) {
   const d = studio.docs.get(docId);
   if (d && d.dirty && !window.confirm(`${d.name} has unsaved changes. Close it anyway?`)) return;
   await busy(async () => {
-    const response = await fetch(docUrl(docId, "").replace(/\/$/, ""), { method: "DELETE", credentials: "same-origin" });
+    const response = await del(docUrl(docId, ""));
     if (!response.ok) throw new ApiError(`cannot close ${docId}: ${response.status}`);
     studio.docs.delete(docId);
     if (studio.current === docId) {
