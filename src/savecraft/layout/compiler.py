@@ -54,6 +54,7 @@ from .types import (
     Stored,
     Terminated,
     Type,
+    Until,
     When,
     count_checked,
     count_fast,
@@ -470,30 +471,10 @@ class Struct(Type):
                     self._fast_member(e, f)
             self._when_absent(e, m)
             return
-        if isinstance(m, Parallel):
-            lists = []
-            stop = e.const(m.stop, "stop")
-            for p in m.passes:
-                lst, x, s, at = e.tmp("lst"), e.tmp("x"), e.tmp("s"), e.tmp("at")
-                lists.append(lst)
-                native = e.native_lists(p)
-                if native is not None:
-                    got = e.tmp("got")
-                    e.line(f"{got} = {native[0]}(d, pos, end, ctx, -1, {stop})")
-                    e.line(f"if {got} is not None:")
-                    e.line(f"    {lst}, pos = {got}")
-                    e.line("else:")
-                    e.depth += 1
-                e.line(f"{lst} = []")
-                e.line("while True:")
-                with e.indented():
-                    e.line(f"{at} = pos")
-                    m.first.fast_read(e, s)
-                    e.line(f"if {s} == {stop}: break")
-                    e.line(f"{x}, pos = {e.fast_reader(p)}(d, {at}, end, ctx)")
-                    e.line(f"{lst}.append({x})")
-                if native is not None:
-                    e.depth -= 1
+        if isinstance(m, Parallel):  # each stored list is an Until over its pass
+            lists = [e.tmp("lst") for _ in m.passes]
+            for lst, (p, end) in zip(lists, self._passes(m)):
+                Until(p, m.first, m.stop, end).fast_read(e, lst)
             self._merge_passes(e, m, lists)
             return
         if isinstance(m, Columns):
@@ -571,6 +552,10 @@ class Struct(Type):
                 return f"bool({e.expr(m.expr)})"
         return "(" + " and ".join(f"{e.local(f.name)} is not None" for f in fields) + ")"
 
+    @staticmethod
+    def _passes(m: Parallel) -> list[tuple[Any, str]]:
+        return list(zip(m.passes, m.ends))
+
     def _merge_passes(self, e: Emitter, m: Parallel, lists: list[str]) -> None:
         """The elements of the first list get the fields each later list holds for them."""
         for lst in lists[1:]:
@@ -611,21 +596,10 @@ class Struct(Type):
             self._when_absent(e, m)
             return
         if isinstance(m, Parallel):
-            lists = []
-            stop = e.const(m.stop, "stop")
-            first = e.const(m.first, "first")
-            for p, end_name in zip(m.passes, m.ends):
-                lst, s = e.tmp("lst"), e.tmp("s")
-                lists.append(lst)
-                e.line(f"{lst} = []")
-                e.line("while True:")
-                with e.indented():
-                    e.line(f"{s} = _peek(r, {first})")
-                    e.line(f"if {s} == {stop}:")
-                    with e.indented():
-                        m.first.checked_read(e, s, e.sibling(end_name))
-                        e.line("break")
-                    e.element_read(p, lst, f"pre + {m.name + '['!r} + str(len({lst})) + ']'")
+            lists = [e.tmp("lst") for _ in m.passes]
+            for lst, (p, end) in zip(lists, self._passes(m)):
+                e.field = m.name
+                Until(p, m.first, m.stop, end).checked_read(e, lst, e.sibling(m.name))
             self._merge_passes(e, m, lists)
             return
         if isinstance(m, Columns):
@@ -770,24 +744,8 @@ class Struct(Type):
                     self._fast_write_member(e, f)
             return
         if isinstance(m, Parallel):
-            stop = e.const(m.stop, "stop")
-            for p in m.passes:
-                x = e.tmp("x")
-                first = p.first_field
-                native = e.native_lists(p)
-                if native is not None:
-                    raw = e.tmp("raw")
-                    e.line(f"{raw} = {native[1]}({e.local(m.name)}, ctx, {stop})")
-                    e.line(f"if {raw} is not None:")
-                    e.line(f"    ap({raw})")
-                    e.line("else:")
-                    e.depth += 1
-                e.line(f"for {x} in {e.local(m.name)}:")
-                e.line(f"    if {x}.{first} == {stop}: raise _Slow")
-                e.line(f"    {e.fast_writer(p)}({x}, ap, ctx)")
-                if native is not None:
-                    e.depth -= 1
-                m.first.fast_write(e, stop)
+            for p, end in self._passes(m):
+                Until(p, m.first, m.stop, end).fast_write(e, e.local(m.name))
             return
         if isinstance(m, Columns):
             n = e.tmp("n")
@@ -846,17 +804,8 @@ class Struct(Type):
                     self._checked_write_member(e, f)
             return
         if isinstance(m, Parallel):
-            stop = e.const(m.stop, "stop")
-            for p, end_name in zip(m.passes, m.ends):
-                i, x = e.tmp("i"), e.tmp("x")
-                first = p.first_field
-                e.line(f"for {i}, {x} in enumerate({e.local(m.name)}):")
-                with e.indented():
-                    e.line(f"if {x}.{first} == {stop}: raise FormatError(None, _j(w.path, pre + "
-                           f"{m.name + '['!r} + str({i}) + '].{first}'), 'a value other than ' + "
-                           f"repr({stop}) + ' (which ends the list)', repr({stop}))")
-                    e.element_write(p, x, f"pre + {m.name + '['!r} + str({i}) + ']'")
-                m.first.checked_write(e, stop, e.sibling(end_name))
+            for p, end in self._passes(m):
+                Until(p, m.first, m.stop, end).checked_write(e, e.local(m.name), e.sibling(m.name))
             return
         if isinstance(m, Columns):
             n = e.tmp("n")
