@@ -35,7 +35,7 @@ from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, Trials, choose_game, encode
+from .decoding import Decoder, Found, Trials, choose_game, encode, pwm_file_kind
 from .layouts import Context, character, layout_of
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
 
@@ -275,9 +275,16 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     """
     save, found = walk(data, report)
     trials: Trials = {}
-    game = choose_game(data, save.variant, found, trials)
+    why = ""
+    if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
+        # the server and players files: read by server_loaders, which savecraft has no layouts of
+        why = (f"a PWMAngband {pwm_file_kind(found)} file: savecraft has layouts of PWMAngband's "
+               "player files only (its server_loaders blocks are not decoded yet)")
+        game = None
+    else:
+        game = choose_game(data, save.variant, found, trials)
     save.game = game or ""
-    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials)
+    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials, why=why)
     # Thousands of records, none of them garbage: unless something was wrong (a caught
     # error may leave a reference cycle behind), they go straight to the oldest generation.
     with gc_paused(keep=lambda: not report.problems):
@@ -491,6 +498,13 @@ def info(save: BlockSave) -> dict[str, Any]:
             out["race"] = d.race
             out["class"] = d.character_class
     out.update(sheet.character_sheet(save))
+    if save.variant == PWMG.decode():
+        out["savefile_magic"] = ".".join(str(b) for b in save.magic)
+        kind = "player"
+        if save.blocks and block_name(save.blocks[0]) != "header":
+            kind = "players" if {block_name(b) for b in save.blocks} == {"player_names"} else "server"
+        if kind != "player":
+            out.update(sheet.pwm_server_summary(save, kind))
     out["variant"] = save.variant
     out["variant_name"] = VARIANTS.get(save.variant)
     out["game"] = save.game or None
