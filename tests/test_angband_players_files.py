@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,10 +35,10 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
-def _info(path: Path) -> dict[str, object]:
+def _info(path: Path) -> dict[str, Any]:
     out = _run("info", "--json", str(path))
     assert out.returncode == 0, out.stderr
-    doc: dict[str, object] = json.loads(out.stdout)
+    doc: dict[str, Any] = json.loads(out.stdout)
     return doc
 
 
@@ -91,7 +92,7 @@ def test_pwmangband_server_file_summary() -> None:
     assert doc["players"] == ["PowerWyrm", "DarkGod", "Archy"] and doc["player_count"] == 3
     assert (doc["house_count"], doc["houses_owned"], doc["arena_count"]) == (285, 1, 0)
     assert doc["wilderness_radius"] == 43 and doc["parties"] == []
-    reasons = {r["reason"] for r in doc["not_decoded"]}  # type: ignore[union-attr]
+    reasons = {r["reason"] for r in doc["not_decoded"]}
     assert reasons == {"a PWMAngband server file: savecraft has layouts of PWMAngband's player "
                        "files only (its server_loaders blocks are not decoded yet)"}
     assert api.validate(SERVER.read_bytes()).problems == []
