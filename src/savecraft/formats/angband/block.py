@@ -615,4 +615,5 @@ FORMAT = register(Format(
     check=check,
     validate_by_building=False,  # parse already re-encodes every decoded block
     suffixes=(".sav",),
+    repair=lambda data: importlib.import_module(f"{__package__}.repair").repair(data),
 ))

@@ -98,7 +98,8 @@ Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[s
 
 def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
-    hand-made player block, a game without a player layout), the game whose layouts read
+    hand-made player block, a file cut short before it, a game without a player layout),
+    the game whose layouts read
     the most blocks, provided they read all they claim but at most one.
 
     That second way reads every block in a trial; given ``trials``, what the chosen game's
@@ -109,13 +110,12 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         return None
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
-    if anchor is None:  # a file cut short before its player block, or a server file
-        return None
-    for layout in layouts_for(variant, anchor.name, anchor.version):
+    # No player block (a file cut short before it): the blocks before the cut decide, below.
+    for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
         if named is not None and layout.game != named:
             continue
         games.append(layout.game)
-        if _reads(data, layout, anchor, Context()):
+        if anchor is not None and _reads(data, layout, anchor, Context()):
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
