@@ -170,7 +170,8 @@ def repair(data: bytes) -> Repair:
         pad = -size % 4
         fits = ds + size + pad <= len(buf)
         if fits and buf[ds + size:ds + size + pad] == PAD * pad and \
-                (_sound(buf, ds + size + pad) is not None or ds + size + pad == len(buf)):
+                (_sound(buf, ds + size + pad) is not None or ds + size + pad == len(buf)) and \
+                _true_size(buf, ds, ds + size + pad, checksum) is None:  # (a size off by its padding)
             total = byte_sum(buf[ds:ds + size])
             out.damage.append(f"offset 0x{pos + 24:08X}: block {name!r}: checksum 0x{checksum:08X}, "
                               f"but its {size} bytes sum to 0x{total:08X}")
