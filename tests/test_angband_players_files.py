@@ -7,6 +7,7 @@ comes from); the tests run the installed ``savecraft`` command on them, as a use
 from __future__ import annotations
 
 import json
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from savecraft import api
+from savecraft import api, jsonmap
 from savecraft.formats.angband import block
 from savecraft.formats.angband.demo import samples_folder
 
@@ -114,3 +115,29 @@ def test_sil_is_recognised_and_refused_as_sil() -> None:
     assert json.loads(info.stdout)["game"] == "Sil" and info.returncode == 1
     legacy = _run("info", "--json", str(SAMPLES / "angband-legacy" / "minimal_PLAYER.sav"))
     assert json.loads(legacy.stdout)["game"] == "Angband"
+
+
+def _with_description(data: bytes, line: bytes) -> bytes:
+    """``data`` with its description block's text replaced by ``line`` (header recomputed by hand:
+    these bytes are laid out here, not by savecraft's writer)."""
+    size = int.from_bytes(data[28:32], "little")
+    end = 36 + size + (-size % 4)
+    body = line + b"\0"
+    head = b"description".ljust(16, b"\0") + struct.pack("<III", 1, len(body), sum(body))
+    return data[:8] + head + body + b"x" * (-len(body) % 4) + data[end:]
+
+
+@real
+def test_description_in_the_games_8bit_text_round_trips() -> None:
+    """One Latin-1 byte (an older game's 'é') is the game's text, not a problem: it is shown
+    decoded, dumps and builds back to the same bytes, and validates."""
+    data = _with_description(VARIS.read_bytes(), b"Var\xe9s, L50 Human Ranger, at DL98")
+    result = api.validate(data)
+    assert result.ok and result.problems == []
+    save = api.parse(data)
+    assert save.description.line == "Varés, L50 Human Ranger, at DL98"
+    assert save.description.encoding == "latin-1"
+    assert api.build(save) == data
+    assert api.build(jsonmap.loads(jsonmap.dumps(save))) == data  # dump, then build
+    utf8 = _with_description(VARIS.read_bytes(), "Varés, L50 Human Ranger, at DL98".encode())
+    assert api.parse(utf8).description.encoding == "utf-8" and api.build(api.parse(utf8)) == utf8

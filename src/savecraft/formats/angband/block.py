@@ -112,6 +112,9 @@ class Description:
     character_class: str = ""
     rest: str = ""
     text: str | None = None
+    # The game's 8-bit text: "latin-1" when the line's bytes are not UTF-8 (an older game's
+    # accented letter, one byte). The line is shown decoded and written back in the same bytes.
+    encoding: str = "utf-8"
     # True when the file's line is the one its decoded player (4.2) gives: then the
     # line is rebuilt from the player when written, so it follows name and level edits.
     from_player: bool = field(default=False, compare=False)
@@ -123,13 +126,14 @@ class Description:
         return f"{self.name}, L{self.level} {self.race} {self.character_class}{self.rest}"
 
     @classmethod
-    def from_line(cls, line: str, version: int = 1) -> Description:
+    def from_line(cls, line: str, version: int = 1, encoding: str = "utf-8") -> Description:
         m = _DESCRIPTION_RE.fullmatch(line)
         if m:
-            d = cls(version, m["name"], int(m["level"]), m["race"], m["cls"], m["rest"] or "")
+            d = cls(version, m["name"], int(m["level"]), m["race"], m["cls"], m["rest"] or "",
+                    encoding=encoding)
             if d.line == line:
                 return d
-        return cls(version, text=line)
+        return cls(version, text=line, encoding=encoding)
 
 
 @dataclass(slots=True)
@@ -400,12 +404,9 @@ def _decode_description(data: bytes, version: int, at: int, path: str, report: R
                      "no NUL" if nul < 0 else f"{len(data) - nul - 1} bytes after the NUL")
         return RawBlock(DESCRIPTION, version, data, "not one NUL-terminated string")
     try:
-        line = data[:-1].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        report.warning(at + exc.start, f"{path}.data", "UTF-8 text",
-                       f"byte 0x{data[exc.start]:02X} (the block is kept as bytes)")
-        return RawBlock(DESCRIPTION, version, data, "not UTF-8")
-    return Description.from_line(line, version)
+        return Description.from_line(data[:-1].decode("utf-8"), version)
+    except UnicodeDecodeError:  # the game's 8-bit text: every byte is a Latin-1 letter
+        return Description.from_line(data[:-1].decode("latin-1"), version, "latin-1")
 
 
 # -- build -----------------------------------------------------------------------------------
@@ -453,7 +454,12 @@ def _player_line(save: BlockSave, d: Description) -> str | None:
 def block_data(block: Block, save: BlockSave | None = None, ctx: Context | None = None,
                path: str = "") -> bytes:
     if isinstance(block, Description):
-        return (description_line(save, block) if save is not None else block.line).encode("utf-8") + b"\0"
+        line = description_line(save, block) if save is not None else block.line
+        try:
+            return line.encode(block.encoding) + b"\0"
+        except (UnicodeEncodeError, LookupError):
+            raise FormatError(None, f"{path}.line", f"text the game's {block.encoding} can write",
+                              repr(line)) from None
     if isinstance(block, RawBlock):
         return block.data
     return encode(block, ctx if ctx is not None else Context(), path)
