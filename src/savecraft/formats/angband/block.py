@@ -347,20 +347,24 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
                      f"{raw_name!r}; the {rest} bytes from here are kept unread")
         r.pos = start
         return None
-    if raw_name[len(text):].strip(b"\0"):
-        report.error(start + len(text), f"{path}.name", "NUL bytes after the block name",
-                     repr(raw_name[len(text):]))
+    if raw_name[15]:  # next_blockheader: "Savefile is corrupted -- block header mangled"
+        report.error(start + 15, f"{path}.name", "a NUL 16th byte (the loader's 'block header "
+                     "mangled' check)", f"0x{raw_name[15]:02X}")
+    elif raw_name[len(text):].strip(b"\0"):  # cut off by the loader's my_strcpy: not read
+        report.warning(start + len(text), f"{path}.name", "NUL bytes after the block name",
+                       repr(raw_name[len(text):]))
     data_start = r.pos
     r.skip(size, f"{path}.data")
     total = byte_sum(memoryview(r.data)[data_start:data_start + size])
-    if total != checksum:
-        report.error(start + 24, f"{path}.checksum",
-                     f"0x{total:08X} (the sum of the {size} data bytes)", f"0x{checksum:08X}")
+    if total != checksum:  # the game writes it, and no loader compares it: a sign, not a refusal
+        report.warning(start + 24, f"{path}.checksum",
+                       f"0x{total:08X} (the sum of the {size} data bytes; the game's loader does "
+                       "not check it, savecraft repair recomputes it)", f"0x{checksum:08X}")
     pad = -size % 4
     at = r.pos
     padding = r.bytes(pad, f"{path}.padding")
-    if padding != PAD * pad:
-        report.error(at, f"{path}.padding", f"{pad} 'x' bytes up to a multiple of 4", repr(padding))
+    if padding != PAD * pad:  # skipped unread by the loader (next_blockheader rounds the size up)
+        report.warning(at, f"{path}.padding", f"{pad} 'x' bytes up to a multiple of 4", repr(padding))
     return Found(index, start, text.decode("latin-1"), version, data_start, size)
 
 
@@ -595,16 +599,18 @@ def rebuild(folder: Path) -> BlockSave:
 
 
 def check(save: BlockSave, report: Report) -> None:
-    """Blocks named twice (the game would read only one), blocks the file's own game
-    cannot read, and values the game keeps consistent (:mod:`.sheet`)."""
+    """Blocks the file's own game cannot read (its loader's "couldn't load block"), and the
+    loader's checks on decoded values (:mod:`.sheet`). A block named twice is only a warning:
+    the loader reads both, the later one last, but a path by name reaches the first."""
     seen: set[str] = set()
     for i, b in enumerate(save.blocks):
         name = block_name(b)
         if name in seen:
-            report.error(None, f"blocks[{i}].name", "a block name not used before", repr(name))
+            report.warning(None, f"blocks[{i}].name", "a block name not used before", repr(name))
         seen.add(name)
         if isinstance(b, RawBlock) and b.failed:
-            report.error(None, f"blocks[{i}]", f"a {name!r} block its game's layout reads", b.reason)
+            report.error(None, f"blocks[{i}]", f"a {name!r} block its game's layout reads (the "
+                         "loader's 'Savefile is corrupted -- couldn't load block' check)", b.reason)
     sheet.check_consistency(save, report)
 
 
