@@ -141,3 +141,17 @@ def test_description_in_the_games_8bit_text_round_trips() -> None:
     assert api.build(jsonmap.loads(jsonmap.dumps(save))) == data  # dump, then build
     utf8 = _with_description(VARIS.read_bytes(), "Varés, L50 Human Ranger, at DL98".encode())
     assert api.parse(utf8).description.encoding == "utf-8" and api.build(api.parse(utf8)) == utf8
+
+
+@real
+@pytest.mark.parametrize("path, name, offset", [
+    (MORE / "angband_4.0.2_Aralorn-Copy-truncated131072.sav", "Aralorn", "0x0001F4C0"),
+    (SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav", "Alkis", "0x00000F6C")])
+def test_truncated_real_files_show_what_is_readable_then_the_damage(path: Path, name: str,
+                                                                   offset: str) -> None:
+    out = _run("info", "--json", str(path))
+    assert out.returncode == 1 and f"offset {offset}:" in out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["name"] == name and doc["game"] == "Vanilla 4.0"
+    assert all(b["decoded"] for b in doc["blocks"])  # every block before the cut
+    assert len(out.stderr.strip().splitlines()) == 1  # one line, no traceback
