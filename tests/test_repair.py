@@ -255,3 +255,28 @@ def test_other_formats_rebuild_their_checksums(tmp_path: Path) -> None:
     assert "checksum" in run.stdout and mended is not None and api.validate(mended).ok
     fmt = registry.detect(bytes(bad))
     assert api.parse(mended) == fmt.parse(bytes(bad), Report(strict=False))  # every value read
+
+
+@real
+@pytest.mark.parametrize("path", [V42, V40, PWM], ids=lambda p: p.name)
+def test_cut_at_a_block_boundary_before_the_character_is_refused(tmp_path: Path, path: Path) -> None:
+    """The loader reads such a file without complaint, but the blocks after the cut were never
+    written: the game's save order (its savers table) says which."""
+    data = path.read_bytes()
+    found = _blocks(data)
+    cut = found[10]
+    run, mended = _mended(tmp_path, data[:cut.start])
+    assert run.returncode == 1 and mended is None
+    assert f"the file ends after block {found[9].name!r}" in run.stderr
+    assert f"({cut.name}, " in run.stderr and "never written" in run.stderr
+    run, mended = _mended(tmp_path, data[:cut.start + 10])  # inside the next block's header
+    assert run.returncode == 1 and mended is None
+    assert f"offset 0x{cut.start:08X}: the file ends 10 bytes into a block header" in run.stdout
+
+
+@real
+@pytest.mark.parametrize("path", [V42, V40], ids=lambda p: p.name)
+def test_a_file_without_its_history_has_nothing_to_repair(tmp_path: Path, path: Path) -> None:
+    data = path.read_bytes()
+    run, mended = _mended(tmp_path, data[:_named(data, "history").start])
+    assert run.returncode == 0 and "nothing to repair" in run.stdout and mended is None

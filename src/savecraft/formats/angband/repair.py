@@ -154,7 +154,8 @@ def repair(data: bytes) -> Repair:
         if pos + HEAD > len(buf):
             out.damage.append(f"offset 0x{pos:08X}: the file ends {len(buf) - pos} bytes into a "
                               "block header")
-            dropped.append((None, pos, len(buf), "a block header cut short"))
+            out.actions.append(f"cut the {len(buf) - pos} bytes of the unfinished block header")
+            buf = buf[:pos]  # nothing of a block is in them; the blocks missing are checked below
             break
         raw, version, size, checksum = _HEADER.unpack_from(buf, pos)
         ds = pos + HEAD
@@ -203,17 +204,31 @@ def repair(data: bytes) -> Repair:
                           + ("the next block" if nxt is not None else "the end of the file"))
         dropped.append((_Block(pos, name, version, ds, end - ds, checksum), pos, end, "damaged"))
         pos = end
+    gone = {d[0].name for d in dropped if d[0] is not None}
+    missing = [n for n in _never_written(buf, blocks) if n not in gone] if cut_at is None else []
+    if missing and not all(n in OPTIONAL for n in missing):
+        last = blocks[-1] if blocks else None
+        where = f"after block {last.name!r}" if last is not None else "after its header"
+        out.damage.append(f"the file ends {where}: the blocks the game writes after it "
+                          f"({', '.join(missing)}) are not there")
+        out.refused = (f"the file ends {where}, before blocks the game cannot load a character "
+                       f"without ({', '.join(n for n in missing if n not in OPTIONAL)}): they were "
+                       "never written (a savefile the game was still writing, or a copy cut "
+                       "short), so there is nothing to rebuild them from")
+        return out
     if not out.damage:
         return out
+    if missing:
+        out.lost.extend(f"block {n!r}: {OPTIONAL[n]} (never written)" for n in missing)
     # A checksum that disagreed: the block stays when its game's layout still reads it exactly.
     _check_layouts(buf, blocks, dropped, out)
     names = [b.name for b in blocks] + [d[0].name for d in dropped if d[0] is not None]
     if cut_at is not None:
         after = _written_after(names, cut_block, _game(buf, blocks))
-        missing = f"; the blocks the game writes after it ({', '.join(after)}) are not there either" \
+        also = f"; the blocks the game writes after it ({', '.join(after)}) are not there either" \
             if after else ""
         out.refused = (f"the file ends inside block {cut_block!r} (offset 0x{cut_at:08X}), which the "
-                       f"game cannot load a character without{missing}: what is missing was never "
+                       f"game cannot load a character without{also}: what is missing was never "
                        "written (a savefile the game was still writing, or a copy cut short), so "
                        "there is nothing to rebuild it from")
         return out
@@ -245,6 +260,19 @@ def _check_layouts(buf: bytes, blocks: list[_Block], dropped: list[tuple[_Block 
             blocks.remove(b)
             dropped.append((b, b.start, b.data_start + b.size + (-b.size % 4),
                             "damaged (its game's layout no longer reads it)"))
+
+
+def _never_written(buf: bytes, blocks: list[_Block]) -> list[str]:
+    """The blocks the file's game writes after its last one, when its game and order are known:
+    a file cut at a block boundary is read by the loader without complaint, but lacks them."""
+    if not blocks:
+        return []
+    game = _game(buf, blocks)
+    order = dict(SAVE_ORDERS).get(game)
+    names = [b.name for b in blocks]
+    if order is None or not all(n in order for n in names):
+        return []
+    return list(order[order.index(names[-1]) + 1:])
 
 
 def _game(buf: bytes, blocks: list[_Block]) -> str:
