@@ -155,3 +155,14 @@ def test_truncated_real_files_show_what_is_readable_then_the_damage(path: Path, 
     assert doc["name"] == name and doc["game"] == "Vanilla 4.0"
     assert all(b["decoded"] for b in doc["blocks"])  # every block before the cut
     assert len(out.stderr.strip().splitlines()) == 1  # one line, no traceback
+
+
+@real
+def test_info_says_which_game_a_vnla_file_was_read_as_and_why() -> None:
+    doc = _info(SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav")
+    assert doc["game"] == "Vanilla 4.2"
+    assert doc["game_reason"] == "its player block reads exactly with the Vanilla 4.2 layout"
+    assert "FAangband 2" in doc["variant_name"]  # VNLA is not Vanilla's alone
+    cut = _run("info", "--json", str(SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"))
+    assert json.loads(cut.stdout)["game_reason"].startswith("the file has no player block, and "
+                                                            "Vanilla 4.0's layouts read 6 of the 6")

@@ -86,8 +86,9 @@ BLOCK_HEADER = Record("block header", [
     ("name", "bytes[16]"), ("version", "u32"), ("size", "u32"), ("checksum", "u32"),
 ])
 DESCRIPTION = "description"
-VARIANTS = {"VNLA": "Vanilla Angband", "FAAN": "FAangband (or a variant of it)",
-            "PWMG": "PWMAngband"}
+VARIANTS = {"VNLA": "Vanilla Angband (or a game that writes its id: FAangband 2, Anquestria)",
+            "FAAN": "FAangband 1 (or a variant of it)", "PWMG": "PWMAngband", "XyGs": "Xygos",
+            "USIL": "NarSil or Beleriand", "ANGT": "Angstband"}
 
 # "Asira, L7 Zebra Priest" / "Brand, L12 High-Elf Mage, at DL5"
 _DESCRIPTION_RE = re.compile(
@@ -193,8 +194,9 @@ class BlockSave:
     blocks: list[Block] = field(default_factory=list)
     magic: bytes = MAGIC
     trailing: bytes = b""
-    # The game whose layouts decoded the blocks ("" when none did); set when read.
+    # The game whose layouts decoded the blocks ("" when none did), and why: set when read.
     game: str = field(default="", compare=False)
+    game_reason: str = field(default="", compare=False)
 
     def _find(self, cls: type[_T]) -> _T | None:
         for b in self.blocks:
@@ -286,9 +288,13 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
                "player files only (its server_loaders blocks are not decoded yet)")
         game = None
     else:
-        game = choose_game(data, save.variant, found, trials)
+        because: list[str] = []
+        game = choose_game(data, save.variant, found, trials, because)
+        why = "; ".join(because)
     save.game = game or ""
-    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials, why=why)
+    save.game_reason = why
+    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials,
+                      why=why if game is None else "")
     # Thousands of records, none of them garbage: unless something was wrong (a caught
     # error may leave a reference cycle behind), they go straight to the oldest generation.
     with gc_paused(keep=lambda: not report.problems):
@@ -518,6 +524,7 @@ def info(save: BlockSave) -> dict[str, Any]:
     out["variant"] = save.variant
     out["variant_name"] = VARIANTS.get(save.variant)
     out["game"] = save.game or None
+    out["game_reason"] = save.game_reason or None
     out["blocks"] = [{"name": block_name(b), "version": block_version(b),
                       "decoded": not isinstance(b, RawBlock),
                       "raw_bytes": len(b.data) if isinstance(b, RawBlock) else None}

@@ -96,15 +96,18 @@ class Found:
 Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[str, str]]]
 
 
-def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None) -> str | None:
+def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None,
+                because: list[str] | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
     hand-made player block, a file cut short before it, a game without a player layout),
     the game whose layouts read
     the most blocks, provided they read all they claim but at most one.
 
     That second way reads every block in a trial; given ``trials``, what the chosen game's
-    trial read is kept there, so the :class:`Decoder` need not read it again.
+    trial read is kept there, so the :class:`Decoder` need not read it again. ``because``
+    receives the reason, for ``info`` (several games write one variant id: ``VNLA``).
     """
+    said = because if because is not None else []
     named, why = header_game(data, variant)
     if why:
         return None
@@ -116,12 +119,15 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
             continue
         games.append(layout.game)
         if anchor is not None and _reads(data, layout, anchor, Context()):
+            said.append(f"its player block reads exactly with the {layout.game} layout"
+                        + (f" (and the {named} savefile magic says so)" if named else ""))
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
     if named is not None:
         games = [named] if named in games else []
-    best, best_read, best_kept = None, 0, {}
+    best, best_read, best_known, best_kept = None, 0, 0, {}
+    tied = False
     for game in games:
         ctx, read, known = Context(), 0, 0
         kept: Trials = {}
@@ -136,10 +142,20 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                     if trials is not None:
                         kept[f.index, id(lay)] = (before, model, ctx.values.copy(), ctx.source.copy())
                     break
-        if known >= 3 and read >= known - 1 and read > best_read:
-            best, best_read, best_kept = game, read, kept
+        if known >= 3 and read >= known - 1:
+            if read > best_read:
+                best, best_read, best_known, best_kept = game, read, known, kept
+                tied = False
+            elif read == best_read:
+                tied = True  # two games read as much: a guess, which is not shown as a fact
+    if tied:
+        return None
     if trials is not None:
         trials.update(best_kept)
+    if best is not None:
+        said.append(("the file has no player block" if anchor is None else
+                     "no layout reads its player block") + f", and {best}'s layouts read "
+                    f"{best_read} of the {best_known} blocks they have a layout for")
     return best
 
 
