@@ -91,10 +91,10 @@ def udp_drops(port: int) -> tuple[int, int]:
 class Scraper(threading.Thread):
     """Polls /metrics and the admin interface's /status once a second, as a monitor would."""
 
-    def __init__(self, metrics_port: int, admin_port: int) -> None:
+    def __init__(self, metrics_port: int, admin_port: int, token: str) -> None:
         super().__init__(daemon=True)
         self.metrics = f"http://127.0.0.1:{metrics_port}/metrics"
-        self.admin = AdminClient("127.0.0.1", admin_port)
+        self.admin = AdminClient("127.0.0.1", admin_port, token=token)
         self.done = threading.Event()
         self.scrapes = 0
         self.errors = 0
@@ -122,7 +122,12 @@ def one(size: int, rate: float, duration: float, tick: float, processes: int,
             metrics_port, admin_port = free_port(), free_port()
             extra = ["--metrics", f"127.0.0.1:{metrics_port}",
                      "--admin", f"127.0.0.1:{admin_port}"]
-            scraper = Scraper(metrics_port, admin_port)
+            from savecraft.net.operators import Operators, default_path, save
+
+            ops = Operators()  # --admin answers an operator's token only: a read-only one
+            token = ops.add("monitor", "read-only")
+            save(default_path(folder / "state.sav"), ops)
+            scraper = Scraper(metrics_port, admin_port, token)
         proc, port = start_server(folder, world, tick, phases, extra)
         if scraper is not None:
             scraper.start()

@@ -135,7 +135,8 @@ def test_reader_offsets_and_paths_inside_blocks(v42: bytes) -> None:
     report = Report(strict=False)
     block.parse(bytes(data), report)
     p = report.problems[0]
-    assert (p.offset, p.path) == (start + 29, "blocks[13].items[0].mark")
+    # the path is the model's (gear.items[0].item), as edit, diff and hexdump name it
+    assert (p.offset, p.path) == (start + 29, "blocks[13].items[0].item.mark")
 
 
 # -- the character -------------------------------------------------------------------------
@@ -393,13 +394,17 @@ def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> Non
         ctx.set(name, getattr(memory, name), "object memory")
     start, _, _, size, _ = next(b for b in blocks_of(v42) if b[1] == "stores")
     r = Reader(v42, start + 28 + 4, start + 28 + size)  # past the count, owner and stock size
-    fast = items._read_item_fast(r, ctx)
-    end_fast = r.pos
-    r.pos = start + 28 + 4
-    assert items._read_item_checked(r, ctx, "x") == fast and r.pos == end_fast
+    at = start + 28 + 4
+    fast, end_fast = items.OBJECT._compile()[0](v42, at, r.end, ctx)  # the generated fast reader
+    checked = items.OBJECT.checked_only(r, ctx, "x")
+    assert checked == fast and r.pos == end_fast
+    if items._read_item_c is not None:
+        assert items._native_read(v42, at, r.end, ctx) == (fast, end_fast)
     w = Writer()
-    items._write_item_checked(fast, w, ctx, "x")
-    assert w.getvalue() == items._pack_item(fast, ctx) == v42[start + 32:end_fast]
+    items.OBJECT.checked_write_fn(fast, w, ctx, "x.")
+    parts: list[bytes] = []
+    items.OBJECT._compile()[2](fast, parts.append, ctx)
+    assert w.getvalue() == b"".join(parts) == v42[at:end_fast]
 
 
 def test_the_documented_layout_example_runs() -> None:
@@ -527,4 +532,4 @@ def test_the_smallest_object_record_is_min_item() -> None:
         ctx.set(name, 0, "object memory")
     w = Writer()
     items.write_item(items.Item(), w, ctx, "x")
-    assert len(w) == world.MIN_ITEM
+    assert len(w) == items.OBJECT.min_size == 49  # rd_item's fixed fields and 6 empty strings

@@ -433,7 +433,7 @@ def test_spans_of_a_file_read_in_trials_are_recorded() -> None:
     from savecraft import spans
 
     smap = spans.record(PONY.read_bytes())
-    assert smap.span_of("blocks[1].words") is not None and smap.span_of("blocks[6].count") is not None
+    assert smap.span_of("blocks[1].state_i") is not None and smap.span_of("blocks[6].count") is not None
 
 
 @real42

@@ -219,3 +219,87 @@ def test_deny_command_adds_lists_and_removes_addresses_offline(
     assert main([*base, "add", "10.0.0.0/8"]) == 2  # too wide to store as addresses
     assert "more than the 4096" in capsys.readouterr().err
     assert main([*base, "add", "nonsense"]) == 2
+
+
+async def _flood(port: int, source: str, hold: int, stop: asyncio.Event) -> int:
+    """Keep ``hold`` idle connections (no TLS, no byte) open from ``source``; reopen closed ones.
+
+    Tops up every 0.05 s (a bounded loop, not a spin); returns how many it opened.
+    """
+    alive: set[asyncio.Task[None]] = set()
+    opened = 0
+
+    async def sit(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await reader.read()  # b"" when the server closes it
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+    try:
+        while not stop.is_set():
+            for _ in range(hold - len(alive)):
+                try:
+                    r, w = await asyncio.open_connection("127.0.0.1", port,
+                                                         local_addr=(source, 0))
+                except OSError:
+                    break
+                opened += 1
+                t = asyncio.create_task(sit(r, w))
+                alive.add(t)
+                t.add_done_callback(alive.discard)
+            try:
+                await asyncio.wait_for(stop.wait(), 0.05)
+            except TimeoutError:
+                pass
+    finally:
+        for t in list(alive):
+            t.cancel()
+        await asyncio.gather(*alive, return_exceptions=True)
+    return opened
+
+
+def test_a_few_addresses_flooding_idle_handshakes_lock_no_player_out(tmp_path: Path) -> None:
+    """Four addresses each try to hold 128 idle pre-TLS connections (more than every slot);
+    players from other addresses still log in, every one of them.
+
+    Before: the first address took every slot and all 10 logins were refused.
+    """
+    async def body() -> None:
+        async with running_server(tmp_path, max_handshakes=256, tls_timeout=3.0) as server:
+            listener = server._tcp
+            assert listener is not None
+            stop = asyncio.Event()
+            floods = [asyncio.create_task(_flood(server.tcp_port, f"127.0.0.{2 + i}", 128, stop))
+                      for i in range(4)]
+            widest = 0
+            try:
+                # every slot taken, 64 by each address (the per-address cap, an eighth of 512)
+                assert await until(lambda: listener.open >= 256, timeout=15)
+                refused: list[str] = []
+                for i in range(10):  # fresh addresses 127.0.0.10 ... 127.0.0.19, one by one
+                    widest = max([widest, *listener.by_host.values()])
+                    try:
+                        sess = await login("127.0.0.1", server.tcp_port, f"p{i}", "pw",
+                                           register=SPEC, source=f"127.0.0.{10 + i}",
+                                           timeout=5)
+                    except ClientError as err:
+                        refused.append(str(err))
+                        continue
+                    await sess.logout()
+                assert listener.open >= 200  # the flood was on all along
+            finally:
+                stop.set()
+                opened = await asyncio.gather(*floods)
+            print(f"logins 10, refused {len(refused)}; flood connections opened {sum(opened)}, "
+                  f"tcp_busy {server.stats['tcp_busy']}, tcp_evicted {server.stats['tcp_evicted']}")
+            assert refused == []
+            assert widest <= server.config.max_handshakes_per_address == 64
+            assert server.stats["tcp_evicted"] >= 1 and server.stats["tcp_busy"] > 0
+            assert sum(opened) > 256
+            # every slot comes back once the flood stops: nothing evicted is still counted or open
+            assert await until(lambda: listener.open == 0 and not listener.by_host
+                               and not listener._held and not listener._connections, timeout=10)
+
+    run(body, timeout=90)

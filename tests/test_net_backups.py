@@ -174,12 +174,17 @@ def test_a_full_disk_keeps_the_state_in_memory_and_retries(tmp_path: Path) -> No
 
     PlayerStore(state, sample_world())
     ensure_server_context(state)  # (the certificate is bigger than the limit)
+    from savecraft.net.operators import Operators, default_path, save
+
+    ops = Operators()
+    token = ops.add("monitor", "read-only")
+    save(default_path(state), ops)
     proc = subprocess.Popen(
         [sys.executable, "-c", _LIMITED, "500", "serve", str(world), "--state", str(state),
          "--port", str(port), "--save-interval", "0.3", "--admin", f"127.0.0.1:{admin_port}",
          "--registrations-per-address", "0"],
         stderr=subprocess.PIPE, text=True)
-    admin = AdminClient("127.0.0.1", admin_port)
+    admin = AdminClient("127.0.0.1", admin_port, token=token)
     try:
         async def body() -> None:
             await _wait_listening(port)

@@ -14,7 +14,9 @@ from savecraft.net.netq import (
     MAX_WINDOW,
     MapAssembler,
     NetQ,
+    SEQ_MOD,
     QueueFull,
+    SequenceExhausted,
     seq_add,
     seq_diff,
     seq_newer,
@@ -157,6 +159,59 @@ def test_memory_stays_bounded_under_a_flood() -> None:
         except FormatError:
             pass
     assert len(b._early) <= ACK_BITS
+
+
+def test_a_replayed_datagram_is_no_sign_of_life() -> None:
+    """A duplicate (a recorded datagram sent again) must not keep a vanished peer alive."""
+    a, b = NetQ(), NetQ()
+    [d0] = a.send(b"move", 0.0)
+    assert b.receive(d0, 1.0) == [b"move"] and b.last_heard == 1.0
+    [ack] = b.flush(1.0)
+    assert a.receive(ack, 1.0) == [] and a.last_heard == 1.0  # it acknowledged d0: alive
+    for t in (3.0, 6.0, 9.0):  # the peer is gone; someone replays what it sent
+        assert b.receive(d0, t) == []
+        assert a.receive(ack, t) == []
+    assert b.last_heard == 1.0 and a.last_heard == 1.0
+    assert b.stats.duplicates == 3
+    assert HEADER.unpack_from(b.flush(9.0)[0])[1] == 0  # the duplicate is still acknowledged
+    # a resend that also acknowledges something new is a sign of life (the peer is there)
+    [d1] = b.send(b"reply", 10.0)
+    assert a.receive(d1, 10.0) == [b"reply"] and a.last_heard == 10.0
+    [ack1] = a.flush(10.0)
+    assert HEADER.unpack_from(ack1)[1] == 0
+    assert b.receive(ack1, 11.0) == [] and b.last_heard == 11.0
+
+
+def test_a_session_never_reuses_a_sequence_number() -> None:
+    """After 65,536 messages the numbers come round: a datagram from a lap ago is not new."""
+    a, b = NetQ(max_queue=SEQ_MOD), NetQ()
+    now = 0.0
+    first = None
+    got = 0
+    for i in range(SEQ_MOD):
+        [d] = a.send(i.to_bytes(3, "little"), now)
+        if first is None:
+            first = d
+        got += len(b.receive(d, now))
+        if i % 8 == 7:
+            for ack in b.flush(now):
+                a.receive(ack, now)
+    for ack in b.flush(now):
+        a.receive(ack, now)
+    assert got == SEQ_MOD and a.in_flight == 0 and b._expected == 0
+    assert first is not None and HEADER.unpack_from(first)[0] == 0
+    heard = b.last_heard
+    with pytest.raises(FormatError) as e:  # seq 0 again: the replay of message 1
+        b.receive(first, now + 1)
+    assert "seq" in e.value.path and "65536" in e.value.expected
+    assert b.last_heard == heard and b.stats.delivered == SEQ_MOD
+    ahead = struct.pack("<HHH", 3, 0xFFFF, 0) + b"x"  # a number a little ahead: used too
+    with pytest.raises(FormatError):
+        b.receive(ahead, now + 1)
+    assert not b._early
+    with pytest.raises(SequenceExhausted):  # and the sender never sends one
+        a.queue(b"one more")
+    assert isinstance(SequenceExhausted("x"), QueueFull)  # callers end the session as for a full one
 
 
 def _set_start(a: NetQ, b: NetQ, seq: int) -> None:

@@ -20,6 +20,7 @@ from .argtypes import whole
 
 
 _port = whole(0, 65535, "a port")
+TOKEN_ENV = "SAVECRAFT_ADMIN_TOKEN"
 _phases = whole(1, 100, "the number of phases")
 
 
@@ -64,7 +65,11 @@ def register(sub: Any) -> None:
                    help="new accounts per minute from everyone (default 600; 0: no limit)")
     p.add_argument("--admin", default=None, metavar="ADDR[:PORT]",
                    help="administration interface (REST over TLS, JSON) answering only the "
-                   "client address ADDR, listening on --host at PORT (default: --port + 1)")
+                   "client address ADDR and only with an operator's token, listening on --host "
+                   "at PORT (default: --port + 1)")
+    p.add_argument("--operators", default=None, metavar="FILE",
+                   help="the operators (names, roles, hashed tokens) --admin accepts, made by "
+                   "`savecraft operators FILE add` (default: STATE.operators)")
     p.add_argument("--metrics", default=None, metavar="ADDR:PORT",
                    help="serve Prometheus metrics on http://ADDR:PORT/metrics (default: none)")
     p.add_argument("--backups", type=whole(0, 1000, "the number of backups"), default=0,
@@ -90,8 +95,29 @@ def register(sub: Any) -> None:
     p.add_argument("params", nargs="*", metavar="KEY=VALUE")
     p.add_argument("--cafile", default=None, help="trust only this certificate (the server's "
                    "STATE.cert.pem); default: accept the server's self-signed one")
+    p.add_argument("--token-file", default=None, metavar="FILE",
+                   help="read the operator's token from FILE (default: the environment "
+                   f"variable {TOKEN_ENV}; never from the command line, which `ps` shows)")
     p.add_argument("--timeout", type=_positive, default=10.0, metavar="SECONDS")
     p.set_defaults(func=cmd_admin)
+
+    p = sub.add_parser("operators", help="list, add or remove the operators of a server's "
+                       "administration interface",
+                       description="The operators `savecraft serve --admin` accepts: each has a "
+                       "name, a role (read-only: status, tng, players, user, deny; moderator: "
+                       "also kick, ban, unban, announce, save; administrator: also "
+                       "registration, shutdown) and a token, printed once by `add` and kept "
+                       "only as its SHA-256. FILE (by default the server's STATE.operators) is "
+                       "created 0600; a running server reads it again at its next request.")
+    p.add_argument("file", metavar="FILE", help="the operators file (e.g. server.sav.operators)")
+    p.add_argument("action", choices=("list", "add", "remove"))
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("--role", default=None, choices=("read-only", "moderator", "administrator"),
+                   help="for add: what the operator may do (default: none; add needs one)")
+    p.add_argument("--token-file", default=None, metavar="OUT",
+                   help="for add: write the new token to OUT, a new file created 0600 "
+                   "(default: print it on stdout)")
+    p.set_defaults(func=cmd_operators)
 
     p = sub.add_parser("deny", help="list, add or remove refused addresses in a server's state "
                        "(while the server is stopped)",
@@ -150,17 +176,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", stream=sys.stderr)
-    if args.restore is not None:
-        _restore(args)
-    world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
-    config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
-                          save_interval=args.save_interval, tick=args.tick, phases=args.phases,
-                          registration_open=not args.no_registration,
-                          tls_timeout=args.tls_timeout,
-                          registrations_per_address=args.registrations_per_address,
-                          registrations_per_minute=args.registrations_per_minute,
-                          admin=args.admin, metrics=args.metrics, backups=args.backups,
-                          backup_every=args.backup_every or 0.0, snapshots=args.snapshots)
     if args.metrics is not None:
         try:
             import aiohttp  # noqa: F401
@@ -184,6 +199,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
             import aiohttp  # noqa: F401
         except ImportError:
             raise UsageError("--admin needs aiohttp: pip install 'savecraft[server]'") from None
+        from ..net.operators import OperatorsError, default_path, load
+
+        path = args.operators or default_path(args.state)
+        try:
+            if not len(load(path)):
+                raise UsageError(f"--admin: {path} names no operator (add one: savecraft "
+                                 f"operators {path} add NAME --role administrator)")
+        except OperatorsError as err:
+            raise UsageError(f"--admin: {err}") from None
+    elif args.operators is not None:
+        raise UsageError("--operators is for --admin")
+    if args.restore is not None:
+        _restore(args)
+    world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
+    config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
+                          save_interval=args.save_interval, tick=args.tick, phases=args.phases,
+                          registration_open=not args.no_registration,
+                          tls_timeout=args.tls_timeout,
+                          registrations_per_address=args.registrations_per_address,
+                          registrations_per_minute=args.registrations_per_minute,
+                          admin=args.admin, operators=args.operators,
+                          metrics=args.metrics, backups=args.backups,
+                          backup_every=args.backup_every or 0.0, snapshots=args.snapshots)
     try:
         result: int = run(serve, world, store, tls, config)
     except OSError as err:
@@ -223,18 +261,108 @@ def cmd_admin(args: argparse.Namespace) -> int:
         if not eq or not key:
             raise UsageError(f"{item!r}: expected KEY=VALUE")
         params[key] = value
-    client = AdminClient(host.strip("[]"), int(port), cafile=args.cafile, timeout=args.timeout)
+    token = _admin_token(args.token_file)
+    client = AdminClient(host.strip("[]"), int(port), cafile=args.cafile, timeout=args.timeout,
+                         token=token)
     try:
         answer = client.request(args.request, **params)
     except AdminRequestError as err:
         if not err.status:  # no answer (refused connection, TLS, timeout): the endpoint is unusable
             raise UsageError(f"{args.endpoint} {args.request}: {err.message}") from None
         # The server answered and refused (bad request, unknown player, not allowed): exit 1.
-        print(f"savecraft: error: {args.endpoint} {args.request}: the server refused: {err}",
-              file=sys.stderr)
+        hint = (f" (no token given: set {TOKEN_ENV} or use --token-file)"
+                if err.status == 401 and token is None else "")
+        print(f"savecraft: error: {args.endpoint} {args.request}: the server refused: {err}"
+              f"{hint}", file=sys.stderr)
         return EXIT_PROBLEM
     sys.stdout.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode() + "\n")
     return 0
+
+
+def _admin_token(token_file: str | None) -> str | None:
+    """The operator's token from --token-file or the environment, never from argv."""
+    if token_file is not None:
+        try:
+            with open(token_file, encoding="utf-8") as f:
+                text = f.read(4096)
+        except (OSError, UnicodeDecodeError) as err:
+            why = getattr(err, "strerror", None) or str(err)
+            raise UsageError(f"--token-file {token_file}: cannot read: {why}") from None
+        token = text.strip().splitlines()[0].strip() if text.strip() else ""
+        if not token:
+            raise UsageError(f"--token-file {token_file}: the file is empty")
+    else:
+        token = os.environ.get(TOKEN_ENV, "").strip()
+        if not token:
+            return None
+    if not token.isascii() or not token.isprintable() or " " in token:
+        raise UsageError("the token is one word of printable ASCII (as `savecraft operators "
+                         "... add` printed it)")
+    return token
+
+
+def cmd_operators(args: argparse.Namespace) -> int:
+    from ..net.operators import Operators, OperatorsError, load, save
+
+    path = Path(args.file)
+    try:
+        if args.action == "list":
+            if args.name is not None or args.role is not None:
+                raise UsageError("operators list takes no NAME or --role")
+            for op in load(path).operators:
+                print(f"{op.name}\t{op.role}")
+            return 0
+        if args.name is None:
+            raise UsageError(f"operators {args.action}: give the operator's NAME")
+        ops = load(path) if path.exists() else Operators()
+        if args.action == "remove":
+            if args.role is not None or args.token_file is not None:
+                raise UsageError("operators remove takes only NAME")
+            if not ops.remove(args.name):
+                print(f"savecraft: error: {path}: no operator named {args.name!r}",
+                      file=sys.stderr)
+                return EXIT_PROBLEM
+            save(path, ops)
+            print(f"{path}: removed {args.name} ({len(ops)} operator"
+                  f"{'s' if len(ops) != 1 else ''} left); a running server refuses its token "
+                  "from its next request")
+            return 0
+        if args.role is None:
+            raise UsageError("operators add: give --role read-only, moderator or administrator")
+        token = ops.add(args.name, args.role)
+        if args.token_file is not None:
+            _write_secret(Path(args.token_file), token + "\n")
+        try:
+            save(path, ops)
+        except OperatorsError:
+            if args.token_file is not None:  # (a token for an operator that was never added)
+                Path(args.token_file).unlink(missing_ok=True)
+            raise
+    except OperatorsError as err:
+        raise UsageError(str(err)) from None
+    if args.token_file is None:
+        print(token)
+        print(f"{path}: added {args.name} ({args.role}); the token above is shown once and "
+              f"kept only as its hash: give it to savecraft admin with {TOKEN_ENV}=... or "
+              "--token-file", file=sys.stderr)
+    else:
+        print(f"{path}: added {args.name} ({args.role}); its token is in {args.token_file} "
+              "(mode 0600)")
+    return 0
+
+
+def _write_secret(path: Path, text: str) -> None:
+    """A new file only readable by its owner, from the start (never the umask's mode first)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+    except FileExistsError:
+        raise UsageError(f"--token-file {path}: exists already (a token is never written over "
+                         "another)") from None
+    except OSError as err:
+        raise UsageError(f"--token-file {path}: cannot write: {err.strerror or err}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def cmd_deny(args: argparse.Namespace) -> int:

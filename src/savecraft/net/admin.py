@@ -6,6 +6,16 @@ JSON over TLS with the server's own certificate, and only for the one
 client address given on the command line; any other address gets 404 (and
 is counted, ``admin_refused``, and logged), as does an unknown request.
 
+The address alone let every local user and program kick, ban and shut
+down, so each request must also carry an operator's token
+(``Authorization: Bearer TOKEN``, see :mod:`.operators`): none or an unknown
+one is 401 (``admin_unauthorized``), a role below the request's is 403
+(``admin_forbidden``). :data:`REQUIRED_ROLE` gives each request the least
+role that may make it. Every request is logged as one ``admin access`` line
+naming its operator, and a malformed HTTP request (a bad header, TLS bytes
+on the wrong layer) is one ``admin malformed`` line and a count
+(``admin_malformed``), not aiohttp's 11-line traceback.
+
 ``/status`` and ``/tng`` are the two requests the original documents; the
 others are this project's, in the same style (docs/tirnanog-server.md lists
 every field). Each change is logged as one ``admin`` line and persisted like
@@ -21,6 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..formats.tirnanog.save.model import UserChunk
 from ..jsonmap import encoder
+from .operators import Operator, OperatorFile
 from .packets import TextChat
 
 if TYPE_CHECKING:
@@ -279,6 +292,16 @@ class AdminActions:
 Handler = Callable[[Mapping[str, str]], "dict[str, Any] | Awaitable[dict[str, Any]]"]
 
 
+# The least role that may make each request: reading, moderating players, running the server.
+REQUIRED_ROLE: dict[str, str] = {
+    "/status": "read-only", "/tng": "read-only", "/players": "read-only", "/user": "read-only",
+    "/deny": "read-only",
+    "/kick": "moderator", "/ban": "moderator", "/unban": "moderator", "/announce": "moderator",
+    "/save": "moderator",
+    "/registration": "administrator", "/shutdown": "administrator",
+}
+
+
 def _routes(actions: AdminActions) -> dict[str, Handler]:
     return {
         "/status": actions.status, "/tng": actions.tng, "/players": actions.players,
@@ -291,10 +314,13 @@ def _routes(actions: AdminActions) -> dict[str, Handler]:
 class AdminServer:
     """The aiohttp application and its TLS site; ``await start()``, ``await stop()``."""
 
-    def __init__(self, server: GameServer, address: AdminAddress, host: str) -> None:
+    def __init__(self, server: GameServer, address: AdminAddress, host: str,
+                 operators: OperatorFile) -> None:
         self.server = server
         self.address = address
         self.host = host
+        self.operators = operators
+        self._problem_logged: str | None = None
         self.actions = AdminActions(server)
         self.routes = _routes(self.actions)
         self.port = 0
@@ -305,7 +331,8 @@ class AdminServer:
 
         app = web.Application(handler_args={"max_field_size": 4096, "max_line_size": 4096})
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                               logger=_RequestErrors(self.server))
         await runner.setup()
         port = self.address.port
         if port is None:
@@ -316,7 +343,10 @@ class AdminServer:
         self._runner = runner
         bound = runner.addresses  # (the port the OS picked for 0)
         self.port = int(bound[0][1]) if bound else port
-        self.server.log("admin", listen=f"{self.host}:{self.port}", allowed=str(self.address.allowed))
+        ops = self.operators.current()
+        self.server.log("admin", listen=f"{self.host}:{self.port}",
+                        allowed=str(self.address.allowed), operators=len(ops),
+                        file=self.operators.path)
         return self.port
 
     async def stop(self) -> None:
@@ -327,24 +357,93 @@ class AdminServer:
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         from aiohttp import web
 
+        server = self.server
         remote = request.remote
-        if not self.address.allows(remote):
-            self.server.count("admin_refused")
-            self.server.log("admin", refused=remote, path=request.path)
+        path = request.path.rstrip("/") or "/"
+        if not self.address.allows(remote):  # the second fence: the one client address
+            server.count("admin_refused")
+            server.log("admin", refused=remote, path=repr(request.path[:80]), reason="address")
             return web.json_response({"error": "not found"}, status=404)
-        handler = self.routes.get(request.path.rstrip("/") or "/")
+        operator = self._operator(request)
+        if operator is None:
+            server.count("admin_unauthorized")
+            server.log("admin", refused=remote, path=repr(request.path[:80]),
+                       reason="no token" if not request.headers.get("Authorization")
+                       else "unknown token")
+            return web.json_response(
+                {"error": "give an operator's token (Authorization: Bearer TOKEN; "
+                 "savecraft operators FILE add NAME --role ROLE makes one)"},
+                status=401, headers={"WWW-Authenticate": 'Bearer realm="savecraft admin"'})
+        handler = self.routes.get(path)
         if request.method != "GET" or handler is None:
-            self.server.count("admin_not_found")
+            server.count("admin_not_found")
+            self._access(operator.name, operator.role, remote, request.path, 404)
             return web.json_response({"error": "not found"}, status=404)
-        self.server.count("admin_requests")
-        self.actions.by = str(remote)
+        needed = REQUIRED_ROLE[path]
+        if not operator.may(needed):
+            server.count("admin_forbidden")
+            self._access(operator.name, operator.role, remote, path, 403)
+            return web.json_response({"error": f"{path[1:]} needs the role {needed} or above "
+                                      f"({operator.name} is {operator.role})"}, status=403)
+        server.count("admin_requests")
+        self.actions.by = operator.name
         try:
             answer = handler(request.query)
             if asyncio.iscoroutine(answer):
                 answer = await answer
         except AdminError as err:
+            self._access(operator.name, operator.role, remote, path, err.status)
             return web.json_response({"error": str(err)}, status=err.status)
+        self._access(operator.name, operator.role, remote, path, 200)
         return web.json_response(answer)
 
+    def _operator(self, request: web.Request) -> Operator | None:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        ops = self.operators.current()
+        problem = self.operators.problem
+        if problem != self._problem_logged:  # (once per change, not once per request)
+            self._problem_logged = problem
+            if problem is not None:
+                log.warning("admin operators unusable, every request refused: %s", problem)
+        if scheme.lower() != "bearer" or not token.strip():
+            return None
+        return ops.find(token.strip())
 
-__all__ = ["AdminActions", "AdminAddress", "AdminError", "AdminServer"]
+    def _access(self, name: str, role: str, remote: str | None, path: str, status: int) -> None:
+        self.server.log("admin access", op=name, role=role, addr=remote, request=path[:80],
+                        status=status)
+
+
+log = logging.getLogger("savecraft.net.server")
+
+
+class _RequestErrors:
+    """aiohttp's request logger: a malformed request is one counted line, not a traceback.
+
+    aiohttp answers a request it cannot parse with 400 and logs the parser's
+    exception with its traceback (11 lines for one bad header), for anyone
+    who can connect. Here that is the ``admin_malformed`` count and one line;
+    any other exception (a fault of ours) keeps its traceback.
+    """
+
+    def __init__(self, server: GameServer) -> None:
+        self.server = server
+        self.real = logging.getLogger("aiohttp.server")
+
+    def exception(self, msg: str, *args: Any, exc_info: Any = True, **kw: Any) -> None:
+        from aiohttp.http_exceptions import HttpProcessingError
+
+        exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(exc, HttpProcessingError):
+            self.server.count("admin_malformed")
+            why = " ".join(str(exc.message).split()) or type(exc).__name__
+            who = str(args[0]) if args else "?"
+            self.server.log("admin malformed", addr=who, reason=repr(f"{exc.code} {why}"[:120]))
+            return
+        self.real.exception(msg, *args, exc_info=exc_info, **kw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+__all__ = ["REQUIRED_ROLE", "AdminActions", "AdminAddress", "AdminError", "AdminServer"]

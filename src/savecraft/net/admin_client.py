@@ -6,11 +6,14 @@ loop::
 
     from savecraft.net.admin_client import AdminClient
 
-    admin = AdminClient("127.0.0.1", 4001, cafile="players.sav.cert.pem")
+    admin = AdminClient("127.0.0.1", 4001, cafile="players.sav.cert.pem",
+                        token=os.environ["SAVECRAFT_ADMIN_TOKEN"])
     print(admin.request("status"))
     admin.request("kick", name="Brigid")
 
-Every answer is the decoded JSON object; a refusal (400, 404, 409, 503) raises
+The token is an operator's (``savecraft operators FILE add NAME --role ROLE``),
+sent as ``Authorization: Bearer TOKEN``. Every answer is the decoded JSON
+object; a refusal (400, 401, 403, 404, 409, 503) raises
 :class:`AdminRequestError` with the server's ``error`` text and the status.
 """
 
@@ -37,13 +40,17 @@ class AdminClient:
 
     def __init__(self, host: str, port: int, *, cafile: str | None = None,
                  tls: ssl.SSLContext | None = None, timeout: float = 10.0,
-                 source: str | None = None) -> None:
+                 source: str | None = None, token: str | None = None) -> None:
         self.host = host
         self.port = port
         # the server's certificate is self-signed: pinned with cafile, else accepted as is
         self.tls = tls or client_context(cafile)
         self.timeout = timeout
         self.source = source  # the local address to connect from (tests: 127.0.0.2)
+        if token is not None and (not token.isascii() or not token.isprintable()
+                                  or any(c.isspace() for c in token)):
+            raise ValueError("the token is one word of printable ASCII")  # (no header injection)
+        self.token = token  # the operator's token (None: no credential, answered 401)
 
     def request(self, what: str, /, **params: Any) -> dict[str, Any]:
         path = "/" + quote(what.strip("/"))
@@ -53,7 +60,8 @@ class AdminClient:
             self.host, self.port, context=self.tls, timeout=self.timeout,
             source_address=(self.source, 0) if self.source else None)
         try:
-            conn.request("GET", path)
+            headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+            conn.request("GET", path, headers=headers)
             response = conn.getresponse()
             body = response.read()
         except (OSError, http.client.HTTPException) as err:

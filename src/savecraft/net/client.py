@@ -33,7 +33,7 @@ from ..formats.tirnanog.save.model import UserChunk
 from .backoff import ResendBackoff
 from .certs import client_context
 from .crypto import SessionCipher, is_plain, parse_plain, password_hash, plain_datagram
-from .netq import MapAssembler, NetQ
+from .netq import MapAssembler, NetQ, SequenceExhausted
 from .packets import (
     OWN_INVENTORY,
     AssetBundle,
@@ -441,7 +441,12 @@ class ClientSession:
             return
         if now - self._last_sent >= keepalive and not self.netq.in_flight:
             m, x, y, d, a = self.position
-            self.netq.queue(Move(m, x, y, d, a).encode())
+            try:
+                self.netq.queue(Move(m, x, y, d, a).encode())
+            except SequenceExhausted:  # 65,536 messages sent: the session is over (log in again)
+                self.lost = True
+                self.close()
+                return
         self._flush(now)
 
     def move(self, map_id: int, x: int, y: int, direction: int = 0, altitude: int = 0,

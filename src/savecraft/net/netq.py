@@ -24,6 +24,21 @@ Design choices that keep it small and bounded:
   malformed and raises :class:`~savecraft.errors.FormatError` before any
   state changes: garbage and wrongly encrypted datagrams are dropped and
   counted by the caller without disturbing the session.
+* A session never uses a sequence number twice: one side sends at most
+  :data:`SEQ_MOD` (65,536) messages, and the receiver refuses any message
+  past the 65,536th as malformed. The numbers wrap on the wire (a session
+  may start anywhere), but a datagram replayed from 65,536 messages earlier
+  carries the same number as a new one and the same bytes (the XOR with the
+  session token does not change), so nothing in the 6-byte header could tell
+  them apart once the numbers come round again. As IPsec does with its
+  sequence numbers (RFC 4303, 3.3.3), the session ends instead: the sender
+  raises :class:`SequenceExhausted`, the server logs the player out, and a
+  new login brings a new token, under which the old datagrams do not decrypt.
+* A peer is alive when a datagram brings something new: a message not seen
+  before, or an acknowledgement of something in flight. A duplicate (a
+  resend, or an attacker's replay of a recorded datagram) changes neither
+  :attr:`NetQ.last_heard` nor anything else but the duplicate counter and the
+  acknowledgement owed.
 * Time is passed in (``now``, seconds, any monotonic clock); nothing here
   sleeps, reads a clock or touches a socket. :meth:`NetQ.next_deadline` says
   when :meth:`NetQ.flush` has something to do next.
@@ -68,6 +83,14 @@ class QueueFull(SavecraftError):
     """The peer does not acknowledge fast enough and the send queue is at its cap."""
 
 
+class SequenceExhausted(QueueFull):
+    """This side has sent its 65,536 messages: the session must end (a new login, a new token).
+
+    A subclass of :class:`QueueFull` so that every caller that ends a session
+    whose queue is full ends this one too.
+    """
+
+
 @dataclass(slots=True)
 class NetQStats:
     """Counters for logs and load tests."""
@@ -94,7 +117,8 @@ class NetQ:
 
     __slots__ = ("resend_timeout", "window", "max_queue", "max_out_of_order", "stats",
                  "_next_seq", "_in_flight", "_queue", "_expected", "_early", "_newest",
-                 "_received_any", "_delivered", "_ack_owed", "last_heard", "last_acked")
+                 "_received_any", "_delivered", "_ack_owed", "last_heard", "last_acked",
+                 "_queued_total", "_delivered_total")
 
     def __init__(self, *, resend_timeout: float = 0.2, window: int = MAX_WINDOW,
                  max_queue: int = 1024, max_out_of_order: int = ACK_BITS) -> None:
@@ -118,6 +142,8 @@ class NetQ:
         self._ack_owed = False
         self.last_heard: float | None = None  # when a valid datagram last arrived
         self.last_acked: float | None = None  # when the peer last acknowledged something new
+        self._queued_total = 0  # messages ever queued: at most SEQ_MOD (numbers are not reused)
+        self._delivered_total = 0  # messages ever delivered: the receiver's count, uncapped
 
     # -- sending -------------------------------------------------------------------------
     @property
@@ -142,6 +168,10 @@ class NetQ:
                               f"{n} bytes")
         if len(self._queue) >= self.max_queue:
             raise QueueFull(f"NetQ send queue full ({self.max_queue} messages waiting)")
+        if self._queued_total >= SEQ_MOD:
+            raise SequenceExhausted(f"this session has sent its {SEQ_MOD} messages (a sequence "
+                                    "number is never used twice): log in again")
+        self._queued_total += 1
         self._queue.append(bytes(message))
 
     def send(self, message: bytes, now: float) -> list[bytes]:
@@ -241,8 +271,10 @@ class NetQ:
         """Take one (decrypted) datagram; return the messages now deliverable, in order.
 
         Raises FormatError, changing nothing, for a datagram that is too
-        short or too long, acknowledges a sequence number never sent, or lies
-        beyond the receive window.
+        short or too long, acknowledges a sequence number never sent, lies
+        beyond the receive window, or carries a message past the session's
+        65,536th (its number was used before). :attr:`last_heard` moves only
+        for a datagram that brings something new (see the module's notes).
         """
         n = len(datagram)
         if n < NETQ_HEADER_SIZE:
@@ -262,18 +294,28 @@ class NetQ:
             raise FormatError(0, "netq.seq", f"a sequence number from {self._expected} to "
                               f"{seq_add(self._expected, self.max_out_of_order)} (the window)",
                               str(seq))
-        self.last_heard = now
+        if has_message and d >= 0 and self._delivered_total + d >= SEQ_MOD:
+            # the 65,537th message or later would reuse a number: a replay from a lap ago
+            raise FormatError(0, "netq.seq", f"at most {SEQ_MOD} messages in a session (a "
+                              "sequence number is never used twice)",
+                              f"message {self._delivered_total + d + 1}")
         self.stats.received += 1
-        self._take_ack(ack, bits, now)
+        acked = self._take_ack(ack, bits, now)
         if not has_message:
+            if acked:
+                self.last_heard = now
             return []
         self._ack_owed = True
+        if d < 0 or (d > 0 and seq in self._early):
+            # (a resend whose acknowledgement was lost, or a replay: answered, but no sign of life)
+            self.stats.duplicates += 1
+            if acked:
+                self.last_heard = now
+            return []
+        self.last_heard = now
         if not self._received_any or seq_newer(seq, self._newest):
             self._newest = seq
             self._received_any = True
-        if d < 0 or (d > 0 and seq in self._early):
-            self.stats.duplicates += 1
-            return []
         message = bytes(datagram[NETQ_HEADER_SIZE:])
         if d > 0:
             self._early[seq] = message
@@ -290,14 +332,16 @@ class NetQ:
             expected = (expected + 1) & 0xFFFF
         self._expected = expected
         self.stats.delivered += len(out)
+        self._delivered_total += len(out)
         if self._delivered < 2 * ACK_BITS:
             self._delivered += len(out)
         return out
 
-    def _take_ack(self, ack: int, bits: int, now: float) -> None:
+    def _take_ack(self, ack: int, bits: int, now: float) -> bool:
+        """Drop what ``ack`` and ``bits`` acknowledge; True when that was anything."""
         flight = self._in_flight
         if not flight:
-            return
+            return False
         done = []
         for s in flight:
             d = (ack - s) & 0xFFFF
@@ -307,6 +351,8 @@ class NetQ:
             for s in done:
                 del flight[s]
             self.last_acked = now
+            return True
+        return False
 
 
 class MapAssembler:
@@ -376,5 +422,5 @@ def _add_span(spans: list[list[int]], start: int, end: int) -> None:
 
 __all__ = [
     "ACK_BITS", "HEADER", "MAX_WINDOW", "MapAssembler", "NetQ", "NetQStats", "QueueFull",
-    "SEQ_MOD", "seq_add", "seq_diff", "seq_newer",
+    "SEQ_MOD", "SequenceExhausted", "seq_add", "seq_diff", "seq_newer",
 ]

@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import FormatError
 from ..formats.tirnanog.save.model import QuestState, UserChunk
 from .crypto import SessionCipher, is_plain, otp_matches, parse_plain, plain_datagram
-from .netq import NetQ, QueueFull
+from .netq import NetQ, QueueFull, SequenceExhausted
 from .packets import (
     OWN_INVENTORY,
     UDP_MAX_DATAGRAM,
@@ -94,7 +94,7 @@ class ServerConfig:
     fd_reserve: int = 64  # descriptors never taken by connections (saves, logs, backups)
     login_pending: float = 30.0  # login OK without a UDP hello for this long: dropped
     max_handshakes: int = 512
-    max_handshakes_per_address: int = 128  # (one address cannot hold every slot)
+    max_handshakes_per_address: int = 64  # an eighth: a few cannot hold every slot (.listener)
     attempts_limit: int = 5  # failed logins per address per window
     attempts_window: float = 60.0
     attempts_per_connection: int = 3
@@ -107,6 +107,7 @@ class ServerConfig:
     window: int = 8  # NetQ messages in flight per player (fewer to resend after a stall)
     discovery_per_second: int = 4  # LAN discovery replies per source address (0: no limit)
     admin: str | None = None  # "ADDR[:PORT]": the administration interface (see .admin)
+    operators: str | None = None  # its operators file (None: STATE.operators; see .operators)
     metrics: str | None = None  # "ADDR:PORT": the Prometheus endpoint (see .metrics)
     backups: int = 0  # keep this many rotated copies of the state (see .backups)
     backup_every: float = 0.0  # seconds between snapshots kept apart (0: none)
@@ -227,8 +228,10 @@ class GameServer:
             await self.metrics.start(*parse_listen(cfg.metrics))
         if cfg.admin is not None:
             from .admin import AdminAddress, AdminServer
+            from .operators import OperatorFile, default_path
 
-            self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host)
+            ops = OperatorFile(cfg.operators or default_path(self.store.path))
+            self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host, ops)
             await self.admin.start()
 
     def request_stop(self, reason: str) -> None:
@@ -754,6 +757,10 @@ class GameServer:
             try:
                 for message in out:
                     netq.queue(message)
+            except SequenceExhausted:  # 65,536 messages sent: a new login, a new token
+                self.count("sessions_exhausted")
+                self.logout(sess, "session's 65536 sequence numbers used up")
+                continue
             except QueueFull:
                 self.logout(sess, "too far behind (send queue full)")
                 continue

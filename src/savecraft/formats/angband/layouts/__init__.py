@@ -27,51 +27,15 @@ from __future__ import annotations
 import builtins
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import SavecraftError
+from ....layout import Struct
+from ....layout import Context as Context, LayoutError as LayoutError, NotCanonical as NotCanonical
 
 Key = tuple[str, str, int]
-
-
-@dataclass(slots=True)
-class Context:
-    """Sizes and switches that earlier blocks of the same file stored for later ones.
-
-    ``values`` maps a name (``of_size``, ``square_size``, ``levels_persist``...)
-    to the number the game read; ``source`` says which block set it, for
-    messages.
-    """
-
-    values: dict[str, int] = field(default_factory=dict)
-    source: dict[str, str] = field(default_factory=dict)
-
-    def set(self, name: str, value: int, block: str) -> None:
-        self.values[name] = value
-        self.source[name] = block
-
-    def need(self, name: str, block: str) -> int:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise LayoutError(f"{name}, which the game takes from the {block!r} block "
-                              "(missing or not decoded)") from None
-
-
-class LayoutError(Exception):
-    """A layout cannot apply: a value it depends on is unknown. Not a file error."""
-
-
-class NotCanonical(LayoutError):
-    """An ``exact`` layout met bytes its encoder would not write back the same way.
-
-    A flag byte of 2 where the writer writes 1, a count the writer derives
-    differently: the decode is refused, and the block stays raw with the same
-    reason a re-encoding would give. (A LayoutError: a trial read that meets it
-    does not count as reading the block.)
-    """
 
 
 @dataclass(frozen=True)
@@ -131,6 +95,15 @@ def register_layout(layout: Layout) -> Layout:
         _BY_KEY.setdefault((variant, layout.name, layout.version), []).append(layout)
     _ALL.append(layout)
     return layout
+
+
+def register_struct(struct: Struct, name: str, version: int, variants: frozenset[str], game: str,
+                    *, exact: bool = True) -> Layout:
+    """Register a block layout declared as a record description: its reader and writer are the
+    ones generated from it. ``exact`` (the default): the description reads only encodings its
+    writer writes back the same way (strings in the declared encoding, flags of 0 or 1)."""
+    return register_layout(Layout(name, version, variants, struct.cls, struct.read, struct.write, game,
+                                  exact=exact))
 
 
 def layouts_for(variant: str, name: str, version: int) -> list[Layout]:

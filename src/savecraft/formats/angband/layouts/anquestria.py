@@ -18,15 +18,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer
-from ....errors import FormatError
-from . import BlockModel, Context, Layout, character, register_layout
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Adapt,
+    Array,
+    Bytes,
+    Check,
+    CStr,
+    Custom,
+    Field,
+    List,
+    Len,
+    Prefix,
+    Range,
+    Ref,
+    SetCtx,
+    Struct,
+    Until,
+    When,
+)
+from . import BlockModel, Layout, character, faangband_character, faangband_world, register_layout, register_struct
 from .faangband import Inscription
-from .faangband_character import History, read_history_3x, write_history
-from .faangband_world import Ghost, _rd_ghost, _wr_ghost
-from .items import check_len, read_str, write_str
+from .items import NAME_MAX
 from .levels import check_rle, read_rle
-from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
+from .records import Experience, HeldQuantity, Quantity
 from .vanilla40 import MONSTER_HEAD, MonsterHead
 
 VANILLA = frozenset({"VNLA"})
@@ -39,15 +58,8 @@ MONSTER_BLOW_MAX = 4
 INVEN_END = 0xFFFF
 ITEM_MARK = 0xFFFF
 STAT_NAMES = (*character.STAT_NAMES, "chr")
-
-
-def _layout(name: str, version: int, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, version, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
-
-
-# -- options (version 2) --------------------------------------------------------------------
-
 TERM_MAX = 8
+ALIVE = "not ctx.need('is_dead', 'misc')"
 
 
 @dataclass(slots=True)
@@ -59,48 +71,6 @@ class Options(BlockModel):
     options: dict[str, int] = field(default_factory=dict)
     window_flags: list[int] = field(default_factory=list)
     window_masks: list[int] = field(default_factory=list)
-
-
-def _rd_options(r: Reader, ctx: Context) -> Options:
-    m = Options(r.u8("delay_factor"), r.u8("hitpoint_warn"), r.u16("lazymove_delay"))
-    while True:
-        at = r.pos
-        name = read_str(r, f"options[{len(m.options)}].name", 19)
-        if not name:
-            break
-        if name in m.options:
-            r.fail("options", "each option once", f"{name!r} twice", at=at)
-        m.options[name] = r.u8(f"options[{name}]")
-    m.window_flags = list(r.array("u32", TERM_MAX, "window_flags"))
-    m.window_masks = list(r.array("u32", TERM_MAX, "window_masks"))
-    ctx.set("randarts", m.options.get("birth_randarts", 0), "options")
-    return m
-
-
-def _wr_options(m: Options, w: Writer, ctx: Context) -> None:
-    w.u8(m.delay_factor, "delay_factor")
-    w.u8(m.hitpoint_warn, "hitpoint_warn")
-    w.u16(m.lazymove_delay, "lazymove_delay")
-    for name, value in m.options.items():
-        if not name:
-            raise FormatError(None, "options", "option names that are not empty", "''")
-        write_str(w, name, f"options[{name}]", 19)
-        w.u8(value, f"options[{name}]")
-    w.u8(0, "end")
-    check_len(m.window_flags, TERM_MAX, "window_flags", "terminals")
-    check_len(m.window_masks, TERM_MAX, "window_masks", "terminals")
-    w.array("u32", m.window_flags, "window_flags")
-    w.array("u32", m.window_masks, "window_masks")
-    ctx.set("randarts", m.options.get("birth_randarts", 0), "options")
-
-
-# -- monster memory (version 2), object memory, quests, artifacts (version 2) ---------------
-
-_LORE = Record("3.x monster lore", [
-    ("sights", "i16"), ("deaths", "i16"), ("pkills", "i16"), ("tkills", "i16"), ("wake", "u8"),
-    ("ignore", "u8"), ("drop_gold", "u8"), ("drop_item", "u8"), ("cast_innate", "u8"),
-    ("cast_spell", "u8"), ("blows", f"bytes[{MONSTER_BLOW_MAX}]"), ("flags", f"bytes[{RF_BYTES}]"),
-    ("spell_flags", f"bytes[{RF_BYTES}]"), ("max_num", "u8"), ("unused", "bytes[3]")])
 
 
 @dataclass(slots=True)
@@ -130,31 +100,12 @@ class MonsterMemory(BlockModel):
     races: list[Lore] = field(default_factory=list)
 
 
-def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
-    return MonsterMemory([Lore(*v) for v in r.records(_LORE, r.u16("count"), "races")])
-
-
-def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.races), "count")
-    for i, lore in enumerate(m.races):
-        w.record(_LORE, record_values(lore, _LORE), f"races[{i}]")
-
-
 @dataclass(slots=True)
 class ObjectMemory(BlockModel):
     """Per object kind: aware 1, tried 2, squelch when aware 4, seen 8, squelch unaware 16."""
 
     KIND: ClassVar[str] = "object-memory-3.x"
     kinds: bytes = b""
-
-
-def _rd_object_memory(r: Reader, ctx: Context) -> ObjectMemory:
-    return ObjectMemory(r.bytes(r.u16("count"), "kinds"))
-
-
-def _wr_object_memory(m: ObjectMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.kinds), "count")
-    w.bytes(m.kinds, "kinds")
 
 
 @dataclass(slots=True)
@@ -165,49 +116,12 @@ class Quests(BlockModel):
     quests: list[bytes] = field(default_factory=list)
 
 
-def _rd_quests(r: Reader, ctx: Context) -> Quests:
-    n = r.count(r.u16("count"), 4, "quests", "quest")
-    return Quests([r.bytes(4, f"quests[{i}]") for i in range(n)])
-
-
-def _wr_quests(m: Quests, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.quests), "count")
-    for i, q in enumerate(m.quests):
-        w.bytes(q, f"quests[{i}]", size=4)
-
-
 @dataclass(slots=True)
 class Artifacts(BlockModel):
     """Per artifact: created, seen, ever seen and an unused byte, as stored."""
 
     KIND: ClassVar[str] = "artifacts-3.x"
     artifacts: list[bytes] = field(default_factory=list)
-
-
-def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
-    n = r.count(r.u16("count"), 4, "artifacts", "artifact")
-    return Artifacts([r.bytes(4, f"artifacts[{i}]") for i in range(n)])
-
-
-def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.artifacts), "count")
-    for i, a in enumerate(m.artifacts):
-        w.bytes(a, f"artifacts[{i}]", size=4)
-
-
-# -- player (version 2), squelch, misc ------------------------------------------------------
-
-_WHO = Record("3.x player identity", [
-    ("prace", "u8"), ("pclass", "u8"), ("psex", "u8"), ("name_suffix", "u8"), ("hitdie", "u8"),
-    ("expfact", "u8"), ("age", "i16"), ("height", "i16"), ("weight", "i16")])
-_POINTS = Record("3.x gold and points", [
-    ("height_birth", "i16"), ("weight_birth", "i16"), ("sc_birth", "i16"), ("au_birth", "i32"),
-    ("unused_birth", "bytes[4]"), ("au", "i32"), ("max_exp", "i32"), ("exp", "i32"),
-    ("exp_frac", "u16"), ("lev", "i16"), ("mhp", "i16"), ("chp", "i16"), ("chp_frac", "u16"),
-    ("msp", "i16"), ("csp", "i16"), ("csp_frac", "u16"), ("max_lev", "i16"), ("max_depth", "i16"),
-    ("unused_more", "bytes[8]"), ("sc", "i16"), ("unused_sc", "bytes[2]"), ("food", "i16"),
-    ("energy", "i16"), ("word_recall", "i16"), ("see_infra", "i16"), ("confusing", "u8"),
-    ("searching", "u8")])
 
 
 @dataclass(slots=True)
@@ -264,43 +178,6 @@ class Player(Experience, BlockModel):
     future: bytes = b"\0" * 32
 
 
-def _rd_player(r: Reader, ctx: Context) -> Player:
-    p = Player(read_str(r, "full_name", 31), read_str(r, "died_from", 79), read_str(r, "history", 249))
-    set_from_record(p, _WHO, r.record(_WHO))
-    p.stat_max = list(r.array("i16", A_MAX, "stat_max"))
-    p.stat_cur = list(r.array("i16", A_MAX, "stat_cur"))
-    p.stat_birth = list(r.array("i16", A_MAX, "stat_birth"))
-    at = r.pos
-    set_from_record(p, _POINTS, r.record(_POINTS))
-    if not 1 <= p.lev <= character.MAX_LEVEL:
-        r.fail("lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev), at=at + 28)
-    p.timed = list(r.array("i16", r.u8("timed_count"), "timed"))
-    p.total_energy = r.u32("total_energy")
-    p.resting_turn = r.u32("resting_turn")
-    p.future = r.bytes(32, "future")
-    return p
-
-
-def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
-    write_str(w, p.full_name, "full_name", 31)
-    write_str(w, p.died_from, "died_from", 79)
-    write_str(w, p.history, "history", 249)
-    w.record(_WHO, record_values(p, _WHO))
-    for name in ("stat_max", "stat_cur", "stat_birth"):
-        check_len(getattr(p, name), A_MAX, name, "stats")
-        w.array("i16", getattr(p, name), name)
-    if not 1 <= p.lev <= character.MAX_LEVEL:
-        raise FormatError(None, "lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev))
-    w.record(_POINTS, record_values(p, _POINTS))
-    if len(p.timed) > 255:
-        raise FormatError(None, "timed", "at most 255 timed effects", str(len(p.timed)))
-    w.u8(len(p.timed), "timed_count")
-    w.array("i16", p.timed, "timed")
-    w.u32(p.total_energy, "total_energy")
-    w.u32(p.resting_turn, "resting_turn")
-    w.bytes(p.future, "future", size=32)
-
-
 @dataclass(slots=True)
 class Squelch(BlockModel):
     """Quality squelch levels, per ego item its seen flag (2), auto-inscriptions."""
@@ -309,31 +186,6 @@ class Squelch(BlockModel):
     levels: bytes = b""
     egos: bytes = b""
     inscriptions: list[Inscription] = field(default_factory=list)
-
-
-def _rd_squelch(r: Reader, ctx: Context) -> Squelch:
-    m = Squelch(r.bytes(r.u8("level_count"), "levels"), r.bytes(r.u16("ego_count"), "egos"))
-    n = r.count(r.u16("inscription_count"), 3, "inscriptions", "inscription")
-    m.inscriptions = [Inscription(r.i16(f"inscriptions[{i}].kind_index"),
-                                  read_str(r, f"inscriptions[{i}].text", 79)) for i in range(n)]
-    return m
-
-
-def _wr_squelch(m: Squelch, w: Writer, ctx: Context) -> None:
-    w.u8(len(m.levels), "level_count")
-    w.bytes(m.levels, "levels")
-    w.u16(len(m.egos), "ego_count")
-    w.bytes(m.egos, "egos")
-    w.u16(len(m.inscriptions), "inscription_count")
-    for i, ins in enumerate(m.inscriptions):
-        w.i16(ins.kind_index, f"inscriptions[{i}].kind_index")
-        write_str(w, ins.text, f"inscriptions[{i}].text", 79)
-
-
-_MISC = Record("3.x misc", [
-    ("randart_version", "u32"), ("seed_randart", "u32"), ("unused_flags", "bytes[12]"),
-    ("seed_flavor", "u32"), ("seed_town", "u32"), ("panic_save", "u16"), ("total_winner", "u16"),
-    ("noscore", "u16"), ("is_dead", "u8"), ("feeling", "u8"), ("created_at", "i32"), ("turn", "i32")])
 
 
 @dataclass(slots=True)
@@ -351,30 +203,6 @@ class Misc(BlockModel):
     feeling: int = 0
     created_at: int = 0
     turn: int = 0
-
-
-def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    m = Misc(*r.record(_MISC))
-    ctx.set("is_dead", m.is_dead, "misc")
-    return m
-
-
-def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    w.record(_MISC, record_values(m, _MISC))
-    ctx.set("is_dead", m.is_dead, "misc")
-
-
-# -- the object record (version 3) ----------------------------------------------------------
-
-_ITEM = Record("3.x object", [
-    ("mark", "u16"), ("version", "u8"), ("unused", "bytes[2]"), ("iy", "u8"), ("ix", "u8"),
-    ("tval", "u8"), ("sval", "u8"), ("pval", f"bytes[{2 * MAX_PVALS}]"), ("num_pvals", "u8"),
-    ("pseudo_id", "u8"), ("number", "u8"), ("weight", "i16"), ("art_idx", "u8"), ("ego_idx", "u8"),
-    ("timeout", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"), ("ac", "i16"),
-    ("dd", "u8"), ("ds", "u8"), ("ident", "u16"), ("marked", "u8"), ("origin", "u8"),
-    ("origin_depth", "u8"), ("origin_xtra", "u16"), ("flags", f"bytes[{OF_BYTES}]"),
-    ("known_flags", f"bytes[{OF_BYTES}]"), ("pval_flags", f"bytes[{MAX_PVALS * OF_BYTES}]"),
-    ("held_m_idx", "i16")])
 
 
 @dataclass(slots=True)
@@ -418,25 +246,6 @@ class Item(Quantity):
     inscription: str = ""
 
 
-def read_item(r: Reader, path: str) -> Item:
-    at = r.pos
-    it = Item(*r.record(_ITEM, path))
-    if it.mark != ITEM_MARK:
-        r.fail(f"{path}.mark", "0xFFFF, the mark that starts an object", f"0x{it.mark:04X}", at=at)
-    it.inscription = read_str(r, f"{path}.inscription")
-    return it
-
-
-def write_item(it: Item, w: Writer, path: str) -> None:
-    if it.mark != ITEM_MARK:
-        raise FormatError(None, f"{path}.mark", "0xFFFF", f"0x{it.mark:04X}")
-    w.record(_ITEM, record_values(it, _ITEM), path)
-    write_str(w, it.inscription, f"{path}.inscription")
-
-
-MIN_ITEM = _ITEM.size + 1
-
-
 @dataclass(slots=True)
 class InventoryItem(HeldQuantity):
     slot: int = 0
@@ -451,24 +260,6 @@ class Inventory(BlockModel):
     items: list[InventoryItem] = field(default_factory=list)
 
 
-def _rd_inventory(r: Reader, ctx: Context) -> Inventory:
-    m = Inventory()
-    while True:
-        slot = r.u16(f"items[{len(m.items)}].slot")
-        if slot == INVEN_END:
-            return m
-        m.items.append(InventoryItem(slot, read_item(r, f"items[{len(m.items)}]")))
-
-
-def _wr_inventory(m: Inventory, w: Writer, ctx: Context) -> None:
-    for i, it in enumerate(m.items):
-        if it.slot == INVEN_END:
-            raise FormatError(None, f"items[{i}].slot", "a slot below 0xFFFF", "0xFFFF")
-        w.u16(it.slot, f"items[{i}].slot")
-        write_item(it.item, w, f"items[{i}]")
-    w.u16(INVEN_END, "end")
-
-
 @dataclass(slots=True)
 class Store:
     unused_head: bytes = b"\0" * 6
@@ -481,41 +272,6 @@ class Store:
 class Stores(BlockModel):
     KIND: ClassVar[str] = "stores-3.x"
     stores: list[Store] = field(default_factory=list)
-
-
-def _rd_stores(r: Reader, ctx: Context) -> Stores:
-    n = r.count(r.u16("count"), 12, "stores", "store")
-    m = Stores()
-    for i in range(n):
-        p = f"stores[{i}]"
-        s = Store(r.bytes(6, f"{p}.unused_head"), r.u8(f"{p}.owner"))
-        k = r.u8(f"{p}.count")
-        s.unused_tail = r.bytes(4, f"{p}.unused_tail")
-        r.count(k, MIN_ITEM, f"{p}.stock", "object")
-        s.stock = [read_item(r, f"{p}.stock[{j}]") for j in range(k)]
-        m.stores.append(s)
-    return m
-
-
-def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.stores), "count")
-    for i, s in enumerate(m.stores):
-        p = f"stores[{i}]"
-        w.bytes(s.unused_head, f"{p}.unused_head", size=6)
-        w.u8(s.owner, f"{p}.owner")
-        if len(s.stock) > 255:
-            raise FormatError(None, f"{p}.stock", "at most 255 objects", str(len(s.stock)))
-        w.u8(len(s.stock), f"{p}.count")
-        w.bytes(s.unused_tail, f"{p}.unused_tail", size=4)
-        for j, it in enumerate(s.stock):
-            write_item(it, w, f"{p}.stock[{j}]")
-
-
-# -- dungeon, objects, monsters -------------------------------------------------------------
-
-_LEVEL = Record("3.x level header", [
-    ("depth", "i16"), ("daycount", "u16"), ("py", "i16"), ("px", "i16"), ("height", "i16"),
-    ("width", "i16"), ("unused", "bytes[4]")])
 
 
 @dataclass(slots=True)
@@ -536,34 +292,6 @@ class Dungeon(BlockModel):
     present: bool = True  # False: a dead character's, which the game leaves empty
 
 
-def _check_present(present: bool, ctx: Context, what: str) -> None:
-    if present != alive(ctx):
-        raise FormatError(None, "present", f"{what} exactly when the character is alive", repr(present))
-
-
-def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not alive(ctx):
-        return Dungeon(present=False)
-    at = r.pos
-    m = Dungeon(*r.record(_LEVEL))
-    if m.height <= 0 or m.width <= 0 or not (0 <= m.py < m.height and 0 <= m.px < m.width):
-        r.fail("py", "a player inside the level", f"({m.py}, {m.px}) in {m.height} x {m.width}", at=at)
-    cells = m.height * m.width
-    m.info, m.info2, m.feat = (read_rle(r, cells, name) for name in ("info", "info2", "feat"))
-    return m
-
-
-def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    _check_present(m.present, ctx, "a level")
-    if not m.present:
-        return
-    w.record(_LEVEL, record_values(m, _LEVEL))
-    cells = m.height * m.width
-    for name in ("info", "info2", "feat"):
-        check_rle(getattr(m, name), cells, name)
-        w.bytes(getattr(m, name), name)
-
-
 @dataclass(slots=True)
 class Objects(BlockModel):
     """The objects on the level (slot 0 is never used, so ``o_max`` is one more than listed)."""
@@ -571,25 +299,6 @@ class Objects(BlockModel):
     KIND: ClassVar[str] = "objects-3.x"
     objects: list[Item] = field(default_factory=list)
     present: bool = True
-
-
-def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not alive(ctx):
-        return Objects(present=False)
-    n = r.count(max(r.u16("o_max") - 1, 0), MIN_ITEM, "objects", "object")
-    return Objects([read_item(r, f"objects[{i}]") for i in range(n)])
-
-
-def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
-    _check_present(m.present, ctx, "objects")
-    if not m.present:
-        return
-    w.u16(len(m.objects) + 1, "o_max")
-    for i, it in enumerate(m.objects):
-        write_item(it, w, f"objects[{i}]")
-
-
-_MONSTER = MONSTER_HEAD
 
 
 @dataclass(slots=True)
@@ -609,50 +318,6 @@ class Monsters(BlockModel):
     present: bool = True
 
 
-def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not alive(ctx):
-        return Monsters(present=False)
-    n = r.count(max(r.u16("m_max") - 1, 0), _MONSTER.size + 3 + OF_BYTES, "monsters", "monster")
-    m = Monsters()
-    for i in range(n):
-        p = f"monsters[{i}]"
-        mon = Monster(*r.record(_MONSTER, p))
-        mon.timed = list(r.array("i16", r.u8(f"{p}.timed_count"), f"{p}.timed"))
-        mon.flags = r.u8(f"{p}.flags")
-        mon.known_pflags = r.bytes(OF_BYTES, f"{p}.known_pflags")
-        mon.unused = r.u8(f"{p}.unused")
-        m.monsters.append(mon)
-    return m
-
-
-def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
-    _check_present(m.present, ctx, "monsters")
-    if not m.present:
-        return
-    w.u16(len(m.monsters) + 1, "m_max")
-    for i, mon in enumerate(m.monsters):
-        p = f"monsters[{i}]"
-        w.record(_MONSTER, record_values(mon, _MONSTER), p)
-        if len(mon.timed) > 255:
-            raise FormatError(None, f"{p}.timed", "at most 255 timed effects", str(len(mon.timed)))
-        w.u8(len(mon.timed), f"{p}.timed_count")
-        w.array("i16", mon.timed, f"{p}.timed")
-        w.u8(mon.flags, f"{p}.flags")
-        w.bytes(mon.known_pflags, f"{p}.known_pflags", size=OF_BYTES)
-        w.u8(mon.unused, f"{p}.unused")
-
-
-# -- random artifacts (version 2) --------------------------------------------------
-
-_RANDART = Record("3.x random artifact", [
-    ("tval", "u8"), ("sval", "u8"), ("pval", f"bytes[{2 * MAX_PVALS}]"), ("num_pvals", "u8"),
-    ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"), ("ac", "i16"), ("dd", "u8"), ("ds", "u8"),
-    ("weight", "i16"), ("cost", "i32"), ("flags", f"bytes[{OF_BYTES}]"),
-    ("pval_flags", f"bytes[{MAX_PVALS * OF_BYTES}]"), ("level", "u8"), ("rarity", "u8"),
-    ("alloc_prob", "u8"), ("alloc_min", "u8"), ("alloc_max", "u8"), ("effect", "u16"),
-    ("time_base", "u16"), ("time_dice", "u16"), ("time_sides", "u16")])
-
-
 @dataclass(slots=True)
 class Randarts(BlockModel):
     """The random artifacts, each the raw record (``rd_randarts_2``); None without birth_randarts,
@@ -662,43 +327,117 @@ class Randarts(BlockModel):
     artifacts: list[bytes] | None = None
 
 
-def _rd_randarts(r: Reader, ctx: Context) -> Randarts:
-    if not ctx.need("randarts", "options"):
-        return Randarts()
-    n = r.u16("count")
-    return Randarts([bytes(r.bytes(_RANDART.size, f"artifacts[{i}]"))
-                     for i in range(r.count(n, _RANDART.size, "artifacts", "artifact"))])
+# -- the layouts, as the 3.3-era rd_* read them ----------------------------------------------
+
+OPTIONS = Struct(Options, [
+    Field("delay_factor", U8), Field("hitpoint_warn", U8), Field("lazymove_delay", U16),
+    Field("options", Adapt(Until(Struct(character._Option, [Field("name", CStr(19)), Field("value", U8)],
+                                        name="option"), CStr(19), ""),
+                           character._options_dict, character._options_list, "each option once")),
+    Field("window_flags", Array(U32, TERM_MAX)), Field("window_masks", Array(U32, TERM_MAX)),
+    SetCtx("randarts", "options.get('birth_randarts', 0)"),
+], name="options")
+
+MONSTER_MEMORY = Struct(MonsterMemory, [Field("races", List(Struct(Lore, [
+    Field("sights", I16), Field("deaths", I16), Field("pkills", I16), Field("tkills", I16),
+    Field("wake", U8), Field("ignore", U8), Field("drop_gold", U8), Field("drop_item", U8),
+    Field("cast_innate", U8), Field("cast_spell", U8), Field("blows", Bytes(MONSTER_BLOW_MAX)),
+    Field("flags", Bytes(RF_BYTES)), Field("spell_flags", Bytes(RF_BYTES)), Field("max_num", U8),
+    Field("unused", Bytes(3))], name="lore"), Prefix(U16, "count")))], name="monster memory")
+
+OBJECT_MEMORY = Struct(ObjectMemory, [Len("count", U16, ("kinds",)), Field("kinds", Bytes(Ref("count")))],
+                       name="object memory")
+QUESTS = Struct(Quests, [Field("quests", List(Bytes(4), Prefix(U16, "count")))], name="quests")
+ARTIFACTS = Struct(Artifacts, [Field("artifacts", List(Bytes(4), Prefix(U16, "count")))], name="artifacts")
+
+PLAYER = Struct(Player, [
+    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("prace", U8), Field("pclass", U8), Field("psex", U8), Field("name_suffix", U8),
+    Field("hitdie", U8), Field("expfact", U8), Field("age", I16), Field("height", I16),
+    Field("weight", I16), Field("stat_max", Array(I16, A_MAX)), Field("stat_cur", Array(I16, A_MAX)),
+    Field("stat_birth", Array(I16, A_MAX)), Field("height_birth", I16), Field("weight_birth", I16),
+    Field("sc_birth", I16), Field("au_birth", I32), Field("unused_birth", Bytes(4)), Field("au", I32),
+    Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, character.MAX_LEVEL, f"a level from 1 to {character.MAX_LEVEL}")),
+    Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16), Field("csp", I16),
+    Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16),
+    Field("unused_more", Bytes(8)), Field("sc", I16), Field("unused_sc", Bytes(2)), Field("food", I16),
+    Field("energy", I16), Field("word_recall", I16), Field("see_infra", I16), Field("confusing", U8),
+    Field("searching", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+    Field("total_energy", U32), Field("resting_turn", U32), Field("future", Bytes(32)),
+], name="player")
+
+SQUELCH = Struct(Squelch, [
+    Len("level_count", U8, ("levels",)), Field("levels", Bytes(Ref("level_count"))),
+    Len("ego_count", U16, ("egos",)), Field("egos", Bytes(Ref("ego_count"))),
+    Field("inscriptions", List(Struct(Inscription, [Field("kind_index", I16), Field("text", CStr(79))],
+                                      name="inscription"), Prefix(U16, "inscription_count"))),
+], name="squelch")
+
+MISC = Struct(Misc, [
+    Field("randart_version", U32), Field("seed_randart", U32), Field("unused_flags", Bytes(12)),
+    Field("seed_flavor", U32), Field("seed_town", U32), Field("panic_save", U16),
+    Field("total_winner", U16), Field("noscore", U16), Field("is_dead", U8, export="is_dead"),
+    Field("feeling", U8), Field("created_at", I32), Field("turn", I32),
+], name="misc")
+
+OBJECT = Struct(Item, [
+    Field("mark", U16, check=Range(ITEM_MARK, ITEM_MARK, "0xFFFF, the mark that starts an object")),
+    Field("version", U8), Field("unused", Bytes(2)), Field("iy", U8), Field("ix", U8), Field("tval", U8),
+    Field("sval", U8), Field("pval", Bytes(2 * MAX_PVALS)), Field("num_pvals", U8),
+    Field("pseudo_id", U8), Field("number", U8), Field("weight", I16), Field("art_idx", U8),
+    Field("ego_idx", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16),
+    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("ident", U16),
+    Field("marked", U8), Field("origin", U8), Field("origin_depth", U8), Field("origin_xtra", U16),
+    Field("flags", Bytes(OF_BYTES)), Field("known_flags", Bytes(OF_BYTES)),
+    Field("pval_flags", Bytes(MAX_PVALS * OF_BYTES)), Field("held_m_idx", I16),
+    Field("inscription", CStr(NAME_MAX)),
+], name="object")
+
+INVENTORY = Struct(Inventory, [Field("items", Until(
+    Struct(InventoryItem, [Field("slot", U16), Field("item", OBJECT)], name="inventory entry"),
+    U16, INVEN_END))], name="inventory")
+
+STORES = Struct(Stores, [Field("stores", List(Struct(Store, [
+    Field("unused_head", Bytes(6)), Field("owner", U8), Len("count", U8, ("stock",)),
+    Field("unused_tail", Bytes(4)), Field("stock", List(OBJECT, Ref("count")))], name="store"),
+    Prefix(U16, "count")))], name="stores")
+
+_RUNS = Custom(read_rle, check_rle, "height * width")
+DUNGEON = Struct(Dungeon, [When(ALIVE, [
+    Field("depth", I16), Field("daycount", U16), Field("py", I16), Field("px", I16), Field("height", I16),
+    Field("width", I16), Field("unused", Bytes(4)),
+    Field("info", _RUNS), Field("info2", _RUNS), Field("feat", _RUNS)],
+    "a level exactly when the character is alive", flag="present"),
+    Check("not present or (height > 0 and width > 0 and 0 <= py < height and 0 <= px < width)", "py",
+          "a player inside the level", "f'({py}, {px}) in {height} x {width}'"),
+], name="dungeon")
+
+OBJECTS = Struct(Objects, [When(ALIVE, [Field("objects", List(OBJECT, Prefix(U16, "o_max", bias=1)))],
+                                "objects exactly when the character is alive", flag="present")],
+                 name="objects")
+
+MONSTERS = Struct(Monsters, [When(ALIVE, [Field("monsters", List(Struct(Monster, [
+    *MONSTER_HEAD, Field("flags", U8), Field("known_pflags", Bytes(OF_BYTES)), Field("unused", U8)],
+    name="monster"), Prefix(U16, "m_max", bias=1)))],
+    "monsters exactly when the character is alive", flag="present")], name="monsters")
+
+RANDART_SIZE = 2 + 2 * MAX_PVALS + 1 + 8 + 2 + 2 + 4 + OF_BYTES + MAX_PVALS * OF_BYTES + 5 + 8
+RANDARTS = Struct(Randarts, [When(
+    "ctx.need('randarts', 'options')",
+    [Field("artifacts", List(Bytes(RANDART_SIZE), Prefix(U16, "count")))],
+    "random artifacts exactly when birth_randarts is on")], name="randarts")
 
 
-def _wr_randarts(m: Randarts, w: Writer, ctx: Context) -> None:
-    if bool(ctx.need("randarts", "options")) != (m.artifacts is not None):
-        raise FormatError(None, "artifacts", "random artifacts exactly when birth_randarts is on",
-                          repr(m.artifacts is not None))
-    if m.artifacts is not None:
-        w.u16(len(m.artifacts), "count")
-        for i, a in enumerate(m.artifacts):
-            w.bytes(a, f"artifacts[{i}]", size=_RANDART.size)
-
-
-for _name, _version, _model, _dec, _enc in (
-        ("rng", 1, character.Rng, character._rd_rng, character._wr_rng),
-        ("options", 2, Options, _rd_options, _wr_options),
-        ("messages", 1, character.Messages, character._rd_messages, character._wr_messages),
-        ("monster memory", 2, MonsterMemory, _rd_monster_memory, _wr_monster_memory),
-        ("object memory", 1, ObjectMemory, _rd_object_memory, _wr_object_memory),
-        ("quests", 1, Quests, _rd_quests, _wr_quests),
-        ("artifacts", 2, Artifacts, _rd_artifacts, _wr_artifacts),
-        ("player", 2, Player, _rd_player, _wr_player),
-        ("squelch", 1, Squelch, _rd_squelch, _wr_squelch),
-        ("misc", 1, Misc, _rd_misc, _wr_misc),
-        ("player hp", 1, character.PlayerHp, character.read_player_hp, character.write_player_hp),
-        ("player spells", 1, character.PlayerSpells, character._rd_spells, character._wr_spells),
-        ("randarts", 2, Randarts, _rd_randarts, _wr_randarts),
-        ("inventory", 3, Inventory, _rd_inventory, _wr_inventory),
-        ("stores", 3, Stores, _rd_stores, _wr_stores),
-        ("dungeon", 1, Dungeon, _rd_dungeon, _wr_dungeon),
-        ("objects", 3, Objects, _rd_objects, _wr_objects),
-        ("monsters", 5, Monsters, _rd_monsters, _wr_monsters),
-        ("ghost", 1, Ghost, _rd_ghost, _wr_ghost),
-        ("history", 1, History, read_history_3x, write_history)):
-    _layout(_name, _version, _model, _dec, _enc)
+for _struct, _version in (
+        (character.RNG, 1), (OPTIONS, 2), (character.MESSAGES, 1), (MONSTER_MEMORY, 2),
+        (OBJECT_MEMORY, 1), (QUESTS, 1), (ARTIFACTS, 2), (PLAYER, 2), (SQUELCH, 1), (MISC, 1),
+        (character.PLAYER_HP, 1), (character.PLAYER_SPELLS, 1), (RANDARTS, 2), (INVENTORY, 3),
+        (STORES, 3), (DUNGEON, 1), (OBJECTS, 3), (MONSTERS, 5)):
+    register_struct(_struct, _struct.name, _version, VANILLA, GAME, exact=True)
+# Blocks Anquestria writes as FAangband 1 does.
+register_layout(Layout("ghost", 1, VANILLA, faangband_world.Ghost, faangband_world._rd_ghost,
+                       faangband_world._wr_ghost, GAME))
+register_layout(Layout("history", 1, VANILLA, faangband_character.History,
+                       faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write, GAME,
+                       exact=True))

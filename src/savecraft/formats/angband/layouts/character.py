@@ -7,10 +7,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Writer
-from ....errors import FormatError
-from . import BlockModel, Context, Layout, register_layout
-from .items import NAME_MAX, Records, check_len, read_str, write_str
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Adapt,
+    Array,
+    Bytes,
+    CStr,
+    Ctx,
+    Field,
+    Len,
+    List,
+    Prefix,
+    Range,
+    Ref,
+    SetCtx,
+    Struct,
+    Tuple,
+    Until,
+)
+from . import BlockModel, register_struct
+from .items import NAME_MAX
 from .records import Experience
 
 VANILLA = frozenset({"VNLA"})
@@ -25,12 +45,10 @@ FAANGBAND = "FAangband 1 (Ponyband)"
 SHARED_WITH_FAAN = ("rng", "messages", "player hp")
 
 
-def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
-                           exact=True))
+def _layout(struct: Struct, name: str) -> None:
+    register_struct(struct, name, 1, VANILLA, GAME)
     if name in SHARED_WITH_FAAN:
-        register_layout(Layout(name, 1, frozenset({"FAAN"}), model, decode, encode,  # type: ignore[arg-type]
-                               FAANGBAND, exact=True))
+        register_struct(struct, name, 1, frozenset({"FAAN"}), FAANGBAND)
 
 
 # -- rng ------------------------------------------------------------------------------------
@@ -52,17 +70,9 @@ RAND_DEG = 32
 RNG_WORDS = 64
 
 
-def _rd_rng(r: Reader, ctx: Context) -> Rng:
-    words = r.array("u32", RNG_WORDS, "words")
-    return Rng(words[0], words[1], list(words[2:5]), list(words[5:5 + RAND_DEG]),
-               list(words[5 + RAND_DEG:]))
-
-
-def _wr_rng(m: Rng, w: Writer, ctx: Context) -> None:
-    check_len(m.z, 3, "z", "words")
-    check_len(m.state, RAND_DEG, "state", "words")
-    check_len(m.padding, RNG_WORDS - 5 - RAND_DEG, "padding", "words")
-    w.array("u32", [m.rand_value, m.state_i, *m.z, *m.state, *m.padding], "words")
+RNG = Struct(Rng, [Field("rand_value", U32), Field("state_i", U32), Field("z", Array(U32, 3)),
+                   Field("state", Array(U32, RAND_DEG)),
+                   Field("padding", Array(U32, RNG_WORDS - 5 - RAND_DEG))], name="rng")
 
 
 # -- options --------------------------------------------------------------------------------
@@ -86,45 +96,27 @@ class _Option:
     value: int = 0
 
 
-_OPTION = Records(_Option, [("name", "s", 39), ("value", "B")])
+def _options_dict(pairs: list[_Option]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for o in pairs:
+        if o.name in out:
+            raise ValueError(f"{o.name!r} twice")
+        out[o.name] = o.value
+    return out
 
 
-def _rd_options(r: Reader, ctx: Context) -> Options:
-    m = Options(r.u8("delay_factor"), r.u8("hitpoint_warn"), r.u8("lazymove_delay"),
-                r.u8("sidebar_mode"))
-    start = r.pos
-    fast = _OPTION.read(r, ctx, -1, "")
-    if fast is not None:
-        m.options = {o.name: o.value for o in fast}
-        if len(m.options) == len(fast):
-            ctx.set("levels_persist", m.options.get("birth_levels_persist", 0), "options")
-            return m
-        m.options = {}  # a name twice: the loop below says where
-        r.pos = start
-    while True:
-        at = r.pos
-        name = read_str(r, f"options[{len(m.options)}].name", 39)
-        if not name:
-            break
-        if name in m.options:
-            r.fail("options", "each option once", f"{name!r} twice", at=at)
-        m.options[name] = r.u8(f"options[{name}]")
-    ctx.set("levels_persist", m.options.get("birth_levels_persist", 0), "options")
-    return m
+def _options_list(options: dict[str, int]) -> list[_Option]:
+    return [_Option(k, v) for k, v in options.items()]
 
 
-def _wr_options(m: Options, w: Writer, ctx: Context) -> None:
-    for name in ("delay_factor", "hitpoint_warn", "lazymove_delay", "sidebar_mode"):
-        w.u8(getattr(m, name), name)
-    opts = [_Option(k, v) for k, v in m.options.items()] if type(m.options) is dict else None
-    fast = opts is not None and _OPTION.write(w, ctx, opts, "")
-    for name, value in ({} if fast else m.options).items():
-        if not name:
-            raise FormatError(None, "options", "option names that are not empty", "''")
-        write_str(w, name, f"options[{name}]", 39)
-        w.u8(value, f"options[{name}]")
-    w.u8(0, "end")
-    ctx.set("levels_persist", m.options.get("birth_levels_persist", 0), "options")
+_OPTION = Struct(_Option, [Field("name", CStr(39)), Field("value", U8)], name="option")
+OPTIONS = Struct(Options, [
+    Field("delay_factor", U8), Field("hitpoint_warn", U8), Field("lazymove_delay", U8),
+    Field("sidebar_mode", U8),
+    Field("options", Adapt(Until(_OPTION, CStr(39), ""), _options_dict, _options_list,
+                           "each option once")),
+    SetCtx("levels_persist", "options.get('birth_levels_persist', 0)"),
+], name="options")
 
 
 # -- messages -------------------------------------------------------------------------------
@@ -142,24 +134,9 @@ class Messages(BlockModel):
     messages: list[Message] = field(default_factory=list)
 
 
-_MESSAGE = Records(Message, [("text", "s", NAME_MAX), ("type", "H")])
-
-
-def _rd_messages(r: Reader, ctx: Context) -> Messages:
-    n = r.count(r.i16("count"), 3, "messages", "message")
-    fast = _MESSAGE.read(r, ctx, n)
-    if fast is not None:
-        return Messages(fast)
-    return Messages([Message(read_str(r, f"messages[{i}].text"), r.u16(f"messages[{i}].type"))
-                     for i in range(n)])
-
-
-def _wr_messages(m: Messages, w: Writer, ctx: Context) -> None:
-    w.i16(len(m.messages), "count")
-    fast = _MESSAGE.write(w, ctx, m.messages)
-    for i, msg in enumerate([] if fast else m.messages):
-        write_str(w, msg.text, f"messages[{i}].text")
-        w.u16(msg.type, f"messages[{i}].type")
+MESSAGES = Struct(Messages, [Field("messages", List(
+    Struct(Message, [Field("text", CStr(NAME_MAX)), Field("type", U16)], name="message"),
+    Prefix(I16, "count")))], name="messages")
 
 
 # -- quests ---------------------------------------------------------------------------------
@@ -177,16 +154,9 @@ class Quests(BlockModel):
     quests: list[Quest] = field(default_factory=list)
 
 
-def _rd_quests(r: Reader, ctx: Context) -> Quests:
-    n = r.count(r.u16("count"), 3, "quests", "quest")
-    return Quests([Quest(r.u8(f"quests[{i}].level"), r.u16(f"quests[{i}].cur_num")) for i in range(n)])
-
-
-def _wr_quests(m: Quests, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.quests), "count")
-    for i, q in enumerate(m.quests):
-        w.u8(q.level, f"quests[{i}].level")
-        w.u16(q.cur_num, f"quests[{i}].cur_num")
+QUESTS = Struct(Quests, [Field("quests", List(
+    Struct(Quest, [Field("level", U8), Field("cur_num", U16)], name="quest"),
+    Prefix(U16, "count")))], name="quests")
 
 
 # -- player ---------------------------------------------------------------------------------
@@ -274,131 +244,31 @@ def stat_text(value: int) -> str:
     return "18/***" if bonus >= 220 else f"18/{bonus:03d}" if bonus >= 100 else f"18/{bonus:02d}"
 
 
-_BODY = Records(BodySlot, [("type", "H"), ("name", "s", 79)])
-_PLAYER = Records(Player, [
-    ("full_name", "s", 31), ("died_from", "s", 79), ("history", "s", 249), ("race", "s", 79),
-    ("shape", "s", 79), ("character_class", "s", 79), ("name_suffix", "B"), ("hitdie", "B"),
-    ("expfact", "B"), ("age", "h"), ("height", "h"), ("weight", "h"), ("", "C", len(STAT_NAMES)),
-    ("stat_max", "L"), ("stat_cur", "L"), ("stat_map", "L"), ("stat_birth", "L"),
-    ("height_birth", "h"), ("weight_birth", "h"), ("unused_birth", "h"), ("au_birth", "i"),
-    ("body_name", "s", 79), ("body", "N", _BODY), ("unused_body", "I"), ("au", "i"),
-    ("max_exp", "i"), ("exp", "i"), ("exp_frac", "H"), ("lev", "h"), ("mhp", "h"), ("chp", "h"),
-    ("chp_frac", "H"), ("msp", "h"), ("csp", "h"), ("csp_frac", "H"), ("max_lev", "h"),
-    ("max_depth", "h"), ("recall_depth", "h"), ("old_y", "B"), ("old_x", "B"),
-    ("unused_more", "y", 5), ("unignoring", "B"), ("deep_descent", "h"), ("energy", "h"),
-    ("word_recall", "h"), ("timed", "c"), ("total_energy", "I"), ("resting_turn", "I"),
-    ("future", "y", 32)])
-
-
-def _rd_player(r: Reader, ctx: Context) -> Player:
-    start = r.pos
-    fast = _PLAYER.read(r, ctx, 1)
-    if fast is not None and 1 <= fast[0].lev <= MAX_LEVEL:
-        ctx.set("spell_count_known", 1, "player")
-        return fast[0]  # type: ignore[no-any-return]
-    r.pos = start  # a level the loader refuses, or anything unusual: read again, checked
-    p = Player()
-    p.full_name = read_str(r, "full_name", 31)
-    p.died_from = read_str(r, "died_from", 79)
-    p.history = read_str(r, "history", 249)
-    p.race = read_str(r, "race", 79)
-    p.shape = read_str(r, "shape", 79)
-    p.character_class = read_str(r, "character_class", 79)
-    p.name_suffix = r.u8("name_suffix")
-    p.hitdie = r.u8("hitdie")
-    p.expfact = r.u8("expfact")
-    p.age, p.height, p.weight = r.array("i16", 3, "age")
-    at = r.pos
-    n = r.u8("stat_count")
-    if n > len(STAT_NAMES):
-        r.fail("stat_count", f"at most {len(STAT_NAMES)} stats", str(n), at=at)
-    p.stat_max = list(r.array("i16", n, "stat_max"))
-    p.stat_cur = list(r.array("i16", n, "stat_cur"))
-    p.stat_map = list(r.array("i16", n, "stat_map"))
-    p.stat_birth = list(r.array("i16", n, "stat_birth"))
-    p.height_birth, p.weight_birth, p.unused_birth = r.array("i16", 3, "height_birth")
-    p.au_birth = r.i32("au_birth")
-    p.body_name = read_str(r, "body_name", 79)
-    n = r.count(r.u16("body_count"), 3, "body", "slot")
-    p.body = [BodySlot(r.u16(f"body[{i}].type"), read_str(r, f"body[{i}].name", 79)) for i in range(n)]
-    p.unused_body = r.u32("unused_body")
-    p.au = r.i32("au")
-    p.max_exp = r.i32("max_exp")
-    p.exp = r.i32("exp")
-    p.exp_frac = r.u16("exp_frac")
-    at = r.pos
-    p.lev = r.i16("lev")
-    if not 1 <= p.lev <= MAX_LEVEL:
-        r.fail("lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev), at=at)
-    p.mhp, p.chp = r.array("i16", 2, "mhp")
-    p.chp_frac = r.u16("chp_frac")
-    p.msp, p.csp = r.array("i16", 2, "msp")
-    p.csp_frac = r.u16("csp_frac")
-    p.max_lev, p.max_depth, p.recall_depth = r.array("i16", 3, "max_lev")
-    p.old_y = r.u8("old_y")
-    p.old_x = r.u8("old_x")
-    p.unused_more = r.bytes(5, "unused_more")
-    p.unignoring = r.u8("unignoring")
-    p.deep_descent, p.energy, p.word_recall = r.array("i16", 3, "deep_descent")
-    n = r.u8("timed_count")
-    p.timed = list(r.array("i16", n, "timed"))
-    p.total_energy = r.u32("total_energy")
-    p.resting_turn = r.u32("resting_turn")
-    p.future = r.bytes(32, "future")
-    ctx.set("spell_count_known", 1, "player")
-    return p
-
-
-def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
-    if type(p.lev) is int and 1 <= p.lev <= MAX_LEVEL and _PLAYER.write(w, ctx, [p]):
-        return
-    write_str(w, p.full_name, "full_name", 31)
-    write_str(w, p.died_from, "died_from", 79)
-    write_str(w, p.history, "history", 249)
-    write_str(w, p.race, "race", 79)
-    write_str(w, p.shape, "shape", 79)
-    write_str(w, p.character_class, "character_class", 79)
-    w.u8(p.name_suffix, "name_suffix")
-    w.u8(p.hitdie, "hitdie")
-    w.u8(p.expfact, "expfact")
-    w.array("i16", [p.age, p.height, p.weight], "age")
-    n = len(p.stat_max)
-    if n > len(STAT_NAMES):
-        raise FormatError(None, "stat_max", f"at most {len(STAT_NAMES)} stats", str(n))
-    w.u8(n, "stat_count")
-    for name in ("stat_max", "stat_cur", "stat_map", "stat_birth"):
-        check_len(getattr(p, name), n, name, "stats (one per stat in stat_max)")
-        w.array("i16", getattr(p, name), name)
-    w.array("i16", [p.height_birth, p.weight_birth, p.unused_birth], "height_birth")
-    w.i32(p.au_birth, "au_birth")
-    write_str(w, p.body_name, "body_name", 79)
-    w.u16(len(p.body), "body_count")
-    for i, s in enumerate(p.body):
-        w.u16(s.type, f"body[{i}].type")
-        write_str(w, s.name, f"body[{i}].name", 79)
-    w.u32(p.unused_body, "unused_body")
-    w.i32(p.au, "au")
-    w.i32(p.max_exp, "max_exp")
-    w.i32(p.exp, "exp")
-    w.u16(p.exp_frac, "exp_frac")
-    if not 1 <= p.lev <= MAX_LEVEL:
-        raise FormatError(None, "lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev))
-    w.i16(p.lev, "lev")
-    w.array("i16", [p.mhp, p.chp], "mhp")
-    w.u16(p.chp_frac, "chp_frac")
-    w.array("i16", [p.msp, p.csp], "msp")
-    w.u16(p.csp_frac, "csp_frac")
-    w.array("i16", [p.max_lev, p.max_depth, p.recall_depth], "max_lev")
-    w.u8(p.old_y, "old_y")
-    w.u8(p.old_x, "old_x")
-    w.bytes(p.unused_more, "unused_more", size=5)
-    w.u8(p.unignoring, "unignoring")
-    w.array("i16", [p.deep_descent, p.energy, p.word_recall], "deep_descent")
-    w.u8(len(p.timed), "timed_count")
-    w.array("i16", p.timed, "timed")
-    w.u32(p.total_energy, "total_energy")
-    w.u32(p.resting_turn, "resting_turn")
-    w.bytes(p.future, "future", size=32)
+_BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
+PLAYER = Struct(Player, [
+    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
+    Field("name_suffix", U8), Field("hitdie", U8), Field("expfact", U8), Field("age", I16),
+    Field("height", I16), Field("weight", I16),
+    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=len(STAT_NAMES),
+        expected=f"at most {len(STAT_NAMES)} stats"),
+    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
+    Field("stat_map", Array(I16, Ref("stat_count"))),
+    Field("stat_birth", Array(I16, Ref("stat_count"))),
+    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
+    Field("au_birth", I32), Field("body_name", CStr(79)),
+    Field("body", List(_BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
+    Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
+    Field("csp", I16), Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16),
+    Field("recall_depth", I16), Field("old_y", U8), Field("old_x", U8),
+    Field("unused_more", Bytes(5)), Field("unignoring", U8), Field("deep_descent", I16),
+    Field("energy", I16), Field("word_recall", I16),
+    Field("timed", Array(I16, Prefix(U8, "timed_count"))), Field("total_energy", U32),
+    Field("resting_turn", U32), Field("future", Bytes(32)),
+    SetCtx("spell_count_known", "1"),
+], name="player")
 
 
 # -- misc -----------------------------------------------------------------------------------
@@ -429,62 +299,20 @@ class Misc(BlockModel):
     known_ds: int = 0
 
 
-_MISC = Records(Misc, [
-    ("seed_randart", "I"), ("seed_flavor", "I"), ("total_winner", "H"), ("noscore", "H"),
-    ("is_dead", "B"), ("turn", "i"), ("known_flags", "y", "of_size"),
-    ("known_modifiers", "l", "obj_mod_max"), ("known_elements", "T", "elem_max"),
-    ("known_brands", "y", "brand_max"), ("known_slays", "y", "slay_max"),
-    ("known_curses", "y", "curse_max"), ("known_ac", "h"), ("known_to_a", "h"), ("known_to_h", "h"),
-    ("known_to_d", "h"), ("known_dd", "B"), ("known_ds", "B")])
+def _memory(name: str) -> Ctx:
+    return Ctx(name, "object memory")
 
 
-def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    fast = _MISC.read(r, ctx, 1)
-    if fast is not None:
-        ctx.set("is_dead", fast[0].is_dead, "misc")
-        return fast[0]  # type: ignore[no-any-return]
-    m = Misc(r.u32("seed_randart"), r.u32("seed_flavor"), r.u16("total_winner"), r.u16("noscore"),
-             r.u8("is_dead"), r.i32("turn"))
-    m.known_flags = r.bytes(ctx.need("of_size", "object memory"), "known_flags")
-    m.known_modifiers = list(r.array("i16", ctx.need("obj_mod_max", "object memory"), "known_modifiers"))
-    m.known_elements = [(r.i16(f"known_elements[{i}].res_level"), r.u8(f"known_elements[{i}].flags"))
-                        for i in range(ctx.need("elem_max", "object memory"))]
-    m.known_brands = r.bytes(ctx.need("brand_max", "object memory"), "known_brands")
-    m.known_slays = r.bytes(ctx.need("slay_max", "object memory"), "known_slays")
-    m.known_curses = r.bytes(ctx.need("curse_max", "object memory"), "known_curses")
-    m.known_ac, m.known_to_a, m.known_to_h, m.known_to_d = r.array("i16", 4, "known_ac")
-    m.known_dd = r.u8("known_dd")
-    m.known_ds = r.u8("known_ds")
-    ctx.set("is_dead", m.is_dead, "misc")
-    return m
-
-
-def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    if _MISC.write(w, ctx, [m]):
-        ctx.set("is_dead", m.is_dead, "misc")
-        return
-    w.u32(m.seed_randart, "seed_randart")
-    w.u32(m.seed_flavor, "seed_flavor")
-    w.u16(m.total_winner, "total_winner")
-    w.u16(m.noscore, "noscore")
-    w.u8(m.is_dead, "is_dead")
-    w.i32(m.turn, "turn")
-    for name, key in (("known_flags", "of_size"), ("known_modifiers", "obj_mod_max"),
-                      ("known_elements", "elem_max"), ("known_brands", "brand_max"),
-                      ("known_slays", "slay_max"), ("known_curses", "curse_max")):
-        check_len(getattr(m, name), ctx.need(key, "object memory"), name, "entries")
-    w.bytes(m.known_flags, "known_flags")
-    w.array("i16", m.known_modifiers, "known_modifiers")
-    for i, (level, flags) in enumerate(m.known_elements):
-        w.i16(level, f"known_elements[{i}].res_level")
-        w.u8(flags, f"known_elements[{i}].flags")
-    w.bytes(m.known_brands, "known_brands")
-    w.bytes(m.known_slays, "known_slays")
-    w.bytes(m.known_curses, "known_curses")
-    w.array("i16", [m.known_ac, m.known_to_a, m.known_to_h, m.known_to_d], "known_ac")
-    w.u8(m.known_dd, "known_dd")
-    w.u8(m.known_ds, "known_ds")
-    ctx.set("is_dead", m.is_dead, "misc")
+MISC = Struct(Misc, [
+    Field("seed_randart", U32), Field("seed_flavor", U32), Field("total_winner", U16),
+    Field("noscore", U16), Field("is_dead", U8, export="is_dead"), Field("turn", I32),
+    Field("known_flags", Bytes(_memory("of_size"))),
+    Field("known_modifiers", Array(I16, _memory("obj_mod_max"))),
+    Field("known_elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
+    Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),
+    Field("known_curses", Bytes(_memory("curse_max"))), Field("known_ac", I16), Field("known_to_a", I16),
+    Field("known_to_h", I16), Field("known_to_d", I16), Field("known_dd", U8), Field("known_ds", U8),
+], name="misc")
 
 
 # -- player hp, player spells ---------------------------------------------------------------
@@ -498,19 +326,8 @@ class PlayerHp(BlockModel):
     player_hp: list[int] = field(default_factory=list)
 
 
-def read_player_hp(r: Reader, ctx: Context) -> PlayerHp:
-    at = r.pos
-    n = r.u16("count")
-    if n > MAX_LEVEL:
-        r.fail("count", f"at most {MAX_LEVEL} entries", str(n), at=at)
-    return PlayerHp(list(r.array("i16", n, "player_hp")))
-
-
-def write_player_hp(m: PlayerHp, w: Writer, ctx: Context) -> None:
-    if len(m.player_hp) > MAX_LEVEL:
-        raise FormatError(None, "player_hp", f"at most {MAX_LEVEL} entries", str(len(m.player_hp)))
-    w.u16(len(m.player_hp), "count")
-    w.array("i16", m.player_hp, "player_hp")
+PLAYER_HP = Struct(PlayerHp, [Field("player_hp", Array(I16, Prefix(
+    U16, "count", MAX_LEVEL, f"at most {MAX_LEVEL} entries")))], name="player hp")
 
 
 @dataclass(slots=True)
@@ -520,16 +337,10 @@ class PlayerSpells(BlockModel):
     spell_order: bytes = b""
 
 
-def _rd_spells(r: Reader, ctx: Context) -> PlayerSpells:
-    n = r.u16("count")
-    return PlayerSpells(r.bytes(n, "spell_flags"), r.bytes(n, "spell_order"))
-
-
-def _wr_spells(m: PlayerSpells, w: Writer, ctx: Context) -> None:
-    check_len(m.spell_order, len(m.spell_flags), "spell_order", "entries (one per spell flag)")
-    w.u16(len(m.spell_flags), "count")
-    w.bytes(m.spell_flags, "spell_flags")
-    w.bytes(m.spell_order, "spell_order")
+PLAYER_SPELLS = Struct(PlayerSpells, [
+    Len("count", U16, ("spell_flags", "spell_order")),
+    Field("spell_flags", Bytes(Ref("count"))), Field("spell_order", Bytes(Ref("count"))),
+], name="player spells")
 
 
 # -- history --------------------------------------------------------------------------------
@@ -552,48 +363,18 @@ class History(BlockModel):
     entries: list[HistoryEntry] = field(default_factory=list)
 
 
-_HISTORY = Records(HistoryEntry, [("type", "y", "hist_size"), ("turn", "i"), ("dlev", "h"),
-                                  ("clev", "h"), ("artifact", "s", 79), ("event", "s", 79)])
+# Each entry's type is a bitflag of ``hist_size`` bytes, a size the block stores first.
+_HISTORY_ENTRY = Struct(HistoryEntry, [
+    Field("type", Bytes(Ctx("hist_size", "history"))), Field("turn", I32), Field("dlev", I16),
+    Field("clev", I16), Field("artifact", CStr(79)), Field("event", CStr(79))], name="history entry")
+HISTORY = Struct(History, [
+    Field("hist_size", U8, export="hist_size"),
+    Field("entries", List(_HISTORY_ENTRY, Prefix(U32, "count"))),
+], name="history")
 
 
-def _rd_history(r: Reader, ctx: Context) -> History:
-    m = History(r.u8("hist_size"))
-    n = r.count(r.u32("count"), m.hist_size + 10, "entries", "entry")
-    fast = _HISTORY.read(r, ctx, n, hist_size=m.hist_size)
-    if fast is not None:
-        m.entries = fast
-        return m
-    for i in range(n):
-        m.entries.append(HistoryEntry(
-            r.bytes(m.hist_size, f"entries[{i}].type"), r.i32(f"entries[{i}].turn"),
-            r.i16(f"entries[{i}].dlev"), r.i16(f"entries[{i}].clev"),
-            read_str(r, f"entries[{i}].artifact", 79), read_str(r, f"entries[{i}].event", 79)))
-    return m
-
-
-def _wr_history(m: History, w: Writer, ctx: Context) -> None:
-    w.u8(m.hist_size, "hist_size")
-    w.u32(len(m.entries), "count")
-    fast = _HISTORY.write(w, ctx, m.entries, hist_size=m.hist_size)
-    for i, e in enumerate([] if fast else m.entries):
-        check_len(e.type, m.hist_size, f"entries[{i}].type", "type bytes (hist_size)")
-        w.bytes(e.type, f"entries[{i}].type")
-        w.i32(e.turn, f"entries[{i}].turn")
-        w.i16(e.dlev, f"entries[{i}].dlev")
-        w.i16(e.clev, f"entries[{i}].clev")
-        write_str(w, e.artifact, f"entries[{i}].artifact", 79)
-        write_str(w, e.event, f"entries[{i}].event", 79)
-
-
-_layout("rng", Rng, _rd_rng, _wr_rng)
-_layout("options", Options, _rd_options, _wr_options)
-_layout("messages", Messages, _rd_messages, _wr_messages)
-_layout("quests", Quests, _rd_quests, _wr_quests)
-_layout("player", Player, _rd_player, _wr_player)
-_layout("misc", Misc, _rd_misc, _wr_misc)
-_layout("player hp", PlayerHp, read_player_hp, write_player_hp)
-_layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
-_layout("history", History, _rd_history, _wr_history)
+for _struct in (RNG, OPTIONS, MESSAGES, QUESTS, PLAYER, MISC, PLAYER_HP, PLAYER_SPELLS, HISTORY):
+    _layout(_struct, _struct.name)
 
 
 def description_line(p: Player, rest: str) -> str:

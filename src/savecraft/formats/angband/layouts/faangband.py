@@ -13,18 +13,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Writer
-from ....errors import FormatError
-from . import BlockModel, Context, Layout, register_layout
-from .character import FAANGBAND
-from .items import check_len, read_str, write_str
+from ....layout import (
+    I16,
+    U8,
+    U16,
+    U32,
+    Adapt,
+    Array,
+    Bytes,
+    Check,
+    CStr,
+    Ctx,
+    Expr,
+    Field,
+    Len,
+    List,
+    Prefix,
+    Ref,
+    Stored,
+    Struct,
+    Until,
+)
+from . import BlockModel, register_struct
+from .character import FAANGBAND, _Option, _options_dict, _options_list
+from .items import NAME_MAX
 
 FAAN = frozenset({"FAAN"})
 TERM_MAX = 8  # ANGBAND_TERM_MAX: window flags and masks stored per terminal
 
 
-def _layout(name: str, version: int, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, version, FAAN, model, decode, encode, FAANGBAND))  # type: ignore[arg-type]
+def _memory(name: str) -> Ctx:
+    return Ctx(name, "object memory")
 
 
 @dataclass(slots=True)
@@ -39,40 +58,6 @@ class Options(BlockModel):
     options: dict[str, int] = field(default_factory=dict)
     window_flags: list[int] = field(default_factory=list)
     window_masks: list[int] = field(default_factory=list)
-
-
-def _rd_options(r: Reader, ctx: Context) -> Options:
-    m = Options(r.u8("autosave"), r.i16("autosave_freq"), r.u8("delay_factor"), r.u8("hitpoint_warn"),
-                r.u8("panel_change"), r.u16("lazymove_delay"))
-    while True:
-        at = r.pos
-        name = read_str(r, f"options[{len(m.options)}].name", 19)
-        if not name:
-            break
-        if name in m.options:
-            r.fail("options", "each option once", f"{name!r} twice", at=at)
-        m.options[name] = r.u8(f"options[{name}]")
-    m.window_flags = list(r.array("u32", TERM_MAX, "window_flags"))
-    m.window_masks = list(r.array("u32", TERM_MAX, "window_masks"))
-    return m
-
-
-def _wr_options(m: Options, w: Writer, ctx: Context) -> None:
-    w.u8(m.autosave, "autosave")
-    w.i16(m.autosave_freq, "autosave_freq")
-    for name in ("delay_factor", "hitpoint_warn", "panel_change"):
-        w.u8(getattr(m, name), name)
-    w.u16(m.lazymove_delay, "lazymove_delay")
-    for name, value in m.options.items():
-        if not name:
-            raise FormatError(None, "options", "option names that are not empty", "''")
-        write_str(w, name, f"options[{name}]", 19)
-        w.u8(value, f"options[{name}]")
-    w.u8(0, "end")
-    check_len(m.window_flags, TERM_MAX, "window_flags", "terminals")
-    check_len(m.window_masks, TERM_MAX, "window_masks", "terminals")
-    w.array("u32", m.window_flags, "window_flags")
-    w.array("u32", m.window_masks, "window_masks")
 
 
 @dataclass(slots=True)
@@ -106,40 +91,6 @@ class MonsterMemory(BlockModel):
     races: list[Lore] = field(default_factory=list)
 
 
-def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
-    n = r.u16("count")
-    m = MonsterMemory(r.u8("rf_size"), r.u8("rsf_size"), r.u8("blows_max"))
-    r.count(n, 19 + m.blows_max + m.rf_size + m.rsf_size, "races", "race")
-    for i in range(n):
-        p = f"races[{i}]"
-        lore = Lore()
-        lore.sights, lore.deaths, lore.pkills, lore.tkills = r.array("i16", 4, f"{p}.sights")
-        (lore.wake, lore.ignore, lore.xtra1, lore.xtra2, lore.drop_gold, lore.drop_item,
-         lore.cast_spell) = r.array("u8", 7, f"{p}.wake")
-        lore.blows = r.bytes(m.blows_max, f"{p}.blows")
-        lore.flags = r.bytes(m.rf_size, f"{p}.flags")
-        lore.spell_flags = r.bytes(m.rsf_size, f"{p}.spell_flags")
-        lore.max_num = r.u8(f"{p}.max_num")
-        lore.later = r.bytes(3, f"{p}.later")
-        m.races.append(lore)
-    return m
-
-
-def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.races), "count")
-    w.array("u8", [m.rf_size, m.rsf_size, m.blows_max], "rf_size")
-    for i, lore in enumerate(m.races):
-        p = f"races[{i}]"
-        w.array("i16", [lore.sights, lore.deaths, lore.pkills, lore.tkills], f"{p}.sights")
-        w.array("u8", [lore.wake, lore.ignore, lore.xtra1, lore.xtra2, lore.drop_gold, lore.drop_item,
-                       lore.cast_spell], f"{p}.wake")
-        for name, size in (("blows", m.blows_max), ("flags", m.rf_size), ("spell_flags", m.rsf_size)):
-            check_len(getattr(lore, name), size, f"{p}.{name}", "bytes")
-            w.bytes(getattr(lore, name), f"{p}.{name}")
-        w.u8(lore.max_num, f"{p}.max_num")
-        w.bytes(lore.later, f"{p}.later", size=3)
-
-
 @dataclass(slots=True)
 class KindMemory:
     flags: int = 0
@@ -163,33 +114,6 @@ class ObjectMemory(BlockModel):
     kinds: list[KindMemory] = field(default_factory=list)
 
 
-_SIZES = ("of_size", "cf_size", "if_size", "max_p_res", "a_max", "max_p_bonus", "max_p_slay",
-          "max_p_brand")
-
-
-def _rd_object_memory(r: Reader, ctx: Context) -> ObjectMemory:
-    n = r.u16("count")
-    m = ObjectMemory()
-    for name in _SIZES:
-        setattr(m, name, r.u8(name))
-        ctx.set(name, getattr(m, name), "object memory")
-    r.count(n, 6, "kinds", "kind")
-    m.kinds = [KindMemory(r.u8(f"kinds[{i}].flags"), r.u8(f"kinds[{i}].seen"), r.u32(f"kinds[{i}].expansion"))
-               for i in range(n)]
-    return m
-
-
-def _wr_object_memory(m: ObjectMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.kinds), "count")
-    for name in _SIZES:
-        w.u8(getattr(m, name), name)
-        ctx.set(name, getattr(m, name), "object memory")
-    for i, k in enumerate(m.kinds):
-        w.u8(k.flags, f"kinds[{i}].flags")
-        w.u8(k.seen, f"kinds[{i}].seen")
-        w.u32(k.expansion, f"kinds[{i}].expansion")
-
-
 @dataclass(slots=True)
 class Quest:
     stage: int = 0
@@ -202,18 +126,6 @@ class Quests(BlockModel):
     quests: list[Quest] = field(default_factory=list)
 
 
-def _rd_quests(r: Reader, ctx: Context) -> Quests:
-    n = r.count(r.u16("count"), 4, "quests", "quest")
-    return Quests([Quest(r.u16(f"quests[{i}].stage"), r.u16(f"quests[{i}].unused")) for i in range(n)])
-
-
-def _wr_quests(m: Quests, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.quests), "count")
-    for i, q in enumerate(m.quests):
-        w.u16(q.stage, f"quests[{i}].stage")
-        w.u16(q.unused, f"quests[{i}].unused")
-
-
 @dataclass(slots=True)
 class PlayerSpells(BlockModel):
     KIND: ClassVar[str] = "player-spells-faan"
@@ -222,32 +134,11 @@ class PlayerSpells(BlockModel):
     expansion: int = 0
 
 
-def _rd_spells(r: Reader, ctx: Context) -> PlayerSpells:
-    n = r.u16("count")
-    return PlayerSpells(r.bytes(n, "spell_flags"), r.bytes(n, "spell_order"), r.u32("expansion"))
-
-
-def _wr_spells(m: PlayerSpells, w: Writer, ctx: Context) -> None:
-    check_len(m.spell_order, len(m.spell_flags), "spell_order", "entries (one per spell flag)")
-    w.u16(len(m.spell_flags), "count")
-    w.bytes(m.spell_flags, "spell_flags")
-    w.bytes(m.spell_order, "spell_order")
-    w.u32(m.expansion, "expansion")
-
-
 @dataclass(slots=True)
 class Randarts(BlockModel):
     """Ponyband's loader reads nothing here (``rd_randarts``): the block is empty."""
 
     KIND: ClassVar[str] = "randarts-faan"
-
-
-def _rd_randarts(r: Reader, ctx: Context) -> Randarts:
-    return Randarts()
-
-
-def _wr_randarts(m: Randarts, w: Writer, ctx: Context) -> None:
-    return None
 
 
 @dataclass(slots=True)
@@ -265,26 +156,6 @@ class Traps(BlockModel):
     trf_size: int = 0
     traps: list[Trap] = field(default_factory=list)
     expansion: int = 0
-
-
-def _rd_traps(r: Reader, ctx: Context) -> Traps:
-    m = Traps(r.u8("trf_size"))
-    n = r.count(r.i16("count"), 4 + m.trf_size, "traps", "trap")
-    for i in range(n):
-        kind, y, x, xtra = r.array("u8", 4, f"traps[{i}]")
-        m.traps.append(Trap(kind, y, x, xtra, r.bytes(m.trf_size, f"traps[{i}].flags")))
-    m.expansion = r.u32("expansion")
-    return m
-
-
-def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
-    w.u8(m.trf_size, "trf_size")
-    w.i16(len(m.traps), "count")
-    for i, t in enumerate(m.traps):
-        w.array("u8", [t.kind, t.y, t.x, t.xtra], f"traps[{i}]")
-        check_len(t.flags, m.trf_size, f"traps[{i}].flags", "bytes (trf_size)")
-        w.bytes(t.flags, f"traps[{i}].flags")
-    w.u32(m.expansion, "expansion")
 
 
 @dataclass(slots=True)
@@ -307,29 +178,6 @@ class Squelch(BlockModel):
     quality: bytes = b""
     egos: list[EgoSquelch] = field(default_factory=list)
     inscriptions: list[Inscription] = field(default_factory=list)
-
-
-def _rd_squelch(r: Reader, ctx: Context) -> Squelch:
-    m = Squelch(r.bytes(r.u8("quality_count"), "quality"))
-    n = r.count(r.u16("ego_count"), 5, "egos", "ego")
-    m.egos = [EgoSquelch(r.u8(f"egos[{i}].flags"), r.u32(f"egos[{i}].expansion")) for i in range(n)]
-    n = r.count(r.u16("inscription_count"), 3, "inscriptions", "inscription")
-    m.inscriptions = [Inscription(r.i16(f"inscriptions[{i}].kind_index"),
-                                  read_str(r, f"inscriptions[{i}].text", 79)) for i in range(n)]
-    return m
-
-
-def _wr_squelch(m: Squelch, w: Writer, ctx: Context) -> None:
-    w.u8(len(m.quality), "quality_count")
-    w.bytes(m.quality, "quality")
-    w.u16(len(m.egos), "ego_count")
-    for i, e in enumerate(m.egos):
-        w.u8(e.flags, f"egos[{i}].flags")
-        w.u32(e.expansion, f"egos[{i}].expansion")
-    w.u16(len(m.inscriptions), "inscription_count")
-    for i, ins in enumerate(m.inscriptions):
-        w.i16(ins.kind_index, f"inscriptions[{i}].kind_index")
-        write_str(w, ins.text, f"inscriptions[{i}].text", 79)
 
 
 @dataclass(slots=True)
@@ -376,73 +224,84 @@ class Artifacts(BlockModel):
     random: list[RandomArtifact] = field(default_factory=list)
 
 
-def _bonus_size(ctx: Context) -> int:
-    return sum(ctx.need(n, "object memory") for n in
-               ("max_p_res", "a_max", "max_p_bonus", "max_p_slay", "max_p_brand"))
+OPTIONS = Struct(Options, [
+    Field("autosave", U8), Field("autosave_freq", I16), Field("delay_factor", U8),
+    Field("hitpoint_warn", U8), Field("panel_change", U8), Field("lazymove_delay", U16),
+    Field("options", Adapt(Until(Struct(_Option, [Field("name", CStr(19)), Field("value", U8)],
+                                        name="option"), CStr(19), ""),
+                           _options_dict, _options_list, "each option once")),
+    Field("window_flags", Array(U32, TERM_MAX)), Field("window_masks", Array(U32, TERM_MAX)),
+], name="options")
+
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Len("count", U16, ("races",)), Field("rf_size", U8, export="rf_size"),
+    Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
+    Field("races", List(Struct(Lore, [
+        Field("sights", I16), Field("deaths", I16), Field("pkills", I16), Field("tkills", I16),
+        Field("wake", U8), Field("ignore", U8), Field("xtra1", U8), Field("xtra2", U8),
+        Field("drop_gold", U8), Field("drop_item", U8), Field("cast_spell", U8),
+        Field("blows", Bytes(Ctx("blows_max", "monster memory"))),
+        Field("flags", Bytes(Ctx("rf_size", "monster memory"))),
+        Field("spell_flags", Bytes(Ctx("rsf_size", "monster memory"))), Field("max_num", U8),
+        Field("later", Bytes(3))], name="lore"), Ref("count"))),
+], name="monster memory")
+
+_SIZES = ("of_size", "cf_size", "if_size", "max_p_res", "a_max", "max_p_bonus", "max_p_slay",
+          "max_p_brand")
+OBJECT_MEMORY = Struct(ObjectMemory, [
+    Len("count", U16, ("kinds",)), *[Field(n, U8, export=n) for n in _SIZES],
+    Field("kinds", List(Struct(KindMemory, [Field("flags", U8), Field("seen", U8),
+                                            Field("expansion", U32)], name="kind"), Ref("count"))),
+], name="object memory")
+
+QUESTS = Struct(Quests, [Field("quests", List(
+    Struct(Quest, [Field("stage", U16), Field("unused", U16)], name="quest"), Prefix(U16, "count")))],
+    name="quests")
+
+PLAYER_SPELLS = Struct(PlayerSpells, [
+    Len("count", U16, ("spell_flags", "spell_order")), Field("spell_flags", Bytes(Ref("count"))),
+    Field("spell_order", Bytes(Ref("count"))), Field("expansion", U32),
+], name="player spells")
+
+RANDARTS = Struct(Randarts, [], name="randarts")  # Ponyband's loader reads nothing here
+
+TRAPS = Struct(Traps, [
+    Field("trf_size", U8, export="trf_size"),
+    Field("traps", List(Struct(Trap, [
+        Field("kind", U8), Field("y", U8), Field("x", U8), Field("xtra", U8),
+        Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap"), Prefix(I16, "count"))),
+    Field("expansion", U32),
+], name="traps")
+
+SQUELCH = Struct(Squelch, [
+    Len("quality_count", U8, ("quality",)), Field("quality", Bytes(Ref("quality_count"))),
+    Field("egos", List(Struct(EgoSquelch, [Field("flags", U8), Field("expansion", U32)], name="ego"),
+                       Prefix(U16, "ego_count"))),
+    Field("inscriptions", List(Struct(Inscription, [Field("kind_index", I16), Field("text", CStr(79))],
+                                      name="inscription"), Prefix(U16, "inscription_count"))),
+], name="squelch")
+
+_BONUSES = Expr("sum(ctx.need(n, 'object memory') for n in "
+                "('max_p_res', 'a_max', 'max_p_bonus', 'max_p_slay', 'max_p_brand'))")
+ARTIFACTS = Struct(Artifacts, [
+    Stored("total", U16, "len(artifacts) + len(random)"),
+    Stored("first_random", U16, "len(artifacts)"),
+    Check("first_random <= total", "first_random", "at most the total", "first_random"),
+    Field("artifacts", List(Struct(ArtifactState, [
+        Field("created", U8), Field("seen", U8), Field("set_bonus", U8), Field("expansion", U32)],
+        name="artifact"), Ref("first_random"))),
+    Field("random", List(Struct(RandomArtifact, [
+        Field("name", CStr(NAME_MAX)), Field("tval", U8), Field("sval", U8), Field("pval", U16),
+        Field("to_h", U16), Field("to_d", U16), Field("to_a", U16), Field("dd", U8), Field("ds", U8),
+        Field("ac", U16), Field("weight", U16), Field("cost", U32),
+        Field("flags_obj", Bytes(_memory("of_size"))), Field("flags_curse", Bytes(_memory("cf_size"))),
+        Field("level", U8), Field("rarity", U8), Field("created", U8), Field("seen", U8),
+        Field("effect", U8), Field("time", Array(U16, 3)), Field("charge", Array(U16, 3)),
+        Field("bonuses", Bytes(_BONUSES)), Field("expansion", U32)], name="random artifact"),
+        Expr("total - first_random"))),
+], name="artifacts")
 
 
-def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
-    total, first_random = r.u16("total"), r.u16("first_random")
-    if first_random > total:
-        r.fail("first_random", f"at most the total ({total})", str(first_random), at=r.pos - 2)
-    of, cf = ctx.need("of_size", "object memory"), ctx.need("cf_size", "object memory")
-    bonus = _bonus_size(ctx)
-    r.count(first_random, 7, "artifacts", "artifact")
-    m = Artifacts()
-    for i in range(first_random):
-        created, seen, set_bonus = r.array("u8", 3, f"artifacts[{i}]")
-        m.artifacts.append(ArtifactState(created, seen, set_bonus, r.u32(f"artifacts[{i}].expansion")))
-    for i in range(first_random, total):
-        p = f"random[{i - first_random}]"
-        a = RandomArtifact(read_str(r, f"{p}.name"), r.u8(f"{p}.tval"), r.u8(f"{p}.sval"))
-        a.pval, a.to_h, a.to_d, a.to_a = r.array("u16", 4, f"{p}.pval")
-        a.dd, a.ds = r.array("u8", 2, f"{p}.dd")
-        a.ac, a.weight = r.array("u16", 2, f"{p}.ac")
-        a.cost = r.u32(f"{p}.cost")
-        a.flags_obj = r.bytes(of, f"{p}.flags_obj")
-        a.flags_curse = r.bytes(cf, f"{p}.flags_curse")
-        a.level, a.rarity, a.created, a.seen, a.effect = r.array("u8", 5, f"{p}.level")
-        a.time = list(r.array("u16", 3, f"{p}.time"))
-        a.charge = list(r.array("u16", 3, f"{p}.charge"))
-        a.bonuses = r.bytes(bonus, f"{p}.bonuses")
-        a.expansion = r.u32(f"{p}.expansion")
-        m.random.append(a)
-    return m
-
-
-def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.artifacts) + len(m.random), "total")
-    w.u16(len(m.artifacts), "first_random")
-    for i, a in enumerate(m.artifacts):
-        w.array("u8", [a.created, a.seen, a.set_bonus], f"artifacts[{i}]")
-        w.u32(a.expansion, f"artifacts[{i}].expansion")
-    of, cf = ctx.need("of_size", "object memory"), ctx.need("cf_size", "object memory")
-    bonus = _bonus_size(ctx)
-    for i, ra in enumerate(m.random):
-        p = f"random[{i}]"
-        write_str(w, ra.name, f"{p}.name")
-        w.array("u8", [ra.tval, ra.sval], f"{p}.tval")
-        w.array("u16", [ra.pval, ra.to_h, ra.to_d, ra.to_a], f"{p}.pval")
-        w.array("u8", [ra.dd, ra.ds], f"{p}.dd")
-        w.array("u16", [ra.ac, ra.weight], f"{p}.ac")
-        w.u32(ra.cost, f"{p}.cost")
-        w.bytes(ra.flags_obj, f"{p}.flags_obj", size=of)
-        w.bytes(ra.flags_curse, f"{p}.flags_curse", size=cf)
-        w.array("u8", [ra.level, ra.rarity, ra.created, ra.seen, ra.effect], f"{p}.level")
-        check_len(ra.time, 3, f"{p}.time", "values")
-        check_len(ra.charge, 3, f"{p}.charge", "values")
-        w.array("u16", ra.time, f"{p}.time")
-        w.array("u16", ra.charge, f"{p}.charge")
-        w.bytes(ra.bonuses, f"{p}.bonuses", size=bonus)
-        w.u32(ra.expansion, f"{p}.expansion")
-
-
-_layout("options", 2, Options, _rd_options, _wr_options)
-_layout("monster memory", 1, MonsterMemory, _rd_monster_memory, _wr_monster_memory)
-_layout("object memory", 1, ObjectMemory, _rd_object_memory, _wr_object_memory)
-_layout("quests", 1, Quests, _rd_quests, _wr_quests)
-_layout("player spells", 1, PlayerSpells, _rd_spells, _wr_spells)
-_layout("randarts", 1, Randarts, _rd_randarts, _wr_randarts)
-_layout("squelch", 2, Squelch, _rd_squelch, _wr_squelch)
-_layout("artifacts", 1, Artifacts, _rd_artifacts, _wr_artifacts)
-_layout("traps", 1, Traps, _rd_traps, _wr_traps)
+for _struct, _version in ((OPTIONS, 2), (MONSTER_MEMORY, 1), (OBJECT_MEMORY, 1), (QUESTS, 1),
+                          (PLAYER_SPELLS, 1), (RANDARTS, 1), (SQUELCH, 2), (ARTIFACTS, 1), (TRAPS, 1)):
+    register_struct(_struct, _struct.name, _version, FAAN, FAANGBAND)

@@ -14,12 +14,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer
-from ....errors import FormatError
-from . import BlockModel, Context, Layout, register_layout
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Array,
+    Bytes,
+    CStr,
+    Ctx,
+    Field,
+    Int,
+    List,
+    Prefix,
+    Range,
+    Struct,
+    When,
+)
+from . import BlockModel, register_struct
 from .character import FAANGBAND, MAX_LEVEL, STAT_NAMES, stat_text
-from .items import check_len, read_str, write_str
-from .records import Experience, record_values, set_from_record
+from .records import Experience
 
 FAAN = frozenset({"FAAN"})
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
@@ -27,44 +42,9 @@ BAREHAND = 12  # barehand_dam[]: a druid's unarmed damage by level band
 FA_STAT_NAMES = (*STAT_NAMES, "chr")  # FAangband keeps charisma (A_MAX 6)
 
 
-def _layout(name: str, version: int, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, version, FAAN, model, decode, encode, FAANGBAND))  # type: ignore[arg-type]
-
-
-def _read_counted(r: Reader, kind: str, name: str) -> list[int]:
+def _counted(kind: Int, name: str) -> Array:
     """A list the writer prefixes with its length in one byte (timed effects, runes...)."""
-    return list(r.array(kind, r.u8(f"{name}_count"), name))
-
-
-def _write_counted(w: Writer, kind: str, values: list[int], name: str) -> None:
-    if len(values) > 255:
-        raise FormatError(None, name, "at most 255 entries (a one-byte count)", str(len(values)))
-    w.u8(len(values), f"{name}_count")
-    w.array(kind, values, name)
-
-
-# -- player (version 2) ---------------------------------------------------------------------
-
-_WHO = Record("FAangband player identity", [
-    ("prace", "u8"), ("pclass", "u8"), ("pmark", "u8"), ("psex", "u8"), ("name_suffix", "u8"),
-    ("hitdie", "u8"), ("unused_hitdie", "u8"), ("age", "u16"), ("height", "u16"), ("weight", "u16"),
-    ("previous_action", f"bytes[{ACTION_MAX}]")])
-_BIRTH = Record("FAangband birth values", [
-    ("height_birth", "i16"), ("weight_birth", "i16"), ("sc_birth", "i16"), ("au_birth", "i32")])
-_POINTS = Record("FAangband gold and points", [
-    ("au", "i32"), ("max_exp", "i32"), ("exp", "i32"), ("exp_frac", "u16"), ("lev", "i16"),
-    ("home", "i16"), ("mhp", "i16"), ("chp", "i16"), ("chp_frac", "u16"), ("msp", "i16"),
-    ("csp", "i16"), ("csp_frac", "u16"), ("max_lev", "i16")])
-_STATE = Record("FAangband player state", [
-    ("speed_boost", "i16"), ("heighten_power", "i16"), ("sc", "u16"), ("alignment", "i16"),
-    ("food", "i16"), ("energy", "i16"), ("word_recall", "i16"), ("see_infra", "i16")])
-_LEVEL = Record("FAangband level state", [
-    ("special_attack", "u32"), ("unused_a", "bytes[2]"), ("black_breath", "u8"), ("searching", "u8"),
-    ("unused_b", "bytes[2]"), ("schange", "u8"), ("bones_selector", "u8"),
-    ("thefts_on_level", "u8"), ("traps_on_level", "u8")])
-_THEME = Record("FAangband themed level", [
-    ("mana_reserve", "u8"), ("themed_level", "u8"), ("themed_level_appeared", "u32")])
-_TAIL = Record("FAangband player tail", [("unused_c", "bytes[2]"), ("expansion", "bytes[8]")])
+    return Array(kind, Prefix(U8, f"{name}_count"))
 
 
 @dataclass(slots=True)
@@ -153,69 +133,6 @@ class Player(Experience, BlockModel):
         return out
 
 
-def _rd_player(r: Reader, ctx: Context) -> Player:
-    p = Player(read_str(r, "full_name", 31), read_str(r, "died_from", 79), read_str(r, "history", 249))
-    set_from_record(p, _WHO, r.record(_WHO))
-    a_max = ctx.need("a_max", "object memory")
-    p.stat_max = list(r.array("i16", a_max, "stat_max"))
-    p.stat_cur = list(r.array("i16", a_max, "stat_cur"))
-    p.stat_birth = list(r.array("i16", a_max, "stat_birth"))
-    set_from_record(p, _BIRTH, r.record(_BIRTH))
-    p.barehand_dam = list(r.array("u16", BAREHAND, "barehand_dam"))
-    at = r.pos
-    set_from_record(p, _POINTS, r.record(_POINTS))
-    if not 1 <= p.lev <= MAX_LEVEL:
-        r.fail("lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev), at=at + 14)
-    p.recall = _read_counted(r, "i16", "recall")
-    p.recall_pt = r.i16("recall_pt")
-    p.map = r.u8("map")
-    p.game_modes = _read_counted(r, "u8", "game_modes")
-    set_from_record(p, _STATE, r.record(_STATE))
-    p.timed = _read_counted(r, "i16", "timed")
-    set_from_record(p, _LEVEL, r.record(_LEVEL))
-    p.runes_on_level = _read_counted(r, "u8", "runes_on_level")
-    set_from_record(p, _THEME, r.record(_THEME))
-    p.specialties = _read_counted(r, "u8", "specialties")
-    set_from_record(p, _TAIL, r.record(_TAIL))
-    return p
-
-
-def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
-    write_str(w, p.full_name, "full_name", 31)
-    write_str(w, p.died_from, "died_from", 79)
-    write_str(w, p.history, "history", 249)
-    w.record(_WHO, record_values(p, _WHO))
-    a_max = ctx.need("a_max", "object memory")
-    for name in ("stat_max", "stat_cur", "stat_birth"):
-        check_len(getattr(p, name), a_max, name, "stats (a_max)")
-        w.array("i16", getattr(p, name), name)
-    w.record(_BIRTH, record_values(p, _BIRTH))
-    check_len(p.barehand_dam, BAREHAND, "barehand_dam", "values")
-    w.array("u16", p.barehand_dam, "barehand_dam")
-    if not 1 <= p.lev <= MAX_LEVEL:
-        raise FormatError(None, "lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev))
-    w.record(_POINTS, record_values(p, _POINTS))
-    _write_counted(w, "i16", p.recall, "recall")
-    w.i16(p.recall_pt, "recall_pt")
-    w.u8(p.map, "map")
-    _write_counted(w, "u8", p.game_modes, "game_modes")
-    w.record(_STATE, record_values(p, _STATE))
-    _write_counted(w, "i16", p.timed, "timed")
-    w.record(_LEVEL, record_values(p, _LEVEL))
-    _write_counted(w, "u8", p.runes_on_level, "runes_on_level")
-    w.record(_THEME, record_values(p, _THEME))
-    _write_counted(w, "u8", p.specialties, "specialties")
-    w.record(_TAIL, record_values(p, _TAIL))
-
-
-# -- misc -----------------------------------------------------------------------------------
-
-_MISC = Record("FAangband misc", [
-    ("quests", "u16"), ("score", "u32"), ("total_winner", "u16"), ("noscore", "u16"),
-    ("follow_distance", "u16"), ("is_dead", "u8"), ("feeling", "u8"), ("do_feeling", "u8"),
-    ("turn", "i32")])
-
-
 @dataclass(slots=True)
 class Misc(BlockModel):
     """The flavour seed, one seed per town, the score, whether the character is dead, the turn."""
@@ -232,29 +149,6 @@ class Misc(BlockModel):
     feeling: int = 0
     do_feeling: int = 0
     turn: int = 0
-
-
-def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    m = Misc(r.u32("seed_flavor"), list(r.array("u32", r.u8("town_count"), "seed_town")))
-    set_from_record(m, _MISC, r.record(_MISC))
-    ctx.set("is_dead", m.is_dead, "misc")
-    return m
-
-
-def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    w.u32(m.seed_flavor, "seed_flavor")
-    if len(m.seed_town) > 255:
-        raise FormatError(None, "seed_town", "at most 255 towns", str(len(m.seed_town)))
-    w.u8(len(m.seed_town), "town_count")
-    w.array("u32", m.seed_town, "seed_town")
-    w.record(_MISC, record_values(m, _MISC))
-    ctx.set("is_dead", m.is_dead, "misc")
-
-
-# -- history --------------------------------------------------------------------------------
-
-_ENTRY = Record("3.x history entry", [
-    ("type", "u16"), ("turn", "i32"), ("place", "i16"), ("clev", "i16"), ("a_idx", "u8")])
 
 
 @dataclass(slots=True)
@@ -280,34 +174,50 @@ class History(BlockModel):
     expansion: int | None = 0
 
 
-def _rd_entries(r: Reader) -> list[HistoryEntry]:
-    n = r.count(r.u32("count"), _ENTRY.size + 1, "entries", "entry")
-    out = []
-    for i in range(n):
-        e = HistoryEntry(*r.record(_ENTRY, f"entries[{i}]"))
-        e.event = read_str(r, f"entries[{i}].event", 79)
-        out.append(e)
-    return out
+_A_MAX = Ctx("a_max", "object memory")
+PLAYER = Struct(Player, [
+    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("prace", U8), Field("pclass", U8), Field("pmark", U8), Field("psex", U8),
+    Field("name_suffix", U8), Field("hitdie", U8), Field("unused_hitdie", U8), Field("age", U16),
+    Field("height", U16), Field("weight", U16), Field("previous_action", Bytes(ACTION_MAX)),
+    Field("stat_max", Array(I16, _A_MAX)), Field("stat_cur", Array(I16, _A_MAX)),
+    Field("stat_birth", Array(I16, _A_MAX)),
+    Field("height_birth", I16), Field("weight_birth", I16), Field("sc_birth", I16), Field("au_birth", I32),
+    Field("barehand_dam", Array(U16, BAREHAND)),
+    Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
+    Field("home", I16), Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
+    Field("csp", I16), Field("csp_frac", U16), Field("max_lev", I16),
+    Field("recall", _counted(I16, "recall")), Field("recall_pt", I16), Field("map", U8),
+    Field("game_modes", _counted(U8, "game_modes")),
+    Field("speed_boost", I16), Field("heighten_power", I16), Field("sc", U16), Field("alignment", I16),
+    Field("food", I16), Field("energy", I16), Field("word_recall", I16), Field("see_infra", I16),
+    Field("timed", _counted(I16, "timed")),
+    Field("special_attack", U32), Field("unused_a", Bytes(2)), Field("black_breath", U8),
+    Field("searching", U8), Field("unused_b", Bytes(2)), Field("schange", U8),
+    Field("bones_selector", U8), Field("thefts_on_level", U8), Field("traps_on_level", U8),
+    Field("runes_on_level", _counted(U8, "runes_on_level")),
+    Field("mana_reserve", U8), Field("themed_level", U8), Field("themed_level_appeared", U32),
+    Field("specialties", _counted(U8, "specialties")),
+    Field("unused_c", Bytes(2)), Field("expansion", Bytes(8)),
+], name="player")
 
+MISC = Struct(Misc, [
+    Field("seed_flavor", U32), Field("seed_town", Array(U32, Prefix(U8, "town_count"))),
+    Field("quests", U16), Field("score", U32), Field("total_winner", U16), Field("noscore", U16),
+    Field("follow_distance", U16), Field("is_dead", U8, export="is_dead"), Field("feeling", U8),
+    Field("do_feeling", U8), Field("turn", I32),
+], name="misc")
 
-def _rd_history(r: Reader, ctx: Context) -> History:
-    return History(_rd_entries(r), r.u32("expansion"))
+_ENTRIES = Field("entries", List(Struct(HistoryEntry, [
+    Field("type", U16), Field("turn", I32), Field("place", I16), Field("clev", I16), Field("a_idx", U8),
+    Field("event", CStr(79))], name="history entry"), Prefix(U32, "count")))
+# FAangband's writer adds an "expansion" word that Angband 3.x's does not write (the model's
+# None): one writer for both, writing the word when the model has it; a reader each.
+HISTORY = Struct(History, [_ENTRIES, When("True", [Field("expansion", U32)], "", by_model=True)],
+                 name="history")
+HISTORY_3X = Struct(History, [_ENTRIES, When("False", [Field("expansion", U32)], "", by_model=True)],
+                    name="history")
 
-
-def read_history_3x(r: Reader, ctx: Context) -> History:
-    """Angband 3.x's history block: FAangband's without the expansion word."""
-    return History(_rd_entries(r), None)
-
-
-def write_history(m: History, w: Writer, ctx: Context) -> None:
-    w.u32(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
-        w.record(_ENTRY, record_values(e, _ENTRY), f"entries[{i}]")
-        write_str(w, e.event, f"entries[{i}].event", 79)
-    if m.expansion is not None:
-        w.u32(m.expansion, "expansion")
-
-
-_layout("player", 2, Player, _rd_player, _wr_player)
-_layout("misc", 1, Misc, _rd_misc, _wr_misc)
-_layout("history", 1, History, _rd_history, write_history)
+for _struct, _version in ((PLAYER, 2), (MISC, 1), (HISTORY, 1)):
+    register_struct(_struct, _struct.name, _version, FAAN, FAANGBAND)

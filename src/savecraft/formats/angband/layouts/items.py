@@ -12,15 +12,30 @@ first (:class:`~.Context`).
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
-from ....binary import Reader, Writer, active_sink, cached_struct
+from ....binary import Reader, Writer, active_sink
 from ....compiled import speedups
 from ....errors import FormatError
-from . import Context, NotCanonical
+from ....layout import (
+    I16,
+    U8,
+    U16,
+    Array,
+    Bytes,
+    Columns,
+    Const,
+    Context,
+    CStr,
+    Ctx,
+    Field,
+    List,
+    Optional,
+    Struct,
+    Terminated,
+)
 
 ITEM_MARK = 0xFFFF
 # rd_string buffer sizes of the loader: a longer string would be cut short.
@@ -133,87 +148,17 @@ class Item:
         return text
 
 
-class _Slow(Exception):
-    """The fast path met something unusual; the checked path says exactly what."""
+_SIZES = ("of_size", "obj_mod_max", "brand_max", "slay_max", "curse_max", "elem_max")
+_OBJECT_MEMORY = "object memory"
 
 
-_HEAD = struct.Struct("<HBHBB")  # mark, version, oidx, y, x
-_MID = struct.Struct("<hBh")  # pval, number, weight
-_BODY = struct.Struct("<B5h4B")  # effect, timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth
-_TAIL = struct.Struct("<2h4H")  # held_m_idx, mimicking_m_idx, activation, time base/dice/sides
-
-
-def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
+def _sizes(ctx: Context) -> tuple[int, ...] | None:
+    """The six per-game array sizes an object record depends on, or None (not known yet)."""
     v = ctx.values
     try:
-        return (v["of_size"], v["obj_mod_max"], v["brand_max"], v["slay_max"], v["curse_max"],
-                v["elem_max"])
+        return tuple([v[k] for k in _SIZES])
     except KeyError:
-        raise _Slow from None
-
-
-def _fast_str(d: bytes, pos: int, end: int, limit: int = NAME_MAX) -> tuple[str, int]:
-    nul = d.find(b"\0", pos, end)
-    if nul < 0 or nul - pos > limit:
-        raise _Slow
-    try:
-        return d[pos:nul].decode("utf-8"), nul + 1
-    except UnicodeDecodeError:
-        raise _Slow from None
-
-
-def _read_item_fast(r: Reader, ctx: Context) -> Item:
-    """``read_item`` in a few struct calls: most of a 4.2 save is object records."""
-    of, mm, bm, sm, cm, em = _sizes(ctx)
-    d, pos, end = r.data, r.pos, r.end
-    if pos + 7 > end:
-        raise _Slow
-    mark, version, oidx, y, x = _HEAD.unpack_from(d, pos)
-    if mark != ITEM_MARK:
-        raise _Slow
-    tval, pos = _fast_str(d, pos + 7, end)
-    sval, pos = _fast_str(d, pos, end)
-    pval, number, weight = _MID.unpack_from(d, pos)
-    artifact, pos = _fast_str(d, pos + 5, end)
-    ego, pos = _fast_str(d, pos, end)
-    effect, timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth = _BODY.unpack_from(d, pos)
-    origin_race, pos = _fast_str(d, pos + 15, end)
-    notice = d[pos]
-    flags = d[pos + 1:pos + 1 + of]
-    pos += 1 + of
-    modifiers = list(cached_struct(f"<{mm}h").unpack_from(d, pos))
-    pos += 2 * mm
-    brands = slays = None
-    curses = None
-    if d[pos] > 1 or d[pos + 1 + (bm if d[pos] else 0)] > 1:
-        raise _Slow  # a flag byte the writer would not write back (it writes 0 or 1)
-    if d[pos]:
-        brands = d[pos + 1:pos + 1 + bm]
-        pos += bm
-    pos += 1
-    if d[pos]:
-        slays = d[pos + 1:pos + 1 + sm]
-        pos += sm
-    pos += 1
-    if d[pos] > 1:
-        raise _Slow
-    if d[pos]:
-        c = cached_struct("<" + "BH" * cm).unpack_from(d, pos + 1)
-        curses = [Curse(c[i], c[i + 1]) for i in range(0, 2 * cm, 2)]
-        pos += 3 * cm
-    pos += 1
-    e = cached_struct("<" + "hB" * em).unpack_from(d, pos)
-    el_res, el_flags = list(e[0::2]), bytes(e[1::2])
-    pos += 3 * em
-    held, mimic, activation, tb, td, ts = _TAIL.unpack_from(d, pos)
-    note, pos = _fast_str(d, pos + 12, end, NOTE_MAX)
-    if pos > end:
-        raise _Slow
-    r.pos = pos
-    return Item(version, oidx, y, x, tval, sval, pval, number, weight, artifact, ego, effect,
-                timeout, to_h, to_d, to_a, ac, dd, ds, origin, origin_depth, origin_race, notice,
-                bytes(flags), modifiers, brands, slays, curses, el_res, el_flags, held, mimic, activation,
-                tb, td, ts, note)
+        return None
 
 
 # Item's fields in the order of the record, which is the order the C reader fills them in.
@@ -232,6 +177,80 @@ def _c_reader() -> Callable[..., tuple[Item, int] | None] | None:
                         Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
                         ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
     return speedups.read_item  # type: ignore[no-any-return]
+
+
+def _native_read(d: Any, pos: int, end: int, ctx: Context) -> tuple[Item, int] | None:
+    """The C backend of OBJECT: None for anything it does not handle (the generated code then
+    reads it, or says exactly what is wrong)."""
+    sizes = _sizes(ctx)
+    if sizes is None or _read_item_c is None:
+        return None
+    return _read_item_c(d, pos, end, *sizes)
+
+
+def _native_write(it: Item, ctx: Context) -> bytes | None:
+    sizes = _sizes(ctx)
+    if sizes is None or _read_item_c is None:
+        return None
+    return speedups.write_item(it, *sizes)  # type: ignore[no-any-return,union-attr]
+
+
+def _size(name: str) -> Ctx:
+    return Ctx(name, _OBJECT_MEMORY)
+
+
+CURSE = Struct(Curse, [Field("power", U8), Field("timeout", U16)])
+
+# ``rd_item``/``wr_item`` of 4.2: the object record, declared once.
+OBJECT = Struct(Item, [
+    Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
+    Field("version", U8), Field("oidx", U16), Field("y", U8), Field("x", U8),
+    Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
+    Field("pval", I16), Field("number", U8), Field("weight", I16),
+    Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
+    Field("effect", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16),
+    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("origin", U8),
+    Field("origin_depth", U8), Field("origin_race", CStr(NAME_MAX)), Field("notice", U8),
+    Field("flags", Bytes(_size("of_size"))),
+    Field("modifiers", Array(I16, _size("obj_mod_max"))),
+    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
+    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
+    Field("curses", Optional(U8, List(CURSE, _size("curse_max")))),
+    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
+    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+    Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
+    Field("inscription", CStr(NOTE_MAX)),
+], name="object", native_read=_native_read, native_write=_native_write, native_code="j",
+    native_sizes=_SIZES)
+
+
+def read_item(r: Reader, ctx: Context, path: str) -> Item:
+    return OBJECT.read(r, ctx, path)  # type: ignore[no-any-return]
+
+
+def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
+    OBJECT.write(it, w, ctx, path)
+
+
+@dataclass(slots=True)
+class ItemList:
+    """Objects up to the dummy record that ends the list (kept in ``end``)."""
+
+    items: list[Item] = field(default_factory=list)
+    end: Item = field(default_factory=Item)
+
+
+ITEM_LIST = Struct(ItemList, [
+    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
+    name="object list", native_code="X", native_sizes=_SIZES)
+
+
+def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
+    return ITEM_LIST.read(r, ctx, path)  # type: ignore[no-any-return]
+
+
+def write_item_list(lst: ItemList, w: Writer, ctx: Context, path: str) -> None:
+    ITEM_LIST.write(lst, w, ctx, path)
 
 
 FieldSpec = tuple[str, str] | tuple[str, str, "int | str | Records"]
@@ -346,215 +365,6 @@ class Records:
         return True
 
 
-
-def read_item(r: Reader, ctx: Context, path: str) -> Item:
-    """The C reader, else a few struct calls; where either meets anything unusual, the checked
-    reader, which says exactly what (or reads the same Item: all three agree)."""
-    start = r.pos
-    if _read_item_c is not None:
-        try:
-            sizes = _sizes(ctx)
-        except _Slow:
-            return _read_item_checked(r, ctx, path)
-        got = _read_item_c(r.data, start, r.end, *sizes)
-        if got is None:
-            return _read_item_checked(r, ctx, path)
-        r.pos = got[1]
-        return got[0]
-    try:
-        return _read_item_fast(r, ctx)
-    except (_Slow, struct.error, IndexError):
-        r.pos = start
-    return _read_item_checked(r, ctx, path)
-
-
-def _flag(r: Reader, name: str) -> bool:
-    """A "has ..." byte: the loader takes any non-zero value, the writer writes 1."""
-    value = r.u8(name)
-    if value > 1:
-        raise NotCanonical(f"{name} is {value}, which the game writes back as 1")
-    return bool(value)
-
-
-def _read_item_checked(r: Reader, ctx: Context, path: str) -> Item:
-    at = r.pos
-    mark = r.u16(f"{path}.mark")
-    if mark != ITEM_MARK:
-        r.fail(f"{path}.mark", "0xFFFF, the start of an object record", f"0x{mark:04X}", at=at)
-    it = Item()
-    it.version = r.u8(f"{path}.version")
-    it.oidx = r.u16(f"{path}.oidx")
-    it.y = r.u8(f"{path}.y")
-    it.x = r.u8(f"{path}.x")
-    it.tval = read_str(r, f"{path}.tval")
-    it.sval = read_str(r, f"{path}.sval")
-    it.pval = r.i16(f"{path}.pval")
-    it.number = r.u8(f"{path}.number")
-    it.weight = r.i16(f"{path}.weight")
-    it.artifact = read_str(r, f"{path}.artifact")
-    it.ego = read_str(r, f"{path}.ego")
-    it.effect = r.u8(f"{path}.effect")
-    it.timeout, it.to_h, it.to_d, it.to_a, it.ac = r.array("i16", 5, f"{path}.timeout")
-    it.dd = r.u8(f"{path}.dd")
-    it.ds = r.u8(f"{path}.ds")
-    it.origin = r.u8(f"{path}.origin")
-    it.origin_depth = r.u8(f"{path}.origin_depth")
-    it.origin_race = read_str(r, f"{path}.origin_race")
-    it.notice = r.u8(f"{path}.notice")
-    it.flags = r.bytes(ctx.need("of_size", "object memory"), f"{path}.flags")
-    it.modifiers = list(r.array("i16", ctx.need("obj_mod_max", "object memory"), f"{path}.modifiers"))
-    if _flag(r, f"{path}.has_brands"):
-        it.brands = r.bytes(ctx.need("brand_max", "object memory"), f"{path}.brands")
-    if _flag(r, f"{path}.has_slays"):
-        it.slays = r.bytes(ctx.need("slay_max", "object memory"), f"{path}.slays")
-    if _flag(r, f"{path}.has_curses"):
-        n = ctx.need("curse_max", "object memory")
-        it.curses = [Curse(r.u8(f"{path}.curses[{i}].power"), r.u16(f"{path}.curses[{i}].timeout"))
-                     for i in range(n)]
-    n = ctx.need("elem_max", "object memory")
-    pairs = [(r.i16(f"{path}.el_res[{i}]"), r.u8(f"{path}.el_flags[{i}]")) for i in range(n)]
-    it.el_res = [a for a, _ in pairs]
-    it.el_flags = bytes(b for _, b in pairs)
-    it.held_m_idx = r.i16(f"{path}.held_m_idx")
-    it.mimicking_m_idx = r.i16(f"{path}.mimicking_m_idx")
-    it.activation, it.time_base, it.time_dice, it.time_sides = r.array("u16", 4, f"{path}.activation")
-    it.inscription = read_str(r, f"{path}.inscription", NOTE_MAX)
-    return it
-
-
-def _fast_raw(text: str, limit: int = NAME_MAX) -> bytes:
-    raw = text.encode("utf-8")
-    if len(raw) > limit or b"\0" in raw:
-        raise _Slow
-    return raw + b"\0"
-
-
-def _pack_item(it: Item, ctx: Context) -> bytes:
-    of, mm, bm, sm, cm, em = _sizes(ctx)
-    if (len(it.flags) != of or len(it.modifiers) != mm or len(it.el_res) != em
-            or len(it.el_flags) != em
-            or (it.brands is not None and len(it.brands) != bm)
-            or (it.slays is not None and len(it.slays) != sm)
-            or (it.curses is not None and len(it.curses) != cm)):
-        raise _Slow
-    parts = [
-        _HEAD.pack(ITEM_MARK, it.version, it.oidx, it.y, it.x), _fast_raw(it.tval), _fast_raw(it.sval),
-        _MID.pack(it.pval, it.number, it.weight), _fast_raw(it.artifact), _fast_raw(it.ego),
-        _BODY.pack(it.effect, it.timeout, it.to_h, it.to_d, it.to_a, it.ac, it.dd, it.ds, it.origin,
-                   it.origin_depth),
-        _fast_raw(it.origin_race), bytes((it.notice,)), bytes(it.flags),
-        cached_struct(f"<{mm}h").pack(*it.modifiers),
-    ]
-    for value in (it.brands, it.slays):
-        parts.append(b"\0" if value is None else b"\1" + bytes(value))
-    if it.curses is None:
-        parts.append(b"\0")
-    else:
-        parts.append(b"\1" + cached_struct("<" + "BH" * cm).pack(
-            *[v for c in it.curses for v in (c.power, c.timeout)]))
-    parts.append(cached_struct("<" + "hB" * em).pack(*[v for e in zip(it.el_res, it.el_flags) for v in e]))
-    parts.append(_TAIL.pack(it.held_m_idx, it.mimicking_m_idx, it.activation, it.time_base,
-                            it.time_dice, it.time_sides))
-    parts.append(_fast_raw(it.inscription, NOTE_MAX))
-    return b"".join(parts)
-
-
-def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
-    if _read_item_c is not None:
-        try:
-            raw = speedups.write_item(it, *_sizes(ctx))  # type: ignore[union-attr]
-        except _Slow:
-            raw = None
-        if raw is not None:
-            w.buf += raw
-            return
-    try:
-        w.bytes(_pack_item(it, ctx))
-        return
-    except (_Slow, struct.error, TypeError, ValueError, AttributeError):
-        pass
-    _write_item_checked(it, w, ctx, path)
-
-
-def _write_item_checked(it: Item, w: Writer, ctx: Context, path: str) -> None:
-    w.u16(ITEM_MARK, f"{path}.mark")
-    w.u8(it.version, f"{path}.version")
-    w.u16(it.oidx, f"{path}.oidx")
-    w.u8(it.y, f"{path}.y")
-    w.u8(it.x, f"{path}.x")
-    write_str(w, it.tval, f"{path}.tval")
-    write_str(w, it.sval, f"{path}.sval")
-    w.i16(it.pval, f"{path}.pval")
-    w.u8(it.number, f"{path}.number")
-    w.i16(it.weight, f"{path}.weight")
-    write_str(w, it.artifact, f"{path}.artifact")
-    write_str(w, it.ego, f"{path}.ego")
-    w.u8(it.effect, f"{path}.effect")
-    for name in ("timeout", "to_h", "to_d", "to_a", "ac"):
-        w.i16(getattr(it, name), f"{path}.{name}")
-    w.u8(it.dd, f"{path}.dd")
-    w.u8(it.ds, f"{path}.ds")
-    w.u8(it.origin, f"{path}.origin")
-    w.u8(it.origin_depth, f"{path}.origin_depth")
-    write_str(w, it.origin_race, f"{path}.origin_race")
-    w.u8(it.notice, f"{path}.notice")
-    check_len(it.flags, ctx.need("of_size", "object memory"), f"{path}.flags", "flag bytes")
-    w.bytes(it.flags, f"{path}.flags")
-    check_len(it.modifiers, ctx.need("obj_mod_max", "object memory"), f"{path}.modifiers", "modifiers")
-    w.array("i16", it.modifiers, f"{path}.modifiers")
-    for name, key in (("brands", "brand_max"), ("slays", "slay_max")):
-        value = getattr(it, name)
-        w.u8(int(value is not None), f"{path}.has_{name}")
-        if value is not None:
-            check_len(value, ctx.need(key, "object memory"), f"{path}.{name}", name)
-            w.bytes(value, f"{path}.{name}")
-    w.u8(int(it.curses is not None), f"{path}.has_curses")
-    if it.curses is not None:
-        check_len(it.curses, ctx.need("curse_max", "object memory"), f"{path}.curses", "curses")
-        for i, c in enumerate(it.curses):
-            w.u8(c.power, f"{path}.curses[{i}].power")
-            w.u16(c.timeout, f"{path}.curses[{i}].timeout")
-    n = ctx.need("elem_max", "object memory")
-    check_len(it.el_res, n, f"{path}.el_res", "elements")
-    check_len(it.el_flags, n, f"{path}.el_flags", "elements")
-    for i, (level, flags) in enumerate(zip(it.el_res, it.el_flags)):
-        w.i16(level, f"{path}.el_res[{i}]")
-        w.u8(flags, f"{path}.el_flags[{i}]")
-    w.i16(it.held_m_idx, f"{path}.held_m_idx")
-    w.i16(it.mimicking_m_idx, f"{path}.mimicking_m_idx")
-    for name in ("activation", "time_base", "time_dice", "time_sides"):
-        w.u16(getattr(it, name), f"{path}.{name}")
-    write_str(w, it.inscription, f"{path}.inscription", NOTE_MAX)
-
-
-@dataclass(slots=True)
-class ItemList:
-    """Objects up to the dummy record that ends the list (kept in ``end``)."""
-
-    items: list[Item] = field(default_factory=list)
-    end: Item = field(default_factory=Item)
-
-
-def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
-    out = ItemList()
-    while True:
-        it = read_item(r, ctx, f"{path}.items[{len(out.items)}]")
-        if it.is_marker:
-            out.end = it
-            return out
-        out.items.append(it)
-
-
-def write_item_list(lst: ItemList, w: Writer, ctx: Context, path: str) -> None:
-    for i, it in enumerate(lst.items):
-        if it.is_marker:
-            raise FormatError(None, f"{path}.items[{i}].sval", "an object kind name (an empty "
-                              "one ends the list)", "''")
-        write_item(it, w, ctx, f"{path}.items[{i}]")
-    if not lst.end.is_marker:
-        raise FormatError(None, f"{path}.end.sval", "an empty kind name (the end marker)",
-                          repr(lst.end.sval))
-    write_item(lst.end, w, ctx, f"{path}.end")
 
 
 _read_item_c = _c_reader()

@@ -11,18 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Writer
-from . import BlockModel, Context, Layout, register_layout
-from .items import NAME_MAX, Records, check_len, read_str, write_str
+from ....layout import I16, U8, U16, Bytes, CStr, Ctx, Field, Len, List, Prefix, Ref, Struct, Until
+from . import BlockModel, register_struct
+from .items import NAME_MAX
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 END_OF_MONSTERS = "No more monsters"
-
-
-def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME,  # type: ignore[arg-type]
-                           exact=True))
 
 
 @dataclass(slots=True)
@@ -41,37 +36,12 @@ class MonsterMemory(BlockModel):
     races: list[MonsterKills] = field(default_factory=list)
 
 
-_KILLS = Records(MonsterKills, [("race", "s", NAME_MAX), ("pkills", "H"), ("thefts", "H")])
-
-
-def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
-    m = MonsterMemory(r.u8("mflag_size"))
-    races = _KILLS.read(r, ctx, -1, END_OF_MONSTERS)
-    if races is not None:
-        m.races = races
-    else:  # no C reader, or something unusual: field by field, for the exact error
-        while True:
-            name = read_str(r, f"races[{len(m.races)}].race")
-            if name == END_OF_MONSTERS:
-                break
-            i = len(m.races)
-            m.races.append(MonsterKills(name, r.u16(f"races[{i}].pkills"), r.u16(f"races[{i}].thefts")))
-    ctx.set("mflag_size", m.mflag_size, "monster memory")
-    return m
-
-
-def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
-    w.u8(m.mflag_size, "mflag_size")
-    fast = _KILLS.write(w, ctx, m.races, END_OF_MONSTERS)
-    for i, k in enumerate([] if fast else m.races):
-        if k.race == END_OF_MONSTERS:
-            from ....errors import FormatError
-            raise FormatError(None, f"races[{i}].race", "a monster race name", repr(k.race))
-        write_str(w, k.race, f"races[{i}].race")
-        w.u16(k.pkills, f"races[{i}].pkills")
-        w.u16(k.thefts, f"races[{i}].thefts")
-    write_str(w, END_OF_MONSTERS, "end")
-    ctx.set("mflag_size", m.mflag_size, "monster memory")
+_KILLS = Struct(MonsterKills, [Field("race", CStr(NAME_MAX)), Field("pkills", U16),
+                               Field("thefts", U16)], name="monster kills")
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Field("mflag_size", U8, export="mflag_size"),
+    Field("races", Until(_KILLS, CStr(NAME_MAX), END_OF_MONSTERS)),
+], name="monster memory")
 
 
 @dataclass(slots=True)
@@ -89,25 +59,11 @@ class ObjectMemory(BlockModel):
 
 
 _SIZES = ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max")
-
-
-def _rd_object_memory(r: Reader, ctx: Context) -> ObjectMemory:
-    n = r.u16("count")
-    m = ObjectMemory()
-    for name in _SIZES:
-        setattr(m, name, r.u8(name))
-    m.kinds = r.bytes(n, "kinds")
-    for name in _SIZES:
-        ctx.set(name, getattr(m, name), "object memory")
-    return m
-
-
-def _wr_object_memory(m: ObjectMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.kinds), "count")
-    for name in _SIZES:
-        w.u8(getattr(m, name), name)
-        ctx.set(name, getattr(m, name), "object memory")
-    w.bytes(m.kinds, "kinds")
+OBJECT_MEMORY = Struct(ObjectMemory, [
+    Len("count", U16, ("kinds",)),
+    *[Field(name, U8, export=name) for name in _SIZES],
+    Field("kinds", Bytes(Ref("count"))),
+], name="object memory")
 
 
 @dataclass(slots=True)
@@ -142,65 +98,19 @@ class Ignore(BlockModel):
     rune_notes: list[RuneNote] = field(default_factory=list)
 
 
-_KIND_NOTE = Records(KindNote, [("tval", "s", 79), ("sval", "s", 79), ("note", "s", 79)])
-_RUNE_NOTE = Records(RuneNote, [("rune", "h"), ("note", "s", 79)])
-_EGO = Records(EgoIgnore, [("everseen", "B"), ("itypes", "y", "itype_size")])
-
-
-def _rd_notes(r: Reader, ctx: Context, path: str) -> list[KindNote]:
-    n = r.count(r.u16(f"{path}_count"), 3, path, "note")
-    fast = _KIND_NOTE.read(r, ctx, n)
-    if fast is not None:
-        return fast
-    return [KindNote(read_str(r, f"{path}[{i}].tval", 79), read_str(r, f"{path}[{i}].sval", 79),
-                     read_str(r, f"{path}[{i}].note", 79)) for i in range(n)]
-
-
-def _wr_notes(notes: list[KindNote], w: Writer, ctx: Context, path: str) -> None:
-    w.u16(len(notes), f"{path}_count")
-    if _KIND_NOTE.write(w, ctx, notes):
-        return
-    for i, k in enumerate(notes):
-        write_str(w, k.tval, f"{path}[{i}].tval", 79)
-        write_str(w, k.sval, f"{path}[{i}].sval", 79)
-        write_str(w, k.note, f"{path}[{i}].note", 79)
-
-
-def _rd_ignore(r: Reader, ctx: Context) -> Ignore:
-    m = Ignore(r.bytes(r.u8("levels_count"), "levels"))
-    n = r.u16("ego_count")
-    m.itype_size = r.u16("itype_size")
-    r.count(n, 1 + m.itype_size, "egos", "ego")
-    egos = _EGO.read(r, ctx, n, itype_size=m.itype_size)
-    m.egos = egos if egos is not None else [
-        EgoIgnore(r.u8(f"egos[{i}].everseen"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
-        for i in range(n)]
-    m.aware_notes = _rd_notes(r, ctx, "aware_notes")
-    m.unaware_notes = _rd_notes(r, ctx, "unaware_notes")
-    n = r.count(r.u16("rune_notes_count"), 3, "rune_notes", "note")
-    runes = _RUNE_NOTE.read(r, ctx, n)
-    m.rune_notes = runes if runes is not None else [RuneNote(r.i16(f"rune_notes[{i}].rune"), read_str(r, f"rune_notes[{i}].note", 79))
-                    for i in range(n)]
-    return m
-
-
-def _wr_ignore(m: Ignore, w: Writer, ctx: Context) -> None:
-    w.u8(len(m.levels), "levels_count")
-    w.bytes(m.levels, "levels")
-    w.u16(len(m.egos), "ego_count")
-    w.u16(m.itype_size, "itype_size")
-    fast = _EGO.write(w, ctx, m.egos, itype_size=m.itype_size)
-    for i, e in enumerate([] if fast else m.egos):
-        w.u8(e.everseen, f"egos[{i}].everseen")
-        check_len(e.itypes, m.itype_size, f"egos[{i}].itypes", "bytes (itype_size)")
-        w.bytes(e.itypes, f"egos[{i}].itypes")
-    _wr_notes(m.aware_notes, w, ctx, "aware_notes")
-    _wr_notes(m.unaware_notes, w, ctx, "unaware_notes")
-    w.u16(len(m.rune_notes), "rune_notes_count")
-    fast = _RUNE_NOTE.write(w, ctx, m.rune_notes)
-    for i, n in enumerate([] if fast else m.rune_notes):
-        w.i16(n.rune, f"rune_notes[{i}].rune")
-        write_str(w, n.note, f"rune_notes[{i}].note", 79)
+_KIND_NOTE = Struct(KindNote, [Field("tval", CStr(79)), Field("sval", CStr(79)),
+                                Field("note", CStr(79))], name="kind note")
+_RUNE_NOTE = Struct(RuneNote, [Field("rune", I16), Field("note", CStr(79))], name="rune note")
+_EGO = Struct(EgoIgnore, [Field("everseen", U8), Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
+              name="ego ignore")
+IGNORE = Struct(Ignore, [
+    Len("levels_count", U8, ("levels",)), Field("levels", Bytes(Ref("levels_count"))),
+    Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
+    Field("egos", List(_EGO, Ref("ego_count"))),
+    Field("aware_notes", List(_KIND_NOTE, Prefix(U16))),
+    Field("unaware_notes", List(_KIND_NOTE, Prefix(U16))),
+    Field("rune_notes", List(_RUNE_NOTE, Prefix(U16))),
+], name="ignore")
 
 
 @dataclass(slots=True)
@@ -219,27 +129,10 @@ class Artifacts(BlockModel):
     artifacts: list[ArtifactState] = field(default_factory=list)
 
 
-_ARTIFACT = Records(ArtifactState, [("created", "B"), ("seen", "B"), ("everseen", "B"), ("unused", "B")])
+_ARTIFACT = Struct(ArtifactState, [Field("created", U8), Field("seen", U8), Field("everseen", U8),
+                                    Field("unused", U8)], name="artifact")
+ARTIFACTS = Struct(Artifacts, [Field("artifacts", List(_ARTIFACT, Prefix(U16, "count")))],
+                   name="artifacts")
 
-
-def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
-    n = r.count(r.u16("count"), 4, "artifacts", "artifact")
-    fast = _ARTIFACT.read(r, ctx, n)
-    if fast is not None:
-        return Artifacts(fast)
-    raw = r.bytes(4 * n, "artifacts")
-    return Artifacts([ArtifactState(*raw[i:i + 4]) for i in range(0, 4 * n, 4)])
-
-
-def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.artifacts), "count")
-    fast = _ARTIFACT.write(w, ctx, m.artifacts)
-    for i, a in enumerate([] if fast else m.artifacts):
-        for name in ("created", "seen", "everseen", "unused"):
-            w.u8(getattr(a, name), f"artifacts[{i}].{name}")
-
-
-_layout("monster memory", MonsterMemory, _rd_monster_memory, _wr_monster_memory)
-_layout("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory)
-_layout("ignore", Ignore, _rd_ignore, _wr_ignore)
-_layout("artifacts", Artifacts, _rd_artifacts, _wr_artifacts)
+for _struct in (MONSTER_MEMORY, OBJECT_MEMORY, IGNORE, ARTIFACTS):
+    register_struct(_struct, _struct.name, 1, VANILLA, GAME)

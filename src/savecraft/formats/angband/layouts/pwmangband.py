@@ -590,7 +590,7 @@ _layout("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory)
 _layout("player", Player, _rd_player, _wr_player)
 _layout("ignore", Ignore, _rd_ignore, _wr_ignore)
 _layout("artifacts", Artifacts, _rd_artifacts, _wr_artifacts)
-_layout("player hp", character.PlayerHp, character.read_player_hp, character.write_player_hp)  # as Vanilla
+_layout("player hp", character.PlayerHp, character.PLAYER_HP.read, character.PLAYER_HP.write)  # as Vanilla
 _layout("player spells", PlayerSpells, _rd_spells, _wr_spells)
 _layout("wild map", WildMap, _rd_wild_map, _wr_wild_map)
 _layout("history", History, _rd_history, _wr_history)

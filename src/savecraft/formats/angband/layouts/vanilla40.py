@@ -18,26 +18,48 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer
-from ....errors import FormatError
-from . import BlockModel, Context, Layout, character, register_layout
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Adapt,
+    Array,
+    Bytes,
+    Check,
+    Const,
+    CStr,
+    Ctx,
+    Custom,
+    Field,
+    Len,
+    List,
+    Prefix,
+    Range,
+    Ref,
+    Struct,
+    Terminated,
+    Tuple,
+    Until,
+    When,
+)
+from . import BlockModel, character, register_struct
 from .faangband import Inscription
-from .items import check_len, read_str, write_str
+from .items import NAME_MAX
 from .levels import check_rle, read_rle
-from .records import Experience, HeldQuantity, Quantity, alive, record_values, set_from_record
+from .records import Experience, HeldQuantity, Quantity
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.0"
 NO_MORE_MONSTERS = "No more monsters"  # the monster memory's end marker
 FINISHED_CODE = 0xFF
 ITEM_MARK = 0xFFFF
+ALIVE = "not ctx.need('is_dead', 'misc')"
 
 
-def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, VANILLA, model, decode, encode, GAME))  # type: ignore[arg-type]
-
-
-# -- options --------------------------------------------------------------------------------
+def _memory(name: str) -> Ctx:
+    return Ctx(name, "object memory")
 
 
 @dataclass(slots=True)
@@ -47,33 +69,6 @@ class Options(BlockModel):
     hitpoint_warn: int = 0
     lazymove_delay: int = 0
     options: dict[str, int] = field(default_factory=dict)
-
-
-def _rd_options(r: Reader, ctx: Context) -> Options:
-    m = Options(r.u8("delay_factor"), r.u8("hitpoint_warn"), r.u16("lazymove_delay"))
-    while True:
-        at = r.pos
-        name = read_str(r, f"options[{len(m.options)}].name", 19)
-        if not name:
-            return m
-        if name in m.options:
-            r.fail("options", "each option once", f"{name!r} twice", at=at)
-        m.options[name] = r.u8(f"options[{name}]")
-
-
-def _wr_options(m: Options, w: Writer, ctx: Context) -> None:
-    w.u8(m.delay_factor, "delay_factor")
-    w.u8(m.hitpoint_warn, "hitpoint_warn")
-    w.u16(m.lazymove_delay, "lazymove_delay")
-    for name, value in m.options.items():
-        if not name:
-            raise FormatError(None, "options", "option names that are not empty", "''")
-        write_str(w, name, f"options[{name}]", 19)
-        w.u8(value, f"options[{name}]")
-    w.u8(0, "end")
-
-
-# -- monster memory -------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -91,33 +86,6 @@ class MonsterMemory(BlockModel):
     kills: list[Kills] = field(default_factory=list)
 
 
-def _rd_monster_memory(r: Reader, ctx: Context) -> MonsterMemory:
-    m = MonsterMemory(r.u8("mflag_size"))
-    ctx.set("mflag_size", m.mflag_size, "monster memory")
-    while True:
-        p = f"kills[{len(m.kills)}]"
-        race = read_str(r, f"{p}.race")
-        if race == NO_MORE_MONSTERS:
-            return m
-        m.kills.append(Kills(race, r.u16(f"{p}.pkills")))
-
-
-def _wr_monster_memory(m: MonsterMemory, w: Writer, ctx: Context) -> None:
-    w.u8(m.mflag_size, "mflag_size")
-    ctx.set("mflag_size", m.mflag_size, "monster memory")
-    for i, k in enumerate(m.kills):
-        if k.race == NO_MORE_MONSTERS:
-            raise FormatError(None, f"kills[{i}].race", "a monster race name", repr(k.race))
-        write_str(w, k.race, f"kills[{i}].race")
-        w.u16(k.pkills, f"kills[{i}].pkills")
-    write_str(w, NO_MORE_MONSTERS, "end")
-
-
-# -- object memory, artifacts, ignore -------------------------------------------------------
-
-_SIZES = ("of_size", "id_size", "obj_mod_max", "elem_max")
-
-
 @dataclass(slots=True)
 class ObjectMemory(BlockModel):
     """Sizes later blocks use, then per object kind: aware 1, tried 2, ignore 4, seen 8, ignore unaware 16."""
@@ -128,24 +96,6 @@ class ObjectMemory(BlockModel):
     obj_mod_max: int = 0
     elem_max: int = 0
     kinds: bytes = b""
-
-
-def _rd_object_memory(r: Reader, ctx: Context) -> ObjectMemory:
-    n = r.u16("count")
-    of_size, id_size, obj_mod_max, elem_max = r.array("u8", 4, "sizes")
-    m = ObjectMemory(of_size, id_size, obj_mod_max, elem_max)
-    for name in _SIZES:
-        ctx.set(name, getattr(m, name), "object memory")
-    m.kinds = r.bytes(n, "kinds")
-    return m
-
-
-def _wr_object_memory(m: ObjectMemory, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.kinds), "count")
-    w.array("u8", [getattr(m, n) for n in _SIZES], "sizes")
-    for name in _SIZES:
-        ctx.set(name, getattr(m, name), "object memory")
-    w.bytes(m.kinds, "kinds")
 
 
 @dataclass(slots=True)
@@ -160,18 +110,6 @@ class ArtifactState:
 class Artifacts(BlockModel):
     KIND: ClassVar[str] = "artifacts-4.0"
     artifacts: list[ArtifactState] = field(default_factory=list)
-
-
-def _rd_artifacts(r: Reader, ctx: Context) -> Artifacts:
-    n = r.u16("count")
-    rows = r.bytes(4 * r.count(n, 4, "artifacts", "artifact"), "artifacts")
-    return Artifacts([ArtifactState(*rows[i:i + 4]) for i in range(0, len(rows), 4)])
-
-
-def _wr_artifacts(m: Artifacts, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.artifacts), "count")
-    for i, a in enumerate(m.artifacts):
-        w.array("u8", [a.created, a.seen, a.everseen, a.unused], f"artifacts[{i}]")
 
 
 @dataclass(slots=True)
@@ -189,46 +127,6 @@ class Ignore(BlockModel):
     itype_size: int = 0
     egos: list[EgoIgnore] = field(default_factory=list)
     inscriptions: list[Inscription] = field(default_factory=list)
-
-
-def _rd_ignore(r: Reader, ctx: Context) -> Ignore:
-    m = Ignore(r.bytes(r.u8("level_count"), "levels"))
-    n = r.u16("ego_count")
-    m.itype_size = r.u16("itype_size")
-    r.count(n, 1 + m.itype_size, "egos", "ego")
-    m.egos = [EgoIgnore(r.u8(f"egos[{i}].flags"), r.bytes(m.itype_size, f"egos[{i}].itypes"))
-              for i in range(n)]
-    n = r.count(r.u16("inscription_count"), 3, "inscriptions", "inscription")
-    m.inscriptions = [Inscription(r.i16(f"inscriptions[{i}].kind_index"),
-                                  read_str(r, f"inscriptions[{i}].text", 79)) for i in range(n)]
-    return m
-
-
-def _wr_ignore(m: Ignore, w: Writer, ctx: Context) -> None:
-    w.u8(len(m.levels), "level_count")
-    w.bytes(m.levels, "levels")
-    w.u16(len(m.egos), "ego_count")
-    w.u16(m.itype_size, "itype_size")
-    for i, e in enumerate(m.egos):
-        w.u8(e.flags, f"egos[{i}].flags")
-        w.bytes(e.itypes, f"egos[{i}].itypes", size=m.itype_size)
-    w.u16(len(m.inscriptions), "inscription_count")
-    for i, ins in enumerate(m.inscriptions):
-        w.i16(ins.kind_index, f"inscriptions[{i}].kind_index")
-        write_str(w, ins.text, f"inscriptions[{i}].text", 79)
-
-
-# -- player ---------------------------------------------------------------------------------
-
-_WHO = Record("4.0 player identity", [
-    ("prace", "u8"), ("pclass", "u8"), ("name_suffix", "u8"), ("hitdie", "u8"), ("expfact", "u8"),
-    ("age", "i16"), ("height", "i16"), ("weight", "i16")])
-_POINTS = Record("4.0 gold and points", [
-    ("au", "i32"), ("max_exp", "i32"), ("exp", "i32"), ("exp_frac", "u16"), ("lev", "i16"),
-    ("mhp", "i16"), ("chp", "i16"), ("chp_frac", "u16"), ("msp", "i16"), ("csp", "i16"),
-    ("csp_frac", "u16"), ("max_lev", "i16"), ("max_depth", "i16"), ("unused_more", "bytes[9]"),
-    ("unignoring", "u8"), ("deep_descent", "i16"), ("food", "i16"), ("energy", "i16"),
-    ("word_recall", "i16"), ("confusing", "u8"), ("searching", "u8")])
 
 
 @dataclass(slots=True)
@@ -288,73 +186,6 @@ class Player(Experience, BlockModel):
     future: bytes = b"\0" * 32
 
 
-def _rd_player(r: Reader, ctx: Context) -> Player:
-    p = Player(read_str(r, "full_name", 31), read_str(r, "died_from", 79), read_str(r, "history", 249))
-    set_from_record(p, _WHO, r.record(_WHO))
-    at = r.pos
-    n = r.u8("stat_count")
-    if n > len(character.STAT_NAMES):
-        r.fail("stat_count", f"at most {len(character.STAT_NAMES)} stats", str(n), at=at)
-    p.stat_max = list(r.array("i16", n, "stat_max"))
-    p.stat_cur = list(r.array("i16", n, "stat_cur"))
-    p.stat_birth = list(r.array("i16", n, "stat_birth"))
-    p.height_birth, p.weight_birth, p.unused_birth = r.array("i16", 3, "height_birth")
-    p.au_birth = r.i32("au_birth")
-    p.body_name = read_str(r, "body_name", 79)
-    n = r.count(r.u16("body_count"), 3, "body", "slot")
-    p.body = [character.BodySlot(r.u16(f"body[{i}].type"), read_str(r, f"body[{i}].name", 79))
-              for i in range(n)]
-    p.unused_body = r.u32("unused_body")
-    at = r.pos
-    set_from_record(p, _POINTS, r.record(_POINTS))
-    if not 1 <= p.lev <= character.MAX_LEVEL:
-        r.fail("lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev), at=at + 14)
-    p.timed = list(r.array("i16", r.u8("timed_count"), "timed"))
-    p.total_energy = r.u32("total_energy")
-    p.resting_turn = r.u32("resting_turn")
-    p.future = r.bytes(32, "future")
-    return p
-
-
-def _wr_player(p: Player, w: Writer, ctx: Context) -> None:
-    write_str(w, p.full_name, "full_name", 31)
-    write_str(w, p.died_from, "died_from", 79)
-    write_str(w, p.history, "history", 249)
-    w.record(_WHO, record_values(p, _WHO))
-    n = len(p.stat_max)
-    if n > len(character.STAT_NAMES):
-        raise FormatError(None, "stat_max", f"at most {len(character.STAT_NAMES)} stats", str(n))
-    w.u8(n, "stat_count")
-    for name in ("stat_max", "stat_cur", "stat_birth"):
-        check_len(getattr(p, name), n, name, "stats (one per stat in stat_max)")
-        w.array("i16", getattr(p, name), name)
-    w.array("i16", [p.height_birth, p.weight_birth, p.unused_birth], "height_birth")
-    w.i32(p.au_birth, "au_birth")
-    write_str(w, p.body_name, "body_name", 79)
-    w.u16(len(p.body), "body_count")
-    for i, s in enumerate(p.body):
-        w.u16(s.type, f"body[{i}].type")
-        write_str(w, s.name, f"body[{i}].name", 79)
-    w.u32(p.unused_body, "unused_body")
-    if not 1 <= p.lev <= character.MAX_LEVEL:
-        raise FormatError(None, "lev", f"a level from 1 to {character.MAX_LEVEL}", str(p.lev))
-    w.record(_POINTS, record_values(p, _POINTS))
-    if len(p.timed) > 255:
-        raise FormatError(None, "timed", "at most 255 timed effects", str(len(p.timed)))
-    w.u8(len(p.timed), "timed_count")
-    w.array("i16", p.timed, "timed")
-    w.u32(p.total_energy, "total_energy")
-    w.u32(p.resting_turn, "resting_turn")
-    w.bytes(p.future, "future", size=32)
-
-
-# -- misc, history --------------------------------------------------------------------------
-
-_MISC = Record("4.0 misc", [
-    ("seed_randart", "u32"), ("seed_flavor", "u32"), ("total_winner", "u16"), ("noscore", "u16"),
-    ("is_dead", "u8"), ("turn", "i32")])
-
-
 @dataclass(slots=True)
 class Misc(BlockModel):
     KIND: ClassVar[str] = "misc-4.0"
@@ -364,20 +195,6 @@ class Misc(BlockModel):
     noscore: int = 0
     is_dead: int = 0
     turn: int = 0
-
-
-def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    m = Misc(*r.record(_MISC))
-    ctx.set("is_dead", m.is_dead, "misc")
-    return m
-
-
-def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    w.record(_MISC, record_values(m, _MISC))
-    ctx.set("is_dead", m.is_dead, "misc")
-
-
-_ENTRY = Record("4.0 history entry", [("turn", "i32"), ("dlev", "i16"), ("clev", "i16"), ("a_idx", "u8")])
 
 
 @dataclass(slots=True)
@@ -397,38 +214,6 @@ class History(BlockModel):
     KIND: ClassVar[str] = "history-4.0"
     hist_size: int = 0
     entries: list[HistoryEntry] = field(default_factory=list)
-
-
-def _rd_history(r: Reader, ctx: Context) -> History:
-    m = History(r.u8("hist_size"))
-    n = r.count(r.u32("count"), m.hist_size + _ENTRY.size + 1, "entries", "entry")
-    for i in range(n):
-        e = HistoryEntry(r.bytes(m.hist_size, f"entries[{i}].type"), *r.record(_ENTRY, f"entries[{i}]"))
-        e.event = read_str(r, f"entries[{i}].event", 79)
-        m.entries.append(e)
-    return m
-
-
-def _wr_history(m: History, w: Writer, ctx: Context) -> None:
-    w.u8(m.hist_size, "hist_size")
-    w.u32(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
-        w.bytes(e.type, f"entries[{i}].type", size=m.hist_size)
-        w.record(_ENTRY, record_values(e, _ENTRY), f"entries[{i}]")
-        write_str(w, e.event, f"entries[{i}].event", 79)
-
-
-# -- the object record ----------------------------------------------------------------------
-
-_ITEM_HEAD = Record("4.0 object", [
-    ("version", "u8"), ("iy", "u8"), ("ix", "u8"), ("tval", "u8"), ("sval", "u8"), ("pval", "i16"),
-    ("number", "u8"), ("weight", "i16"), ("art_idx", "u8"), ("ego_idx", "u8"), ("timeout", "i16"),
-    ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"), ("ac", "i16"), ("dd", "u8"), ("ds", "u8"),
-    ("marked", "u8"), ("origin", "u8"), ("origin_depth", "u8"), ("origin_xtra", "u16"),
-    ("ignore", "u8")])
-_ITEM_TAIL = Record("4.0 object activation", [
-    ("held_m_idx", "i16"), ("mimicking_m_idx", "i16"), ("activation", "u16"), ("time_base", "u16"),
-    ("time_dice", "u16"), ("time_sides", "u16")])
 
 
 @dataclass(slots=True)
@@ -496,99 +281,12 @@ class Item(Quantity):
         self.inscription = value
 
 
-def _rd_multipliers(r: Reader, path: str) -> list[Multiplier]:
-    out: list[Multiplier] = []
-    while r.u8(f"{path}[{len(out)}].more"):
-        p = f"{path}[{len(out)}]"
-        out.append(Multiplier(read_str(r, f"{p}.name", 39), r.i16(f"{p}.code"), r.i16(f"{p}.multiplier"),
-                              r.u8(f"{p}.known")))
-    return out
-
-
-def _wr_multipliers(values: list[Multiplier], w: Writer, path: str) -> None:
-    for i, b in enumerate(values):
-        p = f"{path}[{i}]"
-        w.u8(1, f"{p}.more")
-        write_str(w, b.name, f"{p}.name", 39)
-        w.i16(b.code, f"{p}.code")
-        w.i16(b.multiplier, f"{p}.multiplier")
-        w.u8(b.known, f"{p}.known")
-    w.u8(0, f"{path}.end")
-
-
-def read_item(r: Reader, ctx: Context, path: str) -> Item:
-    at = r.pos
-    mark = r.u16(f"{path}.mark")
-    if mark != ITEM_MARK:
-        r.fail(f"{path}.mark", "0xFFFF, the mark that starts an object", f"0x{mark:04X}", at=at)
-    it = Item(*r.record(_ITEM_HEAD, path))
-    of, ids = ctx.need("of_size", "object memory"), ctx.need("id_size", "object memory")
-    it.flags = r.bytes(of, f"{path}.flags")
-    it.known_flags = r.bytes(of, f"{path}.known_flags")
-    it.id_flags = r.bytes(ids, f"{path}.id_flags")
-    it.modifiers = list(r.array("i16", ctx.need("obj_mod_max", "object memory"), f"{path}.modifiers"))
-    it.brands = _rd_multipliers(r, f"{path}.brands")
-    it.slays = _rd_multipliers(r, f"{path}.slays")
-    it.elements = [(r.i16(f"{path}.elements[{i}].res_level"), r.u8(f"{path}.elements[{i}].flags"))
-                   for i in range(ctx.need("elem_max", "object memory"))]
-    set_from_record(it, _ITEM_TAIL, r.record(_ITEM_TAIL, path))
-    it.inscription = read_str(r, f"{path}.inscription")
-    return it
-
-
-def write_item(it: Item, w: Writer, ctx: Context, path: str) -> None:
-    w.u16(ITEM_MARK, f"{path}.mark")
-    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
-    of, ids = ctx.need("of_size", "object memory"), ctx.need("id_size", "object memory")
-    w.bytes(it.flags, f"{path}.flags", size=of)
-    w.bytes(it.known_flags, f"{path}.known_flags", size=of)
-    w.bytes(it.id_flags, f"{path}.id_flags", size=ids)
-    check_len(it.modifiers, ctx.need("obj_mod_max", "object memory"), f"{path}.modifiers", "values")
-    w.array("i16", it.modifiers, f"{path}.modifiers")
-    _wr_multipliers(it.brands, w, f"{path}.brands")
-    _wr_multipliers(it.slays, w, f"{path}.slays")
-    check_len(it.elements, ctx.need("elem_max", "object memory"), f"{path}.elements", "elements")
-    for i, (level, flags) in enumerate(it.elements):
-        w.i16(level, f"{path}.elements[{i}].res_level")
-        w.u8(flags, f"{path}.elements[{i}].flags")
-    w.record(_ITEM_TAIL, record_values(it, _ITEM_TAIL), path)
-    write_str(w, it.inscription, f"{path}.inscription")
-
-
-def _min_item(ctx: Context) -> int:
-    return (2 + _ITEM_HEAD.size + 2 * ctx.need("of_size", "object memory")
-            + ctx.need("id_size", "object memory") + 2 * ctx.need("obj_mod_max", "object memory")
-            + 2 + 3 * ctx.need("elem_max", "object memory") + _ITEM_TAIL.size + 1)
-
-
 @dataclass(slots=True)
 class ItemList:
     """Objects up to the "dummy" one of no kind (tval and sval 0) that ends the list (kept in ``end``)."""
 
     items: list[Item] = field(default_factory=list)
     end: Item = field(default_factory=Item)
-
-
-def _rd_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
-    out = ItemList()
-    while True:
-        it = read_item(r, ctx, f"{path}.items[{len(out.items)}]")
-        if it.is_marker:
-            out.end = it
-            return out
-        out.items.append(it)
-
-
-def _wr_item_list(m: ItemList, w: Writer, ctx: Context, path: str) -> None:
-    for i, it in enumerate([*m.items, m.end]):
-        p = f"{path}.items[{i}]" if i < len(m.items) else f"{path}.end"
-        if it.is_marker != (i == len(m.items)):
-            raise FormatError(None, f"{p}.tval", "an object kind (tval and sval 0 only for the end marker)",
-                              f"{it.tval}, {it.sval}")
-        write_item(it, w, ctx, p)
-
-
-# -- gear, stores ---------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -608,33 +306,6 @@ class Gear(BlockModel):
     known: list[GearItem] = field(default_factory=list)
 
 
-def _rd_gear_list(r: Reader, ctx: Context, path: str) -> list[GearItem]:
-    out: list[GearItem] = []
-    while True:
-        code = r.u8(f"{path}[{len(out)}].slot")
-        if code == FINISHED_CODE:
-            return out
-        out.append(GearItem(code, read_item(r, ctx, f"{path}[{len(out)}]")))
-
-
-def _wr_gear_list(items: list[GearItem], w: Writer, ctx: Context, path: str) -> None:
-    for i, g in enumerate(items):
-        if g.slot == FINISHED_CODE:
-            raise FormatError(None, f"{path}[{i}].slot", "a slot below 255", "255")
-        w.u8(g.slot, f"{path}[{i}].slot")
-        write_item(g.item, w, ctx, f"{path}[{i}]")
-    w.u8(FINISHED_CODE, f"{path}.end")
-
-
-def _rd_gear(r: Reader, ctx: Context) -> Gear:
-    return Gear(_rd_gear_list(r, ctx, "items"), _rd_gear_list(r, ctx, "known"))
-
-
-def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
-    _wr_gear_list(m.items, w, ctx, "items")
-    _wr_gear_list(m.known, w, ctx, "known")
-
-
 @dataclass(slots=True)
 class Store:
     owner: int = 0
@@ -647,32 +318,6 @@ class Stores(BlockModel):
 
     KIND: ClassVar[str] = "stores-4.0"
     stores: list[Store] = field(default_factory=list)
-
-
-def _rd_stores(r: Reader, ctx: Context) -> Stores:
-    n = r.count(r.u16("count"), 2, "stores", "store")
-    m = Stores()
-    small = _min_item(ctx)
-    for i in range(n):
-        s = Store(r.u8(f"stores[{i}].owner"))
-        k = r.count(r.u8(f"stores[{i}].count"), small, f"stores[{i}].stock", "object")
-        s.stock = [read_item(r, ctx, f"stores[{i}].stock[{j}]") for j in range(k)]
-        m.stores.append(s)
-    return m
-
-
-def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
-    w.u16(len(m.stores), "count")
-    for i, s in enumerate(m.stores):
-        w.u8(s.owner, f"stores[{i}].owner")
-        if len(s.stock) > 255:
-            raise FormatError(None, f"stores[{i}].stock", "at most 255 objects", str(len(s.stock)))
-        w.u8(len(s.stock), f"stores[{i}].count")
-        for j, it in enumerate(s.stock):
-            write_item(it, w, ctx, f"stores[{i}].stock[{j}]")
-
-
-# -- levels: dungeon, objects, monsters, traps, chunks --------------------------------------
 
 
 @dataclass(slots=True)
@@ -689,33 +334,6 @@ class Level:
     created_at: int = 0
 
 
-def _rd_level(r: Reader, ctx: Context, path: str) -> Level:
-    lv = Level(read_str(r, f"{path}.name", 99), r.u16(f"{path}.height"), r.u16(f"{path}.width"))
-    cells = lv.height * lv.width
-    lv.info = [read_rle(r, cells, f"{path}.info[{n}]") for n in range(ctx.need("square_size", "dungeon"))]
-    lv.feat = read_rle(r, cells, f"{path}.feat")
-    lv.feeling = r.u8(f"{path}.feeling")
-    lv.feeling_squares = r.u16(f"{path}.feeling_squares")
-    lv.created_at = r.i32(f"{path}.created_at")
-    return lv
-
-
-def _wr_level(lv: Level, w: Writer, ctx: Context, path: str) -> None:
-    write_str(w, lv.name, f"{path}.name", 99)
-    w.u16(lv.height, f"{path}.height")
-    w.u16(lv.width, f"{path}.width")
-    cells = lv.height * lv.width
-    check_len(lv.info, ctx.need("square_size", "dungeon"), f"{path}.info", "info layers")
-    for n, runs in enumerate(lv.info):
-        check_rle(runs, cells, f"{path}.info[{n}]")
-        w.bytes(runs, f"{path}.info[{n}]")
-    check_rle(lv.feat, cells, f"{path}.feat")
-    w.bytes(lv.feat, f"{path}.feat")
-    w.u8(lv.feeling, f"{path}.feeling")
-    w.u16(lv.feeling_squares, f"{path}.feeling_squares")
-    w.i32(lv.created_at, f"{path}.created_at")
-
-
 @dataclass(slots=True)
 class Dungeon(BlockModel):
     """Where the player is, and the current level twice: as it is, and as the player knows it."""
@@ -730,57 +348,11 @@ class Dungeon(BlockModel):
     known_cave: Level | None = None
 
 
-def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not alive(ctx):
-        return Dungeon()
-    depth, daycount, py, px = r.array("u16", 4, "depth")
-    m = Dungeon(depth, daycount, py, px, r.u8("square_size"))
-    ctx.set("square_size", m.square_size, "dungeon")
-    m.cave = _rd_level(r, ctx, "cave")
-    if m.py >= m.cave.height or m.px >= m.cave.width:
-        r.fail("py", f"a player inside the {m.cave.height} x {m.cave.width} level", f"({m.py}, {m.px})")
-    m.known_cave = _rd_level(r, ctx, "known_cave")
-    return m
-
-
-def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
-        raise FormatError(None, "cave", "the two levels exactly when the character is alive",
-                          repr(m.cave is not None))
-    if m.cave is None or m.known_cave is None:
-        return
-    w.array("u16", [m.depth, m.daycount, m.py, m.px], "depth")
-    w.u8(m.square_size, "square_size")
-    ctx.set("square_size", m.square_size, "dungeon")
-    _wr_level(m.cave, w, ctx, "cave")
-    _wr_level(m.known_cave, w, ctx, "known_cave")
-
-
 @dataclass(slots=True)
 class Objects(BlockModel):
     KIND: ClassVar[str] = "objects-4.0"
     cave: ItemList | None = None
     known_cave: ItemList | None = None
-
-
-def _rd_objects(r: Reader, ctx: Context) -> Objects:
-    if not alive(ctx):
-        return Objects()
-    return Objects(_rd_item_list(r, ctx, "cave"), _rd_item_list(r, ctx, "known_cave"))
-
-
-def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
-        raise FormatError(None, "cave", "objects exactly when the character is alive", repr(m.cave))
-    if m.cave is not None and m.known_cave is not None:
-        _wr_item_list(m.cave, w, ctx, "cave")
-        _wr_item_list(m.known_cave, w, ctx, "known_cave")
-
-
-MONSTER_HEAD = Record("3.x/4.0 monster", [
-    ("r_idx", "i16"), ("fy", "u8"), ("fx", "u8"), ("hp", "i16"), ("maxhp", "i16"), ("mspeed", "u8"),
-    ("energy", "u8")])
-_MONSTER = MONSTER_HEAD
 
 
 @dataclass(slots=True)
@@ -809,61 +381,11 @@ class Monster(MonsterHead):
     held: ItemList = field(default_factory=ItemList)
 
 
-def _rd_monster(r: Reader, ctx: Context, p: str) -> Monster:
-    m = Monster(*r.record(_MONSTER, p))
-    m.timed = list(r.array("i16", r.u8(f"{p}.timed_count"), f"{p}.timed"))
-    m.mflag = r.bytes(ctx.need("mflag_size", "monster memory"), f"{p}.mflag")
-    m.known_flags = r.bytes(ctx.need("of_size", "object memory"), f"{p}.known_flags")
-    m.known_res = list(r.array("i16", ctx.need("elem_max", "object memory"), f"{p}.known_res"))
-    m.mimic_mark = r.u16(f"{p}.mimic_mark")
-    m.held = _rd_item_list(r, ctx, f"{p}.held")
-    return m
-
-
-def _wr_monster(m: Monster, w: Writer, ctx: Context, p: str) -> None:
-    w.record(_MONSTER, record_values(m, _MONSTER), p)
-    if len(m.timed) > 255:
-        raise FormatError(None, f"{p}.timed", "at most 255 timed effects", str(len(m.timed)))
-    w.u8(len(m.timed), f"{p}.timed_count")
-    w.array("i16", m.timed, f"{p}.timed")
-    w.bytes(m.mflag, f"{p}.mflag", size=ctx.need("mflag_size", "monster memory"))
-    w.bytes(m.known_flags, f"{p}.known_flags", size=ctx.need("of_size", "object memory"))
-    check_len(m.known_res, ctx.need("elem_max", "object memory"), f"{p}.known_res", "entries")
-    w.array("i16", m.known_res, f"{p}.known_res")
-    w.u16(m.mimic_mark, f"{p}.mimic_mark")
-    _wr_item_list(m.held, w, ctx, f"{p}.held")
-
-
-def _rd_monster_list(r: Reader, ctx: Context, path: str) -> list[Monster]:
-    n = r.count(max(r.u16(f"{path}.limit") - 1, 0), _MONSTER.size + 2, path, "monster")
-    return [_rd_monster(r, ctx, f"{path}[{i}]") for i in range(n)]
-
-
-def _wr_monster_list(ms: list[Monster], w: Writer, ctx: Context, path: str) -> None:
-    w.u16(len(ms) + 1, f"{path}.limit")
-    for i, mon in enumerate(ms):
-        _wr_monster(mon, w, ctx, f"{path}[{i}]")
-
-
 @dataclass(slots=True)
 class Monsters(BlockModel):
     KIND: ClassVar[str] = "monsters-4.0"
     cave: list[Monster] | None = None
     known_cave: list[Monster] | None = None
-
-
-def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
-    if not alive(ctx):
-        return Monsters()
-    return Monsters(_rd_monster_list(r, ctx, "cave"), _rd_monster_list(r, ctx, "known_cave"))
-
-
-def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
-        raise FormatError(None, "cave", "monsters exactly when the character is alive", repr(m.cave))
-    if m.cave is not None and m.known_cave is not None:
-        _wr_monster_list(m.cave, w, ctx, "cave")
-        _wr_monster_list(m.known_cave, w, ctx, "known_cave")
 
 
 @dataclass(slots=True)
@@ -873,6 +395,11 @@ class Trap:
     fx: int = 0
     xtra: int = 0
     flags: bytes = b""
+
+    @property
+    def is_end(self) -> bool:
+        """The trap at (0, 0) that ends a list."""
+        return self.fy == 0 and self.fx == 0
 
 
 @dataclass(slots=True)
@@ -884,47 +411,11 @@ class TrapList:
     end: Trap = field(default_factory=Trap)
 
 
-def _rd_trap_list(r: Reader, ctx: Context, path: str) -> TrapList:
-    m = TrapList(r.u8(f"{path}.trf_size"))
-    while True:
-        p = f"{path}.traps[{len(m.traps)}]"
-        t_idx, fy, fx, xtra = r.array("u8", 4, p)
-        t = Trap(t_idx, fy, fx, xtra, r.bytes(m.trf_size, f"{p}.flags"))
-        if t.fy == 0 and t.fx == 0:
-            m.end = t
-            return m
-        m.traps.append(t)
-
-
-def _wr_trap_list(m: TrapList, w: Writer, ctx: Context, path: str) -> None:
-    w.u8(m.trf_size, f"{path}.trf_size")
-    for i, t in enumerate([*m.traps, m.end]):
-        p = f"{path}.traps[{i}]" if i < len(m.traps) else f"{path}.end"
-        if (t.fy == 0 and t.fx == 0) != (i == len(m.traps)):
-            raise FormatError(None, f"{p}.fy", "(0, 0) only for the end marker", f"({t.fy}, {t.fx})")
-        w.array("u8", [t.t_idx, t.fy, t.fx, t.xtra], p)
-        w.bytes(t.flags, f"{p}.flags", size=m.trf_size)
-
-
 @dataclass(slots=True)
 class Traps(BlockModel):
     KIND: ClassVar[str] = "traps-4.0"
     cave: TrapList | None = None
     known_cave: TrapList | None = None
-
-
-def _rd_traps(r: Reader, ctx: Context) -> Traps:
-    if not alive(ctx):
-        return Traps()
-    return Traps(_rd_trap_list(r, ctx, "cave"), _rd_trap_list(r, ctx, "known_cave"))
-
-
-def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.cave is not None and m.known_cave is not None):
-        raise FormatError(None, "cave", "traps exactly when the character is alive", repr(m.cave))
-    if m.cave is not None and m.known_cave is not None:
-        _wr_trap_list(m.cave, w, ctx, "cave")
-        _wr_trap_list(m.known_cave, w, ctx, "known_cave")
 
 
 @dataclass(slots=True)
@@ -943,49 +434,175 @@ class Chunks(BlockModel):
     chunks: list[Chunk] | None = None
 
 
-def _rd_chunks(r: Reader, ctx: Context) -> Chunks:
-    if not alive(ctx):
-        return Chunks()
-    n = r.count(r.u16("count"), 12, "chunks", "chunk")
-    return Chunks([Chunk(_rd_level(r, ctx, f"chunks[{i}].level"), _rd_item_list(r, ctx, f"chunks[{i}].objects"),
-                         _rd_monster_list(r, ctx, f"chunks[{i}].monsters"),
-                         _rd_trap_list(r, ctx, f"chunks[{i}].traps")) for i in range(n)])
+# -- the layouts, as 4.0's rd_* read them ----------------------------------------------------
 
 
-def _wr_chunks(m: Chunks, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.chunks is not None):
-        raise FormatError(None, "chunks", "chunks exactly when the character is alive", repr(m.chunks))
-    if m.chunks is None:
-        return
-    w.u16(len(m.chunks), "count")
-    for i, c in enumerate(m.chunks):
-        _wr_level(c.level, w, ctx, f"chunks[{i}].level")
-        _wr_item_list(c.objects, w, ctx, f"chunks[{i}].objects")
-        _wr_monster_list(c.monsters, w, ctx, f"chunks[{i}].monsters")
-        _wr_trap_list(c.traps, w, ctx, f"chunks[{i}].traps")
+OPTIONS = Struct(Options, [
+    Field("delay_factor", U8), Field("hitpoint_warn", U8), Field("lazymove_delay", U16),
+    Field("options", Adapt(Until(Struct(character._Option, [Field("name", CStr(19)), Field("value", U8)],
+                                        name="option"), CStr(19), ""),
+                           character._options_dict, character._options_list, "each option once")),
+], name="options")
+
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Field("mflag_size", U8, export="mflag_size"),
+    Field("kills", Until(Struct(Kills, [Field("race", CStr(NAME_MAX)), Field("pkills", U16)],
+                                name="kills"), CStr(NAME_MAX), NO_MORE_MONSTERS)),
+], name="monster memory")
+
+_SIZES = ("of_size", "id_size", "obj_mod_max", "elem_max")
+OBJECT_MEMORY = Struct(ObjectMemory, [
+    Len("count", U16, ("kinds",)), *[Field(n, U8, export=n) for n in _SIZES],
+    Field("kinds", Bytes(Ref("count"))),
+], name="object memory")
+
+ARTIFACTS = Struct(Artifacts, [Field("artifacts", List(Struct(ArtifactState, [
+    Field("created", U8), Field("seen", U8), Field("everseen", U8), Field("unused", U8)],
+    name="artifact"), Prefix(U16, "count")))], name="artifacts")
+
+IGNORE = Struct(Ignore, [
+    Len("level_count", U8, ("levels",)), Field("levels", Bytes(Ref("level_count"))),
+    Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
+    Field("egos", List(Struct(EgoIgnore, [Field("flags", U8),
+                                          Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
+                              name="ego ignore"), Ref("ego_count"))),
+    Field("inscriptions", List(Struct(Inscription, [Field("kind_index", I16), Field("text", CStr(79))],
+                                      name="inscription"), Prefix(U16, "inscription_count"))),
+], name="ignore")
+
+PLAYER = Struct(Player, [
+    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("prace", U8), Field("pclass", U8), Field("name_suffix", U8), Field("hitdie", U8),
+    Field("expfact", U8), Field("age", I16), Field("height", I16), Field("weight", I16),
+    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_birth"), most=len(character.STAT_NAMES),
+        expected=f"at most {len(character.STAT_NAMES)} stats"),
+    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
+    Field("stat_birth", Array(I16, Ref("stat_count"))),
+    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
+    Field("au_birth", I32), Field("body_name", CStr(79)),
+    Field("body", List(character._BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, character.MAX_LEVEL, f"a level from 1 to {character.MAX_LEVEL}")),
+    Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16), Field("csp", I16),
+    Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16),
+    Field("unused_more", Bytes(9)), Field("unignoring", U8), Field("deep_descent", I16),
+    Field("food", I16), Field("energy", I16), Field("word_recall", I16), Field("confusing", U8),
+    Field("searching", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+    Field("total_energy", U32), Field("resting_turn", U32), Field("future", Bytes(32)),
+], name="player")
+
+MISC = Struct(Misc, [
+    Field("seed_randart", U32), Field("seed_flavor", U32), Field("total_winner", U16),
+    Field("noscore", U16), Field("is_dead", U8, export="is_dead"), Field("turn", I32),
+], name="misc")
+
+HISTORY = Struct(History, [
+    Field("hist_size", U8, export="hist_size"),
+    Field("entries", List(Struct(HistoryEntry, [
+        Field("type", Bytes(Ctx("hist_size", "history"))), Field("turn", I32), Field("dlev", I16),
+        Field("clev", I16), Field("a_idx", U8), Field("event", CStr(79))], name="history entry"),
+        Prefix(U32, "count"))),
+], name="history")
 
 
-# -- the table ------------------------------------------------------------------------------
+def _multipliers(name: str) -> Until:
+    """Brands or slays: each behind a "more" byte of 1, the list ended by a 0."""
+    return Until(Struct(Multiplier, [
+        Const("more", U8, 1, "1 (another one follows)", lenient=True), Field("name", CStr(39)),
+        Field("code", I16), Field("multiplier", I16), Field("known", U8)], name="multiplier"),
+        U8, 0, end=f"{name}.end")
 
-for _name, _model, _dec, _enc in (
-        ("rng", character.Rng, character._rd_rng, character._wr_rng),
-        ("options", Options, _rd_options, _wr_options),
-        ("messages", character.Messages, character._rd_messages, character._wr_messages),
-        ("monster memory", MonsterMemory, _rd_monster_memory, _wr_monster_memory),
-        ("object memory", ObjectMemory, _rd_object_memory, _wr_object_memory),
-        ("quests", character.Quests, character._rd_quests, character._wr_quests),
-        ("artifacts", Artifacts, _rd_artifacts, _wr_artifacts),
-        ("player", Player, _rd_player, _wr_player),
-        ("ignore", Ignore, _rd_ignore, _wr_ignore),
-        ("misc", Misc, _rd_misc, _wr_misc),
-        ("player hp", character.PlayerHp, character.read_player_hp, character.write_player_hp),
-        ("player spells", character.PlayerSpells, character._rd_spells, character._wr_spells),
-        ("gear", Gear, _rd_gear, _wr_gear),
-        ("stores", Stores, _rd_stores, _wr_stores),
-        ("dungeon", Dungeon, _rd_dungeon, _wr_dungeon),
-        ("objects", Objects, _rd_objects, _wr_objects),
-        ("monsters", Monsters, _rd_monsters, _wr_monsters),
-        ("traps", Traps, _rd_traps, _wr_traps),
-        ("chunks", Chunks, _rd_chunks, _wr_chunks),
-        ("history", History, _rd_history, _wr_history)):
-    _layout(_name, _model, _dec, _enc)
+
+OBJECT = Struct(Item, [
+    Const("mark", U16, ITEM_MARK, "0xFFFF, the mark that starts an object"),
+    Field("version", U8), Field("iy", U8), Field("ix", U8), Field("tval", U8), Field("sval", U8),
+    Field("pval", I16), Field("number", U8), Field("weight", I16), Field("art_idx", U8),
+    Field("ego_idx", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16),
+    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("marked", U8),
+    Field("origin", U8), Field("origin_depth", U8), Field("origin_xtra", U16), Field("ignore", U8),
+    Field("flags", Bytes(_memory("of_size"))), Field("known_flags", Bytes(_memory("of_size"))),
+    Field("id_flags", Bytes(_memory("id_size"))),
+    Field("modifiers", Array(I16, _memory("obj_mod_max"))),
+    Field("brands", _multipliers("brands")), Field("slays", _multipliers("slays")),
+    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
+    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+    Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
+    Field("inscription", CStr(NAME_MAX)),
+], name="object")
+
+ITEM_LIST = Struct(ItemList, [Terminated(
+    "items", OBJECT, "end", "is_marker", "an object of no kind (tval and sval 0, the end marker)")],
+    name="object list")
+
+_GEAR_ENTRY = Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry")
+GEAR = Struct(Gear, [
+    Field("items", Until(_GEAR_ENTRY, U8, FINISHED_CODE, end="items.end")),
+    Field("known", Until(_GEAR_ENTRY, U8, FINISHED_CODE, end="known.end")),
+], name="gear")
+
+STORES = Struct(Stores, [Field("stores", List(Struct(Store, [
+    Field("owner", U8), Field("stock", List(OBJECT, Prefix(U8, "count")))], name="store"),
+    Prefix(U16, "count")))], name="stores")
+
+_RUNS = Custom(read_rle, check_rle, "height * width")
+LEVEL = Struct(Level, [
+    Field("name", CStr(99)), Field("height", U16), Field("width", U16),
+    Field("info", List(_RUNS, Ctx("square_size", "dungeon"))), Field("feat", _RUNS),
+    Field("feeling", U8), Field("feeling_squares", U16), Field("created_at", I32),
+], name="level")
+
+DUNGEON = Struct(Dungeon, [When(ALIVE, [
+    Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16),
+    Field("square_size", U8, export="square_size"), Field("cave", LEVEL),
+    Field("known_cave", LEVEL)], "the two levels exactly when the character is alive"),
+    Check("depth is None or (py < cave.height and px < cave.width)", "py",
+          "a player inside the level", "f'({py}, {px}) in {cave.height} x {cave.width}'"),
+], name="dungeon")
+
+OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", ITEM_LIST), Field("known_cave", ITEM_LIST)],
+                                "objects exactly when the character is alive")], name="objects")
+
+# The fields every 3.x and 4.0 monster record starts with (Anquestria's too).
+MONSTER_HEAD = [
+    Field("r_idx", I16), Field("fy", U8), Field("fx", U8), Field("hp", I16), Field("maxhp", I16),
+    Field("mspeed", U8), Field("energy", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+]
+MONSTER = Struct(Monster, [
+    *MONSTER_HEAD, Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
+    Field("known_flags", Bytes(_memory("of_size"))), Field("known_res", Array(I16, _memory("elem_max"))),
+    Field("mimic_mark", U16), Field("held", ITEM_LIST),
+], name="monster")
+
+
+def monster_list(monster: Struct, where: str) -> List:
+    """Monsters behind a ``limit`` one more than their number (slot 0 is never used)."""
+    return List(monster, Prefix(U16, f"{where}.limit", bias=1))
+
+
+MONSTERS = Struct(Monsters, [When(ALIVE, [
+    Field("cave", monster_list(MONSTER, "cave")),
+    Field("known_cave", monster_list(MONSTER, "known_cave"))],
+    "monsters exactly when the character is alive")], name="monsters")
+
+TRAP_LIST = Struct(TrapList, [
+    Field("trf_size", U8, export="trf_size"),
+    Terminated("traps", Struct(Trap, [
+        Field("t_idx", U8), Field("fy", U8), Field("fx", U8), Field("xtra", U8),
+        Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap"),
+        "end", "is_end", "a trap at (0, 0) (the end marker)"),
+], name="trap list")
+
+TRAPS = Struct(Traps, [When(ALIVE, [Field("cave", TRAP_LIST), Field("known_cave", TRAP_LIST)],
+                            "traps exactly when the character is alive")], name="traps")
+
+CHUNKS = Struct(Chunks, [When(ALIVE, [Field("chunks", List(Struct(Chunk, [
+    Field("level", LEVEL), Field("objects", ITEM_LIST), Field("monsters", monster_list(MONSTER, "monsters")),
+    Field("traps", TRAP_LIST)], name="chunk"), Prefix(U16, "count")))],
+    "chunks exactly when the character is alive")], name="chunks")
+
+
+for _struct in (character.RNG, OPTIONS, character.MESSAGES, MONSTER_MEMORY, OBJECT_MEMORY,
+                character.QUESTS, ARTIFACTS, PLAYER, IGNORE, MISC, character.PLAYER_HP,
+                character.PLAYER_SPELLS, GEAR, STORES, DUNGEON, OBJECTS, MONSTERS, TRAPS, CHUNKS,
+                HISTORY):
+    register_struct(_struct, _struct.name, 1, VANILLA, GAME)

@@ -1,0 +1,989 @@
+"""From one record description, the four pieces of code that move its bytes.
+
+A :class:`Struct` is declared once (the model class and its members in file
+order) and compiled, on first use, into:
+
+- a fast reader over raw bytes: runs of fixed fields are one
+  ``unpack_from``, strings one ``find``; it gives up (raises) on anything
+  unusual, and nothing it did is kept;
+- a checked reader through a :class:`~savecraft.binary.Reader`: every
+  problem is a :class:`~savecraft.errors.FormatError` with offset, field path,
+  expected and found, and while spans are recorded each field (and each list
+  element as a whole) gets its byte span, under the model's own paths;
+- a fast writer that appends parts, and a checked writer through a
+  :class:`~savecraft.binary.Writer` that names the field a bad value is in.
+
+:meth:`Struct.read` runs the fast reader and, when it gives up or spans are
+recorded, the checked one from the same start, so both always agree: the
+checked reader is the definition, the fast one an optimisation of it, and
+there is no second copy of the layout to drift. An optional native backend
+(``native_read``/``native_write``) is tried first for the few records where
+compiled code is measurably faster; it answers None for anything it does not
+handle and the generated code takes over.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import struct
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from ..binary import Reader, Writer, cached_struct, join_path
+from ..errors import FormatError
+from .context import Context, LayoutError, NotCanonical
+from .native import program_of
+from .types import (
+    Adapt,
+    Array,
+    Check,
+    Columns,
+    Const,
+    Field,
+    Int,
+    Len,
+    List,
+    Member,
+    Parallel,
+    Range,
+    Requires,
+    SetCtx,
+    Stored,
+    Terminated,
+    Type,
+    When,
+    count_checked,
+    count_fast,
+)
+
+
+class _Slow(Exception):
+    """The fast path met something unusual: the checked path says exactly what."""
+
+
+FAST_READ_ERRORS = (_Slow, struct.error, IndexError, ValueError, KeyError, TypeError, OverflowError)
+FAST_WRITE_ERRORS = (_Slow, struct.error, IndexError, ValueError, KeyError, TypeError,
+                     OverflowError, AttributeError)
+
+
+def _cs(code: str, n: int) -> struct.Struct:
+    return cached_struct(f"<{n}{code}") if len(code) == 1 else cached_struct("<" + code * n)
+
+
+def _read_cstr(r: Reader, name: str, most: int | None, encoding: str) -> str:
+    start = r.pos
+    text = r.cstr(name, encoding)
+    if most is not None and r.pos - start - 1 > most:
+        r.fail(name, f"a string of at most {most} bytes (the game's buffer)",
+               f"{r.pos - start - 1} bytes", at=start)
+    return text
+
+
+def _write_cstr(w: Writer, text: str, name: str, most: int | None, encoding: str) -> None:
+    if not isinstance(text, str):
+        raise FormatError(None, join_path(w.path, name), "a string", type(text).__name__)
+    try:
+        raw = text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise FormatError(None, join_path(w.path, name), f"text the game's encoding ({encoding}) "
+                          "can store", repr(text[exc.start])) from None
+    if (most is not None and len(raw) > most) or b"\0" in raw:
+        raise FormatError(None, join_path(w.path, name),
+                          f"text of at most {most} bytes without NUL" if most is not None
+                          else "text without NUL",
+                          f"{len(raw)} bytes" if b"\0" not in raw else "a NUL character")
+    w.bytes(raw + b"\0", name)
+
+
+def _check_len(values: Any, n: int, name: str, what: str) -> None:
+    try:
+        size = len(values)
+    except TypeError:
+        raise FormatError(None, name, f"{n} {what}", type(values).__name__) from None
+    if size != n:
+        raise FormatError(None, name, f"{n} {what}", str(size))
+
+
+def _open(r: Reader) -> int:
+    """Reserve the span entry of a whole element, so it stays before its fields (outer first)."""
+    sink = r.spans
+    if sink is None:
+        return -1
+    entries = sink.log.entries
+    entries.append(("", 0, 0, ""))
+    return len(entries) - 1
+
+
+def _close(r: Reader, idx: int, start: int, name: str) -> None:
+    if idx >= 0 and r.spans is not None:
+        r.spans.log.entries[idx] = (r.spans.space, r.base + start, r.pos - start,
+                                    join_path(r.path, name))
+
+
+_NOTHING = object()
+_PEEKS: dict[int, Callable[..., Any]] = {}
+
+
+def _peek(r: Reader, kind: Type) -> Any:
+    """The value ``kind`` would read at the reader's position, without reading it (or a value
+    equal to nothing when it cannot: the checked read that follows then says why)."""
+    fn = _PEEKS.get(id(kind))
+    if fn is None:
+        e = Emitter(dict(_RUNTIME), "def pk(d, pos, end, ctx):", set())
+        kind.fast_read(e, "v")
+        e.line("return v")
+        fn = _PEEKS[id(kind)] = e.define("<layout peek>")
+    try:
+        return fn(r.data, r.pos, r.end, None)
+    except FAST_READ_ERRORS:
+        return _NOTHING
+
+
+_RUNTIME: dict[str, Any] = {
+    "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
+    "_check_len": _check_len, "_open": _open, "_close": _close, "_j": join_path,
+    "_peek": _peek, "_Reader": Reader, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
+}
+
+
+class Emitter:
+    """Source lines of one generated function, and the names they use."""
+
+    def __init__(self, ns: dict[str, Any], header: str, fields: set[str]) -> None:
+        self.ns = ns
+        self.lines = [header]
+        self.depth = 1
+        self.n = 0
+        self.field = ""
+        self.fields = fields
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    @contextmanager
+    def indented(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    def tmp(self, prefix: str) -> str:
+        self.n += 1
+        return f"_{prefix}{self.n}"
+
+    def const(self, value: Any, prefix: str) -> str:
+        for k, v in self.ns.items():
+            if k.startswith("K_") and v is value and type(v) is type(value):
+                return k
+        name = f"K_{prefix}{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def struct(self, code: str) -> str:
+        return self.const(cached_struct("<" + code), "S")
+
+    def local(self, name: str) -> str:
+        return f"v_{name}"
+
+    def sibling(self, name: str) -> str:
+        return f"pre + {name!r}"
+
+    def is_record(self, elem: Type) -> bool:
+        return isinstance(elem, Struct)
+
+    def native_lists(self, elem: Type) -> tuple[str, str] | None:
+        """Names of the compiled list reader and writer of ``elem`` (see :mod:`.native`)."""
+        prog = program_of(elem) if isinstance(elem, Struct) else None
+        if prog is None:
+            return None
+        return self.const(prog.read, "nr"), self.const(prog.write, "nw")
+
+    def fast_reader(self, elem: Type) -> str:
+        assert isinstance(elem, Struct), "lists of this type are read in one step"
+        return self.const(elem.fast_read_fn, "fr")
+
+    def fast_writer(self, elem: Type) -> str:
+        assert isinstance(elem, Struct)
+        return self.const(elem.fast_write_fn, "fw")
+
+    def first_field(self, elem: Type) -> str:
+        """The model field an end value stands in place of ("" when the record starts with a
+        constant, which can never equal it)."""
+        assert isinstance(elem, Struct)
+        return elem.first_field if isinstance(elem.members[0], Field) else ""
+
+    def element_read(self, elem: Type, lst: str, name: str) -> None:
+        """One list element, checked, its whole span noted before its fields."""
+        x, s, st = self.tmp("x"), self.tmp("s"), self.tmp("st")
+        self.line(f"{s} = _open(r)")
+        self.line(f"{st} = r.pos")
+        self.line("try:")
+        with self.indented():
+            if isinstance(elem, Struct):
+                self.line(f"{x} = {self.const(elem.checked_read_fn, 'cr')}(r, ctx, {name} + '.')")
+            else:
+                elem.checked_read(self, x, name)
+        self.line("finally:")
+        self.line(f"    _close(r, {s}, {st}, {name})")
+        self.line(f"{lst}.append({x})")
+
+    def element_write(self, elem: Type, x: str, name: str) -> None:
+        if isinstance(elem, Struct):
+            self.line(f"{self.const(elem.checked_write_fn, 'cw')}({x}, w, ctx, {name} + '.')")
+        else:
+            elem.checked_write(self, x, name)
+
+    def expr(self, source: str) -> str:
+        """``source`` with the record's field names turned into the generated locals."""
+        tree = ast.parse(source, mode="eval")
+        fields = self.fields
+
+        class _Rename(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.AST:
+                if node.id in fields:
+                    return ast.copy_location(ast.Name(f"v_{node.id}", node.ctx), node)
+                return node
+
+        return ast.unparse(_Rename().visit(tree))
+
+    def define(self, title: str) -> Any:
+        name = self.lines[0].removeprefix("def ").split("(")[0]
+        if len(self.lines) == 1:  # a record of no bytes (a block the game leaves empty)
+            self.lines.append("    pass")
+        exec(compile("\n".join(self.lines), title, "exec"), self.ns)
+        return self.ns[name]
+
+
+def _run_of(member: Member) -> Type | None:
+    """The member's type when it can join a run of fixed fields read in one unpack."""
+    if isinstance(member, Field | Const) and member.type.code is not None:
+        return member.type
+    if isinstance(member, Len) and member.kind.code is not None:
+        return member.kind
+    return None
+
+
+class Struct(Type):
+    """A record: a model class and its members in file order (see :mod:`.types`).
+
+    ``name`` names the record in messages and as the source of the Context
+    values it sets. ``native_read(data, pos, end, ctx) -> (model, pos) | None``
+    and ``native_write(model, ctx) -> bytes | None`` are an optional compiled
+    backend for the same layout.
+    """
+
+    def __init__(self, cls: type, members: Sequence[Member], *, name: str | None = None,
+                 native_read: Callable[..., tuple[Any, int] | None] | None = None,
+                 native_write: Callable[[Any, Context], bytes | None] | None = None,
+                 native_code: str | None = None, native_sizes: tuple[str, ...] = ()) -> None:
+        self.cls = cls
+        # A record the C extension reads with code of its own (``j``: an Angband object), and
+        # the Context names of the sizes it reads with; see :mod:`.native`.
+        self.native_code = native_code
+        self.native_sizes = native_sizes
+        self.members = tuple(members)
+        self.name = name or cls.__name__
+        self.native_read = native_read
+        self.native_write = native_write
+        self.min_size = sum(_member_min(m) for m in self.members)
+        self._compiled: tuple[Any, Any, Any, Any] | None = None
+        self._fns: tuple[Any, Any, Any, Any] | None = None
+        firsts = [m.name for m in self.members if isinstance(m, Field)]
+        self.first_field = firsts[0] if firsts else ""
+        # A record of plain fixed fields is itself fixed: lists of it are one unpack.
+        plain = [m for m in self.members if isinstance(m, Field) and m.type.code is not None
+                 and m.check is None and m.export is None]
+        if plain and len(plain) == len(self.members) and self._construct().startswith("K_cls(v_"):
+            self.code = "".join(m.type.code or "" for m in plain)
+            self.width = sum(m.type.width for m in plain)
+
+    def __repr__(self) -> str:
+        return f"Struct({self.name})"
+
+    def describe(self) -> str:
+        return self.name
+
+    # -- the model's fields ----------------------------------------------------------------
+    def field_names(self) -> list[str]:
+        out: list[str] = []
+        for m in self.members:
+            if isinstance(m, Field):
+                out.append(m.name)
+            elif isinstance(m, Columns):
+                out.extend(c[0] for c in m.columns)
+            elif isinstance(m, Terminated):
+                out.extend((m.name, m.end))
+            elif isinstance(m, When):
+                out.extend(f.name for f in m.fields)
+                if m.flag is not None:
+                    out.append(m.flag)
+            elif isinstance(m, Parallel):
+                out.append(m.name)
+        return out
+
+    # -- as a fixed run inside another record (only when ``code`` is set) -------------------
+    def from_flat(self, e: Emitter, flat: list[str]) -> str:
+        parts, k = [], 0
+        for m in self.members:
+            assert isinstance(m, Field)
+            parts.append(m.type.from_flat(e, flat[k:k + m.type.width]))
+            k += m.type.width
+        return f"{e.const(self.cls, 'cls')}({', '.join(parts)})"
+
+    def to_flat(self, e: Emitter, value: str) -> list[str]:
+        out: list[str] = []
+        for m in self.members:
+            assert isinstance(m, Field)
+            out.extend(m.type.to_flat(e, f"{value}.{m.name}"))
+        return out
+
+    def check_flat(self, e: Emitter, value: str) -> None:
+        for m in self.members:
+            assert isinstance(m, Field)
+            m.type.check_flat(e, f"{value}.{m.name}")
+
+    def _construct(self) -> str:
+        names = self.field_names()
+        init = [f.name for f in dataclasses.fields(self.cls) if f.init] \
+            if dataclasses.is_dataclass(self.cls) else []
+        if init and sorted(init) == sorted(names):
+            return f"K_cls({', '.join('v_' + n for n in init)})"
+        return f"K_cls({', '.join(f'{n}=v_{n}' for n in names)})"
+
+    # -- compiling -----------------------------------------------------------------------------
+    def _compile(self) -> tuple[Any, Any, Any, Any]:
+        if self._compiled is None:
+            ns: dict[str, Any] = dict(_RUNTIME)
+            ns["K_cls"] = self.cls
+            known = self._known()
+            title = f"<layout {self.name}>"
+            self._compiled = (
+                self._gen_fast_read(Emitter(ns, "def fr(d, pos, end, ctx):", known)).define(title),
+                self._gen_checked_read(Emitter(ns, "def cr(r, ctx, pre):", known)).define(title),
+                self._gen_fast_write(Emitter(ns, "def fw(m, ap, ctx):", known)).define(title),
+                self._gen_checked_write(Emitter(ns, "def cw(m, w, ctx, pre):", known)).define(title),
+            )
+        return self._compiled
+
+    def source(self) -> str:
+        """The generated code, for reading (what :meth:`read` and :meth:`write` run)."""
+        ns: dict[str, Any] = {}
+        known = self._known()
+        parts = [self._gen_fast_read(Emitter(ns, "def fr(d, pos, end, ctx):", known)),
+                 self._gen_checked_read(Emitter(ns, "def cr(r, ctx, pre):", known)),
+                 self._gen_fast_write(Emitter(ns, "def fw(m, ap, ctx):", known)),
+                 self._gen_checked_write(Emitter(ns, "def cw(m, w, ctx, pre):", known))]
+        return "\n\n".join("\n".join(p.lines) for p in parts)
+
+    def _known(self) -> set[str]:
+        """Names generated code may refer to (fields and stored counts)."""
+        return set(self.field_names()) | {m.name for m in self.members
+                                          if isinstance(m, Len | Const | Stored)}
+
+    def _runs(self) -> list[list[Member] | Member]:
+        out: list[list[Member] | Member] = []
+        run: list[Member] = []
+        for m in self.members:
+            if _run_of(m) is not None:
+                run.append(m)
+                continue
+            if run:
+                out.append(run)
+                run = []
+            out.append(m)
+        if run:
+            out.append(run)
+        return out
+
+    def _gen_fast_read(self, e: Emitter) -> Emitter:
+        for item in self._runs():
+            if isinstance(item, list):
+                code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
+                size = struct.calcsize("<" + code)
+                e.line(f"if pos + {size} > end: raise _Slow")
+                e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
+                e.line(f"pos += {size}")
+                k = 0
+                for m in item:
+                    t = _run_of(m)
+                    assert t is not None
+                    e.field = m.name  # type: ignore[union-attr]
+                    value = t.from_flat(e, [f"_t[{k + j}]" for j in range(t.width)])
+                    k += t.width
+                    self._fast_after(e, m, value)
+            else:
+                self._fast_member(e, item)
+        e.line(f"return {self._construct()}, pos")
+        return e
+
+    def _fast_after(self, e: Emitter, m: Member, value: str) -> None:
+        """Assign a member read by a run, then its checks."""
+        if isinstance(m, Const):
+            e.line(f"if {value} != {e.const(m.value, 'c')}: raise _Slow")
+            return
+        assert isinstance(m, Field | Len)
+        v = e.local(m.name)
+        e.line(f"{v} = {value}")
+        self._fast_checks(e, m)
+
+    def _fast_checks(self, e: Emitter, m: Field | Len) -> None:
+        v = e.local(m.name)
+        if isinstance(m, Len):
+            if m.most is not None:
+                e.line(f"if {v} > {m.most}: raise _Slow")
+            return
+        if m.check is not None:
+            e.line(f"if not {m.check.lo} <= {v} <= {m.check.hi}: raise _Slow")
+        if m.export is not None:
+            e.line(f"ctx.set({m.export!r}, {v}, {self.name!r})")
+
+    def _fast_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):
+            e.line(f"if not ({e.expr(m.expr)}): raise _Slow")
+            return
+        if isinstance(m, SetCtx):
+            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
+            return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            e.line(f"if {e.expr(m.expr)}:")
+            with e.indented():
+                for f in m.fields:
+                    self._fast_member(e, f)
+            self._when_absent(e, m)
+            return
+        if isinstance(m, Parallel):
+            lists = []
+            stop = e.const(m.stop, "stop")
+            for p in m.passes:
+                lst, x, s, at = e.tmp("lst"), e.tmp("x"), e.tmp("s"), e.tmp("at")
+                lists.append(lst)
+                native = e.native_lists(p)
+                if native is not None:
+                    got = e.tmp("got")
+                    e.line(f"{got} = {native[0]}(d, pos, end, ctx, -1, {stop})")
+                    e.line(f"if {got} is not None:")
+                    e.line(f"    {lst}, pos = {got}")
+                    e.line("else:")
+                    e.depth += 1
+                e.line(f"{lst} = []")
+                e.line("while True:")
+                with e.indented():
+                    e.line(f"{at} = pos")
+                    m.first.fast_read(e, s)
+                    e.line(f"if {s} == {stop}: break")
+                    e.line(f"{x}, pos = {e.fast_reader(p)}(d, {at}, end, ctx)")
+                    e.line(f"{lst}.append({x})")
+                if native is not None:
+                    e.depth -= 1
+            self._merge_passes(e, m, lists)
+            return
+        if isinstance(m, Columns):
+            n, flat = e.tmp("n"), e.tmp("flat")
+            code = "".join(c[1].code or "" for c in m.columns)
+            size = struct.calcsize("<" + code)
+            e.line(f"{n} = {count_fast(e, m.count)}")
+            e.line(f"if {n} < 0 or pos + {n} * {size} > end: raise _Slow")
+            e.line(f"{flat} = _cs({code!r}, {n}).unpack_from(d, pos)")
+            e.line(f"pos += {n} * {size}")
+            k = len(m.columns)
+            for j, (fname, _, as_bytes) in enumerate(m.columns):
+                make = "bytes" if as_bytes else "list"
+                e.line(f"{e.local(fname)} = {make}({flat}[{j}::{k}])")
+            return
+        if isinstance(m, Terminated):
+            lst, x = e.tmp("lst"), e.tmp("x")
+            fn = e.fast_reader(m.elem)
+            e.line(f"{lst} = []")
+            e.line("while True:")
+            e.line(f"    {x}, pos = {fn}(d, pos, end, ctx)")
+            e.line(f"    if {x}.{m.is_end}:")
+            e.line(f"        {e.local(m.end)} = {x}")
+            e.line("        break")
+            e.line(f"    {lst}.append({x})")
+            e.line(f"{e.local(m.name)} = {lst}")
+            return
+        if isinstance(m, Len):
+            e.field = m.name
+            m.kind.fast_read(e, e.local(m.name))
+            self._fast_checks(e, m)
+            return
+        if isinstance(m, Stored):
+            m.kind.fast_read(e, e.local(m.name))
+            return
+        assert isinstance(m, Field | Const)
+        e.field = m.name
+        if isinstance(m, Const):
+            v = e.tmp("c")
+            m.type.fast_read(e, v)
+            e.line(f"if {v} != {e.const(m.value, 'c')}: raise _Slow")
+            return
+        m.type.fast_read(e, e.local(m.name))
+        self._fast_checks(e, m)
+
+    def _when_absent(self, e: Emitter, m: When) -> None:
+        """The ``else`` of a When: None for each field, or (with a flag) the model's defaults."""
+        if m.flag is not None:
+            e.line(f"    {e.local(m.flag)} = True")
+        e.line("else:")
+        with e.indented():
+            defaults = {f.name: f for f in dataclasses.fields(self.cls)} if m.flag else {}
+            for f in m.fields:
+                d = defaults.get(f.name)
+                if d is None:
+                    e.line(f"{e.local(f.name)} = None")
+                elif d.default is not dataclasses.MISSING:
+                    e.line(f"{e.local(f.name)} = {e.const(d.default, 'dflt')}")
+                else:
+                    e.line(f"{e.local(f.name)} = {e.const(d.default_factory, 'dflt')}()")
+            if m.flag is not None:
+                e.line(f"{e.local(m.flag)} = False")
+
+    def _when_present(self, e: Emitter, m: When) -> str:
+        """Source of "the model says the fields are stored"."""
+        if m.flag is not None:
+            return f"bool({e.local(m.flag)})"
+        return "(" + " and ".join(f"{e.local(f.name)} is not None" for f in m.fields) + ")"
+
+    def _merge_passes(self, e: Emitter, m: Parallel, lists: list[str]) -> None:
+        """The elements of the first list get the fields each later list holds for them."""
+        for lst in lists[1:]:
+            e.line(f"if len({lst}) != len({lists[0]}): raise LayoutError({m.mismatch!r})")
+        for p, lst in zip(m.passes[1:], lists[1:]):
+            a, b = e.tmp("a"), e.tmp("b")
+            e.line(f"for {a}, {b} in zip({lists[0]}, {lst}):")
+            for fname in p.field_names():
+                e.line(f"    {a}.{fname} = {b}.{fname}")
+        e.line(f"{e.local(m.name)} = {lists[0]}")
+
+    def _gen_checked_read(self, e: Emitter) -> Emitter:
+        for m in self.members:
+            self._checked_member(e, m)
+        e.line(f"return {self._construct()}")
+        return e
+
+    def _checked_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):
+            e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {m.expected!r}, "
+                   f"str({e.expr(m.found)}))")
+            return
+        if isinstance(m, SetCtx):
+            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
+            return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            e.line(f"if {e.expr(m.expr)}:")
+            with e.indented():
+                for f in m.fields:
+                    self._checked_member(e, f)
+            self._when_absent(e, m)
+            return
+        if isinstance(m, Parallel):
+            lists = []
+            stop = e.const(m.stop, "stop")
+            first = e.const(m.first, "first")
+            for p, end_name in zip(m.passes, m.ends):
+                lst, s = e.tmp("lst"), e.tmp("s")
+                lists.append(lst)
+                e.line(f"{lst} = []")
+                e.line("while True:")
+                with e.indented():
+                    e.line(f"{s} = _peek(r, {first})")
+                    e.line(f"if {s} == {stop}:")
+                    with e.indented():
+                        m.first.checked_read(e, s, e.sibling(end_name))
+                        e.line("break")
+                    e.element_read(p, lst, f"pre + {m.name + '['!r} + str(len({lst})) + ']'")
+            self._merge_passes(e, m, lists)
+            return
+        if isinstance(m, Columns):
+            n, i = e.tmp("n"), e.tmp("i")
+            size = sum(c[1].min_size for c in m.columns)
+            e.line(f"{n} = {count_checked(e, m.count)}")
+            e.line(f"r.count({n}, {size}, pre + {m.columns[0][0]!r})")
+            cols = [e.tmp("col") for _ in m.columns]
+            # each column's span is the whole interleaved run, before its elements' spans
+            marks = [e.tmp("s") for _ in m.columns]
+            st = e.tmp("st")
+            e.line(f"{st} = r.pos")
+            for mark in marks:
+                e.line(f"{mark} = _open(r)")
+            for c in cols:
+                e.line(f"{c} = []")
+            e.line("try:")
+            with e.indented():
+                e.line(f"for {i} in range({n}):")
+                with e.indented():
+                    for c, (fname, kind, _) in zip(cols, m.columns):
+                        x = e.tmp("x")
+                        kind.checked_read(e, x, f"pre + {fname + '['!r} + str({i}) + ']'")
+                        e.line(f"{c}.append({x})")
+            e.line("finally:")
+            with e.indented():
+                for mark, (fname, _, _) in zip(marks, m.columns):
+                    e.line(f"_close(r, {mark}, {st}, pre + {fname!r})")
+            for c, (fname, _, as_bytes) in zip(cols, m.columns):
+                e.line(f"{e.local(fname)} = {'bytes' if as_bytes else 'list'}({c})")
+            return
+        if isinstance(m, Terminated):
+            lst = e.tmp("lst")
+            e.line(f"{lst} = []")
+            e.line("while True:")
+            with e.indented():
+                name = f"pre + {m.name + '['!r} + str(len({lst})) + ']'"
+                e.element_read(m.elem, lst, name)
+                e.line(f"if {lst}[-1].{m.is_end}:")
+                e.line(f"    {e.local(m.end)} = {lst}.pop()")
+                e.line("    break")
+            e.line(f"{e.local(m.name)} = {lst}")
+            return
+        e.field = m.name
+        name = e.sibling(m.name)
+        if isinstance(m, Stored):
+            m.kind.checked_read(e, e.local(m.name), name)
+            return
+        if isinstance(m, Len):
+            at = e.tmp("at")
+            e.line(f"{at} = r.pos")
+            m.kind.checked_read(e, e.local(m.name), name)
+            if m.most is not None:
+                exp = m.expected or f"at most {m.most}"
+                e.line(f"if {e.local(m.name)} > {m.most}: "
+                       f"r.fail({name}, {exp!r}, str({e.local(m.name)}), at={at})")
+            return
+        at = e.tmp("at")
+        if isinstance(m, Const):
+            v = e.tmp("c")
+            e.line(f"{at} = r.pos")
+            m.type.checked_read(e, v, name)
+            if m.lenient:
+                e.line(f"if {v} != {e.const(m.value, 'c')}: raise NotCanonical(_j(r.path, {name}) + "
+                       f"' is ' + _found({v}) + ', which the game writes back as ' + _found({e.const(m.value, 'c')}))")
+            else:
+                e.line(f"if {v} != {e.const(m.value, 'c')}: "
+                       f"r.fail({name}, {m.expected!r}, _found({v}), at={at})")
+            return
+        v = e.local(m.name)
+        if m.check is not None:
+            e.line(f"{at} = r.pos")
+        m.type.checked_read(e, v, name)
+        if m.check is not None:
+            e.line(f"if not {m.check.lo} <= {v} <= {m.check.hi}: "
+                   f"r.fail({name}, {m.check.expected!r}, str({v}), at={at})")
+        if m.export is not None:
+            e.line(f"ctx.set({m.export!r}, {v}, {self.name!r})")
+
+    def _gen_fast_write(self, e: Emitter) -> Emitter:
+        for fname in self.field_names():
+            e.line(f"{e.local(fname)} = m.{fname}")
+        for item in self._runs():
+            if isinstance(item, list):
+                code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
+                flat: list[str] = []
+                for m in item:
+                    t = _run_of(m)
+                    assert t is not None
+                    e.field = m.name  # type: ignore[union-attr]
+                    value = self._write_value(e, m)
+                    t.check_flat(e, value) if not isinstance(m, Len) else None
+                    flat.extend(t.to_flat(e, value))
+                e.line(f"ap({e.struct(code)}.pack({', '.join(flat)}))")
+            else:
+                self._fast_write_member(e, item)
+        return e
+
+    def _write_value(self, e: Emitter, m: Member) -> str:
+        """The value a member writes, with the checks a fast write makes first."""
+        if isinstance(m, Stored):
+            e.line(f"{e.local(m.name)} = {e.expr(m.write)}")
+            return e.local(m.name)
+        if isinstance(m, Const):
+            return e.const(m.value, "c")
+        if isinstance(m, Len):
+            v = e.local(m.name)
+            e.line(f"{v} = len({e.local(m.of[0])})")
+            for other in m.of[1:]:
+                e.line(f"if len({e.local(other)}) != {v}: raise _Slow")
+            if m.most is not None:
+                e.line(f"if {v} > {m.most}: raise _Slow")
+            return v
+        assert isinstance(m, Field)
+        v = e.local(m.name)
+        if m.check is not None:
+            e.line(f"if not {m.check.lo} <= {v} <= {m.check.hi}: raise _Slow")
+        if m.export is not None:
+            e.line(f"ctx.set({m.export!r}, {v}, {self.name!r})")
+        return v
+
+    def _fast_write_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):  # a loader's check on what was read; the writer writes the model
+            return
+        if isinstance(m, SetCtx):
+            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
+            return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            present = self._when_present(e, m)
+            if not m.by_model:
+                e.line(f"if bool({e.expr(m.expr)}) != {present}: raise _Slow")
+            e.line(f"if {present}:")
+            with e.indented():
+                for f in m.fields:
+                    self._fast_write_member(e, f)
+            return
+        if isinstance(m, Parallel):
+            stop = e.const(m.stop, "stop")
+            for p in m.passes:
+                x = e.tmp("x")
+                first = p.first_field
+                native = e.native_lists(p)
+                if native is not None:
+                    raw = e.tmp("raw")
+                    e.line(f"{raw} = {native[1]}({e.local(m.name)}, ctx, {stop})")
+                    e.line(f"if {raw} is not None:")
+                    e.line(f"    ap({raw})")
+                    e.line("else:")
+                    e.depth += 1
+                e.line(f"for {x} in {e.local(m.name)}:")
+                e.line(f"    if {x}.{first} == {stop}: raise _Slow")
+                e.line(f"    {e.fast_writer(p)}({x}, ap, ctx)")
+                if native is not None:
+                    e.depth -= 1
+                m.first.fast_write(e, stop)
+            return
+        if isinstance(m, Columns):
+            n = e.tmp("n")
+            code = "".join(c[1].code or "" for c in m.columns)
+            e.line(f"{n} = {count_fast(e, m.count)}")
+            for fname, _, _ in m.columns:
+                e.line(f"if len({e.local(fname)}) != {n}: raise _Slow")
+            cols = ", ".join(e.local(c[0]) for c in m.columns)
+            e.line(f"ap(_cs({code!r}, {n}).pack(*[_v for _r in zip({cols}) for _v in _r]))")
+            return
+        if isinstance(m, Terminated):
+            x = e.tmp("x")
+            fn = e.fast_writer(m.elem)
+            e.line(f"for {x} in {e.local(m.name)}:")
+            e.line(f"    if {x}.{m.is_end}: raise _Slow")
+            e.line(f"    {fn}({x}, ap, ctx)")
+            e.line(f"if not {e.local(m.end)}.{m.is_end}: raise _Slow")
+            e.line(f"{fn}({e.local(m.end)}, ap, ctx)")
+            return
+        e.field = m.name
+        value = self._write_value(e, m)
+        kind = m.kind if isinstance(m, Len | Stored) else m.type
+        kind.fast_write(e, value)
+
+    def _gen_checked_write(self, e: Emitter) -> Emitter:
+        for fname in self.field_names():
+            e.line(f"{e.local(fname)} = m.{fname}")
+        for m in self.members:
+            self._checked_write_member(e, m)
+        return e
+
+    def _checked_write_member(self, e: Emitter, m: Member) -> None:
+        if isinstance(m, Check):
+            return
+        if isinstance(m, SetCtx):
+            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
+            return
+        if isinstance(m, Requires):
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+            return
+        if isinstance(m, When):
+            present = self._when_present(e, m)
+            first = m.flag or m.fields[0].name
+            if not m.by_model:
+                e.line(f"if bool({e.expr(m.expr)}) != {present}: raise FormatError(None, "
+                       f"_j(w.path, pre + {first!r}), {m.expected!r}, repr({present}))")
+            e.line(f"if {present}:")
+            with e.indented():
+                for f in m.fields:
+                    self._checked_write_member(e, f)
+            return
+        if isinstance(m, Parallel):
+            stop = e.const(m.stop, "stop")
+            for p, end_name in zip(m.passes, m.ends):
+                i, x = e.tmp("i"), e.tmp("x")
+                first = p.first_field
+                e.line(f"for {i}, {x} in enumerate({e.local(m.name)}):")
+                with e.indented():
+                    e.line(f"if {x}.{first} == {stop}: raise FormatError(None, _j(w.path, pre + "
+                           f"{m.name + '['!r} + str({i}) + '].{first}'), 'a value other than ' + "
+                           f"repr({stop}) + ' (which ends the list)', repr({stop}))")
+                    e.element_write(p, x, f"pre + {m.name + '['!r} + str({i}) + ']'")
+                m.first.checked_write(e, stop, e.sibling(end_name))
+            return
+        if isinstance(m, Columns):
+            n = e.tmp("n")
+            e.line(f"{n} = {count_checked(e, m.count)}")
+            for fname, _, _ in m.columns:
+                e.line(f"_check_len({e.local(fname)}, {n}, _j(w.path, pre + {fname!r}), 'entries')")
+            i = e.tmp("i")
+            e.line(f"for {i} in range({n}):")
+            with e.indented():
+                for fname, kind, _ in m.columns:
+                    kind.checked_write(e, f"{e.local(fname)}[{i}]", f"pre + {fname + '['!r} + str({i}) + ']'")
+            return
+        if isinstance(m, Terminated):
+            i, x = e.tmp("i"), e.tmp("x")
+            e.line(f"for {i}, {x} in enumerate({e.local(m.name)}):")
+            with e.indented():
+                e.line(f"if {x}.{m.is_end}: raise FormatError(None, _j(w.path, pre + {m.name + '['!r} + "
+                       f"str({i}) + ']'), {('a record that does not end the list (' + m.expected_end + ' does)')!r}, "
+                       "'the end record')")
+                e.element_write(m.elem, x, f"pre + {m.name + '['!r} + str({i}) + ']'")
+            end = e.local(m.end)
+            e.line(f"if not {end}.{m.is_end}: raise FormatError(None, _j(w.path, pre + {m.end!r}), "
+                   f"{m.expected_end!r}, 'a record that does not end the list')")
+            e.element_write(m.elem, end, f"pre + {m.end!r}")
+            return
+        e.field = m.name
+        name = e.sibling(m.name)
+        if isinstance(m, Stored):
+            e.line(f"{e.local(m.name)} = {e.expr(m.write)}")
+            m.kind.checked_write(e, e.local(m.name), name)
+            return
+        if isinstance(m, Const):
+            m.type.checked_write(e, e.const(m.value, "c"), name)
+            return
+        if isinstance(m, Len):
+            v = e.local(m.name)
+            e.line(f"{v} = len({e.local(m.of[0])})")
+            if m.most is not None:
+                exp = m.expected or f"at most {m.most}"
+                e.line(f"if {v} > {m.most}: raise FormatError(None, _j(w.path, pre + {m.of[0]!r}), "
+                       f"{exp!r}, str({v}))")
+            for other in m.of[1:]:
+                e.line(f"_check_len({e.local(other)}, {v}, _j(w.path, pre + {other!r}), "
+                       f"{f'entries (one per entry of {m.of[0]})'!r})")
+            m.kind.checked_write(e, v, name)
+            return
+        v = e.local(m.name)
+        if m.check is not None:
+            e.line(f"if type({v}) is int and not {m.check.lo} <= {v} <= {m.check.hi}: "
+                   f"raise FormatError(None, _j(w.path, {name}), {m.check.expected!r}, str({v}))")
+        m.type.checked_write(e, v, name)
+        if m.export is not None:
+            e.line(f"ctx.set({m.export!r}, {v}, {self.name!r})")
+
+    # -- as a member type of another record ---------------------------------------------------
+    def _functions(self) -> tuple[Any, Any, Any, Any]:
+        """The generated functions, the fast ones behind the native backend when there is one."""
+        if self._fns is None:
+            fr, cr, fw, cw = self._compile()
+            native_read, native_write = self.native_read, self.native_write
+            prog = program_of(self)
+            if prog is not None and native_read is None:
+                native_read, native_write = prog.read_one, prog.write_one
+            if native_read is not None:
+                generated_read = fr
+
+                def fr(d: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int]:
+                    got = native_read(d, pos, end, ctx)
+                    return generated_read(d, pos, end, ctx) if got is None else got
+            if native_write is not None:
+                generated_write = fw
+
+                def fw(m: Any, ap: Callable[[bytes], None], ctx: Context) -> None:
+                    raw = native_write(m, ctx)
+                    if raw is None:
+                        generated_write(m, ap, ctx)
+                    else:
+                        ap(raw)
+            self._fns = (fr, cr, fw, cw)
+        return self._fns
+
+    @property
+    def fast_read_fn(self) -> Callable[..., tuple[Any, int]]:
+        return self._functions()[0]  # type: ignore[no-any-return]
+
+    @property
+    def checked_read_fn(self) -> Callable[..., Any]:
+        return self._functions()[1]  # type: ignore[no-any-return]
+
+    @property
+    def fast_write_fn(self) -> Callable[..., None]:
+        return self._functions()[2]  # type: ignore[no-any-return]
+
+    @property
+    def checked_write_fn(self) -> Callable[..., None]:
+        return self._functions()[3]  # type: ignore[no-any-return]
+
+    def fast_read(self, e: Emitter, target: str) -> None:
+        e.line(f"{target}, pos = {e.const(self.fast_read_fn, 'fr')}(d, pos, end, ctx)")
+
+    def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        tmp = e.tmp("one")
+        e.line(f"{tmp} = []")
+        e.element_read(self, tmp, name)
+        e.line(f"{target} = {tmp}[0]")
+
+    def fast_write(self, e: Emitter, value: str) -> None:
+        e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
+
+    def checked_write(self, e: Emitter, value: str, name: str) -> None:
+        e.element_write(self, value, name)
+
+    # -- the public face -----------------------------------------------------------------------
+    def read(self, r: Reader, ctx: Context, path: str = "") -> Any:
+        """One record at the reader's position: fast unless spans are recorded or it meets
+        anything unusual, then checked (the same model, or the located error)."""
+        if r.spans is None:
+            try:
+                model, pos = self.fast_read_fn(r.data, r.pos, r.end, ctx)
+            except FAST_READ_ERRORS:
+                pass
+            else:
+                if pos <= r.end:
+                    r.pos = pos
+                    return model
+        return self.checked_read_fn(r, ctx, path + "." if path else "")
+
+    def write(self, model: Any, w: Writer, ctx: Context, path: str = "") -> None:
+        """Append the record: fast, or (for a value the fast writer refuses) checked, which
+        writes the same bytes or names the field and what it needs."""
+        parts: list[bytes] = []
+        try:
+            self.fast_write_fn(model, parts.append, ctx)
+        except FAST_WRITE_ERRORS:
+            self.checked_write_fn(model, w, ctx, path + "." if path else "")
+            return
+        w.buf += b"".join(parts)
+
+    def checked_only(self, r: Reader, ctx: Context, path: str = "") -> Any:
+        """The checked reader alone (tests hold the fast one to it)."""
+        return self.checked_read_fn(r, ctx, path + "." if path else "")
+
+
+def _found(v: Any) -> str:
+    if isinstance(v, int):
+        return f"0x{v:X}" if v > 9 else str(v)
+    return repr(v)
+
+
+def _member_min(m: Member) -> int:
+    if isinstance(m, Field | Const):
+        return m.type.min_size
+    if isinstance(m, Len | Stored):
+        return m.kind.min_size
+    if isinstance(m, Columns):
+        return m.count * sum(c[1].min_size for c in m.columns) if isinstance(m.count, int) else 0
+    if isinstance(m, Terminated):
+        return m.elem.min_size
+    if isinstance(m, Parallel):
+        return len(m.passes) * m.first.min_size
+    return 0
+
+
+__all__ = ["Struct", "Emitter", "FAST_READ_ERRORS", "FAST_WRITE_ERRORS", "Range", "Int", "Array",
+           "List", "Adapt"]

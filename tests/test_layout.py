@@ -1,0 +1,338 @@
+"""The record description (savecraft.layout): one declaration, and reader, writer, spans and
+errors derived from it, the fast and the checked path always agreeing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from savecraft.binary import Reader, SpanLog, Writer, recording
+from savecraft.errors import FormatError
+from savecraft.layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U24,
+    U32,
+    Adapt,
+    Array,
+    Bytes,
+    Columns,
+    Const,
+    Context,
+    CStr,
+    Ctx,
+    Field,
+    Len,
+    LayoutError,
+    List,
+    NotCanonical,
+    Optional,
+    Prefix,
+    Range,
+    Ref,
+    SetCtx,
+    Struct,
+    Terminated,
+    Tuple,
+    Until,
+)
+
+
+@dataclass(slots=True)
+class Pair:
+    name: str = ""
+    value: int = 0
+
+
+@dataclass(slots=True)
+class Thing:
+    kind: int = 0
+    level: int = 1
+    big: int = 0
+    name: str = ""
+    stats_max: list[int] = field(default_factory=list)
+    stats_cur: list[int] = field(default_factory=list)
+    flags: bytes = b""
+    brands: bytes | None = None
+    pairs: list[Pair] = field(default_factory=list)
+    res: list[int] = field(default_factory=list)
+    res_flags: bytes = b""
+    points: list[tuple[int, int]] = field(default_factory=list)
+    timed: list[int] = field(default_factory=list)
+    options: dict[str, int] = field(default_factory=dict)
+    tail: bytes = b"\0\0"
+
+
+PAIR = Struct(Pair, [Field("name", CStr(15)), Field("value", U8)])
+
+
+def _to_dict(pairs: list[Pair]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for p in pairs:
+        if p.name in out:
+            raise ValueError(f"{p.name!r} twice")
+        out[p.name] = p.value
+    return out
+
+
+def _from_dict(d: dict[str, int]) -> list[Pair]:
+    return [Pair(k, v) for k, v in d.items()]
+
+
+THING = Struct(Thing, [
+    Const("mark", U16, 0xBEEF, "0xBEEF, the start of a thing"),
+    Field("kind", U8), Field("level", I16, check=Range(1, 50, "a level from 1 to 50")),
+    Field("big", U24, export="thing_big"),
+    Field("name", CStr(31)),
+    Len("stat_count", U8, ("stats_max", "stats_cur"), most=5, expected="at most 5 stats"),
+    Field("stats_max", Array(I16, Ref("stat_count"))),
+    Field("stats_cur", Array(I16, Ref("stat_count"))),
+    Field("flags", Bytes(Ctx("flag_size", "memory"))),
+    Field("brands", Optional(U8, Bytes(3))),
+    Field("pairs", List(PAIR, Prefix(U16))),
+    Columns(Ctx("elements", "memory"), [("res", I16, False), ("res_flags", U8, True)]),
+    Field("points", List(Tuple(("x", U8), ("y", U8)), 2)),
+    Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+    Field("options", Adapt(Until(PAIR, CStr(15), ""), _to_dict, _from_dict, "each option once")),
+    SetCtx("persist", "options.get('persist', 0)"),
+    Field("tail", Bytes(2)),
+], name="thing")
+
+
+def ctx() -> Context:
+    c = Context()
+    c.set("flag_size", 4, "memory")
+    c.set("elements", 3, "memory")
+    return c
+
+
+def sample() -> Thing:
+    return Thing(7, 12, 0x123456, "Frodo", [18, 17], [16, 15], b"\1\2\3\4", b"abc",
+                 [Pair("a", 1), Pair("bb", 2)], [-1, 0, 3], b"\0\1\2", [(1, 2), (3, 4)], [5, -6, 7],
+                 {"persist": 1, "quick": 0}, b"zz")
+
+
+def encode(m: Any, c: Context | None = None) -> bytes:
+    w = Writer()
+    THING.write(m, w, c or ctx())
+    return w.getvalue()
+
+
+def decode(data: bytes, c: Context | None = None, *, checked: bool = False) -> Any:
+    r = Reader(data)
+    m = THING.checked_only(r, c or ctx()) if checked else THING.read(r, c or ctx())
+    assert r.pos == len(data)
+    return m
+
+
+def test_round_trip_fast_and_checked_agree() -> None:
+    data = encode(sample())
+    assert data[:2] == b"\xef\xbe"
+    for checked in (False, True):
+        c = ctx()
+        assert decode(data, c, checked=checked) == sample()
+        assert c.values["thing_big"] == 0x123456 and c.values["persist"] == 1
+    w = Writer()
+    THING.checked_write_fn(sample(), w, ctx(), "")
+    assert w.getvalue() == data
+
+
+def test_the_writer_derives_counts() -> None:
+    m = sample()
+    m.stats_max, m.stats_cur = [3, 4, 5], [3, 4, 5]
+    m.pairs.append(Pair("c", 3))
+    m.timed = []
+    back = decode(encode(m))
+    assert back == m
+
+
+def test_generated_source_reads_runs_in_one_unpack() -> None:
+    src = THING.source()
+    assert "unpack_from(d, pos)" in src and "def cr(r, ctx, pre):" in src
+
+
+@pytest.mark.parametrize("cut", range(0, 60, 3))
+def test_every_cut_is_a_located_error(cut: int) -> None:
+    data = encode(sample())[:cut]
+    with pytest.raises(FormatError) as e:
+        decode(data)
+    assert e.value.problem.offset is not None and e.value.problem.offset <= len(data)
+    assert e.value.problem.path
+
+
+def test_checks_the_game_makes_name_the_field() -> None:
+    data = bytearray(encode(sample()))
+    data[3:5] = (51).to_bytes(2, "little")
+    with pytest.raises(FormatError) as e:
+        decode(bytes(data))
+    assert (e.value.problem.offset, e.value.problem.path, e.value.problem.expected,
+            e.value.problem.found) == (3, "level", "a level from 1 to 50", "51")
+    bad = bytearray(encode(sample()))
+    bad[0] = 0
+    with pytest.raises(FormatError, match="mark: expected 0xBEEF"):
+        decode(bytes(bad))
+
+
+def test_a_count_over_the_game_limit() -> None:
+    m = sample()
+    m.stats_max = m.stats_cur = [1] * 6
+    with pytest.raises(FormatError) as e:
+        encode(m)
+    assert e.value.problem.path == "stats_max" and e.value.problem.expected == "at most 5 stats"
+    data = bytearray(encode(sample()))
+    at = 2 + 1 + 2 + 3 + 6
+    data[at] = 6
+    with pytest.raises(FormatError) as e2:
+        decode(bytes(data))
+    assert (e2.value.problem.offset, e2.value.problem.path) == (at, "stat_count")
+
+
+def test_lists_of_one_count_must_agree() -> None:
+    m = sample()
+    m.stats_cur = [1]
+    with pytest.raises(FormatError) as e:
+        encode(m)
+    assert e.value.problem.path == "stats_cur"
+
+
+def test_write_errors_name_the_path() -> None:
+    m = sample()
+    m.pairs[1].value = 300
+    with pytest.raises(FormatError) as e:
+        encode(m)
+    assert e.value.problem.path == "pairs[1].value"
+    m = sample()
+    m.name = "x" * 40
+    with pytest.raises(FormatError, match="name: expected text of at most 31 bytes"):
+        encode(m)
+    m = sample()
+    m.res_flags = b"\0"
+    with pytest.raises(FormatError) as e:
+        encode(m)
+    assert e.value.problem.path == "res_flags"
+
+
+def test_a_flag_the_writer_would_not_write_back_is_not_canonical() -> None:
+    data = bytearray(encode(sample()))
+    at = data.index(b"abc") - 1
+    data[at] = 2
+    with pytest.raises(NotCanonical, match="has_brands is 2"):
+        decode(bytes(data))
+
+
+def test_a_missing_context_value_is_a_layout_error() -> None:
+    with pytest.raises(LayoutError, match="flag_size, which the game takes from the 'memory' block"):
+        decode(encode(sample()), Context())
+
+
+def test_an_adapter_reports_at_the_value() -> None:
+    m = sample()
+    m.options = {"ab": 1, "cd": 0}
+    data = encode(m)
+    bad = data.replace(b"cd\0", b"ab\0")
+    with pytest.raises(FormatError) as e:
+        decode(bad)
+    assert e.value.problem.path == "options" and e.value.problem.found == "'ab' twice"
+    assert e.value.problem.offset == data.index(b"ab\0")
+    assert decode(data) == m
+
+
+def test_a_list_element_equal_to_the_end_value_is_refused() -> None:
+    m = sample()
+    m.options = {"": 1}
+    with pytest.raises(FormatError, match="which ends the list"):
+        encode(m)
+
+
+def test_spans_name_every_field_under_the_model_paths() -> None:
+    data = encode(sample())
+    log = SpanLog()
+    with recording(log, "file", data):
+        r = Reader(data)
+        assert THING.read(r, ctx()) == sample()
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["mark"] == (0, 2) and spans["level"] == (3, 2) and spans["big"] == (5, 3)
+    assert spans["name"] == (8, 6)
+    assert spans["pairs[1]"] == (spans["pairs[1].name"][0], 4)
+    assert spans["pairs[1].value"][1] == 1
+    assert "res[2]" in spans and "res_flags[2]" in spans and "points[1].y" in spans
+    assert "options[0].name" in spans and "end" in spans
+    starts = [path for _, _, _, path in log.entries]
+    assert starts.index("pairs[0]") < starts.index("pairs[0].name")  # outer before inner
+
+
+@dataclass(slots=True)
+class Rec:
+    a: int = 0
+    s: str = ""
+
+    @property
+    def is_end(self) -> bool:
+        return not self.s
+
+
+@dataclass(slots=True)
+class Recs:
+    items: list[Rec] = field(default_factory=list)
+    end: Rec = field(default_factory=Rec)
+
+
+REC = Struct(Rec, [Field("a", I32), Field("s", CStr())])
+RECS = Struct(Recs, [Terminated("items", REC, "end", "is_end", "an empty name")])
+
+
+def test_a_list_ended_by_a_record_keeps_it() -> None:
+    m = Recs([Rec(1, "x"), Rec(-2, "yy")], Rec(9, ""))
+    w = Writer()
+    RECS.write(m, w, Context())
+    r = Reader(w.getvalue())
+    assert RECS.read(r, Context()) == m
+    r = Reader(w.getvalue())
+    assert RECS.checked_only(r, Context()) == m
+    with pytest.raises(FormatError, match=r"items\[0\]"):
+        RECS.write(Recs([Rec(1, "")], Rec()), Writer(), Context())
+    with pytest.raises(FormatError, match="end: expected an empty name"):
+        RECS.write(Recs([], Rec(1, "x")), Writer(), Context())
+
+
+@dataclass(slots=True)
+class Num:
+    n: int = 0
+
+
+@pytest.mark.parametrize("kind,lo,hi", [(U8, 0, 255), (I16, -32768, 32767), (U32, 0, 2**32 - 1),
+                                        (U24, 0, 2**24 - 1)])
+def test_every_width_round_trips_and_range_checks(kind: Any, lo: int, hi: int) -> None:
+    s = Struct(Num, [Field("n", kind)])
+    for v in (lo, hi):
+        w = Writer()
+        s.write(Num(v), w, Context())
+        assert s.read(Reader(w.getvalue()), Context()) == Num(v)
+    with pytest.raises(FormatError) as e:
+        s.write(Num(hi + 1), Writer(), Context())
+    assert e.value.problem.path == "n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=120))
+def test_fast_and_checked_agree_on_any_bytes(data: bytes) -> None:
+    data = b"\xef\xbe" + data
+    outcomes = []
+    for checked in (False, True):
+        r = Reader(data)
+        try:
+            m = THING.checked_only(r, ctx()) if checked else THING.read(r, ctx())
+            outcomes.append(("ok", m, r.pos))
+        except (FormatError, LayoutError) as err:
+            outcomes.append(("err", type(err).__name__, str(err)))
+    assert outcomes[0] == outcomes[1]
+    if outcomes[0][0] == "ok":
+        w = Writer()
+        THING.write(outcomes[0][1], w, ctx())
+        assert w.getvalue() == data[:outcomes[0][2]]
