@@ -520,7 +520,8 @@ def test_info_json_follows_the_convention(path: Path, capsys: pytest.CaptureFixt
     assert all(isinstance(b["decoded"], bool) and isinstance(b["version"], int) for b in doc["blocks"])
     assert [b["name"] for b in doc["blocks"] if not b["decoded"]] == [b["name"] for b in doc["not_decoded"]]
     if path == V42:
-        assert (doc["variant_name"], doc["game"], doc["trailing_bytes"]) == ("Vanilla Angband", "Vanilla 4.2", 0)
+        assert (doc["game"], doc["trailing_bytes"]) == ("Vanilla 4.2", 0)
+        assert doc["variant_name"].startswith("Vanilla Angband (or a game that writes its id")
 
 
 def test_the_smallest_object_record_is_min_item() -> None:
