@@ -316,7 +316,8 @@ def walk(data: bytes, report: Report) -> tuple[BlockSave, list[Found]]:
         magic, variant = r.record(FILE_HEADER, "header")
         save.magic = magic
         if variant != PWMG and magic != MAGIC:
-            report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101)", repr(magic))
+            report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101; the loader's "
+                         "check_header: 'incorrect file header')", repr(magic))
         if not all(0x20 <= b <= 0x7E for b in variant):
             report.error(4, "header.variant", "a 4-letter ASCII variant id such as 'VNLA'", repr(variant))
         save.variant = variant.decode("latin-1")
@@ -349,7 +350,8 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     text = raw_name.split(b"\0", 1)[0]
     if not text or not all(0x20 <= b <= 0x7E for b in text):
         rest = r.end - start
-        report.error(start, f"{path}.name", "a block name in printable ASCII",
+        report.error(start, f"{path}.name", "a block name in printable ASCII (the loader has a "
+                     "reader for no other: 'Savefile block can't be read')",
                      f"{raw_name!r}; the {rest} bytes from here are kept unread")
         r.pos = start
         return None
@@ -360,6 +362,11 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
         report.warning(start + len(text), f"{path}.name", "NUL bytes after the block name",
                        repr(raw_name[len(text):]))
     data_start = r.pos
+    if size > r.end - data_start:  # load_block reads fewer bytes than the size: the load fails
+        raise FormatError(data_start, f"{path}.data",
+                          f"{size} bytes (the loader's 'Savefile is corrupted -- couldn't load "
+                          f"block {text.decode('latin-1')}'; savecraft repair can say what is "
+                          "left to save)", f"the end of the file after {r.end - data_start} bytes")
     r.skip(size, f"{path}.data")
     total = byte_sum(memoryview(r.data)[data_start:data_start + size])
     if total != checksum:  # the game writes it, and no loader compares it: a sign, not a refusal
