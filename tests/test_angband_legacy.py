@@ -120,7 +120,7 @@ def test_info_shows_what_the_file_is_then_refuses_it(tmp_path: Path, capsys: pyt
     doc = json.loads(captured.out)
     check_info(doc)  # docs/info-json.md
     assert doc == {"file": str(p), "format": "angband-legacy", "description": legacy.FORMAT.description,
-                   "decoded": False, "version": "2.9.3", "version_major": 2, "version_minor": 9,
+                   "decoded": False, "game": "Angband", "version": "2.9.3", "version_major": 2, "version_minor": 9,
                    "version_patch": 3, "xor_seed": 0x5A, "saved_at": "2023-11-14T22:13:20Z", "save_count": 7,
                    "file_bytes": len(p.read_bytes())}
     assert "version 2.9.3), which savecraft does not decode" in captured.err

@@ -270,22 +270,29 @@ def test_description_follows_name_and_level(v42: bytes) -> None:
 
 @real
 @pytest.mark.parametrize("changes, path", [
-    ({"player.chp": 1034}, "player.chp"),
-    ({"player.csp": -1}, "player.csp"),
-    ({"player.stat_max[0]": 119}, "player.stat_max[0]"),
-    ({"player.stat_cur[0]": 2}, "player.stat_cur[0]"),
-    ({"player.exp": 7_000_000}, "player.exp"),
-    ({"player.au": -5}, "player.au"),
-    ({"player.lev": 51}, "player.lev"),
-    ({"gear.items[3].quantity": 0}, "gear.items[3].quantity"),
-    ({"gear.items[3].quantity": 41}, "gear.items[3].quantity"),
-    ({"gear.items[3].note": "x" * 128}, "gear.items[3].item.inscription"),
-    ({"player.au": 2**31}, "player.au"),
+    ({"player.lev": 51}, "player.lev"),  # load.c rd_player: "Invalid player level"
+    ({"gear.items[3].note": "x" * 128}, "gear.items[3].item.inscription"),  # rd_string's buffer
+    ({"player.au": 2**31}, "player.au"),  # does not fit the s32 the game stores
+    ({"gear.items[3].quantity": 256}, "gear.items[3].item.number"),  # nor the byte
 ])
 def test_edits_the_game_would_refuse(v42: bytes, changes: dict[str, object], path: str) -> None:
     with pytest.raises(FormatError) as err:
         edit.edit_bytes(v42, changes)
     assert err.value.path == path
+
+
+@real
+@pytest.mark.parametrize("changes", [
+    {"player.chp": 1034}, {"player.chp": -1}, {"player.csp": -1}, {"player.stat_max[0]": 119},
+    {"player.stat_cur[0]": 2}, {"player.exp": 7_000_000}, {"player.au": -5},
+    {"gear.items[3].quantity": 0}, {"gear.items[3].quantity": 41},
+    {"gear.items[3].known.number": 7},
+])
+def test_values_the_game_loads_are_no_problem(v42: bytes, changes: dict[str, object]) -> None:
+    """4.2's loader (rd_player, rd_item) checks none of these: a dead character has hit points
+    below zero, a drained one experience above... the game is the judge, so they validate."""
+    result = api.validate(edit.edit_bytes(v42, changes).data)
+    assert result.ok, result.problems
 
 
 @real
@@ -362,8 +369,8 @@ def test_pwmangband_gold_and_experience_edits() -> None:
     _, changed = _edited(data, {"player.au": 5000, "player.experience": 300})
     assert changed == [("player.au", 404, 5000),
                        ("player.max_exp", 197, 300), ("player.exp", 197, 300)]
-    with pytest.raises(FormatError):
-        edit.edit_bytes(data, {"player.chp": 60})
+    # above the maximum: PWMAngband's rd_player does not check it, so neither does savecraft
+    assert api.validate(edit.edit_bytes(data, {"player.chp": 60}).data).ok
 
 
 def test_pwmg_header_needs_a_block_after_it() -> None:
@@ -513,7 +520,8 @@ def test_info_json_follows_the_convention(path: Path, capsys: pytest.CaptureFixt
     assert all(isinstance(b["decoded"], bool) and isinstance(b["version"], int) for b in doc["blocks"])
     assert [b["name"] for b in doc["blocks"] if not b["decoded"]] == [b["name"] for b in doc["not_decoded"]]
     if path == V42:
-        assert (doc["variant_name"], doc["game"], doc["trailing_bytes"]) == ("Vanilla Angband", "Vanilla 4.2", 0)
+        assert (doc["game"], doc["trailing_bytes"]) == ("Vanilla 4.2", 0)
+        assert doc["variant_name"].startswith("Vanilla Angband (or a game that writes its id")
 
 
 def test_the_smallest_object_record_is_min_item() -> None:

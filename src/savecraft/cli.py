@@ -38,6 +38,7 @@ COMMANDS = (
     "savecraft.commands.shell",
     "savecraft.commands.hexdump",
     "savecraft.commands.studio",
+    "savecraft.commands.repair",
 )
 
 # Which module registers each command (a test keeps this in step with COMMANDS).
@@ -53,6 +54,7 @@ COMMAND_MODULES: dict[str, str] = {
     "completion": "savecraft.commands.shell",
     "hexdump": "savecraft.commands.hexdump",
     "studio": "savecraft.commands.studio",
+    "repair": "savecraft.commands.repair",
 }
 
 # Two or three examples at the end of each command's --help.
@@ -94,6 +96,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "deny": ("savecraft deny world.tng --state server.sav list",
              "savecraft deny world.tng --state server.sav add 203.0.113.7"),
     "demo": ("savecraft demo", "savecraft demo -o /tmp/samples"),
+    "repair": ("savecraft repair PLAYER.new --dry-run", "savecraft repair Aralorn -o Aralorn.fixed",
+               "savecraft repair Aralorn --in-place"),
     "completion": ("savecraft completion bash > ~/.local/share/bash-completion/completions/savecraft",
                    "savecraft completion zsh > ~/.zfunc/_savecraft",
                    "savecraft completion fish > ~/.config/fish/completions/savecraft.fish"),

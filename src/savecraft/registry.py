@@ -25,6 +25,22 @@ from .errors import FormatError, Report, SavecraftError
 Sniffer = Callable[[bytes], bool]
 
 
+@dataclass
+class Repair:
+    """What a format's ``repair`` hook found in damaged bytes and would do about it.
+
+    ``damage``, ``actions`` and ``lost`` are sentences for a person (with offsets);
+    ``data`` is the repaired file, or None when it cannot be repaired safely,
+    and then ``refused`` says why. No damage found: all empty and ``data`` None.
+    """
+
+    damage: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    data: bytes | None = None
+    refused: str = ""
+
+
 @dataclass(frozen=True)
 class Format:
     """Everything the library and the command line need to know about one format.
@@ -35,6 +51,9 @@ class Format:
     writes the parts of a file as ordinary files and returns their paths, and
     ``rebuild(folder)`` reads such a folder back into a model (after edits to
     its files; unchanged, the model builds the original bytes).
+    ``repair(data)`` finds the damage a format can mend (a cut or overrunning
+    part, a wrong checksum or size) and returns a :class:`Repair`; formats
+    without it get the generic one of ``savecraft repair``.
     ``validate_by_building``: validation also builds a model that parsed
     cleanly and reports what the writer refuses (for formats whose reader
     accepts values their writer does not; off where building is costly).
@@ -52,6 +71,7 @@ class Format:
     check: Callable[[Any, Report], None] | None = None
     suffixes: tuple[str, ...] = field(default_factory=tuple)
     validate_by_building: bool = False
+    repair: Callable[[bytes], Repair] | None = None
 
 
 _FORMATS: dict[str, Format] = {}

@@ -108,11 +108,27 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
     return lines
 
 
+def _damaged(args: argparse.Namespace, err: Any) -> tuple[registry.Format, Any]:
+    """The format and the model a lenient read makes of a file a strict read refused (or ``err``)."""
+    from .. import registry
+    from ..errors import Report
+
+    data = read_file(args.file, mapped=True)
+    try:
+        fmt = registry.find(data, args.format)
+        model = fmt.parse(data, Report(strict=False))
+    except SavecraftError:
+        raise err from None
+    if model is None:
+        raise err
+    return fmt, model
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     from .. import console, registry
-    from ..errors import UnsupportedFormatError
+    from ..errors import FormatError, UnsupportedFormatError
 
-    refused: UnsupportedFormatError | None = None
+    refused: FormatError | None = None
     try:
         fmt, model = load_file(args.file, args.format)
     except UnsupportedFormatError as err:
@@ -122,6 +138,10 @@ def cmd_info(args: argparse.Namespace) -> int:
         if model is None:
             raise
         fmt, refused = registry.for_model(model), err
+    except FormatError as err:
+        # A damaged file (cut short, say): what can be read is shown, then the damage, exit 1.
+        fmt, model = _damaged(args, err)
+        refused = err
     summary = fmt.info(model)
     if args.json:
         import orjson

@@ -35,7 +35,7 @@ from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, Trials, choose_game, encode
+from .decoding import Decoder, Found, Trials, choose_game, encode, pwm_file_kind
 from .layouts import Context, character, layout_of
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
 
@@ -86,8 +86,9 @@ BLOCK_HEADER = Record("block header", [
     ("name", "bytes[16]"), ("version", "u32"), ("size", "u32"), ("checksum", "u32"),
 ])
 DESCRIPTION = "description"
-VARIANTS = {"VNLA": "Vanilla Angband", "FAAN": "FAangband (or a variant of it)",
-            "PWMG": "PWMAngband"}
+VARIANTS = {"VNLA": "Vanilla Angband (or a game that writes its id: FAangband 2, Anquestria)",
+            "FAAN": "FAangband 1 (or a variant of it)", "PWMG": "PWMAngband", "XyGs": "Xygos",
+            "USIL": "NarSil or Beleriand", "ANGT": "Angstband"}
 
 # "Asira, L7 Zebra Priest" / "Brand, L12 High-Elf Mage, at DL5"
 _DESCRIPTION_RE = re.compile(
@@ -112,6 +113,9 @@ class Description:
     character_class: str = ""
     rest: str = ""
     text: str | None = None
+    # The game's 8-bit text: "latin-1" when the line's bytes are not UTF-8 (an older game's
+    # accented letter, one byte). The line is shown decoded and written back in the same bytes.
+    encoding: str = "utf-8"
     # True when the file's line is the one its decoded player (4.2) gives: then the
     # line is rebuilt from the player when written, so it follows name and level edits.
     from_player: bool = field(default=False, compare=False)
@@ -123,13 +127,14 @@ class Description:
         return f"{self.name}, L{self.level} {self.race} {self.character_class}{self.rest}"
 
     @classmethod
-    def from_line(cls, line: str, version: int = 1) -> Description:
+    def from_line(cls, line: str, version: int = 1, encoding: str = "utf-8") -> Description:
         m = _DESCRIPTION_RE.fullmatch(line)
         if m:
-            d = cls(version, m["name"], int(m["level"]), m["race"], m["cls"], m["rest"] or "")
+            d = cls(version, m["name"], int(m["level"]), m["race"], m["cls"], m["rest"] or "",
+                    encoding=encoding)
             if d.line == line:
                 return d
-        return cls(version, text=line)
+        return cls(version, text=line, encoding=encoding)
 
 
 @dataclass(slots=True)
@@ -189,8 +194,9 @@ class BlockSave:
     blocks: list[Block] = field(default_factory=list)
     magic: bytes = MAGIC
     trailing: bytes = b""
-    # The game whose layouts decoded the blocks ("" when none did); set when read.
+    # The game whose layouts decoded the blocks ("" when none did), and why: set when read.
     game: str = field(default="", compare=False)
+    game_reason: str = field(default="", compare=False)
 
     def _find(self, cls: type[_T]) -> _T | None:
         for b in self.blocks:
@@ -275,9 +281,20 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     """
     save, found = walk(data, report)
     trials: Trials = {}
-    game = choose_game(data, save.variant, found, trials)
+    why = ""
+    if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
+        # the server and players files: read by server_loaders, which savecraft has no layouts of
+        why = (f"a PWMAngband {pwm_file_kind(found)} file: savecraft has layouts of PWMAngband's "
+               "player files only (its server_loaders blocks are not decoded yet)")
+        game = None
+    else:
+        because: list[str] = []
+        game = choose_game(data, save.variant, found, trials, because)
+        why = "; ".join(because)
     save.game = game or ""
-    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials)
+    save.game_reason = why
+    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials,
+                      why=why if game is None else "")
     # Thousands of records, none of them garbage: unless something was wrong (a caught
     # error may leave a reference cycle behind), they go straight to the oldest generation.
     with gc_paused(keep=lambda: not report.problems):
@@ -299,7 +316,8 @@ def walk(data: bytes, report: Report) -> tuple[BlockSave, list[Found]]:
         magic, variant = r.record(FILE_HEADER, "header")
         save.magic = magic
         if variant != PWMG and magic != MAGIC:
-            report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101)", repr(magic))
+            report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101; the loader's "
+                         "check_header: 'incorrect file header')", repr(magic))
         if not all(0x20 <= b <= 0x7E for b in variant):
             report.error(4, "header.variant", "a 4-letter ASCII variant id such as 'VNLA'", repr(variant))
         save.variant = variant.decode("latin-1")
@@ -332,24 +350,34 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     text = raw_name.split(b"\0", 1)[0]
     if not text or not all(0x20 <= b <= 0x7E for b in text):
         rest = r.end - start
-        report.error(start, f"{path}.name", "a block name in printable ASCII",
+        report.error(start, f"{path}.name", "a block name in printable ASCII (the loader has a "
+                     "reader for no other: 'Savefile block can't be read')",
                      f"{raw_name!r}; the {rest} bytes from here are kept unread")
         r.pos = start
         return None
-    if raw_name[len(text):].strip(b"\0"):
-        report.error(start + len(text), f"{path}.name", "NUL bytes after the block name",
-                     repr(raw_name[len(text):]))
+    if raw_name[15]:  # next_blockheader: "Savefile is corrupted -- block header mangled"
+        report.error(start + 15, f"{path}.name", "a NUL 16th byte (the loader's 'block header "
+                     "mangled' check)", f"0x{raw_name[15]:02X}")
+    elif raw_name[len(text):].strip(b"\0"):  # cut off by the loader's my_strcpy: not read
+        report.warning(start + len(text), f"{path}.name", "NUL bytes after the block name",
+                       repr(raw_name[len(text):]))
     data_start = r.pos
+    if size > r.end - data_start:  # load_block reads fewer bytes than the size: the load fails
+        raise FormatError(data_start, f"{path}.data",
+                          f"{size} bytes (the loader's 'Savefile is corrupted -- couldn't load "
+                          f"block {text.decode('latin-1')}'; savecraft repair can say what is "
+                          "left to save)", f"the end of the file after {r.end - data_start} bytes")
     r.skip(size, f"{path}.data")
     total = byte_sum(memoryview(r.data)[data_start:data_start + size])
-    if total != checksum:
-        report.error(start + 24, f"{path}.checksum",
-                     f"0x{total:08X} (the sum of the {size} data bytes)", f"0x{checksum:08X}")
+    if total != checksum:  # the game writes it, and no loader compares it: a sign, not a refusal
+        report.warning(start + 24, f"{path}.checksum",
+                       f"0x{total:08X} (the sum of the {size} data bytes; the game's loader does "
+                       "not check it, savecraft repair recomputes it)", f"0x{checksum:08X}")
     pad = -size % 4
     at = r.pos
     padding = r.bytes(pad, f"{path}.padding")
-    if padding != PAD * pad:
-        report.error(at, f"{path}.padding", f"{pad} 'x' bytes up to a multiple of 4", repr(padding))
+    if padding != PAD * pad:  # skipped unread by the loader (next_blockheader rounds the size up)
+        report.warning(at, f"{path}.padding", f"{pad} 'x' bytes up to a multiple of 4", repr(padding))
     return Found(index, start, text.decode("latin-1"), version, data_start, size)
 
 
@@ -393,12 +421,9 @@ def _decode_description(data: bytes, version: int, at: int, path: str, report: R
                      "no NUL" if nul < 0 else f"{len(data) - nul - 1} bytes after the NUL")
         return RawBlock(DESCRIPTION, version, data, "not one NUL-terminated string")
     try:
-        line = data[:-1].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        report.warning(at + exc.start, f"{path}.data", "UTF-8 text",
-                       f"byte 0x{data[exc.start]:02X} (the block is kept as bytes)")
-        return RawBlock(DESCRIPTION, version, data, "not UTF-8")
-    return Description.from_line(line, version)
+        return Description.from_line(data[:-1].decode("utf-8"), version)
+    except UnicodeDecodeError:  # the game's 8-bit text: every byte is a Latin-1 letter
+        return Description.from_line(data[:-1].decode("latin-1"), version, "latin-1")
 
 
 # -- build -----------------------------------------------------------------------------------
@@ -446,7 +471,12 @@ def _player_line(save: BlockSave, d: Description) -> str | None:
 def block_data(block: Block, save: BlockSave | None = None, ctx: Context | None = None,
                path: str = "") -> bytes:
     if isinstance(block, Description):
-        return (description_line(save, block) if save is not None else block.line).encode("utf-8") + b"\0"
+        line = description_line(save, block) if save is not None else block.line
+        try:
+            return line.encode(block.encoding) + b"\0"
+        except (UnicodeEncodeError, LookupError):
+            raise FormatError(None, f"{path}.line", f"text the game's {block.encoding} can write",
+                              repr(line)) from None
     if isinstance(block, RawBlock):
         return block.data
     return encode(block, ctx if ctx is not None else Context(), path)
@@ -491,9 +521,17 @@ def info(save: BlockSave) -> dict[str, Any]:
             out["race"] = d.race
             out["class"] = d.character_class
     out.update(sheet.character_sheet(save))
+    if save.variant == PWMG.decode():
+        out["savefile_magic"] = ".".join(str(b) for b in save.magic)
+        kind = "player"
+        if save.blocks and block_name(save.blocks[0]) != "header":
+            kind = "players" if {block_name(b) for b in save.blocks} == {"player_names"} else "server"
+        if kind != "player":
+            out.update(sheet.pwm_server_summary(save, kind))
     out["variant"] = save.variant
     out["variant_name"] = VARIANTS.get(save.variant)
     out["game"] = save.game or None
+    out["game_reason"] = save.game_reason or None
     out["blocks"] = [{"name": block_name(b), "version": block_version(b),
                       "decoded": not isinstance(b, RawBlock),
                       "raw_bytes": len(b.data) if isinstance(b, RawBlock) else None}
@@ -575,16 +613,18 @@ def rebuild(folder: Path) -> BlockSave:
 
 
 def check(save: BlockSave, report: Report) -> None:
-    """Blocks named twice (the game would read only one), blocks the file's own game
-    cannot read, and values the game keeps consistent (:mod:`.sheet`)."""
+    """Blocks the file's own game cannot read (its loader's "couldn't load block"), and the
+    loader's checks on decoded values (:mod:`.sheet`). A block named twice is only a warning:
+    the loader reads both, the later one last, but a path by name reaches the first."""
     seen: set[str] = set()
     for i, b in enumerate(save.blocks):
         name = block_name(b)
         if name in seen:
-            report.error(None, f"blocks[{i}].name", "a block name not used before", repr(name))
+            report.warning(None, f"blocks[{i}].name", "a block name not used before", repr(name))
         seen.add(name)
         if isinstance(b, RawBlock) and b.failed:
-            report.error(None, f"blocks[{i}]", f"a {name!r} block its game's layout reads", b.reason)
+            report.error(None, f"blocks[{i}]", f"a {name!r} block its game's layout reads (the "
+                         "loader's 'Savefile is corrupted -- couldn't load block' check)", b.reason)
     sheet.check_consistency(save, report)
 
 
@@ -601,4 +641,5 @@ FORMAT = register(Format(
     check=check,
     validate_by_building=False,  # parse already re-encodes every decoded block
     suffixes=(".sav",),
+    repair=lambda data: importlib.import_module(f"{__package__}.repair").repair(data),
 ))

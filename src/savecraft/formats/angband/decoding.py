@@ -29,6 +29,55 @@ from .layouts import Context, Layout, LayoutError, NotCanonical, layout_of, layo
 
 ANCHOR = "player"
 
+# PWMAngband's first 4 bytes are its ``savefile_magic`` (src/server/savefile.c), and its loader
+# (check_header) loads a file only when they equal its own: they change with the layout, not
+# with every release (1.2.0 beta 2 writes 1.1.12.3). So the bytes, not a trial read, pick the
+# layouts, as the game does; bytes no layout set here was written for leave every block raw.
+PWM_LAYOUTS_BY_MAGIC = {bytes((1, 3, 0, 1)): "PWMAngband 1.3"}
+# Every savefile_magic PWMAngband's history has (git log of src/server/savefile.c), for the
+# reason a file of another one gives: which releases wrote it.
+PWM_MAGIC_RELEASES = {
+    bytes((1, 1, 12, 3)): "1.2.0 beta 2",
+    bytes((1, 3, 0, 1)): "1.3.0 to 1.4.0 beta 13",
+    bytes((1, 4, 0, 0)): "1.4.0 beta 14",
+    bytes((1, 4, 0, 1)): "1.4.0 (from November 2020)",
+    bytes((1, 5, 0, 0)): "1.5.0 alpha",
+    bytes((1, 5, 0, 1)): "1.5.0 beta",
+    bytes((1, 5, 0, 2)): "1.5.0 beta 5 to 1.5.x",
+    bytes((1, 6, 0, 0)): "1.6.0",
+    bytes((1, 6, 1, 0)): "1.6.1",
+    bytes((1, 6, 2, 0)): "1.6.2",
+}
+
+
+def pwm_file_kind(found: list[Found]) -> str:
+    """Which of PWMAngband's files this is, by its blocks, as the game knows by the file it
+    opens: a player file starts with "header" (player_savers), the players file holds only
+    "player_names", the server file the rest of server_savers (parties, houses, arenas...)."""
+    names = [f.name for f in found]
+    if names[:1] == ["header"]:
+        return "player"
+    if names and set(names) == {"player_names"}:
+        return "players"
+    return "server"
+
+
+def header_game(data: bytes, variant: str) -> tuple[str | None, str]:
+    """The game the file's header alone names (PWMAngband's savefile magic), and when its
+    layouts are not known, why not; ``(None, "")`` where the header names no game."""
+    if variant != "PWMG":
+        return None, ""
+    magic = bytes(data[:4])
+    game = PWM_LAYOUTS_BY_MAGIC.get(magic)
+    if game is not None:
+        return game, ""
+    shown = ".".join(str(b) for b in magic)
+    release = PWM_MAGIC_RELEASES.get(magic)
+    known = ", ".join(".".join(str(b) for b in m) for m in PWM_LAYOUTS_BY_MAGIC)
+    return None, (f"PWMAngband savefile magic {shown}" + (f" (written by PWMAngband {release})" if release
+                  else "") + f": the game loads only files with its own magic, and savecraft has "
+                  f"the layouts of magic {known} only")
+
 
 @dataclass(slots=True)
 class Found:
@@ -47,25 +96,38 @@ class Found:
 Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[str, str]]]
 
 
-def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None) -> str | None:
+def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None,
+                because: list[str] | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
-    hand-made player block, a game without a player layout), the game whose layouts read
+    hand-made player block, a file cut short before it, a game without a player layout),
+    the game whose layouts read
     the most blocks, provided they read all they claim but at most one.
 
     That second way reads every block in a trial; given ``trials``, what the chosen game's
-    trial read is kept there, so the :class:`Decoder` need not read it again.
+    trial read is kept there, so the :class:`Decoder` need not read it again. ``because``
+    receives the reason, for ``info`` (several games write one variant id: ``VNLA``).
     """
+    said = because if because is not None else []
+    named, why = header_game(data, variant)
+    if why:
+        return None
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
-    if anchor is None:  # a file cut short before its player block: too little to tell
-        return None
-    for layout in layouts_for(variant, anchor.name, anchor.version):
+    # No player block (a file cut short before it): the blocks before the cut decide, below.
+    for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
+        if named is not None and layout.game != named:
+            continue
         games.append(layout.game)
-        if _reads(data, layout, anchor, Context()):
+        if anchor is not None and _reads(data, layout, anchor, Context()):
+            said.append(f"its player block reads exactly with the {layout.game} layout"
+                        + (f" (and the {named} savefile magic says so)" if named else ""))
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
-    best, best_read, best_kept = None, 0, {}
+    if named is not None:
+        games = [named] if named in games else []
+    best, best_read, best_known, best_kept = None, 0, 0, {}
+    tied = False
     for game in games:
         ctx, read, known = Context(), 0, 0
         kept: Trials = {}
@@ -80,10 +142,20 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                     if trials is not None:
                         kept[f.index, id(lay)] = (before, model, ctx.values.copy(), ctx.source.copy())
                     break
-        if known >= 3 and read >= known - 1 and read > best_read:
-            best, best_read, best_kept = game, read, kept
+        if known >= 3 and read >= known - 1:
+            if read > best_read:
+                best, best_read, best_known, best_kept = game, read, known, kept
+                tied = False
+            elif read == best_read:
+                tied = True  # two games read as much: a guess, which is not shown as a fact
+    if tied:
+        return None
     if trials is not None:
         trials.update(best_kept)
+    if best is not None:
+        said.append(("the file has no player block" if anchor is None else
+                     "no layout reads its player block") + f", and {best}'s layouts read "
+                    f"{best_read} of the {best_known} blocks they have a layout for")
     return best
 
 
@@ -115,8 +187,9 @@ class Decoder:
     """Decodes blocks in file order, carrying the context earlier blocks set."""
 
     def __init__(self, data: bytes, variant: str, game: str | None, report: Report,
-                 verify: bool = True, trials: Trials | None = None) -> None:
+                 verify: bool = True, trials: Trials | None = None, why: str = "") -> None:
         self.data = data
+        self.why = why  # when given: why no block of this file has a layout (not a fault)
         # Trial reads of choose_game, used where the context is the same as the trial's was
         # (a decode is a function of the bytes and the context) and no spans are recorded.
         self.trials = trials if trials and active_sink() is None else None
@@ -140,7 +213,10 @@ class Decoder:
     def decode(self, f: Found) -> Decoded:
         layouts = self.layouts(f)
         if not layouts:
-            if self.game is None:
+            unknown = self.why or header_game(self.data, self.variant)[1]
+            if unknown:
+                why = unknown
+            elif self.game is None:
                 why = (f"no layout for variant {self.variant!r} reads this file's player block"
                        if any(layouts_for(self.variant, ANCHOR, v) for v in range(1, 9))
                        else f"no layouts for variant {self.variant!r}")

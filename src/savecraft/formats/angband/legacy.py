@@ -9,7 +9,12 @@ bytes (``v_check``), then the sum of the stored bytes after the version
 bytes, that first checksum included (``x_check``).
 
 savecraft does not decode these files (their layout changed with almost
-every release), but it must not call them "unknown" either. The sniffer
+every release), but it must not call them "unknown" either. Sil (and Sil-Q)
+kept writing this format long after Angband left it; a Sil file is told apart
+by what its loader reads first (``rd_savefile_new_aux`` of Sil 1.3's
+``load.c``): 8 spare bytes after ``sf_saves``, then ``rd_randomizer`` strips
+8 more before ``Rand_place`` (below 64), where Angband's randomizer has a u16
+and ``Rand_place`` at byte 26 and the state, never 16 zero bytes, from byte 28. The sniffer
 accepts a file only when both checksums hold, which no other format's
 bytes do by accident; parsing then raises
 :class:`~savecraft.errors.UnsupportedFormatError` naming the version.
@@ -27,6 +32,7 @@ from .sniffing import byte_sum
 
 VERSION_BYTES = 4
 MIN_SIZE = VERSION_BYTES + 8 + 8  # version, some content, two checksums
+RAND_DEG = 64  # the randomizer's state words: Rand_place is below it
 MAX_SIZE = 16 << 20  # far above any real one; keeps sniffing other big files cheap
 
 
@@ -40,6 +46,7 @@ class LegacyHeader:
     extra: int
     saved_at: int  # sf_when: Unix time of the save (decoded bytes 8-11)
     times_saved: int  # sf_saves (decoded bytes 14-15)
+    game: str = "Angband"  # "Sil" when the bytes after the header are laid out as Sil writes them
 
     @property
     def version(self) -> str:
@@ -75,10 +82,12 @@ def identify(data: bytes) -> LegacyHeader | None:
     x_check = byte_sum(memoryview(stored)[VERSION_BYTES:n - 4])
     if _u32(decoded, n - 8) != v_check or _u32(decoded, n - 4) != x_check or not x_check:
         return None  # (all-zero content would "match" too: not evidence of anything)
+    sil = n >= 34 + 8 and not any(decoded[16:32]) and int.from_bytes(decoded[32:34], "little") < RAND_DEG
     return LegacyHeader(
         int(data[0]), int(data[1]), int(data[2]), int(data[3]),
         saved_at=_u32(decoded, 8),
         times_saved=int.from_bytes(decoded[14:16], "little"),
+        game="Sil" if sil else "Angband",
     )
 
 
@@ -90,8 +99,10 @@ class LegacySaveRefused(UnsupportedFormatError):
     """A pre-3.1 savefile, refused; ``model`` is the file, so ``savecraft info`` still shows what it is."""
 
     def __init__(self, save: LegacySave, header: LegacyHeader) -> None:
-        super().__init__(None, "", f"a pre-3.1 Angband savefile (version {header.version}), "
-                         "which savecraft does not decode")
+        what = (f"a Sil savefile (version {header.version}; Sil writes the XOR-chained format of "
+                "pre-3.1 Angband, not Angband's block format)" if header.game == "Sil"
+                else f"a pre-3.1 Angband savefile (version {header.version})")
+        super().__init__(None, "", f"{what}, which savecraft does not decode")
         self.model = save
 
 
@@ -121,6 +132,7 @@ def info(save: LegacySave) -> dict[str, Any]:
     header = identify(save.data)
     return {
         "decoded": False,  # recognised only: savecraft does not decode these files
+        "game": header.game if header else None,
         "version": header.version if header else None,
         "version_major": header.major if header else None,
         "version_minor": header.minor if header else None,

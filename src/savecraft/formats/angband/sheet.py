@@ -1,11 +1,16 @@
-"""The top of a character sheet from a decoded save, and the values the game keeps consistent.
+"""The top of a character sheet from a decoded save, and the loader checks a decoded save must pass.
 
 ``info`` shows what a player looks for first (name, race, class, level,
-experience, gold, hit and spell points, stats, depth, turns, equipment and
-pack by name); :func:`check_consistency` refuses what the game would not
-have written: experience above its maximum, a stat above its maximum or
-outside 3 to 18/100, hit or spell points above their maximum, a stack of
-no objects.
+experience, gold, hit and spell points, stats, depth, turns, alive or dead
+and what killed the character, equipment and pack by name).
+
+:func:`check_consistency` makes only the checks the game's own loader makes
+(``rd_player`` of ``load.c``, 4.0 to 4.2): the game is the judge of its
+files. It loads a dead character (hit points below zero: that is how it
+marks one), experience above its maximum (a drained character), gold or
+stats it would never roll, an object whose known copy counts differently,
+so none of those is a problem. What it refuses, savecraft refuses, naming
+the loader's check.
 """
 
 from __future__ import annotations
@@ -13,13 +18,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Report
-from .layouts.character import MAX_LEVEL, STAT_NAMES, STAT_RANGE, Player, stat_text
+from .layouts.character import MAX_LEVEL, STAT_NAMES, Player, stat_text
 
 if TYPE_CHECKING:
     from .block import BlockSave
 
-MAX_STACK = 40  # z_info->stack_size of 4.2: the most objects one gear slot holds
-MAX_GOLD = 2**31 - 1
+# Race and class names by index, for the games that store indexes: Vanilla 4.0.0 to 4.0.5
+# (lib/gamedata/p_race.txt and class.txt give each its ``name:INDEX:NAME``; the same at every
+# 4.0 tag). A dead character's menu line no longer names them, so these do.
+VANILLA40_RACES = ("Human", "Half-Elf", "Elf", "Hobbit", "Gnome", "Dwarf", "Half-Orc", "Half-Troll",
+                   "Dunadan", "High-Elf", "Kobold")
+VANILLA40_CLASSES = ("Warrior", "Mage", "Priest", "Rogue", "Ranger", "Paladin")
+# The loader's own words for its checks, which a validate error quotes.
+LOADER_LEVEL = "load.c rd_player: 'Invalid player level' (1 to PY_MAX_LEVEL)"
 
 
 def character_sheet(save: BlockSave) -> dict[str, Any]:
@@ -30,6 +41,10 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if who is not None:
         out.update({"name": who.full_name, "race": who.race, "class": who.character_class})
+    elif save.game == "Vanilla 4.0" and hasattr(p, "prace"):  # race, class by index
+        out.update({"name": getattr(p, "full_name", ""),
+                    "race": _by_index(VANILLA40_RACES, p.prace),
+                    "class": _by_index(VANILLA40_CLASSES, getattr(p, "pclass", -1))})
     elif save.description is not None and save.description.text is None:  # race, class by index
         d = save.description
         out.update({"name": getattr(p, "full_name", d.name), "race": d.race, "class": d.character_class})
@@ -49,11 +64,10 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         out["depth"] = dungeon.depth
     if getattr(p, "max_depth", None) is not None:  # FAangband keeps stages, no maximum depth
         out["max_depth"] = p.max_depth  # type: ignore[union-attr]
-    misc = save.misc
-    if misc is not None and isinstance(p, Player):
+    misc = _misc(save)
+    if misc is not None and isinstance(getattr(misc, "turn", None), int):
         out["turns"] = misc.turn
-        if misc.is_dead:
-            out["dead"] = p.died_from
+    out.update(_state(misc, p))
     gear = save.gear
     if gear is not None and isinstance(p, Player):
         slots = p.body
@@ -63,32 +77,129 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     return out
 
 
+def _by_index(names: tuple[str, ...], index: int) -> str | None:
+    return names[index] if 0 <= index < len(names) else None
+
+
+def _misc(save: BlockSave) -> Any:
+    """The decoded ``misc`` block of whichever game (each has ``is_dead``, ``total_winner``)."""
+    from .block import RawBlock, block_name
+
+    return next((b for b in save.blocks if not isinstance(b, RawBlock) and block_name(b) == "misc"
+                 and hasattr(b, "is_dead")), None)
+
+
+def _state(misc: Any, p: Any) -> dict[str, Any]:
+    """``state``: alive, winner (won, still playing), dead, or retired (won, then ended the game:
+    the game then writes "Ripe Old Age" as the cause); ``dead``: what killed the character."""
+    if misc is None:
+        return {}
+    won = bool(getattr(misc, "total_winner", 0))
+    if not getattr(misc, "is_dead", 0):
+        return {"state": "winner" if won else "alive"}
+    cause = getattr(p, "died_from", None)
+    return {"state": "retired" if won else "dead", "dead": cause}
+
+
 def check_consistency(save: BlockSave, report: Report) -> None:
+    """The loader's own checks on what a decoded player holds (after an edit, mostly: a file
+    that breaks them does not decode in the first place). Nothing the loader lets through."""
     p = save.player
-    if p is not None:
-        if not 1 <= p.lev <= MAX_LEVEL:
-            report.error(None, "player.lev", f"a level from 1 to {MAX_LEVEL}", str(p.lev))
-        if p.au < 0:
-            report.error(None, "player.au", f"gold from 0 to {MAX_GOLD}", str(p.au))
-        if not 0 <= p.exp <= p.max_exp:
-            report.error(None, "player.exp", f"experience from 0 to max_exp ({p.max_exp})", str(p.exp))
-        if not 0 <= p.chp <= p.mhp:
-            report.error(None, "player.chp", f"hit points from 0 to mhp ({p.mhp})", str(p.chp))
-        if not 0 <= p.csp <= p.msp:
-            report.error(None, "player.csp", f"spell points from 0 to msp ({p.msp})", str(p.csp))
-        lo, hi = STAT_RANGE
-        for i, (cur, top) in enumerate(zip(p.stat_cur, p.stat_max)):
-            if not lo <= top <= hi:
-                report.error(None, f"player.stat_max[{i}]", f"a stat from {lo} to {hi} (18/100)", str(top))
-            if not lo <= cur <= top:
-                report.error(None, f"player.stat_cur[{i}]", f"a stat from {lo} to stat_max ({top})",
-                             str(cur))
-    gear = save.gear
-    if gear is not None:
-        for i, g in enumerate(gear.items):
-            if not 1 <= g.item.number <= MAX_STACK:
-                report.error(None, f"gear.items[{i}].quantity", f"1 to {MAX_STACK} objects",
-                             str(g.item.number))
-            if g.known.number != g.item.number:
-                report.error(None, f"gear.items[{i}].known.number",
-                             f"the object's own number ({g.item.number})", str(g.known.number))
+    if p is not None and not 1 <= p.lev <= MAX_LEVEL:
+        report.error(None, "player.lev", f"a level from 1 to {MAX_LEVEL} ({LOADER_LEVEL})", str(p.lev))
+
+
+# -- PWMAngband's server and players files --------------------------------------------------
+
+
+class _Short(Exception):
+    """The block ends before the record the summary reads (a damaged block: counts only)."""
+
+
+class _Cursor:
+    """A bounded little-endian reader over one raw block, for the summary's few reads."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.pos = data, 0
+
+    def int(self, size: int, signed: bool = False) -> int:
+        if self.pos + size > len(self.data):
+            raise _Short
+        self.pos += size
+        return int.from_bytes(self.data[self.pos - size:self.pos], "little", signed=signed)
+
+    def string(self) -> str:
+        """rd_string: bytes up to a NUL, in the game's 8-bit text (shown as Latin-1 when not UTF-8)."""
+        end = self.data.find(b"\0", self.pos)
+        if end < 0:
+            raise _Short
+        raw, self.pos = self.data[self.pos:end], end + 1
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return raw.decode("latin-1")
+
+
+def pwm_server_summary(save: BlockSave, kind: str) -> dict[str, Any]:
+    """Players, parties, houses, arenas and the wilderness of a PWMAngband server (or players)
+    file, read as the 1.3 ``rd_player_names``, ``rd_parties``, ``rd_houses``, ``rd_arenas`` and
+    ``rd_wilderness`` read them (src/server/load.c at draconisPW/PWMAngband a5e06d7). These
+    blocks stay raw (no layout yet): the summary only reads them, as far as they go."""
+    from .block import RawBlock
+
+    raw = {b.name: b.data for b in save.blocks if isinstance(b, RawBlock)}
+    out: dict[str, Any] = {"pwmangband_file": kind}
+    magic = tuple(save.magic)
+    if not (1, 3, 0, 1) <= magic <= (1, 6, 2, 0):  # blocks read the same from 1.3.0.1 to 1.6.2.0,
+        return out  # but for player_names' leading id; of the others savecraft knows nothing
+    if "player_names" in raw:
+        c, names = _Cursor(raw["player_names"]), []
+        try:
+            if magic >= (1, 4, 0, 0):  # 1.4.0 beta 14 on: the current player id comes first
+                out["player_id"] = c.int(4, signed=True)
+            count = c.int(4)
+            out["player_count"] = count
+            for _ in range(count):
+                c.int(4), c.int(4)  # id, account
+                names.append(c.string())
+                c.int(4), c.int(4)  # death turn (era, turn)
+        except _Short:
+            pass
+        out["players"] = names
+    if "parties" in raw:
+        c, parties = _Cursor(raw["parties"]), []
+        try:
+            for _ in range(c.int(2)):  # MAX_PARTIES slots
+                name, owner, members = c.string(), c.string(), c.int(4, signed=True)
+                c.int(4), c.int(4)  # created (era, turn)
+                if members > 0:
+                    parties.append(f"{name} (owner {owner}, {members} members)")
+        except _Short:
+            pass
+        out["parties"] = parties
+    if "houses" in raw:
+        c = _Cursor(raw["houses"])
+        try:
+            count = c.int(2)
+            out["house_count"] = count
+            owned = 0
+            for _ in range(count):
+                c.pos += 6 + 4 + 4  # corners, door, wilderness position, price
+                owner_id = c.int(4, signed=True)
+                c.string()  # owner's name
+                c.pos += 3  # colour, state, free
+                owned += owner_id != 0
+            out["houses_owned"] = owned
+        except _Short:
+            pass
+    if "arenas" in raw:
+        try:
+            out["arena_count"] = _Cursor(raw["arenas"]).int(2)
+        except _Short:
+            pass
+    if "wilderness" in raw:
+        try:
+            out["wilderness_radius"] = _Cursor(raw["wilderness"]).int(2)
+        except _Short:
+            pass
+    return out
