@@ -35,6 +35,13 @@ class Format:
     writes the parts of a file as ordinary files and returns their paths, and
     ``rebuild(folder)`` reads such a folder back into a model (after edits to
     its files; unchanged, the model builds the original bytes).
+    ``summary(model)``: the studio's overview of a file (a character sheet, a
+    server's players, a game's maps and scripts) as plain data, never HTML;
+    its schema is :mod:`savecraft.studio.views`'s. None: the studio shows the
+    field tree only. ``field_hint(path, value)``: for one field, the value as
+    the game shows it (``shown``: a date, a stat's 18/100) and the range the
+    game allows (``allowed``: what the edit path enforces, not the storage
+    type's range), either may be absent.
     ``validate_by_building``: validation also builds a model that parsed
     cleanly and reports what the writer refuses (for formats whose reader
     accepts values their writer does not; off where building is costly).
@@ -52,6 +59,8 @@ class Format:
     check: Callable[[Any, Report], None] | None = None
     suffixes: tuple[str, ...] = field(default_factory=tuple)
     validate_by_building: bool = False
+    summary: Callable[[Any], dict[str, Any]] | None = None
+    field_hint: Callable[[str, Any], dict[str, str] | None] | None = None
 
 
 _FORMATS: dict[str, Format] = {}
