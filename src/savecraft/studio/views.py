@@ -17,7 +17,10 @@ HTML; the page lays it out without knowing the format::
                                           "layers": [{"id", "name"}]}]}
 
 ``path`` is a field path: the page selects that field in the tree. A column
-of ``"type": "date"`` holds Unix seconds and is shown as ISO 8601 UTC.
+of ``"type": "date"`` holds Unix seconds and is shown as ISO 8601 UTC;
+``"number"`` is a quantity (sorted as a number, shown with separators),
+``"id"`` a number that names something (sorted as a number, shown plain,
+searchable as text).
 
 Tables can be long (50,000 players): the summary sends each table's first
 page, and :func:`table_page` sorts, searches and pages the rest here, from a
@@ -118,7 +121,7 @@ def table_page(doc: Document, table: str, sort: str, descending: bool, query: st
         cache = found["_sorted"]
         if sort not in cache:  # sorted once per column; descending is the same list read backwards
             col = keys.index(sort)
-            number = found["columns"][col].get("type") in ("number", "date")
+            number = found["columns"][col].get("type") in ("number", "date", "id")
             cache[sort] = sorted(rows, key=(lambda r: (r["cells"][col] is None, r["cells"][col] or 0)) if number
                                  else (lambda r: str(r["cells"][col]).casefold()))
         rows = cache[sort]
@@ -126,7 +129,7 @@ def table_page(doc: Document, table: str, sort: str, descending: bool, query: st
             rows = rows[::-1]
     if query:  # the text columns (names, languages, status): numbers and dates are sorted, not searched
         q = query.casefold()
-        text = [i for i, c in enumerate(found["columns"]) if c.get("type") not in ("number", "date")]
+        text = [i for i, c in enumerate(found["columns"]) if c.get("type") not in ("number", "date")]  # ids: searched
         rows = [r for r in rows if any(q in str(r["cells"][i]).casefold() for i in text)]
     start = max(0, min(start, max(0, len(rows) - 1)))
     return {"id": table, "total": len(rows), "start": start, "sort": sort, "descending": descending,

@@ -37,7 +37,7 @@ def summary(save: QfgSave) -> dict[str, Any]:
     inventory = {
         "kind": "table", "id": "inventory", "title": "Inventory",
         "columns": [{"key": "index", "label": "#", "type": "number"},
-                    {"key": "sprite_id", "label": "Item (sprite id)", "type": "number"},
+                    {"key": "sprite_id", "label": "Item (sprite id)", "type": "id"},
                     {"key": "amount", "label": "Amount", "type": "number"},
                     {"key": "unique", "label": "Unique", "type": "number"}],
         "rows": [{"path": f"inventory[{i}]", "cells": [i, it.sprite_id, it.amount, it.unique]}

@@ -138,7 +138,8 @@ def summary(game: Game) -> dict[str, Any]:
         {"label": "Languages", "value": ", ".join(t.language for t in game.translations) or "none"},
     ]
     if game.source is not None:
-        facts.append({"label": "File", "value": f"{len(game.source) / 2**20:,.1f} MiB"})
+        n = len(game.source)
+        facts.append({"label": "File", "value": f"{n / 2**20:,.1f} MiB" if n >= 2**20 else f"{n / 1024:,.1f} KiB"})
     sections: list[dict[str, Any]] = [{"kind": "facts", "title": "Game", "items": facts}]
 
     maps: list[dict[str, Any]] = []
