@@ -251,6 +251,7 @@ async function loadProblems(docId) {
   }, p.text));
   $("problems").replaceChildren(...(items.length ? items : [el("p", { class: "ok" }, "valid: validate finds no problem")]),
     ...answer.notes.map((n) => el("p", { class: "hint" }, n)));
+  if (studio.timings[docId] && !studio.timings[docId].problemsPaint) studio.timings[docId].problemsPaint = performance.now();
   document.body.dataset.problemsReady = docId;
 }
 
