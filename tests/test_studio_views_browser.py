@@ -246,6 +246,7 @@ def test_inspector_find_and_raw_patch(page: Any, folder: Path, shots: Path) -> N
     at = data.find(b"Aduial")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "find-input"
+    assert page.input_value("#find-input") == ""  # the key opened find; it was not typed into it
     page.fill("#find-input", "Aduial")
     page.press("#find-input", "Enter")
     page.wait_for_selector(f"body[data-found='file:{at}']")

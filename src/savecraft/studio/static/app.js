@@ -16,6 +16,10 @@ const tree = new Tree($("tree"), { onSelect: (node) => showField(node) });
 const hexView = new HexView($("hex"), {
   onByteClick: (space, offset) => byteClicked(space, offset),
   onCursor: (space, offset) => inspectByte(space, offset),
+  onFirstPaint: (docId) => {
+    if (studio.timings[docId] && !studio.timings[docId].bytesPaint) studio.timings[docId].bytesPaint = performance.now();
+    document.body.dataset.bytesReady = docId;
+  },
 });
 
 // An action started by a click or a key: its error is shown (busy() toasts it) and goes no further,
@@ -106,10 +110,11 @@ async function activate(docId) {
   timing.treePaint = performance.now();
   timing.fromActivate = timing.treePaint - started;
   document.body.dataset.treeReady = docId;
+  // Problems come from validate, which needs no field spans: they load beside the bytes, not after.
+  loadProblems(docId).catch((err) => $("problems").replaceChildren(el("p", { class: "hint" }, err.message)));
   await hexView.setDoc(docId);
   timing.hexPaint = performance.now();
   document.body.dataset.hexReady = docId;
-  loadProblems(docId).catch((err) => $("problems").replaceChildren(el("p", { class: "hint" }, err.message)));
   await summary.catch(() => {});
   loadPictures(docId).catch(() => {});
 }
@@ -635,7 +640,10 @@ function typing(target) {
   return target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName));
 }
 
-window.addEventListener("keydown", act(async (e) => {
+// Keys are handled synchronously (so preventDefault works: "/" is not typed into the find box, an
+// arrow does not also scroll the tree); the work they start runs through act().
+const TREE_KEYS = new Set(["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End", "Enter", " "]);
+window.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape") {
     if (!$("compare").hidden) $("compare").hidden = true;
@@ -643,15 +651,17 @@ window.addEventListener("keydown", act(async (e) => {
     return;
   }
   if (typing(e.target)) return;
-  if (e.target.closest && e.target.closest(".tree") && studio.view === "fields") {
-    if (await tree.key(e)) { e.preventDefault(); return; }
+  if (e.target.closest && e.target.closest(".tree") && studio.view === "fields" && TREE_KEYS.has(e.key)) {
+    e.preventDefault();
+    act(() => tree.key(e))();
+    return;
   }
   const views = { 1: "overview", 2: "fields", 3: "pictures" };
-  if (views[e.key]) { setView(views[e.key]); e.preventDefault(); }
-  else if (e.key === "/") { setView("fields"); finder.input.focus(); finder.input.select(); e.preventDefault(); }
+  if (views[e.key]) { e.preventDefault(); setView(views[e.key]); }
+  else if (e.key === "/") { e.preventDefault(); setView("fields"); finder.input.focus(); finder.input.select(); }
   else if (e.key === "t") cycleTheme();
   else if (e.key === "?") $("keys").showModal();
-}));
+});
 
 for (const b of $("views").querySelectorAll("button")) b.addEventListener("click", () => setView(b.dataset.view));
 $("theme-button").addEventListener("click", cycleTheme);

@@ -11,7 +11,8 @@ const ROW_HEIGHT = 18;
 const MAX_SCROLL = 8_000_000; // px: browsers cap element heights, so huge spaces scroll scaled
 
 export class HexView {
-  constructor(root, { onByteClick = null, onCursor = null, title = "" } = {}) {
+  constructor(root, { onByteClick = null, onCursor = null, onFirstPaint = null, title = "" } = {}) {
+    this.onFirstPaint = onFirstPaint; // the file's bytes are on screen (before the spans tint them)
     this.root = root;
     this.onByteClick = onByteClick;
     this.onCursor = onCursor; // the byte under the cursor moved (a click, or the arrow keys)
@@ -37,12 +38,32 @@ export class HexView {
     new ResizeObserver(() => this.schedule()).observe(this.viewport);
   }
 
+  // The file's bytes are painted at once, untinted (they need no field spans); the spaces list and
+  // the tinted pages follow when the server has recorded the spans (seconds on a huge save).
   async setDoc(docId) {
     this.docId = docId;
     this.pages.clear();
     this.selected = [];
+    this.space = "file";
+    this.spaces = null;
+    this.cursor = null;
+    const quick = await get(docUrl(docId, "bytes"), { offset: 0, length: PAGE });
+    if (this.docId !== docId) return;
+    this.size = quick.size;
+    this.spaceSelect.replaceChildren(el("option", { value: "file" }, `file (${quick.size.toLocaleString()} bytes)`));
+    this.spacer.style.height = `${Math.min(this.totalRows() * ROW_HEIGHT, MAX_SCROLL)}px`;
+    this.viewport.scrollTop = 0;
+    const untinted = (index) => get(docUrl(docId, "bytes"), { offset: index * PAGE, length: PAGE }).then((p) => preparePage(p));
+    this.quickPages = untinted;
+    this.pages.set("file:0", Promise.resolve(preparePage(quick)));
+    await this.render();
+    this.firstPaint = performance.now();
+    if (this.onFirstPaint) this.onFirstPaint(docId);
     await this.loadSpaces();
-    await this.show("file", 0);
+    if (this.docId !== docId) return;
+    this.quickPages = null;
+    this.pages.clear();
+    await this.show(this.space, this.firstOffset());
   }
 
   async refresh() {
@@ -107,7 +128,8 @@ export class HexView {
     const key = `${this.space}:${index}`;
     let page = this.pages.get(key);
     if (!page) {
-      page = get(docUrl(this.docId, "hex"), { space: this.space, offset: index * PAGE, length: PAGE }).then((p) => preparePage(p));
+      page = this.quickPages && this.space === "file" ? this.quickPages(index)
+        : get(docUrl(this.docId, "hex"), { space: this.space, offset: index * PAGE, length: PAGE }).then((p) => preparePage(p));
       this.pages.set(key, page);
     }
     return page;
