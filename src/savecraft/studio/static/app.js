@@ -96,6 +96,7 @@ async function activate(docId) {
   $("details").replaceChildren(el("p", { class: "hint" }, "Select a field in the tree, or click a byte."));
   $("inspector").replaceChildren(el("p", { class: "hint" }, "Click a byte to read it as every number type."));
   const timing = (studio.timings[docId] = { started });
+  $("view-pictures").hidden = true; // until this file's pictures are listed
   // The overview and the tree load side by side; the view the person chose paints first.
   const summary = loadSummary(docId).then(async (answer) => {
     if (studio.current !== docId) return;
@@ -105,6 +106,8 @@ async function activate(docId) {
     document.body.dataset.overviewReady = docId;
     return answer;
   });
+  // Pictures after the overview (it says which it draws itself), not after the bytes.
+  summary.catch(() => {}).then(() => loadPictures(docId)).catch(() => {});
   await tree.setDoc(docId);
   await frame();
   timing.treePaint = performance.now();
@@ -115,8 +118,6 @@ async function activate(docId) {
   await hexView.setDoc(docId);
   timing.hexPaint = performance.now();
   document.body.dataset.hexReady = docId;
-  await summary.catch(() => {});
-  loadPictures(docId).catch(() => {});
 }
 
 async function openPath(path) {
