@@ -58,12 +58,13 @@ def _iso(ts: Any) -> Any:
 
 def full_summary(doc: Document) -> dict[str, Any] | None:
     """The plugin's summary of the document's current bytes (cached), None when it has none."""
+    data = doc.data
+    with _cache_lock:
+        hit = _cache.get(doc.id)
+    if hit is not None and hit[0] is data:
+        return hit[1]  # without the document's lock: the spans may hold it for seconds on a huge save
     with doc.lock:
         data = doc.data
-        with _cache_lock:
-            hit = _cache.get(doc.id)
-        if hit is not None and hit[0] is data:
-            return hit[1]
         hook = doc.format.summary
         result = hook(doc.model) if hook is not None else None
         if result is not None:
