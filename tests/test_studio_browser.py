@@ -94,6 +94,7 @@ def page(browser: Any, studio: str) -> Iterator[Any]:
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(studio)
     pg.wait_for_selector("body[data-ready='1']")
+    pg.click("#view-fields")  # these tests work in the field tree (the page opens on the overview)
     yield pg
     pg.close()
     assert not errors, errors
@@ -240,6 +241,7 @@ def test_drop_a_file_on_the_page(page: Any) -> None:
         window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
     }""", base64.b64encode(data).decode())
     page.wait_for_selector("#tabs button.active:has-text('dropped.sav')")
+    page.click("#view-overview")  # a player save's preview is on its overview
     page.wait_for_selector(".picture[data-name='preview'][data-drawn]")
     pixels, colours = drawn_pixels(page, ".picture[data-name='preview'] canvas")
     assert pixels == 256 * 256 and colours > 3
@@ -264,12 +266,16 @@ def drawn_pixels(page: Any, selector: str) -> tuple[int, int]:
 
 def test_game_map_and_atlas_are_drawn(page: Any) -> None:
     page.click("#tabs button:has-text('game.tng')")
+    page.click("#view-overview")  # the maps, large, on the game's overview
     page.wait_for_selector(".picture[data-name='map-0'][data-drawn]")
+    page.wait_for_selector(".picture[data-name='atlases-0']", state="attached")
+    page.click("#view-pictures")  # atlases, sprites and scripts
     page.wait_for_selector(".picture[data-name='atlases-0'][data-drawn]")
     pixels, colours = drawn_pixels(page, ".picture[data-name='map-0'] canvas")
     assert pixels > 10_000 and colours > 3
     pixels, colours = drawn_pixels(page, ".picture[data-name='atlases-0'] canvas")
     assert pixels > 100 and colours > 3
+    page.click("#view-overview")
     fitted = drawn_pixels(page, ".picture[data-name='map-0'] canvas")
     page.click(".picture[data-name='map-0'] .layers button:has-text('+')")
     zoomed = drawn_pixels(page, ".picture[data-name='map-0'] canvas")

@@ -54,6 +54,13 @@ class Format:
     ``repair(data)`` finds the damage a format can mend (a cut or overrunning
     part, a wrong checksum or size) and returns a :class:`Repair`; formats
     without it get the generic one of ``savecraft repair``.
+    ``summary(model)``: the studio's overview of a file (a character sheet, a
+    server's players, a game's maps and scripts) as plain data, never HTML;
+    its schema is :mod:`savecraft.studio.views`'s. None: the studio shows the
+    field tree only. ``field_hint(path, value)``: for one field, the value as
+    the game shows it (``shown``: a date, a stat's 18/100) and the range the
+    game allows (``allowed``: what the edit path enforces, not the storage
+    type's range), either may be absent.
     ``validate_by_building``: validation also builds a model that parsed
     cleanly and reports what the writer refuses (for formats whose reader
     accepts values their writer does not; off where building is costly).
@@ -72,6 +79,8 @@ class Format:
     suffixes: tuple[str, ...] = field(default_factory=tuple)
     validate_by_building: bool = False
     repair: Callable[[bytes], Repair] | None = None
+    summary: Callable[[Any], dict[str, Any]] | None = None
+    field_hint: Callable[[str, Any], dict[str, str] | None] | None = None
 
 
 _FORMATS: dict[str, Format] = {}

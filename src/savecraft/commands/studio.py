@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as the shell and the other commands report Ctrl-C
+
 if TYPE_CHECKING:
     from ..studio.documents import Workspace
 
@@ -62,7 +64,13 @@ def _seconds(text: str) -> float:
     return n
 
 
+WILDCARDS = {"0.0.0.0": "127.0.0.1", "::": "::1"}
+
+
 def _address(host: str, port: int, token: str) -> str:
+    """The address to open. A wildcard (``0.0.0.0``, ``::``) is where the server listens, not an
+    address a browser can open, so the loopback address of its family stands in for it."""
+    host = WILDCARDS.get(host, host)
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/?token={token}"
 
@@ -114,6 +122,9 @@ async def _serve(args: argparse.Namespace, workspace: Workspace) -> None:
     url = _address(args.host, port, token)
     print(f"savecraft studio: {len(workspace.documents)} file(s) open", flush=True)
     print(f"    {url}", flush=True)
+    if args.host in WILDCARDS:
+        print(f"    (listening on every address: from another machine, use this machine's address "
+              f"with port {port} and the same token)", flush=True)
     print("Open that address in a browser (it holds the access token). Ctrl-C stops the studio.",
           flush=True)
     private: str | None = None
@@ -152,7 +163,10 @@ def cmd_studio(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_serve(args, workspace))
     except KeyboardInterrupt:
-        pass
+        # Stopped by Ctrl-C, as always: the shell's convention for "ended by SIGINT" is 128 + 2,
+        # so a script that starts the studio can tell an interruption from a clean end.
+        print("savecraft studio: stopped", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     return EXIT_OK
 
 

@@ -82,9 +82,13 @@ def _game_listing(game: Any) -> list[dict[str, Any]]:
         for i, _ in enumerate(getattr(sec, "entries", ()) if sec is not None else ()):
             out.append({"name": f"{kind}-{i}", "kind": "image", "title": f"{title} {i}",
                         "path": f"{_section_path(game, k)}.entries[{i}].asset"})
+    from ..formats.tirnanog.game.refs import describe
+    from ..formats.tirnanog.game.sections.common import SpriteRef
+
     for kind in SPRITE_KINDS:
         sec = _section(game, kind)
         k = _section_index(game, kind)
+        cat = int(getattr(sec, "CATEGORY", -1)) if sec is not None else -1
         for i, sprite in enumerate(list(getattr(sec, "sprites", ()))[:SPRITE_LIMIT] if sec is not None else ()):
             try:
                 anims = sprite.asset.value.animations
@@ -94,8 +98,12 @@ def _game_listing(game: Any) -> list[dict[str, Any]]:
                 n = len(anim.frames)
                 if not n:
                     continue
+                try:  # named as references to it read: "tiles sprite 3 (object 'Sword')"
+                    named = describe(game, "sprite", SpriteRef(cat, i))
+                except (FormatError, LookupError, TypeError, ValueError):
+                    named = f"{kind.replace('_', ' ')} {i}"
                 out.append({"name": f"{kind}-{i}-{a}", "kind": "animation",
-                            "title": f"{kind.replace('_', ' ')} {i}, animation {a}",
+                            "title": f"{named}, animation {a}",
                             "frames": n, "frame_ms": FRAME_MS,
                             "path": f"{_section_path(game, k)}.sprites[{i}].asset.value.animations[{a}]"})
     return out + _scripts(game)
@@ -131,15 +139,21 @@ def _scripts(game: Any) -> list[dict[str, Any]]:
                     script, path = inner, path + ".value"
                 else:
                     subs = list(iter_values(inner, Script, path + ".value"))
-                    out += [_script_entry(p, s) for p, s in subs if s.text][: SCRIPT_LIMIT - len(out)]
+                    out += [_script_entry(p, s, game) for p, s in subs if s.text][: SCRIPT_LIMIT - len(out)]
                     continue
             if isinstance(script, Script) and script.text and len(out) < SCRIPT_LIMIT:
-                out.append(_script_entry(path, script))
+                out.append(_script_entry(path, script, game))
     return out
 
 
-def _script_entry(path: str, script: Any) -> dict[str, Any]:
-    return {"name": f"script:{path}", "kind": "text", "title": f"script {path}", "path": path + ".text",
+def _script_entry(path: str, script: Any, game: Any = None) -> dict[str, Any]:
+    """A script titled by the records that hold it (``npc types › npcs 'Guard' › handlers 0``)."""
+    title = path
+    if game is not None:
+        from ..formats.tirnanog.game.summary import script_title
+
+        title = script_title(game, path)
+    return {"name": f"script:{path}", "kind": "text", "title": f"script: {title}", "path": path + ".text",
             "text": script.text}
 
 

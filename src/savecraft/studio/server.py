@@ -483,6 +483,9 @@ def make_app(workspace: Workspace | None = None, token: str | None = None,
     r.add_get("/api/doc/{doc}/pictures", doc_pictures)
     r.add_get("/api/doc/{doc}/picture/{name}", doc_picture)
     r.add_get("/api/diff", diff_docs)
+    from . import views
+
+    views.register(app)  # summary, tables, inspector, find, byte patches (studio/views.py)
     r.add_static("/static/", static_dir(), append_version=False)
     return app
 

@@ -22,6 +22,8 @@ from ..paths import (Attr, Index, Resolved, field_hints, format_path, item_hint,
                      shown, strip_optional, views)
 
 PAGE = 200
+UNION_SHOWN = 4  # a union of more types is named by its count and first few
+NAME_ATTRS = ("name", "full_name", "title")  # what a record is called, when it says
 TEXT_LIMIT = 120
 TEXT_FULL = 200_000
 EDIT_BYTES_LIMIT = 4096
@@ -64,7 +66,10 @@ def type_name(hint: Any, value: Any = None) -> str:
         return type(value).__name__
     origin = get_origin(hint)
     if origin in (Union, types.UnionType):
-        return " | ".join(type_name(a) for a in get_args(hint))
+        names = list(dict.fromkeys(type_name(a) for a in get_args(hint)))
+        if len(names) > UNION_SHOWN:  # a block list's union of 90 classes helps nobody: say how many
+            return f"one of {len(names)} types ({', '.join(names[:UNION_SHOWN - 1])}, ...)"
+        return " | ".join(names)
     if hint is type(None):
         return "None"
     if origin is typing.Literal:
@@ -131,18 +136,32 @@ def allowed(hint: Any, value: Any) -> str | None:
 
 
 def label(value: Any) -> str:
-    """What names a list item beside its index: its kind and its key (``USER Brigid``)."""
+    """What names a list item beside its index, as a person calls it.
+
+    Its kind and key (``USER Brigid``), else its own name (an Angband item's
+    ``Ring of Speed``, a field or a property ``name``/``full_name``/``title``),
+    else its kind. The class name is not a label: it is shown with the details.
+    """
     parts = []
     kind_name = getattr(type(value), "KIND", None)
     if isinstance(kind_name, str):
         parts.append(kind_name)
-    elif dataclasses.is_dataclass(value):
-        parts.append(type(value).__name__)
     key = key_field(type(value)) if dataclasses.is_dataclass(value) else None
     if key is not None:
         text = key_text(getattr(value, key, None))
         if text:
             parts.append(text)
+            return " ".join(parts)
+    for attr in NAME_ATTRS:
+        try:
+            own = getattr(value, attr, None)
+        except Exception:  # noqa: BLE001 - a property that cannot compute its name: no label
+            own = None
+        if isinstance(own, str) and own.strip():
+            parts.append(own if len(own) <= TEXT_LIMIT else own[: TEXT_LIMIT - 3] + "...")
+            break
+    if not parts and dataclasses.is_dataclass(value):
+        parts.append(type(value).__name__)
     return " ".join(parts)
 
 
@@ -192,6 +211,33 @@ def _name_refs(node: dict[str, Any], value: Any, kind_of: str | None, describe: 
         return
     if text:
         node["ref"] = text
+
+
+FieldHint = Callable[[str, Any], "dict[str, str] | None"]
+
+
+def _field_hint(model: Any) -> FieldHint | None:
+    """The format's ``field_hint(path, value)``: a value as the game shows it, and the game's limits."""
+    from .. import registry
+
+    try:
+        return registry.for_model(model).field_hint
+    except Exception:  # noqa: BLE001 - a model of no registered format (tests): no hints
+        return None
+
+
+def _hinted(node: dict[str, Any], hint: FieldHint | None) -> None:
+    if hint is None or node["kind"] != "leaf":
+        return
+    try:
+        more = hint(node["path"], node.get("edit", node.get("value")))
+    except Exception:  # noqa: BLE001 - a hint is a nicety: never one that breaks the tree
+        return
+    if more:
+        if more.get("shown"):
+            node["shown"] = more["shown"]
+        if more.get("allowed"):
+            node["allowed"] = more["allowed"]
 
 
 def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
@@ -245,6 +291,12 @@ def children(model: Any, path: str, start: int = 0, limit: int = PAGE,
                 node["label"] = label(item)
             _name_refs(node, item, list_ref, describe, whole_refs)
             items.append(node)
+    hint = _field_hint(model)
+    _hinted(out, hint)
+    for node in items:
+        _hinted(node, hint)
+        if node["name"].startswith("[") and not node["path"].startswith(canonical + "["):
+            node["name"] = node["path"].rsplit(".", 1)[-1]  # users[1], as paths print it, not [4]
     out["children"] = items
     out["start"] = start
     out["total"] = total

@@ -628,6 +628,20 @@ def check(save: BlockSave, report: Report) -> None:
     sheet.check_consistency(save, report)
 
 
+def _studio_summary(model: Any) -> dict[str, Any]:
+    """The studio's overview of this file (imported only when the studio asks)."""
+    from .summary import summary
+
+    return summary(model)
+
+
+def _studio_field_hint(path: str, value: Any) -> dict[str, str] | None:
+    """A field as the game shows it and the game's limits for it, for the studio's tree."""
+    from .summary import field_hint
+
+    return field_hint(path, value)
+
+
 FORMAT = register(Format(
     name="angband-block",
     description="Angband 3.1+/4.x savefile, named blocks",
@@ -642,4 +656,6 @@ FORMAT = register(Format(
     validate_by_building=False,  # parse already re-encodes every decoded block
     suffixes=(".sav",),
     repair=lambda data: importlib.import_module(f"{__package__}.repair").repair(data),
+    summary=_studio_summary,
+    field_hint=_studio_field_hint,
 ))

@@ -149,6 +149,12 @@ def rebuild(folder: Path) -> QfgSave:
     save.total_rule = str(rule)
     return save
 
+def _studio_summary(model: Any) -> dict[str, Any]:
+    """The studio's overview of this file (imported only when the studio asks)."""
+    from .summary import summary
+
+    return summary(model)
+
 
 FORMAT = register(Format(
     name="qfg5-save",
@@ -162,6 +168,7 @@ FORMAT = register(Format(
     rebuild=rebuild,
     validate_by_building=True,
     suffixes=(".sav",),
+    summary=_studio_summary,
 ))
 
 __all__ = ["FORMAT", "QfgSave", "codec"]

@@ -11,9 +11,12 @@ const ROW_HEIGHT = 18;
 const MAX_SCROLL = 8_000_000; // px: browsers cap element heights, so huge spaces scroll scaled
 
 export class HexView {
-  constructor(root, { onByteClick = null, title = "" } = {}) {
+  constructor(root, { onByteClick = null, onCursor = null, onFirstPaint = null, title = "" } = {}) {
+    this.onFirstPaint = onFirstPaint; // the file's bytes are on screen (before the spans tint them)
     this.root = root;
     this.onByteClick = onByteClick;
+    this.onCursor = onCursor; // the byte under the cursor moved (a click, or the arrow keys)
+    this.cursor = null;
     this.docId = null;
     this.space = "file";
     this.size = 0;
@@ -29,19 +32,38 @@ export class HexView {
     this.viewport.append(this.spacer, this.rows);
     this.viewport.addEventListener("scroll", () => this.schedule());
     this.rows.addEventListener("click", (e) => this.clicked(e));
-    root.replaceChildren(
-      el("div", { class: "hex-bar" }, title ? el("b", {}, title) : null, this.spaceSelect, this.goto, this.status),
-      this.viewport,
-    );
+    this.viewport.addEventListener("keydown", (e) => this.key(e));
+    this.bar = el("div", { class: "hex-bar" }, title ? el("b", {}, title) : null, this.spaceSelect, this.goto, this.status);
+    root.replaceChildren(this.bar, this.viewport);
     new ResizeObserver(() => this.schedule()).observe(this.viewport);
   }
 
+  // The file's bytes are painted at once, untinted (they need no field spans); the spaces list and
+  // the tinted pages follow when the server has recorded the spans (seconds on a huge save).
   async setDoc(docId) {
     this.docId = docId;
     this.pages.clear();
     this.selected = [];
+    this.space = "file";
+    this.spaces = null;
+    this.cursor = null;
+    const quick = await get(docUrl(docId, "bytes"), { offset: 0, length: PAGE });
+    if (this.docId !== docId) return;
+    this.size = quick.size;
+    this.spaceSelect.replaceChildren(el("option", { value: "file" }, `file (${quick.size.toLocaleString()} bytes)`));
+    this.spacer.style.height = `${Math.min(this.totalRows() * ROW_HEIGHT, MAX_SCROLL)}px`;
+    this.viewport.scrollTop = 0;
+    const untinted = (index) => get(docUrl(docId, "bytes"), { offset: index * PAGE, length: PAGE }).then((p) => preparePage(p));
+    this.quickPages = untinted;
+    this.pages.set("file:0", Promise.resolve(preparePage(quick)));
+    await this.render();
+    this.firstPaint = performance.now();
+    if (this.onFirstPaint) this.onFirstPaint(docId);
     await this.loadSpaces();
-    await this.show("file", 0);
+    if (this.docId !== docId) return;
+    this.quickPages = null;
+    this.pages.clear();
+    await this.show(this.space, this.firstOffset());
   }
 
   async refresh() {
@@ -62,7 +84,7 @@ export class HexView {
   async show(space, offset = 0) {
     if (!this.spaces || !this.spaces.has(space)) await this.loadSpaces();
     if (!this.spaces.has(space)) space = "file";
-    if (space !== this.space) this.pages.clear();
+    if (space !== this.space) { this.pages.clear(); this.cursor = null; }
     this.space = space;
     this.spaceSelect.value = space;
     this.size = this.spaces.get(space).length;
@@ -106,7 +128,8 @@ export class HexView {
     const key = `${this.space}:${index}`;
     let page = this.pages.get(key);
     if (!page) {
-      page = get(docUrl(this.docId, "hex"), { space: this.space, offset: index * PAGE, length: PAGE }).then((p) => preparePage(p));
+      page = this.quickPages && this.space === "file" ? this.quickPages(index)
+        : get(docUrl(this.docId, "hex"), { space: this.space, offset: index * PAGE, length: PAGE }).then((p) => preparePage(p));
       this.pages.set(key, page);
     }
     return page;
@@ -139,6 +162,7 @@ export class HexView {
         const span = owner >= 0 ? page.spans[owner] : null;
         let cls = span ? (owner % 2 ? "b f1" : "b f0") : "b";
         if (selected.some((s) => offset >= s.offset && offset < s.offset + s.length)) cls += " sel";
+        if (offset === this.cursor) cls += " cur";
         const attrs = { class: cls, dataset: { o: offset } };
         if (span) attrs.title = `${span.path}  (${hex(span.offset, 1)}, ${span.length} bytes)`;
         cells.push(el("span", attrs, byte.toString(16).padStart(2, "0")));
@@ -152,8 +176,32 @@ export class HexView {
 
   clicked(event) {
     const target = event.target.closest("[data-o]");
-    if (!target || !this.onByteClick) return;
-    this.onByteClick(this.space, Number(target.dataset.o));
+    if (!target) return;
+    this.setCursor(Number(target.dataset.o), { scroll: false });
+    this.viewport.focus({ preventScroll: true });
+    if (this.onByteClick) this.onByteClick(this.space, Number(target.dataset.o));
+  }
+
+  setCursor(offset, { scroll = true } = {}) {
+    this.cursor = Math.max(0, Math.min(this.size - 1, offset));
+    if (scroll) {
+      const first = this.firstOffset(), last = first + (this.visibleRows() - 2) * ROW;
+      if (this.cursor < first || this.cursor >= last) this.scrollTo(this.cursor);
+    }
+    this.schedule();
+    if (this.onCursor) this.onCursor(this.space, this.cursor);
+  }
+
+  // Arrow keys move the cursor byte (a row up or down, a byte left or right); Enter selects its field.
+  key(event) {
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -ROW, ArrowDown: ROW, PageUp: -ROW * 16, PageDown: ROW * 16 };
+    if (event.key in moves) {
+      event.preventDefault();
+      this.setCursor((this.cursor ?? this.firstOffset()) + moves[event.key]);
+    } else if (event.key === "Enter" && this.cursor !== null && this.onByteClick) {
+      event.preventDefault();
+      this.onByteClick(this.space, this.cursor);
+    }
   }
 
   // Highlight spans [{space, offset, length}] and bring the first into sight.

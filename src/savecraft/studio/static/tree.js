@@ -41,15 +41,20 @@ export class Tree {
     if (selected) await this.reveal(selected).catch(() => {});
   }
 
+  // A row reads as a person names things: the field, its value (or an item's own name), the value as
+  // the game shows it (a date, 18/100), what a reference points at. Type names are in the details.
   makeNode(n) {
     const leaf = n.kind === "leaf";
-    const toggle = el("span", { class: "toggle" }, leaf ? "" : "▸");
-    const row = el("div", { class: "row", dataset: { path: n.path }, title: n.path || "(file)" },
+    const toggle = el("span", { class: "toggle", "aria-hidden": "true" }, leaf ? "" : "▸");
+    const many = n.kind === "list" || n.kind === "map" || n.kind === "array";
+    const row = el("div", { class: "row", role: "treeitem", dataset: { path: n.path }, title: n.path || "(file)" },
       toggle,
       el("span", { class: "name" }, n.name),
-      el("span", { class: "value" }, n.label && n.label !== n.value ? `${n.label}` : n.value || ""),
-      n.ref ? el("span", { class: "ref" }, `→ ${n.ref}`) : null,
-      el("span", { class: "type" }, n.type));
+      leaf ? el("span", { class: "value" }, n.value || "")
+        : many ? el("span", { class: "count value" }, `${(n.count ?? 0).toLocaleString()} items`)
+        : el("span", { class: "label value" }, n.label || n.value || ""),
+      n.shown ? el("span", { class: "shown" }, n.shown) : null,
+      n.ref ? el("span", { class: "ref" }, `→ ${n.ref}`) : null);
     const kids = el("div", { class: "kids", hidden: true });
     const element = el("div", { class: `node ${leaf ? "leaf" : "branch"}` }, row, kids);
     toggle.addEventListener("click", (e) => { e.stopPropagation(); this.toggle(n.path); });
@@ -123,6 +128,43 @@ export class Tree {
     this.selected = path;
     if (notify && this.onSelect) this.onSelect(holder.data);
     return true;
+  }
+
+  // Keyboard: the rows in sight, in order, and moves between them (arrows, Home/End, Enter).
+  visibleRows() {
+    return [...this.root.querySelectorAll(".row")].filter((r) => r.offsetParent !== null);
+  }
+
+  async key(event) {
+    const rows = this.visibleRows();
+    if (!rows.length) return false;
+    const at = rows.findIndex((r) => r.dataset.path === this.selected);
+    const go = (i) => { const r = rows[Math.max(0, Math.min(rows.length - 1, i))]; this.select(r.dataset.path); };
+    const holder = this.nodes.get(this.selected);
+    const branch = holder && holder.data.kind !== "leaf";
+    const open = branch && holder.loaded && !holder.kids.hidden;
+    switch (event.key) {
+      case "ArrowDown": go(at < 0 ? 0 : at + 1); return true;
+      case "ArrowUp": go(at < 0 ? 0 : at - 1); return true;
+      case "Home": go(0); return true;
+      case "End": go(rows.length - 1); return true;
+      case "ArrowRight":
+        if (branch && !open) await this.expand(this.selected);
+        else if (open) go(at + 1);
+        return true;
+      case "ArrowLeft":
+        if (open) { await this.toggle(this.selected); return true; }
+        if (holder) {
+          const parent = holder.element.parentElement && holder.element.parentElement.closest(".node");
+          const row = parent && parent.querySelector(":scope > .row");
+          if (row) this.select(row.dataset.path);
+        }
+        return true;
+      case "Enter": case " ":
+        if (branch) await this.toggle(this.selected);
+        return true;
+      default: return false;
+    }
   }
 
   // Open every level down to `path` (the server says which page holds each step), then select it.

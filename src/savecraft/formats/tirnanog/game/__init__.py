@@ -79,6 +79,12 @@ def rebuild(folder: Path) -> Game:
     from .extract import rebuild_game
     return rebuild_game(folder)
 
+def _studio_summary(model: Any) -> dict[str, Any]:
+    """The studio's overview of this file (imported only when the studio asks)."""
+    from .summary import summary
+
+    return summary(model)
+
 
 FORMAT = register(Format(
     name="tirnanog-game",
@@ -92,6 +98,7 @@ FORMAT = register(Format(
     rebuild=rebuild,
     check=check,
     suffixes=(".tng",),
+    summary=_studio_summary,
 ))
 
 __all__ = [

@@ -175,6 +175,19 @@ def _check(save: SaveGame, report: Report) -> None:
             report.error(None, f"users[{k}].name", "a user name not used before", repr(name))
         names.add(name)
 
+def _studio_summary(model: Any) -> dict[str, Any]:
+    """The studio's overview of this file (imported only when the studio asks)."""
+    from .summary import summary
+
+    return summary(model)
+
+
+def _studio_field_hint(path: str, value: Any) -> dict[str, str] | None:
+    """A field as the game shows it and the game's limits for it, for the studio's tree."""
+    from .summary import field_hint
+
+    return field_hint(path, value)
+
 
 FORMAT = register(Format(
     name="tirnanog-save",
@@ -188,6 +201,8 @@ FORMAT = register(Format(
     rebuild=rebuild,
     check=_check,
     suffixes=(".sav",),
+    summary=_studio_summary,
+    field_hint=_studio_field_hint,
 ))
 
 __all__ = ["FORMAT", "NpcChunk", "SaveGame", "UserChunk", "codec", "preview"]
