@@ -206,6 +206,8 @@ def read_input(source: PathLike | bytes | bytearray | memoryview | mmap.mmap, *,
     except ReadError:
         raise
     except OSError as exc:
+        if exc.errno == errno.ENOMEM:  # the map refused under an address-space limit
+            raise MemoryError(f"{os.fspath(source)}: cannot map: {exc.strerror}") from None
         raise ReadError(source, exc.strerror or str(exc), exc.errno) from None
 
 

@@ -1013,7 +1013,21 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
 
     ``confirm`` asks models that record how their file was compressed to
     check that record against the whole stream, not a prefix (see
-    :func:`confirming`).
+    :func:`confirming`). The text is :func:`dump_pieces` joined; a command
+    writing to a stream writes the pieces as they come instead.
+    """
+    return b"".join(dump_pieces(model, indent=indent, confirm=confirm))
+
+
+def dump_pieces(model: Any, *, indent: bool = True, confirm: bool = False) -> typing.Iterator[bytes]:
+    """The dump's text in pieces, no orjson call given more than one element of a streamed list.
+
+    orjson aborts the process (SIGSEGV) when an allocation fails, where
+    Python raises MemoryError: a whole big document in one call turned
+    "out of memory" into a crash. Each piece is made by its own small call,
+    and before one is made :func:`memory_headroom` is checked, so memory
+    running out under an address-space limit (``ulimit -v``) is a
+    MemoryError that the command line answers as ``out of memory``.
     """
     from . import registry
 
@@ -1036,6 +1050,7 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
         raise TypeError(f"{type(obj).__name__} is not JSON")
 
     try:
+        memory_headroom()
         # Many new dicts, none of them garbage until their text is made;
         # they are freed before the collector is back, so it never walks them.
         with gc_paused():
@@ -1044,13 +1059,49 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
             text = orjson.dumps(doc, default=hole, option=opts | orjson.OPT_APPEND_NEWLINE)
             tokens = [orjson.dumps(_hole(nonce, k)) for k in range(len(streams))]
             if any(text.count(token) != 1 for token in tokens):  # (a model string with a nonce)
-                return orjson.dumps(doc, default=whole, option=opts | orjson.OPT_APPEND_NEWLINE)
+                memory_headroom()
+                yield orjson.dumps(doc, default=whole, option=opts | orjson.OPT_APPEND_NEWLINE)
+                return
             del doc
-            for token, stream in zip(tokens, streams):
-                text = _fill(text, token, stream, indent)
-        return text
+            # The holes in the order they appear in the text, each list written into its place.
+            order = sorted(range(len(tokens)), key=lambda k: text.find(tokens[k]))
+            at = 0
+            for k in order:
+                start = text.find(tokens[k], at)
+                yield text[at:start]
+                yield from _fill(text, start, streams[k], indent)
+                at = start + len(tokens[k])
+            yield text[at:]
     finally:
         _state.dumping, _state.confirm = outer
+
+
+_HEADROOM = 32 << 20
+"""Address space kept free for orjson's own allocations (the largest piece is one list element)."""
+
+_CHECK_EVERY = 1 << 20
+"""Bytes of pieces between two checks of the headroom (reading /proc costs a few microseconds)."""
+
+
+def memory_headroom(reserve: int = _HEADROOM) -> None:
+    """Raise MemoryError when the address-space limit (``ulimit -v``) leaves less than ``reserve``.
+
+    With no limit there is nothing to check (the kernel's overcommit
+    decides); with one, this is what lets a dump stop with an error instead
+    of a native library dying of a failed allocation.
+    """
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if soft == resource.RLIM_INFINITY:
+        return
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            used = int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return
+    if soft - used < reserve:
+        raise MemoryError(f"{(soft - used) >> 20} MiB of address space left")
 
 
 class Streamed:
@@ -1081,36 +1132,42 @@ def _hole(nonce: str, k: int) -> str:
     return f"\0savecraft {nonce}: list {k}\0"
 
 
-def _fill(text: bytes, token: bytes, stream: Streamed, indent: bool) -> bytes:
-    """``text`` with the list of ``stream`` in place of ``token`` (found once in it).
+def _fill(text: bytes, at: int, stream: Streamed, indent: bool) -> typing.Iterator[bytes]:
+    """The list of ``stream`` as pieces, for the place ``at`` of its hole in ``text``.
 
     orjson writes a value nested at some depth as it writes it alone, with
     every line break followed by the depth's indentation: each element is
     serialised alone and indented by one byte replace.
     """
-    at = text.find(token)
-    parts: list[bytes] = [text[:at]]
+    made = 0
+    first = True
     if indent:
         line = text.rfind(b"\n", 0, at) + 1
         outer = b"\n" + b" " * (len(text[line:at]) - len(text[line:at].lstrip(b" ")))
         inner = outer + b"  "
         sep = b"," + inner
         opts = orjson.OPT_INDENT_2
-        first = True
         for item in stream.items:
-            parts.append(b"[" + inner if first else sep)
-            parts.append(orjson.dumps(item, option=opts).replace(b"\n", inner))
+            if made > _CHECK_EVERY:
+                memory_headroom()
+                made = 0
+            piece = orjson.dumps(item, option=opts).replace(b"\n", inner)
+            made += len(piece)
+            yield b"[" + inner if first else sep
+            yield piece
             first = False
-        parts.append(b"[]" if first else outer + b"]")
+        yield b"[]" if first else outer + b"]"
     else:
-        first = True
         for item in stream.items:
-            parts.append(b"[" if first else b",")
-            parts.append(orjson.dumps(item))
+            if made > _CHECK_EVERY:
+                memory_headroom()
+                made = 0
+            piece = orjson.dumps(item)
+            made += len(piece)
+            yield b"[" if first else b","
+            yield piece
             first = False
-        parts.append(b"[]" if first else b"]")
-    parts.append(text[at + len(token) :])
-    return b"".join(parts)
+        yield b"[]" if first else b"]"
 
 
 def confirming() -> bool:
