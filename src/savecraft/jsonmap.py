@@ -1266,7 +1266,14 @@ def _make_rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
 
 
 def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
-    """A JSON syntax error as a person finds it in an editor: by line and column."""
+    """A JSON syntax error as a person finds it in an editor: by line and column.
+
+    orjson reports a parse buffer it could not allocate as a decode error
+    ("Not enough memory..."): that is memory running out, not a mistake
+    in the text, and is raised as MemoryError (the CLI's "out of memory").
+    """
+    if "memory" in exc.msg.lower():
+        raise MemoryError(f"cannot parse the JSON: {exc.msg}")
     return FormatError(None, f"line {exc.lineno}, column {exc.colno}", "valid JSON", exc.msg)
 
 
