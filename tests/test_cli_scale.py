@@ -124,8 +124,8 @@ def test_memory_running_out_anywhere_is_one_line_and_exit_1(monkeypatch: pytest.
 def test_validate_peak_memory_is_within_4x_of_the_save(tmp_path: Path) -> None:
     """Issue 21: 5.2x on a 248 MiB save, where the README promises 4x. A stored (level 0) save,
     so that the file is as big as what it decodes to; peak resident memory over the
-    interpreter's own, measured in a child. 4.95x before the fix, 3.96x after; the bound
-    is 4.5x so that allocator noise does not fail it (bench/bench_memory.py holds 4x)."""
+    interpreter's own, measured in a child: 4.95x before the fix, about 3x after (the
+    stream is no longer copied, and the map's pages are let go once inflated)."""
     from savecraft.compression import Deflated
 
     model = sample.server_save(users=40_000, attributes=20, items=30)
@@ -144,4 +144,4 @@ def test_validate_peak_memory_is_within_4x_of_the_save(tmp_path: Path) -> None:
                          timeout=600)
     assert out.returncode == 0, out.stderr
     peak = int(out.stdout.split()[-1])
-    assert peak / size < 4.5, f"validate's peak is {peak / size:.2f}x the {size >> 20} MiB save"
+    assert peak / size < 4.0, f"validate's peak is {peak / size:.2f}x the {size >> 20} MiB save"

@@ -211,6 +211,23 @@ def read_input(source: PathLike | bytes | bytearray | memoryview | mmap.mmap, *,
         raise ReadError(source, exc.strerror or str(exc), exc.errno) from None
 
 
+def release_pages(source: object) -> None:
+    """Let go of the resident pages of the mapped file ``source`` is a view of (if it is one).
+
+    A codec that has inflated a mapped file's stream reads only the
+    inflated bytes afterwards, but the map's pages stay resident and count
+    against memory (a stored save: the file's size again, on top of what it
+    decodes to). They are clean pages of a read-only file map: dropping
+    them loses nothing, and a later read faults them back from the page cache.
+    """
+    owner = source.obj if isinstance(source, memoryview) else source
+    if isinstance(owner, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        try:
+            owner.madvise(mmap.MADV_DONTNEED)
+        except (OSError, ValueError):  # a closed map, or a system that refuses: only memory is at stake
+            pass
+
+
 # -- writing ---------------------------------------------------------------------------
 
 
