@@ -45,8 +45,8 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
     Limit("chunks", "SAVECRAFT_MAX_CHUNKS", 1 << 18, "chunks in one saved game"),
     Limit("problems", "SAVECRAFT_MAX_PROBLEMS", 1000, "problems kept for one file"),
     Limit("decoded", "SAVECRAFT_MAX_DECODED", 512 * 1024 * 1024, "bytes of one decoded structure"),
-    # A stream has no size to check first and may never end; 1 GiB holds the JSON dump of the
-    # largest save the tests make (a 248 MiB server save dumps to about 900 MiB).
+    # A stream (stdin, a FIFO, /dev/zero) has no size to check first and may never end; 1 GiB
+    # is four times what one deflate stream may inflate to (docs/limits.md).
     Limit("stream", "SAVECRAFT_MAX_STREAM", 1 << 30, "bytes read from a stream"),
 )}
 
