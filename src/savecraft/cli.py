@@ -197,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         import argcomplete
 
         argcomplete.autocomplete(make_parser())  # prints them and exits
+    # numpy's OpenBLAS reserves a buffer per core when it loads, and under an address-space
+    # limit it prints its own error and exits when it cannot: savecraft does no linear
+    # algebra, so one thread (set before numpy is imported; a user's setting wins).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser(_command_of(argv))
     args = parser.parse_args(argv)
@@ -244,12 +248,15 @@ def _out_of_memory(detail: str) -> int:
     It says what the limit was when there is one (``ulimit -v``), since
     that is what a person can raise.
     """
-    import resource
-
-    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
     said = [detail] if detail else []
-    if soft != resource.RLIM_INFINITY:
-        said.append(f"the address-space limit (ulimit -v) is {soft >> 20} MiB")
+    try:
+        import resource  # (its own .so: loading it may fail too, with memory gone)
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            said.append(f"the address-space limit (ulimit -v) is {soft >> 20} MiB")
+    except (ImportError, MemoryError):
+        pass
     print("savecraft: error: out of memory" + (f" ({'; '.join(said)})" if said else ""), file=sys.stderr)
     return EXIT_PROBLEM
 
