@@ -120,6 +120,7 @@ def test_memory_running_out_anywhere_is_one_line_and_exit_1(monkeypatch: pytest.
         err = capsys.readouterr().err
         assert err.startswith("savecraft: error: out of memory") and err.count("\n") == 1, err
     # With memory gone, even loading the module that tells the limit may fail: still one line.
+    monkeypatch.setattr(files, "load_file", lambda *a, **k: (_ for _ in ()).throw(MemoryError()))
     monkeypatch.setitem(sys.modules, "resource", None)
     assert cli.main(["info", str(tmp_path / "a.sav")]) == 1
     assert capsys.readouterr().err == "savecraft: error: out of memory\n"
