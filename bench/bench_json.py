@@ -6,6 +6,12 @@ and 30 items each) is timed, interleaved round by round:
 * ``load``: ``savecraft.load`` of the file's bytes (the baseline);
 * ``dump``: load, then ``jsonmap.dumps`` (what ``savecraft dump`` does); the
   compression level is found from a prefix of the stream;
+* ``dump, one orjson call``: the baseline of the two above, the same
+  document written by one ``orjson.dumps`` (what dumps did before issue 21,
+  when an allocation failing inside that call killed the process);
+* ``dump, pieces to a file``: the same written piece by piece as it is made
+  (what ``savecraft dump`` does into standard output or a FIFO: the text is
+  never whole in memory);
 * ``dump, level confirmed``: the same with ``confirm=True`` (the whole stream
   recompressed at the level found, the old behaviour);
 * ``dump, no level search``: the same save with nothing to find (its
@@ -80,13 +86,37 @@ def peak(step: str, path: Path) -> int:
     return int(r.stdout)
 
 
+def _one_call(model: Any) -> bytes:
+    """The text as dumps made it before issue 21: the whole document in one orjson call
+    (the baseline of the walked dump: the same encoders, the same text, one C call)."""
+    import orjson
+    from savecraft import registry
+
+    state = jsonmap._state
+    state.dumping, state.confirm = True, False
+    try:
+        doc = {"format": registry.for_model(model).name, "savecraft": jsonmap.SCHEMA_VERSION,
+               "data": jsonmap._dump_encoder(type(model))(model)}
+        return orjson.dumps(doc, default=jsonmap._whole, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    finally:
+        state.dumping = False
+
+
+def _pieces_to(path: Path, model: Any) -> None:
+    """What ``savecraft dump -o -`` does since issue 21: each piece written as it is made."""
+    with open(path, "wb") as fh:
+        for piece in jsonmap.dump_pieces(model):
+            fh.write(piece)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--users", default="1000,10000,100000")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     sizes = [int(x) for x in args.users.split(",")]
-    steps = ("load", "dump", "dump, level confirmed", "dump, no level search", "build", "compress")
+    steps = ("load", "dump", "dump, one orjson call", "dump, pieces to a file", "dump, level confirmed",
+             "dump, no level search", "build", "compress")
     per_user: dict[str, list[float]] = {step: [] for step in steps}
     folder = Path(tempfile.mkdtemp(prefix="bench-json-"))
     for n in sizes:
@@ -94,6 +124,7 @@ def main() -> None:
         text = jsonmap.dumps(savecraft.load(data))
         assert savecraft.build(jsonmap.loads(text)) == data, "dump + build must give the same bytes"
         assert jsonmap.dumps(savecraft.load(data), confirm=True) == text, "same level either way"
+        assert _one_call(savecraft.load(data)) == text, "the walked dump writes one call's text"
         content = codec.payload_bytes(savecraft.load(data))
 
         def settled() -> Any:
@@ -101,11 +132,14 @@ def main() -> None:
             m.encoding.deflate = Deflated(level=6, content_digest=digest(content))
             return m
 
+        sink = folder / "sink.json"
         big = n >= 50_000
         times: dict[str, list[float]] = {step: [] for step in steps}
         for _ in range(args.repeat):  # alternate, so a slow minute hits every step
             times["load"].append(best(lambda: savecraft.load(data), 1 if big else 3))
             times["dump"].append(best(lambda: jsonmap.dumps(savecraft.load(data)), 1))
+            times["dump, one orjson call"].append(best(lambda: _one_call(savecraft.load(data)), 1))
+            times["dump, pieces to a file"].append(best(lambda: _pieces_to(sink, savecraft.load(data)), 1))
             times["dump, level confirmed"].append(
                 best(lambda: jsonmap.dumps(savecraft.load(data), confirm=True), 1))
             times["dump, no level search"].append(best(lambda: jsonmap.dumps(settled()), 1))
@@ -125,6 +159,10 @@ def main() -> None:
             memory = f"   peak +{mem[step] / 2**20:7.1f} MiB = {mem[step] / len(text):4.2f}x the JSON" \
                 if step in mem else ""
             print(f"    {step:>21}: {t * 1000:9.1f} ms{ratio:>14}{memory}")
+        for step in ("dump", "dump, pieces to a file"):
+            walked = [a / b for a, b in zip(times[step], times["dump, one orjson call"])]
+            print(f"    {step} / one orjson call: {statistics.median(walked):.2f}x (median of the rounds; "
+                  "goal at most 1.1x)")
         os.unlink(src)
         os.unlink(dump)
         del text

@@ -14,6 +14,7 @@ completion import them all.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -217,6 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         import argcomplete
 
         argcomplete.autocomplete(make_parser())  # prints them and exits
+    # numpy's OpenBLAS reserves a buffer per core when it loads, and under an address-space
+    # limit it prints its own error and exits when it cannot: savecraft does no linear
+    # algebra, so one thread (set before numpy is imported; a user's setting wins).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser(_command_of(argv))
     args = parser.parse_args(argv)
@@ -241,19 +246,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError as exc:
+        return _out_of_memory(str(exc))
     except OSError as exc:  # an operating-system failure outside the one writer: still one line
+        if exc.errno == errno.ENOMEM:  # mmap, fork or a read refused for want of memory
+            return _out_of_memory(exc.strerror or "")
         name = f"{exc.filename}: " if exc.filename else ""
         print(f"savecraft: error: {name}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
-    except MemoryError:
-        print("savecraft: error: out of memory", file=sys.stderr)
-        return EXIT_PROBLEM
+    except ImportError as exc:
+        # A compiled module (numpy's) that cannot be mapped under an address-space limit.
+        if "failed to map segment" in str(exc) or "Cannot allocate memory" in str(exc):
+            return _out_of_memory(f"cannot load {exc.name or 'a compiled module'}")
+        return _internal(exc)
     except Exception as exc:  # a bug of ours: still one line, with a way to see more
-        if os.environ.get("SAVECRAFT_DEBUG"):
-            raise
-        print(f"savecraft: internal error: {type(exc).__name__}: {exc} "
-              "(this is a bug in savecraft; SAVECRAFT_DEBUG=1 shows the traceback)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _out_of_memory(detail: str) -> int:
+    """Memory ran out anywhere in a command: one line and exit 1, as for a file too big to handle.
+
+    It says what the limit was when there is one (``ulimit -v``), since
+    that is what a person can raise.
+    """
+    said = [detail] if detail else []
+    try:
+        import resource  # (its own .so: loading it may fail too, with memory gone)
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            said.append(f"the address-space limit (ulimit -v) is {soft >> 20} MiB")
+    except (ImportError, MemoryError):
+        pass
+    print("savecraft: error: out of memory" + (f" ({'; '.join(said)})" if said else ""), file=sys.stderr)
+    return EXIT_PROBLEM
+
+
+def _internal(exc: BaseException) -> int:
+    if os.environ.get("SAVECRAFT_DEBUG"):
+        raise exc
+    print(f"savecraft: internal error: {type(exc).__name__}: {exc} "
+          "(this is a bug in savecraft; SAVECRAFT_DEBUG=1 shows the traceback)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -114,6 +114,10 @@ def inflate(
                           "the end of the data")
     consumed = pos - len(d.unused_data)
     trailing = bytes(d.unused_data) + bytes(view[pos:]) if d.eof else b""
+    if n >= _IN_PIECE:  # a big stream read from a mapped file: its pages are not needed now
+        from .fileio import release_pages
+
+        release_pages(view)
     return Inflated(parts[0] if len(parts) == 1 else b"".join(parts), kind, consumed, trailing)
 
 

@@ -131,33 +131,110 @@ def _reason(exc: OSError) -> str:
 MAP_FROM = 1 << 20
 """The size from which the parsing paths (``load``, ``validate``, the commands) map a file."""
 
+_CHUNK = 1 << 20
 
-def read_input(source: PathLike | bytes | bytearray | memoryview, *,
+
+def _buffer(source: object) -> memoryview | None:
+    """A view of ``source`` when it already holds the bytes (bytes, bytearray, mmap, array...).
+
+    Anything with the buffer protocol is input, not a name: the commands map
+    a large file and hand the map on to the library (``validate`` of a map
+    used to be taken for a path and fail with a TypeError).
+    """
+    if isinstance(source, str | os.PathLike):
+        return None
+    try:
+        return memoryview(source)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _read_stream(fh: BinaryIO, name: PathLike) -> bytes:
+    """Everything a stream (stdin, a FIFO, a device) gives, up to the ``stream`` cap.
+
+    A stream has no size to check first and may never end (``/dev/zero``,
+    ``yes | savecraft validate -``): read it a chunk at a time and stop one
+    byte past the cap with an error that names the variable raising it,
+    instead of reading until memory runs out.
+    """
+    from . import limits
+
+    cap = limits.get("stream")
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        piece = fh.read(min(_CHUNK, cap + 1 - total))
+        if not piece:
+            break
+        chunks.append(piece)
+        total += len(piece)
+        if total > cap:
+            lim = limits.LIMITS["stream"]
+            raise ReadError(name, f"it is a stream of more than {cap} bytes (the limit for input that is "
+                            f"not a regular file; raise it with {lim.env})")
+    return b"".join(chunks)
+
+
+def read_input(source: PathLike | bytes | bytearray | memoryview | mmap.mmap, *,
                map_from: int | None = None) -> Any:
     """The bytes of a file (or the bytes given); :class:`ReadError` when it cannot be read.
 
     With ``map_from``, a regular file of that many bytes or more comes
     back as a read-only ``mmap`` (only the pages a codec touches are read:
     a 1 GiB file that fails at offset 0x20 costs what 0x20 bytes cost, not
-    three times its size), and bytes-like input as it is, uncopied. Every
-    codec parses either; callers that compare or keep the bytes ask for
-    plain ``bytes`` (the default).
+    three times its size), and bytes-like input (a map included) as it
+    is, uncopied. Every codec parses either; callers that compare or keep
+    the bytes ask for plain ``bytes`` (the default).
+
+    Input that is not a regular file (``-`` for standard input, a FIFO,
+    ``/dev/zero``) is read up to the ``stream`` cap of :mod:`savecraft.limits`
+    (``SAVECRAFT_MAX_STREAM``), never without end.
     """
-    if isinstance(source, bytes | bytearray | memoryview):
-        return source if map_from is not None else bytes(source)
+    if not isinstance(source, str | os.PathLike):
+        if map_from is not None and _buffer(source) is not None:
+            return source
+        view = _buffer(source)
+        if view is None:
+            raise TypeError(f"read_input takes a path or bytes, not {type(source).__name__}")
+        return source if type(source) is bytes else view.tobytes()
     if os.fspath(source) == STDOUT:
-        return sys.stdin.buffer.read()
+        try:
+            return _read_stream(sys.stdin.buffer, "-")
+        except OSError as exc:
+            raise ReadError("-", exc.strerror or str(exc), exc.errno) from None
     try:
         with open(source, "rb") as fh:
-            if map_from is not None:
-                st = os.fstat(fh.fileno())
-                if stat.S_ISREG(st.st_mode) and st.st_size >= max(map_from, 1):
-                    return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return _read_stream(fh, source)
+            if map_from is not None and st.st_size >= max(map_from, 1):
+                return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
             return fh.read()
     except IsADirectoryError:
         raise ReadError(source, "it is a folder, not a file") from None
+    except ReadError:
+        raise
     except OSError as exc:
+        if exc.errno == errno.ENOMEM:  # the map refused under an address-space limit
+            raise MemoryError(f"{os.fspath(source)}: cannot map: {exc.strerror}") from None
         raise ReadError(source, exc.strerror or str(exc), exc.errno) from None
+
+
+def release_pages(source: object) -> None:
+    """Let go of the resident pages of the mapped file ``source`` is a view of (if it is one).
+
+    A codec that has inflated a mapped file's stream reads only the
+    inflated bytes afterwards, but the map's pages stay resident and count
+    against memory (a stored save: the file's size again, on top of what it
+    decodes to). They are clean pages of a read-only file map: dropping
+    them loses nothing, and a later read faults them back from the page cache.
+    """
+    owner = source.obj if isinstance(source, memoryview) else source
+    if isinstance(owner, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        try:
+            owner.madvise(mmap.MADV_DONTNEED)
+        except (OSError, ValueError):  # a closed map, or a system that refuses: only memory is at stake
+            pass
 
 
 # -- writing ---------------------------------------------------------------------------

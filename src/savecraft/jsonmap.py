@@ -46,7 +46,6 @@ import binascii
 import dataclasses
 import enum
 import re
-import secrets
 import threading
 import types
 import typing
@@ -1013,44 +1012,162 @@ def dumps(model: Any, *, indent: bool = True, confirm: bool = False) -> bytes:
 
     ``confirm`` asks models that record how their file was compressed to
     check that record against the whole stream, not a prefix (see
-    :func:`confirming`).
+    :func:`confirming`). The text is :func:`dump_pieces` joined; a command
+    writing to a stream writes the pieces as they come instead.
+    """
+    return b"".join(dump_pieces(model, indent=indent, confirm=confirm))
+
+
+def dump_pieces(model: Any, *, indent: bool = True, confirm: bool = False) -> typing.Iterator[bytes]:
+    """The dump's text in pieces: orjson is never given more than one small value at a time.
+
+    orjson aborts the process (SIGSEGV) when an allocation fails, where
+    Python raises MemoryError: a whole big document in one call turned
+    "out of memory" into a crash (a 64 MiB game's movie, a server save's
+    text). Here the objects and lists the encoders made are walked in
+    Python and only their small members go to orjson, one call each; a
+    long string (an asset's base64) is written without orjson at all; and
+    :func:`memory_headroom` is checked as the pieces add up, so memory
+    running out under an address-space limit (``ulimit -v``) is a
+    MemoryError that the command line answers as ``out of memory``.
+    The text is byte for byte what one ``orjson.dumps`` call writes.
     """
     from . import registry
 
     fmt = registry.for_model(model)
-    opts = orjson.OPT_INDENT_2 if indent else 0
     outer = getattr(_state, "dumping", False), confirming()
     _state.dumping, _state.confirm = True, confirm
-    streams: list[Streamed] = []
-    nonce = secrets.token_hex(16)
-
-    def hole(obj: Any) -> Any:
-        if type(obj) is Streamed:
-            streams.append(obj)
-            return _hole(nonce, len(streams) - 1)
-        raise TypeError(f"{type(obj).__name__} is not JSON")
-
-    def whole(obj: Any) -> Any:
-        if type(obj) is Streamed:
-            return list(obj.items)
-        raise TypeError(f"{type(obj).__name__} is not JSON")
-
     try:
+        memory_headroom()
         # Many new dicts, none of them garbage until their text is made;
         # they are freed before the collector is back, so it never walks them.
         with gc_paused():
             doc = {"format": fmt.name, "savecraft": SCHEMA_VERSION,
                    "data": _dump_encoder(type(model))(model)}
-            text = orjson.dumps(doc, default=hole, option=opts | orjson.OPT_APPEND_NEWLINE)
-            tokens = [orjson.dumps(_hole(nonce, k)) for k in range(len(streams))]
-            if any(text.count(token) != 1 for token in tokens):  # (a model string with a nonce)
-                return orjson.dumps(doc, default=whole, option=opts | orjson.OPT_APPEND_NEWLINE)
-            del doc
-            for token, stream in zip(tokens, streams):
-                text = _fill(text, token, stream, indent)
-        return text
+            writer = _PieceWriter(indent)
+            yield from writer.pieces(doc, b"\n")
+            yield b"\n"
     finally:
         _state.dumping, _state.confirm = outer
+
+
+_BIG_STRING = 1 << 20
+"""A string this long is written without orjson (after a headroom check)."""
+
+_WALK_DEPTH = 12
+"""Below this depth an object or list goes to orjson whole (dumps nest less deeply than this)."""
+
+
+def _whole(obj: Any) -> Any:
+    if type(obj) is Streamed:
+        return list(obj.items)
+    raise TypeError(f"{type(obj).__name__} is not JSON")
+
+
+class _PieceWriter:
+    """Writes a document as orjson would, with OPT_INDENT_2 or compact, a member at a time."""
+
+    __slots__ = ("indent", "opts", "made")
+
+    def __init__(self, indent: bool) -> None:
+        self.indent = indent
+        self.opts = orjson.OPT_INDENT_2 if indent else 0
+        self.made = 0
+
+    def _leaf(self, obj: Any, newline: bytes) -> bytes:
+        text = orjson.dumps(obj, default=_whole, option=self.opts)
+        self.made += len(text)
+        if self.made > _CHECK_EVERY:
+            memory_headroom()
+            self.made = 0
+        return text.replace(b"\n", newline) if self.indent and len(text) > 1 else text
+
+    def _flat(self, values: typing.Iterable[Any]) -> bool:
+        """True when no member needs a walk of its own (orjson writes the whole in one small call)."""
+        for v in values:
+            t = type(v)
+            if t is dict or t is list or t is Streamed or (t is str and len(v) >= _BIG_STRING):
+                return False
+        return True
+
+    def _string(self, s: str) -> typing.Iterator[bytes]:
+        if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+            yield b'"'
+            yield s.encode("ascii")  # (base64: nothing to escape)
+            yield b'"'
+            return
+        memory_headroom(_HEADROOM + 6 * len(s))
+        yield orjson.dumps(s)
+
+    def pieces(self, obj: Any, newline: bytes, depth: int = 0) -> typing.Iterator[bytes]:
+        """``obj`` as JSON text; ``newline`` is a line break and the indentation at its depth."""
+        t = type(obj)
+        if t is str and len(obj) >= _BIG_STRING:
+            yield from self._string(obj)
+            return
+        if t is Streamed:
+            yield from self._items(obj.items, newline, depth, streamed=True)
+            return
+        if (t is not dict and t is not list) or depth >= _WALK_DEPTH or not obj:
+            yield self._leaf(obj, newline)
+            return
+        if self._flat(obj.values() if t is dict else obj):
+            yield self._leaf(obj, newline)
+            return
+        if t is list:
+            yield from self._items(obj, newline, depth, streamed=False)
+            return
+        inner = newline + b"  " if self.indent else b""
+        colon = b": " if self.indent else b":"
+        sep = b"," + inner
+        first = True
+        for k, v in obj.items():
+            yield (b"{" + inner if first else sep) + orjson.dumps(k) + colon
+            yield from self.pieces(v, inner, depth + 1)
+            first = False
+        yield (newline if self.indent else b"") + b"}"
+
+    def _items(self, items: typing.Iterable[Any], newline: bytes, depth: int,
+               streamed: bool) -> typing.Iterator[bytes]:
+        inner = newline + b"  " if self.indent else b""
+        sep = b"," + inner
+        first = True
+        for item in items:
+            yield b"[" + inner if first else sep
+            if streamed and type(item) is not Streamed and type(item) is not str:
+                yield self._leaf(item, inner)  # a streamed list's elements are small: one call each
+            else:
+                yield from self.pieces(item, inner, depth + 1)
+            first = False
+        yield b"[]" if first else (newline if self.indent else b"") + b"]"
+
+
+_HEADROOM = 32 << 20
+"""Address space kept free for orjson's own allocations (the largest piece is one list element)."""
+
+_CHECK_EVERY = 1 << 20
+"""Bytes of pieces between two checks of the headroom (reading /proc costs a few microseconds)."""
+
+
+def memory_headroom(reserve: int = _HEADROOM) -> None:
+    """Raise MemoryError when the address-space limit (``ulimit -v``) leaves less than ``reserve``.
+
+    With no limit there is nothing to check (the kernel's overcommit
+    decides); with one, this is what lets a dump stop with an error instead
+    of a native library dying of a failed allocation.
+    """
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if soft == resource.RLIM_INFINITY:
+        return
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            used = int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return
+    if soft - used < reserve:
+        raise MemoryError(f"{(soft - used) >> 20} MiB of address space left")
 
 
 class Streamed:
@@ -1074,43 +1191,6 @@ def stream(items: typing.Iterable[Any]) -> Any:
     if getattr(_state, "dumping", False):
         return Streamed(items)
     return list(items)
-
-
-def _hole(nonce: str, k: int) -> str:
-    """The string that holds the place of a streamed list in the text until it is written."""
-    return f"\0savecraft {nonce}: list {k}\0"
-
-
-def _fill(text: bytes, token: bytes, stream: Streamed, indent: bool) -> bytes:
-    """``text`` with the list of ``stream`` in place of ``token`` (found once in it).
-
-    orjson writes a value nested at some depth as it writes it alone, with
-    every line break followed by the depth's indentation: each element is
-    serialised alone and indented by one byte replace.
-    """
-    at = text.find(token)
-    parts: list[bytes] = [text[:at]]
-    if indent:
-        line = text.rfind(b"\n", 0, at) + 1
-        outer = b"\n" + b" " * (len(text[line:at]) - len(text[line:at].lstrip(b" ")))
-        inner = outer + b"  "
-        sep = b"," + inner
-        opts = orjson.OPT_INDENT_2
-        first = True
-        for item in stream.items:
-            parts.append(b"[" + inner if first else sep)
-            parts.append(orjson.dumps(item, option=opts).replace(b"\n", inner))
-            first = False
-        parts.append(b"[]" if first else outer + b"]")
-    else:
-        first = True
-        for item in stream.items:
-            parts.append(b"[" if first else b",")
-            parts.append(orjson.dumps(item))
-            first = False
-        parts.append(b"[]" if first else b"]")
-    parts.append(text[at + len(token) :])
-    return b"".join(parts)
 
 
 def confirming() -> bool:
@@ -1186,7 +1266,14 @@ def _make_rows_encoder(cls: type) -> Callable[..., list[dict[str, Any]]]:
 
 
 def syntax_error(exc: orjson.JSONDecodeError) -> FormatError:
-    """A JSON syntax error as a person finds it in an editor: by line and column."""
+    """A JSON syntax error as a person finds it in an editor: by line and column.
+
+    orjson reports a parse buffer it could not allocate as a decode error
+    ("Not enough memory..."): that is memory running out, not a mistake
+    in the text, and is raised as MemoryError (the CLI's "out of memory").
+    """
+    if "memory" in exc.msg.lower():
+        raise MemoryError(f"cannot parse the JSON: {exc.msg}")
     return FormatError(None, f"line {exc.lineno}, column {exc.colno}", "valid JSON", exc.msg)
 
 

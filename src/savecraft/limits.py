@@ -19,6 +19,8 @@ name                      environment variable         what it bounds
 ``chunks``                ``SAVECRAFT_MAX_CHUNKS``     chunks in one saved game
 ``problems``              ``SAVECRAFT_MAX_PROBLEMS``   problems one validation keeps (then a count)
 ``decoded``               ``SAVECRAFT_MAX_DECODED``    bytes of one decoded structure (an array, a list)
+``stream``                ``SAVECRAFT_MAX_STREAM``     bytes read from an input that is not a regular
+                                                       file (stdin, a FIFO, ``/dev/zero``)
 ========================  ===========================  ===========================================
 """
 
@@ -43,6 +45,9 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in (
     Limit("chunks", "SAVECRAFT_MAX_CHUNKS", 1 << 18, "chunks in one saved game"),
     Limit("problems", "SAVECRAFT_MAX_PROBLEMS", 1000, "problems kept for one file"),
     Limit("decoded", "SAVECRAFT_MAX_DECODED", 512 * 1024 * 1024, "bytes of one decoded structure"),
+    # A stream (stdin, a FIFO, /dev/zero) has no size to check first and may never end; 1 GiB
+    # is four times what one deflate stream may inflate to (docs/limits.md).
+    Limit("stream", "SAVECRAFT_MAX_STREAM", 1 << 30, "bytes read from a stream"),
 )}
 
 

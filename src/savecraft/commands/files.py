@@ -299,8 +299,8 @@ def cmd_dump(args: argparse.Namespace) -> int:
     fmt, model = load_file(args.file, args.format)
     size = Path(args.file).stat().st_size if args.file != "-" else 0
     with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
-        text = jsonmap.dumps(model, indent=not args.compact, confirm=args.confirm)
-    output.write(args, args.output or "-", text)
+        output.write_pieces(args, args.output or "-",
+                            jsonmap.dump_pieces(model, indent=not args.compact, confirm=args.confirm))
     return EXIT_OK
 
 

@@ -10,10 +10,12 @@ output, or to standard error when the data itself went there.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
-from ..fileio import STDOUT, Written, write_file
+from ..fileio import STDOUT, WriteError, Written, is_stream, write_file
 
 
 def add_output(p: argparse.ArgumentParser, *, required: bool = False, metavar: str = "OUT",
@@ -31,6 +33,48 @@ def add_force(p: argparse.ArgumentParser) -> None:
 def write(args: argparse.Namespace, path: str, data: bytes, *, backup: bool = False) -> Written:
     """Write ``data`` to ``path`` by the command's ``--force``; see :mod:`savecraft.fileio`."""
     return write_file(path, data, backup=backup, force=bool(getattr(args, "force", False)))
+
+
+def write_pieces(args: argparse.Namespace, path: str, pieces: Iterable[bytes]) -> Written:
+    """Write text made in pieces (a dump): into a stream as they come, else whole, by the one writer.
+
+    Standard output, a FIFO or a device never holds the whole text: a dump
+    piped into ``jq`` costs the model, not the model and its text. A
+    regular file is still replaced atomically by :func:`write_file` (the
+    text joined first); a socket goes through it too.
+    """
+    name = os.fspath(path)
+    if not is_stream(name) or (name != STDOUT and _is_socket(name)):
+        return write(args, name, b"".join(pieces))
+    size = 0
+    try:
+        if name == STDOUT:
+            out = sys.stdout.buffer
+            for piece in pieces:
+                out.write(piece)
+                size += len(piece)
+            out.flush()
+        else:
+            with open(name, "wb") as fh:  # a FIFO blocks here until someone reads it
+                for piece in pieces:
+                    fh.write(piece)
+                    size += len(piece)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise WriteError(name, exc.strerror or str(exc), exc.errno) from None
+    from pathlib import Path
+
+    return Written(Path(name), size, stream=True)
+
+
+def _is_socket(name: str) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISSOCK(os.stat(name).st_mode)
+    except OSError:
+        return False
 
 
 def status(written: Written | None, text: str, **kwargs: Any) -> None:
