@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
-from ..errors import SavecraftError
+from ..errors import FormatError, SavecraftError
 from ..fileio import ReadError
 from . import output
 from .argtypes import whole
@@ -112,9 +112,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     from .. import console, registry
     from ..errors import UnsupportedFormatError
 
-    refused: UnsupportedFormatError | None = None
+    refused: FormatError | None = None
+    damaged = False
+    data = read_file(args.file, mapped=True)
     try:
-        fmt, model = load_file(args.file, args.format)
+        fmt, model = load_file(args.file, args.format, data=data)
     except UnsupportedFormatError as err:
         # A file recognised and refused may still say what it is (angband-legacy: its version):
         # the summary is printed, then the refusal, exit 1.
@@ -122,7 +124,13 @@ def cmd_info(args: argparse.Namespace) -> int:
         if model is None:
             raise
         fmt, refused = registry.for_model(model), err
-    summary = fmt.info(model)
+    except FormatError as err:
+        # A damaged file (cut short, a block past its end): what could be read is shown, then
+        # where it stopped, exit 1, as the studio shows its readable blocks.
+        fmt, model, summary = _salvage(data, args.format, err)
+        refused, damaged = err, True
+    if not damaged:
+        summary = fmt.info(model)
     if args.json:
         import orjson
 
@@ -135,13 +143,10 @@ def cmd_info(args: argparse.Namespace) -> int:
         return EXIT_OK
     cap = None if args.all else LIST_CAP
     head = f"{args.file}: {fmt.name} ({fmt.description})"
+    if damaged:
+        head += ", damaged: what could be read, then where it stopped"
     if console.use_color():
-        rows = []
-        for line in _text(summary, "", cap):
-            key, sep, value = line.partition(": ")
-            rows.append((key, value) if sep and not line.startswith(" ") else ("", line))
-        print(console.paint(head, "header"))
-        print(console.table(rows), end="")
+        print(console.sheet(head, summary, _label, _value, cap), end="")
     else:
         print(head)
         print("\n".join(_text(summary, cap=cap)))
@@ -149,6 +154,26 @@ def cmd_info(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         raise refused
     return EXIT_OK
+
+
+def _salvage(data: Any, format: str | None, err: FormatError) -> tuple[Any, Any, dict[str, Any]]:
+    """The format, partial model and summary of a file that does not read to its end.
+
+    Validation reads on past what it can (to the next block or chunk) and
+    keeps the model it got; a format whose summary needs the parts that are
+    missing leaves nothing to show, and the error stands alone.
+    """
+    from .. import api, registry
+
+    result = api.validate(data, format)
+    if result.model is None or result.format is None:
+        raise err
+    fmt = registry.get(result.format)
+    try:
+        summary = fmt.info(result.model)
+    except Exception:  # a summary that needs what is missing: the error is all there is to say
+        raise err from None
+    return fmt, result.model, summary
 
 
 # -- validate ---------------------------------------------------------------------------------
