@@ -82,24 +82,30 @@ def _no_advance(n: int) -> None:
 
 
 @contextmanager
-def progress(description: str, total: int | None) -> Iterator[Advance]:
+def progress(description: str, total: int | None, unit: str = "files") -> Iterator[Advance]:
     """A progress bar on stderr for work of ``total`` units; yields ``advance(n)``.
 
-    Off the terminal (or with ``-q``) it draws nothing and costs nothing.
+    ``unit`` is what is counted: ``"bytes"`` are shown as KiB, MiB or GiB
+    (``12.5/40.0 MiB``), anything else as a count and its name (``120/540
+    files``). Off the terminal (or with ``-q``) it draws nothing and costs nothing.
     """
     if not show_progress():
         yield _no_advance
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    import time
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), console=Console(stderr=True, force_terminal=True), transient=True,
+    from rich.console import Console
+    from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TextColumn, TimeRemainingColumn)
+
+    counted: list[ProgressColumn] = ([DownloadColumn(binary_units=True)] if unit == "bytes"
+                                     else [MofNCompleteColumn(), TextColumn(unit)])
+    # Drawn from the first advance after half a second: quick runs show none. Its own thread
+    # redraws it from then on (started by start(), so the count moves while the work goes on).
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), *counted, TimeRemainingColumn(),
+                   console=Console(stderr=True, force_terminal=True), transient=True,
                    refresh_per_second=8)
     task = bar.add_task(description, total=total)
-    # Drawn only for work that outlasts half a second.
-    bar.live.auto_refresh = False
-    import time
     start = time.monotonic()
     started = False
 
@@ -109,7 +115,6 @@ def progress(description: str, total: int | None) -> Iterator[Advance]:
         if not started and time.monotonic() - start > 0.5:
             started = True
             bar.start()
-            bar.live.auto_refresh = True
 
     try:
         yield advance

@@ -42,9 +42,7 @@ def _finish(args: argparse.Namespace, edited: editing.Edited, what: list[str]) -
     if not edited.changed and not args.output:
         print(f"{args.file}: the file would not change; nothing written", file=say)
         return EXIT_OK
-    written = output.write(args, dest, edited.data, backup=not args.no_backup)
-    kept = f" (the old file is kept as {written.backup})" if written.backup else ""
-    print(f"{dest}: {len(edited.data)} bytes written ({edited.format}){kept}", file=say)
+    output.write(args, dest, edited.data, backup=not args.no_backup, detail=edited.format)
     return EXIT_OK
 
 

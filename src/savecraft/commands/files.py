@@ -327,9 +327,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.output != "-" and out.is_file() and out.read_bytes() == data:
         print(f"{args.output}: unchanged ({len(data)} bytes, {name})")
         return EXIT_OK
-    written = output.write(args, args.output, data, backup=not args.no_backup)
-    note = f"; the old file is kept as {written.backup}" if written.backup else ""
-    output.status(written, f"{args.output}: {len(data)} bytes ({name}){note}")
+    output.write(args, args.output, data, backup=not args.no_backup, detail=name)
     return EXIT_OK
 
 
@@ -373,10 +371,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
     # No spinner here: a format whose extract takes long draws its own bar (a game's assets),
     # and rich allows one live display at a time.
     written = fmt.extract(model, ensure_dir(args.output))
-    output.write(args, str(Path(args.output) / MANIFEST), orjson.dumps(
+    manifest = output.write_file(str(Path(args.output) / MANIFEST), orjson.dumps(
         {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
-    print(f"{args.file}: {len(written)} files written to {args.output}")
+    if not args.quiet:
+        size = manifest.size + sum(p.stat().st_size for p in written if p.is_file())
+        print(f"wrote {args.output} ({output.plural(len(written) + 1, 'file')}, "
+              f"{output.plural(size, 'byte')})", file=sys.stderr)
     return EXIT_OK
 
 
@@ -435,5 +436,6 @@ def register(sub: Any) -> None:
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder to write into (made if missing; the folders above it must exist)")
+    output.add_quiet(p)
     _format_arg(p)
     p.set_defaults(func=cmd_extract)
