@@ -366,12 +366,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
-    from ..fileio import ensure_dir
+    from ..fileio import ensure_dir, write_file
 
     # No spinner here: a format whose extract takes long draws its own bar (a game's assets),
     # and rich allows one live display at a time.
     written = fmt.extract(model, ensure_dir(args.output))
-    manifest = output.write_file(str(Path(args.output) / MANIFEST), orjson.dumps(
+    manifest = write_file(str(Path(args.output) / MANIFEST), orjson.dumps(
         {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
     if not args.quiet:
