@@ -147,6 +147,9 @@ def test_terminal_sheet_keeps_every_value_beside_its_key() -> None:
     out = _run("info", "--color=always", str(LORENZ))
     assert out.returncode == 0, out.stderr
     lines = _plain(out.stdout)
+    import re
+
+    assert all(not re.sub(r"\x1b\[[0-9;]*m", "", line).endswith(" ") for line in out.stdout.splitlines())
     # No nested record is pushed into the value column under an empty key.
     assert not any(line.startswith(" ") and line.strip().endswith(":") for line in lines), lines
     assert any(line.startswith("experience") and "current 186768, max 186768" in line for line in lines)

@@ -288,8 +288,18 @@ def sheet(head: str, summary: dict[str, Any], label: Label, show: Show, cap: int
     with console.capture() as cap_:
         console.print(Text(head, style="bold"), soft_wrap=True)
         console.print(_sheet_table(summary, width, label, show, cap))
-    out: str = cap_.get()
-    return out
+    import re
+
+    # rich pads every cell to its column: the spaces at the end of a line are dropped (the styles
+    # there are kept), so a copied line or a narrower terminal does not carry them.
+    tail = re.compile(r"(?:\x1b\[[0-9;]*m| )+$")
+    lines = []
+    for line in cap_.get().split("\n"):
+        m = tail.search(line)
+        if m is not None:
+            line = line[:m.start()] + "".join(re.findall(r"\x1b\[[0-9;]*m", m.group(0)))
+        lines.append(line)
+    return "\n".join(lines)
 
 
 @contextmanager
