@@ -321,12 +321,6 @@ def cmd_build(args: argparse.Namespace) -> int:
         with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
             model = jsonmap.loads(text)  # a big dump is parsed piece by piece as it is decoded
             del text
-    refused = _check_model(model)
-    if refused:
-        print(f"savecraft: error: {args.output}: build refused, nothing written:", file=sys.stderr)
-        for problem in refused:
-            print(f"  {problem}", file=sys.stderr)
-        return EXIT_PROBLEM
     data = api.build(model)
     name = registry.for_model(model).name
     out = Path(args.output)
@@ -335,20 +329,6 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_OK
     output.write(args, args.output, data, backup=not args.no_backup, detail=name)
     return EXIT_OK
-
-
-def _check_model(model: Any) -> list[Any]:
-    """The errors the format's own rules find in a model about to be built (a TirNanoG user
-    with no name): what the bytes allow but the game refuses is refused before writing."""
-    from .. import registry
-    from ..errors import Report
-
-    fmt = registry.for_model(model)
-    if fmt.check is None:
-        return []
-    report = Report(strict=False)
-    fmt.check(model, report)
-    return report.errors
 
 
 MANIFEST = "savecraft-extract.json"  # which format an extract folder holds, for 'build DIR'
