@@ -115,3 +115,98 @@ def test_the_level_search_refuses_wrong_levels_early_and_confirms_the_right_one(
     d.settle(content)
     if d.level is None:
         assert d.original == odd and d.compress(content) == odd
+
+
+# -- how info reads on a terminal, piped, and on a damaged file -------------------------------------
+
+SAMPLES = Path("/work/shared/samples")
+LORENZ = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
+HALF_WRITTEN = SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"
+ARALORN = SAMPLES / "angband-block-more" / "angband_4.0.2_Aralorn-Copy-truncated131072.sav"
+
+
+def _run(*argv: str, columns: int = 100) -> "subprocess.CompletedProcess[str]":
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": str(columns)}
+    env.pop("NO_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "savecraft", *argv], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def _plain(text: str) -> list[str]:
+    import re
+
+    return [re.sub(r"\x1b\[[0-9;]*m", "", line).rstrip() for line in text.splitlines()]
+
+
+@pytest.mark.skipif(not LORENZ.exists(), reason="needs the real samples")
+def test_terminal_sheet_keeps_every_value_beside_its_key() -> None:
+    out = _run("info", "--color=always", str(LORENZ))
+    assert out.returncode == 0, out.stderr
+    lines = _plain(out.stdout)
+    import re
+
+    assert all(not re.sub(r"\x1b\[[0-9;]*m", "", line).endswith(" ") for line in out.stdout.splitlines())
+    # No nested record is pushed into the value column under an empty key.
+    assert not any(line.startswith(" ") and line.strip().endswith(":") for line in lines), lines
+    assert any(line.startswith("experience") and "current 186768, max 186768" in line for line in lines)
+    # The five stats are one table: a header row, then one row a stat.
+    header = next(i for i, line in enumerate(lines) if line.startswith("stats"))
+    assert lines[header].split()[1:] == ["current", "max", "shown"]
+    assert [lines[header + k].split()[0] for k in range(1, 6)] == ["str", "int", "wis", "dex", "con"]
+    piped = _run("info", "--color=never", str(LORENZ)).stdout.splitlines()
+    assert len(lines) <= len(piped) - 15  # stats: 6 lines, not 21; experience and points: 3, not 9
+
+
+@pytest.mark.skipif(not LORENZ.exists(), reason="needs the real samples")
+def test_terminal_lists_wrap_between_items_never_inside_one() -> None:
+    plain = _run("info", "--color=never", str(LORENZ)).stdout
+    items = [x.strip() for x in plain.split("inventory: ", 1)[1].split("\n  variant")[0]
+             .replace("\n", " ").split(", ")]
+    for columns in (60, 80, 120):
+        lines = _plain(_run("info", "--color=always", str(LORENZ), columns=columns).stdout)
+        assert all(len(line) <= columns for line in lines[1:]), columns  # the head: as long as the path
+        start = next(i for i, line in enumerate(lines) if line.startswith("inventory"))
+        key_width = len(lines[start]) - len(lines[start][len("inventory"):].lstrip())
+        shown: list[str] = []
+        for line in lines[start:]:
+            if line[:key_width].strip() and line is not lines[start]:
+                break
+            shown += [x.strip() for x in line[key_width:].split(",") if x.strip()]
+        assert shown == [x.rstrip(",") for x in items], columns
+
+
+def test_piped_info_is_plain_indented_text(tmp_path: Path) -> None:
+    savecraft.save(tng_sample.server_save(users=3), tmp_path / "s.sav")
+    out = _run("info", str(tmp_path / "s.sav"))
+    assert out.returncode == 0 and "\x1b[" not in out.stdout
+    assert "  user count: 3" in out.stdout.splitlines()
+
+
+@pytest.mark.skipif(not HALF_WRITTEN.exists(), reason="needs the real samples")
+@pytest.mark.parametrize("path, shown", [(HALF_WRITTEN, ["name: Alkis", "- name quests, version 1"]),
+                                         (ARALORN, ["name: Aralorn", "gold: 207589"])])
+@pytest.mark.parametrize("color", ["never", "always"])
+def test_a_damaged_file_shows_what_could_be_read_then_where_it_stopped(
+        path: Path, shown: list[str], color: str) -> None:
+    out = _run("info", f"--color={color}", str(path))
+    assert out.returncode == 1
+    text = "\n".join(_plain(out.stdout))
+    assert "damaged" in text.splitlines()[0]
+    if color == "never":
+        assert all(s in text for s in shown), text
+    else:
+        assert shown[0].replace(": ", " ").split()[-1] in text
+    err = out.stderr.strip().splitlines()
+    assert len(err) == 1 and "offset 0x" in err[0] and "blocks[" in err[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.skipif(not HALF_WRITTEN.exists(), reason="needs the real samples")
+def test_json_of_a_damaged_file_is_the_readable_part_and_exit_1() -> None:
+    out = _run("info", "--json", str(HALF_WRITTEN))
+    assert out.returncode == 1 and json.loads(out.stdout)["name"] == "Alkis"
+    assert out.stderr.count("\n") == 1 and "offset 0x00000F6C" in out.stderr

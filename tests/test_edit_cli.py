@@ -29,9 +29,9 @@ def test_set_writes_atomically_with_a_backup(save_file: Path, capsys: pytest.Cap
     original = save_file.read_bytes()
     assert main(["edit", str(save_file), "--set", "users[name=Brigid].entity.x=120",
                  "--set", "game_id=new-world"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "set users[0].entity.x = 120" in out and 'set game_id = "new-world"' in out
-    assert "player.sav.bak" in out
+    assert err.startswith(f"wrote {save_file} (") and "player.sav.bak" in err  # the writer's one line
     assert (save_file.parent / "player.sav.bak").read_bytes() == original
     save = api.load(save_file)
     assert (save.game_id, save.users[0].entity.x) == ("new-world", 120)

@@ -35,7 +35,9 @@ u32 = st.integers(0, 0xFFFF_FFFF)
 i32 = st.integers(-(2**31), 2**31 - 1)
 u64 = st.integers(0, 2**64 - 1)
 KNOWN = {b"USER", b"NPC\0", b"MAP\0", b"DENY", b"GLBL", b"QSTS", b"PRVW"}
-name_text = st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=12)
+# A user name is never empty (registration refuses one; the writer and validate do too).
+name_text = st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), min_size=1,
+                    max_size=12)
 
 entities = st.builds(
     Entity,

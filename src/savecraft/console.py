@@ -82,24 +82,30 @@ def _no_advance(n: int) -> None:
 
 
 @contextmanager
-def progress(description: str, total: int | None) -> Iterator[Advance]:
+def progress(description: str, total: int | None, unit: str = "files") -> Iterator[Advance]:
     """A progress bar on stderr for work of ``total`` units; yields ``advance(n)``.
 
-    Off the terminal (or with ``-q``) it draws nothing and costs nothing.
+    ``unit`` is what is counted: ``"bytes"`` are shown as KiB, MiB or GiB
+    (``12.5/40.0 MiB``), anything else as a count and its name (``120/540
+    files``). Off the terminal (or with ``-q``) it draws nothing and costs nothing.
     """
     if not show_progress():
         yield _no_advance
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    import time
 
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), console=Console(stderr=True, force_terminal=True), transient=True,
+    from rich.console import Console
+    from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                               TextColumn, TimeRemainingColumn)
+
+    counted: list[ProgressColumn] = ([DownloadColumn(binary_units=True)] if unit == "bytes"
+                                     else [MofNCompleteColumn(), TextColumn(unit)])
+    # Drawn from the first advance after half a second: quick runs show none. Its own thread
+    # redraws it from then on (started by start(), so the count moves while the work goes on).
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), *counted, TimeRemainingColumn(),
+                   console=Console(stderr=True, force_terminal=True), transient=True,
                    refresh_per_second=8)
     task = bar.add_task(description, total=total)
-    # Drawn only for work that outlasts half a second.
-    bar.live.auto_refresh = False
-    import time
     start = time.monotonic()
     started = False
 
@@ -109,7 +115,6 @@ def progress(description: str, total: int | None) -> Iterator[Advance]:
         if not started and time.monotonic() - start > 0.5:
             started = True
             bar.start()
-            bar.live.auto_refresh = True
 
     try:
         yield advance
@@ -164,6 +169,137 @@ def table(rows: list[tuple[str, str]], title: str | None = None) -> str | None:
         console.print(t)
     out: str = cap.get()
     return out
+
+
+# -- the terminal sheet of ``info`` ----------------------------------------------------------------
+
+Label = Callable[[str], str]
+Show = Callable[[str, Any], Any]
+
+
+def _scalar(v: Any) -> bool:
+    return not isinstance(v, dict | list)
+
+
+def _flat(v: Any) -> bool:
+    """A record of plain values (``{"current": 278, "max": 278}``): it reads on one line."""
+    return isinstance(v, dict) and bool(v) and all(_scalar(x) for x in v.values())
+
+
+def _grid(v: Any) -> bool:
+    """Records of the same plain fields (stats, blocks): they read as one table."""
+    if isinstance(v, dict):
+        rows = list(v.values())
+        return len(rows) > 1 and all(_flat(r) for r in rows) and len({tuple(r) for r in rows}) == 1
+    # A list: only records with the same fields (a column each field not every record has is noise).
+    return isinstance(v, list) and bool(v) and all(_flat(r) for r in v) and len({tuple(r) for r in v}) == 1
+
+
+def wrap_items(items: list[str], width: int, sep: str = ", ") -> str:
+    """Items over as many lines as they need, each line broken between items, never inside one."""
+    lines: list[str] = []
+    line = ""
+    for i, item in enumerate(items):
+        piece = item + (sep.rstrip() if i < len(items) - 1 else "")
+        if line and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _cell(key: str, v: Any, width: int, label: Label, show: Show, cap: int | None) -> Any:
+    """What the value column shows for ``key``: text, or a table of its own."""
+    from rich.table import Table
+
+    if isinstance(v, list | dict) and not v:
+        return "(none)"
+    if _scalar(v):
+        return str(show(key, v))
+    if isinstance(v, list) and all(_scalar(x) for x in v):
+        items = [str(x) for x in (v if cap is None else v[:cap])]
+        if cap is not None and len(v) > cap:
+            items.append(f"and {len(v) - cap} more")
+        return wrap_items(items, width)
+    if _flat(v):
+        return wrap_items([f"{label(k)} {show(k, x)}" for k, x in v.items()], width)
+    if _grid(v):
+        records = list(v.items()) if isinstance(v, dict) else [(None, r) for r in v]
+        shown = records if cap is None else records[:cap]
+        columns = list(dict.fromkeys(k for _, r in shown for k in r))
+        t = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold")
+        if isinstance(v, dict):
+            t.add_column("", style="cyan", no_wrap=True)
+        for c in columns:
+            numbers = all(isinstance(r.get(c), int | float | None) and not isinstance(r.get(c), bool)
+                          for _, r in shown)
+            t.add_column(label(c), overflow="fold", justify="right" if numbers else "left")
+        for name, r in shown:
+            cells = [str(show(c, r[c])) if c in r else "" for c in columns]
+            t.add_row(*([label(str(name))] if isinstance(v, dict) else []), *cells)
+        if cap is not None and len(records) > cap:
+            t.add_row(*([""] if isinstance(v, dict) else []), f"and {len(records) - cap} more",
+                      *[""] * (len(columns) - 1))
+        return t
+    if isinstance(v, dict):
+        return _sheet_table(v, width, label, show, cap)
+    inner = Table(box=None, show_header=False, padding=0, pad_edge=False)
+    inner.add_column(overflow="fold")
+    for x in (v if cap is None else v[:cap]):
+        if _flat(x):  # a record of its own fields: one line of it (wrapped between fields)
+            inner.add_row(wrap_items([f"{label(k)} {show(k, y)}" for k, y in x.items()], width))
+        else:
+            inner.add_row(_cell(key, x, width, label, show, cap))
+    if cap is not None and len(v) > cap:
+        inner.add_row(f"and {len(v) - cap} more")
+    return inner
+
+
+def _sheet_table(summary: dict[str, Any], width: int, label: Label, show: Show, cap: int | None) -> Any:
+    from rich.table import Table
+
+    keys = [label(k) for k in summary]
+    key_width = max(map(len, keys), default=0)
+    room = max(20, width - key_width - 3)
+    t = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
+    t.add_column(style="cyan", no_wrap=True, vertical="top")
+    t.add_column(overflow="fold")
+    for k, name in zip(summary, keys):
+        t.add_row(name, _cell(k, summary[k], room, label, show, cap))
+    return t
+
+
+def sheet(head: str, summary: dict[str, Any], label: Label, show: Show, cap: int | None) -> str:
+    """``info``'s summary as a terminal sheet: one key column, every value beside its own key.
+
+    Plain values and records of plain values take one line each (``current
+    278, max 278``); records of the same fields (stats, blocks) are one
+    table; a list wraps between its items, never inside one, at the
+    terminal's width. Piped output never comes here (it is plain text).
+    """
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(force_terminal=True, color_system="standard", highlight=False)
+    width = console.width
+    with console.capture() as cap_:
+        console.print(Text(head, style="bold"), soft_wrap=True)
+        console.print(_sheet_table(summary, width, label, show, cap))
+    import re
+
+    # rich pads every cell to its column: the spaces at the end of a line are dropped (the styles
+    # there are kept), so a copied line or a narrower terminal does not carry them.
+    tail = re.compile(r"(?:\x1b\[[0-9;]*m| )+$")
+    lines = []
+    for line in cap_.get().split("\n"):
+        m = tail.search(line)
+        if m is not None:
+            line = line[:m.start()] + "".join(re.findall(r"\x1b\[[0-9;]*m", m.group(0)))
+        lines.append(line)
+    return "\n".join(lines)
 
 
 @contextmanager

@@ -23,6 +23,8 @@ a format gets ``savecraft edit`` by registering.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import re
 import types
 import typing
@@ -181,22 +183,90 @@ def _settable(where: Resolved) -> None:
 
 
 _HEX = re.compile(r"-?0[xX][0-9a-fA-F]+")
+# An ISO 8601 date or instant, as info prints them (2025-09-13T08:42:23Z); no zone means UTC.
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?(?:Z|[+-]\d{2}:?\d{2})?")
+
+
+def field_metadata(where: Resolved) -> Mapping[str, Any]:
+    """The ``dataclasses.field`` metadata of the field ``where`` names (empty for list items).
+
+    Formats say there how people write a value the bytes keep as a number:
+    ``{"time": "unix"}`` for an instant in Unix seconds (typed as ISO 8601),
+    ``{"enum": SomeIntEnum}`` for a number with names (typed by name).
+    """
+    if not where.chain:
+        return {}
+    container, step, _ = where.chain[-1]
+    if isinstance(step, Attr) and dataclasses.is_dataclass(container):
+        for f in dataclasses.fields(container):
+            if f.name == step.name:
+                return f.metadata
+    return {}
+
+
+def unix_seconds(text: str, path: str) -> int:
+    """An ISO 8601 date or instant as Unix seconds (UTC when no zone is given)."""
+    import datetime as dt
+
+    try:
+        when = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise FormatError(None, path, "a date and time as ISO 8601 (2025-09-13T08:42:23Z)",
+                          repr(text)) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return int(when.timestamp())
+
+
+def enum_member(kind: type[enum.Enum], text: str) -> enum.Enum | None:
+    """The member of ``kind`` named ``text`` as info prints it (``hex-vertical``) or as the
+    code spells it (``HEX_VERTICAL``), whatever the case; None when no name matches."""
+    wanted = text.strip().replace("-", "_").replace(" ", "_").upper()
+    for member in kind:
+        if member.name.upper() == wanted:
+            return member
+    return None
+
+
+def _as_people_write(where: Resolved, text: str) -> Any:
+    """A value typed the way info shows it (a date, a name, hex), as the field stores it; or None."""
+    meta = field_metadata(where)
+    if meta.get("time") == "unix" and _ISO.fullmatch(text.strip()):
+        return unix_seconds(text, where.path)
+    kind = meta.get("enum")
+    hint = where.hint
+    if kind is None and isinstance(hint, type) and issubclass(hint, enum.Enum):
+        kind = hint
+    if kind is not None:
+        member = enum_member(kind, text)
+        if member is not None:
+            return member if kind is hint else member.value
+        names = ", ".join(m.name.lower().replace("_", "-") for m in kind)
+        raise FormatError(None, where.path, f"one of {names} (or its number)", repr(text))
+    if _HEX.fullmatch(text):  # an integer in hex, as info and hexdump print ids and offsets
+        return int(text, 16)
+    return None
 
 
 def _checked(where: Resolved, value: Any, text: bool) -> Any:
     if not text:
+        if isinstance(value, str):
+            typed = _as_people_write(where, value)
+            if typed is not None:
+                return coerce(typed, where.hint, where.path, where.value)
         return coerce(value, where.hint, where.path, where.value)
     parsed = parse_value(value)
     try:
         return coerce(parsed, where.hint, where.path, where.value)
     except FormatError as first:
         if isinstance(parsed, str):
-            if _HEX.fullmatch(parsed):  # an integer in hex, as info and hexdump print ids and offsets
-                try:
-                    return coerce(int(parsed, 16), where.hint, where.path, where.value)
-                except FormatError:
-                    pass
-            raise
+            typed = _as_people_write(where, parsed)
+            if typed is None:
+                raise
+            try:
+                return coerce(typed, where.hint, where.path, where.value)
+            except FormatError:
+                raise first from None
         try:
             return coerce(value, where.hint, where.path, where.value)
         except FormatError:

@@ -742,7 +742,60 @@ def _get_attr(value: Any, name: str, where: str) -> Any:
 def _no_field(value: Any, name: str, where: str) -> PathError:
     names = fields_of(value)
     also = f" (fields: {', '.join(names)})" if names else ""
-    return PathError(f"{where}: {_kind(value)} has no field {name!r}{also}")
+    near = nearby(value, name, "" if where == "(top)" else where)
+    hint = f"; nearby: {', '.join(near)}" if near else ""
+    return PathError(f"{where}: {_kind(value)} has no field {name!r}{hint}{also}")
+
+
+NEARBY_DEPTH = 3  # steps below the record where a name was not found that suggestions look into
+NEARBY_BUDGET = 400  # records looked at, at most: a suggestion must not cost more than the edit
+
+
+def nearby(value: Any, name: str, prefix: str = "", limit: int = 5) -> list[str]:
+    """Paths that exist under ``value`` and end in a name like ``name`` (a typo, or one level off).
+
+    A wrong path is most often a misspelt name (``gear.itmes``) or a right
+    name one record too high (``items`` for ``gear.items``); both are found
+    by looking a few records down for names close to the one given. Lists
+    are looked into through their first item, so a suggestion reads
+    ``users[0].name``, a path that resolves. The walk is bounded
+    (:data:`NEARBY_BUDGET` records), so a huge model costs no more than a
+    small one.
+    """
+    import difflib
+
+    want = name.lower()
+    found: list[tuple[float, int, str]] = []
+    queue: list[tuple[Any, str, int]] = [(value, prefix, 0)]
+    seen = 0
+    while queue and seen < NEARBY_BUDGET:
+        record, at, depth = queue.pop(0)
+        seen += 1
+        for field_name in fields_of(record):
+            if field_name.startswith("_"):
+                continue
+            path = f"{at}.{field_name}" if at else field_name
+            low = field_name.lower()
+            score = difflib.SequenceMatcher(None, want, low).ratio()
+            if low == want and depth:
+                score = 2.0  # the very name, one record down: the likeliest meaning
+            elif len(want) >= 3 and (want in low or low in want) and len(low) >= 3:
+                score = max(score, 0.8)
+            if score >= 0.75:
+                found.append((-score, depth, path))
+            if depth + 1 > NEARBY_DEPTH:
+                continue
+            try:
+                child = getattr(record, field_name)
+            except Exception:  # a view that cannot be computed for this record: not a suggestion
+                continue
+            if _is_sequence(child) and not isinstance(child, str | bytes | bytearray):
+                if len(child) and dataclasses.is_dataclass(child[0]):
+                    queue.append((child[0], f"{path}[0]", depth + 1))
+            elif dataclasses.is_dataclass(child):
+                queue.append((child, path, depth + 1))
+    found.sort()
+    return list(dict.fromkeys(path for _, _, path in found))[:limit]
 
 
 def _get_key(value: Mapping[Any, Any], key: str, where: str) -> Any:

@@ -60,9 +60,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"  rebuilt byte for byte: {'yes' if roundtrip else 'NO'}")
             if not (result.ok and roundtrip):
                 status = 1
-    print("\nSee every field and byte of these files in the browser:")
+    print("\nSee every field and byte of these files in the browser (the studio):")
     print("  savecraft studio " + " ".join(shlex.quote(str(p)) for p in shown))
+    if _has_command("sql"):  # added by another piece of work; the demo runs with or without it
+        print("\nAsk all of them a question at once:")
+        print(f"  savecraft sql {shlex.quote(SQL_QUESTION)} {shlex.quote(str(folder))}/")
+    if status == 0:
+        print(f"\nEvery file in {folder}/ validates: savecraft validate {shlex.quote(str(folder))}/")
     return status
+
+
+# The first question the demo suggests asking of its files with `savecraft sql`.
+SQL_QUESTION = "SELECT name, race, class, level, gold FROM characters"
+
+
+def _has_command(name: str) -> bool:
+    """Whether this savecraft has the command ``name`` (its parser registers it)."""
+    from ..cli import make_parser
+
+    parser = make_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return name in action.choices
+    return False
 
 
 def register(sub: Any) -> None:

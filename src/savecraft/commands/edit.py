@@ -42,9 +42,7 @@ def _finish(args: argparse.Namespace, edited: editing.Edited, what: list[str]) -
     if not edited.changed and not args.output:
         print(f"{args.file}: the file would not change; nothing written", file=say)
         return EXIT_OK
-    written = output.write(args, dest, edited.data, backup=not args.no_backup)
-    kept = f" (the old file is kept as {written.backup})" if written.backup else ""
-    print(f"{dest}: {len(edited.data)} bytes written ({edited.format}){kept}", file=say)
+    output.write(args, dest, edited.data, backup=not args.no_backup, detail=edited.format)
     return EXIT_OK
 
 
@@ -68,8 +66,16 @@ def _edit_set(args: argparse.Namespace, data: bytes) -> int:
         raise UsageError(f"{args.file}: {exc}; nothing written") from None
     except FormatError as err:
         return _refused(args.file, err)
-    return _finish(args, edited, [f"set {path} = {diffing.show(value)}"
-                                  for path, value in edited.changes])
+    typed = [text for _, text in pairs] if len(pairs) == len(edited.changes) else []
+    lines = []
+    for k, (path, value) in enumerate(edited.changes):
+        shown = diffing.show(value)
+        # A value typed as info shows it (a date, a name, hex) is echoed beside the number stored.
+        as_typed = typed[k].strip() if typed else ""
+        also = f" ({as_typed})" if as_typed and isinstance(value, int) and as_typed != shown \
+            and editing.parse_value(as_typed) != value else ""
+        lines.append(f"set {path} = {shown}{also}")
+    return _finish(args, edited, lines)
 
 
 def _editor_command() -> list[str]:

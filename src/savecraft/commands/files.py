@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
-from ..errors import SavecraftError
+from ..errors import FormatError, SavecraftError
 from ..fileio import ReadError
 from . import output
 from .argtypes import whole
@@ -108,29 +108,15 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
     return lines
 
 
-def _damaged(args: argparse.Namespace, err: Any) -> tuple[registry.Format, Any]:
-    """The format and the model a lenient read makes of a file a strict read refused (or ``err``)."""
-    from .. import registry
-    from ..errors import Report
-
-    data = read_file(args.file, mapped=True)
-    try:
-        fmt = registry.find(data, args.format)
-        model = fmt.parse(data, Report(strict=False))
-    except SavecraftError:
-        raise err from None
-    if model is None:
-        raise err
-    return fmt, model
-
-
 def cmd_info(args: argparse.Namespace) -> int:
     from .. import console, registry
     from ..errors import FormatError, UnsupportedFormatError
 
     refused: FormatError | None = None
+    damaged = False
+    data = read_file(args.file, mapped=True)
     try:
-        fmt, model = load_file(args.file, args.format)
+        fmt, model = load_file(args.file, args.format, data=data)
     except UnsupportedFormatError as err:
         # A file recognised and refused may still say what it is (angband-legacy: its version):
         # the summary is printed, then the refusal, exit 1.
@@ -139,10 +125,12 @@ def cmd_info(args: argparse.Namespace) -> int:
             raise
         fmt, refused = registry.for_model(model), err
     except FormatError as err:
-        # A damaged file (cut short, say): what can be read is shown, then the damage, exit 1.
-        fmt, model = _damaged(args, err)
-        refused = err
-    summary = fmt.info(model)
+        # A damaged file (cut short, a block past its end): what could be read is shown, then
+        # where it stopped, exit 1, as the studio shows its readable blocks.
+        fmt, model, summary = _salvage(data, args.format, err)
+        refused, damaged = err, True
+    if not damaged:
+        summary = fmt.info(model)
     if args.json:
         import orjson
 
@@ -155,13 +143,10 @@ def cmd_info(args: argparse.Namespace) -> int:
         return EXIT_OK
     cap = None if args.all else LIST_CAP
     head = f"{args.file}: {fmt.name} ({fmt.description})"
+    if damaged:
+        head += ", damaged: what could be read, then where it stopped"
     if console.use_color():
-        rows = []
-        for line in _text(summary, "", cap):
-            key, sep, value = line.partition(": ")
-            rows.append((key, value) if sep and not line.startswith(" ") else ("", line))
-        print(console.paint(head, "header"))
-        print(console.table(rows), end="")
+        print(console.sheet(head, summary, _label, _value, cap), end="")
     else:
         print(head)
         print("\n".join(_text(summary, cap=cap)))
@@ -169,6 +154,26 @@ def cmd_info(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         raise refused
     return EXIT_OK
+
+
+def _salvage(data: Any, format: str | None, err: FormatError) -> tuple[Any, Any, dict[str, Any]]:
+    """The format, partial model and summary of a file that does not read to its end.
+
+    Validation reads on past what it can (to the next block or chunk) and
+    keeps the model it got; a format whose summary needs the parts that are
+    missing leaves nothing to show, and the error stands alone.
+    """
+    from .. import api, registry
+
+    result = api.validate(data, format)
+    if result.model is None or result.format is None:
+        raise err
+    fmt = registry.get(result.format)
+    try:
+        summary = fmt.info(result.model)
+    except Exception:  # a summary that needs what is missing: the error is all there is to say
+        raise err from None
+    return fmt, result.model, summary
 
 
 # -- validate ---------------------------------------------------------------------------------
@@ -322,9 +327,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.output != "-" and out.is_file() and out.read_bytes() == data:
         print(f"{args.output}: unchanged ({len(data)} bytes, {name})")
         return EXIT_OK
-    written = output.write(args, args.output, data, backup=not args.no_backup)
-    note = f"; the old file is kept as {written.backup}" if written.backup else ""
-    output.status(written, f"{args.output}: {len(data)} bytes ({name}){note}")
+    output.write(args, args.output, data, backup=not args.no_backup, detail=name)
     return EXIT_OK
 
 
@@ -363,15 +366,18 @@ def cmd_extract(args: argparse.Namespace) -> int:
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
-    from ..fileio import ensure_dir
+    from ..fileio import ensure_dir, write_file
 
     # No spinner here: a format whose extract takes long draws its own bar (a game's assets),
     # and rich allows one live display at a time.
     written = fmt.extract(model, ensure_dir(args.output))
-    output.write(args, str(Path(args.output) / MANIFEST), orjson.dumps(
+    manifest = write_file(str(Path(args.output) / MANIFEST), orjson.dumps(
         {"format": fmt.name, "source": Path(args.file).name, "rebuild": fmt.rebuild is not None},
         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
-    print(f"{args.file}: {len(written)} files written to {args.output}")
+    if not args.quiet:
+        size = manifest.size + sum(p.stat().st_size for p in written if p.is_file())
+        print(f"wrote {args.output} ({output.plural(len(written) + 1, 'file')}, "
+              f"{output.plural(size, 'byte')})", file=sys.stderr)
     return EXIT_OK
 
 
@@ -430,5 +436,6 @@ def register(sub: Any) -> None:
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder to write into (made if missing; the folders above it must exist)")
+    output.add_quiet(p)
     _format_arg(p)
     p.set_defaults(func=cmd_extract)

@@ -5,6 +5,11 @@ output) and ``--force`` (replace a read-only file), and writes through
 :func:`savecraft.fileio.write_file`, so a symlink, a FIFO, ``/dev/null`` or a
 full disk behave the same whatever the command. Status lines go to standard
 output, or to standard error when the data itself went there.
+
+Every write says what it wrote, in one line on standard error (``wrote
+FILE (N bytes)``), unless ``-q``: a command that prints nothing on success
+leaves a person wondering whether it ran. Data written to standard output
+is not announced (it is there to see).
 """
 
 from __future__ import annotations
@@ -23,6 +28,12 @@ def add_output(p: argparse.ArgumentParser, *, required: bool = False, metavar: s
     """``-o/--output`` and ``--force``, the same on every command that writes."""
     p.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
     add_force(p)
+    add_quiet(p)
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="do not say what was written (default: one line per file on standard error)")
 
 
 def add_force(p: argparse.ArgumentParser) -> None:
@@ -30,9 +41,25 @@ def add_force(p: argparse.ArgumentParser) -> None:
                    help="replace the output even when it is a read-only file (default: refuse)")
 
 
-def write(args: argparse.Namespace, path: str, data: bytes, *, backup: bool = False) -> Written:
-    """Write ``data`` to ``path`` by the command's ``--force``; see :mod:`savecraft.fileio`."""
-    return write_file(path, data, backup=backup, force=bool(getattr(args, "force", False)))
+def write(args: argparse.Namespace, path: str, data: bytes, *, backup: bool = False,
+          detail: str | None = None) -> Written:
+    """Write ``data`` to ``path`` by the command's ``--force``, and say so; see :mod:`savecraft.fileio`."""
+    written = write_file(path, data, backup=backup, force=bool(getattr(args, "force", False)))
+    wrote(args, path, written, detail)
+    return written
+
+
+def wrote(args: argparse.Namespace, path: str, written: Written, detail: str | None = None) -> None:
+    """``wrote FILE (N bytes)`` on standard error, unless ``-q`` or the data went to standard output."""
+    if getattr(args, "quiet", False) or written.to_stdout:
+        return
+    extra = f", {detail}" if detail else ""
+    kept = f"; the old file is kept as {written.backup}" if written.backup else ""
+    print(f"wrote {path} ({plural(written.size, 'byte')}{extra}){kept}", file=sys.stderr)
+
+
+def plural(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 def write_pieces(args: argparse.Namespace, path: str, pieces: Iterable[bytes]) -> Written:

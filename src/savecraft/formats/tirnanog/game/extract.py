@@ -70,7 +70,7 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
     """
     from ....console import progress
 
-    with progress("extracting", sum(a.length for a in game.assets())) as advance:
+    with progress("extracting", sum(a.length for a in game.assets()), unit="bytes") as advance:
         return _write_parts(game, folder, advance)
 
 

@@ -56,7 +56,8 @@ class Header:
 
     game_id: str = "sample"
     revision: int = 0
-    game_type: int = 0  # a GameType value, kept as an int so unknown ones survive
+    # A GameType value, kept as an int so unknown ones survive (edit takes its name too).
+    game_type: int = field(default=0, metadata={"enum": GameType})
     tile_width: int = 32  # 10 bits
     tile_height: int = 32  # 10 bits
     map_size_log2: int = 6

@@ -171,6 +171,9 @@ def _check(save: SaveGame, report: Report) -> None:
                      str(len(users)))
     names: set[str] = set()
     for k, name in enumerate(users):
+        if not name:  # no player can have one: registration refuses it (net.server_login)
+            report.error(None, f"users[{k}].name", "a user name that is not empty (a TirNanoG "
+                         "server refuses an empty one at registration)", '""')
         if name in names:
             report.error(None, f"users[{k}].name", "a user name not used before", repr(name))
         names.add(name)

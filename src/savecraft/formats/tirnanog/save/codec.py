@@ -184,6 +184,9 @@ def _encode_user(w: Writer, u: UserChunk) -> None:
         w._bad("language", "an ISO-639-1 code of at most 2 characters", repr(u.language))
     w.record(USER_HEAD, (b"USER", 0, u.password_hash, u.created, u.last_login, u.last_logout,
                          u.last_seen, lang.ljust(2, b"\0"), u.flags, len(u.character_options)))
+    if not u.name:  # the bytes allow it, no player has one: registration refuses it
+        w._bad("name", "a user name that is not empty (a TirNanoG server refuses an empty one at "
+               "registration)", '""')
     w.cstr(u.name, "name")
     w.array("i32", u.character_options, "character_options")
     w.array("u16", u.equipped, "equipped")

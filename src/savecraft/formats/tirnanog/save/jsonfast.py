@@ -208,7 +208,7 @@ def _user_bytes(d: dict[str, Any]) -> bytes | None:
         entity = d["entity"]
     except KeyError:
         return None
-    if type(name) is not str or type(digest) is not str or type(language) is not str \
+    if type(name) is not str or not name or type(digest) is not str or type(language) is not str \
             or type(flags) is not int or not set(map(type, times)) <= _INT \
             or not (_ints(options) and _ints(equipped) and _ints(belt)) \
             or len(options) > 255 or len(equipped) != SLOTS or len(belt) != SLOTS:

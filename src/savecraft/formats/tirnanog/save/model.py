@@ -131,10 +131,10 @@ class UserChunk:
     KIND: ClassVar[str] = "USER"
     name: str = ""
     password_hash: bytes = bytes(32)
-    created: int = 0
-    last_login: int = 0
-    last_logout: int = 0
-    last_seen: int = 0
+    created: int = field(default=0, metadata={"time": "unix"})  # typed as ISO 8601 in edit
+    last_login: int = field(default=0, metadata={"time": "unix"})
+    last_logout: int = field(default=0, metadata={"time": "unix"})
+    last_seen: int = field(default=0, metadata={"time": "unix"})
     language: str = "en"
     flags: int = 0
     character_options: list[int] = field(default_factory=list)
