@@ -130,7 +130,8 @@ def test_shell_examples_run(page: Path, folder: Path) -> None:
         for cmd in commands:
             out = subprocess.run(["bash", "-c", cmd], cwd=folder, env=_env(folder), capture_output=True,
                                  text=True, timeout=300, stdin=subprocess.DEVNULL)
-            allowed = (0, 1) if cmd.startswith(("savecraft diff", "savecraft validate")) else (0,)
+            allowed = (0, 1) if cmd.startswith(("savecraft diff", "savecraft validate", "savecraft repair")) \
+                else (0,)
             assert out.returncode in allowed, f"{page.name}:{line}: {cmd}\n{out.stderr[-2000:]}"
 
 
