@@ -299,8 +299,9 @@ class Struct(Type):
         self.native_read = native_read
         self.native_write = native_write
         self.min_size = sum(_member_min(m) for m in self.members)
-        self._compiled: tuple[Any, Any, Any, Any] | None = None
-        self._fns: tuple[Any, Any, Any, Any] | None = None
+        self._gen: dict[str, Any] = {}
+        self._ns: dict[str, Any] | None = None
+        self._fast: tuple[Any, Any] | None = None
         firsts = [m.name for m in self.members if isinstance(m, Field)]
         self.first_field = firsts[0] if firsts else ""
         # A record of plain fixed fields is itself fixed: lists of it are one unpack.
@@ -364,19 +365,28 @@ class Struct(Type):
         return f"K_cls({', '.join(f'{n}=v_{n}' for n in names)})"
 
     # -- compiling -----------------------------------------------------------------------------
+    _GENERATORS = {"fr": ("def fr(d, pos, end, ctx):", "_gen_fast_read"),
+                   "cr": ("def cr(r, ctx, pre):", "_gen_checked_read"),
+                   "fw": ("def fw(m, ap, ctx):", "_gen_fast_write"),
+                   "cw": ("def cw(m, w, ctx, pre):", "_gen_checked_write")}
+
+    def _generated(self, kind: str) -> Any:
+        """One generated function, compiled the first time it is needed: a load compiles only
+        the fast readers it runs (compiling costs ~0.3 ms a function, a file's start-up)."""
+        fn = self._gen.get(kind)
+        if fn is None:
+            if self._ns is None:
+                self._ns = dict(_RUNTIME)
+                self._ns["K_cls"] = self.cls
+            header, gen = self._GENERATORS[kind]
+            fn = getattr(self, gen)(Emitter(self._ns, header, self._known())).define(f"<layout {self.name}>")
+            self._gen[kind] = fn
+        return fn
+
     def _compile(self) -> tuple[Any, Any, Any, Any]:
-        if self._compiled is None:
-            ns: dict[str, Any] = dict(_RUNTIME)
-            ns["K_cls"] = self.cls
-            known = self._known()
-            title = f"<layout {self.name}>"
-            self._compiled = (
-                self._gen_fast_read(Emitter(ns, "def fr(d, pos, end, ctx):", known)).define(title),
-                self._gen_checked_read(Emitter(ns, "def cr(r, ctx, pre):", known)).define(title),
-                self._gen_fast_write(Emitter(ns, "def fw(m, ap, ctx):", known)).define(title),
-                self._gen_checked_write(Emitter(ns, "def cw(m, w, ctx, pre):", known)).define(title),
-            )
-        return self._compiled
+        """The four generated functions (without the native backend)."""
+        return (self._generated("fr"), self._generated("cr"), self._generated("fw"),
+                self._generated("cw"))
 
     def source(self) -> str:
         """The generated code, for reading (what :meth:`read` and :meth:`write` run)."""
@@ -861,47 +871,44 @@ class Struct(Type):
             e.line(f"ctx.set({m.export!r}, {v}, {self.name!r})")
 
     # -- as a member type of another record ---------------------------------------------------
-    def _functions(self) -> tuple[Any, Any, Any, Any]:
-        """The generated functions, the fast ones behind the native backend when there is one."""
-        if self._fns is None:
-            fr, cr, fw, cw = self._compile()
+    def _fast_functions(self) -> tuple[Any, Any]:
+        """The fast reader and writer, behind the native backend when there is one."""
+        if self._fast is None:
             native_read, native_write = self.native_read, self.native_write
             prog = program_of(self)
             if prog is not None and native_read is None:
                 native_read, native_write = prog.read_one, prog.write_one
+            fr: Any = self._generated("fr") if native_read is None else None
+            fw: Any = self._generated("fw") if native_write is None else None
             if native_read is not None:
-                generated_read = fr
-
                 def fr(d: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int]:
                     got = native_read(d, pos, end, ctx)
-                    return generated_read(d, pos, end, ctx) if got is None else got
+                    return self._generated("fr")(d, pos, end, ctx) if got is None else got
             if native_write is not None:
-                generated_write = fw
-
                 def fw(m: Any, ap: Callable[[bytes], None], ctx: Context) -> None:
                     raw = native_write(m, ctx)
                     if raw is None:
-                        generated_write(m, ap, ctx)
+                        self._generated("fw")(m, ap, ctx)
                     else:
                         ap(raw)
-            self._fns = (fr, cr, fw, cw)
-        return self._fns
+            self._fast = (fr, fw)
+        return self._fast
 
     @property
     def fast_read_fn(self) -> Callable[..., tuple[Any, int]]:
-        return self._functions()[0]  # type: ignore[no-any-return]
+        return self._fast_functions()[0]  # type: ignore[no-any-return]
 
     @property
     def checked_read_fn(self) -> Callable[..., Any]:
-        return self._functions()[1]  # type: ignore[no-any-return]
+        return self._generated("cr")  # type: ignore[no-any-return]
 
     @property
     def fast_write_fn(self) -> Callable[..., None]:
-        return self._functions()[2]  # type: ignore[no-any-return]
+        return self._fast_functions()[1]  # type: ignore[no-any-return]
 
     @property
     def checked_write_fn(self) -> Callable[..., None]:
-        return self._functions()[3]  # type: ignore[no-any-return]
+        return self._generated("cw")  # type: ignore[no-any-return]
 
     def fast_read(self, e: Emitter, target: str) -> None:
         e.line(f"{target}, pos = {e.const(self.fast_read_fn, 'fr')}(d, pos, end, ctx)")

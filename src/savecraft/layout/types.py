@@ -38,17 +38,20 @@ _CODES: dict[str, tuple[str, int]] = {
 }
 
 
+# The vocabulary's classes are plain dataclasses: every layout module builds dozens of them at
+# import, and frozen ones with slots cost twice as much to define (start-up is a goal).
+
 # -- where a number comes from -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Ref:
     """A value an earlier member of the same record read (a field or a stored count)."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Ctx:
     """A value an earlier layout stored in the :class:`~.context.Context` (``block`` names it
     in the message when it is missing)."""
@@ -57,7 +60,7 @@ class Ctx:
     block: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Expr:
     """A number computed from earlier values: Python over earlier fields and ``ctx``
     (``"total - first_random"``)."""
@@ -65,7 +68,7 @@ class Expr:
     source: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Prefix:
     """A count stored just before the values it counts; the writer writes the list's length.
 
@@ -813,7 +816,7 @@ class Custom(Type):
 # -- members of a record ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Range:
     """A check the game makes: the value within ``lo``..``hi``; ``expected`` in the game's words."""
 
@@ -822,7 +825,7 @@ class Range:
     expected: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Field:
     """A model field: its name (the model's attribute and the path), how it is stored, the
     check the game makes on it, and the Context name the value is exported under."""
@@ -833,7 +836,7 @@ class Field:
     export: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Len:
     """A stored count of the lists ``of`` (all the same length), not a model field: the
     reader passes it to them (``Ref(name)``), the writer derives it from their length."""
@@ -845,7 +848,7 @@ class Len:
     expected: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Stored:
     """A stored number that is not a model field: the reader keeps it for later members
     (``Ref(name)``, expressions), the writer stores ``write`` (Python over the fields)."""
@@ -855,7 +858,7 @@ class Stored:
     write: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Const:
     """A stored value the game requires (a marker, reserved bytes): read and checked,
     written as ``value``; not a model field."""
@@ -869,7 +872,7 @@ class Const:
     lenient: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Check:
     """A check the game's loader makes on values already read (``expr``, Python over earlier
     fields and ``ctx``); otherwise the file is wrong at ``field``: ``expected``, found
@@ -885,7 +888,7 @@ class Check:
     on_read: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Computed:
     """A model field that is not stored but follows from what is (``expr``, Python over
     earlier fields, ``ctx`` and ``left``): which of a game's builds wrote the block."""
@@ -894,7 +897,7 @@ class Computed:
     expr: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Columns:
     """Records of a few numbers whose columns the model keeps as separate fields (each
     element's resistance and flags, stored interleaved)."""
@@ -903,7 +906,7 @@ class Columns:
     columns: Sequence[tuple[str, Int, bool]]  # (field, kind, kept as bytes)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class SetCtx:
     """After the members before it: ``ctx.set(name, <expr>)``; ``expr`` is Python over
     earlier fields (by name) and ``ctx``."""
@@ -912,7 +915,7 @@ class SetCtx:
     expr: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Terminated:
     """Records until one of them is the end record (``is_end``, a property of the model),
     which the model keeps in ``end`` to write the same bytes back."""
@@ -924,7 +927,7 @@ class Terminated:
     expected_end: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class When:
     """Fields stored only when ``expr`` holds (Python over earlier fields and ``ctx``); None in
     the model otherwise. The writer refuses a model whose fields disagree with ``expr``."""
@@ -943,7 +946,7 @@ class When:
     by_model: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Requires:
     """The layout applies only when ``expr`` holds; otherwise a LayoutError with ``reason``
     (the block stays as it is, with the reason)."""
@@ -952,7 +955,7 @@ class Requires:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class Parallel:
     """One model list stored as several lists one after the other, each holding some fields of
     every element (the gear: every object, then every known copy) and each ended by ``stop`` in
