@@ -17,17 +17,23 @@ item by its place in the list it reads (``chunks[5]``, ``sections[1]``), and
     smap.to_json()                               # the same, for a web page
 
 Byte spaces: ``"file"`` is the input itself; an inflated stream is a space of
-its own, named by the path of the field that stores it (a TirNanoG save's
-chunk data is ``"payload"``, a ``.tng`` section block ``"sections"``, an asset
-its path in the model, ``"maps.maps[0].asset"``), with offsets counting from
-the start of the inflated bytes.
+its own, named by the path of the field that stores it (``"payload"``,
+``"sections"``, ``"maps.maps[0].asset"``), with offsets counting from the
+start of the inflated bytes.
 :attr:`Space.stored` says where its compressed form sits in the enclosing space.
 
-Large inputs: ``record(data, lazy=True)`` records only the containers (a
-save's chunks, a game's sections and assets) and fills in a unit's fields
-when a query first reaches it, so a 50,000-user save or a 1 GiB ``.tng`` opens
-at once and a viewer expands what the person looks at. :meth:`SpanMap.expand`
-does the same explicitly.
+Large inputs: ``record(data, lazy=True)`` records only the containers (the
+chunks of a save, the sections and assets of a game) and fills in a unit's
+fields when a query first reaches it, so a file of 100,000 records opens in
+about the time of a load and a viewer expands what the person looks at.
+:meth:`SpanMap.expand` does the same explicitly.
+
+This module names no format: a format plugin that has units to leave for
+later, or list items to name, gives its :class:`Adapter` through its
+registry entry (:attr:`savecraft.registry.Format.spans`). Every step here is
+linear in the number of units and spans (a look-up costs a dictionary or
+bisect probe, a query the spans it returns plus one pass over its space's
+index), so a map of 100,000 chunks costs 100 times one of 1,000.
 """
 
 from __future__ import annotations
@@ -35,7 +41,6 @@ from __future__ import annotations
 import bisect
 import re
 import threading
-from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from operator import itemgetter
@@ -50,7 +55,6 @@ from .speed import gc_paused
 FILE = "file"
 _Entry = tuple[int, int, int, int, str]
 _KEY = itemgetter(0)
-_LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
 _LIST_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[0-9]+\]")
 
 
@@ -88,7 +92,9 @@ class Space:
 class Unit:
     """A part of a file whose fields are recorded on demand (a chunk, an asset).
 
-    ``path`` is the field path its spans use; ``alias`` another path naming
+    ``path`` is the field path its spans use, canonical (as
+    :meth:`SpanMap.shown` names it: the adapter knows its own lists, so the
+    map does not work it out again per unit); ``alias`` another path naming
     the same value (``chunks[3]`` for ``users[1]``); ``expand`` decodes it with
     recording on (the caller provides the log). ``holds_value``: the unit is
     an object holding one decoded value (a TirNanoG asset), whose fields the
@@ -108,21 +114,42 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Adapter:
-    """How to record one format: its parse, and the units it leaves for later (if any)."""
+    """How to record one format, given by its plugin (:attr:`savecraft.registry.Format.spans`).
 
-    parse: Callable[[bytes, Report], Any]
+    ``parse(data, report, lazy)``: the format's parse, run with recording on
+    (``lazy``: a check that reads every byte may wait for a full recording).
+    ``units(model, data)``: the parts left for later, with canonical paths.
+    ``heads(model)``: the shown name of each list item the codec records by
+    its place (``{"chunks[3]": "users[1]"}``), and of each canonical one
+    (``{"users[1]": "users[1]"}``), worked out in one pass; an item it leaves
+    out is named through the model (:func:`savecraft.paths.shown`), which for
+    a lazily counted list costs a pass over the list per item.
+    ``outline_units``: a query above several units (a list of thousands of
+    chunks) is answered with the units' own spans, not by recording each one.
+    """
+
+    parse: Callable[[bytes, Report, bool], Any]
     units: Callable[[Any, bytes], list[Unit]] | None = None
+    heads: Callable[[Any], dict[str, str]] | None = None
+    outline_units: bool = False
 
 
-_ADAPTERS: dict[str, Callable[[], Adapter]] = {}
+_ADAPTERS: dict[str, Adapter] = {}
 
 
-def adapter(name: str) -> Callable[[Callable[[], Adapter]], Callable[[], Adapter]]:
-    """Register the recording adapter of format ``name`` (built on first use)."""
-    def deco(fn: Callable[[], Adapter]) -> Callable[[], Adapter]:
-        _ADAPTERS[name] = fn
-        return fn
-    return deco
+def adapter_of(fmt: registry.Format) -> Adapter:
+    """The recording adapter of a format: its plugin's hook, or its plain parse."""
+    found = _ADAPTERS.get(fmt.name)
+    if found is None:
+        if fmt.spans is not None:
+            found = fmt.spans()
+            if not isinstance(found, Adapter):
+                raise TypeError(f"the span hook of {fmt.name} gave {type(found).__name__}, not an Adapter")
+        else:
+            parse = fmt.parse
+            found = Adapter(lambda data, report, lazy: parse(data, report))
+        _ADAPTERS[fmt.name] = found
+    return found
 
 
 class _SpanReport(Report):
@@ -160,26 +187,30 @@ class SpanMap:
     """Every recorded span of one input, by byte space; queries expand lazy units as needed."""
 
     def __init__(self, data: bytes, format: str, model: Any, log: SpanLog, report: Report,
-                 units: Sequence[Unit] = ()) -> None:
+                 units: Sequence[Unit] = (), heads: Callable[[], dict[str, str]] | None = None,
+                 outline_units: bool = False) -> None:
         self.data = data
         self.format = format
         self.model = model
         self.report = report
+        self.outline_units = outline_units
         self._log = log
-        self._units = list(units)
+        self._units = list(units)  # each with its canonical path (the adapter's word: Unit)
+        # Recorded list item -> shown name: the adapter's (one pass, on the first query that
+        # names spans), then each other one worked out once.
         self._heads: dict[str, str] = {}
+        self._adapter_heads = heads
         # The byte spaces of objects holding one value: their fields are ``.value``'s in the model.
-        # Recorded paths first (shown() consults them while naming the units), then canonical.
-        self._holders = {u.path for u in self._units if u.holds_value}
-        for u in self._units:  # a unit is looked up by its canonical path
-            u.path = self.shown(u.path)
         self._holders = {u.path for u in self._units if u.holds_value}
         self._by_path = {u.path: u for u in self._units}
-        self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
+        # Per space: the units by offset, their offsets, and the furthest end reached so far
+        # (units may nest or overlap: a window's walk back stops where nothing reaches it).
+        self._unit_index: dict[str, tuple[list[int], list[Unit], list[int]]] = {}
         for u in sorted(self._units, key=lambda u: (u.space, u.offset)):
-            starts, items = self._unit_index.setdefault(u.space, ([], []))
+            starts, items, reach = self._unit_index.setdefault(u.space, ([], [], []))
             starts.append(u.offset)
             items.append(u)
+            reach.append(max(reach[-1] if reach else 0, u.offset + u.length))
         # Per space: (sort key, recording order, offset, length, path), sorted; the sort key puts
         # a span before the spans inside it (by offset, then longest first).
         self._lists: dict[str, list[_Entry]] = {}
@@ -223,10 +254,38 @@ class SpanMap:
         index = self._unit_index.get(space)
         if index is None:
             return
-        starts, items = index
+        starts, items, _ = index
         k = bisect.bisect_right(starts, offset) - 1
         if k >= 0 and not items[k].done and offset < items[k].offset + items[k].length:
             self._expand(items[k])
+
+    def _units_over(self, space: str, offset: int, length: int) -> list[Unit]:
+        """The units of ``space`` that overlap ``length`` bytes at ``offset`` (by bisection)."""
+        index = self._unit_index.get(space)
+        if index is None:
+            return []
+        starts, items, reach = index
+        out = []
+        j = bisect.bisect_left(starts, offset + length) - 1
+        while j >= 0 and reach[j] > offset:
+            u = items[j]
+            if u.offset + u.length > offset:
+                out.append(u)
+            j -= 1
+        out.reverse()
+        return out
+
+    def _unit_of(self, path: str) -> Unit | None:
+        """The unit ``path`` is in (its own path or a field under it), found by its prefixes."""
+        try:
+            steps = parse_path(path) if path else []
+        except PathError:
+            return None
+        for n in range(len(steps), 0, -1):
+            unit = self._by_path.get(format_path(steps[:n]))
+            if unit is not None:
+                return unit
+        return None
 
     def _index(self) -> dict[str, list[_Entry]]:
         """Spans by space, sorted by offset, longest first, recording order breaking ties.
@@ -262,9 +321,8 @@ class SpanMap:
         """
         entries = self._log.entries
         out = entries[start:]
-        for i in self._log.items:
-            if i < start:
-                continue
+        items = self._log.items  # ascending: the ones from ``start`` on are found by bisection
+        for i in items[bisect.bisect_left(items, start):]:
             space, lo, length, path = entries[i]
             hi = lo + length
             n = len(path)
@@ -305,6 +363,11 @@ class SpanMap:
         if m is None or self.model is None:
             return path
         head = m.group()
+        if self._adapter_heads is not None:
+            with self._lock:
+                if self._adapter_heads is not None:
+                    self._heads = {**self._adapter_heads(), **self._heads}
+                    self._adapter_heads = None
         new = self._heads.get(head)
         if new is None:
             try:
@@ -396,8 +459,8 @@ class SpanMap:
 
     def covering(self, space: str, offset: int, length: int) -> Iterator[Span]:
         """Spans that overlap ``length`` bytes at ``offset``, outer before inner (for a hex view)."""
-        for u in self._unit_index.get(space, ([], []))[1]:
-            if not u.done and u.offset < offset + length and offset < u.offset + u.length:
+        for u in self._units_over(space, offset, length):
+            if not u.done:
                 self._expand(u)
         items = self._index().get(space, [])
         stop = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY)
@@ -439,8 +502,7 @@ class SpanMap:
                           (p.offset, p.path, p.expected, p.found) ==
                           (problem.offset, problem.path, problem.expected, problem.found)), None)
         if space is None:
-            unit = next((u for u in self._units if problem.path and _under(self._names(problem.path)[-1], u.path)),
-                        None)
+            unit = self._unit_of(self._names(problem.path)[-1]) if problem.path else None
             space = unit.space if unit is not None else FILE
         if problem.path:
             own = self.span_of(problem.path)
@@ -483,21 +545,20 @@ def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> Spa
     asset to be recorded when a query first reaches them.
     """
     fmt = registry.find(data, format)
-    make = _ADAPTERS.get(fmt.name)
-    ad = make() if make is not None else Adapter(fmt.parse)
+    ad = adapter_of(fmt)
     log = SpanLog()
     report = _SpanReport(strict=False)
     model = None
-    token = _LAZY.set(lazy)
     try:
         with recording(log, FILE, data):
-            model = ad.parse(data, report)
+            model = ad.parse(data, report, lazy)
     except FormatError as err:
         report.capture(err)
-    finally:
-        _LAZY.reset(token)
     units = ad.units(model, data) if ad.units is not None and model is not None else []
-    smap = SpanMap(data, fmt.name, model, log, report, units)
+    heads = ad.heads
+    smap = SpanMap(data, fmt.name, model, log, report, units,
+                   (lambda: heads(model)) if heads is not None and model is not None else None,
+                   ad.outline_units)
     if not lazy:
         smap.expand()
     return smap
@@ -517,68 +578,3 @@ def validate(data: bytes, format: str | None = None) -> Any:
     smap = record(data, result.format, lazy=True)
     result.problems = [smap.locate(p) for p in result.problems]
     return result
-
-
-# -- format adapters: how each format's parse is driven, and its on-demand units ---------
-
-
-@adapter("tirnanog-save")
-def _tirnanog_save() -> Adapter:
-    from .formats.tirnanog.save import codec
-    from .formats.tirnanog.save.model import SaveGame, _Pending
-
-    def units(save: SaveGame, data: bytes) -> list[Unit]:
-        out = []
-        counters: dict[bytes, int] = {}
-        for i, item in enumerate(save.chunks._items):
-            magic = bytes(save.chunks.magic(i))
-            k = counters.get(magic, 0)
-            counters[magic] = k + 1
-            if type(item) is not _Pending:
-                continue
-            path = codec.chunk_path(magic, k, i)
-
-            def expand(raw: bytes = item.raw, offset: int = item.offset, path: str = path) -> Any:
-                return codec.decode_chunk(raw, offset, path)
-            out.append(Unit(path, codec.PAYLOAD, item.offset, len(item.raw), expand,
-                            alias=f"chunks[{i}]" if path != f"chunks[{i}]" else ""))
-        return out
-
-    return Adapter(codec.parse, units)
-
-
-@adapter("tirnanog-game")
-def _tirnanog_game() -> Adapter:
-    from .binary import stream_space
-    from .formats.tirnanog.game import Game
-    from .formats.tirnanog.game.assets import Asset, Source
-    from .formats.tirnanog.game.sections.common import iter_values
-    from .formats.tirnanog.game.container import read_game
-
-    def parse(data: bytes, report: Report) -> Game:
-        # The whole-file CRC reads every byte: only when recording everything (not lazy).
-        return read_game(Source(data), report, verify_file_crc=not _LAZY.get(False))
-
-    def units(game: Game, data: bytes) -> list[Unit]:
-        out = []
-        seen: set[int] = set()
-        model_paths: dict[int, str] = {}  # each asset's path in the model, as the tree names it
-        for i, section in enumerate(game.sections):
-            for where, asset in iter_values(section, Asset, f"sections[{i}]"):
-                model_paths.setdefault(id(asset), where)
-        for a in game.assets():
-            if id(a) in seen or a._src is None or a.file_offset < 0 or not a.length:
-                continue
-            seen.add(id(a))
-
-            def expand(a: Any = a) -> Any:
-                if not a.COMPRESSED:
-                    return None  # a media file stored as is (never read here): its bytes are its span
-                content, _ = a._read_content()
-                with stream_space(a.path, content, (a.file_offset, a.length)):
-                    return a.decode(content, 0, a._ctx)
-            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand,
-                            alias=model_paths.get(id(a), ""), holds_value=True))
-        return out
-
-    return Adapter(parse, units)

@@ -163,6 +163,13 @@ def _parse(data: bytes, report: Report) -> SaveGame:
     return save
 
 
+def _span_adapter() -> Any:
+    """The span-recording hook, imported only when spans are recorded (hexdump, the studio)."""
+    from .spanning import adapter
+
+    return adapter()
+
+
 def _check(save: SaveGame, report: Report) -> None:
     """Consistency a player or server save needs beyond its bytes."""
     users, _ = _user_names(save)  # from the bytes of chunks not decoded: nothing built
@@ -188,6 +195,7 @@ FORMAT = register(Format(
     rebuild=rebuild,
     check=_check,
     suffixes=(".sav",),
+    spans=_span_adapter,
 ))
 
 __all__ = ["FORMAT", "NpcChunk", "SaveGame", "UserChunk", "codec", "preview"]
