@@ -43,6 +43,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
@@ -213,8 +214,14 @@ class SpanMap:
             reach.append(max(reach[-1] if reach else 0, u.offset + u.length))
         # Per space: (sort key, recording order, offset, length, path), sorted; the sort key puts
         # a span before the spans inside it (by offset, then longest first).
-        self._lists: dict[str, list[_Entry]] = {}
-        self._indexed = 0  # how many log entries are in _lists
+        # Each list comes with its reach: the furthest end of the spans up to each one, so a
+        # walk back from a window stops where no earlier span can overlap it.
+        self._lists: dict[str, tuple[list[_Entry], list[int]]] = {}
+        # Log entries not in _lists yet, by space: (recording order, offset, length, path). A
+        # space is named and sorted when a query first needs it (a hexdump of the file's
+        # header does not name the payload's 300,000 chunk spans).
+        self._raw: dict[str, list[tuple[int, int, int, str]]] = {}
+        self._indexed = 0  # how many log entries are in _lists or _raw
         self._lock = threading.RLock()
 
     # -- building ---------------------------------------------------------------------------
@@ -287,30 +294,44 @@ class SpanMap:
                 return unit
         return None
 
-    def _index(self) -> dict[str, list[_Entry]]:
-        """Spans by space, sorted by offset, longest first, recording order breaking ties.
+    def _index(self, space: str | None = None) -> dict[str, tuple[list[_Entry], list[int]]]:
+        """Spans by space, sorted by offset, longest first, recording order breaking ties;
+        each list with its reach (the furthest end so far, for walks back).
 
-        Built incrementally: entries a unit expansion added are sorted into
-        the lists (a merge of two sorted runs). A field's span is widened to
-        cover the spans under it (a block whose header record is named after
-        the block, with its data read next, covers both).
+        Built incrementally and per space (``space``; None: every space): the
+        entries a unit expansion added are sorted into the lists (a merge of
+        two sorted runs). A field's span is widened to cover the spans under
+        it (a block whose header record is named after the block, with its
+        data read next, covers both).
         """
-        if self._indexed == len(self._log.entries):
-            return self._lists
-        with self._lock:
-            start = self._indexed
-            added: dict[str, list[_Entry]] = {}
-            for seq, (space, offset, length, path) in enumerate(self._widened(start), start):
-                items = added.get(space)
-                if items is None:
-                    items = added[space] = []
-                items.append(((offset << 40) - length, seq, offset, length, self._recorded(space, path)))
-            # New lists, not sorted in place: a query still walking the old ones is not disturbed.
-            lists = dict(self._lists)
-            for name, items in added.items():
-                lists[name] = sorted(lists.get(name, []) + items, key=_KEY)  # stable: seq order on ties
-            self._lists = lists
-            self._indexed = start + sum(len(v) for v in added.values())
+        if self._indexed != len(self._log.entries):
+            with self._lock, gc_paused(keep=True):
+                start = self._indexed
+                if start != len(self._log.entries):
+                    raw = self._raw  # (read outside the lock only to see whether a space has any)
+                    widened = self._widened(start)
+                    for seq, (name, offset, length, path) in enumerate(widened, start):
+                        todo = raw.get(name)
+                        if todo is None:
+                            todo = raw[name] = []
+                        todo.append((seq, offset, length, path))
+                    self._indexed = start + len(widened)
+        names = [space] if space is not None else list(self._raw)
+        if any(self._raw.get(name) for name in names):
+            with self._lock, gc_paused(keep=True):
+                # New lists, not sorted in place: a query still walking the old ones is not disturbed.
+                lists = dict(self._lists)
+                for name in names:
+                    todo = self._raw.pop(name, None)
+                    if not todo:
+                        continue
+                    recorded = self._recorded
+                    items = [((offset << 40) - length, seq, offset, length, recorded(name, path))
+                             for seq, offset, length, path in todo]
+                    old = lists.get(name)
+                    merged = sorted(old[0] + items if old else items, key=_KEY)  # stable: seq order on ties
+                    lists[name] = (merged, list(accumulate([e[2] + e[3] for e in merged], max)))
+                self._lists = lists
         return self._lists
 
     def _widened(self, start: int) -> list[tuple[str, int, int, str]]:
@@ -406,9 +427,9 @@ class SpanMap:
 
     def spans(self, space: str | None = None) -> list[Span]:
         """Every span recorded so far (of one space), sorted by offset, outer before inner."""
-        index = self._index()
+        index = self._index(space)
         names = [space] if space is not None else sorted(index)
-        return [Span(s, e[2], e[3], e[4]) for s in names for e in index.get(s, [])]
+        return [Span(s, e[2], e[3], e[4]) for s in names for e in index.get(s, ([], []))[0]]
 
     def spans_for(self, path: str) -> list[Span]:
         """The spans of ``path`` and of everything under it, sorted by space and offset.
@@ -419,7 +440,7 @@ class SpanMap:
         names = self._names(path)
         self.expand(names[-1])
         index = self._index()
-        found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+        found = [Span(s, e[2], e[3], e[4]) for s, (items, _) in index.items()
                  for e in items if e[4].startswith(names) and any(_under(e[4], n) for n in names)]
         if not found and names[0]:
             for name in names:
@@ -427,7 +448,7 @@ class SpanMap:
                 while steps and not found:
                     steps = steps[:-1]
                     parent = format_path(steps)
-                    found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+                    found = [Span(s, e[2], e[3], e[4]) for s, (items, _) in index.items()
                              for e in items if e[4] == parent]
                 if found:
                     break
@@ -445,16 +466,15 @@ class SpanMap:
     def at(self, space: str, offset: int) -> Span | None:
         """The innermost recorded field covering byte ``offset`` of ``space``, or None."""
         self._ensure_at(space, offset)
-        items = self._index().get(space)
-        if not items:
-            return None
-        k = bisect.bisect_right(items, offset << 40, key=_KEY)
+        items, reach = self._index(space).get(space, ([], []))
         # Outer before inner: walking back, the first span that still covers
         # the byte is the one that starts last and is smallest.
-        for j in range(k - 1, -1, -1):
+        j = bisect.bisect_right(items, offset << 40, key=_KEY) - 1
+        while j >= 0 and reach[j] > offset:
             e = items[j]
             if e[2] + e[3] > offset:
                 return Span(space, e[2], e[3], e[4])
+            j -= 1
         return None
 
     def covering(self, space: str, offset: int, length: int) -> Iterator[Span]:
@@ -462,11 +482,16 @@ class SpanMap:
         for u in self._units_over(space, offset, length):
             if not u.done:
                 self._expand(u)
-        items = self._index().get(space, [])
-        stop = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY)
-        for e in items[:stop]:
+        items, reach = self._index(space).get(space, ([], []))
+        found = []
+        j = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY) - 1
+        while j >= 0 and reach[j] > offset:  # back from the window's end, as far as a span reaches into it
+            e = items[j]
             if e[2] + e[3] > offset:
-                yield Span(space, e[2], e[3], e[4])
+                found.append(e)
+            j -= 1
+        for e in reversed(found):
+            yield Span(space, e[2], e[3], e[4])
 
     def spaces(self) -> dict[str, Space]:
         """The file and every inflated stream met so far, with their bytes."""
@@ -554,11 +579,14 @@ def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> Spa
             model = ad.parse(data, report, lazy)
     except FormatError as err:
         report.capture(err)
-    units = ad.units(model, data) if ad.units is not None and model is not None else []
     heads = ad.heads
-    smap = SpanMap(data, fmt.name, model, log, report, units,
-                   (lambda: heads(model)) if heads is not None and model is not None else None,
-                   ad.outline_units)
+    # A unit per chunk is 100,000 objects that outlive the call: the collector's passes over
+    # them (and over the model) would make this step grow faster than the number of chunks.
+    with gc_paused(keep=True):
+        units = ad.units(model, data) if ad.units is not None and model is not None else []
+        smap = SpanMap(data, fmt.name, model, log, report, units,
+                       (lambda: heads(model)) if heads is not None and model is not None else None,
+                       ad.outline_units)
     if not lazy:
         smap.expand()
     return smap
