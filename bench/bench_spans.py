@@ -303,8 +303,9 @@ def part_linear(sizes: list[int], rounds: int) -> None:
         base = rows[0]
         for row in rows[1:]:
             grow = row[0] / base[0]
-            print(f"  {row[0]:,} users against {base[0]:,}: record lazy {row[2] * row[3] / (base[2] * base[3]) / grow:.2f}x "
-                  f"the cost per user, hexdump {row[6] / base[6] / grow:.2f}x (1.00 = linear; "
+            print(f"  {row[0]:,} users against {base[0]:,}, the cost per user: load {row[2] / base[2] / grow:.2f}x, "
+                  f"record lazy {row[2] * row[3] / (base[2] * base[3]) / grow:.2f}x, hexdump command "
+                  f"{row[6] / base[6] / grow:.2f}x, load command {row[5] / base[5] / grow:.2f}x (1.00 = linear; "
                   "less: fixed costs shared)")
 
 

@@ -222,6 +222,9 @@ class SpanMap:
         # header does not name the payload's 300,000 chunk spans).
         self._raw: dict[str, list[tuple[int, int, int, str]]] = {}
         self._indexed = 0  # how many log entries are in _lists or _raw
+        # Each indexed span by its own path (span_of, locate: a look-up, not a pass over them all).
+        self._by_span_path: dict[str, list[tuple[str, _Entry]]] = {}
+        self._spaces_seen: tuple[int, dict[tuple[Any, ...], str]] = (-1, {})  # problems' spaces (locate)
         self._lock = threading.RLock()
 
     # -- building ---------------------------------------------------------------------------
@@ -328,6 +331,13 @@ class SpanMap:
                     recorded = self._recorded
                     items = [((offset << 40) - length, seq, offset, length, recorded(name, path))
                              for seq, offset, length, path in todo]
+                    by_path = self._by_span_path
+                    for e in items:
+                        found = by_path.get(e[4])
+                        if found is None:
+                            by_path[e[4]] = [(name, e)]
+                        else:
+                            found.append((name, e))
                     old = lists.get(name)
                     merged = sorted(old[0] + items if old else items, key=_KEY)  # stable: seq order on ties
                     lists[name] = (merged, list(accumulate([e[2] + e[3] for e in merged], max)))
@@ -458,10 +468,15 @@ class SpanMap:
     def span_of(self, path: str) -> Span | None:
         """The one span of ``path`` itself (the outermost when it was noted twice), or None."""
         names = self._names(path)
-        for sp in self.spans_for(path):
-            if sp.path in names:
-                return sp
-        return None
+        self.expand(names[-1])
+        self._index()
+        best: tuple[str, _Entry] | None = None
+        for name in names:
+            for space, e in self._by_span_path.get(name, ()):
+                # spans_for's order: by space, offset, longest first, then recording order
+                if best is None or (space, e[2], -e[3], e[1]) < (best[0], best[1][2], -best[1][3], best[1][1]):
+                    best = (space, e)
+        return None if best is None else Span(best[0], best[1][2], best[1][3], best[1][4])
 
     def at(self, space: str, offset: int) -> Span | None:
         """The innermost recorded field covering byte ``offset`` of ``space``, or None."""
@@ -523,9 +538,14 @@ class SpanMap:
             return problem
         space = problem.space
         if space is None:  # a problem found elsewhere (api.validate): the space this parse saw it in
-            space = next((p.space for p in self.report.problems if p.space is not None and
-                          (p.offset, p.path, p.expected, p.found) ==
-                          (problem.offset, problem.path, problem.expected, problem.found)), None)
+            counted, seen = self._spaces_seen
+            if counted != len(self.report.problems):  # (a unit's expansion may add problems)
+                seen = {}
+                for p in reversed(self.report.problems):  # the first one wins, as a search would find
+                    if p.space is not None:
+                        seen[(p.offset, p.path, p.expected, p.found)] = p.space
+                self._spaces_seen = (len(self.report.problems), seen)
+            space = seen.get((problem.offset, problem.path, problem.expected, problem.found))
         if space is None:
             unit = self._unit_of(self._names(problem.path)[-1]) if problem.path else None
             space = unit.space if unit is not None else FILE
