@@ -110,3 +110,19 @@ def test_the_studio_hex_pane_answers_for_a_10000_user_save() -> None:
     assert got["spans"][0]["tree"] == f"users[{users - 1}].entity.x"
     # The quadratic code took 101 s here, more than a thousand loads.
     assert took <= 40 * load, f"the hex pane took {took:.2f} s, {took / load:.0f}x a load ({load * 1000:.0f} ms)"
+
+
+def test_spans_and_the_hex_view_name_no_format() -> None:
+    """Format knowledge lives in the plugins (issue 19 §3): the span hook comes through the registry."""
+    from pathlib import Path
+
+    from savecraft import registry
+    from savecraft.studio import hexview
+
+    words = set(registry.names()) | {"tirnanog", "angband", "qfg5", ".formats", "b\"user\"", "chunk_path"}
+    for module in (spans, hexview):
+        source = Path(str(module.__file__)).read_text(encoding="utf-8").lower()
+        named = sorted(w for w in words if w.lower() in source)
+        assert not named, f"{module.__name__} names {named}"
+    assert registry.get("tirnanog-save").spans is not None  # the plugin's hook, found by name
+    assert spans.adapter_of(registry.get("tirnanog-save")).outline_units

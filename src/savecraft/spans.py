@@ -98,7 +98,7 @@ class Unit:
     map does not work it out again per unit); ``alias`` another path naming
     the same value (``chunks[3]`` for ``users[1]``); ``expand`` decodes it with
     recording on (the caller provides the log). ``holds_value``: the unit is
-    an object holding one decoded value (a TirNanoG asset), whose fields the
+    an object holding one decoded value (a game asset), whose fields the
     codec records directly under its path and the model shows under
     ``.value`` (:func:`savecraft.paths.holds_value`).
     """
