@@ -217,13 +217,17 @@ class SpanMap:
         # Each list comes with its reach: the furthest end of the spans up to each one, so a
         # walk back from a window stops where no earlier span can overlap it.
         self._lists: dict[str, tuple[list[_Entry], list[int]]] = {}
-        # Log entries not in _lists yet, by space: (recording order, offset, length, path). A
-        # space is named and sorted when a query first needs it (a hexdump of the file's
-        # header does not name the payload's 300,000 chunk spans).
-        self._raw: dict[str, list[tuple[int, int, int, str]]] = {}
-        self._indexed = 0  # how many log entries are in _lists or _raw
-        # Each indexed span by its own path (span_of, locate: a look-up, not a pass over them all).
+        # Log entries taken for indexing, in batches: (recording order of the first, the entries
+        # widened, their spaces). A space is named and sorted when a query first needs it (a
+        # hexdump of the file's header does not name the payload's 300,000 chunk spans);
+        # _taken says, per space, how many batches are in its list.
+        self._batches: list[tuple[int, list[tuple[str, int, int, str]], set[str]]] = []
+        self._taken: dict[str, int] = {}
+        self._indexed = 0  # how many log entries are in _batches
+        # Each indexed span by its own path (span_of, locate: a look-up, not a pass over them
+        # all), filled from _unpathed when span_of first needs it.
         self._by_span_path: dict[str, list[tuple[str, _Entry]]] = {}
+        self._unpathed: list[tuple[str, list[_Entry]]] = []
         self._spaces_seen: tuple[int, dict[tuple[Any, ...], str]] = (-1, {})  # problems' spaces (locate)
         self._lock = threading.RLock()
 
@@ -308,36 +312,28 @@ class SpanMap:
         data read next, covers both).
         """
         if self._indexed != len(self._log.entries):
-            with self._lock, gc_paused(keep=True):
+            with self._lock:
                 start = self._indexed
                 if start != len(self._log.entries):
-                    raw = self._raw  # (read outside the lock only to see whether a space has any)
                     widened = self._widened(start)
-                    for seq, (name, offset, length, path) in enumerate(widened, start):
-                        todo = raw.get(name)
-                        if todo is None:
-                            todo = raw[name] = []
-                        todo.append((seq, offset, length, path))
+                    self._batches.append((start, widened, {e[0] for e in widened}))
                     self._indexed = start + len(widened)
-        names = [space] if space is not None else list(self._raw)
-        if any(self._raw.get(name) for name in names):
+        batches = self._batches
+        names = [space] if space is not None else list({n for b in batches for n in b[2]} | set(self._lists))
+        if any(self._taken.get(name, 0) < len(batches) for name in names):
             with self._lock, gc_paused(keep=True):
                 # New lists, not sorted in place: a query still walking the old ones is not disturbed.
                 lists = dict(self._lists)
+                recorded = self._recorded
                 for name in names:
-                    todo = self._raw.pop(name, None)
-                    if not todo:
+                    taken = self._taken.get(name, 0)
+                    self._taken[name] = len(batches)
+                    items = [((e[1] << 40) - e[2], seq, e[1], e[2], recorded(name, e[3]))
+                             for start, entries, spaces in batches[taken:] if name in spaces
+                             for seq, e in enumerate(entries, start) if e[0] == name]
+                    if not items:
                         continue
-                    recorded = self._recorded
-                    items = [((offset << 40) - length, seq, offset, length, recorded(name, path))
-                             for seq, offset, length, path in todo]
-                    by_path = self._by_span_path
-                    for e in items:
-                        found = by_path.get(e[4])
-                        if found is None:
-                            by_path[e[4]] = [(name, e)]
-                        else:
-                            found.append((name, e))
+                    self._unpathed.append((name, items))
                     old = lists.get(name)
                     merged = sorted(old[0] + items if old else items, key=_KEY)  # stable: seq order on ties
                     lists[name] = (merged, list(accumulate([e[2] + e[3] for e in merged], max)))
@@ -470,6 +466,17 @@ class SpanMap:
         names = self._names(path)
         self.expand(names[-1])
         self._index()
+        if self._unpathed:
+            with self._lock, gc_paused(keep=True):
+                by_path = self._by_span_path
+                for space, items in self._unpathed:
+                    for e in items:
+                        found = by_path.get(e[4])
+                        if found is None:
+                            by_path[e[4]] = [(space, e)]
+                        else:
+                            found.append((space, e))
+                self._unpathed = []
         best: tuple[str, _Entry] | None = None
         for name in names:
             for space, e in self._by_span_path.get(name, ()):
