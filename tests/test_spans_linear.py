@@ -82,13 +82,17 @@ def test_lazy_recording_leaves_every_chunk_undecoded() -> None:
 def test_the_studio_hex_pane_answers_for_a_10000_user_save() -> None:
     users = 10_000
     data = savecraft.build(sample.server_save(users=users))
-    load = statistics.median(_median_times({"load": lambda: savecraft.load(data)}, rounds=5).values())
+    loads: list[float] = []
+
+    def timed_loads() -> None:  # before and after the pane's requests, so a busy minute hits both
+        loads.append(_median_times({"load": lambda: savecraft.load(data)}, rounds=3)["load"])
 
     async def main() -> tuple[float, dict[str, Any]]:
         ws = Workspace()
         ws.open_bytes("big.sav", data)
         server = TestServer(make_app(ws, TOKEN), host="127.0.0.1")
         await server.start_server()
+        timed_loads()
         got: dict[str, Any] = {}
         try:
             async with ClientSession(headers={HEADER: TOKEN}) as session:
@@ -103,6 +107,7 @@ def test_the_studio_hex_pane_answers_for_a_10000_user_save() -> None:
                 got["at"] = await get("/api/doc/d1/at", space="payload", offset="300000")
                 got["spans"] = await get("/api/doc/d1/spans", path=f"users[{users - 1}].entity.x")
                 took = time.perf_counter() - t0
+            timed_loads()
         finally:
             await server.close()
         return took, got
@@ -113,8 +118,10 @@ def test_the_studio_hex_pane_answers_for_a_10000_user_save() -> None:
     assert any(sp["path"].startswith("users[") for sp in got["payload"]["spans"])
     assert got["at"]["span"]["tree"].startswith("users[")
     assert got["spans"][0]["tree"] == f"users[{users - 1}].entity.x"
-    # The quadratic code took 101 s here, more than a thousand loads.
-    assert took <= 40 * load, f"the hex pane took {took:.2f} s, {took / load:.0f}x a load ({load * 1000:.0f} ms)"
+    # About 7 loads alone, 53 once beside the whole suite on 2 cores; the quadratic code took
+    # 101 s here (238 s, 3,213 loads, in this test).
+    load = max(loads)
+    assert took <= 150 * load, f"the hex pane took {took:.2f} s, {took / load:.0f}x a load ({load * 1000:.0f} ms)"
 
 
 def test_spans_and_the_hex_view_name_no_format() -> None:
