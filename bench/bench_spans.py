@@ -286,8 +286,8 @@ def part_linear(sizes: list[int], rounds: int) -> None:
             loads, records, cmd_loads, cmd_hexdumps = [], [], [], []
             rounds_here = rounds if users <= 10_000 else max(3, rounds // 2)
             for _ in range(rounds_here):
-                loads.append(best(lambda: savecraft.load(data), 1 if users > 10_000 else 3))
-                records.append(best(lambda: spans.record(data, lazy=True), 1 if users > 10_000 else 3))
+                loads.append(best(lambda: savecraft.load(data), 2 if users > 10_000 else 3))
+                records.append(best(lambda: spans.record(data, lazy=True), 2 if users > 10_000 else 3))
                 cmd_loads.append(run(loader + [str(path)]))
                 cmd_hexdumps.append(run(hexdump + [str(path), "--length", "64"]))
             med = statistics.median
