@@ -18,8 +18,18 @@ Two parts, each a ratio measured in the same run:
    only) and fully (every field of every user), against ``load``; and on a
    large generated ``.tng`` (memory-mapped): a lazy recording against
    ``open_game``, then the spans of one map asset and one hexdump window.
+3. **Linear** (issue 21: naming each chunk once counted over every chunk, so
+   recording took 62.8 s at 10,000 users). Saves of 1,000, 10,000 and
+   100,000 users (the sample writer, 20 attributes and 30 items per user),
+   each timed against a load of the same file in the same run, alternating,
+   medians of the rounds: ``spans.record(lazy=True)`` against
+   ``savecraft.load`` in this process, and the installed ``savecraft hexdump
+   FILE --length 64`` against a fresh process that loads the file
+   (``python -c 'savecraft.load(FILE)'``: the same interpreter start-up).
+   Linear means the same ratio at every size.
 
-    python3 bench/bench_spans.py [--before REV] [--rounds 5] [--tng-mb 256] [--part 1|2|both]
+    python3 bench/bench_spans.py [--before REV] [--rounds 5] [--tng-mb 256] [--part 1|2|3|all]
+                                 [--users 1000,10000,100000]
 """
 
 from __future__ import annotations
@@ -238,22 +248,88 @@ def part_on(tng_mb: int) -> None:
               f"{min(recs) * 1000:.1f} ms (best of the rounds)")
 
 
+# -- part 3: linear in the number of users ------------------------------------------------------------
+
+
+def _command() -> list[str]:
+    """The installed ``savecraft`` console script (running this tree: PYTHONPATH), else ``-m``."""
+    found = shutil.which("savecraft")
+    return [found] if found else [sys.executable, "-m", "savecraft"]
+
+
+def part_linear(sizes: list[int], rounds: int) -> None:
+    import savecraft
+    from savecraft import spans
+    from savecraft.formats.tirnanog.save import sample
+    from savecraft.speed import gc_paused
+
+    print("3. linear: lazy recording and `savecraft hexdump FILE --length 64`, each against a load of "
+          "the same file (medians of alternating rounds)")
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    hexdump = _command() + ["hexdump"]
+    loader = [sys.executable, "-c", "import sys, savecraft; savecraft.load(sys.argv[1])"]
+
+    def run(argv: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, timeout=3600)
+        return time.perf_counter() - t0
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for users in sizes:
+            t0 = time.perf_counter()
+            with gc_paused():
+                data = savecraft.build(sample.server_save(users=users, attributes=20, items=30))
+            made = time.perf_counter() - t0
+            path = Path(tmp) / f"users{users}.sav"
+            path.write_bytes(data)
+            loads, records, cmd_loads, cmd_hexdumps = [], [], [], []
+            rounds_here = rounds if users <= 10_000 else max(3, rounds // 2)
+            for _ in range(rounds_here):
+                loads.append(best(lambda: savecraft.load(data), 2 if users > 10_000 else 3))
+                records.append(best(lambda: spans.record(data, lazy=True), 2 if users > 10_000 else 3))
+                cmd_loads.append(run(loader + [str(path)]))
+                cmd_hexdumps.append(run(hexdump + [str(path), "--length", "64"]))
+            med = statistics.median
+            row = (users, len(data), med(loads), med(records) / med(loads),
+                   statistics.median(r / ld for r, ld in zip(records, loads)),
+                   med(cmd_loads), med(cmd_hexdumps), statistics.median(h / ld for h, ld in zip(cmd_hexdumps, cmd_loads)))
+            rows.append(row)
+            print(f"  {users:>7,} users ({len(data) / 2**20:6.1f} MiB, made in {made:.0f} s, {rounds_here} rounds): "
+                  f"load {row[2] * 1000:8.1f} ms, record lazy {row[4]:5.2f}x load; "
+                  f"load command {row[5]:6.2f} s, hexdump {row[6]:6.2f} s = {row[7]:5.2f}x", flush=True)
+            del data
+    if len(rows) > 1:
+        base = rows[0]
+        for row in rows[1:]:
+            grow = row[0] / base[0]
+            print(f"  {row[0]:,} users against {base[0]:,}, the cost per user: load {row[2] / base[2] / grow:.2f}x, "
+                  f"record lazy {row[2] * row[3] / (base[2] * base[3]) / grow:.2f}x, hexdump command "
+                  f"{row[6] / base[6] / grow:.2f}x, load command {row[5] / base[5] / grow:.2f}x (1.00 = linear; "
+                  "less: fixed costs shared)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--before", metavar="REV", help="also time the package at this git revision")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--tng-mb", type=int, default=256)
-    ap.add_argument("--part", choices=("1", "2", "both"), default="both")
+    ap.add_argument("--part", choices=("1", "2", "3", "both", "all"), default="all",
+                    help="both: parts 1 and 2 (as before part 3 existed); all: 1, 2 and 3")
+    ap.add_argument("--users", default="1000,10000,100000",
+                    help="part 3's save sizes, in users (default 1000,10000,100000)")
     args = ap.parse_args()
     if args.child:
         child()
         return
-    if args.part in ("1", "both"):
+    if args.part in ("1", "both", "all"):
         part_off(args.before, args.rounds)
         part_count()
-    if args.part in ("2", "both"):
+    if args.part in ("2", "both", "all"):
         part_on(args.tng_mb)
+    if args.part in ("3", "all"):
+        part_linear([int(n) for n in args.users.split(",")], args.rounds)
 
 
 if __name__ == "__main__":

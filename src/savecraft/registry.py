@@ -64,6 +64,11 @@ class Format:
     ``validate_by_building``: validation also builds a model that parsed
     cleanly and reports what the writer refuses (for formats whose reader
     accepts values their writer does not; off where building is costly).
+    ``spans``: builds the format's span-recording hook (a
+    :class:`savecraft.spans.Adapter`: its parse with recording on, the units
+    it leaves for later, its list items' shown names), called on first use so
+    that the plugin imports its span code only when spans are recorded; None:
+    the plain parse records everything.
     """
 
     name: str
@@ -81,6 +86,7 @@ class Format:
     repair: Callable[[bytes], Repair] | None = None
     summary: Callable[[Any], dict[str, Any]] | None = None
     field_hint: Callable[[str, Any], dict[str, str] | None] | None = None
+    spans: Callable[[], Any] | None = None
 
 
 _FORMATS: dict[str, Format] = {}

@@ -17,17 +17,23 @@ item by its place in the list it reads (``chunks[5]``, ``sections[1]``), and
     smap.to_json()                               # the same, for a web page
 
 Byte spaces: ``"file"`` is the input itself; an inflated stream is a space of
-its own, named by the path of the field that stores it (a TirNanoG save's
-chunk data is ``"payload"``, a ``.tng`` section block ``"sections"``, an asset
-its path in the model, ``"maps.maps[0].asset"``), with offsets counting from
-the start of the inflated bytes.
+its own, named by the path of the field that stores it (``"payload"``,
+``"sections"``, ``"maps.maps[0].asset"``), with offsets counting from the
+start of the inflated bytes.
 :attr:`Space.stored` says where its compressed form sits in the enclosing space.
 
-Large inputs: ``record(data, lazy=True)`` records only the containers (a
-save's chunks, a game's sections and assets) and fills in a unit's fields
-when a query first reaches it, so a 50,000-user save or a 1 GiB ``.tng`` opens
-at once and a viewer expands what the person looks at. :meth:`SpanMap.expand`
-does the same explicitly.
+Large inputs: ``record(data, lazy=True)`` records only the containers (the
+chunks of a save, the sections and assets of a game) and fills in a unit's
+fields when a query first reaches it, so a file of 100,000 records opens in
+about the time of a load and a viewer expands what the person looks at.
+:meth:`SpanMap.expand` does the same explicitly.
+
+This module names no format: a format plugin that has units to leave for
+later, or list items to name, gives its :class:`Adapter` through its
+registry entry (:attr:`savecraft.registry.Format.spans`). Every step here is
+linear in the number of units and spans (a look-up costs a dictionary or
+bisect probe, a query the spans it returns plus one pass over its space's
+index), so a map of 100,000 chunks costs 100 times one of 1,000.
 """
 
 from __future__ import annotations
@@ -35,9 +41,9 @@ from __future__ import annotations
 import bisect
 import re
 import threading
-from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
@@ -50,7 +56,6 @@ from .speed import gc_paused
 FILE = "file"
 _Entry = tuple[int, int, int, int, str]
 _KEY = itemgetter(0)
-_LAZY: ContextVar[bool] = ContextVar("savecraft_spans_lazy", default=False)
 _LIST_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[0-9]+\]")
 
 
@@ -88,10 +93,12 @@ class Space:
 class Unit:
     """A part of a file whose fields are recorded on demand (a chunk, an asset).
 
-    ``path`` is the field path its spans use; ``alias`` another path naming
+    ``path`` is the field path its spans use, canonical (as
+    :meth:`SpanMap.shown` names it: the adapter knows its own lists, so the
+    map does not work it out again per unit); ``alias`` another path naming
     the same value (``chunks[3]`` for ``users[1]``); ``expand`` decodes it with
     recording on (the caller provides the log). ``holds_value``: the unit is
-    an object holding one decoded value (a TirNanoG asset), whose fields the
+    an object holding one decoded value (a game asset), whose fields the
     codec records directly under its path and the model shows under
     ``.value`` (:func:`savecraft.paths.holds_value`).
     """
@@ -108,21 +115,42 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Adapter:
-    """How to record one format: its parse, and the units it leaves for later (if any)."""
+    """How to record one format, given by its plugin (:attr:`savecraft.registry.Format.spans`).
 
-    parse: Callable[[bytes, Report], Any]
+    ``parse(data, report, lazy)``: the format's parse, run with recording on
+    (``lazy``: a check that reads every byte may wait for a full recording).
+    ``units(model, data)``: the parts left for later, with canonical paths.
+    ``heads(model)``: the shown name of each list item the codec records by
+    its place (``{"chunks[3]": "users[1]"}``), and of each canonical one
+    (``{"users[1]": "users[1]"}``), worked out in one pass; an item it leaves
+    out is named through the model (:func:`savecraft.paths.shown`), which for
+    a lazily counted list costs a pass over the list per item.
+    ``outline_units``: a query above several units (a list of thousands of
+    chunks) is answered with the units' own spans, not by recording each one.
+    """
+
+    parse: Callable[[bytes, Report, bool], Any]
     units: Callable[[Any, bytes], list[Unit]] | None = None
+    heads: Callable[[Any], dict[str, str]] | None = None
+    outline_units: bool = False
 
 
-_ADAPTERS: dict[str, Callable[[], Adapter]] = {}
+_ADAPTERS: dict[str, Adapter] = {}
 
 
-def adapter(name: str) -> Callable[[Callable[[], Adapter]], Callable[[], Adapter]]:
-    """Register the recording adapter of format ``name`` (built on first use)."""
-    def deco(fn: Callable[[], Adapter]) -> Callable[[], Adapter]:
-        _ADAPTERS[name] = fn
-        return fn
-    return deco
+def adapter_of(fmt: registry.Format) -> Adapter:
+    """The recording adapter of a format: its plugin's hook, or its plain parse."""
+    found = _ADAPTERS.get(fmt.name)
+    if found is None:
+        if fmt.spans is not None:
+            found = fmt.spans()
+            if not isinstance(found, Adapter):
+                raise TypeError(f"the span hook of {fmt.name} gave {type(found).__name__}, not an Adapter")
+        else:
+            parse = fmt.parse
+            found = Adapter(lambda data, report, lazy: parse(data, report))
+        _ADAPTERS[fmt.name] = found
+    return found
 
 
 class _SpanReport(Report):
@@ -160,30 +188,47 @@ class SpanMap:
     """Every recorded span of one input, by byte space; queries expand lazy units as needed."""
 
     def __init__(self, data: bytes, format: str, model: Any, log: SpanLog, report: Report,
-                 units: Sequence[Unit] = ()) -> None:
+                 units: Sequence[Unit] = (), heads: Callable[[], dict[str, str]] | None = None,
+                 outline_units: bool = False) -> None:
         self.data = data
         self.format = format
         self.model = model
         self.report = report
+        self.outline_units = outline_units
         self._log = log
-        self._units = list(units)
+        self._units = list(units)  # each with its canonical path (the adapter's word: Unit)
+        # Recorded list item -> shown name: the adapter's (one pass, on the first query that
+        # names spans), then each other one worked out once.
         self._heads: dict[str, str] = {}
+        self._adapter_heads = heads
         # The byte spaces of objects holding one value: their fields are ``.value``'s in the model.
-        # Recorded paths first (shown() consults them while naming the units), then canonical.
-        self._holders = {u.path for u in self._units if u.holds_value}
-        for u in self._units:  # a unit is looked up by its canonical path
-            u.path = self.shown(u.path)
         self._holders = {u.path for u in self._units if u.holds_value}
         self._by_path = {u.path: u for u in self._units}
-        self._unit_index: dict[str, tuple[list[int], list[Unit]]] = {}
+        # Per space: the units by offset, their offsets, and the furthest end reached so far
+        # (units may nest or overlap: a window's walk back stops where nothing reaches it).
+        self._unit_index: dict[str, tuple[list[int], list[Unit], list[int]]] = {}
         for u in sorted(self._units, key=lambda u: (u.space, u.offset)):
-            starts, items = self._unit_index.setdefault(u.space, ([], []))
+            starts, items, reach = self._unit_index.setdefault(u.space, ([], [], []))
             starts.append(u.offset)
             items.append(u)
+            reach.append(max(reach[-1] if reach else 0, u.offset + u.length))
         # Per space: (sort key, recording order, offset, length, path), sorted; the sort key puts
         # a span before the spans inside it (by offset, then longest first).
-        self._lists: dict[str, list[_Entry]] = {}
-        self._indexed = 0  # how many log entries are in _lists
+        # Each list comes with its reach: the furthest end of the spans up to each one, so a
+        # walk back from a window stops where no earlier span can overlap it.
+        self._lists: dict[str, tuple[list[_Entry], list[int]]] = {}
+        # Log entries taken for indexing, in batches: (recording order of the first, the entries
+        # widened, their spaces). A space is named and sorted when a query first needs it (a
+        # hexdump of the file's header does not name the payload's 300,000 chunk spans);
+        # _taken says, per space, how many batches are in its list.
+        self._batches: list[tuple[int, list[tuple[str, int, int, str]], set[str]]] = []
+        self._taken: dict[str, int] = {}
+        self._indexed = 0  # how many log entries are in _batches
+        # Each indexed span by its own path (span_of, locate: a look-up, not a pass over them
+        # all), filled from _unpathed when span_of first needs it.
+        self._by_span_path: dict[str, list[tuple[str, _Entry]]] = {}
+        self._unpathed: list[tuple[str, list[_Entry]]] = []
+        self._spaces_seen: tuple[int, dict[tuple[Any, ...], str]] = (-1, {})  # problems' spaces (locate)
         self._lock = threading.RLock()
 
     # -- building ---------------------------------------------------------------------------
@@ -223,35 +268,76 @@ class SpanMap:
         index = self._unit_index.get(space)
         if index is None:
             return
-        starts, items = index
+        starts, items, _ = index
         k = bisect.bisect_right(starts, offset) - 1
         if k >= 0 and not items[k].done and offset < items[k].offset + items[k].length:
             self._expand(items[k])
 
-    def _index(self) -> dict[str, list[_Entry]]:
-        """Spans by space, sorted by offset, longest first, recording order breaking ties.
+    def _units_over(self, space: str, offset: int, length: int) -> list[Unit]:
+        """The units of ``space`` that overlap ``length`` bytes at ``offset`` (by bisection)."""
+        index = self._unit_index.get(space)
+        if index is None:
+            return []
+        starts, items, reach = index
+        out = []
+        j = bisect.bisect_left(starts, offset + length) - 1
+        while j >= 0 and reach[j] > offset:
+            u = items[j]
+            if u.offset + u.length > offset:
+                out.append(u)
+            j -= 1
+        out.reverse()
+        return out
 
-        Built incrementally: entries a unit expansion added are sorted into
-        the lists (a merge of two sorted runs). A field's span is widened to
-        cover the spans under it (a block whose header record is named after
-        the block, with its data read next, covers both).
+    def _unit_of(self, path: str) -> Unit | None:
+        """The unit ``path`` is in (its own path or a field under it), found by its prefixes."""
+        try:
+            steps = parse_path(path) if path else []
+        except PathError:
+            return None
+        for n in range(len(steps), 0, -1):
+            unit = self._by_path.get(format_path(steps[:n]))
+            if unit is not None:
+                return unit
+        return None
+
+    def _index(self, space: str | None = None) -> dict[str, tuple[list[_Entry], list[int]]]:
+        """Spans by space, sorted by offset, longest first, recording order breaking ties;
+        each list with its reach (the furthest end so far, for walks back).
+
+        Built incrementally and per space (``space``; None: every space): the
+        entries a unit expansion added are sorted into the lists (a merge of
+        two sorted runs). A field's span is widened to cover the spans under
+        it (a block whose header record is named after the block, with its
+        data read next, covers both).
         """
-        if self._indexed == len(self._log.entries):
-            return self._lists
-        with self._lock:
-            start = self._indexed
-            added: dict[str, list[_Entry]] = {}
-            for seq, (space, offset, length, path) in enumerate(self._widened(start), start):
-                items = added.get(space)
-                if items is None:
-                    items = added[space] = []
-                items.append(((offset << 40) - length, seq, offset, length, self._recorded(space, path)))
-            # New lists, not sorted in place: a query still walking the old ones is not disturbed.
-            lists = dict(self._lists)
-            for name, items in added.items():
-                lists[name] = sorted(lists.get(name, []) + items, key=_KEY)  # stable: seq order on ties
-            self._lists = lists
-            self._indexed = start + sum(len(v) for v in added.values())
+        if self._indexed != len(self._log.entries):
+            with self._lock:
+                start = self._indexed
+                if start != len(self._log.entries):
+                    widened = self._widened(start)
+                    self._batches.append((start, widened, {e[0] for e in widened}))
+                    self._indexed = start + len(widened)
+        batches = self._batches
+        names = [space] if space is not None else list({n for b in batches for n in b[2]} | set(self._lists))
+        if any(self._taken.get(name, 0) < len(batches) for name in names):
+            with self._lock, gc_paused(keep=True):
+                # New lists, not sorted in place: a query still walking the old ones is not disturbed.
+                lists = dict(self._lists)
+                recorded = self._recorded
+                for name in names:
+                    taken = self._taken.get(name, 0)
+                    self._taken[name] = len(batches)
+                    items = [((e[1] << 40) - e[2], seq, e[1], e[2], recorded(name, e[3]))
+                             for start, entries, spaces in batches[taken:] if name in spaces
+                             for seq, e in enumerate(entries, start) if e[0] == name]
+                    if not items:
+                        continue
+                    self._unpathed.append((name, items))
+                    old = lists.get(name)
+                    merged = sorted(old[0] + items if old else items, key=_KEY)  # stable: seq order on ties
+                    lists[name] = (merged, list(accumulate([e[2] + e[3] for e in merged], max)))
+                self._lists = lists
         return self._lists
 
     def _widened(self, start: int) -> list[tuple[str, int, int, str]]:
@@ -262,9 +348,8 @@ class SpanMap:
         """
         entries = self._log.entries
         out = entries[start:]
-        for i in self._log.items:
-            if i < start:
-                continue
+        items = self._log.items  # ascending: the ones from ``start`` on are found by bisection
+        for i in items[bisect.bisect_left(items, start):]:
             space, lo, length, path = entries[i]
             hi = lo + length
             n = len(path)
@@ -305,6 +390,11 @@ class SpanMap:
         if m is None or self.model is None:
             return path
         head = m.group()
+        if self._adapter_heads is not None:
+            with self._lock:
+                if self._adapter_heads is not None:
+                    self._heads = {**self._adapter_heads(), **self._heads}
+                    self._adapter_heads = None
         new = self._heads.get(head)
         if new is None:
             try:
@@ -343,9 +433,9 @@ class SpanMap:
 
     def spans(self, space: str | None = None) -> list[Span]:
         """Every span recorded so far (of one space), sorted by offset, outer before inner."""
-        index = self._index()
+        index = self._index(space)
         names = [space] if space is not None else sorted(index)
-        return [Span(s, e[2], e[3], e[4]) for s in names for e in index.get(s, [])]
+        return [Span(s, e[2], e[3], e[4]) for s in names for e in index.get(s, ([], []))[0]]
 
     def spans_for(self, path: str) -> list[Span]:
         """The spans of ``path`` and of everything under it, sorted by space and offset.
@@ -356,7 +446,7 @@ class SpanMap:
         names = self._names(path)
         self.expand(names[-1])
         index = self._index()
-        found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+        found = [Span(s, e[2], e[3], e[4]) for s, (items, _) in index.items()
                  for e in items if e[4].startswith(names) and any(_under(e[4], n) for n in names)]
         if not found and names[0]:
             for name in names:
@@ -364,7 +454,7 @@ class SpanMap:
                 while steps and not found:
                     steps = steps[:-1]
                     parent = format_path(steps)
-                    found = [Span(s, e[2], e[3], e[4]) for s, items in index.items()
+                    found = [Span(s, e[2], e[3], e[4]) for s, (items, _) in index.items()
                              for e in items if e[4] == parent]
                 if found:
                     break
@@ -374,36 +464,56 @@ class SpanMap:
     def span_of(self, path: str) -> Span | None:
         """The one span of ``path`` itself (the outermost when it was noted twice), or None."""
         names = self._names(path)
-        for sp in self.spans_for(path):
-            if sp.path in names:
-                return sp
-        return None
+        self.expand(names[-1])
+        self._index()
+        if self._unpathed:
+            with self._lock, gc_paused(keep=True):
+                by_path = self._by_span_path
+                for space, items in self._unpathed:
+                    for e in items:
+                        found = by_path.get(e[4])
+                        if found is None:
+                            by_path[e[4]] = [(space, e)]
+                        else:
+                            found.append((space, e))
+                self._unpathed = []
+        best: tuple[str, _Entry] | None = None
+        for name in names:
+            for space, e in self._by_span_path.get(name, ()):
+                # spans_for's order: by space, offset, longest first, then recording order
+                if best is None or (space, e[2], -e[3], e[1]) < (best[0], best[1][2], -best[1][3], best[1][1]):
+                    best = (space, e)
+        return None if best is None else Span(best[0], best[1][2], best[1][3], best[1][4])
 
     def at(self, space: str, offset: int) -> Span | None:
         """The innermost recorded field covering byte ``offset`` of ``space``, or None."""
         self._ensure_at(space, offset)
-        items = self._index().get(space)
-        if not items:
-            return None
-        k = bisect.bisect_right(items, offset << 40, key=_KEY)
+        items, reach = self._index(space).get(space, ([], []))
         # Outer before inner: walking back, the first span that still covers
         # the byte is the one that starts last and is smallest.
-        for j in range(k - 1, -1, -1):
+        j = bisect.bisect_right(items, offset << 40, key=_KEY) - 1
+        while j >= 0 and reach[j] > offset:
             e = items[j]
             if e[2] + e[3] > offset:
                 return Span(space, e[2], e[3], e[4])
+            j -= 1
         return None
 
     def covering(self, space: str, offset: int, length: int) -> Iterator[Span]:
         """Spans that overlap ``length`` bytes at ``offset``, outer before inner (for a hex view)."""
-        for u in self._unit_index.get(space, ([], []))[1]:
-            if not u.done and u.offset < offset + length and offset < u.offset + u.length:
+        for u in self._units_over(space, offset, length):
+            if not u.done:
                 self._expand(u)
-        items = self._index().get(space, [])
-        stop = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY)
-        for e in items[:stop]:
+        items, reach = self._index(space).get(space, ([], []))
+        found = []
+        j = bisect.bisect_right(items, (offset + length - 1) << 40, key=_KEY) - 1
+        while j >= 0 and reach[j] > offset:  # back from the window's end, as far as a span reaches into it
+            e = items[j]
             if e[2] + e[3] > offset:
-                yield Span(space, e[2], e[3], e[4])
+                found.append(e)
+            j -= 1
+        for e in reversed(found):
+            yield Span(space, e[2], e[3], e[4])
 
     def spaces(self) -> dict[str, Space]:
         """The file and every inflated stream met so far, with their bytes."""
@@ -435,12 +545,16 @@ class SpanMap:
             return problem
         space = problem.space
         if space is None:  # a problem found elsewhere (api.validate): the space this parse saw it in
-            space = next((p.space for p in self.report.problems if p.space is not None and
-                          (p.offset, p.path, p.expected, p.found) ==
-                          (problem.offset, problem.path, problem.expected, problem.found)), None)
+            counted, seen = self._spaces_seen
+            if counted != len(self.report.problems):  # (a unit's expansion may add problems)
+                seen = {}
+                for p in reversed(self.report.problems):  # the first one wins, as a search would find
+                    if p.space is not None:
+                        seen[(p.offset, p.path, p.expected, p.found)] = p.space
+                self._spaces_seen = (len(self.report.problems), seen)
+            space = seen.get((problem.offset, problem.path, problem.expected, problem.found))
         if space is None:
-            unit = next((u for u in self._units if problem.path and _under(self._names(problem.path)[-1], u.path)),
-                        None)
+            unit = self._unit_of(self._names(problem.path)[-1]) if problem.path else None
             space = unit.space if unit is not None else FILE
         if problem.path:
             own = self.span_of(problem.path)
@@ -483,21 +597,23 @@ def record(data: bytes, format: str | None = None, *, lazy: bool = False) -> Spa
     asset to be recorded when a query first reaches them.
     """
     fmt = registry.find(data, format)
-    make = _ADAPTERS.get(fmt.name)
-    ad = make() if make is not None else Adapter(fmt.parse)
+    ad = adapter_of(fmt)
     log = SpanLog()
     report = _SpanReport(strict=False)
     model = None
-    token = _LAZY.set(lazy)
     try:
         with recording(log, FILE, data):
-            model = ad.parse(data, report)
+            model = ad.parse(data, report, lazy)
     except FormatError as err:
         report.capture(err)
-    finally:
-        _LAZY.reset(token)
-    units = ad.units(model, data) if ad.units is not None and model is not None else []
-    smap = SpanMap(data, fmt.name, model, log, report, units)
+    heads = ad.heads
+    # A unit per chunk is 100,000 objects that outlive the call: the collector's passes over
+    # them (and over the model) would make this step grow faster than the number of chunks.
+    with gc_paused(keep=True):
+        units = ad.units(model, data) if ad.units is not None and model is not None else []
+        smap = SpanMap(data, fmt.name, model, log, report, units,
+                       (lambda: heads(model)) if heads is not None and model is not None else None,
+                       ad.outline_units)
     if not lazy:
         smap.expand()
     return smap
@@ -517,68 +633,3 @@ def validate(data: bytes, format: str | None = None) -> Any:
     smap = record(data, result.format, lazy=True)
     result.problems = [smap.locate(p) for p in result.problems]
     return result
-
-
-# -- format adapters: how each format's parse is driven, and its on-demand units ---------
-
-
-@adapter("tirnanog-save")
-def _tirnanog_save() -> Adapter:
-    from .formats.tirnanog.save import codec
-    from .formats.tirnanog.save.model import SaveGame, _Pending
-
-    def units(save: SaveGame, data: bytes) -> list[Unit]:
-        out = []
-        counters: dict[bytes, int] = {}
-        for i, item in enumerate(save.chunks._items):
-            magic = bytes(save.chunks.magic(i))
-            k = counters.get(magic, 0)
-            counters[magic] = k + 1
-            if type(item) is not _Pending:
-                continue
-            path = codec.chunk_path(magic, k, i)
-
-            def expand(raw: bytes = item.raw, offset: int = item.offset, path: str = path) -> Any:
-                return codec.decode_chunk(raw, offset, path)
-            out.append(Unit(path, codec.PAYLOAD, item.offset, len(item.raw), expand,
-                            alias=f"chunks[{i}]" if path != f"chunks[{i}]" else ""))
-        return out
-
-    return Adapter(codec.parse, units)
-
-
-@adapter("tirnanog-game")
-def _tirnanog_game() -> Adapter:
-    from .binary import stream_space
-    from .formats.tirnanog.game import Game
-    from .formats.tirnanog.game.assets import Asset, Source
-    from .formats.tirnanog.game.sections.common import iter_values
-    from .formats.tirnanog.game.container import read_game
-
-    def parse(data: bytes, report: Report) -> Game:
-        # The whole-file CRC reads every byte: only when recording everything (not lazy).
-        return read_game(Source(data), report, verify_file_crc=not _LAZY.get(False))
-
-    def units(game: Game, data: bytes) -> list[Unit]:
-        out = []
-        seen: set[int] = set()
-        model_paths: dict[int, str] = {}  # each asset's path in the model, as the tree names it
-        for i, section in enumerate(game.sections):
-            for where, asset in iter_values(section, Asset, f"sections[{i}]"):
-                model_paths.setdefault(id(asset), where)
-        for a in game.assets():
-            if id(a) in seen or a._src is None or a.file_offset < 0 or not a.length:
-                continue
-            seen.add(id(a))
-
-            def expand(a: Any = a) -> Any:
-                if not a.COMPRESSED:
-                    return None  # a media file stored as is (never read here): its bytes are its span
-                content, _ = a._read_content()
-                with stream_space(a.path, content, (a.file_offset, a.length)):
-                    return a.decode(content, 0, a._ctx)
-            out.append(Unit(a.path, FILE, a.file_offset, a.length, expand,
-                            alias=model_paths.get(id(a), ""), holds_value=True))
-        return out
-
-    return Adapter(parse, units)

@@ -118,7 +118,7 @@ def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dic
         smap = span_map(doc, data)
         target = span_path(smap, path)
         inner = [u for u in smap.units() if u.path != target and _under(u.path, target)]
-        if len(inner) > 1 and smap.format == "tirnanog-save":
+        if len(inner) > 1 and smap.outline_units:
             out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
                     "tree": u.path} for u in inner[:SPAN_LIMIT]]
             return out

@@ -65,6 +65,13 @@ def check(game: Game, report: Report) -> None:
     check_game(game, report)
 
 
+def _span_adapter() -> Any:
+    """The span-recording hook, imported only when spans are recorded (hexdump, the studio)."""
+    from .spanning import adapter
+
+    return adapter()
+
+
 def info(game: Game) -> dict[str, Any]:
     from .info import summary
     return summary(game)
@@ -99,6 +106,7 @@ FORMAT = register(Format(
     check=check,
     suffixes=(".tng",),
     summary=_studio_summary,
+    spans=_span_adapter,
 ))
 
 __all__ = [

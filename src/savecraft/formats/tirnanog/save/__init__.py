@@ -163,6 +163,13 @@ def _parse(data: bytes, report: Report) -> SaveGame:
     return save
 
 
+def _span_adapter() -> Any:
+    """The span-recording hook, imported only when spans are recorded (hexdump, the studio)."""
+    from .spanning import adapter
+
+    return adapter()
+
+
 def _check(save: SaveGame, report: Report) -> None:
     """Consistency a player or server save needs beyond its bytes."""
     users, _ = _user_names(save)  # from the bytes of chunks not decoded: nothing built
@@ -206,6 +213,7 @@ FORMAT = register(Format(
     suffixes=(".sav",),
     summary=_studio_summary,
     field_hint=_studio_field_hint,
+    spans=_span_adapter,
 ))
 
 __all__ = ["FORMAT", "NpcChunk", "SaveGame", "UserChunk", "codec", "preview"]
