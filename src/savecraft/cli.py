@@ -38,6 +38,7 @@ COMMANDS = (
     "savecraft.commands.shell",
     "savecraft.commands.hexdump",
     "savecraft.commands.studio",
+    "savecraft.commands.sql",
 )
 
 # Which module registers each command (a test keeps this in step with COMMANDS).
@@ -52,6 +53,7 @@ COMMAND_MODULES: dict[str, str] = {
     "completion": "savecraft.commands.shell",
     "hexdump": "savecraft.commands.hexdump",
     "studio": "savecraft.commands.studio",
+    **dict.fromkeys(("sql", "export"), "savecraft.commands.sql"),
 }
 
 # Two or three examples at the end of each command's --help.
@@ -88,6 +90,12 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "admin": ("savecraft admin 127.0.0.1:4001 status", "savecraft admin 127.0.0.1:4001 kick name=Brigid"),
     "deny": ("savecraft deny world.tng --state server.sav list",
              "savecraft deny world.tng --state server.sav add 203.0.113.7"),
+    "sql": ("savecraft sql \"SELECT race, class, count(*), median(max_depth) FROM characters GROUP BY ALL "
+            "ORDER BY 3 DESC\" saves/",
+            "savecraft sql \"SELECT map, count(*) FROM tng_users GROUP BY map\" server.sav --format csv",
+            "savecraft sql \"SELECT * FROM problems\" 'saves/**/*.sav' -o problems.parquet"),
+    "export": ("savecraft export saves/ -o dataset/",
+               "savecraft export saves/ -o dataset/ --table characters --table gear"),
     "demo": ("savecraft demo", "savecraft demo -o /tmp/samples"),
     "completion": ("savecraft completion bash > ~/.local/share/bash-completion/completions/savecraft",
                    "savecraft completion zsh > ~/.zfunc/_savecraft",
