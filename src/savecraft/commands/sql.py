@@ -65,12 +65,24 @@ def _encode(result: pa.Table, fmt: str) -> bytes:
     if fmt == "json":
         import orjson
 
-        return b"".join(orjson.dumps(row, option=orjson.OPT_APPEND_NEWLINE) for row in result.to_pylist())
+        return b"".join(orjson.dumps(row, default=_json_value, option=orjson.OPT_APPEND_NEWLINE)
+                        for row in result.to_pylist())
     import pyarrow.parquet as pq
 
     buf = io.BytesIO()
     pq.write_table(result, buf)
     return buf.getvalue()
+
+
+def _json_value(value: Any) -> Any:
+    """What orjson does not know: DuckDB's sums are decimals (whole ones as integers)."""
+    import decimal
+
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
 
 
 def _print_table(result: pa.Table) -> None:
@@ -112,18 +124,18 @@ def cmd_sql(args: argparse.Namespace) -> int:
             insert(con, name, batch)
     try:
         result = con.sql(args.query)
-        table = result.fetch_arrow_table() if result is not None else None
+        table = None if result is None else (
+            result.to_arrow_table() if hasattr(result, "to_arrow_table") else result.arrow())
     except duckdb.Error as exc:
         raise UsageError(f"the query: {str(exc).splitlines()[0]}") from None
-    status = _report(stream)
-    if table is None:
-        return status
-    fmt = args.format or _format_of(args.output)
-    if fmt == "table":
-        _print_table(table)
-    else:
-        output.write(args, args.output or "-", _encode(table, fmt))
-    return status
+    if table is not None:
+        fmt = args.format or _format_of(args.output)
+        if fmt == "table":
+            _print_table(table)
+        else:
+            output.write(args, args.output or "-", _encode(table, fmt))
+        sys.stdout.flush()
+    return _report(stream)
 
 
 def _format_of(path: str | None) -> str:
