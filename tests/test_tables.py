@@ -223,3 +223,17 @@ def test_help_and_validate_do_not_import_arrow_or_duckdb() -> None:
     out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
+
+
+def test_the_problems_of_every_sample_are_validates(tmp_path: Path) -> None:
+    """The producer reads a sound file as load does; its verdict must still be validate's."""
+    files = sorted(p for p in SAMPLES.rglob("*") if p.is_file())
+    demo = tmp_path / "demo"
+    assert run("demo", "-o", str(demo)).returncode == 0
+    files += sorted(p for p in demo.iterdir() if p.is_file())
+    for path in files:
+        fmt, _model, problems = core.validated(str(path))
+        result = savecraft.validate(path)
+        assert fmt == result.format, path
+        assert [str(p) for p in problems] == [str(p) for p in result.problems], path
+        assert [p.severity for p in problems] == [p.severity for p in result.problems], path
