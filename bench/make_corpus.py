@@ -8,7 +8,8 @@ model, then :func:`savecraft.api.build`, which recomputes sizes and
 checksums): new names, races, classes, levels, experience, gold, depths,
 turns, and dead, retired or alive. Every file is SYNTHETIC: the numbers are
 drawn at random (a seed makes them repeatable), loosely as a ladder looks
-(deeper characters have higher levels, more gold, fewer deaths). Each file
+(deeper characters have higher levels, more gold; one in seven is dead, a few
+of those retired winners). Each file
 still validates with no problem.
 
 TirNanoG: server saves with up to 100,000 users from
@@ -41,6 +42,7 @@ RACES = ("Human", "Half-Elf", "Elf", "Hobbit", "Gnome", "Dwarf", "Half-Orc", "Ha
          "Dunadan", "High-Elf", "Kobold")
 CLASSES = ("Warrior", "Mage", "Druid", "Priest", "Necromancer", "Paladin", "Rogue", "Ranger",
            "Blackguard")
+CLASSES_40 = ("Warrior", "Mage", "Priest", "Rogue", "Ranger", "Paladin")  # 4.0's class.txt order
 KILLERS = ("Grip, Farmer Maggot's Dog", "Fang, Farmer Maggot's Dog", "a cave spider", "Bullroarer the Hobbit",
            "Wormtongue, Agent of Saruman", "Grishnákh, the Hill Orc", "a hill orc", "an Uruk",
            "a dark elven priest", "Azog, King of the Uruk-Hai", "a young blue dragon", "a mature white dragon",
@@ -80,6 +82,10 @@ def _edits(c: dict[str, Any], state: str, text_race: bool) -> list[tuple[str, An
     if text_race:
         edits += [("player.race", c["race"]), ("player.character_class", c["class"]),
                   ("misc.turn", c["turns"])]
+    else:  # 4.0 keeps indexes into its race and class lists, and the menu line's names
+        cls = c["class"] if c["class"] in CLASSES_40 else CLASSES_40[CLASSES.index(c["class"]) % len(CLASSES_40)]
+        edits += [("player.prace", RACES.index(c["race"])), ("player.pclass", CLASSES_40.index(cls)),
+                  ("description.race", c["race"]), ("description.character_class", cls)]
     edits.append(("dungeon.depth", min(c["depth"], c["max_depth"])))
     if state == "dead":  # where they died; the game keeps no level (cave) for the dead
         edits += [("player.died_from", c["killed_by"]), ("player.chp", 0),
