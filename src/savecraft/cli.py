@@ -72,6 +72,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "edit": ("savecraft edit player.sav --set users[0].name=Alice",
              "savecraft edit player.sav   # in $EDITOR"),
     "diff": ("savecraft diff old.sav new.sav", "savecraft diff old.sav new.sav --json",
+             "savecraft diff day1.sav day2.sav day3.sav day4.sav   # a series",
              "savecraft diff a.tng b.tng --color=always | less -R"),
     "sections": ("savecraft sections world.tng", "savecraft sections world.tng --json"),
     "refs": ("savecraft refs world.tng", "savecraft refs world.tng --json"),
