@@ -54,5 +54,5 @@ def read(paths: Iterable[str | os.PathLike[str]] | str, table: str = "files", *,
     files = expand(paths)
     parts = list(groups(files, files_per_partition))
     meta = pa.Table.from_batches([], schema=schema(table)).to_pandas(types_mapper=_types_mapper())
-    return dd.from_map(_partition, parts, table=table, meta=meta, enforce_metadata=False,
-                       label=f"savecraft-{table}")
+    return dd.from_map(_partition, parts, table=table, meta=meta,  # type: ignore[no-untyped-call]
+                       enforce_metadata=False, label=f"savecraft-{table}")

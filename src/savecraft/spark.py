@@ -35,12 +35,12 @@ def ddl(table: str) -> str:
 
 
 @dataclass
-class FileGroup(InputPartition):  # type: ignore[misc]
+class FileGroup(InputPartition):
     first_id: int
     paths: list[str]
 
 
-class SavecraftReader(DataSourceReader):  # type: ignore[misc]
+class SavecraftReader(DataSourceReader):
     def __init__(self, files: list[str], table: str, per_partition: int) -> None:
         self.files, self.table, self.per_partition = files, table, per_partition
 
@@ -49,8 +49,10 @@ class SavecraftReader(DataSourceReader):  # type: ignore[misc]
 
         return [FileGroup(first, paths) for first, paths in groups(self.files, self.per_partition)]
 
-    def read(self, partition: FileGroup) -> Iterator[Any]:
+    def read(self, partition: InputPartition) -> Iterator[Any]:
         import pyarrow as pa
+
+        assert isinstance(partition, FileGroup)
 
         from .tables import group_batches
 
@@ -60,7 +62,7 @@ class SavecraftReader(DataSourceReader):  # type: ignore[misc]
                 yield pa.RecordBatch.from_arrays(batch.columns, names=batch.schema.names)
 
 
-class SavecraftDataSource(DataSource):  # type: ignore[misc]
+class SavecraftDataSource(DataSource):
     """``spark.read.format("savecraft").option("table", NAME).load(PATHS)``."""
 
     @classmethod
@@ -76,11 +78,12 @@ class SavecraftDataSource(DataSource):  # type: ignore[misc]
     def reader(self, schema: Any) -> SavecraftReader:
         from .tables import expand
 
-        paths = self.options.get("paths") or self.options.get("path") or ""
-        if isinstance(paths, str):
+        given = self.options.get("paths") or self.options.get("path") or ""
+        paths: list[str] = list(given) if not isinstance(given, str) else []
+        if isinstance(given, str):
             import json
 
-            paths = json.loads(paths) if paths.startswith("[") else paths.split(",")
+            paths = json.loads(given) if given.startswith("[") else given.split(",")
         per = int(self.options.get("files_per_partition", FILES_PER_PARTITION))
         return SavecraftReader(expand(p for p in paths if p), self._table(), per)
 

@@ -273,5 +273,5 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["Column", "Stream", "Table", "TablesError", "batches", "create_table", "expand",
-           "group_batches", "insert", "names", "open", "schema", "table_def", "to_batch"]
+__all__ = ["Column", "Stream", "Table", "TablesError", "batches", "catalogue", "create_table", "expand",
+           "group_batches", "groups", "insert", "names", "open", "schema", "table_def", "to_batch"]

@@ -11,7 +11,7 @@ as light as ``savecraft info`` keeps it.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ....binary import cached_struct
@@ -45,6 +45,17 @@ class _User:
 
     __slots__ = ("name", "created", "last_login", "last_logout", "last_seen", "language", "flags",
                  "head", "attributes", "inventory", "quests_done")
+    name: str
+    created: int
+    last_login: int
+    last_logout: int
+    last_seen: int
+    language: str
+    flags: int
+    head: tuple[int, ...]  # the entity head: map, direction, x, y, behaviour, ..., the four counts
+    attributes: Sequence[int]
+    inventory: list[tuple[int, int]]
+    quests_done: int
 
     @classmethod
     def from_raw(cls, raw: bytes) -> _User:
