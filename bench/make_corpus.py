@@ -29,7 +29,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-SAMPLES = Path(os.environ.get("SAVECRAFT_SAMPLES", "/work/shared/samples"))
+def _samples() -> Path:
+    """The real samples: $SAVECRAFT_SAMPLES, else shared/samples beside the checkout."""
+    from savecraft.formats.angband.demo import samples_folder
+
+    return samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+
+
+SAMPLES = _samples()
 # (file, alive or dead, race and class editable as text: 4.2 keeps names, 4.0 indexes)
 BASES = (
     ("angband-block-more/angband_4.2.2+_Lorenz.sav", "alive", True),

@@ -24,11 +24,9 @@ from savecraft import tables
 from savecraft.tables import core
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = Path(os.environ.get("SAVECRAFT_SAMPLES", ROOT.parent.parent / "shared" / "samples"))
-if not SAMPLES.is_dir():
-    SAMPLES = Path("/work/shared/samples")
 sys.path.insert(0, str(ROOT / "bench"))
 import make_corpus  # noqa: E402
+SAMPLES = make_corpus.SAMPLES
 
 REAL_42 = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 REAL_DEAD = SAMPLES / "angband-block-more" / "angband_4.2.1_Maxwell-ada4e7b-dead.sav"

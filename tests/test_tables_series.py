@@ -15,9 +15,10 @@ from savecraft import diff as diffing
 from savecraft import edit
 
 ROOT = Path(__file__).resolve().parents[1]
-LORENZ = Path("/work/shared/samples/angband-block-more/angband_4.2.2+_Lorenz.sav")
-if not LORENZ.is_file():
-    LORENZ = ROOT.parent.parent / "shared" / "samples" / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
+sys.path.insert(0, str(ROOT / "bench"))
+import make_corpus  # noqa: E402
+
+LORENZ = make_corpus.SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 
 
 @pytest.fixture(scope="module")
