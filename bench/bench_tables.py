@@ -96,7 +96,7 @@ def main() -> int:
 
     # 1. the summary table against validate, as commands on every core
     q = "SELECT count(*), sum(gold) FROM characters"
-    t_sql, t_val = alternate(lambda: command("sql", q, str(big), "--format", "csv"),
+    t_sql, t_val = alternate(lambda: command("sql", q, str(big), "--to", "csv"),
                              lambda: command("validate", "-q", str(big)), args.rounds)
     print(f"1. characters of {args.files} saves: sql {t_sql:.1f} s, validate {t_val:.1f} s: "
           f"ratio {t_sql / t_val:.2f} (goal within 1.5)")
@@ -145,7 +145,7 @@ def main() -> int:
         duckdb.connect().sql(Q.replace("FROM characters", f"FROM read_parquet('{glob}')")).fetchall()
         return time.perf_counter() - t0
 
-    t_parquet, t_files = alternate(parquet, lambda: command("sql", Q, str(big), "--format", "csv"),
+    t_parquet, t_files = alternate(parquet, lambda: command("sql", Q, str(big), "--to", "csv"),
                                    args.rounds)
     print(f"4. one question: read_parquet {t_parquet:.3f} s, sql from the files {t_files:.1f} s "
           f"({t_files / t_parquet:.0f}x); the export took {t_export:.1f} s, so from question "

@@ -137,7 +137,7 @@ def test_library_api_callable_package_and_reader(corpus: Path) -> None:
 def test_sql_on_the_corpus_as_a_user_runs_it(corpus: Path, tmp_path: Path) -> None:
     q = ("SELECT race, class, count(*) AS n, avg((status = 'alive')::int) AS alive_rate, "
          "median(max_depth) AS median_depth FROM characters GROUP BY ALL ORDER BY n DESC, race, class")
-    r = run("sql", q, str(corpus), "--format", "json")
+    r = run("sql", q, str(corpus), "--to", "json")
     assert r.returncode == 0, r.stderr
     got = [json.loads(line) for line in r.stdout.splitlines()]
     con = tables.open([corpus], ["characters"], jobs=1).connect()
@@ -148,14 +148,14 @@ def test_sql_on_the_corpus_as_a_user_runs_it(corpus: Path, tmp_path: Path) -> No
     r = run("sql", q, str(corpus), "-o", str(out))
     assert r.returncode == 0, r.stderr
     assert pq.read_table(out).num_rows == len(want)
-    r = run("sql", "SELECT count(*) AS n FROM characters", str(corpus), "--format", "csv")
+    r = run("sql", "SELECT count(*) AS n FROM characters", str(corpus), "--to", "csv")
     assert r.stdout.splitlines() == ["\"n\"", "120"] and r.returncode == 0
 
 
 def test_sql_exit_status_says_problems_were_found(tmp_path: Path) -> None:
     shutil.copy(REAL_42, tmp_path / "a.sav")
     (tmp_path / "b.sav").write_bytes(REAL_42.read_bytes()[:777])
-    r = run("sql", "SELECT count(*) AS n FROM characters", str(tmp_path), "--format", "csv")
+    r = run("sql", "SELECT count(*) AS n FROM characters", str(tmp_path), "--to", "csv")
     assert r.returncode == 1
     assert "1 of 2 files had problems" in r.stderr and r.stdout.splitlines()[-1] == "2"
     r = run("sql", "SELEKT 1", str(tmp_path))
@@ -191,7 +191,7 @@ def test_export_then_read_parquet_gives_the_answers_sql_gives(corpus: Path, tmp_
     ds = str(out / "characters" / "**" / "*.parquet")
     q = "SELECT race, count(*), sum(gold) FROM {} GROUP BY ALL ORDER BY ALL"
     from_parquet = con.sql(q.format(f"read_parquet('{ds}', hive_partitioning = true)")).fetchall()
-    r = run("sql", q.format("characters"), str(corpus), str(demo), "--format", "json")
+    r = run("sql", q.format("characters"), str(corpus), str(demo), "--to", "json")
     from_files = [tuple(json.loads(line).values()) for line in r.stdout.splitlines()]
     assert from_parquet == from_files
     users = con.sql(f"SELECT format, game, count(*) FROM read_parquet('{out}/tng_users/**/*.parquet', "

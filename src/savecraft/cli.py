@@ -71,7 +71,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "extract": ("savecraft extract SAVE001.sav -o parts/", "savecraft extract world.tng -o world/"),
     "edit": ("savecraft edit player.sav --set users[0].name=Alice",
              "savecraft edit player.sav   # in $EDITOR"),
-    "diff": ("savecraft diff old.sav new.sav", "savecraft diff old.sav new.sav --json",
+    "diff": ("savecraft diff old.sav new.sav --json",
              "savecraft diff day1.sav day2.sav day3.sav day4.sav   # a series",
              "savecraft diff a.tng b.tng --color=always | less -R"),
     "sections": ("savecraft sections world.tng", "savecraft sections world.tng --json"),
@@ -93,7 +93,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
              "savecraft deny world.tng --state server.sav add 203.0.113.7"),
     "sql": ("savecraft sql \"SELECT race, class, count(*), median(max_depth) FROM characters GROUP BY ALL "
             "ORDER BY 3 DESC\" saves/",
-            "savecraft sql \"SELECT map, count(*) FROM tng_users GROUP BY map\" server.sav --format csv",
+            "savecraft sql \"SELECT map, count(*) FROM tng_users GROUP BY map\" server.sav --to csv",
             "savecraft sql \"SELECT * FROM problems\" 'saves/**/*.sav' -o problems.parquet"),
     "export": ("savecraft export saves/ -o dataset/",
                "savecraft export saves/ -o dataset/ --table characters --table gear"),

@@ -2,7 +2,8 @@
 
 ``sql`` loads the tables a query names into an in-memory DuckDB and prints
 the answer: a table on a terminal (rich), else CSV, JSON or Parquet by
-``--format``. ``export`` writes a Parquet dataset, one folder per table,
+``--to`` (``--format`` names a file format in every other command, so not
+here). ``export`` writes a Parquet dataset, one folder per table,
 partitioned by format and game (hive style: ``format=angband-block/game=...``).
 Both exit 1 when a file had problems (they are rows of ``problems``; a
 line on stderr counts them), 2 for a usage error or a query DuckDB refuses.
@@ -97,7 +98,7 @@ def _print_table(result: pa.Table) -> None:
         t.add_row(*("" if v is None else str(v) for v in row.values()))
     Console(highlight=False).print(t)
     if result.num_rows > len(rows):
-        print(f"and {result.num_rows - len(rows)} more rows (--format csv or -o FILE for all)")
+        print(f"and {result.num_rows - len(rows)} more rows (--to csv or -o FILE for all)")
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
@@ -129,7 +130,7 @@ def cmd_sql(args: argparse.Namespace) -> int:
     except duckdb.Error as exc:
         raise UsageError(f"the query: {str(exc).splitlines()[0]}") from None
     if table is not None:
-        fmt = args.format or _format_of(args.output)
+        fmt = args.to or _format_of(args.output)
         if fmt == "table":
             _print_table(table)
         else:
@@ -224,9 +225,9 @@ def register(sub: Any) -> None:
         "status is 1 when any file had problems.")
     p.add_argument("query", metavar="QUERY", help="one SQL statement (DuckDB's dialect)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or globs")
-    p.add_argument("--format", choices=("table", "csv", "json", "parquet"), default=None,
-                   help="table on a terminal, else CSV; -o FILE picks by its suffix (JSON: one "
-                   "object per line)")
+    p.add_argument("--to", choices=("table", "csv", "json", "parquet"), default=None,
+                   help="the answer's form (JSON: one object per line; default: a table on a "
+                   "terminal, else CSV, and with -o FILE the form of its suffix)")
     output.add_output(p, help="write the result here (default: standard output)")
     p.add_argument("-j", "--jobs", type=whole(1, what="the number of worker processes"), default=None,
                    metavar="N", help="worker processes (default: one per core)")
