@@ -235,3 +235,11 @@ def test_the_problems_of_every_sample_are_validates(tmp_path: Path) -> None:
         assert fmt == result.format, path
         assert [str(p) for p in problems] == [str(p) for p in result.problems], path
         assert [p.severity for p in problems] == [p.severity for p in result.problems], path
+
+
+def test_savecraft_tables_from_a_bare_import() -> None:
+    prog = (f"import savecraft\ncon = savecraft.tables([{str(REAL_42)!r}], ['characters'], jobs=1).connect()\n"
+            "print(con.sql('SELECT name FROM characters').fetchall())")
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert out.stdout.strip() == "[('Lorenz',)]", out.stderr
