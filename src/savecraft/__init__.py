@@ -34,6 +34,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "tables":  # savecraft.tables(...): the package, callable (pyarrow loads on use)
+        return importlib.import_module(".tables", __name__)
     if name in _LAZY:
         module, attr = _LAZY[name]
         value = getattr(importlib.import_module(f".{module}", __name__), attr)

@@ -40,6 +40,7 @@ COMMANDS = (
     "savecraft.commands.hexdump",
     "savecraft.commands.studio",
     "savecraft.commands.repair",
+    "savecraft.commands.sql",
 )
 
 # Which module registers each command (a test keeps this in step with COMMANDS).
@@ -56,6 +57,7 @@ COMMAND_MODULES: dict[str, str] = {
     "hexdump": "savecraft.commands.hexdump",
     "studio": "savecraft.commands.studio",
     "repair": "savecraft.commands.repair",
+    **dict.fromkeys(("sql", "export"), "savecraft.commands.sql"),
 }
 
 # Two or three examples at the end of each command's --help.
@@ -73,7 +75,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "extract": ("savecraft extract SAVE001.sav -o parts/", "savecraft extract world.tng -o world/"),
     "edit": ("savecraft edit player.sav --set users[0].name=Alice",
              "savecraft edit player.sav   # in $EDITOR"),
-    "diff": ("savecraft diff old.sav new.sav", "savecraft diff old.sav new.sav --json",
+    "diff": ("savecraft diff old.sav new.sav --json",
+             "savecraft diff day1.sav day2.sav day3.sav day4.sav   # a series",
              "savecraft diff a.tng b.tng --color=always | less -R"),
     "sections": ("savecraft sections world.tng", "savecraft sections world.tng --json"),
     "refs": ("savecraft refs world.tng", "savecraft refs world.tng --json"),
@@ -96,9 +99,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
                   "savecraft operators server.sav.operators remove brigid"),
     "deny": ("savecraft deny world.tng --state server.sav list",
              "savecraft deny world.tng --state server.sav add 203.0.113.7"),
-    "demo": ("savecraft demo", "savecraft demo -o samples"),
     "repair": ("savecraft repair PLAYER.new --dry-run", "savecraft repair Aralorn -o Aralorn.fixed",
                "savecraft repair Aralorn --in-place"),
+    "sql": ("savecraft sql \"SELECT race, class, count(*), median(max_depth) FROM characters GROUP BY ALL "
+            "ORDER BY 3 DESC\" saves/",
+            "savecraft sql \"SELECT map, count(*) FROM tng_users GROUP BY map\" server.sav --to csv",
+            "savecraft sql \"SELECT * FROM problems\" 'saves/**/*.sav' -o problems.parquet"),
+    "export": ("savecraft export saves/ -o dataset/",
+               "savecraft export saves/ -o dataset/ --table characters --table gear"),
+    "demo": ("savecraft demo", "savecraft demo -o samples"),
     "completion": ("savecraft completion bash > ~/.local/share/bash-completion/completions/savecraft",
                    "savecraft completion zsh > ~/.zfunc/_savecraft",
                    "savecraft completion fish > ~/.config/fish/completions/savecraft.fish"),

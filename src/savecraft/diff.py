@@ -43,7 +43,7 @@ import orjson
 
 from . import jsonmap, registry
 from .binary import join_path
-from .errors import Report, SavecraftError
+from .errors import FormatError, Report, SavecraftError
 from .fileio import PathLike, read_input
 from .paths import PathError, holds_value, key_step, key_text, quote, resolve, same_value
 
@@ -642,4 +642,79 @@ def diff_files(a: PathLike, b: PathLike, *, format: str | None = None) -> Diff:
     return diff_bytes(read_input(a), read_input(b), format=format, name_a=str(a), name_b=str(b))
 
 
-__all__ = ["Change", "ChangeKind", "Diff", "diff", "diff_bytes", "diff_files", "key_field", "plain"]
+# -- a series of files ----------------------------------------------------------------------
+
+ABSENT = "(absent)"  # how a series shows a field one of its files does not have
+
+
+@dataclass(slots=True)
+class Series:
+    """What changed across several files of one format: each changed field path, its value in each.
+
+    "What changed across these 20 saves of one character": the paths are
+    those :func:`diff` finds between neighbours (A and B, B and C, ...), in
+    the order first found; the values are read from every file by path, so a
+    field that changed once and changed back shows all of its values.
+    """
+
+    names: list[str]
+    format: str | None
+    fields: list[tuple[str, list[Any]]] = field(default_factory=list)  # path, value in each file
+
+    @property
+    def equal(self) -> bool:
+        return not self.fields
+
+    def to_json(self) -> dict[str, Any]:
+        return {"equal": self.equal, "format": self.format, "files": self.names,
+                "fields": [{"path": p, "values": [None if v is _MISSING else plain(v) for v in vals]}
+                           for p, vals in self.fields]}
+
+    def dumps(self) -> bytes:
+        return orjson.dumps(self.to_json(), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+
+    def lines(self) -> list[str]:
+        return [f"  {p or '(top)'}: " + " -> ".join(ABSENT if v is _MISSING else describe(v) for v in vals)
+                for p, vals in self.fields]
+
+
+_MISSING = object()
+
+
+def _value_at(model: Any, path: str) -> Any:
+    try:
+        return resolve(model, path).value if path else model
+    except PathError:
+        return _MISSING
+
+
+def series(models: Sequence[Any], names: Sequence[str] | None = None) -> Series:
+    """The changed fields across ``models`` (in order), each with its value in every model."""
+    names = list(names) if names is not None else [str(i) for i in range(len(models))]
+    formats = {_format_name(m) for m in models}
+    if len(formats) > 1:
+        raise SavecraftError("a series needs files of one format, found " + ", ".join(sorted(map(str, formats))))
+    found: dict[str, None] = {}
+    for a, b in zip(models, models[1:]):
+        for c in diff(a, b).changes:
+            if c.kind in ("changed", "added", "removed"):
+                found.setdefault(c.path)
+    out = Series(names, next(iter(formats), None))
+    out.fields = [(p, [_value_at(m, p) for m in models]) for p in found]
+    return out
+
+
+def series_files(paths: Sequence[PathLike], *, format: str | None = None) -> Series:
+    """:func:`series` of files (each read strictly: a FormatError names the one that fails)."""
+    models = []
+    for p in paths:
+        data = read_input(p)
+        try:
+            models.append(registry.find(data, format).parse(data, Report(strict=True)))
+        except FormatError as err:
+            raise SavecraftError(f"{p}: {err}") from None
+    return series(models, [str(p) for p in paths])
+
+
+__all__ = ["ABSENT", "Change", "ChangeKind", "Diff", "Series", "diff", "diff_bytes", "diff_files",
+           "key_field", "plain", "series", "series_files"]

@@ -106,6 +106,8 @@ class Plugin:
     name: str
     module: str
     maybe: Sniffer
+    # The module that describes the format's tables (savecraft.tables), if it offers any.
+    tables: str | None = None
 
 
 def _starts(magic: bytes) -> Sniffer:
@@ -130,11 +132,15 @@ def _angband_legacy(data: bytes) -> bool:
 # detection tries them. The formats with a magic come first; the legacy
 # Angband sniffer, which has none and sums the whole file, comes last.
 PLUGINS: tuple[Plugin, ...] = (
-    Plugin("tirnanog-save", "savecraft.formats.tirnanog.save", _starts(b"TNG Saved Game\n\0")),
-    Plugin("tirnanog-game", "savecraft.formats.tirnanog.game", _starts(b"#!/usr/bin/tngp\n")),
+    Plugin("tirnanog-save", "savecraft.formats.tirnanog.save", _starts(b"TNG Saved Game\n\0"),
+           tables="savecraft.formats.tirnanog.save.tables"),
+    Plugin("tirnanog-game", "savecraft.formats.tirnanog.game", _starts(b"#!/usr/bin/tngp\n"),
+           tables="savecraft.formats.tirnanog.game.tables"),
     Plugin("angband-modular", "savecraft.formats.angband.modular", _starts(b"Save\x02")),
-    Plugin("angband-block", "savecraft.formats.angband.block", _angband_block),
-    Plugin("qfg5-save", "savecraft.formats.qfg5", _starts(b"QG5P1.000 ")),
+    Plugin("angband-block", "savecraft.formats.angband.block", _angband_block,
+           tables="savecraft.formats.angband.tables"),
+    Plugin("qfg5-save", "savecraft.formats.qfg5", _starts(b"QG5P1.000 "),
+           tables="savecraft.formats.qfg5.tables"),
     Plugin("angband-legacy", "savecraft.formats.angband.legacy", _angband_legacy),
 )
 _PLUGIN_BY_NAME = {p.name: p for p in PLUGINS}
@@ -143,6 +149,11 @@ _PLUGIN_BY_NAME = {p.name: p for p in PLUGINS}
 def names() -> list[str]:
     """Every format's name, without importing any plugin (for help texts and completion)."""
     return [p.name for p in PLUGINS] + [n for n in _FORMATS if n not in _PLUGIN_BY_NAME]
+
+
+def plugins() -> tuple[Plugin, ...]:
+    """The light table of plugins (savecraft.tables finds each format's tables through it)."""
+    return PLUGINS
 
 
 def register(fmt: Format) -> Format:

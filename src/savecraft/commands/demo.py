@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -62,9 +63,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 status = 1
     print("\nSee every field and byte of these files in the browser (the studio):")
     print("  savecraft studio " + " ".join(shlex.quote(str(p)) for p in shown))
-    if _has_command("sql"):  # added by another piece of work; the demo runs with or without it
-        print("\nAsk all of them a question at once:")
-        print(f"  savecraft sql {shlex.quote(SQL_QUESTION)} {shlex.quote(str(folder))}/")
+    command = f"savecraft sql {shlex.quote(SQL_QUESTION)} {shlex.quote(str(folder))}/"
+    print("\nAsk all of them a question at once:\n  " + command)
+    if importlib.util.find_spec("duckdb") and importlib.util.find_spec("pyarrow"):
+        from ..cli import main
+
+        main(["sql", SQL_QUESTION, f"{folder}/"])
+    else:  # the tables engines are an extra: the demo says how to get them
+        print("  (needs the tables extra: python3 -m pip install -e '.[tables]')")
     if status == 0:
         print(f"\nEvery file in {folder}/ validates: savecraft validate {shlex.quote(str(folder))}/")
     return status
@@ -74,15 +80,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 SQL_QUESTION = "SELECT name, race, class, level, gold FROM characters"
 
 
-def _has_command(name: str) -> bool:
-    """Whether this savecraft has the command ``name`` (its parser registers it)."""
-    from ..cli import make_parser
-
-    parser = make_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return name in action.choices
-    return False
 
 
 def register(sub: Any) -> None:

@@ -135,6 +135,8 @@ def _which_fails(args: argparse.Namespace, blobs: list[tuple[str, bytes]]) -> tu
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    if args.more:
+        return _diff_series(args, [args.a, args.b, *args.more])
     a, b = read_file(args.a), read_file(args.b)
     try:
         with console.busy(f"comparing {args.a} and {args.b}", len(a) + len(b), from_bytes=4 << 20):
@@ -154,6 +156,21 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for c in result.changes:
             print(_coloured(c))
     else:
+        for line in result.lines():
+            print(line)
+    return EXIT_OK if result.equal else EXIT_PROBLEM
+
+
+def _diff_series(args: argparse.Namespace, files: list[str]) -> int:
+    """``diff A B C ...``: each field that changed along the files, with its value in every one."""
+    for f in files:
+        read_file(f)  # an unreadable file: the usage error's one line, exit 2
+    with console.busy(f"comparing {len(files)} files", 0):
+        result = diffing.series_files(files, format=args.format)
+    if args.json:
+        sys.stdout.buffer.write(result.dumps())
+    else:
+        print(console.paint(" -> ".join(files), "header"))
         for line in result.lines():
             print(line)
     return EXIT_OK if result.equal else EXIT_PROBLEM
@@ -190,12 +207,15 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_edit)
 
     p = sub.add_parser(
-        "diff", help="compare two files field by field (exit 0 same, 1 different)",
+        "diff", help="compare two files field by field, or a series of files (exit 0 same, 1 different)",
         description="A structural diff by field path: changed values, added, removed and moved "
                     "records (lists are matched by key: user name, block name, asset name). "
+                    "With three files or more, a series: every field path that changed along "
+                    "them, with its value in each file. "
                     "Exit status 0 when equal, 1 when different, 2 on trouble.")
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
+    p.add_argument("more", nargs="*", metavar="C", help="more files: a series A -> B -> C ...")
     p.add_argument("--json", action="store_true", help="print the differences as JSON")
     format_option(p, "skip detection and read both as this format")
     p.set_defaults(func=cmd_diff)
