@@ -468,11 +468,8 @@ class Struct(Type):
         if isinstance(m, Computed):
             e.line(f"{e.local(m.name)} = {e.expr(m.expr)}")
             return
-        if isinstance(m, SetCtx):
-            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
-            return
-        if isinstance(m, Requires):
-            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+        if isinstance(m, SetCtx | Requires):
+            self._context_member(e, m)
             return
         if isinstance(m, When):
             e.line(f"if {e.expr(m.expr)}:")
@@ -577,6 +574,13 @@ class Struct(Type):
                 e.line(f"    {a}.{fname} = {b}.{fname}")
         e.line(f"{e.local(m.name)} = {lists[0]}")
 
+    def _context_member(self, e: Emitter, m: SetCtx | Requires) -> None:
+        """SetCtx and Requires, which every reader and writer runs the same way."""
+        if isinstance(m, SetCtx):
+            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
+        else:
+            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+
     def _gen_checked_read(self, e: Emitter) -> Emitter:
         for m in self.members:
             self._checked_member(e, m)
@@ -592,11 +596,8 @@ class Struct(Type):
         if isinstance(m, Computed):
             e.line(f"{e.local(m.name)} = {e.expr(m.expr)}")
             return
-        if isinstance(m, SetCtx):
-            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
-            return
-        if isinstance(m, Requires):
-            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+        if isinstance(m, SetCtx | Requires):
+            self._context_member(e, m)
             return
         if isinstance(m, When):
             e.line(f"if {e.expr(m.expr)}:")
@@ -738,11 +739,8 @@ class Struct(Type):
             return
         if isinstance(m, Computed):
             return
-        if isinstance(m, SetCtx):
-            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
-            return
-        if isinstance(m, Requires):
-            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+        if isinstance(m, SetCtx | Requires):
+            self._context_member(e, m)
             return
         if isinstance(m, When):
             present = self._when_present(e, m)
@@ -795,11 +793,8 @@ class Struct(Type):
             return
         if isinstance(m, Computed):
             return
-        if isinstance(m, SetCtx):
-            e.line(f"ctx.set({m.name!r}, {e.expr(m.expr)}, {self.name!r})")
-            return
-        if isinstance(m, Requires):
-            e.line(f"if not ({e.expr(m.expr)}): raise LayoutError({m.reason!r})")
+        if isinstance(m, SetCtx | Requires):
+            self._context_member(e, m)
             return
         if isinstance(m, When):
             present = self._when_present(e, m)
