@@ -82,7 +82,9 @@ def check_format(name: str, data: bytes) -> bool:
         raise Finding("validate-raised", f"{type(result).__name__}: {str(result)[:120]}")
     if not ok:
         return False
-    explained = not result.ok  # validate found something: a rebuild may differ, and it says why
+    # validate found something (an error, or a warning such as a checksum no loader compares,
+    # which the rebuild recomputes): a rebuild may differ, and it says why
+    explained = bool(result.problems)
     built, out = _guard("build", lambda: fmt.build(model))
     if not built and not explained:
         raise Finding("build-refused", f"parsed and validates, but build says: {str(out)[:160]}",

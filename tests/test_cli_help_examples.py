@@ -56,6 +56,9 @@ for name in ("world.sav", "a.sav", "old.sav", "big.sav"):
 world.users[1].entity.x += 5
 for name in ("b.sav", "new.sav"):
     savecraft.save(world, name)
+for day in range(1, 5):  # a series of saves of one world, a player moving a step a day
+    world.users[1].entity.x += 1
+    savecraft.save(world, f"day{day}.sav")
 savecraft.save(sample.player_save(), "player.sav")
 state = sample.server_save(users=3)
 state.game_id = g.header.game_id

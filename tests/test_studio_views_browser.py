@@ -270,7 +270,7 @@ def test_inspector_find_and_raw_patch(page: Any, folder: Path, shots: Path) -> N
     page.wait_for_selector(f"body[data-inspected='file:{at - 8}']")
     page.fill("#patch-value", "ff ff ff 7f")
     page.click("#patch-apply")
-    page.wait_for_selector("#patch-result[data-accepted='false']")
+    page.wait_for_selector("#patch-result[data-accepted='false']", timeout=90_000)
     assert "couldn't load block" in page.inner_text("#patch-result")
     assert (folder / "aduial.sav").read_bytes() == data
     checksum = int.from_bytes(data[at - 4:at], "little")
@@ -283,10 +283,8 @@ def test_inspector_find_and_raw_patch(page: Any, folder: Path, shots: Path) -> N
     new = (checksum + 1).to_bytes(4, "little") + b"B"
     page.fill("#patch-value", new.hex(" "))
     page.click("#patch-apply")
-    try:
-        page.wait_for_selector("#patch-result[data-accepted='true']")
-    except Exception:
-        raise AssertionError(page.inner_text("#patch-result")) from None
+    # (a patch is accepted after the edited file is read and checked whole: allow for a busy machine)
+    page.wait_for_selector("#patch-result[data-accepted='true']", timeout=90_000)
     page.wait_for_selector("#undo-button:has-text('Undo (1)')")
     page.screenshot(path=str(shots / "fields-inspector.png"))
 

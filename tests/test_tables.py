@@ -183,8 +183,9 @@ def test_export_then_read_parquet_gives_the_answers_sql_gives(corpus: Path, tmp_
     r = run("demo", "-o", str(demo))
     assert r.returncode == 0, r.stderr
     out = tmp_path / "dataset"
+    (demo / "notes.txt").write_text("not a save\n")  # a file that is no save: a problems row, exit 1
     r = run("export", str(corpus), str(demo), "-o", str(out))
-    assert r.returncode == 1, r.stderr  # the demo's certificate and key are not saves: problems rows
+    assert r.returncode == 1, r.stderr
     assert (out / "characters" / "format=angband-block").is_dir()
     assert (out / "tng_users" / "format=tirnanog-save" / "game=sample-world" / "part-0.parquet").is_file()
     con = duckdb.connect()
