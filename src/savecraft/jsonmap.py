@@ -103,7 +103,10 @@ class _Invalid(Exception):
     """The fast pass met something it does not accept: the careful pass says what."""
 
 
-_INVALID = _Invalid()
+# The class, not one shared instance: an instance raised again and again keeps every traceback
+# it was raised with (each raise adds to ``__traceback__``), and with them the frames and the
+# half-built models they hold (the fuzzing harness ran out of memory on this).
+_INVALID = _Invalid
 _BAD: Any = type("_Bad", (), {"__repr__": lambda self: "<bad value>"})()
 """What the careful pass returns for a value with problems (they are recorded)."""
 
