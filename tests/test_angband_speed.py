@@ -326,15 +326,43 @@ def test_the_pwmangband_layouts_import_no_other_variants_layouts() -> None:
         assert lay + other not in mods
 
 
-def test_every_layout_module_is_in_the_variant_table() -> None:
-    """A module missing from MODULES would never be imported for its variant's files."""
+def test_every_layout_module_is_found_for_the_variants_it_registers() -> None:
+    """The registry finds layout modules by their VARIANTS line, with no list to edit: a module
+    registering a layout for a variant its line does not name would never be imported for
+    that variant's files."""
+    from savecraft.formats.angband import layouts as pkg
+
+    table = pkg.modules()
+    assert {"character", "pwmangband", "vanilla40"} <= set(table)
+    for layout in pkg.layouts():
+        by = pkg.registered_by(layout)
+        if not by.startswith(pkg.__name__ + "."):
+            continue  # a test's own layout
+        module = by.rsplit(".", 1)[1]
+        assert module in table, f"{module} registers {layout.name} but has no VARIANTS line"
+        assert layout.variants <= set(table[module]), (module, layout.name, layout.variants)
+    for name, ids in table.items():
+        mod = sys.modules[f"{pkg.__name__}.{name}"]
+        assert tuple(mod.VARIANTS) == ids, name  # the line read from the source is the module's
+
+
+def test_a_new_layout_module_is_found_without_editing_a_list(tmp_path: Path) -> None:
+    """A module that declares a new variant id is imported for that variant only."""
     from savecraft.formats.angband import layouts as pkg
 
     folder = Path(pkg.__file__).parent
-    listed = {n for names in pkg.MODULES.values() for n in names}
-    modules = {p.stem for p in folder.glob("*.py")} - {"__init__", "items", "records", "levels"}
-    assert modules <= listed, modules - listed
-    assert set(pkg.ORDER) == listed
+    probe = folder / "zz_probe_variant.py"
+    probe.write_text('VARIANTS = ("ZZPR",)  # test\nimported = True\n')
+    try:
+        assert pkg.modules()["zz_probe_variant"] == ("ZZPR",)
+        code = ("import sys\nfrom savecraft.formats.angband.layouts import layouts_for\n"
+                "layouts_for('ZZPR', 'player', 1)\n"
+                "p = 'savecraft.formats.angband.layouts.'\n"
+                "print(p + 'zz_probe_variant' in sys.modules, p + 'vanilla40' in sys.modules)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert out.stdout.split() == ["True", "False"]
+    finally:
+        probe.unlink()
 
 
 def test_lazy_layouts_still_resolve_for_json_and_paths() -> None:

@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from ....binary import Reader, Writer
@@ -77,6 +80,7 @@ class BlockModel:
 _BY_KEY: dict[Key, list[Layout]] = {}
 _ALL: list[Layout] = []
 _BY_MODEL: dict[type, Layout] = {}
+_REGISTERED_BY: dict[int, str] = {}
 
 
 def register_layout(layout: Layout) -> Layout:
@@ -94,7 +98,16 @@ def register_layout(layout: Layout) -> Layout:
     for variant in sorted(layout.variants):
         _BY_KEY.setdefault((variant, layout.name, layout.version), []).append(layout)
     _ALL.append(layout)
+    caller = sys._getframe(1)
+    while caller.f_back is not None and caller.f_globals.get("__name__") == __name__:
+        caller = caller.f_back
+    _REGISTERED_BY[id(layout)] = str(caller.f_globals.get("__name__", ""))
     return layout
+
+
+def registered_by(layout: Layout) -> str:
+    """The module that registered ``layout`` (its VARIANTS line must name the layout's variants)."""
+    return _REGISTERED_BY.get(id(layout), "")
 
 
 def register_struct(struct: Struct, name: str, version: int, variants: frozenset[str], game: str,
@@ -123,29 +136,45 @@ def layouts() -> list[Layout]:
     return list(_ALL)
 
 
-# The modules that register layouts, by the variant ids they register layouts for. Only the
-# modules of a file's variant are imported (a module costs milliseconds of start-up, mostly
-# its dataclasses); a variant not listed here imports them all. A new module goes here
-# (tests/test_angband_speed.py checks that every module of the package is listed).
-MODULES: dict[str, tuple[str, ...]] = {
-    "VNLA": ("anquestria", "character", "knowledge", "vanilla40", "world"),
-    "FAAN": ("character", "faangband", "faangband_character", "faangband_world"),
-    "PWMG": ("character", "pwmangband", "pwmangband_world"),
-}
-# The order they are imported in, whichever are: the order layouts of one key are tried in
-# (and so which game a file's player block names first) does not depend on the file.
-ORDER = ("anquestria", "character", "faangband", "faangband_character", "faangband_world",
-         "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world")
+# Which modules register layouts for which variant ids is found, not listed: every module of
+# this package that registers layouts says so on one line of its own, near its top,
+#
+#     VARIANTS = ("VNLA", "FAAN")
+#
+# (a tuple of variant-id literals). A new game or version is a new module with that line;
+# nothing else is edited. Only the modules of a file's variant are imported (a module costs
+# milliseconds of start-up, mostly its dataclasses), so the line is read from the source, not
+# by importing: reading the package's few files costs well under a millisecond. A variant no
+# module names imports them all. Modules are imported in the order of their names, so the
+# order in which the layouts of one key are tried (and so which game a file's player block
+# names first) does not depend on the file. tests/test_angband_speed.py checks that every
+# module registers layouts only for the variants its line names.
+_VARIANTS_LINE = re.compile(rb"^VARIANTS(?:: [^=]+)? = \(([^)\n]*)\)", re.MULTILINE)
 _loaded: set[str] = set()
 
 
+def modules() -> dict[str, tuple[str, ...]]:
+    """Each layout module of this package (by name, in import order) and the variant ids it
+    declares; modules without the line (shared records, helpers) are not listed."""
+    folder = Path(__file__).parent
+    found: dict[str, tuple[str, ...]] = {}
+    for path in sorted(folder.glob("*.py")):
+        if path.stem.startswith("_"):
+            continue
+        m = _VARIANTS_LINE.search(path.read_bytes())
+        if m is not None:
+            found[path.stem] = tuple(re.findall(r"[\"']([^\"']*)[\"']", m.group(1).decode()))
+    return found
+
+
 def _load(variant: str | None = None) -> None:
-    """Import (so register) the layout modules of ``variant``, or all of them, in ``ORDER``."""
+    """Import (so register) the layout modules of ``variant``, or all of them, by name order."""
     if variant in _loaded or "" in _loaded:
         return
-    names = MODULES.get(variant) if variant is not None else None
-    key = variant if names is not None and variant is not None else ""
-    for name in ORDER:
-        if names is None or name in names:
+    table = modules()
+    named = variant is not None and any(variant in ids for ids in table.values())
+    key = variant if named and variant is not None else ""
+    for name, ids in table.items():
+        if not named or variant in ids:
             importlib.import_module(f"{__name__}.{name}")
     _loaded.add(key)

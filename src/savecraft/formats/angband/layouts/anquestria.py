@@ -48,6 +48,8 @@ from .levels import check_rle, read_rle
 from .records import Experience, HeldQuantity, Quantity
 from .vanilla40 import MONSTER_HEAD, MonsterHead
 
+VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
+
 VANILLA = frozenset({"VNLA"})
 GAME = "Anquestria (Angband 3.x)"
 A_MAX = 6

@@ -33,6 +33,8 @@ from . import BlockModel, register_struct
 from .items import NAME_MAX
 from .records import Experience
 
+VARIANTS = ("VNLA", "FAAN")  # the variant ids this module registers layouts for (see the package)
+
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 STAT_NAMES = ("str", "int", "wis", "dex", "con")

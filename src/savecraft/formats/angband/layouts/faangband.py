@@ -38,6 +38,8 @@ from . import BlockModel, register_struct
 from .character import FAANGBAND, _Option, _options_dict, _options_list
 from .items import NAME_MAX
 
+VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
+
 FAAN = frozenset({"FAAN"})
 TERM_MAX = 8  # ANGBAND_TERM_MAX: window flags and masks stored per terminal
 

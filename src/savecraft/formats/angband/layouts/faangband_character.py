@@ -36,6 +36,8 @@ from . import BlockModel, register_struct
 from .character import FAANGBAND, MAX_LEVEL, STAT_NAMES, stat_text
 from .records import Experience
 
+VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
+
 FAAN = frozenset({"FAAN"})
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
 BAREHAND = 12  # barehand_dam[]: a druid's unarmed damage by level band

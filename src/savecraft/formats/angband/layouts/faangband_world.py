@@ -58,6 +58,8 @@ from .character import FAANGBAND
 from .levels import check_rle, read_rle
 from .records import HeldQuantity, Quantity
 
+VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
+
 FAAN = frozenset({"FAAN"})
 NOTE_MAX = 127  # rd_item reads the inscription into 128 bytes
 GHOST_NAME_MAX = 63

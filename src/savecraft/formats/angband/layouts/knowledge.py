@@ -15,6 +15,8 @@ from ....layout import I16, U8, U16, Bytes, CStr, Ctx, Field, Len, List, Prefix,
 from . import BlockModel, register_struct
 from .items import NAME_MAX
 
+VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
+
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 END_OF_MONSTERS = "No more monsters"

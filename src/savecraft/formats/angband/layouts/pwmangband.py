@@ -25,6 +25,8 @@ from . import items
 from .items import read_str, write_str
 from .records import Experience
 
+VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
+
 PWMG = frozenset({"PWMG"})
 GAME = "PWMAngband 1.3"
 NAME_MAX = 79  # NORMAL_WID - 1

@@ -34,6 +34,8 @@ from .levels import check_rle, read_rle
 from .pwmangband import GAME, PWMG, rd_name_or_index, read_build, wr_name_or_index
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
 
+VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
+
 NOTE_MAX = 127  # the loader's 128-byte buffer for an inscription and an origin race
 KIND_NAME_MAX = 255  # a tval or sval name, read into a MSG_LEN buffer
 FINISHED_CODE = 0xFF  # ends the gear list

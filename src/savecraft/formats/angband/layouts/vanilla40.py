@@ -50,6 +50,8 @@ from .items import NAME_MAX
 from .levels import check_rle, read_rle
 from .records import Experience, HeldQuantity, Quantity
 
+VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
+
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.0"
 NO_MORE_MONSTERS = "No more monsters"  # the monster memory's end marker

@@ -35,6 +35,8 @@ from . import BlockModel, register_struct
 from .items import ITEM_LIST, OBJECT, Item, ItemList
 from .levels import check_rle, read_rle
 
+VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
+
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
 FINISHED_CODE = 0xFF
