@@ -48,7 +48,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_catalogue_is_fixed_and_every_column_says_where_it_comes_from() -> None:
     cat = tables.catalogue() if hasattr(tables, "catalogue") else core.catalogue()
     assert {"files", "problems", "fields", "characters", "gear", "history", "tng_saves", "tng_users",
-            "tng_user_attributes", "tng_inventory", "tng_games", "tng_sections", "qfg5_saves",
+            "tng_user_attributes", "tng_inventory", "tng_games", "tng_sections", "tng_maps",
+            "tng_objects", "tng_npcs", "tng_quests", "tng_dialogs", "qfg5_saves",
             "qfg5_inventory"} <= set(cat)
     for t in cat.values():
         names = t.column_names

@@ -37,6 +37,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("docs")
     make_corpus.make_angband(d / "saves", 150, seed=11, jobs=1)
     make_corpus.make_tirnanog(d / "server.sav", 3000)
+    from savecraft.formats.tirnanog.game.sample import build_sample_game
+
+    (d / "world.tng").write_bytes(build_sample_game())
     first = sorted((d / "saves").iterdir())[0]
     (d / "damaged.sav").write_bytes(first.read_bytes()[:4000])
     return d
@@ -60,5 +63,6 @@ def test_worked_example_runs(line: str, workdir: Path) -> None:
 
 def test_the_examples_are_the_questions_the_issue_asks() -> None:
     text = "\n".join(examples())
-    for needle in ("win_rate", "median(max_depth)", "killed_by", "median(gold)", "FROM tng_users GROUP BY map"):
+    for needle in ("win_rate", "median(max_depth)", "killed_by", "median(gold)", "FROM tng_users GROUP BY map",
+                   "JOIN tng_maps", "FROM tng_npcs"):
         assert needle in text
