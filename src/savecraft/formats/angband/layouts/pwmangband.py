@@ -459,6 +459,3 @@ for _struct in (HEADER, MONSTER_MEMORY, OBJECT_MEMORY, PLAYER, IGNORE, ARTIFACTS
     register_struct(_struct, _struct.name, 1, PWMG, GAME)
 _layout("history", History, _rd_history, _wr_history)
 
-
-# The blocks that hold objects, the level and the misc block, which use read_build above.
-from . import pwmangband_world  # noqa: F401
