@@ -336,3 +336,95 @@ def test_fast_and_checked_agree_on_any_bytes(data: bytes) -> None:
         w = Writer()
         THING.write(outcomes[0][1], w, ctx())
         assert w.getvalue() == data[:outcomes[0][2]]
+
+
+# -- the rest of the bounds, whole-record packers, names for expressions (the protocol's needs) --
+
+
+@dataclass(slots=True)
+class Tagged:
+    value: int = 0
+
+
+@dataclass(slots=True)
+class Body:
+    head: int = 0
+    items: list[Any] = field(default_factory=list)
+    tail: bytes = b""
+
+
+def _rest_layouts() -> tuple[Struct, Struct]:
+    from savecraft.layout import REST, Switch
+
+    one = Struct(Tagged, [Const("id", U8, 1, "1"), Field("value", U16)], name="one")
+    lst = Struct(Body, [Field("head", U8), Field("items", List(Switch("", {1: one}, peek=U8), REST)),
+                        Field("tail", Bytes(0))], name="body")
+    raw = Struct(Body, [Field("head", U8), Field("items", Array(U16, 0)), Field("tail", Bytes(REST))],
+                 name="raw")
+    return lst, raw
+
+
+def test_rest_fills_the_bounds_both_ways() -> None:
+    from savecraft.layout import REST
+
+    lst, raw = _rest_layouts()
+    model = Body(7, [Tagged(5), Tagged(6)])
+    data = lst.pack(model, Context())
+    assert data == bytes([7, 1, 5, 0, 1, 6, 0])
+    assert lst.read(Reader(data), Context()) == model == lst.checked_only(Reader(data), Context())
+    assert raw.read(Reader(b"\x09abc"), Context()) == Body(9, [], b"abc")
+    with pytest.raises(FormatError) as e:  # a record cut by the end of the bounds: located
+        lst.checked_only(Reader(data[:-1]), Context())
+    assert e.value.path == "items[1].value" and e.value.offset == 5
+    words = Struct(Body, [Field("head", U8), Field("items", Array(U16, REST))])
+    with pytest.raises(FormatError, match="a whole number of u16 values"):
+        words.checked_only(Reader(b"\x01\x02\x00\x03"), Context())
+
+
+def test_a_packer_is_the_writer_and_a_flat_record_is_one_pack() -> None:
+    lst, _ = _rest_layouts()
+    one = lst.members[1].type.elem.cases[1]  # type: ignore[attr-defined]
+    assert one.pack(Tagged(0x1234), Context()) == b"\x01\x34\x12"
+    assert one.packer(Tagged(1), Context()) == b"\x01\x01\x00"
+    for model in (Body(1, [Tagged(2)]), Body(255, [])):
+        w = Writer()
+        lst.write(model, w, Context())
+        assert lst.pack(model, Context()) == w.getvalue()
+    with pytest.raises(FormatError) as e:  # the checked path names the field
+        lst.pack(Body(1, [Tagged(70000)]), Context(), "msg")
+    assert e.value.path == "msg.items[0].value"
+
+
+def test_an_encoder_falls_back_to_the_checked_writer() -> None:
+    lst, _ = _rest_layouts()
+    seen: list[Any] = []
+
+    def checked(m: Any) -> bytes:
+        seen.append(m)
+        return b"checked"
+
+    enc = lst.encoder(Context(), checked)
+    assert enc(Body(3, [Tagged(1)])) == b"\x03\x01\x01\x00" and not seen
+    assert enc(Body(3, [Tagged(-1)])) == b"checked" and len(seen) == 1
+
+
+def test_expressions_may_name_what_the_layout_lends_them() -> None:
+    from enum import IntEnum
+
+    from savecraft.layout import Computed, Stored
+
+    class Colour(IntEnum):
+        RED = 0
+        BLUE = 1
+
+    @dataclass(slots=True)
+    class Packed:
+        colour: Colour = Colour.RED
+        size: int = 0
+
+    lay = Struct(Packed, [Stored("byte", U8, "int(colour) | size << 4"), Computed("colour", "Colour(byte & 15)"),
+                          Computed("size", "byte >> 4")], env={"Colour": Colour})
+    data = lay.pack(Packed(Colour.BLUE, 3), Context())
+    assert data == bytes([0x31])
+    got = lay.read(Reader(data), Context())
+    assert got == Packed(Colour.BLUE, 3) and type(got.colour) is Colour

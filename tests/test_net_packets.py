@@ -339,7 +339,8 @@ def test_update_errors_carry_offsets() -> None:
     short = struct.pack("<H", 7 | 12 << 5) + raw[2:12]
     with pytest.raises(FormatError) as e:
         decode(short)
-    assert e.value.offset == 2
+    # Where the message ends: in the record's x (bytes 11-12), one byte of it there.
+    assert (e.value.offset, e.value.path) == (11, "update.records[0].x")
     inv = Update([InventoryRecord(1, [InventoryItem(1, 2)])]).encode()
     with pytest.raises(FormatError):
         decode(inv[:-3] + struct.pack("<H", 0)[:0] + b"\0\0\0")

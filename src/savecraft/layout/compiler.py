@@ -108,6 +108,11 @@ def _check_len(values: Any, n: int, name: str, what: str) -> None:
         raise FormatError(None, name, f"{n} {what}", str(size))
 
 
+def _check_bytes(value: Any, name: str) -> None:
+    if not isinstance(value, bytes | bytearray):
+        raise FormatError(None, name, "bytes", type(value).__name__)
+
+
 def _open(r: Reader) -> int:
     """Reserve the span entry of a whole element, so it stays before its fields (outer first)."""
     sink = r.spans
@@ -145,7 +150,7 @@ def _peek(r: Reader, kind: Type) -> Any:
 
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
-    "_check_len": _check_len, "_open": _open, "_close": _close, "_j": join_path,
+    "_check_len": _check_len, "_check_bytes": _check_bytes, "_open": _open, "_close": _close, "_j": join_path,
     "_peek": _peek, "_Reader": Reader, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
 
@@ -267,11 +272,28 @@ class Emitter:
         return self.ns[name]
 
 
+def _straight(e: Emitter) -> None:
+    """A packer whose pieces are all appended at the top level (no loop or condition appends
+    one) adds them up instead of joining a list: a message of a few fields is one expression."""
+    top = "    ap("
+    if any("ap(" in line and not line.startswith(top) for line in e.lines[3:]):
+        return
+    out, pieces = e.lines[:1], list[str]()
+    for line in e.lines[3:-1]:
+        if line.startswith(top):
+            pieces.append(f"_p{len(pieces)}")
+            out.append(f"    {pieces[-1]} = {line[len(top):-1]}")
+        else:
+            out.append(line)
+    out.append(f"    return {' + '.join(pieces) or repr(b'')}")
+    e.lines[:] = out
+
+
 def _run_of(member: Member) -> Type | None:
     """The member's type when it can join a run of fixed fields read in one unpack."""
     if isinstance(member, Field | Const) and member.type.code is not None:
         return member.type
-    if isinstance(member, Len) and member.kind.code is not None:
+    if isinstance(member, Len | Stored) and member.kind.code is not None:
         return member.kind
     return None
 
@@ -280,16 +302,21 @@ class Struct(Type):
     """A record: a model class and its members in file order (see :mod:`.types`).
 
     ``name`` names the record in messages and as the source of the Context
-    values it sets. ``native_read(data, pos, end, ctx) -> (model, pos) | None``
-    and ``native_write(model, ctx) -> bytes | None`` are an optional compiled
+    values it sets; ``env``, names its expressions may use besides its fields.
+    ``native_read(data, pos, end, ctx) -> (model, pos) | None`` and
+    ``native_write(model, ctx) -> bytes | None`` are an optional compiled
     backend for the same layout.
     """
 
     def __init__(self, cls: type, members: Sequence[Member], *, name: str | None = None,
                  native_read: Callable[..., tuple[Any, int] | None] | None = None,
                  native_write: Callable[[Any, Context], bytes | None] | None = None,
-                 native_code: str | None = None, native_sizes: tuple[str, ...] = ()) -> None:
+                 native_code: str | None = None, native_sizes: tuple[str, ...] = (),
+                 env: dict[str, Any] | None = None) -> None:
         self.cls = cls
+        # Names the expressions of ``Computed``, ``Stored``, ``Check``... may use beyond the
+        # record's fields and ``ctx`` (an enum the stored number is seen as).
+        self.env = dict(env or {})
         # A record the C extension reads with code of its own (``j``: an Angband object), and
         # the Context names of the sizes it reads with; see :mod:`.native`.
         self.native_code = native_code
@@ -302,6 +329,7 @@ class Struct(Type):
         self._gen: dict[str, Any] = {}
         self._ns: dict[str, Any] | None = None
         self._fast: tuple[Any, Any] | None = None
+        self._packer: Callable[[Any, Context], bytes] | None = None
         firsts = [m.name for m in self.members if isinstance(m, Field)]
         self.first_field = firsts[0] if firsts else ""
         # A record of plain fixed fields is itself fixed: lists of it are one unpack.
@@ -376,7 +404,7 @@ class Struct(Type):
         fn = self._gen.get(kind)
         if fn is None:
             if self._ns is None:
-                self._ns = dict(_RUNTIME)
+                self._ns = {**self.env, **_RUNTIME}
                 self._ns["K_cls"] = self.cls
             header, gen = self._GENERATORS[kind]
             fn = getattr(self, gen)(Emitter(self._ns, header, self._known())).define(f"<layout {self.name}>")
@@ -444,10 +472,10 @@ class Struct(Type):
         if isinstance(m, Const):
             e.line(f"if {value} != {e.const(m.value, 'c')}: raise _Slow")
             return
-        assert isinstance(m, Field | Len)
-        v = e.local(m.name)
-        e.line(f"{v} = {value}")
-        self._fast_checks(e, m)
+        assert isinstance(m, Field | Len | Stored)
+        e.line(f"{e.local(m.name)} = {value}")
+        if isinstance(m, Field | Len):
+            self._fast_checks(e, m)
 
     def _fast_checks(self, e: Emitter, m: Field | Len) -> None:
         v = e.local(m.name)
@@ -905,8 +933,44 @@ class Struct(Type):
     def checked_write_fn(self) -> Callable[..., None]:
         return self._generated("cw")  # type: ignore[no-any-return]
 
+    def _flat_fields(self) -> list[tuple[Member, Type]] | None:
+        """Members and types of a record that is one run of fixed values (fields with no check,
+        constants) with no native backend: a case of a union is then read and written inline,
+        one unpack or pack, instead of through a call per record."""
+        flat: list[tuple[Member, Type]] = []
+        for m in self.members:
+            t = _run_of(m)
+            if t is None or isinstance(m, Len | Stored) or (isinstance(m, Field) and (m.check or m.export)):
+                return None
+            flat.append((m, t))
+        if not flat or self.native_read is not None or program_of(self) is not None:
+            return None
+        return flat
+
     def fast_read(self, e: Emitter, target: str) -> None:
-        e.line(f"{target}, pos = {e.const(self.fast_read_fn, 'fr')}(d, pos, end, ctx)")
+        flat = self._flat_fields()
+        if flat is None:
+            e.line(f"{target}, pos = {e.const(self.fast_read_fn, 'fr')}(d, pos, end, ctx)")
+            return
+        code = "".join(t.code or "" for _, t in flat)
+        size = struct.calcsize("<" + code)
+        tup = e.tmp("t")
+        e.line(f"if pos + {size} > end: raise _Slow")
+        e.line(f"{tup} = {e.struct(code)}.unpack_from(d, pos)")
+        e.line(f"pos += {size}")
+        k, values = 0, {}
+        for m, t in flat:
+            value = t.from_flat(e, [f"{tup}[{k + j}]" for j in range(t.width)])
+            k += t.width
+            if isinstance(m, Const):
+                e.line(f"if {value} != {e.const(m.value, 'c')}: raise _Slow")
+            else:
+                values[m.name] = value  # type: ignore[union-attr]
+        init = [f.name for f in dataclasses.fields(self.cls) if f.init] \
+            if dataclasses.is_dataclass(self.cls) else []
+        args = ", ".join(values[n] for n in init) if init == list(values) else \
+            ", ".join(f"{n}={v}" for n, v in values.items())
+        e.line(f"{target} = {e.const(self.cls, 'cls')}({args})")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         tmp = e.tmp("one")
@@ -915,7 +979,24 @@ class Struct(Type):
         e.line(f"{target} = {tmp}[0]")
 
     def fast_write(self, e: Emitter, value: str) -> None:
-        e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
+        flat = self._flat_fields()
+        if flat is None:
+            e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
+            return
+        e.line(f"ap({self._flat_pack(e, value, flat)})")
+
+    def _flat_pack(self, e: Emitter, value: str, flat: list[tuple[Member, Type]]) -> str:
+        """The one ``pack`` expression of a record of fixed values (after its checks)."""
+        parts: list[str] = []
+        for m, t in flat:
+            if isinstance(m, Const):
+                parts.append(e.const(m.value, "c"))
+                continue
+            v = f"{value}.{m.name}"  # type: ignore[union-attr]
+            t.check_flat(e, v)
+            parts.extend(t.to_flat(e, v))
+        code = "".join(t.code or "" for _, t in flat)
+        return f"{e.struct(code)}.pack({', '.join(parts)})"
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         e.element_write(self, value, name)
@@ -945,6 +1026,75 @@ class Struct(Type):
             self.checked_write_fn(model, w, ctx, path + "." if path else "")
             return
         w.buf += b"".join(parts)
+
+    def pack(self, model: Any, ctx: Context, path: str = "") -> bytes:
+        """The record's bytes: as :meth:`write`, for a caller that wants them alone (a message
+        body). A record of fixed values only is one ``struct.pack`` call, generated once."""
+        try:
+            return self.packer(model, ctx)
+        except FAST_WRITE_ERRORS:
+            return self.pack_checked(model, ctx, path)
+
+    @property
+    def packer(self) -> Callable[[Any, Context], bytes]:
+        """The generated fast packer: it raises one of FAST_WRITE_ERRORS on anything unusual,
+        where :meth:`pack_checked` gives the bytes or names the field."""
+        packer = self._packer
+        if packer is None:
+            packer = self._packer = self._make_packer()
+        return packer
+
+    def pack_checked(self, model: Any, ctx: Context, path: str = "") -> bytes:
+        w = Writer()
+        self.checked_write_fn(model, w, ctx, path + "." if path else "")
+        return bytes(w.buf)
+
+    def encoder(self, ctx: Context, fallback: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+        """A function of the model alone giving its bytes: the generated packer, and
+        ``fallback(model)`` (the checked path) where the packer gives up; fit to be a model
+        class's ``encode`` method (the hot messages of a protocol: one call, one pack)."""
+        packer = self.packer
+        ns: dict[str, Any] = {"_pk": packer, "_ctx": ctx, "_fb": fallback, "_E": FAST_WRITE_ERRORS}
+        if self._flat_fields() is not None or self.native_write is not None or program_of(self) is not None:
+            exec("def enc(m):\n    try:\n        return _pk(m, _ctx)\n    except _E:\n        return _fb(m)\n", ns)
+            return ns["enc"]  # type: ignore[no-any-return]
+        src = self._packer_source()
+        body = "\n".join("    " + line for line in src[1:])
+        ns.update(self._ns or {})
+        exec(f"def enc(m, ctx=_ctx):\n    try:\n{body}\n    except _E:\n        return _fb(m)\n", ns)
+        return ns["enc"]  # type: ignore[no-any-return]
+
+    def _packer_source(self) -> list[str]:
+        if self._ns is None:
+            self._ns = {**self.env, **_RUNTIME}
+            self._ns["K_cls"] = self.cls
+        e = Emitter(self._ns, "def pk(m, ctx):", self._known())
+        e.line("_parts = []")
+        e.line("ap = _parts.append")
+        self._gen_fast_write(e)
+        e.line("return b''.join(_parts)")
+        _straight(e)
+        return e.lines
+
+    def _make_packer(self) -> Callable[[Any, Context], bytes]:
+        if self.native_write is not None or program_of(self) is not None:
+            fw = self.fast_write_fn
+
+            def packer(model: Any, ctx: Context) -> bytes:
+                parts: list[bytes] = []
+                fw(model, parts.append, ctx)
+                return b"".join(parts)
+            return packer
+        if self._ns is None:
+            self._ns = {**self.env, **_RUNTIME}
+            self._ns["K_cls"] = self.cls
+        e = Emitter(self._ns, "def pk(m, ctx):", self._known())
+        flat = self._flat_fields()
+        if flat is not None:
+            e.line(f"return {self._flat_pack(e, 'm', flat)}")
+        else:  # the fast writer's code, its pieces gathered here
+            e.lines[:] = self._packer_source()
+        return e.define(f"<layout {self.name} pack>")  # type: ignore[no-any-return]
 
     def checked_only(self, r: Reader, ctx: Context, path: str = "") -> Any:
         """The checked reader alone (tests hold the fast one to it)."""

@@ -117,7 +117,16 @@ class Prefix:
         self.kind.checked_write(e, f"len({value}) + {self.bias}" if self.bias else f"len({value})", name)
 
 
-Count = int | Ref | Ctx | Expr | Prefix
+@dataclass
+class Rest:
+    """The values fill the rest of the bounds being read (a message's body after its fixed
+    fields, bounded by its length): nothing is stored for the count, and the writer writes
+    every value the model has."""
+
+
+REST = Rest()
+
+Count = int | Ref | Ctx | Expr | Prefix | Rest
 
 
 def count_fast(e: Emitter, count: Count) -> str:
@@ -130,7 +139,7 @@ def count_fast(e: Emitter, count: Count) -> str:
         return f"ctx.values[{count.name!r}]"
     if isinstance(count, Expr):
         return f"({e.expr(count.source)})"
-    raise TypeError(count)
+    raise TypeError(count)  # Rest is handled by each type: it is no number known beforehand
 
 
 def count_checked(e: Emitter, count: Count) -> str:
@@ -236,7 +245,7 @@ U8, I8, U16, I16, U24, U32, I32, U64, I64 = (
 class Bytes(Type):
     """``size`` bytes kept as they are (a fixed size, or one an earlier value gives)."""
 
-    def __init__(self, size: int | Ref | Ctx | Expr) -> None:
+    def __init__(self, size: int | Ref | Ctx | Expr | Rest) -> None:
         self.size = size
         if isinstance(size, int):
             self.code = f"{size}s"
@@ -253,20 +262,27 @@ class Bytes(Type):
 
     def fast_read(self, e: Emitter, target: str) -> None:
         n = e.tmp("n")
-        e.line(f"{n} = {count_fast(e, self.size)}")
+        e.line(f"{n} = {'end - pos' if isinstance(self.size, Rest) else count_fast(e, self.size)}")
         e.line(f"if pos + {n} > end: raise _Slow")
         e.line(f"{target} = bytes(d[pos:pos + {n}])")
         e.line(f"pos += {n}")
 
     def fast_write(self, e: Emitter, value: str) -> None:
-        e.line(f"if type({value}) is not bytes or len({value}) != {count_fast(e, self.size)}: raise _Slow")
+        if isinstance(self.size, Rest):
+            e.line(f"if type({value}) is not bytes: raise _Slow")
+        else:
+            e.line(f"if type({value}) is not bytes or len({value}) != {count_fast(e, self.size)}: raise _Slow")
         e.line(f"ap({value})")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
-        e.line(f"{target} = r.bytes({count_checked(e, self.size)}, {name})")
+        size = "r.end - r.pos" if isinstance(self.size, Rest) else count_checked(e, self.size)
+        e.line(f"{target} = r.bytes({size}, {name})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
+        if isinstance(self.size, Rest):
+            e.line(f"_check_bytes({value}, _j(w.path, {name}))")
+        else:
+            e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
         e.line(f"w.bytes({value}, {name})")
 
 
@@ -350,26 +366,44 @@ class Array(Type):
 
     def fast_read(self, e: Emitter, target: str) -> None:
         n = e.tmp("n")
+        size = self.kind.min_size
         if isinstance(self.count, Prefix):
             self.count.fast_read(e, n)
+        elif isinstance(self.count, Rest):
+            if size == 1:
+                e.line(f"{n} = end - pos")
+            else:
+                e.line(f"if (end - pos) % {size}: raise _Slow")
+                e.line(f"{n} = (end - pos) // {size}")
         else:
             e.line(f"{n} = {count_fast(e, self.count)}")
-        size = self.kind.min_size
-        e.line(f"if {n} < 0 or pos + {n} * {size} > end: raise _Slow")
-        e.line(f"{target} = {self._make(f'_cs({self.kind.code!r}, {n}).unpack_from(d, pos)')}")
+        if not isinstance(self.count, Rest):
+            e.line(f"if {n} < 0 or pos + {n} * {size} > end: raise _Slow")
+        if self.kind.code == "B":  # bytes are already the numbers: a slice
+            e.line(f"{target} = {self._make(f'd[pos:pos + {n}]')}")
+        else:
+            e.line(f"{target} = {self._make(f'_cs({self.kind.code!r}, {n}).unpack_from(d, pos)')}")
         e.line(f"pos += {n} * {size}")
 
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        else:
+        elif not isinstance(self.count, Rest):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
-        e.line(f"ap(_cs({self.kind.code!r}, len({value})).pack(*{value}))")
+        if self.kind.code == "B":  # bytes() refuses a number past 255 (ValueError): checked path
+            e.line(f"ap(bytes({value}))")
+        else:
+            e.line(f"ap(_cs({self.kind.code!r}, len({value})).pack(*{value}))")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         n = e.tmp("n")
         if isinstance(self.count, Prefix):
             self.count.checked_read(e, n, e.field)
+        elif isinstance(self.count, Rest):
+            size = self.kind.min_size
+            e.line(f"if (r.end - r.pos) % {size}: r.fail({name}, "
+                   f"{f'a whole number of {self.kind.kind} values'!r}, str(r.end - r.pos) + ' bytes')")
+            e.line(f"{n} = (r.end - r.pos) // {size}")
         else:
             e.line(f"{n} = {count_checked(e, self.count)}")
         e.line(f"{target} = {self._make(f'r.array({self.kind.kind!r}, {n}, {name})')}")
@@ -377,7 +411,7 @@ class Array(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        else:
+        elif not isinstance(self.count, Rest):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         e.line(f"w.array({self.kind.kind!r}, list({value}), {name})")
 
@@ -482,6 +516,24 @@ class List(Type):
     def describe(self) -> str:
         return f"list of {self.elem.describe()}"
 
+    def _rest_read(self, e: Emitter, target: str, fast: bool, name: str = "") -> None:
+        """Elements until the bounds end (``Rest``): each element says where it ends."""
+        lst, x = e.tmp("lst"), e.tmp("x")
+        e.line(f"{lst} = []")
+        if fast:
+            e.line("while pos < end:")
+            with e.indented():
+                if e.is_record(self.elem):
+                    e.line(f"{x}, pos = {e.fast_reader(self.elem)}(d, pos, end, ctx)")
+                else:
+                    self.elem.fast_read(e, x)
+                e.line(f"{lst}.append({x})")
+        else:
+            e.line("while r.pos < r.end:")
+            with e.indented():
+                e.element_read(self.elem, lst, f"{name} + '[' + str(len({lst})) + ']'")
+        e.line(f"{target} = {lst}")
+
     def _fast_count(self, e: Emitter, n: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_read(e, n)
@@ -490,6 +542,9 @@ class List(Type):
         e.line(f"if {n} < 0 or pos + {n} * {max(self.elem.min_size, 1)} > end: raise _Slow")
 
     def fast_read(self, e: Emitter, target: str) -> None:
+        if isinstance(self.count, Rest):
+            self._rest_read(e, target, True)
+            return
         n = e.tmp("n")
         self._fast_count(e, n)
         if self.elem.code is not None and self.index is None:  # fixed: one unpack for the list
@@ -531,7 +586,7 @@ class List(Type):
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        else:
+        elif not isinstance(self.count, Rest):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
         native = e.native_lists(self.elem) if self.index is None else None
@@ -554,6 +609,9 @@ class List(Type):
             e.depth -= 1
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        if isinstance(self.count, Rest):
+            self._rest_read(e, target, False, name)
+            return
         n, lst, i = e.tmp("n"), e.tmp("lst"), e.tmp("i")
         if isinstance(self.count, Prefix):
             self.count.checked_read(e, n, e.field)
@@ -571,7 +629,7 @@ class List(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        else:
+        elif not isinstance(self.count, Rest):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")

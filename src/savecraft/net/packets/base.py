@@ -2,20 +2,27 @@
 
 The header is one little-endian u16: the type in bits 0-4 and the length of
 the whole message (header included) in bits 5-15 (NOTES.md). A message class
-declares its type, who may send it and on which channel; :func:`decode` picks
-the class from the type and checks the length before the class reads a byte.
+declares its type, who may send it and on which channel, and its body (what
+follows the header) once, as a record description (``BODY``, see
+:mod:`savecraft.layout`): its encoder, its checked decoder (located errors,
+byte spans) and the fast decoder :func:`decode` tries first are all derived
+from that one declaration. :func:`decode` picks the class from the type and
+checks the length before the class reads a byte.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from enum import Enum
 from collections.abc import Callable
-from typing import ClassVar, NoReturn, TypeVar
+from enum import Enum, IntEnum
+from typing import Any, ClassVar, NoReturn, TypeVar
 
-from ...binary import Reader
+from ...binary import Reader, Writer
 from ...errors import FormatError
+from ...layout import FAST_READ_ERRORS, U16, Adapt, Array, Bytes, Check, Computed, Const, Field, Int, Rest
+from ...layout import Stored, Struct
+from ...layout import Context as LayoutContext
 
 HEADER = struct.Struct("<H")
 HEADER_SIZE = 2
@@ -74,29 +81,102 @@ DEFAULT_CONTEXT = Context()
 M = TypeVar("M", bound="Message")
 
 
-class Message:
-    """Base of every message class: ``encode()`` and a body decoder.
+_CONTEXTS: dict[int | None, LayoutContext] = {}
 
-    Subclasses are slotted dataclasses with named fields. ``decode_body``
-    gets a reader positioned after the header and bounded by the header's
-    length; it must consume exactly that many bytes.
+
+def layout_context(ctx: Context) -> LayoutContext:
+    """The values a message's description may need from the world (``numchar``), one
+    :class:`~savecraft.layout.Context` per distinct world (the descriptions only read it)."""
+    got = _CONTEXTS.get(ctx.numchar)
+    if got is None:
+        got = _CONTEXTS[ctx.numchar] = LayoutContext({} if ctx.numchar is None else {"numchar": ctx.numchar})
+    return got
+
+
+class Message:
+    """Base of every message class: ``encode()`` and a body decoder, from ``BODY``.
+
+    Subclasses are slotted dataclasses with named fields and a ``BODY``: the
+    description of the bytes after the header. ``SIZE``, where a message has one,
+    is the whole message's fixed length (header included), checked before the
+    body is read. ``decode_body`` gets a reader positioned after the header and
+    bounded by the header's length; it must consume exactly that many bytes. A
+    message whose bytes are not all a layout (the login OK's world state, the
+    opaque packets' type) overrides ``encode``/``decode_body``.
     """
 
     __slots__ = ()
     TYPE: ClassVar[int]
     NAME: ClassVar[str]
+    BODY: ClassVar[Struct]
+    WHOLE: ClassVar[Struct | None] = None  # header and body, where the size follows from the fields
     SENDERS: ClassVar[frozenset[Role]] = BOTH
     CHANNEL: ClassVar[Channel] = Channel.UDP
-    # Optional shortcut for hot messages: decode a whole, header-checked message without
-    # a Reader, or return None to take the checked path (which then reports the error).
+    # The fast decoder of a whole, header-checked message without a Reader, or None to take
+    # the checked path (which then reports the error): derived from ``BODY`` by
+    # :func:`message_type`.
     decode_fast: ClassVar[Callable[[bytes | bytearray], Message | None] | None] = None
 
     def encode(self) -> bytes:
-        raise NotImplementedError
+        # The first message of a class replaces this method by the class's generated encoder.
+        return _encoder(type(self))(self)
 
     @classmethod
     def decode_body(cls: type[M], r: Reader, ctx: Context) -> M:
-        raise NotImplementedError
+        size: int | None = getattr(cls, "SIZE", None)
+        if size is not None:
+            check_length(r, cls, size)
+        msg: M = cls.BODY.read(r, layout_context(ctx))
+        end_check(r, cls)
+        return msg
+
+
+_NO_WORLD = LayoutContext()
+
+
+def _encoder(cls: type[Message]) -> Callable[[Message], bytes]:
+    """The class's encoder, generated on its first message (start-up) and made its ``encode``:
+    the whole message's packer, or the body's and then the header; for a value the packer
+    gives up on, the checked writer, which names the field and what it needs."""
+    whole = cls.WHOLE
+    if whole is not None:
+        def checked(msg: Message) -> bytes:
+            return whole.pack_checked(msg, _NO_WORLD, cls.NAME)
+        encoder = whole.encoder(_NO_WORLD, checked)
+    else:
+        body = cls.BODY
+
+        def slow(msg: Message) -> bytes:
+            return finish(cls, body.pack_checked(msg, _NO_WORLD, cls.NAME))
+        fast = body.encoder(_NO_WORLD, slow)
+
+        def encoder(msg: Message) -> bytes:
+            return finish(cls, fast(msg))
+    cls.encode = encoder  # type: ignore[method-assign, assignment]
+    return encoder
+
+
+def _fast_decoder(cls: type[Message]) -> Callable[[bytes | bytearray], Message | None]:
+    """The generated fast reader of ``cls.BODY`` over a whole message (None: take the checked
+    path). It runs without the world's values: a body that needs them goes the checked way."""
+    body = cls.BODY
+    size: int | None = getattr(cls, "SIZE", None)
+    read: Callable[..., tuple[Message, int]] | None = None  # generated on first use (start-up)
+
+    def fast(data: bytes | bytearray) -> Message | None:
+        nonlocal read
+        n = len(data)
+        if size is not None and n != size:
+            return None
+        if read is None:
+            read = body.fast_read_fn
+        try:
+            msg, pos = read(data, HEADER_SIZE, n, _NO_WORLD)
+        except FAST_READ_ERRORS:
+            return None
+        return msg if pos == n else None
+
+    return fast
 
 
 def bad(path: str, expected: str, found: str) -> NoReturn:
@@ -135,8 +215,64 @@ _TYPES: dict[int, type[Message]] = {}
 _HELLOS: dict[int, type[Message]] = {}  # type 0 is three messages, told apart by length
 
 
+def describe(cls: type[Message], members: list[Any], **kw: Any) -> Struct:
+    """Declare ``cls``'s body (the members after the header) and derive its fast decoder, and,
+    where the body's size follows from its fields, the description of the whole message."""
+    cls.BODY = Struct(cls, members, name=cls.NAME, **kw)
+    cls.WHOLE = _whole(cls, members, kw)
+    cls.decode_fast = _fast_decoder(cls)
+    return cls.BODY
+
+
+def _whole(cls: type[Message], members: list[Any], kw: dict[str, Any]) -> Struct | None:
+    """The message with its header as one description (the header a ``Stored`` value of the
+    body's size), so a hot message is one ``pack``: only where the size follows from the
+    fields (fixed values, then at most one last field of bytes taking the rest)."""
+    fixed, tail = 0, None
+    for k, m in enumerate(members):
+        kind = m.kind if isinstance(m, Stored) else getattr(m, "type", None)
+        if isinstance(m, Check | Computed):
+            continue
+        if isinstance(m, Field | Const | Stored) and kind is not None and kind.code is not None:
+            fixed += kind.min_size
+        elif (k == len(members) - 1 and isinstance(m, Field) and isinstance(m.type, Array | Bytes)
+              and isinstance(getattr(m.type, "count", getattr(m.type, "size", None)), Rest)
+              and (isinstance(m.type, Bytes) or m.type.kind.code == "B")):
+            tail = m.name
+        else:
+            return None
+    size = f"{HEADER_SIZE + fixed}" + (f" + len({tail})" if tail else "")
+    limit = UDP_MAX_MESSAGE if cls.CHANNEL is Channel.UDP else MAX_LENGTH
+    where = "a UDP datagram (1400 bytes with NetQ's 6)" if cls.CHANNEL is Channel.UDP \
+        else "the 11-bit length field"
+    head: list[Any] = [Stored("header", U16, f"{cls.TYPE} | ({size}) << 5")]
+    if tail:
+        head.insert(0, Check(f"{size} <= {limit}", tail, f"a message of at most {limit} bytes to fit {where}",
+                             f"str({size}) + ' bytes'", on_write=True, on_read=False))
+    return Struct(cls, [*head, *members], name=cls.NAME, **kw)
+
+
+def enum_byte(kind: Int, enum: type[IntEnum], expected: str) -> Adapt:
+    """A stored number seen as one of ``enum``'s members: any other is refused both ways."""
+    def decode(v: int) -> IntEnum:
+        try:
+            return enum(v)
+        except ValueError:
+            raise ValueError(str(v)) from None
+
+    def encode(v: Any) -> int:
+        if v not in enum._value2member_map_:
+            raise ValueError(repr(v))
+        return int(v)
+
+    return Adapt(kind, decode, encode, expected)
+
+
 def message_type(cls: type[M]) -> type[M]:
-    """Class decorator: enter a message class in the type table."""
+    """Class decorator: enter a message class in the type table, with the fast decoder of its
+    body's description."""
+    if "BODY" in cls.__dict__ and "decode_body" not in cls.__dict__:
+        cls.decode_fast = _fast_decoder(cls)
     if cls.TYPE == 0:
         _HELLOS[cls.SIZE] = cls  # type: ignore[attr-defined]
     else:

@@ -8,14 +8,14 @@ a longer one.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import ClassVar, NoReturn
+from typing import ClassVar
 
 from ...binary import Reader
 from ...compression import Container, compress, inflate
+from ...layout import REST, U8, U16, U24, U32, Array, Bytes, Check, Computed, CStr, Field, Stored, Struct
 from .base import (
     BOTH,
     FROM_CLIENT,
@@ -25,33 +25,14 @@ from .base import (
     Context,
     Message,
     bad,
-    check_length,
-    end_check,
-    finish,
+    describe,
+    enum_byte,
     message_type,
 )
 from .handshake import OTP_SIZE
-from .updates import RECORD_TYPES, UpdateRecord, decode_records
+from .updates import RECORDS, RECORD_TYPES, UpdateRecord
 
 OWN_INVENTORY = 0xFFFFFFFF  # the user id of an inventory query for one's own inventory
-_U32 = struct.Struct("<HI")
-
-
-def _range(path: str, fields: tuple[tuple[str, object, int], ...]) -> NoReturn:
-    for name, v, bits in fields:
-        if not isinstance(v, int) or not 0 <= v < 1 << bits:
-            bad(f"{path}.{name}", f"an integer from 0 to {(1 << bits) - 1} (u{bits})", repr(v))
-    bad(path, "values that fit the message", "a value that does not")
-
-
-def _cstr_bytes(text: str, path: str) -> bytes:
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError:
-        bad(path, "text in valid UTF-8", repr(text)[:40])
-    if b"\0" in raw:
-        bad(path, "text without NUL characters", repr(text)[:40])
-    return raw + b"\0"
 
 
 @message_type
@@ -74,15 +55,9 @@ class UdpHello(Message):
     def is_discovery(self) -> bool:
         return not any(self.otp)
 
-    def encode(self) -> bytes:
-        if not isinstance(self.otp, bytes | bytearray) or len(self.otp) != OTP_SIZE:
-            bad(f"{self.NAME}.otp", f"{OTP_SIZE} bytes", repr(self.otp)[:40])
-        return HEADER.pack(self.TYPE | self.SIZE << 5) + bytes(self.otp)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> UdpHello:
-        check_length(r, cls, cls.SIZE)
-        return cls(r.bytes(OTP_SIZE, "otp"))
+
+describe(UdpHello, [Field("otp", Bytes(OTP_SIZE))])
 
 
 @message_type
@@ -95,18 +70,6 @@ class Update(Message):
     SENDERS = FROM_SERVER
 
     records: list[UpdateRecord] = field(default_factory=list)
-
-    def encode(self) -> bytes:
-        parts = []
-        for k, rec in enumerate(self.records):
-            if not isinstance(rec, RECORD_TYPES):
-                bad(f"{self.NAME}.records[{k}]", "an update record", type(rec).__name__)
-            parts.append(rec.encode())
-        return finish(Update, b"".join(parts))
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Update:
-        return cls(decode_records(r, ctx))
 
     @staticmethod
     def pack_encoded(encoded_records: Iterable[bytes]) -> list[bytes]:
@@ -154,7 +117,7 @@ class Update(Message):
         return out
 
 
-_MOVE = struct.Struct("<HIHHBB")
+describe(Update, [Field("records", RECORDS)])
 
 
 @message_type
@@ -178,40 +141,10 @@ class Move(Message):
     altitude: int = 0
     actions: list[int] = field(default_factory=list)
 
-    def encode(self) -> bytes:
-        n = len(self.actions)
-        if n > UDP_MAX_MESSAGE - 12:
-            bad(f"{self.NAME}.actions", f"at most {UDP_MAX_MESSAGE - 12} actions", str(n))
-        try:
-            return _MOVE.pack(8 | (12 + n) << 5, self.map_id, self.x, self.y, self.direction,
-                              self.altitude) + bytes(self.actions)
-        except (struct.error, TypeError, ValueError):
-            for k, a in enumerate(self.actions):
-                if not isinstance(a, int) or not 0 <= a < 256:
-                    bad(f"{self.NAME}.actions[{k}]", "an action number from 0 to 255", repr(a))
-            _range(self.NAME, (("map_id", self.map_id, 32), ("x", self.x, 16), ("y", self.y, 16),
-                               ("direction", self.direction, 8), ("altitude", self.altitude, 8)))
-            raise
-
-    @staticmethod
-    def _fast(data: bytes | bytearray) -> Move | None:
-        if len(data) < 12:
-            return None
-        _, m, x, y, d, a = _MOVE.unpack_from(data, 0)
-        return Move(m, x, y, d, a, list(data[12:]))
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Move:
-        pos = r.pos - 2
-        if r.end - pos < 12:
-            check_length(r, cls, 12, exact=False)
-        _, m, x, y, d, a = _MOVE.unpack_from(r.data, pos)
-        actions = list(r.data[pos + 12:r.end])
-        r.pos = r.end
-        return cls(m, x, y, d, a, actions)
 
 
-Move.decode_fast = Move._fast
+describe(Move, [Field("map_id", U32), Field("x", U16), Field("y", U16), Field("direction", U8),
+                          Field("altitude", U8), Field("actions", Array(U8, REST))])
 
 
 @message_type
@@ -224,13 +157,9 @@ class Logout(Message):
     NAME: ClassVar[str] = "logout"
     SENDERS = FROM_CLIENT
 
-    def encode(self) -> bytes:
-        return HEADER.pack(self.TYPE | self.SIZE << 5)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Logout:
-        check_length(r, cls, cls.SIZE)
-        return cls()
+
+describe(Logout, [])
 
 
 class _IdMessage(Message):
@@ -239,19 +168,6 @@ class _IdMessage(Message):
     __slots__ = ()
     SIZE: ClassVar[int] = 6
     FIELD: ClassVar[str]
-
-    def encode(self) -> bytes:
-        v = getattr(self, self.FIELD)
-        try:
-            return _U32.pack(self.TYPE | 6 << 5, v)
-        except (struct.error, TypeError):
-            _range(self.NAME, ((self.FIELD, v, 32),))
-            raise
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> _IdMessage:
-        check_length(r, cls, cls.SIZE)
-        return cls(r.u32(cls.FIELD))  # type: ignore[call-arg]
 
 
 @message_type
@@ -267,9 +183,7 @@ class MapRequest(_IdMessage):
     map_id: int = 0
 
 
-_FRAGMENT = struct.Struct("<HI")
-
-
+describe(MapRequest, [Field("map_id", U32)])
 @message_type
 @dataclass(slots=True)
 class MapFragment(Message):
@@ -289,31 +203,6 @@ class MapFragment(Message):
     offset: int = 0
     data: bytes = b""
 
-    def encode(self) -> bytes:
-        for name, v in (("total", self.total), ("offset", self.offset)):
-            if not isinstance(v, int) or not 0 <= v < 1 << 24:
-                bad(f"{self.NAME}.{name}", "an integer from 0 to 16777215 (u24)", repr(v))
-        if self.offset + len(self.data) > self.total:
-            bad(f"{self.NAME}.data", f"a fragment inside the {self.total} bytes of the map",
-                f"{len(self.data)} bytes at offset {self.offset}")
-        try:
-            head = _FRAGMENT.pack(0, self.map_id)
-        except (struct.error, TypeError):
-            _range(self.NAME, (("map_id", self.map_id, 32),))
-        body = head[2:] + self.total.to_bytes(3, "little") + self.offset.to_bytes(3, "little")
-        return finish(MapFragment, body + bytes(self.data))
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> MapFragment:
-        map_id = r.u32("map_id")
-        total = r.u24("total")
-        offset = r.u24("offset")
-        data = r.rest()
-        if offset + len(data) > total:
-            r.fail("offset", f"a fragment inside the {total} bytes of the map",
-                   f"{len(data)} bytes at offset {offset}", at=r.end - len(data) - 3)
-        return cls(map_id, total, offset, data)
-
     @classmethod
     def fragments(cls, map_id: int, asset: bytes) -> list[MapFragment]:
         """The fragments of one map asset, in order, each filling a datagram."""
@@ -322,6 +211,14 @@ class MapFragment(Message):
         step = cls.MAX_DATA
         return [cls(map_id, len(asset), off, bytes(asset[off:off + step]))
                 for off in range(0, max(len(asset), 1), step)]
+
+
+describe(MapFragment, [
+    Field("map_id", U32), Field("total", U24), Field("offset", U24), Field("data", Bytes(REST)),
+    Check("offset + len(data) <= total", "offset", "a fragment inside the map's total bytes",
+          "str(len(data)) + ' bytes at offset ' + str(offset) + ' of a ' + str(total) + '-byte map'",
+          on_write=True),
+])
 
 
 @message_type
@@ -335,20 +232,9 @@ class TextChat(Message):
     user_id: int = 0
     text: str = ""
 
-    def encode(self) -> bytes:
-        raw = _cstr_bytes(self.text, f"{self.NAME}.text")
-        try:
-            head = _U32.pack(0, self.user_id)
-        except (struct.error, TypeError):
-            _range(self.NAME, (("user_id", self.user_id, 32),))
-        return finish(TextChat, head[2:] + raw)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> TextChat:
-        user = r.u32("user_id")
-        text = r.cstr("text")
-        end_check(r, cls)
-        return cls(user, text)
+
+describe(TextChat, [Field("user_id", U32), Field("text", CStr())])
 
 
 class SampleRate(IntEnum):
@@ -367,7 +253,6 @@ class VoiceCompression(IntEnum):
     DEFLATE = 1
 
 
-_VOICE = struct.Struct("<HIBB")
 MAX_VOICE_PCM = 1 << 16  # inflated PCM cap of one voice packet
 
 
@@ -384,35 +269,6 @@ class VoiceChat(Message):
     precision: Precision = Precision.PCM8
     compression: VoiceCompression = VoiceCompression.NONE
     data: bytes = b""
-
-    def encode(self) -> bytes:
-        try:
-            head = _VOICE.pack(0, self.speaker_id, int(self.rate),
-                               int(self.precision) | int(self.compression) << 4)
-        except (struct.error, TypeError, ValueError):
-            _range(self.NAME, (("speaker_id", self.speaker_id, 32), ("rate", self.rate, 8),
-                               ("precision", self.precision, 4),
-                               ("compression", self.compression, 4)))
-        for name, v, enum in (("rate", self.rate, SampleRate), ("precision", self.precision, Precision),
-                              ("compression", self.compression, VoiceCompression)):
-            if v not in enum._value2member_map_:
-                bad(f"{self.NAME}.{name}", f"one of {[int(e) for e in enum]}", repr(v))
-        return finish(VoiceChat, head[2:] + bytes(self.data))
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> VoiceChat:
-        speaker = r.u32("speaker_id")
-        rate = r.u8("rate")
-        packed = r.u8("format")
-        if rate not in SampleRate._value2member_map_:
-            r.fail("rate", "0 (22050 Hz) or 1 (44100 Hz)", str(rate), at=r.pos - 2)
-        if packed & 0x0F not in Precision._value2member_map_:
-            r.fail("format.precision", "0 (8 bit), 1 (16 bit) or 2 (16 bit big endian)",
-                   str(packed & 0x0F), at=r.pos - 1)
-        if packed >> 4 not in VoiceCompression._value2member_map_:
-            r.fail("format.compression", "0 (none) or 1 (deflate)", str(packed >> 4), at=r.pos - 1)
-        return cls(speaker, SampleRate(rate), Precision(packed & 0x0F),
-                   VoiceCompression(packed >> 4), r.rest())
 
     def pcm(self, offset: int = 0) -> bytes:
         """The PCM samples, inflated when the packet is compressed (capped)."""
@@ -435,13 +291,30 @@ class VoiceChat(Message):
         return 22050 if self.rate == SampleRate.HZ_22050 else 44100
 
 
+_PRECISIONS = "0 (8 bit), 1 (16 bit) or 2 (16 bit big endian)"
+_COMPRESSIONS = "0 (none) or 1 (deflate)"
+describe(VoiceChat, [
+    Field("speaker_id", U32),
+    Field("rate", enum_byte(U8, SampleRate, "0 (22050 Hz) or 1 (44100 Hz)")),
+    # One byte: the precision in its low four bits, the compression in its high four.
+    Check("precision in Precision._value2member_map_", "precision", _PRECISIONS, "repr(precision)",
+          on_write=True, on_read=False),
+    Check("compression in VoiceCompression._value2member_map_", "compression", _COMPRESSIONS,
+          "repr(compression)", on_write=True, on_read=False),
+    Stored("format", U8, "int(precision) | int(compression) << 4"),
+    Check("format & 15 in Precision._value2member_map_", "format.precision", _PRECISIONS, "format & 15"),
+    Check("format >> 4 in VoiceCompression._value2member_map_", "format.compression", _COMPRESSIONS,
+          "format >> 4"),
+    Computed("precision", "Precision(format & 15)"),
+    Computed("compression", "VoiceCompression(format >> 4)"),
+    Field("data", Bytes(REST)),
+], env={"Precision": Precision, "VoiceCompression": VoiceCompression})
+
+
 class QuestAction(IntEnum):
     ACCEPTED = 0
     COMPLETED = 1
     CANCELLED = 2
-
-
-_QUEST = struct.Struct("<HIB")
 
 
 @message_type
@@ -456,25 +329,11 @@ class Quest(Message):
     quest_id: int = 0
     action: QuestAction = QuestAction.ACCEPTED
 
-    def encode(self) -> bytes:
-        if self.action not in QuestAction._value2member_map_:
-            bad(f"{self.NAME}.action", "0 (accepted), 1 (completed) or 2 (cancelled)",
-                repr(self.action))
-        try:
-            return _QUEST.pack(self.TYPE | self.SIZE << 5, self.quest_id, int(self.action))
-        except (struct.error, TypeError):
-            _range(self.NAME, (("quest_id", self.quest_id, 32),))
-            raise
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Quest:
-        check_length(r, cls, cls.SIZE)
-        qid = r.u32("quest_id")
-        action = r.u8("action")
-        if action not in QuestAction._value2member_map_:
-            r.fail("action", "0 (accepted), 1 (completed) or 2 (cancelled)", str(action),
-                   at=r.pos - 1)
-        return cls(qid, QuestAction(action))
+
+describe(Quest, [Field("quest_id", U32),
+                            Field("action", enum_byte(U8, QuestAction,
+                                                      "0 (accepted), 1 (completed) or 2 (cancelled)"))])
 
 
 @message_type
@@ -488,6 +347,9 @@ class Whois(_IdMessage):
     SENDERS = FROM_CLIENT
 
     user_id: int = 0
+
+
+describe(Whois, [Field("user_id", U32)])
 
 
 @message_type
@@ -505,6 +367,9 @@ class InventoryQuery(_IdMessage):
     @property
     def own(self) -> bool:
         return self.user_id == OWN_INVENTORY
+
+
+describe(InventoryQuery, [Field("user_id", U32)])
 
 
 @dataclass(slots=True)

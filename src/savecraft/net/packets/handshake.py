@@ -24,9 +24,12 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import ClassVar
 
-from ...binary import Reader, Record, Writer
+from ...binary import Reader, Writer
 from ...compression import Deflated, inflate
 from ...errors import FormatError, Report
+from ...layout import I32, REST, U8, U16, U32, U64, Adapt, Array, Bytes, Check, Computed, Const, CStr, Field
+from ...layout import Context as Context_
+from ...layout import Stored, Struct
 from ...formats.tirnanog.save.codec import payload_bytes, scan_chunks
 from ...formats.tirnanog.save.model import ChunkList, SaveGame, UserChunk
 from .base import (
@@ -38,8 +41,7 @@ from .base import (
     Context,
     Message,
     bad,
-    check_length,
-    end_check,
+    describe,
     finish,
     message_type,
 )
@@ -51,37 +53,30 @@ TOKEN_SIZE = 256
 OTP_SIZE = 8
 
 
-def _game_id_bytes(game_id: str, path: str) -> bytes:
-    try:
-        raw = game_id.encode("ascii")
-    except UnicodeEncodeError:
-        bad(path, "an ASCII game id", repr(game_id))
-    if len(raw) > 16 or b"\0" in raw:
-        bad(path, "an ASCII game id of at most 16 bytes without NUL", repr(game_id))
-    return raw.ljust(16, b"\0")
-
-
-def _game_id_text(r: Reader, raw: bytes, at: int) -> str:
+def _game_id_text(raw: bytes) -> str:
     text, _, padding = raw.partition(b"\0")
     if padding.strip(b"\0"):  # what comes after the NUL is padding: anything else would not re-encode
         first = len(text) + 1 + next(i for i, b in enumerate(padding) if b)
-        r.fail("game_id", "zero bytes after the game id's NUL", f"byte 0x{raw[first]:02X}",
-               at=at + first)
+        raise ValueError(f"byte 0x{raw[first]:02X} at game_id[{first}]")
     try:
         return text.decode("ascii")
     except UnicodeDecodeError as exc:
-        r.fail("game_id", "an ASCII game id", f"byte 0x{text[exc.start]:02X}", at=at + exc.start)
+        raise ValueError(f"byte 0x{text[exc.start]:02X} at game_id[{exc.start}]") from None
 
 
-def _magic(r: Reader, raw: bytes, expected: bytes, at: int) -> None:
-    if raw != expected:
-        r.fail("magic", repr(expected), repr(raw), at=at)
+def _game_id_bytes(game_id: str) -> bytes:
+    raw = game_id.encode("ascii")  # UnicodeEncodeError is a ValueError: the writer names the field
+    if len(raw) > 16 or b"\0" in raw:
+        raise ValueError(repr(game_id))
+    return raw.ljust(16, b"\0")
+
+
+# The game id: ASCII, NUL-padded to 16 bytes, as in the game file's header.
+GAME_ID = Adapt(Bytes(16), _game_id_text, _game_id_bytes,
+                "an ASCII game id of at most 16 bytes, then zero bytes after the game id's NUL")
 
 
 # -- hello -------------------------------------------------------------------------------
-
-_CLIENT_HELLO = Record("client hello", [("header", "u16"), ("version", "u16"), ("magic", "bytes[4]")])
-
 
 @message_type
 @dataclass(slots=True)
@@ -96,27 +91,8 @@ class ClientHello(Message):
 
     version: int = PROTOCOL_VERSION
 
-    def encode(self) -> bytes:
-        return _CLIENT_HELLO.pack(self.SIZE << 5, self.version, CLIENT_MAGIC)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> ClientHello:
-        check_length(r, cls, cls.SIZE)
-        r.pos -= 2
-        _, version, magic = r.record(_CLIENT_HELLO)
-        _magic(r, magic, CLIENT_MAGIC, r.pos - 4)
-        return cls(version)
-
-
-_SERVER_HELLO = Record("server hello", [
-    ("header", "u16"), ("version", "u16"), ("magic", "bytes[4]"), ("features", "u64"),
-    ("game_id", "bytes[16]"), ("revision", "u8"), ("game_type", "u8"), ("tile_width", "u8"),
-    ("tile_height", "u8"), ("map_size", "u8"), ("atlas_size", "u8"), ("audio_rate", "u8"),
-    ("fps", "u8"), ("default_actions", "u8"), ("map_layers", "u8"), ("transports", "u8"),
-    ("highest_command", "u8"), ("sprite_delta_y", "u8"), ("sprites_per_layer", "u8"),
-    ("reserved", "u16"), ("bundle_id", "u64"), ("bundle_size", "u64"),
-])
-assert _SERVER_HELLO.size == 64
+describe(ClientHello, [Field("version", U16), Const("magic", Bytes(4), CLIENT_MAGIC, repr(CLIENT_MAGIC))])
 
 
 @message_type
@@ -157,44 +133,6 @@ class ServerHello(Message):
     bundle_id: int = 0
     bundle_size: int = 0
 
-    def _type_byte(self) -> tuple[int, int, int]:
-        for name, v in (("tile_width", self.tile_width), ("tile_height", self.tile_height)):
-            if not isinstance(v, int) or not 0 <= v < 1024:
-                bad(f"{self.NAME}.{name}", "a 10-bit tile size (0 to 1023)", repr(v))
-        if not isinstance(self.game_type, int) or not 0 <= self.game_type < 16:
-            bad(f"{self.NAME}.game_type", "a game type from 0 to 15", repr(self.game_type))
-        packed = self.game_type | (self.tile_width >> 8) << 4 | (self.tile_height >> 8) << 6
-        return packed, self.tile_width & 0xFF, self.tile_height & 0xFF
-
-    def encode(self) -> bytes:
-        gt, tw, th = self._type_byte()
-        gid = _game_id_bytes(self.game_id, f"{self.NAME}.game_id")
-        try:
-            return _SERVER_HELLO.pack(
-                self.SIZE << 5, self.version, SERVER_MAGIC, self.features, gid, self.revision, gt,
-                tw, th, self.map_size, self.atlas_size, self.audio_rate, self.fps,
-                self.default_actions, self.map_layers, self.transports, self.highest_command,
-                self.sprite_delta_y, self.sprites_per_layer, self.reserved, self.bundle_id,
-                self.bundle_size)
-        except FormatError as err:
-            bad(f"{self.NAME}.{err.path}", err.expected, err.found)
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> ServerHello:
-        check_length(r, cls, cls.SIZE)
-        start = r.pos - 2
-        r.pos = start
-        v = r.record(_SERVER_HELLO)
-        _magic(r, v[2], SERVER_MAGIC, start + 4)
-        gt = v[6]
-        return cls(
-            game_id=_game_id_text(r, v[4], start + 16), version=v[1], features=v[3],
-            revision=v[5], game_type=gt & 0x0F, tile_width=v[7] | (gt >> 4 & 3) << 8,
-            tile_height=v[8] | (gt >> 6 & 3) << 8, map_size=v[9], atlas_size=v[10],
-            audio_rate=v[11], fps=v[12], default_actions=v[13], map_layers=v[14],
-            transports=v[15], highest_command=v[16], sprite_delta_y=v[17],
-            sprites_per_layer=v[18], reserved=v[19], bundle_id=v[20], bundle_size=v[21])
-
     @classmethod
     def from_file_header(cls, head: bytes, bundle_size: int) -> ServerHello:
         """The hello for a game file: ``head`` is the file's first 64 bytes (bytes 16-56 copied)."""
@@ -224,9 +162,26 @@ class ServerHello(Message):
         return LanDiscoveryReply(game_id=self.game_id, version=self.version, features=self.features)
 
 
-_DISCOVERY = Record("LAN discovery reply", [
-    ("header", "u16"), ("version", "u16"), ("magic", "bytes[4]"), ("features", "u64"),
-    ("game_id", "bytes[16]"),
+_TILE = "a 10-bit tile size (0 to 1023)"
+describe(ServerHello, [
+    Field("version", U16), Const("magic", Bytes(4), SERVER_MAGIC, repr(SERVER_MAGIC)),
+    Field("features", U64), Field("game_id", GAME_ID), Field("revision", U8),
+    # The game type byte holds the type (bits 0-3) and bits 8-9 of both tile sizes (NOTES.md).
+    Check("type(tile_width) is int and 0 <= tile_width < 1024", "tile_width", _TILE, "repr(tile_width)",
+          on_write=True, on_read=False),
+    Check("type(tile_height) is int and 0 <= tile_height < 1024", "tile_height", _TILE,
+          "repr(tile_height)", on_write=True, on_read=False),
+    Check("type(game_type) is int and 0 <= game_type < 16", "game_type", "a game type from 0 to 15",
+          "repr(game_type)", on_write=True, on_read=False),
+    Stored("type_byte", U8, "game_type | (tile_width >> 8) << 4 | (tile_height >> 8) << 6"),
+    Stored("tile_width_low", U8, "tile_width & 0xFF"), Stored("tile_height_low", U8, "tile_height & 0xFF"),
+    Computed("game_type", "type_byte & 0x0F"),
+    Computed("tile_width", "tile_width_low | (type_byte >> 4 & 3) << 8"),
+    Computed("tile_height", "tile_height_low | (type_byte >> 6 & 3) << 8"),
+    *[Field(name, U8) for name in ("map_size", "atlas_size", "audio_rate", "fps", "default_actions",
+                                   "map_layers", "transports", "highest_command", "sprite_delta_y",
+                                   "sprites_per_layer")],
+    Field("reserved", U16), Field("bundle_id", U64), Field("bundle_size", U64),
 ])
 
 
@@ -249,21 +204,10 @@ class LanDiscoveryReply(Message):
     version: int = PROTOCOL_VERSION
     features: int = 0
 
-    def encode(self) -> bytes:
-        gid = _game_id_bytes(self.game_id, f"{self.NAME}.game_id")
-        try:
-            return _DISCOVERY.pack(self.SIZE << 5, self.version, SERVER_MAGIC, self.features, gid)
-        except FormatError as err:
-            bad(f"{self.NAME}.{err.path}", err.expected, err.found)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> LanDiscoveryReply:
-        check_length(r, cls, cls.SIZE)
-        start = r.pos - 2
-        r.pos = start
-        v = r.record(_DISCOVERY)
-        _magic(r, v[2], SERVER_MAGIC, start + 4)
-        return cls(game_id=_game_id_text(r, v[4], start + 16), version=v[1], features=v[3])
+describe(LanDiscoveryReply, [Field("version", U16),
+                             Const("magic", Bytes(4), SERVER_MAGIC, repr(SERVER_MAGIC)),
+                             Field("features", U64), Field("game_id", GAME_ID)])
 
 
 # -- asset bundle --------------------------------------------------------------------------
@@ -280,13 +224,8 @@ class BundleRequest(Message):
     SENDERS = FROM_CLIENT
     CHANNEL = Channel.TCP
 
-    def encode(self) -> bytes:
-        return HEADER.pack(self.TYPE | self.SIZE << 5)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> BundleRequest:
-        check_length(r, cls, cls.SIZE)
-        return cls()
+describe(BundleRequest, [])
 
 
 @dataclass(slots=True)
@@ -331,10 +270,6 @@ def bundle_size(file_size: int, first_map_offset: int | None) -> int:
 
 # -- register / login --------------------------------------------------------------------------
 
-_CREDENTIALS = Record("credentials", [("header", "u16"), ("language", "bytes[2]"),
-                                      ("password_hash", "bytes[32]")])
-
-
 @dataclass(slots=True)
 class CharacterOption:
     """One chosen character option: its value and the palette index (value << 8 | palette)."""
@@ -372,22 +307,17 @@ class CharacterSpec:
         return cls(opts, list(values[numchar:]))
 
 
-def _language_bytes(language: str, path: str) -> bytes:
+def _language_text(raw: bytes) -> str:
+    if raw[:1] == b"\0" and raw[1:] != b"\0":  # "\0n": no code this side would write
+        raise ValueError(repr(raw))
+    return raw.rstrip(b"\0").decode("latin-1")
+
+
+def _language_bytes(language: str) -> bytes:
     raw = language.encode("latin-1", "replace")
     if len(raw) > 2 or b"\0" in raw:
-        bad(path, "a language code of at most 2 characters (ISO 639-1)", repr(language))
+        raise ValueError(repr(language))
     return raw.ljust(2, b"\0")
-
-
-def _name_bytes(name: str, path: str) -> bytes:
-    raw = name.encode("utf-8", "surrogatepass")
-    if b"\0" in raw:
-        bad(path, "a user name without NUL characters", repr(name))
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        bad(path, "a user name in valid UTF-8", repr(name))
-    return raw + b"\0"
 
 
 class _Credentials(Message):
@@ -395,22 +325,15 @@ class _Credentials(Message):
     SENDERS = FROM_CLIENT
     CHANNEL = Channel.TCP
 
-    def _head(self) -> bytes:
-        lang = _language_bytes(self.language, f"{self.NAME}.language")  # type: ignore[attr-defined]
-        ph = self.password_hash  # type: ignore[attr-defined]
-        if not isinstance(ph, bytes | bytearray) or len(ph) != HASH_SIZE:
-            bad(f"{self.NAME}.password_hash", "32 bytes", f"{len(ph)} bytes")
-        return lang + bytes(ph) + _name_bytes(self.name, f"{self.NAME}.name")  # type: ignore[attr-defined]
 
-    @staticmethod
-    def _read_head(r: Reader) -> tuple[str, bytes, str]:
-        at = r.pos
-        lang = r.bytes(2, "language")
-        if lang[:1] == b"\0" and lang[1:] != b"\0":  # "\0n": no code this side would write
-            r.fail("language", "a language code padded with NUL at its end", repr(lang), at=at)
-        ph = r.bytes(HASH_SIZE, "password_hash")
-        name = r.cstr("name")
-        return lang.rstrip(b"\0").decode("latin-1"), ph, name
+# What a registration and a login start with, declared once for both.
+CREDENTIALS = [
+    Field("language", Adapt(Bytes(2), _language_text, _language_bytes,
+                            "a language code of at most 2 characters (ISO 639-1), padded with NUL at "
+                            "its end")),
+    Field("password_hash", Bytes(HASH_SIZE)),
+    Field("name", CStr()),
+]
 
 
 @message_type
@@ -426,22 +349,11 @@ class Register(_Credentials):
     language: str = "en"
     spec: list[int] = field(default_factory=list)
 
-    def encode(self) -> bytes:
-        w = Writer(self.NAME)
-        w.bytes(self._head())
-        w.array("i32", self.spec, "spec")  # a bad value is named as register.spec[k]
-        return finish(type(self), w.buf)
-
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Register:
-        lang, ph, name = cls._read_head(r)
-        if r.remaining % 4:
-            r.fail("spec", "a whole number of int32 values", f"{r.remaining} bytes")
-        spec = list(r.array("i32", r.remaining // 4, "spec"))
-        return cls(name, ph, lang, spec)
-
     def character(self, numchar: int) -> CharacterSpec:
         return CharacterSpec.from_values(self.spec, numchar)
+
+
+describe(Register, [*CREDENTIALS, Field("spec", Array(I32, REST))])
 
 
 @message_type
@@ -456,14 +368,8 @@ class Login(_Credentials):
     password_hash: bytes = bytes(HASH_SIZE)
     language: str = "en"
 
-    def encode(self) -> bytes:
-        return finish(type(self), self._head())
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Login:
-        lang, ph, name = cls._read_head(r)
-        end_check(r, cls)
-        return cls(name, ph, lang)
+describe(Login, CREDENTIALS)
 
 
 # -- answers ---------------------------------------------------------------------------------
@@ -489,9 +395,6 @@ class ErrorReason(IntEnum):
     TOO_MANY_REGISTRATIONS = 14  # registrations per address or per minute are limited; try later
 
 
-_ERROR = Record("error", [("header", "u16"), ("reason", "u16")])
-
-
 @message_type
 @dataclass(slots=True)
 class Error(Message):
@@ -513,25 +416,32 @@ class Error(Message):
         except ValueError:
             return None
 
-    def encode(self) -> bytes:
-        try:
-            return _ERROR.pack(self.TYPE | self.SIZE << 5, int(self.reason))
-        except FormatError as err:
-            bad(f"{self.NAME}.reason", err.expected, err.found)
 
-    @classmethod
-    def decode_body(cls, r: Reader, ctx: Context) -> Error:
-        check_length(r, cls, cls.SIZE)
-        code = r.u16("reason")
-        try:
-            return cls(ErrorReason(code))
-        except ValueError:
-            return cls(code)
+
+def _reason(code: int) -> int:
+    try:
+        return ErrorReason(code)
+    except ValueError:
+        return code  # a code this version does not know: kept as the number
+
+
+describe(Error, [Field("reason", Adapt(U16, _reason, int, "a reason code"))])
 
 
 _CRC = struct.Struct("<I")
-_LOGIN_OK = Record("login OK", [("header", "u16"), ("token", "bytes[256]"), ("otp", "bytes[8]"),
-                                ("state_size", "u32")])
+
+
+@dataclass(slots=True)
+class _LoginOkHead:
+    """What a login OK's 270 counted bytes hold after the header: the state follows them."""
+
+    token: bytes = bytes(TOKEN_SIZE)
+    otp: bytes = bytes(OTP_SIZE)
+    state_size: int = 0
+
+
+_LOGIN_OK_HEAD = Struct(_LoginOkHead, [Field("token", Bytes(TOKEN_SIZE)), Field("otp", Bytes(OTP_SIZE)),
+                                       Field("state_size", U32)], name="login_ok")
 
 
 @message_type
@@ -576,23 +486,22 @@ class LoginOk(Message):
         _check_state(self.state, None)
 
     def encode(self) -> bytes:
-        for name, v, n in (("token", self.token, TOKEN_SIZE), ("otp", self.otp, OTP_SIZE)):
-            if not isinstance(v, bytes | bytearray) or len(v) != n:
-                bad(f"{self.NAME}.{name}", f"{n} bytes", f"{len(v)} bytes")
         _check_state(self.state, None)
         content = payload_bytes(SaveGame(chunks=self.state))
         state = self.encoding.compress(content) + _CRC.pack(zlib.crc32(content))
-        return _LOGIN_OK.pack(self.TYPE | self.SIZE << 5, bytes(self.token), bytes(self.otp),
-                              len(state)) + state
+        w = Writer(self.NAME)
+        _LOGIN_OK_HEAD.write(_LoginOkHead(self.token, self.otp, len(state)), w, Context_())
+        return HEADER.pack(self.TYPE | self.SIZE << 5) + bytes(w.buf) + state
 
     @classmethod
     def decode_body(cls, r: Reader, ctx: Context) -> LoginOk:
         start = r.pos - 2
-        r.pos = start
-        word, token, otp, n = r.record(_LOGIN_OK)
+        word = r.data[start] | r.data[start + 1] << 8
         if word >> 5 != cls.SIZE:
             r.fail("length", f"a login OK message of {cls.SIZE} bytes (the state not counted)",
                    f"{word >> 5} bytes", at=start)
+        head = _LOGIN_OK_HEAD.read(r, Context_())
+        token, otp, n = head.token, head.otp, head.state_size
         if n > ctx.max_world_state:
             r.fail("state_size", f"a world state of at most {ctx.max_world_state} bytes",
                    str(n), at=start + 266)

@@ -16,22 +16,40 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from collections.abc import Iterable
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
-from ...binary import Reader
+from ...binary import Reader, Writer, join_path
 from ...compression import Deflated, inflate
 from ...formats.tirnanog.save.model import InventoryItem
-from .base import Context, bad
+from ...layout import (
+    I32,
+    REST,
+    U8,
+    U16,
+    U32,
+    Array,
+    Check,
+    Const,
+    CStr,
+    Expr,
+    Field,
+    List,
+    Range,
+    Struct,
+    Switch,
+    Type,
+)
+from ...layout import Context as LayoutContext
+from ...layout.compiler import Emitter
+from .base import bad
 
 SLOTS = 32
 MAX_INVENTORY_BYTES = 1 << 20  # inflated inventory list cap: 131072 (quantity, object) pairs
 
-_MOVE = struct.Struct("<BIIHHBB")
-MOVE_RECORD = _MOVE  # record id 0, user, map, x, y, direction, altitude: for readers of many at once
-_USER = struct.Struct("<BI")
-_EQUIP = struct.Struct(f"<BI{SLOTS}H")
-_SLOTS = struct.Struct(f"<{SLOTS}H")
+
+def _id(value: int, name: str) -> Const:
+    """The record's id byte, the first byte of every record (what the union is told by)."""
+    return Const("id", U8, value, f"{value} (a {name} record)")
 
 
 @dataclass(slots=True)
@@ -48,14 +66,16 @@ class MoveRecord:
     altitude: int = 0
 
     def encode(self) -> bytes:
-        try:
-            return _MOVE.pack(0, self.user_id, self.map_id, self.x, self.y, self.direction,
-                              self.altitude)
-        except (struct.error, TypeError):
-            _range_error("move", (("user_id", self.user_id, 32), ("map_id", self.map_id, 32),
-                                  ("x", self.x, 16), ("y", self.y, 16),
-                                  ("direction", self.direction, 8),
-                                  ("altitude", self.altitude, 8)))
+        return _encode(MOVE, self)
+
+
+MOVE = Struct(MoveRecord, [_id(0, "movement"), Field("user_id", U32), Field("map_id", U32),
+                           Field("x", U16), Field("y", U16), Field("direction", U8),
+                           Field("altitude", U8)], name="move")
+# The same bytes as one struct, for readers of many moves at once (the load test's bots): the
+# description's fixed fields, after the id byte.
+MOVE_RECORD = struct.Struct("<B" + "".join(m.type.code or "" for m in MOVE.members[1:]
+                                            if isinstance(m, Field)))
 
 
 @dataclass(slots=True)
@@ -67,10 +87,10 @@ class LogoutRecord:
     user_id: int = 0
 
     def encode(self) -> bytes:
-        try:
-            return _USER.pack(1, self.user_id)
-        except (struct.error, TypeError):
-            _range_error("logout", (("user_id", self.user_id, 32),))
+        return _encode(LOGOUT, self)
+
+
+LOGOUT = Struct(LogoutRecord, [_id(1, "logout"), Field("user_id", U32)], name="logout")
 
 
 @dataclass(slots=True)
@@ -85,26 +105,30 @@ class SpritesRecord:
     name: str = ""
 
     def encode(self) -> bytes:
-        if len(self.equipped) != SLOTS:
-            bad("sprites.equipped", f"{SLOTS} slots", str(len(self.equipped)))
-        raw = self.name.encode("utf-8", "surrogatepass")
-        if b"\0" in raw:
-            bad("sprites.name", "a name without NUL characters", repr(self.name))
-        try:
-            self.name.encode("utf-8")
-            return (_USER.pack(2, self.user_id) + struct.pack(f"<{len(self.options)}i", *self.options)
-                    + _SLOTS.pack(*self.equipped) + raw + b"\0")
-        except UnicodeEncodeError:
-            bad("sprites.name", "a name in valid UTF-8", repr(self.name))
-        except (struct.error, TypeError):
-            _range_error("sprites", [("user_id", self.user_id, 32)]
-                         + [(f"options[{k}]", v, -32) for k, v in enumerate(self.options)]
-                         + [(f"equipped[{k}]", v, 16) for k, v in enumerate(self.equipped)])
+        return _encode(SPRITES, self)
+
+
+SPRITES = Struct(SpritesRecord, [
+    # Records are not length-prefixed: without the world's option count this one cannot be
+    # delimited, so the message is refused where the record starts.
+    Check("'numchar' in ctx.values", "options", "the world's number of character options "
+          "(Context.numchar) to read a sprites record", "'none given'"),
+    _id(2, "sprites"), Field("user_id", U32),
+    # As many as the world has (the reader is given it); the writer writes the options it has.
+    Field("options", Array(I32, Expr("ctx.values['numchar'] if 'numchar' in ctx.values else len(options)"))),
+    Field("equipped", Array(U16, SLOTS)), Field("name", CStr()),
+], name="sprites")
 
 
 @dataclass(slots=True)
 class InventoryRecord:
-    """3: a player's inventory, a zlib stream of (u32 quantity, u32 object id) pairs."""
+    """3: a player's inventory, a zlib stream of (u32 quantity, u32 object id) pairs.
+
+    The one record not declared as a description: its items are a zlib stream that ends
+    itself (so it tells where the next record starts), and its compressed bytes are kept
+    (``encoding``) so that an unchanged record is sent again byte for byte. Its head is a
+    description; the stream is read by :func:`_inventory_record` and written by :meth:`encode`.
+    """
 
     ID: ClassVar[int] = 3
     KIND: ClassVar[str] = "inventory"  # the tag in JSON
@@ -117,14 +141,23 @@ class InventoryRecord:
         try:
             return struct.pack(f"<{len(flat)}I", *flat)
         except (struct.error, TypeError):
-            _range_error("inventory", [(f"items[{k // 2}]", v, 32) for k, v in enumerate(flat)])
+            for k, v in enumerate(flat):
+                if not isinstance(v, int) or not 0 <= v <= 0xFFFFFFFF:
+                    bad(f"update.inventory.items[{k // 2}]", "an integer from 0 to 4294967295 (u32)",
+                        repr(v))
+            raise
 
     def encode(self) -> bytes:
-        try:
-            head = _USER.pack(3, self.user_id)
-        except (struct.error, TypeError):
-            _range_error("inventory", (("user_id", self.user_id, 32),))
+        head = _encode(_INVENTORY_HEAD, self)
         return head + self.encoding.compress(self.content())
+
+
+@dataclass(slots=True)
+class _Head:
+    user_id: int = 0
+
+
+_INVENTORY_HEAD = Struct(_Head, [_id(3, "inventory"), Field("user_id", U32)], name="inventory")
 
 
 @dataclass(slots=True)
@@ -137,89 +170,66 @@ class EquipmentRecord:
     equipped: list[int] = field(default_factory=lambda: [0] * SLOTS)
 
     def encode(self) -> bytes:
-        if len(self.equipped) != SLOTS:
-            bad("equipment.equipped", f"{SLOTS} slots", str(len(self.equipped)))
-        try:
-            return _EQUIP.pack(4, self.user_id, *self.equipped)
-        except (struct.error, TypeError):
-            _range_error("equipment", [("user_id", self.user_id, 32)]
-                         + [(f"equipped[{k}]", v, 16) for k, v in enumerate(self.equipped)])
+        return _encode(EQUIPMENT, self)
+
+
+EQUIPMENT = Struct(EquipmentRecord, [_id(4, "equipment"), Field("user_id", U32),
+                                     Field("equipped", Array(U16, SLOTS))], name="equipment")
+
+
+_NO_CONTEXT = LayoutContext()
+
+
+def _encode(layout: Struct, record: Any) -> bytes:
+    """A record's bytes from its description: fast, or checked (naming the bad field)."""
+    return layout.pack(record, _NO_CONTEXT, f"update.{layout.name}")
+
+
+@dataclass(slots=True)
+class _UnknownRecord:
+    """Not a record: what the union reads for an id no record has, to say so where it is."""
+
+    id: int = 0
+
+
+class _InventoryType(Type):
+    """The inventory record as a member of the records list (see :class:`InventoryRecord`)."""
+
+    cls = InventoryRecord
+    min_size = 6
+
+    def fast_read(self, e: Emitter, target: str) -> None:
+        e.line("raise _Slow")  # rare: the checked reader reads it, with its zlib stream
+
+    def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        e.line(f"{target} = {e.const(_inventory_record, 'inv')}(r, ctx, {name})")
+
+    def fast_write(self, e: Emitter, value: str) -> None:
+        e.line(f"ap({value}.encode())")
+
+    def checked_write(self, e: Emitter, value: str, name: str) -> None:
+        e.line(f"w.bytes({value}.encode(), {name})")
+
+
+def _inventory_record(r: Reader, ctx: LayoutContext, name: str) -> InventoryRecord:
+    head = _INVENTORY_HEAD.read(r, ctx, name)
+    items_path = join_path(name, "items")
+    inflated = inflate(bytes(r.data[r.pos:r.end]), offset=r.offset, path=join_path(r.path, items_path),
+                       limit=MAX_INVENTORY_BYTES)
+    content = inflated.data
+    if len(content) % 8:
+        r.fail(items_path, "whole (quantity, object id) pairs of 8 bytes", f"{len(content)} bytes inflated")
+    stream = r.bytes(inflated.consumed, items_path)  # the stream ends itself: the next record follows
+    flat = struct.unpack(f"<{len(content) // 4}I", content)
+    items = [InventoryItem(flat[j], flat[j + 1]) for j in range(0, len(flat), 2)]
+    return InventoryRecord(head.user_id, items, Deflated.from_stream(stream, content, inflated.container))
 
 
 UpdateRecord = MoveRecord | LogoutRecord | SpritesRecord | InventoryRecord | EquipmentRecord
 RECORD_TYPES: tuple[type, ...] = (MoveRecord, LogoutRecord, SpritesRecord, InventoryRecord,
                                   EquipmentRecord)
-
-
-def _range_error(record: str, fields: Iterable[tuple[str, Any, int]]) -> NoReturn:
-    for name, v, bits in fields:
-        lo, hi = (0, (1 << bits) - 1) if bits > 0 else (-(1 << (-bits - 1)), (1 << (-bits - 1)) - 1)
-        if not isinstance(v, int) or not lo <= v <= hi:
-            kind = f"u{bits}" if bits > 0 else f"i{-bits}"
-            bad(f"update.{record}.{name}", f"an integer from {lo} to {hi} ({kind})", repr(v))
-    bad(f"update.{record}", "values that fit the record", "a value that does not")
-
-
-def decode_records(r: Reader, ctx: Context) -> list[UpdateRecord]:
-    """Every record up to the end of the message; each one's bytes are checked."""
-    data = r.data
-    pos = r.pos
-    end = r.end
-    out: list[UpdateRecord] = []
-    append = out.append
-    move_unpack = _MOVE.unpack_from
-    while pos < end:
-        rid = data[pos]
-        k = len(out)
-        if rid == 0:
-            if end - pos < 15:
-                r.fail(f"records[{k}]", "a 15-byte movement record",
-                       f"the end of the message after {end - pos} bytes", at=pos)
-            _, u, m, x, y, d, a = move_unpack(data, pos)
-            append(MoveRecord(u, m, x, y, d, a))
-            pos += 15
-        elif rid == 1:
-            if end - pos < 5:
-                r.fail(f"records[{k}]", "a 5-byte logout record",
-                       f"the end of the message after {end - pos} bytes", at=pos)
-            append(LogoutRecord(_USER.unpack_from(data, pos)[1]))
-            pos += 5
-        elif rid == 2:
-            if ctx.numchar is None:
-                r.fail(f"records[{k}].options", "the world's number of character options "
-                       "(Context.numchar) to read a sprites record", "none given", at=pos)
-            r.pos = pos + 1
-            user = r.u32(f"records[{k}].user_id")
-            r.count(ctx.numchar, 4, f"records[{k}].options", "option")
-            options = list(r.array("i32", ctx.numchar, f"records[{k}].options"))
-            equipped = list(r.array("u16", SLOTS, f"records[{k}].equipped"))
-            name = r.cstr(f"records[{k}].name")
-            append(SpritesRecord(user, options, equipped, name))
-            pos = r.pos
-        elif rid == 3:
-            r.pos = pos + 1
-            user = r.u32(f"records[{k}].user_id")
-            stream = bytes(data[r.pos:end])
-            inflated = inflate(stream, offset=r.offset, path=f"{r.path}.records[{k}].items",
-                               limit=MAX_INVENTORY_BYTES)
-            content = inflated.data
-            if len(content) % 8:
-                r.fail(f"records[{k}].items", "whole (quantity, object id) pairs of 8 bytes",
-                       f"{len(content)} bytes inflated")
-            flat = struct.unpack(f"<{len(content) // 4}I", content)
-            items = [InventoryItem(flat[j], flat[j + 1]) for j in range(0, len(flat), 2)]
-            compressed = stream[:inflated.consumed]
-            append(InventoryRecord(user, items,
-                                   Deflated.from_stream(compressed, content, inflated.container)))
-            pos = r.pos + inflated.consumed
-        elif rid == 4:
-            if end - pos < _EQUIP.size:
-                r.fail(f"records[{k}]", f"a {_EQUIP.size}-byte equipment record",
-                       f"the end of the message after {end - pos} bytes", at=pos)
-            v = _EQUIP.unpack_from(data, pos)
-            append(EquipmentRecord(v[1], list(v[2:])))
-            pos += _EQUIP.size
-        else:
-            r.fail(f"records[{k}].kind", "a record id from 0 to 4", str(rid), at=pos)
-    r.pos = pos
-    return out
+# The records of an update message, up to its end: a union told by the id byte each starts with.
+RECORDS = List(Switch("", {0: MOVE, 1: LOGOUT, 2: SPRITES, 3: _InventoryType(), 4: EQUIPMENT},
+                      peek=U8, default=Struct(_UnknownRecord, [
+                          Field("id", U8, check=Range(0, 4, "a record id from 0 to 4"))], name="record")),
+               REST)
