@@ -428,3 +428,16 @@ def test_expressions_may_name_what_the_layout_lends_them() -> None:
     assert data == bytes([0x31])
     got = lay.read(Reader(data), Context())
     assert got == Packed(Colour.BLUE, 3) and type(got.colour) is Colour
+
+
+def test_a_list_of_fixed_records_to_the_end_is_counted_before_it_is_read() -> None:
+    from savecraft.layout import REST
+
+    pairs = Struct(Body, [Field("head", U8), Field("items", List(Tuple(("a", U8), ("b", U16)), REST))])
+    data = bytes([4, 1, 2, 0, 3, 4, 0])
+    model = pairs.read(Reader(data), Context())
+    assert model == Body(4, [(1, 2), (3, 4)]) == pairs.checked_only(Reader(data), Context())
+    assert pairs.pack(model, Context()) == data
+    assert "while" not in pairs.source().split("def cr")[0]  # one unpack, no loop
+    with pytest.raises(FormatError, match="whole .* records of 3 bytes"):
+        pairs.checked_only(Reader(data[:-1]), Context())

@@ -541,12 +541,24 @@ class List(Type):
             e.line(f"{n} = {count_fast(e, self.count)}")
         e.line(f"if {n} < 0 or pos + {n} * {max(self.elem.min_size, 1)} > end: raise _Slow")
 
+    def _rest_count(self) -> int | None:
+        """The element size when the list fills the rest of the bounds with fixed records: its
+        count is then known before reading (one unpack, not a record at a time)."""
+        if isinstance(self.count, Rest) and self.elem.code is not None and self.index is None:
+            return struct.calcsize("<" + self.elem.code)
+        return None
+
     def fast_read(self, e: Emitter, target: str) -> None:
-        if isinstance(self.count, Rest):
+        size = self._rest_count()
+        if isinstance(self.count, Rest) and size is None:
             self._rest_read(e, target, True)
             return
         n = e.tmp("n")
-        self._fast_count(e, n)
+        if size is not None:
+            e.line(f"if (end - pos) % {size}: raise _Slow")
+            e.line(f"{n} = (end - pos) // {size}")
+        else:
+            self._fast_count(e, n)
         if self.elem.code is not None and self.index is None:  # fixed: one unpack for the list
             size = struct.calcsize("<" + self.elem.code)
             flat = e.tmp("flat")
@@ -609,11 +621,17 @@ class List(Type):
             e.depth -= 1
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
-        if isinstance(self.count, Rest):
+        size = self._rest_count()
+        if isinstance(self.count, Rest) and size is None:
             self._rest_read(e, target, False, name)
             return
         n, lst, i = e.tmp("n"), e.tmp("lst"), e.tmp("i")
-        if isinstance(self.count, Prefix):
+        if size is not None:
+            e.line(f"if (r.end - r.pos) % {size}: r.fail({name}, "
+                   f"{f'whole {self.elem.describe()} records of {size} bytes'!r}, "
+                   "str(r.end - r.pos) + ' bytes')")
+            e.line(f"{n} = (r.end - r.pos) // {size}")
+        elif isinstance(self.count, Prefix):
             self.count.checked_read(e, n, e.field)
         else:
             e.line(f"{n} = {count_checked(e, self.count)}")
