@@ -78,9 +78,10 @@ open("pw.txt", "w").write("secret\n")
 from savecraft.formats.angband.demo import samples_folder
 real = samples_folder() or Path(savecraft.__file__).resolve().parents[3] / "shared" / "samples"
 for src, name in (("angband-truncated/vanilla-4.0.1_half-written.sav", "PLAYER.new"),
-                  ("angband-block-more/angband_4.0.2_Aralorn-Copy-truncated131072.sav", "Aralorn")):
+                  ("angband-block-more/angband_4.0.2_Aralorn-Copy-truncated131072.sav", "Aralorn"),
+                  ("angband-block-variants/vanilla-4.2_Aduial.sav", "Aduial")):
     if (real / src).is_file():  # the real damaged saves the repair examples name
-        shutil.copyfile(real / src, name)  # not its mode: shared/ is read-only
+        shutil.copyfile(real / src, name)  # not its mode: shared/ is read-only (the examples' saves)
 for d in (".local/share/bash-completion/completions", ".zfunc", ".config/fish/completions"):
     os.makedirs(os.path.join("home", d), exist_ok=True)
 '''

@@ -83,7 +83,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "disasm": ("savecraft disasm script.bin", "savecraft disasm script.bin --game world.tng -o script.asm"),
     "asm": ("savecraft asm script.asm -o script.bin", "savecraft asm script.asm -o script.bin --game world.tng"),
     "render-map": ("savecraft render-map world.tng 0 -o map.png",
-                   "savecraft render-map world.tng 0 -o map.png --tmx map.tmx --scale 0.5"),
+                   "savecraft render-map world.tng 0 -o map.png --tmx map.tmx --scale 0.5",
+                   "savecraft render-map Aduial --known -o level.png"),
     "serve": ("savecraft serve world.tng --state server.sav --port 4000",
               "savecraft serve world.tng --state server.sav --port 4000 --admin 127.0.0.1 "
               "--metrics 127.0.0.1:9100 --backups 5"),

@@ -100,9 +100,36 @@ def _scale(text: str) -> float:
     return value
 
 
+def _angband_map(args: argparse.Namespace, data: Any) -> int:
+    """``render-map`` of an Angband savefile: its current level, as the game draws it."""
+    from ..errors import SavecraftError
+    from ..formats.angband import mapview
+
+    if args.map is not None or args.layers or args.tmx:
+        raise UsageError(f"{args.file}: an Angband savefile holds one level: render-map takes no "
+                         "MAP, --layers or --tmx for it (see --known, --gamedata, --text)")
+    save = load_file(args.file, data=data)[1]
+    gamedata = mapview.GameData.read(args.gamedata) if args.gamedata else None
+    try:
+        level = mapview.level_map(save, known=args.known, data=gamedata)
+    except SavecraftError as err:
+        raise UsageError(f"{args.file}: {err}") from None
+    if args.text:
+        output.write(args, args.output, (level.text() + "\n").encode("utf-8"))
+    else:
+        output.write(args, args.output, mapview.to_png(level, max(4, min(64, round(12 * args.scale)))))
+    return EXIT_OK
+
+
 def cmd_render_map(args: argparse.Namespace) -> int:
+    from ..formats.angband.sniffing import is_block
     from ..formats.tirnanog.game import render, tmx
 
+    data = read_file(args.file, mapped=True)
+    if is_block(data):
+        return _angband_map(args, data)
+    if args.map is None:
+        raise UsageError(f"{args.file}: give the map to draw (its number in section 35, or its name)")
     game = _load_game(args.file, "render-map")
     index, m = render.game_map(game, args.map)
     tiles = render.game_tiles(game)
@@ -143,9 +170,12 @@ def register(sub: Any) -> None:
                    help="read names from this game's strings (default: none, only numbers are read)")
     p.set_defaults(func=cmd_asm)
 
-    p = sub.add_parser("render-map", help="a map of a TirNanoG game as PNG (and Tiled .tmx)")
-    p.add_argument("file", metavar="GAME.tng")
-    p.add_argument("map", metavar="MAP", help="the map's number in section 35, or its name")
+    p = sub.add_parser("render-map", help="a map of a TirNanoG game, or the dungeon level of an "
+                       "Angband savefile, as PNG (or Tiled .tmx, or text)")
+    p.add_argument("file", metavar="FILE", help="a TirNanoG game (.tng) or an Angband savefile")
+    p.add_argument("map", metavar="MAP", nargs="?",
+                   help="a game's map: its number in section 35, or its name (an Angband savefile "
+                   "holds one level: none)")
     output.add_output(p, required=True, metavar="MAP.png",
                       help="the picture to write ('-' for standard output)")
     p.add_argument("--layers", help="layers to draw, e.g. 0,1,2 (default: every tile layer)")
@@ -154,4 +184,12 @@ def register(sub: Any) -> None:
                    "(e.g. 0.25 for a big map; default: 1)")
     p.add_argument("--tmx", metavar="MAP.tmx",
                    help="also write a Tiled map and its tileset (default: the picture only)")
+    p.add_argument("--known", action="store_true",
+                   help="Angband: the level as the character knows it, as the game's map shows it "
+                   "(default: the level as stored, every square, object and monster)")
+    p.add_argument("--gamedata", metavar="DIR",
+                   help="Angband: the game's lib/gamedata folder, for monsters' glyphs and colours "
+                   "and any game's terrain (default: Vanilla 4.0-4.2's terrain, monsters as M)")
+    p.add_argument("--text", action="store_true",
+                   help="Angband: the level as text, a character a square (default: PNG)")
     p.set_defaults(func=cmd_render_map)

@@ -45,7 +45,26 @@ def listing(doc: Document) -> list[dict[str, Any]]:
             return _save_listing(model)
         if name == "tirnanog-game":
             return _game_listing(model)
+        if name == "angband-block":
+            return _angband_listing(model)
         return []
+
+
+def _angband_listing(save: Any) -> list[dict[str, Any]]:
+    """The dungeon level the save stores, as stored and as the character knows it."""
+    from ..formats.angband import mapview
+
+    out: list[dict[str, Any]] = []
+    for known, name, what in ((False, "level", "as stored"), (True, "level-known", "as the character knows it")):
+        try:
+            level = mapview.level_map(save, known=known)
+        except SavecraftError:
+            continue
+        out.append({"name": name, "kind": "map", "title": f"dungeon level {level.depth}, {what}",
+                    "layers": [{"id": i, "name": n} for i, n in enumerate(mapview.LAYERS)],
+                    "width": level.width * mapview.CELL, "height": level.height * mapview.CELL,
+                    "path": "blocks[name=dungeon]"})
+    return out
 
 
 def _save_listing(save: Any) -> list[dict[str, Any]]:
@@ -168,6 +187,14 @@ def render(doc: Document, name: str, query: dict[str, str]) -> tuple[bytes, str]
             if model.preview is None:
                 raise SavecraftError("this save has no preview")
             return to_png(model.preview), PNG
+        if doc.format.name == "angband-block" and name in ("level", "level-known"):
+            from ..formats.angband import mapview
+
+            layers = None
+            if "layers" in query:
+                layers = {int(x) for x in query["layers"].split(",") if x.strip().isdigit()}
+            level = mapview.level_map(model, known=name == "level-known", layers=layers)
+            return mapview.to_png(level), PNG
         if doc.format.name != "tirnanog-game":
             raise SavecraftError(f"a {doc.format.name} file has no pictures")
         if kind == "map":
