@@ -452,6 +452,10 @@ def test_operators_command_as_users_run_it(tmp_path: Path) -> None:
     assert removed.returncode == 0 and cli("list").stdout == "aoife\tread-only\n"
     assert cli("remove", "brigid").returncode == 1
     assert load_ops(ops).find(token) is None
+    quiet = cli("add", "dara", "--role", "moderator", "-q")  # -q, as every other writer takes
+    assert quiet.returncode == 0 and quiet.stdout.startswith("sco_") and not quiet.stderr
+    gone = cli("remove", "dara", "--quiet")
+    assert gone.returncode == 0 and not gone.stdout and not gone.stderr
 
 
 def load_ops(path: Path) -> Operators:

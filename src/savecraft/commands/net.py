@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import passwords
 from ..cli import EXIT_PROBLEM, UsageError
+from . import output
 from .argtypes import whole
 
 
@@ -117,6 +118,7 @@ def register(sub: Any) -> None:
     p.add_argument("--token-file", default=None, metavar="OUT",
                    help="for add: write the new token to OUT, a new file created 0600 "
                    "(default: print it on stdout)")
+    output.add_quiet(p)
     p.set_defaults(func=cmd_operators)
 
     p = sub.add_parser("deny", help="list, add or remove refused addresses in a server's state "
@@ -323,9 +325,10 @@ def cmd_operators(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return EXIT_PROBLEM
             save(path, ops)
-            print(f"{path}: removed {args.name} ({len(ops)} operator"
-                  f"{'s' if len(ops) != 1 else ''} left); a running server refuses its token "
-                  "from its next request")
+            if not args.quiet:
+                print(f"{path}: removed {args.name} ({len(ops)} operator"
+                      f"{'s' if len(ops) != 1 else ''} left); a running server refuses its token "
+                      "from its next request")
             return 0
         if args.role is None:
             raise UsageError("operators add: give --role read-only, moderator or administrator")
@@ -341,11 +344,12 @@ def cmd_operators(args: argparse.Namespace) -> int:
     except OperatorsError as err:
         raise UsageError(str(err)) from None
     if args.token_file is None:
-        print(token)
-        print(f"{path}: added {args.name} ({args.role}); the token above is shown once and "
-              f"kept only as its hash: give it to savecraft admin with {TOKEN_ENV}=... or "
-              "--token-file", file=sys.stderr)
-    else:
+        print(token)  # printed even with -q: it is shown nowhere else
+        if not args.quiet:
+            print(f"{path}: added {args.name} ({args.role}); the token above is shown once and "
+                  f"kept only as its hash: give it to savecraft admin with {TOKEN_ENV}=... or "
+                  "--token-file", file=sys.stderr)
+    elif not args.quiet:
         print(f"{path}: added {args.name} ({args.role}); its token is in {args.token_file} "
               "(mode 0600)")
     return 0
