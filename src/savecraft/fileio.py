@@ -48,6 +48,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from .errors import SavecraftError
@@ -360,19 +361,24 @@ def clean_stale(dest: PathLike) -> list[Path]:
     process is gone. Names without one (older savecraft) are stale after a minute.
     """
     dest = Path(dest)
-    folder = dest.parent
+    return _clean_stale_in(dest.parent, {dest.name})
+
+
+def _clean_stale_in(folder: Path, names: set[str]) -> list[Path]:
+    """:func:`clean_stale` for every file of ``names`` in ``folder``, in one look at the folder
+    (a look per file made writing 9,000 files quadratic)."""
     removed: list[Path] = []
-    prefixes = (f".{dest.name}.", f".{dest.name}.bak.")
+    wanted = names | {n + ".bak" for n in names}
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return removed
     now = time.time()
     for entry in entries:
-        if not entry.name.endswith(".tmp") or not entry.name.startswith(prefixes):
+        if not entry.name.endswith(".tmp") or not entry.name.startswith("."):
             continue
         m = _TMP_RE.match(entry.name)
-        if m is None or m.group("name") not in (dest.name, dest.name + ".bak"):
+        if m is None or m.group("name") not in wanted:
             continue
         pid = m.group("pid")
         try:
@@ -408,7 +414,8 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_new(tmp: Path, data: bytes, mode: int, owner: tuple[int, int] | None = None) -> None:
+def _write_new(tmp: Path, data: bytes, mode: int, owner: tuple[int, int] | None = None,
+               *, flush: bool = True) -> None:
     """The new bytes in a file of their own, flushed, with the old file's owner, group and mode.
 
     The file is made 0600 and only widened once it holds its owner: a key
@@ -420,7 +427,8 @@ def _write_new(tmp: Path, data: bytes, mode: int, owner: tuple[int, int] | None 
         os.fchmod(fh.fileno(), 0o600)  # whatever the umask left
         fh.write(data)
         fh.flush()
-        os.fsync(fh.fileno())
+        if flush:  # write_files flushes its many files together
+            os.fsync(fh.fileno())
         if owner is not None and owner != (-1, -1):
             os.fchown(fh.fileno(), *owner)
         os.fchmod(fh.fileno(), mode)
@@ -501,26 +509,22 @@ def _umask_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool = False,
-               stdout: BinaryIO | None = None, mode: int | None = None) -> Written:
-    """Write ``data`` where ``path`` says, by the rules in this module's docstring.
+@dataclass
+class _Plan:
+    """Where one write goes, checked by the rules above before a byte is written."""
 
-    ``stdout`` replaces ``sys.stdout.buffer`` for ``-`` (tests, embedding).
-    ``mode`` is the new file's mode whatever the old one's or the umask
-    (``0o600`` for a private key: it is never wider, not even for a moment).
-    Raises :class:`WriteError` for every operating-system failure.
-    """
-    if not isinstance(data, bytes | bytearray | memoryview):
-        raise TypeError(f"write_file takes bytes, not {type(data).__name__}")
-    name = os.fspath(path)
-    if name == "":
-        raise WriteError(name, "an empty file name")
-    if name == STDOUT:
-        return _write_stream(name, bytes(data), stdout)
+    dest: Path
+    real: Path
+    folder: Path
+    existed: bool
+    owner: tuple[int, int] | None
+    mode: int
+    tmp: Path
+
+
+def _plan(name: str, force: bool, mode: int | None, *, clean: bool = True) -> _Plan:
     dest = Path(name)
     real = _resolve(dest)  # refuses a planted link before anything is opened through it
-    if is_stream(name):
-        return _write_stream(name, bytes(data), stdout)
     folder = real.parent
     try:
         st: os.stat_result | None = os.stat(real)
@@ -535,7 +539,8 @@ def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool
                          else f"{folder} is not a folder")
     if st is not None and not force and _read_only(real, st):
         raise WriteError(dest, "the file is read-only (use --force to replace it)")
-    clean_stale(real)
+    if clean:
+        clean_stale(real)
     owner: tuple[int, int] | None = None
     if st is not None:
         links = _other_links(real, st)
@@ -549,21 +554,126 @@ def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool
                              "replacement written by this user could not keep that owner")
     if mode is None:
         mode = stat.S_IMODE(st.st_mode) if st is not None else _umask_mode()
-    tmp = _tmp_name(real)
+    return _Plan(dest, real, folder, st is not None, owner, mode, _tmp_name(real))
+
+
+def write_file(path: PathLike, data: bytes, *, backup: bool = False, force: bool = False,
+               stdout: BinaryIO | None = None, mode: int | None = None) -> Written:
+    """Write ``data`` where ``path`` says, by the rules in this module's docstring.
+
+    ``stdout`` replaces ``sys.stdout.buffer`` for ``-`` (tests, embedding).
+    ``mode`` is the new file's mode whatever the old one's or the umask
+    (``0o600`` for a private key: it is never wider, not even for a moment).
+    Raises :class:`WriteError` for every operating-system failure.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise TypeError(f"write_file takes bytes, not {type(data).__name__}")
+    name = os.fspath(path)
+    if name == "":
+        raise WriteError(name, "an empty file name")
+    if name == STDOUT or is_stream(name):
+        if name != STDOUT:
+            _resolve(Path(name))  # a planted link to a device is refused all the same
+        return _write_stream(name, bytes(data), stdout)
+    plan = _plan(name, force, mode)
     made_backup: Path | None = None
     try:
-        _write_new(tmp, bytes(data), mode, owner)
-        if backup and st is not None:
-            made_backup = _backup(real)
-        os.replace(tmp, real)
+        _write_new(plan.tmp, bytes(data), plan.mode, plan.owner)
+        if backup and plan.existed:
+            made_backup = _backup(plan.real)
+        os.replace(plan.tmp, plan.real)
     except OSError as exc:
-        _unlink_quietly(tmp)
-        raise WriteError(dest, _reason(exc), exc.errno) from None
+        _unlink_quietly(plan.tmp)
+        raise WriteError(plan.dest, _reason(exc), exc.errno) from None
     except BaseException:
-        _unlink_quietly(tmp)
+        _unlink_quietly(plan.tmp)
         raise
-    _fsync_dir(folder)
-    return Written(real, len(data), made_backup)
+    _fsync_dir(plan.folder)
+    return Written(plan.real, len(data), made_backup)
+
+
+def write_files(items: Iterable[tuple[PathLike, bytes]], *, force: bool = False) -> list[Written]:
+    """Write many files (an extract folder's thousands of parts) by the same rules as
+    :func:`write_file`, each atomic, but flushed to disk together: every new file is written
+    under its temporary name, the file system is flushed once (``syncfs``; where there is none,
+    each file), and only then is each renamed into place and each folder flushed once.
+    A failure before the renames leaves every old file as it was; the files are named in the
+    order given. (One flush per file, as :func:`write_file` does, took 3 minutes for the
+    9,000 users of a server's save.)"""
+    plans: list[_Plan] = []
+    sizes: list[int] = []
+    done = 0
+    todo = list(items)
+    try:
+        for path, data in todo:
+            name = os.fspath(path)
+            if name == "" or name == STDOUT or is_stream(name):
+                raise WriteError(name, "not a file of a folder (write_files writes files)")
+            plans.append(_plan(name, force, None, clean=False))
+            sizes.append(len(data))
+        by_folder: dict[Path, set[str]] = {}
+        for plan in plans:
+            by_folder.setdefault(plan.folder, set()).add(plan.real.name)
+        for folder, names in by_folder.items():
+            _clean_stale_in(folder, names)
+        for plan, (_, data) in zip(plans, todo):
+            _write_new(plan.tmp, bytes(data), plan.mode, plan.owner, flush=False)
+        _flush_all([p.tmp for p in plans])
+        for plan in plans:
+            os.replace(plan.tmp, plan.real)
+            done += 1
+    except OSError as exc:
+        for plan in plans[done:]:
+            _unlink_quietly(plan.tmp)
+        failed = plans[min(done, len(plans) - 1)].dest if plans else Path(".")
+        raise WriteError(failed, _reason(exc), exc.errno) from None
+    except BaseException:
+        for plan in plans[done:]:
+            _unlink_quietly(plan.tmp)
+        raise
+    for folder in dict.fromkeys(p.folder for p in plans):
+        _fsync_dir(folder)
+    return [Written(p.real, n, None) for p, n in zip(plans, sizes)]
+
+
+def _flush_all(paths: list[Path]) -> None:
+    """Every file's bytes on disk: one ``syncfs`` per file system, else an fsync per file."""
+    if not paths:
+        return
+    syncfs = _syncfs()
+    if syncfs is not None:
+        seen: set[int] = set()
+        for path in paths:
+            dev = os.stat(path).st_dev
+            if dev in seen:
+                continue
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                if syncfs(fd) != 0:
+                    break  # fall back to one fsync per file
+            finally:
+                os.close(fd)
+            seen.add(dev)
+        else:
+            return
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _syncfs() -> Any:
+    """The C library's ``syncfs`` (Linux), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
 
 
 def atomic_write(path: PathLike, data: bytes, *, backup: bool = False) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ....errors import Report
-from ....fileio import atomic_write, ensure_dir
+from ....fileio import ensure_dir, write_files
 from ....jsonmap import decoder, encoder
 from ....parts import load_part
 from ....registry import Format, register
@@ -97,29 +97,23 @@ def extract(save: SaveGame, folder: Path) -> list[Path]:
     from . import preview  # Pillow: imported only when a picture is written
 
     ensure_dir(folder)
-    written = []
+    parts: list[tuple[Path, bytes]] = []
     if save.preview is not None:
-        p = folder / "preview.png"
-        atomic_write(p, preview.to_png(save.preview))
-        written.append(p)
+        parts.append((folder / "preview.png", preview.to_png(save.preview)))
         enc_p = encoder(type(save.preview))
-        p = folder / "preview.json"
-        atomic_write(p, orjson.dumps(enc_p(save.preview), option=orjson.OPT_INDENT_2))
-        written.append(p)
+        parts.append((folder / "preview.json", orjson.dumps(enc_p(save.preview), option=orjson.OPT_INDENT_2)))
     save.__json_prepare__()  # the compression as a level where one reproduces it (a small save.json)
-    p = folder / "save.json"
-    atomic_write(p, orjson.dumps({"game_id": save.game_id, "encoding": encoder(Encoding)(save.encoding)},
-                                 option=orjson.OPT_INDENT_2))
-    written.append(p)
+    parts.append((folder / "save.json", orjson.dumps(
+        {"game_id": save.game_id, "encoding": encoder(Encoding)(save.encoding)}, option=orjson.OPT_INDENT_2)))
     enc = encoder(Chunk)
     for i, chunk in enumerate(save.chunks):
         label = chunk_magic(chunk).rstrip(b"\0").decode("latin-1", "replace")
         label = "".join(ch if ch.isalnum() else "_" for ch in label)
         extra = f"-{chunk.name}" if isinstance(chunk, UserChunk) else ""
         extra = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in extra)
-        p = folder / f"{i:05d}-{label}{extra}.json"
-        atomic_write(p, orjson.dumps(enc(chunk), option=orjson.OPT_INDENT_2))
-        written.append(p)
+        parts.append((folder / f"{i:05d}-{label}{extra}.json", orjson.dumps(enc(chunk), option=orjson.OPT_INDENT_2)))
+    write_files(parts)  # each atomic, flushed to disk together (one flush a file took minutes)
+    written = [p for p, _ in parts]
     return written
 
 
