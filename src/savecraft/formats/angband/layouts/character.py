@@ -40,6 +40,9 @@ GAME = "Vanilla 4.2"
 STAT_NAMES = ("str", "int", "wis", "dex", "con")
 MAX_LEVEL = 50  # PY_MAX_LEVEL: the loader refuses a level outside 1..50
 STAT_RANGE = (3, 118)  # 3 to 18/100, the range the game's stat code works in
+# The game reads and writes its strings as bytes: a name or message typed on an 8-bit terminal
+# (or by an older release) is not UTF-8. Such text is read as Latin-1 and written back as read.
+EIGHT_BIT = "latin-1"
 
 
 FAANGBAND = "FAangband 1 (Ponyband)"
@@ -137,7 +140,7 @@ class Messages(BlockModel):
 
 
 MESSAGES = Struct(Messages, [Field("messages", List(
-    Struct(Message, [Field("text", CStr(NAME_MAX)), Field("type", U16)], name="message"),
+    Struct(Message, [Field("text", CStr(NAME_MAX, eight_bit=EIGHT_BIT)), Field("type", U16)], name="message"),
     Prefix(I16, "count")))], name="messages")
 
 
@@ -248,7 +251,8 @@ def stat_text(value: int) -> str:
 
 _BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
 PLAYER = Struct(Player, [
-    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
+    Field("history", CStr(249, eight_bit=EIGHT_BIT)),
     Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("hitdie", U8), Field("expfact", U8), Field("age", I16),
     Field("height", I16), Field("weight", I16),
@@ -368,7 +372,7 @@ class History(BlockModel):
 # Each entry's type is a bitflag of ``hist_size`` bytes, a size the block stores first.
 _HISTORY_ENTRY = Struct(HistoryEntry, [
     Field("type", Bytes(Ctx("hist_size", "history"))), Field("turn", I32), Field("dlev", I16),
-    Field("clev", I16), Field("artifact", CStr(79)), Field("event", CStr(79))], name="history entry")
+    Field("clev", I16), Field("artifact", CStr(79)), Field("event", CStr(79, eight_bit=EIGHT_BIT))], name="history entry")
 HISTORY = Struct(History, [
     Field("hist_size", U8, export="hist_size"),
     Field("entries", List(_HISTORY_ENTRY, Prefix(U32, "count"))),
