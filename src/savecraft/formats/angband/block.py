@@ -71,13 +71,15 @@ if TYPE_CHECKING:
         pwmangband,
         pwmangband_world,
         vanilla40,
+        vanilla41,
         world,
     )
 else:
     (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla40, world) = (
+     pwmangband_world, vanilla40, vanilla41, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
-                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
+                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "vanilla41",
+                                 "world"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -175,7 +177,9 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
     "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
-    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters"
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
+    "vanilla41.Options", "vanilla41.MonsterMemory", "vanilla41.Player", "vanilla41.Monsters",
+    "vanilla41.Chunks",
 ]
 
 

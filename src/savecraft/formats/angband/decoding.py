@@ -121,7 +121,8 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         ok, model = _trial(data, layout, anchor, Context()) if anchor is not None else (False, None)
         if ok:
             # A game whose releases write the same blocks says which release the block fits.
-            detail = model.release_reason() if hasattr(model, "release_reason") else ""
+            reason = getattr(model, "release_reason", None)
+            detail = reason() if callable(reason) else ""
             said.append(f"its player block reads exactly with the {layout.game} layout"
                         + (f" (and the {named} savefile magic says so)" if named else "")
                         + (f"; {detail}" if detail else ""))

@@ -251,9 +251,9 @@ class Player(Experience, BlockModel):
 # Which 4.2 release wrote a file: nothing in it names the release, and every release writes
 # every block as version 1, with the same fields in the same bytes (4.2.4 fills two bytes 4.2.0
 # to 4.2.3 write as 0 with the old grid, 4.2.5 a third with skip_cmd_coercion). What differs is
-# what each release writes there and what its loader refuses, as read from load.c/save.c at each
-# tag: ``rd_player`` refuses more timed effects than its TMD_MAX ("Too many timed effects"),
-# and ``wr_player`` writes exactly TMD_MAX (52 in 4.2.0, 53 from 4.2.1 on: list-player-timed.h).
+# what each release writes there, as read from save.c at each tag: ``wr_player`` writes exactly
+# TMD_MAX timed effects (52 in 4.2.0, 53 from 4.2.1 on: list-player-timed.h; every loader reads
+# fewer or more, discarding the extra ones, so no count is refused).
 RELEASES_42 = ("4.2.0", "4.2.1", "4.2.2", "4.2.3", "4.2.4", "4.2.5")
 
 
@@ -271,8 +271,7 @@ def release(p: Player) -> tuple[str, str]:
         last = "4.2.0"
     elif n == TMD_MAX_BY_RELEASE["4.2.1"]:
         first, last = "4.2.1", "4.2.5"
-        why = [f"it stores {n} timed effects, the TMD_MAX of 4.2.1 to 4.2.5 (4.2.0 writes 52 and "
-               "refuses more)"]
+        why = [f"it stores {n} timed effects, the TMD_MAX of 4.2.1 to 4.2.5 (4.2.0 writes 52)"]
         if p.unused_more[4:5] not in (b"", b"\0"):
             first, why = "4.2.5", why + ["skip_cmd_coercion is set (4.2.5 writes it; earlier releases "
                                          "write 0 in that byte)"]
@@ -318,9 +317,7 @@ PLAYER = Struct(Player, [
     Field("recall_depth", I16), Field("old_y", U8), Field("old_x", U8),
     Field("unused_more", Bytes(5)), Field("unignoring", U8), Field("deep_descent", I16),
     Field("energy", I16), Field("word_recall", I16),
-    Field("timed", Array(I16, Prefix(U8, "timed_count", TMD_MAX_BY_RELEASE["4.2.1"],
-                                     "at most 53 timed effects (rd_player: 'Too many timed effects')"))),
-    Field("total_energy", U32),
+    Field("timed", Array(I16, Prefix(U8, "timed_count"))), Field("total_energy", U32),
     Field("resting_turn", U32), Field("future", Bytes(32)),
     SetCtx("spell_count_known", "1"),
 ], name="player")
