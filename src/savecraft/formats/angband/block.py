@@ -73,13 +73,14 @@ if TYPE_CHECKING:
         vanilla40,
         vanilla41,
         world,
+        xygos,
     )
 else:
     (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla40, vanilla41, world) = (
+     pwmangband_world, vanilla40, vanilla41, world, xygos) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "vanilla41",
-                                 "world"))
+                                 "world", "xygos"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -179,7 +180,8 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
     "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
     "vanilla41.Options", "vanilla41.MonsterMemory", "vanilla41.Player", "vanilla41.Monsters",
-    "vanilla41.Chunks",
+    "vanilla41.Chunks", "xygos.World", "xygos.Quests", "xygos.Player", "xygos.PlayerHp", "xygos.Gear",
+    "xygos.Stores", "xygos.Dungeon", "xygos.Objects", "xygos.Monsters", "xygos.Chunks",
 ]
 
 
@@ -219,10 +221,10 @@ class BlockSave:
 
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | anquestria.Player | None):
+                         | vanilla40.Player | anquestria.Player | xygos.Player | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
-                or self._find_in(anquestria, "Player"))
+                or self._find_in(anquestria, "Player") or self._find_in(xygos, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -234,12 +236,13 @@ class BlockSave:
         return self._find(character.Misc)
 
     @property
-    def gear(self) -> world.Gear | None:
-        return self._find_in(world, "Gear")  # type: ignore[no-any-return]
+    def gear(self) -> world.Gear | xygos.Gear | None:
+        return self._find_in(world, "Gear") or self._find_in(xygos, "Gear")  # type: ignore[no-any-return]
 
     @property
-    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
-        return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | xygos.Dungeon | None:
+        return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+                or self._find_in(xygos, "Dungeon"))
 
     @property
     def history(self) -> character.History | None:

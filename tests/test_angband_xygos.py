@@ -1,0 +1,107 @@
+"""Xygos 0.0.3 (``XyGs``): the real file its test suite left (xygos_0.0.3_24580new.sav,
+backwardsEric/angband 44798ed), every block decoded as Xygos's own load.c reads it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from savecraft import api, jsonmap
+from savecraft.errors import Report
+from savecraft.formats.angband import block
+from savecraft.formats.angband.block import RawBlock
+from savecraft.formats.angband.demo import samples_folder
+from savecraft.formats.angband.layouts import layouts, xygos
+
+from .angband_support import block_span, replace_block
+
+SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+XYGOS = SAMPLES / "angband-block-more" / "xygos_0.0.3_24580new.sav"
+pytestmark = pytest.mark.skipif(not XYGOS.exists(), reason=f"the real samples are not at {SAMPLES}")
+
+
+@pytest.fixture(scope="module")
+def data() -> bytes:
+    return XYGOS.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def save(data: bytes) -> block.BlockSave:
+    return block.parse(data, Report(strict=True), verify=True)
+
+
+def test_every_block_is_decoded_and_rebuilds_byte_for_byte(data: bytes, save: block.BlockSave) -> None:
+    assert save.game == "Xygos 0.0.3"
+    assert save.game_reason == "its player block reads exactly with the Xygos 0.0.3 layout"
+    assert not [b for b in save.blocks if isinstance(b, RawBlock)]
+    assert [block.block_name(b) for b in save.blocks][6] == "world"  # Xygos's own block
+    assert block.build(save) == data
+    assert block.build(jsonmap.loads(jsonmap.dumps(save))) == data
+    assert api.validate(data).ok
+
+
+def test_the_player_matches_the_line_the_game_wrote(save: block.BlockSave) -> None:
+    # The description block is the game's own "Tester, L1 Time-Lord Soldier, at DL0".
+    d = save.description
+    assert d is not None and (d.name, d.level, d.race, d.character_class) == \
+        ("Tester", 1, "Time-Lord", "Soldier")
+    p = save.player
+    assert isinstance(p, xygos.Player)
+    assert (p.full_name, p.lev, p.race, p.character_class) == ("Tester", 1, "Time-Lord", "Soldier")
+    assert (p.extension, p.personality, p.shape) == ("None", "Ordinary", "normal")
+    assert len(p.stat_max) == 7  # Xygos's seven stats: charisma and speed too
+    assert len(p.talent_gain) == 50 * xygos.N_CLASSES and len(p.lev_class) == 51
+    assert len(p.cooldown) == xygos.TOTAL_SPELLS
+    assert p.soldier.storename == "General Eringorth (Time-Lord)"  # the Soldier hook's bytes
+    assert p.regenerations == 0 and p.extension_state == b""  # Time-Lord hook; none for "None"
+    assert p.mhp == p.chp == 24
+
+
+def test_the_game_s_constants_agree_with_its_later_blocks(save: block.BlockSave) -> None:
+    hp = next(b for b in save.blocks if isinstance(b, xygos.PlayerHp))
+    assert len(hp.player_hp) == 50 * xygos.N_CLASSES  # wr_player_hp: PY_MAX_LEVEL * classes
+    spells = next(b for b in save.blocks if block.block_name(b) == "player spells")
+    assert len(spells.spell_flags) == xygos.TOTAL_SPELLS
+    stores = next(b for b in save.blocks if isinstance(b, xygos.Stores))
+    world = next(b for b in save.blocks if isinstance(b, xygos.World))
+    assert stores.store_count == xygos.MAX_STORES == len(stores.first_town)
+    assert 1 + len(stores.other_towns) == len(world.towns) == 6
+    assert all(s.owners for s in stores.first_town)
+    assert all(s.owners is None for t in stores.other_towns for s in t.stores)
+    assert world.towns[0].name == "Muddy Gully" and world.towns[0].connect == [1, 2, 3, 4, 5]
+
+
+def test_info_shows_the_character_sheet(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "savecraft", "info", "--json", str(XYGOS)],
+                         capture_output=True, text=True, check=True)
+    doc = json.loads(out.stdout)
+    assert (doc["name"], doc["race"], doc["class"], doc["level"]) == ("Tester", "Time-Lord", "Soldier", 1)
+    assert doc["game"] == "Xygos 0.0.3" and doc["not_decoded"] == []
+    assert doc["spell_points"] is None  # Xygos has none
+    assert set(doc["stats"]) == {"str", "int", "wis", "dex", "con", "chr", "spd"}
+    assert doc["equipment"] == ["weapon: survival knife"]
+    assert "3 x survival ration" in doc["inventory"]
+    for args in (["dump", str(XYGOS), "-o", str(tmp_path / "d.json")],
+                 ["build", str(tmp_path / "d.json"), "-o", str(tmp_path / "d.sav")]):
+        subprocess.run([sys.executable, "-m", "savecraft", *args], check=True, capture_output=True)
+    assert (tmp_path / "d.sav").read_bytes() == XYGOS.read_bytes()
+
+
+def test_a_player_block_of_another_race_hook_size_stays_raw(data: bytes) -> None:
+    """The race's hook decides how many bytes follow: a Mutant writes 50 where a Time-Lord
+    writes 4, so the same bytes under another race name do not fit (and are not guessed)."""
+    start, size = block_span(data, "player")
+    body = data[start + 28:start + 28 + size]
+    changed = replace_block(data, "player", body.replace(b"Time-Lord\0", b"Mutant\0", 1))
+    save = block.parse(changed, Report(strict=False))
+    assert isinstance(save.blocks[8], RawBlock)
+    assert block.build(save) == changed
+
+
+def test_xygos_layouts_are_registered_for_xygos_only() -> None:
+    mine = [lay for lay in layouts() if lay.game == "Xygos 0.0.3"]
+    assert len(mine) == 21 and all(lay.variants == frozenset({"XyGs"}) for lay in mine)
