@@ -243,6 +243,28 @@ def test_a_latin1_name_and_message_keep_their_blocks_decoded_and_their_bytes() -
     assert all(type(m.text) is str for m in messages.messages if m.text is not latin[0])
     assert block.build(save) == changed
     assert block.info(save)["name"] == "Ad\u00e9ial"
+    # a dump keeps which text was 8-bit, so dump/build is byte for byte too
+    text = jsonmap.dumps(save)
+    assert b'"eight_bit": "latin-1"' in text
+    back = jsonmap.loads(text)
+    assert isinstance(back.player.full_name, EightBitText) and block.build(back) == changed
+
+
+@pytest.mark.skipif(not V42.exists(), reason="no samples")
+def test_8bit_text_survives_dump_build_and_extract_build(tmp_path: Path) -> None:
+    data = V42.read_bytes()
+    start, size = block_span(data, "player")
+    body = data[start + 28:start + 28 + size]
+    changed = replace_block(data, "player", body.replace(b"Aduial\0", b"Ad\xe9ial\0", 1))
+    (tmp_path / "in.sav").write_bytes(changed)
+    run = [sys.executable, "-m", "savecraft"]
+    for args in (["dump", "in.sav", "-o", "d.json"], ["build", "d.json", "-o", "d.sav"],
+                 ["extract", "in.sav", "-o", "x"], ["build", "x", "-o", "x.sav"]):
+        subprocess.run(run + args, cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / "d.sav").read_bytes() == changed
+    assert (tmp_path / "x.sav").read_bytes() == changed
+    player = json.loads(next((tmp_path / "x").glob("*-player.json")).read_text())
+    assert player["full_name"] == {"text": "Ad\u00e9ial", "eight_bit": "latin-1"}
 
 
 def test_player_block_stored_sizes_are_the_game_s() -> None:

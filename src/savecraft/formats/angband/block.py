@@ -562,7 +562,7 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
     :func:`rebuild` reads the folder back, after edits to its files.
     """
-    from ...jsonmap import encoder
+    from ...jsonmap import DUMP_DEFAULT, DUMP_OPTIONS, encoder
 
     ensure_dir(folder)
     written = []
@@ -579,7 +579,8 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
             doc = encoder(type(block))(block)
             if isinstance(block, Description):
                 doc = {"line": block.line, **doc}
-            atomic_write(p, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+            atomic_write(p, orjson.dumps(doc, default=DUMP_DEFAULT,  # (8-bit text)
+                                         option=orjson.OPT_INDENT_2 | DUMP_OPTIONS))
         entry["file"] = p.name
         files.append(entry)
         written.append(p)
