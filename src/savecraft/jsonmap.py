@@ -1089,9 +1089,14 @@ def _subclass(obj: Any) -> Any:
     if isinstance(obj, str):
         encoding = getattr(obj, "encoding", None)
         return {"text": str(obj), "eight_bit": encoding} if isinstance(encoding, str) else str(obj)
-    for base in (bool, int, float, dict, list, tuple):
-        if isinstance(obj, base):
-            return base(obj)
+    if isinstance(obj, int):
+        return bool(obj) if isinstance(obj, bool) else int(obj)
+    if isinstance(obj, float):
+        return float(obj)
+    if isinstance(obj, dict):
+        return dict(obj)
+    if isinstance(obj, (list, tuple)):
+        return list(obj)
     raise TypeError(f"{type(obj).__name__} is not JSON")
 
 
