@@ -91,6 +91,17 @@ def test_info_shows_the_character_sheet(tmp_path: Path) -> None:
     assert (tmp_path / "d.sav").read_bytes() == XYGOS.read_bytes()
 
 
+def test_the_studio_sheet_has_no_spell_points(save: block.BlockSave) -> None:
+    from savecraft.formats.angband.summary import summary
+
+    sheet = summary(save)
+    assert sheet["title"] == "Tester" and sheet["subtitle"] == "Time-Lord Soldier, level 1"
+    facts = {f["label"]: f["value"] for f in sheet["sections"][0]["items"]}
+    assert facts["Hit points"] == "24 / 24" and "Spell points" not in facts
+    assert [r["cells"][0] for r in sheet["sections"][1]["rows"]] == \
+        ["STR", "INT", "WIS", "DEX", "CON", "CHR", "SPD"]
+
+
 def test_a_player_block_of_another_race_hook_size_stays_raw(data: bytes) -> None:
     """The race's hook decides how many bytes follow: a Mutant writes 50 where a Time-Lord
     writes 4, so the same bytes under another race name do not fit (and are not guessed)."""

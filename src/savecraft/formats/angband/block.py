@@ -236,7 +236,8 @@ class BlockSave:
         return self._find(character.Misc)
 
     @property
-    def gear(self) -> world.Gear | xygos.Gear | None:
+    def gear(self) -> world.Gear | None:
+        # (Xygos's gear has the same shape: items with slot, item, known, name, quantity, note)
         return self._find_in(world, "Gear") or self._find_in(xygos, "Gear")  # type: ignore[no-any-return]
 
     @property
