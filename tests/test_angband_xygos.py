@@ -116,3 +116,12 @@ def test_a_player_block_of_another_race_hook_size_stays_raw(data: bytes) -> None
 def test_xygos_layouts_are_registered_for_xygos_only() -> None:
     mine = [lay for lay in layouts() if lay.game == "Xygos 0.0.3"]
     assert len(mine) == 21 and all(lay.variants == frozenset({"XyGs"}) for lay in mine)
+
+
+def test_repair_names_the_blocks_a_cut_xygos_file_never_had(data: bytes, tmp_path: Path) -> None:
+    start, _ = block_span(data, "ignore")
+    (tmp_path / "cut.sav").write_bytes(data[:start + 100])
+    out = subprocess.run([sys.executable, "-m", "savecraft", "repair", str(tmp_path / "cut.sav"),
+                          "--dry-run"], capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "the blocks the game writes after it (misc, artifacts, player hp" in out.stderr
