@@ -125,3 +125,38 @@ def test_repair_names_the_blocks_a_cut_xygos_file_never_had(data: bytes, tmp_pat
                           "--dry-run"], capture_output=True, text=True)
     assert out.returncode != 0
     assert "the blocks the game writes after it (misc, artifacts, player hp" in out.stderr
+
+
+BUILT = Path(__file__).parent / "data" / "angband-built" / "xygos-0.0.3"
+
+
+@pytest.mark.parametrize("name", ["Zoe-alive.sav", "Zoe-dead.sav"])
+def test_files_the_game_wrote_decode_as_it_showed(name: str, tmp_path: Path) -> None:
+    """A Human Mutant Geeky Engineer (see the README): the Mutant extension's hook writes 50
+    bytes, the Soldier class's hook is written although the character is no Soldier."""
+    data = (BUILT / name).read_bytes()
+    save = block.parse(data, Report(strict=True), verify=True)
+    assert save.game == "Xygos 0.0.3" and not [b for b in save.blocks if isinstance(b, RawBlock)]
+    assert block.build(save) == data and block.build(jsonmap.loads(jsonmap.dumps(save))) == data
+    p = save.player
+    assert isinstance(p, xygos.Player)
+    assert (p.full_name, p.race, p.extension, p.personality, p.character_class) == \
+        ("Zoe", "Human", "Mutant", "Geeky", "Engineer")
+    assert len(p.extension_state) == 50 and p.race_state == b""
+    assert p.soldier.storename  # every class's hook runs, the Soldier's writes
+    assert p.stat_max == [17, 17, 10, 11, 16, 12, 11]  # the screen's "Self" column
+    assert (p.au, p.chp, p.mhp, p.lev) == (518, 10, 10, 1)
+    doc = json.loads(subprocess.run([sys.executable, "-m", "savecraft", "info", "--json", str(BUILT / name)],
+                                    capture_output=True, text=True, check=True).stdout)
+    assert doc["turns"] == 38 and doc["equipment"] == ["weapon: pocket knife"] and doc["inventory"] == []
+    assert doc["state"] == ("dead" if "dead" in name else "alive")
+    if "dead" in name:
+        assert doc["dead"] == "Quitting" and doc["character"] == "Zoe, dead (Quitting)"
+    else:
+        assert doc["character"] == "Zoe, L1 Human Engineer, at DL0"
+    run = [sys.executable, "-m", "savecraft"]
+    subprocess.run(run + ["extract", str(BUILT / name), "-o", str(tmp_path / "x")], check=True,
+                   capture_output=True)
+    subprocess.run(run + ["build", str(tmp_path / "x"), "-o", str(tmp_path / "x.sav")], check=True,
+                   capture_output=True)
+    assert (tmp_path / "x.sav").read_bytes() == data
