@@ -273,3 +273,14 @@ def test_player_block_stored_sizes_are_the_game_s() -> None:
     count_at = size - (4 + 4 + 32) - 2 * 52 - 1
     assert data[start + 28 + count_at] == 52
     assert struct.unpack_from("<I", data, start + 20)[0] == size
+
+
+def test_a_4_1_character_is_edited_through_the_common_paths(tmp_path: Path) -> None:
+    src, out = V413 / "Celebrin-alive.sav", tmp_path / "edited.sav"
+    subprocess.run([sys.executable, "-m", "savecraft", "edit", str(src), "--set", "player.au=5000",
+                    "--set", "player.full_name=Celebrinn", "--set", "gear.items[0].quantity=1",
+                    "-o", str(out)], check=True, capture_output=True)
+    doc = _info(out)
+    assert (doc["gold"], doc["name"], doc["character"]) == (5000, "Celebrinn", "Celebrinn, L1 Elf Mage, at DL0")
+    assert doc["game"] == "Vanilla 4.1" and doc["not_decoded"] == []
+    assert api.validate(out.read_bytes()).ok

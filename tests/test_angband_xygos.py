@@ -160,3 +160,16 @@ def test_files_the_game_wrote_decode_as_it_showed(name: str, tmp_path: Path) -> 
     subprocess.run(run + ["build", str(tmp_path / "x"), "-o", str(tmp_path / "x.sav")], check=True,
                    capture_output=True)
     assert (tmp_path / "x.sav").read_bytes() == data
+
+
+def test_the_common_edit_paths_change_only_their_bytes(tmp_path: Path) -> None:
+    out = tmp_path / "rich.sav"
+    subprocess.run([sys.executable, "-m", "savecraft", "edit", str(XYGOS), "--set", "player.au=5000",
+                    "--set", "player.experience=90", "--set", "gear.items[3].quantity=7", "-o", str(out)],
+                   check=True, capture_output=True)
+    old, new = block.parse(XYGOS.read_bytes(), Report()), block.parse(out.read_bytes(), Report())
+    assert new.player is not None and (new.player.au, new.player.exp, new.player.max_exp) == (5000, 90, 90)
+    assert new.gear is not None and new.gear.items[3].quantity == 7 and new.gear.items[3].known.number == 7
+    assert old.gear is not None and old.gear.items[3].quantity == 3
+    assert api.validate(out.read_bytes()).ok
+    assert len(out.read_bytes()) == len(XYGOS.read_bytes())  # fixed-size fields: sizes unchanged
