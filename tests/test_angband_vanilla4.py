@@ -18,7 +18,7 @@ from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.demo import samples_folder
-from savecraft.formats.angband.layouts import character, vanilla41
+from savecraft.formats.angband.layouts import character, vanilla41, world
 from savecraft.layout import EightBitText
 
 from .angband_support import block_span, replace_block
@@ -28,6 +28,7 @@ V420 = BUILT / "vanilla-4.2.0"
 V425 = BUILT / "vanilla-4.2.5"
 V413 = BUILT / "vanilla-4.1.3"
 FILES = sorted(BUILT.glob("vanilla-4.[12]*/*.sav"))
+PERSISTENT = sorted(V425.glob("Persa-*.sav"))
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 
@@ -39,7 +40,7 @@ def _info(path: Path) -> dict:  # type: ignore[type-arg]
 
 
 def test_every_built_file_is_tested() -> None:
-    assert len(FILES) == 6
+    assert len(FILES) == 8 and len(PERSISTENT) == 2
     for folder in (V420, V425, V413):
         assert (folder / "README.md").exists()
 
@@ -96,7 +97,8 @@ SHOWN = {
 }
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", [p for p in FILES if p not in PERSISTENT],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_info_reads_what_the_game_showed(path: Path) -> None:
     shown = SHOWN[f"{path.parent.name}/{path.stem.rsplit('-', 1)[0]}"]
     doc = _info(path)
@@ -284,3 +286,25 @@ def test_a_4_1_character_is_edited_through_the_common_paths(tmp_path: Path) -> N
     assert (doc["gold"], doc["name"], doc["character"]) == (5000, "Celebrinn", "Celebrinn, L1 Elf Mage, at DL0")
     assert doc["game"] == "Vanilla 4.1" and doc["not_decoded"] == []
     assert api.validate(out.read_bytes()).ok
+
+
+def test_persistent_levels_keep_each_level_s_record() -> None:
+    """birth_levels_persist: the chunks carry their level's record, with f_max + 1 (4.2.5:
+    FEAT_MAX + 1) feature counts, which the file does not store: the stock 26 is right when
+    the counts of the real level add up to its squares."""
+    on_dl1, in_town = (block.parse(p.read_bytes(), Report(strict=True), verify=True) for p in PERSISTENT)
+    for save in (on_dl1, in_town):
+        options = next(b for b in save.blocks if isinstance(b, character.Options))
+        assert options.options["birth_levels_persist"] == 1
+        assert save.dungeon is not None and save.dungeon.cave is not None
+        assert save.dungeon.cave.connectors is not None  # the level's stairs, for persistence
+    assert on_dl1.dungeon is not None and on_dl1.dungeon.depth == 1
+    assert in_town.dungeon is not None and in_town.dungeon.depth == 0
+    for save, kept, depth in ((on_dl1, "Town", 0), (in_town, "Angband 1", 1)):
+        chunks = next(b for b in save.blocks if isinstance(b, world.Chunks))
+        assert chunks.chunks is not None
+        real, known = chunks.chunks
+        assert real.info is not None and known.info is not None
+        assert (real.info.name, known.info.name, real.info.depth) == (kept, f"{kept} known", depth)
+        assert len(real.info.feat_count) == 26
+        assert sum(real.info.feat_count) == real.info.height * real.info.width > 0

@@ -44,7 +44,6 @@ from ....layout import (
     Prefix,
     Range,
     Ref,
-    Requires,
     SetCtx,
     Struct,
     Until,
@@ -226,6 +225,7 @@ class Chunk:
     objects: world.FloorObjects = field(default_factory=world.FloorObjects)
     monsters: MonsterList = field(default_factory=MonsterList)
     traps: world.TrapList = field(default_factory=world.TrapList)
+    info: world.ChunkInfo | None = None
 
 
 @dataclass(slots=True)
@@ -234,12 +234,13 @@ class Chunks(BlockModel):
     chunks: list[Chunk] | None = None
 
 
+# A persistent level's record counts f_max + 1 features: 4.1's terrain.txt has 25, as 4.2's.
 _CHUNK = Struct(Chunk, [Field("level", world.LEVEL), Field("objects", world.FLOOR),
-                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST)], name="chunk")
+                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST),
+                        When(world.PERSIST, [Field("info", world.CHUNK_INFO)],
+                             "the level's record exactly when the birth_levels_persist option is on")],
+                name="chunk")
 CHUNKS = Struct(Chunks, [
-    Requires("ctx.need('is_dead', 'misc') or not ctx.need('levels_persist', 'options')",
-             "chunks of a persistent-levels game store the game's feature count (f_max), which "
-             "the save does not hold"),
     When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
          "chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a dead "
          "character's)"),

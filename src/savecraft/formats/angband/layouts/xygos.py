@@ -51,7 +51,6 @@ from ....layout import (
     Prefix,
     Range,
     Ref,
-    Requires,
     SetCtx,
     Struct,
     Terminated,
@@ -658,6 +657,7 @@ class Chunk:
     objects: FloorObjects = field(default_factory=FloorObjects)
     monsters: MonsterList = field(default_factory=MonsterList)
     traps: world.TrapList = field(default_factory=world.TrapList)
+    info: world.ChunkInfo | None = None
 
 
 @dataclass(slots=True)
@@ -666,12 +666,13 @@ class Chunks(BlockModel):
     chunks: list[Chunk] | None = None
 
 
+FEATURES = 32  # z_info->f_max: Xygos's terrain.txt at 44798ed (rd_chunks reads f_max + 1 counts)
 _CHUNK = Struct(Chunk, [Field("level", world.LEVEL), Field("objects", FLOOR),
-                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST)], name="chunk")
+                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST),
+                        When(world.PERSIST, [Field("info", world.chunk_info(FEATURES))],
+                             "the level's record exactly when the birth_levels_persist option is on")],
+                name="chunk")
 CHUNKS = Struct(Chunks, [
-    Requires("ctx.need('is_dead', 'misc') or not ctx.need('levels_persist', 'options')",
-             "chunks of a persistent-levels game store the game's feature count, which the save "
-             "does not hold"),
     When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
          "chunks exactly when the character is alive"),
 ], name="chunks")
