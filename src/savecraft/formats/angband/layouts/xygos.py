@@ -11,7 +11,7 @@ traps, history) use the 4.2 descriptions, registered for this game too; the othe
 * player: race, extension, personality, shape and class by name; experience factors; a
   32-bit weight; talents gained per level for every class and the class of each level;
   no spell points; cooldowns of every spell; Xygos's own state (``rdwr_player``: factions,
-  flying...); player flags; then what each load/save hook writes (see :data:`HOOKS`);
+  flying...); player flags; then what each load/save hook writes (see :data:`HOOK_SIZES`);
 * player hp: one entry per level per class (``PY_MAX_LEVEL * classes``);
 * objects (gear, stores, the floor, what monsters carry): 32-bit pval, weight and timeout,
   two egos, a 16-bit effect code, each object flag byte followed by its "carried" byte, and
