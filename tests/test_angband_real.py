@@ -70,7 +70,8 @@ def test_every_real_file_round_trips_byte_for_byte(path: Path) -> None:
 
 def test_table_is_keyed_by_variant_name_and_version() -> None:
     # 4.2 first: a 4.2 player block is read as 4.2, whatever 4.0's layout would make of it
-    assert [lay.model for lay in layouts_for("VNLA", "player", 1)] == [character.Player, vanilla40.Player]
+    models = [lay.model for lay in layouts_for("VNLA", "player", 1)]
+    assert models[0] is character.Player and vanilla40.Player in models
     assert layouts_for("FAAN", "player", 1) == []
     assert [lay.model for lay in layouts_for("VNLA", "player", 2)] == [anquestria.Player]
     assert layouts_for("VNLA", "player", 3) == []

@@ -27,6 +27,7 @@ from savecraft.layout import (
     Context,
     CStr,
     Ctx,
+    EightBitText,
     Field,
     Len,
     LayoutError,
@@ -441,3 +442,74 @@ def test_a_list_of_fixed_records_to_the_end_is_counted_before_it_is_read() -> No
     assert "while" not in pairs.source().split("def cr")[0]  # one unpack, no loop
     with pytest.raises(FormatError, match="whole .* records of 3 bytes"):
         pairs.checked_only(Reader(data[:-1]), Context())
+
+
+# -- 8-bit text: a string that is not UTF-8 keeps its bytes and shows what the game shows ----
+
+
+@dataclass(slots=True)
+class Note:
+    name: str = ""
+    turn: int = 0
+    text: str = ""
+
+
+NOTE = Struct(Note, [Field("name", CStr(31, eight_bit="latin-1")), Field("turn", U16),
+                     Field("text", CStr(79, eight_bit="latin-1"))], name="note")
+NOTE_UTF8_ONLY = Struct(Note, [Field("name", CStr(31)), Field("turn", U16), Field("text", CStr(79))],
+                        name="note (UTF-8 only)")
+
+
+def _note_write(struct: Struct, m: Note) -> bytes:
+    w = Writer()
+    struct.write(m, w, Context())
+    return w.getvalue()
+
+
+def test_eight_bit_text_is_shown_decoded_and_written_back_byte_for_byte() -> None:
+    data = b"Ren\xe9e\0\x07\x00caf\xc3\xa9\0"  # a Latin-1 name, then a UTF-8 message
+    for checked in (False, True):
+        r = Reader(data)
+        m = NOTE.checked_only(r, Context()) if checked else NOTE.read(r, Context())
+        assert r.pos == len(data)
+        assert m.name == "Ren\u00e9e" and isinstance(m.name, EightBitText) and m.name.encoding == "latin-1"
+        assert m.text == "caf\u00e9" and type(m.text) is str  # valid UTF-8 stays plain text
+        assert m.turn == 7
+        assert _note_write(NOTE, m) == data
+        w = Writer()
+        NOTE.checked_write_fn(m, w, Context(), "")
+        assert w.getvalue() == data
+
+
+def test_the_same_text_typed_in_is_written_as_utf8() -> None:
+    # "\u00e9" typed in (a plain str) is UTF-8; only text read as 8-bit goes back as 8-bit
+    assert _note_write(NOTE, Note("Ren\u00e9e", 7, "x")) == b"Ren\xc3\xa9e\0\x07\x00x\0"
+    assert _note_write(NOTE, Note(EightBitText("Ren\u00e9e", "latin-1"), 7, "x")) == \
+        b"Ren\xe9e\0\x07\x00x\0"
+
+
+def test_without_eight_bit_such_bytes_are_an_error_at_the_byte() -> None:
+    """Before this change every CStr was like this: the whole block stayed raw."""
+    with pytest.raises(FormatError) as err:
+        NOTE_UTF8_ONLY.read(Reader(b"Ren\xe9e\0\x07\x00x\0"), Context())
+    assert err.value.offset == 3 and "0xE9" in str(err.value)
+
+
+def test_eight_bit_text_keeps_the_buffer_limit_and_refuses_what_the_encoding_cannot_store() -> None:
+    with pytest.raises(FormatError, match="at most 31 bytes"):
+        NOTE.read(Reader(b"\xe9" * 32 + b"\0\0\0x\0"), Context())
+    with pytest.raises(FormatError, match="latin-1"):
+        _note_write(NOTE, Note(EightBitText("\u20ac", "latin-1"), 0, ""))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=31).filter(lambda b: b"\0" not in b))
+def test_any_eight_bit_name_round_trips(name: bytes) -> None:
+    data = name + b"\0\x01\x00\0"
+    m = NOTE.read(Reader(data), Context())
+    assert _note_write(NOTE, m) == data
+    try:
+        name.decode("utf-8")
+        assert type(m.name) is str
+    except UnicodeDecodeError:
+        assert m.name == name.decode("latin-1") and isinstance(m.name, EightBitText)

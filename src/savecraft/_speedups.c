@@ -1077,7 +1077,8 @@ put_int(Out *o, PyObject *v, int size, long lo, long hi)
 static int
 put_str(Out *o, PyObject *v, Py_ssize_t limit)
 {
-    if (v == NULL || !PyUnicode_Check(v))
+    /* Exactly str: a subclass (layout.EightBitText, 8-bit text) is written by Python, in its own encoding */
+    if (v == NULL || !PyUnicode_CheckExact(v))
         return 1;
     Py_ssize_t n;
     const char *u = PyUnicode_AsUTF8AndSize(v, &n);

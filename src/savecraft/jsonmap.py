@@ -169,8 +169,23 @@ def _dec_int(v: Any, path: str) -> Any:
 
 def _dec_str(v: Any, path: str) -> Any:
     if not isinstance(v, str):
+        if type(v) is dict and set(v) == {"text", "eight_bit"} and isinstance(v["text"], str) \
+                and isinstance(v["eight_bit"], str):
+            return _eight_bit(v["text"], v["eight_bit"], path)
         return _fail(path, "a string", v)
     return v
+
+
+def _eight_bit(text: str, encoding: str, path: str) -> Any:
+    """Text a game stored in an 8-bit encoding (``layout.EightBitText``), as dumped: written
+    back in that encoding, so a dump rebuilds the same bytes."""
+    from .layout.types import EightBitText
+
+    try:
+        text.encode(encoding)
+    except (LookupError, UnicodeEncodeError):
+        return _fail(path, f"text the encoding {encoding!r} can store", text)
+    return EightBitText(text, encoding)
 
 
 def _dec_bool(v: Any, path: str) -> Any:
@@ -1064,7 +1079,30 @@ _WALK_DEPTH = 12
 def _whole(obj: Any) -> Any:
     if type(obj) is Streamed:
         return list(obj.items)
+    return _subclass(obj)
+
+
+def _subclass(obj: Any) -> Any:
+    """A subclass of a JSON type, which orjson hands over (OPT_PASSTHROUGH_SUBCLASS): 8-bit
+    text (``layout.EightBitText``) as ``{"text", "eight_bit"}``, so that its bytes survive a
+    dump; any other as its base type, as orjson writes it by default."""
+    if isinstance(obj, str):
+        encoding = getattr(obj, "encoding", None)
+        return {"text": str(obj), "eight_bit": encoding} if isinstance(encoding, str) else str(obj)
+    if isinstance(obj, int):
+        return bool(obj) if isinstance(obj, bool) else int(obj)
+    if isinstance(obj, float):
+        return float(obj)
+    if isinstance(obj, dict):
+        return dict(obj)
+    if isinstance(obj, (list, tuple)):
+        return list(obj)
     raise TypeError(f"{type(obj).__name__} is not JSON")
+
+
+# What a dump of models passes orjson: subclasses of JSON types come to ``default``.
+DUMP_DEFAULT = _whole
+DUMP_OPTIONS = orjson.OPT_PASSTHROUGH_SUBCLASS
 
 
 class _PieceWriter:
@@ -1074,7 +1112,7 @@ class _PieceWriter:
 
     def __init__(self, indent: bool) -> None:
         self.indent = indent
-        self.opts = orjson.OPT_INDENT_2 if indent else 0
+        self.opts = (orjson.OPT_INDENT_2 if indent else 0) | DUMP_OPTIONS
         self.made = 0
 
     def _leaf(self, obj: Any, newline: bytes) -> bytes:

@@ -37,6 +37,7 @@ from .types import (
     CStr,
     Ctx,
     Custom,
+    EightBitText,
     Expr,
     Field,
     Int,
@@ -64,7 +65,8 @@ from .types import (
 __all__ = [
     "FAST_READ_ERRORS", "FAST_WRITE_ERRORS", "Struct", "Context", "LayoutError", "NotCanonical",
     "I8", "I16", "I32", "I64", "U8", "U16", "U24", "U32", "U64", "Adapt", "Array", "Bytes", "Check",
-    "Columns", "Computed", "Const", "Count", "CStr", "Ctx", "Custom", "Expr", "Field", "Int", "Len", "List", "Member", "Optional",
-    "Parallel", "Prefix", "Range", "Ref", "REST", "Requires", "Rest", "SetCtx", "Stored", "Switch", "Terminated", "Tuple", "Type", "Until",
+    "Columns", "Computed", "Const", "Count", "CStr", "Ctx", "Custom", "EightBitText", "Expr", "Field", "Int",
+    "Len", "List", "Member", "Optional", "Parallel", "Prefix", "Range", "Ref", "REST", "Requires", "Rest",
+    "SetCtx", "Stored", "Switch", "Terminated", "Tuple", "Type", "Until",
     "When",
 ]

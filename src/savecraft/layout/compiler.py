@@ -42,6 +42,7 @@ from .types import (
     Columns,
     Computed,
     Const,
+    EightBitText,
     Field,
     Int,
     Len,
@@ -74,18 +75,33 @@ def _cs(code: str, n: int) -> struct.Struct:
     return cached_struct(f"<{n}{code}") if len(code) == 1 else cached_struct("<" + code * n)
 
 
-def _read_cstr(r: Reader, name: str, most: int | None, encoding: str) -> str:
+def _read_cstr(r: Reader, name: str, most: int | None, encoding: str,
+               eight_bit: str | None = None) -> str:
     start = r.pos
-    text = r.cstr(name, encoding)
+    if eight_bit is None:
+        text = r.cstr(name, encoding)
+    else:
+        raw = r.cstr(name, "latin-1").encode("latin-1")  # every byte decodes: the bytes as stored
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            try:
+                text = EightBitText(raw.decode(eight_bit), eight_bit)
+            except UnicodeDecodeError as exc:
+                r.fail(name, f"a {encoding} or {eight_bit} string", f"byte 0x{raw[exc.start]:02X}",
+                       at=start + exc.start)
     if most is not None and r.pos - start - 1 > most:
         r.fail(name, f"a string of at most {most} bytes (the game's buffer)",
                f"{r.pos - start - 1} bytes", at=start)
     return text
 
 
-def _write_cstr(w: Writer, text: str, name: str, most: int | None, encoding: str) -> None:
+def _write_cstr(w: Writer, text: str, name: str, most: int | None, encoding: str,
+                eight_bit: str | None = None) -> None:
     if not isinstance(text, str):
         raise FormatError(None, join_path(w.path, name), "a string", type(text).__name__)
+    if eight_bit is not None and isinstance(text, EightBitText):
+        encoding = text.encoding  # written back in the encoding it was read in
     try:
         raw = text.encode(encoding)
     except UnicodeEncodeError as exc:

@@ -286,24 +286,56 @@ class Bytes(Type):
         e.line(f"w.bytes({value}, {name})")
 
 
+class EightBitText(str):
+    """Text a game stored in its 8-bit encoding (bytes that are not UTF-8), shown decoded.
+
+    An older game writes what the player typed, byte for byte: a Latin-1 ``\xe9`` in a
+    name is "\u00e9" to the player. The same "\u00e9" may also be stored as UTF-8
+    (``\xc3\xa9``), so the text alone cannot say which bytes to write back: this
+    subclass remembers the encoding the bytes were read in (``encoding``), and a
+    :class:`CStr` writes it back in that encoding, so the round trip is byte for byte.
+    A plain ``str`` is written as UTF-8.
+    """
+
+    encoding: str
+
+    def __new__(cls, text: str, encoding: str) -> EightBitText:
+        self = super().__new__(cls, text)
+        self.encoding = encoding
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (EightBitText, (str(self), self.encoding))
+
+
 class CStr(Type):
     """A NUL-terminated string of at most ``most`` bytes before the NUL (the game's buffer).
 
     ``encoding``: the game's own. Bytes that do not decode are an error of the
     file (found: the byte); a game that stores 8-bit text declares its 8-bit
     encoding, so its text round-trips byte for byte.
+
+    ``eight_bit``: for a game whose text is UTF-8 but whose files may hold text an older
+    release (or the player's terminal) wrote in an 8-bit encoding: bytes that are not
+    valid in ``encoding`` are read in ``eight_bit`` instead, as an :class:`EightBitText`
+    that is written back in it. Valid text stays a plain ``str``, read and written as
+    before (so a layout stays ``exact``: each of the two readings has one writing).
     """
 
     min_size = 1
 
-    def __init__(self, most: int | None = None, encoding: str = "utf-8") -> None:
+    def __init__(self, most: int | None = None, encoding: str = "utf-8",
+                 eight_bit: str | None = None) -> None:
         self.most = most
         self.encoding = encoding
+        self.eight_bit = eight_bit
 
     def describe(self) -> str:
         return f"string (at most {self.most} bytes)" if self.most is not None else "string"
 
     def fast_read(self, e: Emitter, target: str) -> None:
+        # Bytes that do not decode raise UnicodeDecodeError (a ValueError): the checked
+        # reader then reads them, in ``eight_bit`` where the layout declares one.
         n = e.tmp("nul")
         e.line(f"{n} = d.find(b'\\0', pos, end)")
         limit = f" or {n} - pos > {self.most}" if self.most is not None else ""
@@ -313,6 +345,8 @@ class CStr(Type):
 
     def fast_write(self, e: Emitter, value: str) -> None:
         raw = e.tmp("raw")
+        if self.eight_bit is not None:  # 8-bit text is written by the checked writer
+            e.line(f"if type({value}) is not str: raise _Slow")
         e.line(f"{raw} = {value}.encode({self.encoding!r})")
         limit = f"len({raw}) > {self.most} or " if self.most is not None else ""
         e.line(f"if {limit}b'\\0' in {raw}: raise _Slow")
@@ -320,10 +354,10 @@ class CStr(Type):
         e.line("ap(b'\\0')")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
-        e.line(f"{target} = _read_cstr(r, {name}, {self.most!r}, {self.encoding!r})")
+        e.line(f"{target} = _read_cstr(r, {name}, {self.most!r}, {self.encoding!r}, {self.eight_bit!r})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        e.line(f"_write_cstr(w, {value}, {name}, {self.most!r}, {self.encoding!r})")
+        e.line(f"_write_cstr(w, {value}, {name}, {self.most!r}, {self.encoding!r}, {self.eight_bit!r})")
 
 
 class Array(Type):

@@ -71,13 +71,16 @@ if TYPE_CHECKING:
         pwmangband,
         pwmangband_world,
         vanilla40,
+        vanilla41,
         world,
+        xygos,
     )
 else:
     (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla40, world) = (
+     pwmangband_world, vanilla40, vanilla41, world, xygos) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
-                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
+                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "vanilla41",
+                                 "world", "xygos"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -175,7 +178,10 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
     "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
-    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters"
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
+    "vanilla41.Options", "vanilla41.MonsterMemory", "vanilla41.Player", "vanilla41.Monsters",
+    "vanilla41.Chunks", "xygos.World", "xygos.Quests", "xygos.Player", "xygos.PlayerHp", "xygos.Gear",
+    "xygos.Stores", "xygos.Dungeon", "xygos.Objects", "xygos.Monsters", "xygos.Chunks",
 ]
 
 
@@ -215,10 +221,10 @@ class BlockSave:
 
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | anquestria.Player | None):
+                         | vanilla40.Player | anquestria.Player | xygos.Player | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
-                or self._find_in(anquestria, "Player"))
+                or self._find_in(anquestria, "Player") or self._find_in(xygos, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -231,11 +237,13 @@ class BlockSave:
 
     @property
     def gear(self) -> world.Gear | None:
-        return self._find_in(world, "Gear")  # type: ignore[no-any-return]
+        # (Xygos's gear has the same shape: items with slot, item, known, name, quantity, note)
+        return self._find_in(world, "Gear") or self._find_in(xygos, "Gear")  # type: ignore[no-any-return]
 
     @property
-    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
-        return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | xygos.Dungeon | None:
+        return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+                or self._find_in(xygos, "Dungeon"))
 
     @property
     def history(self) -> character.History | None:
@@ -555,7 +563,7 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
     :func:`rebuild` reads the folder back, after edits to its files.
     """
-    from ...jsonmap import encoder
+    from ...jsonmap import DUMP_DEFAULT, DUMP_OPTIONS, encoder
 
     ensure_dir(folder)
     written = []
@@ -572,7 +580,8 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
             doc = encoder(type(block))(block)
             if isinstance(block, Description):
                 doc = {"line": block.line, **doc}
-            atomic_write(p, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+            atomic_write(p, orjson.dumps(doc, default=DUMP_DEFAULT,  # (8-bit text)
+                                         option=orjson.OPT_INDENT_2 | DUMP_OPTIONS))
         entry["file"] = p.name
         files.append(entry)
         written.append(p)

@@ -118,9 +118,14 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         if named is not None and layout.game != named:
             continue
         games.append(layout.game)
-        if anchor is not None and _reads(data, layout, anchor, Context()):
+        ok, model = _trial(data, layout, anchor, Context()) if anchor is not None else (False, None)
+        if ok:
+            # A game whose releases write the same blocks says which release the block fits.
+            reason = getattr(model, "release_reason", None)
+            detail = reason() if callable(reason) else ""
             said.append(f"its player block reads exactly with the {layout.game} layout"
-                        + (f" (and the {named} savefile magic says so)" if named else ""))
+                        + (f" (and the {named} savefile magic says so)" if named else "")
+                        + (f"; {detail}" if detail else ""))
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]

@@ -53,7 +53,9 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         "experience": {"current": p.exp, "max": p.max_exp},
         "gold": p.au,
         "hit_points": {"current": p.chp, "max": p.mhp},
-        "spell_points": {"current": p.csp, "max": p.msp},
+        # (Xygos has none: talents and cooldowns instead)
+        "spell_points": ({"current": getattr(p, "csp", None), "max": getattr(p, "msp", None)}
+                         if hasattr(p, "msp") else None),
         # ``shown``: the game's "18/100" for a stat above 18 (null when the game shows the number)
         "stats": {name: {"current": p.stat_cur[i], "max": p.stat_max[i],
                          "shown": stat_text(p.stat_cur[i]) if p.stat_cur[i] > 18 else None}
@@ -69,8 +71,8 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         out["turns"] = misc.turn
     out.update(_state(misc, p))
     gear = save.gear
-    if gear is not None and isinstance(p, Player):
-        slots = p.body
+    slots = getattr(p, "body", None)
+    if gear is not None and isinstance(slots, list):  # a 4.2-style body (4.1, 4.2, Xygos)
         worn = sorted((g for g in gear.items if g.slot < len(slots)), key=lambda g: g.slot)
         out["equipment"] = [f"{slots[g.slot].name}: {g.name}" for g in worn]
         out["inventory"] = [g.name for g in gear.items if g.slot >= len(slots)]

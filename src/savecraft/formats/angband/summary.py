@@ -39,8 +39,9 @@ def summary(save: BlockSave) -> dict[str, Any]:
         {"label": "Experience", "value": _pair(sheet["experience"]), "path": "player.exp"},
         {"label": "Gold", "value": f"{sheet['gold']:,}", "path": "player.au", "allowed": f"0 to {MAX_GOLD:,}"},
         {"label": "Hit points", "value": _pair(sheet["hit_points"]), "path": "player.chp"},
-        {"label": "Spell points", "value": _pair(sheet["spell_points"]), "path": "player.csp"},
     ]
+    if sheet.get("spell_points") is not None:  # (Xygos has none)
+        facts.append({"label": "Spell points", "value": _pair(sheet["spell_points"]), "path": "player.csp"})
     if "depth" in sheet:
         facts.append({"label": "Depth", "value": f"{sheet['depth'] * 50:,} ft (level {sheet['depth']})",
                       "path": "dungeon.depth"})

@@ -40,6 +40,11 @@ GAME = "Vanilla 4.2"
 STAT_NAMES = ("str", "int", "wis", "dex", "con")
 MAX_LEVEL = 50  # PY_MAX_LEVEL: the loader refuses a level outside 1..50
 STAT_RANGE = (3, 118)  # 3 to 18/100, the range the game's stat code works in
+# The game reads and writes its strings as bytes: a name or message typed on an 8-bit terminal
+# (or by an older release) is not UTF-8. Such text is read as Latin-1 and written back as read.
+EIGHT_BIT = "latin-1"
+# TMD_MAX, the number of timed effects each release writes (list-player-timed.h): see release().
+TMD_MAX_BY_RELEASE = {"4.2.0": 52, "4.2.1": 53}
 
 
 FAANGBAND = "FAangband 1 (Ponyband)"
@@ -137,7 +142,7 @@ class Messages(BlockModel):
 
 
 MESSAGES = Struct(Messages, [Field("messages", List(
-    Struct(Message, [Field("text", CStr(NAME_MAX)), Field("type", U16)], name="message"),
+    Struct(Message, [Field("text", CStr(NAME_MAX, eight_bit=EIGHT_BIT)), Field("type", U16)], name="message"),
     Prefix(I16, "count")))], name="messages")
 
 
@@ -237,6 +242,50 @@ class Player(Experience, BlockModel):
             out[name] = stat_text(cur) if cur == top else f"{stat_text(cur)} (max {stat_text(top)})"
         return out
 
+    def release_reason(self) -> str:
+        """Which 4.2 releases write this block, and why (for ``info``'s game reason)."""
+        label, why = release(self)
+        return f"read as Vanilla {label}: {why}"
+
+
+# Which 4.2 release wrote a file: nothing in it names the release, and every release writes
+# every block as version 1, with the same fields in the same bytes (4.2.4 fills two bytes 4.2.0
+# to 4.2.3 write as 0 with the old grid, 4.2.5 a third with skip_cmd_coercion). What differs is
+# what each release writes there, as read from save.c at each tag: ``wr_player`` writes exactly
+# TMD_MAX timed effects (52 in 4.2.0, 53 from 4.2.1 on: list-player-timed.h; every loader reads
+# fewer or more, discarding the extra ones, so no count is refused).
+RELEASES_42 = ("4.2.0", "4.2.1", "4.2.2", "4.2.3", "4.2.4", "4.2.5")
+
+
+def release(p: Player) -> tuple[str, str]:
+    """The 4.2 releases that write this player block (a range, "4.2.1-4.2.5"), and why.
+
+    Only what a release writes differently counts: the number of timed effects (TMD_MAX),
+    the old grid (4.2.4 on; earlier releases write zeros) and skip_cmd_coercion (4.2.5 on).
+    A block that says nothing more is shown as the whole range it fits, never narrowed by
+    guessing.
+    """
+    n = len(p.timed)
+    if n == TMD_MAX_BY_RELEASE["4.2.0"]:
+        first, why = "4.2.0", [f"it stores {n} timed effects, 4.2.0's TMD_MAX (4.2.1 on write 53)"]
+        last = "4.2.0"
+    elif n == TMD_MAX_BY_RELEASE["4.2.1"]:
+        first, last = "4.2.1", "4.2.5"
+        why = [f"it stores {n} timed effects, the TMD_MAX of 4.2.1 to 4.2.5 (4.2.0 writes 52)"]
+        if p.unused_more[4:5] not in (b"", b"\0"):
+            first, why = "4.2.5", why + ["skip_cmd_coercion is set (4.2.5 writes it; earlier releases "
+                                         "write 0 in that byte)"]
+        elif p.old_y or p.old_x:
+            first, why = "4.2.4", why + ["the old grid is stored (4.2.4 writes it; 4.2.0-4.2.3 write 0)"]
+        else:
+            why.append("nothing it stores tells 4.2.1 to 4.2.5 apart (the old grid and "
+                       "skip_cmd_coercion are 0)")
+    else:
+        return "4.2", (f"it stores {n} timed effects, which no 4.2 release writes "
+                       "(4.2.0 writes 52, 4.2.1-4.2.5 write 53)")
+    label = first if first == last else f"{first}-{last}"
+    return label, "; ".join(why)
+
 
 def stat_text(value: int) -> str:
     """A stored stat as the game prints it: 3..18, then 18/01 .. 18/100 (``cnv_stat``)."""
@@ -248,7 +297,8 @@ def stat_text(value: int) -> str:
 
 _BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
 PLAYER = Struct(Player, [
-    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
+    Field("history", CStr(249, eight_bit=EIGHT_BIT)),
     Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("hitdie", U8), Field("expfact", U8), Field("age", I16),
     Field("height", I16), Field("weight", I16),
@@ -368,7 +418,7 @@ class History(BlockModel):
 # Each entry's type is a bitflag of ``hist_size`` bytes, a size the block stores first.
 _HISTORY_ENTRY = Struct(HistoryEntry, [
     Field("type", Bytes(Ctx("hist_size", "history"))), Field("turn", I32), Field("dlev", I16),
-    Field("clev", I16), Field("artifact", CStr(79)), Field("event", CStr(79))], name="history entry")
+    Field("clev", I16), Field("artifact", CStr(79)), Field("event", CStr(79, eight_bit=EIGHT_BIT))], name="history entry")
 HISTORY = Struct(History, [
     Field("hist_size", U8, export="hist_size"),
     Field("entries", List(_HISTORY_ENTRY, Prefix(U32, "count"))),

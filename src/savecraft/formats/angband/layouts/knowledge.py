@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ....layout import I16, U8, U16, Bytes, CStr, Ctx, Field, Len, List, Prefix, Ref, Struct, Until
 from . import BlockModel, register_struct
+from .character import EIGHT_BIT
 from .items import NAME_MAX
 
 VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
@@ -100,9 +101,11 @@ class Ignore(BlockModel):
     rune_notes: list[RuneNote] = field(default_factory=list)
 
 
+# An auto-inscription is what the player typed: 8-bit text is kept as read (see character.py).
 _KIND_NOTE = Struct(KindNote, [Field("tval", CStr(79)), Field("sval", CStr(79)),
-                                Field("note", CStr(79))], name="kind note")
-_RUNE_NOTE = Struct(RuneNote, [Field("rune", I16), Field("note", CStr(79))], name="rune note")
+                                Field("note", CStr(79, eight_bit=EIGHT_BIT))], name="kind note")
+_RUNE_NOTE = Struct(RuneNote, [Field("rune", I16), Field("note", CStr(79, eight_bit=EIGHT_BIT))],
+                    name="rune note")
 _EGO = Struct(EgoIgnore, [Field("everseen", U8), Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
               name="ego ignore")
 IGNORE = Struct(Ignore, [

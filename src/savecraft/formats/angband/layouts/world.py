@@ -16,6 +16,7 @@ from ....layout import (
     I32,
     U8,
     U16,
+    U32,
     Array,
     Bytes,
     CStr,
@@ -25,7 +26,6 @@ from ....layout import (
     List,
     Parallel,
     Prefix,
-    Requires,
     Struct,
     Terminated,
     Until,
@@ -332,14 +332,54 @@ TRAPS = Struct(Traps, [When(ALIVE, [Field("cave", TRAP_LIST), Field("known_cave"
 # -- chunks ---------------------------------------------------------------------------------
 
 
+# How many terrain features a persistent level counts (``feat_count``): the loader reads
+# f_max + 1 (4.2.0-4.2.4: terrain.txt's 25 features, plus one) or FEAT_MAX + 1 (4.2.5:
+# list-terrain.h, 25 too); the file does not store it. Stock game data: a game whose
+# terrain.txt was edited stores another count, and its chunks do not read (they stay raw).
+FEATURES = 25
+
+
+@dataclass(slots=True)
+class ChunkInfo:
+    """What a persistent level keeps besides its map (``birth_levels_persist``)."""
+
+    name: str = ""
+    turn: int = 0
+    depth: int = 0
+    feeling: int = 0
+    obj_rating: int = 0
+    mon_rating: int = 0
+    good_item: int = 0
+    height: int = 0
+    width: int = 0
+    feeling_squares: int = 0
+    feat_count: list[int] = field(default_factory=list)
+
+
+def chunk_info(features: int) -> Struct:
+    """The persistent level's record of a game with ``features`` terrain features."""
+    return Struct(ChunkInfo, [
+        Field("name", CStr(79)), Field("turn", I32), Field("depth", U16), Field("feeling", U8),
+        Field("obj_rating", U32), Field("mon_rating", U32), Field("good_item", U8),
+        Field("height", U16), Field("width", U16), Field("feeling_squares", U16),
+        Field("feat_count", Array(U16, features + 1)),
+    ], name="chunk info")
+
+
+PERSIST = "ctx.need('levels_persist', 'options')"
+CHUNK_INFO = chunk_info(FEATURES)
+
+
 @dataclass(slots=True)
 class Chunk:
-    """A level kept in memory (the town, and the levels the player knows)."""
+    """A level kept in memory (the town, and the levels the player knows); ``info`` only when
+    levels persist."""
 
     level: Level = field(default_factory=Level)
     objects: FloorObjects = field(default_factory=FloorObjects)
     monsters: MonsterList = field(default_factory=MonsterList)
     traps: TrapList = field(default_factory=TrapList)
+    info: ChunkInfo | None = field(default=None, metadata={"optional": True})
 
 
 @dataclass(slots=True)
@@ -349,11 +389,11 @@ class Chunks(BlockModel):
 
 
 _CHUNK = Struct(Chunk, [Field("level", LEVEL), Field("objects", FLOOR), Field("monsters", MONSTER_LIST),
-                        Field("traps", TRAP_LIST)], name="chunk")
+                        Field("traps", TRAP_LIST),
+                        When(PERSIST, [Field("info", CHUNK_INFO)],
+                             "the level's record exactly when the birth_levels_persist option is on")],
+                name="chunk")
 CHUNKS = Struct(Chunks, [
-    Requires("ctx.need('is_dead', 'misc') or not ctx.need('levels_persist', 'options')",
-             "chunks of a persistent-levels game store the game's feature count, which the save "
-             "does not hold"),
     When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
          "chunks exactly when the character is alive"),
 ], name="chunks")

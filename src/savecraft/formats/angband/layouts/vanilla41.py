@@ -1,0 +1,257 @@
+"""Vanilla Angband 4.1.0 to 4.1.3: the ``rd_*``/``wr_*`` of 4.1's ``src/load.c`` and ``save.c``.
+
+4.1 writes the blocks 4.2 writes, in the same order and all version 1, and
+most of them byte for byte as 4.2 does (read from save.c at the tags 4.1.3 and
+4.2.0): those use the 4.2 descriptions, registered for this game too. Where
+the bytes differ, the description is here:
+
+* options: ``lazymove_delay`` is one u16 (4.2.2 split it into a byte and the
+  sidebar mode);
+* monster memory: each race's kill count only (4.2 adds the theft count);
+* player: no shape name, and ``food`` and ``confusing`` beside energy and word
+  of recall (4.2 moved food into a timed effect and dropped ``confusing``);
+  32 timed effects (4.1's TMD_MAX), not 4.2's 52 or 53;
+* monsters (the level's and each chunk's): no monster index, no original race
+  and no group information.
+
+4.1.0 differs from 4.1.1-4.1.3 in the same bytes, not in the layout: the slot
+4.1.1 uses for ``recall_depth`` is a 0 written as "oops", the level's turn is
+its creation turn, and it has no ``birth_levels_persist`` option (so no level
+connectors). One thing 4.1.0 writes that no description here reads: chunks of a
+dead character (its ``wr_chunks`` has the "is dead" test commented out); such a
+block stays raw, with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Adapt,
+    Array,
+    Bytes,
+    CStr,
+    Ctx,
+    Field,
+    Len,
+    List,
+    Prefix,
+    Range,
+    Ref,
+    SetCtx,
+    Struct,
+    Until,
+    When,
+)
+from . import BlockModel, character, knowledge, register_struct, world
+from .character import EIGHT_BIT, MAX_LEVEL, STAT_NAMES
+from .items import ITEM_LIST, NAME_MAX, ItemList
+
+VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
+
+VANILLA = frozenset({"VNLA"})
+GAME = "Vanilla 4.1"
+TMD_MAX = 32  # list-player-timed.h of 4.1.0-4.1.3: what wr_player writes
+ALIVE = world.ALIVE
+
+
+# -- options --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Options(BlockModel):
+    KIND: ClassVar[str] = "options-4.1"
+    delay_factor: int = 0
+    hitpoint_warn: int = 0
+    lazymove_delay: int = 0
+    options: dict[str, int] = field(default_factory=dict)
+
+
+OPTIONS = Struct(Options, [
+    Field("delay_factor", U8), Field("hitpoint_warn", U8), Field("lazymove_delay", U16),
+    Field("options", Adapt(Until(character._OPTION, CStr(39), ""), character._options_dict,
+                           character._options_list, "each option once")),
+    SetCtx("levels_persist", "options.get('birth_levels_persist', 0)"),
+], name="options")
+
+
+# -- monster memory -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class MonsterKills:
+    race: str = ""
+    pkills: int = 0
+
+
+@dataclass(slots=True)
+class MonsterMemory(BlockModel):
+    """Kill counts by monster race name (the game writes a race only once it was killed)."""
+
+    KIND: ClassVar[str] = "monster-memory-4.1"
+    mflag_size: int = 0
+    races: list[MonsterKills] = field(default_factory=list)
+
+
+_KILLS = Struct(MonsterKills, [Field("race", CStr(NAME_MAX)), Field("pkills", U16)], name="monster kills")
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Field("mflag_size", U8, export="mflag_size"),
+    Field("races", Until(_KILLS, CStr(NAME_MAX), knowledge.END_OF_MONSTERS)),
+], name="monster memory")
+
+
+# -- player ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Player(character.Player):
+    """The character as 4.1 stores it: 4.2's fields but the shape (left empty), with ``food``
+    and ``confusing``. A 4.2 player model, so every place that reads a 4.2 character (the
+    sheet, edit paths such as ``player.au``) reads this one the same way."""
+
+    KIND: ClassVar[str] = "player-4.1"
+    food: int = 0
+    confusing: int = 0
+
+    def release_reason(self) -> str:
+        """What the block says of the release (for ``info``'s game reason)."""
+        n = len(self.timed)
+        why = (f"it stores {n} timed effects, 4.1's TMD_MAX" if n == TMD_MAX else
+               f"it stores {n} timed effects (4.1 writes {TMD_MAX})")
+        return (f"read as Vanilla 4.1.0-4.1.3: {why}, no shape, and food beside energy; nothing "
+                "in the player block tells the 4.1 releases apart")
+
+
+_BODY = Struct(character.BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
+PLAYER = Struct(Player, [
+    Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
+    Field("history", CStr(249, eight_bit=EIGHT_BIT)),
+    Field("race", CStr(79)), Field("character_class", CStr(79)),
+    Field("name_suffix", U8), Field("hitdie", U8), Field("expfact", U8), Field("age", I16),
+    Field("height", I16), Field("weight", I16),
+    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=len(STAT_NAMES),
+        expected=f"at most {len(STAT_NAMES)} stats (rd_player: 'Too many stats')"),
+    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
+    Field("stat_map", Array(I16, Ref("stat_count"))),
+    Field("stat_birth", Array(I16, Ref("stat_count"))),
+    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
+    Field("au_birth", I32), Field("body_name", CStr(79)),
+    Field("body", List(_BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
+                                  "(rd_player: 'Invalid player level')")),
+    Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
+    Field("csp", I16), Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16),
+    # 4.1.0 writes a 0 ("oops") where 4.1.1 on write the recall depth: the same bytes.
+    Field("recall_depth", I16), Field("old_y", U8), Field("old_x", U8),
+    Field("unused_more", Bytes(5)), Field("unignoring", U8), Field("deep_descent", I16),
+    Field("food", I16), Field("energy", I16), Field("word_recall", I16), Field("confusing", U8),
+    Field("timed", Array(I16, Prefix(U8, "timed_count"))), Field("total_energy", U32),
+    Field("resting_turn", U32), Field("future", Bytes(32)),
+    SetCtx("spell_count_known", "1"),
+], name="player")
+
+
+# -- monsters -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Monster:
+    """One monster (4.1's ``rd_monster``): race by name, place, hit points, what it carries."""
+
+    race: str = ""
+    y: int = 0
+    x: int = 0
+    hp: int = 0
+    maxhp: int = 0
+    mspeed: int = 0
+    energy: int = 0
+    timed: list[int] = field(default_factory=list)
+    mflag: bytes = b""
+    known_flags: bytes = b""
+    known_res: list[int] = field(default_factory=list)
+    mimic: int = 0
+    held: ItemList = field(default_factory=ItemList)
+
+
+MONSTER = Struct(Monster, [
+    Field("race", CStr(79)), Field("y", U8), Field("x", U8), Field("hp", I16), Field("maxhp", I16),
+    Field("mspeed", U8), Field("energy", U8),
+    Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
+    Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
+    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
+    Field("held", ITEM_LIST),
+], name="monster")
+
+
+@dataclass(slots=True)
+class MonsterList:
+    """The level's monsters; the stored limit is one more than them (slot 0 is never used)."""
+
+    monsters: list[Monster] = field(default_factory=list)
+
+
+MONSTER_LIST = Struct(MonsterList, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
+                      name="monster list")
+
+
+@dataclass(slots=True)
+class Monsters(BlockModel):
+    KIND: ClassVar[str] = "monsters-4.1"
+    cave: MonsterList | None = None
+    known_cave: MonsterList | None = None
+
+
+MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("known_cave", MONSTER_LIST)],
+                                   "the monsters of both levels exactly when the character is alive")],
+                  name="monsters")
+
+
+# -- chunks ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Chunk:
+    """A level kept in memory (the town, and the levels the player knows)."""
+
+    level: world.Level = field(default_factory=world.Level)
+    objects: world.FloorObjects = field(default_factory=world.FloorObjects)
+    monsters: MonsterList = field(default_factory=MonsterList)
+    traps: world.TrapList = field(default_factory=world.TrapList)
+    info: world.ChunkInfo | None = None
+
+
+@dataclass(slots=True)
+class Chunks(BlockModel):
+    KIND: ClassVar[str] = "chunks-4.1"
+    chunks: list[Chunk] | None = None
+
+
+# A persistent level's record counts f_max + 1 features: 4.1's terrain.txt has 25, as 4.2's.
+_CHUNK = Struct(Chunk, [Field("level", world.LEVEL), Field("objects", world.FLOOR),
+                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST),
+                        When(world.PERSIST, [Field("info", world.CHUNK_INFO)],
+                             "the level's record exactly when the birth_levels_persist option is on")],
+                name="chunk")
+CHUNKS = Struct(Chunks, [
+    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
+         "chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a dead "
+         "character's)"),
+], name="chunks")
+
+
+for _struct in (OPTIONS, MONSTER_MEMORY, PLAYER, MONSTERS, CHUNKS):
+    register_struct(_struct, _struct.name, 1, VANILLA, GAME)
+# The blocks 4.1 writes byte for byte as 4.2 does (save.c of 4.1.3 and 4.2.0).
+for _struct in (character.RNG, character.MESSAGES, character.QUESTS, character.MISC,
+                character.PLAYER_HP, character.PLAYER_SPELLS, character.HISTORY,
+                knowledge.OBJECT_MEMORY, knowledge.IGNORE, knowledge.ARTIFACTS,
+                world.GEAR, world.STORES, world.DUNGEON, world.OBJECTS, world.TRAPS):
+    register_struct(_struct, _struct.name, 1, VANILLA, GAME)
