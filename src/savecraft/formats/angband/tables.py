@@ -17,6 +17,7 @@ from typing import Any
 from ...tables.schema import Table, col
 from . import sheet
 from .block import BlockSave
+from .vocabulary import object_name
 
 RETIRED = "Ripe Old Age"  # what the game writes as the cause of death of a winner who retired
 
@@ -79,7 +80,7 @@ def _gear(save: BlockSave) -> Iterator[tuple[Any, ...]]:
     slots = getattr(p, "body", [])
     for i, g in enumerate(gear.items):
         worn = g.slot < len(slots)
-        yield (i, g.slot, slots[g.slot].name if worn else None, worn, g.name, g.quantity,
+        yield (i, g.slot, slots[g.slot].name if worn else None, worn, object_name(g), g.quantity,
                str(g.item.tval), str(g.item.sval), g.note or None)
 
 
@@ -88,7 +89,11 @@ def _history(save: BlockSave) -> Iterator[tuple[Any, ...]]:
     if h is None:
         return
     for i, e in enumerate(h.entries):
-        yield (i, e.turn, e.dlev, e.clev, e.artifact or None, e.event)
+        # 4.0 and FAangband store the artifact by index (a_idx) and PWMAngband by index or
+        # name: only a name is shown; FAangband notes a stage (``place``), not a depth
+        artifact = getattr(e, "artifact", None)
+        yield (i, e.turn, getattr(e, "dlev", None), e.clev,
+               artifact if isinstance(artifact, str) and artifact else None, e.event)
 
 
 CHARACTERS = Table("characters", "angband-block", "one per file", (
