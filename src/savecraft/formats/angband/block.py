@@ -210,8 +210,11 @@ class BlockSave:
         """The first decoded block that property ``view`` shows: found by the block's name in
         the file, whichever game's model decoded it, when the model answers the view's
         Protocol (:mod:`.vocabulary`). A new game's module needs nothing here."""
+        known = _CLASS_VIEWS
         for b in self.blocks:
-            if not isinstance(b, Description | RawBlock) and _class_view(type(b)) == view:
+            cls = type(b)
+            shows = known[cls] if cls in known else _class_view(cls)
+            if shows == view:
                 return b
         return None
 
@@ -279,13 +282,13 @@ _PATH_VIEWS: list[Any] = [-1, {}]
 
 
 def _class_view(cls: type) -> str | None:
-    """The property that shows blocks of model class ``cls`` (by its layout's block name)."""
-    try:
-        return _CLASS_VIEWS[cls]
-    except KeyError:
+    """The property that shows blocks of model class ``cls`` (by its layout's block name;
+    none for a description or a raw block, which have no layout)."""
+    view = _CLASS_VIEWS.get(cls)
+    if cls not in _CLASS_VIEWS:
         layout = layout_type(cls)
         view = _CLASS_VIEWS[cls] = None if layout is None else view_of(cls, layout.name)
-        return view
+    return view
 
 
 def block_name(block: Block) -> str:
