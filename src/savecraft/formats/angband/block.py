@@ -188,8 +188,9 @@ class BlockSave:
     ``magic`` is ``Save``, except in PWMAngband files, whose first four bytes
     are the game's version. ``trailing`` holds bytes after the last block that
     are not a block (only a damaged file has any); they are written back.
-    The properties reach the decoded blocks by what they hold, for paths such
-    as ``player.au`` or ``gear.items[0].quantity``.
+    The properties reach the decoded blocks by their names in the file, whichever
+    game's model decoded them (:mod:`.vocabulary`), for paths such as
+    ``player.au`` or ``gear.items[0].quantity`` that mean the same in every game.
     """
 
     variant: str = "VNLA"

@@ -36,7 +36,8 @@ def alive(ctx: Context) -> bool:
 
 # player_exp[] of Vanilla 3.x to 4.2 (src/player.c, the same table at 4.0.1 and 4.2.0),
 # Anquestria (src/tables.c) and PWMAngband (src/common/util.c): the experience a level
-# needs, before the race's factor.
+# needs, before the race's factor. (PWMAngband's adv_exp divides by 100 before multiplying
+# from the 20th entry on: every entry from there is a multiple of 100, so the same numbers.)
 VANILLA_EXP = (10, 25, 45, 70, 100, 140, 200, 280, 380, 500, 650, 850, 1100, 1400, 1800, 2300,
                2900, 3600, 4400, 5400, 6800, 8400, 10200, 12500, 17500, 25000, 35000, 50000,
                75000, 100000, 150000, 200000, 275000, 350000, 450000, 550000, 700000, 850000,
@@ -80,6 +81,11 @@ def _adjust_level(p: _Levels) -> None:
 
 
 def _edited(p: _Levels, name: str) -> None:
+    """:meth:`Experience.__edited__`: refuse what the game would not keep, then recompute.
+
+    Two edits in one command that disagree (an experience, then a level outside
+    its range) end with the experience moved: the edit's read-back refuses that.
+    """
     if name in ("exp", "max_exp"):
         for field_name in ("exp", "max_exp"):
             value = getattr(p, field_name)
@@ -92,7 +98,8 @@ def _edited(p: _Levels, name: str) -> None:
         _adjust_level(p)
     elif name == "lev":
         if not 1 <= p.lev <= PY_MAX_LEVEL:
-            raise FormatError(None, "player.lev", f"a level from 1 to {PY_MAX_LEVEL}", str(p.lev))
+            raise FormatError(None, "player.lev", f"a level from 1 to {PY_MAX_LEVEL} (load.c rd_player: "
+                              "'Invalid player level')", str(p.lev))
         if p.lev > 1 and p.exp < exp_needed(p, p.lev):
             p.exp = exp_needed(p, p.lev)
         elif p.lev < PY_MAX_LEVEL and p.exp >= exp_needed(p, p.lev + 1):
