@@ -82,8 +82,10 @@ def character(rng: random.Random, state: str) -> dict[str, Any]:
 
 def _edits(c: dict[str, Any], state: str, text_race: bool) -> list[tuple[str, Any]]:
     edits: list[tuple[str, Any]] = [
-        ("player.full_name", c["name"]), ("player.lev", c["level"]), ("player.max_lev", c["level"]),
-        ("player.max_exp", c["exp"]), ("player.exp", c["exp"]), ("player.au", c["gold"]),
+        # an edit keeps experience and level together as the game does: back to none, then the
+        # level, which brings the experience up to the least it needs (and the maxima with it)
+        ("player.full_name", c["name"]), ("player.exp", 0), ("player.max_exp", 0), ("player.max_lev", 1),
+        ("player.lev", c["level"]), ("player.au", c["gold"]),
         ("player.max_depth", c["max_depth"]),
     ]
     if text_race:

@@ -41,8 +41,10 @@ def test_name_and_level_edits_show_in_the_menu_line(path: Path, before: str, aft
     edited = edit.edit_bytes(data, {"player.full_name": "Zed", "player.lev": 9})
     assert _line(edited.data) == after
     changed = {c.path for c in diff.diff_bytes(data, edited.data).changes}
-    assert {"player.full_name", "player.lev"} <= changed and changed <= {
-        "player.full_name", "player.lev", "description.name", "description.level"}
+    # the experience (and its maximum, the highest level) follow the level, as the game keeps them
+    assert {"player.full_name", "player.lev", "player.exp"} <= changed and changed <= {
+        "player.full_name", "player.lev", "description.name", "description.level", "player.exp",
+        "player.max_exp", "player.max_lev"}
 
 
 @real

@@ -228,8 +228,11 @@ def test_edit_experience_raises_max(v42: bytes) -> None:
     assert save.player is not None and (save.player.exp, save.player.max_exp) == (7_000_000,) * 2
     assert changed == [("player.max_exp", 6873062, 7_000_000),
                        ("player.exp", 6873062, 7_000_000)]
-    _, changed = _edited(v42, {"player.exp": 5_000_000})  # drained: max stays
-    assert changed == [("player.exp", 6873062, 5_000_000)]
+    # drained: the maximum stays, the level follows the experience down as the game's
+    # adjust_level does (4,350,000 = player_exp[45] x expfact 145%: level 47), and the menu line
+    _, changed = _edited(v42, {"player.exp": 5_000_000})
+    assert changed == [("description.level", 50, 47), ("player.exp", 6873062, 5_000_000),
+                       ("player.lev", 50, 47)]
 
 
 @real
@@ -266,7 +269,10 @@ def test_description_follows_name_and_level(v42: bytes) -> None:
     assert save.description.line == "Brand, L49 High-Elf Paladin, at DL81"
     assert sorted(changed) == sorted([
         ("description.name", "Aduial", "Brand"), ("description.level", 50, 49),
-        ("player.full_name", "Aduial", "Brand"), ("player.lev", 50, 49)])
+        ("player.full_name", "Aduial", "Brand"), ("player.lev", 50, 49),
+        # the experience follows into level 49's range, as the game's adjust_level keeps it:
+        # one point below 4,500,000 (player_exp[48]) x expfact 145%
+        ("player.exp", 6873062, 6524999)])
 
 
 @real

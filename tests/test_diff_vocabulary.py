@@ -84,8 +84,7 @@ def _block_edit(save: Any) -> None:
     if save.player is not None:  # decoded values, reached through the model's views
         save.player.au += 1
     if save.gear is not None and save.gear.items:
-        save.gear.items[-1].item.number += 1
-        save.gear.items[-1].known.number += 1
+        save.gear.items[-1].quantity += 1  # the object (and 4.2's known copy with it)
 
 
 def _modular_edit(save: Any) -> None:

@@ -165,7 +165,25 @@ def set_value(model: Any, path: str, value: Any, *, text: bool = False) -> tuple
     _settable(where)
     new = _checked(where, value, text)
     assign(where, new)
+    _keep_together(where)
     return where.path, new
+
+
+def _keep_together(where: Resolved) -> None:
+    """Let the record holding the edited field bring what the format keeps with it into line.
+
+    A record may define ``__edited__(name)``: it is called with the name of
+    its field that was set (``stat_cur`` for ``player.stat_cur[2]``), and may
+    change the values that go with it (an Angband player's level follows
+    its experience) or raise FormatError for a value the record cannot hold.
+    Only the innermost record is asked.
+    """
+    for container, step, _ in reversed(where.chain):
+        if isinstance(step, Attr):
+            hook = getattr(container, "__edited__", None)
+            if callable(hook):
+                hook(step.name)
+            return
 
 
 def _settable(where: Resolved) -> None:

@@ -522,6 +522,14 @@ def views(cls: type, name: str) -> dict[type, View]:
                             and (not holds or any(issubclass(kind, t) for t in holds))):
                         found.setdefault(kind, View(prop, many))
         _VIEWS[key] = found
+    # A record may name its views itself, for item types its hints cannot list (an Angband
+    # save's blocks, found by block name for any game): ``__path_views__(name)`` gives
+    # {item class: property} for single views; the hints' own views come first.
+    more = getattr(cls, "__path_views__", None)
+    if callable(more):
+        extra = more(name)
+        if extra:
+            found = {**{k: View(v, False) for k, v in extra.items()}, **found}
     return found
 
 

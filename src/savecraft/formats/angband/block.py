@@ -36,8 +36,10 @@ from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
 from .decoding import Decoder, Found, Trials, choose_game, encode, pwm_file_kind
-from .layouts import Context, character, layout_of
+from .layouts import Context, character, layout_of, layout_type, loaded_models
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
+from .vocabulary import (DungeonBlock, GearBlock, HeaderBlock, HistoryBlock, HomeBlock, MiscBlock,
+                         PlayerBlock, StoresBlock, view_of)
 
 _T = TypeVar("_T")
 _LAYOUTS = f"{__package__}.layouts"
@@ -192,8 +194,9 @@ class BlockSave:
     ``magic`` is ``Save``, except in PWMAngband files, whose first four bytes
     are the game's version. ``trailing`` holds bytes after the last block that
     are not a block (only a damaged file has any); they are written back.
-    The properties reach the decoded blocks by what they hold, for paths such
-    as ``player.au`` or ``gear.items[0].quantity``.
+    The properties reach the decoded blocks by their names in the file, whichever
+    game's model decoded them (:mod:`.vocabulary`), for paths such as
+    ``player.au`` or ``gear.items[0].quantity`` that mean the same in every game.
     """
 
     variant: str = "VNLA"
@@ -210,48 +213,89 @@ class BlockSave:
                 return b
         return None
 
-    def _find_in(self, module: Any, cls: str) -> Any:
-        """The block of class ``cls`` of a lazily imported layout module (None when not imported)."""
-        mod = module.loaded()
-        return None if mod is None else self._find(getattr(mod, cls))
+    def _view(self, view: str) -> Any:
+        """The first decoded block that property ``view`` shows: found by the block's name in
+        the file, whichever game's model decoded it, when the model answers the view's
+        Protocol (:mod:`.vocabulary`). A new game's module needs nothing here."""
+        known = _CLASS_VIEWS
+        for b in self.blocks:
+            cls = type(b)
+            shows = known[cls] if cls in known else _class_view(cls)
+            if shows == view:
+                return b
+        return None
+
+    @classmethod
+    def __path_views__(cls, name: str) -> dict[type, str]:
+        """The model classes each property shows, for paths (``player.au``, not ``blocks[8].au``):
+        every decoded block model registered so far whose block the properties find
+        (:func:`savecraft.paths.views` asks; the properties' Protocol hints name no class)."""
+        if name != "blocks":
+            return {}
+        models = loaded_models()
+        if len(models) != _PATH_VIEWS[0]:
+            views: dict[type, str] = {}
+            for model in models:
+                view = _class_view(model)
+                if view is not None:
+                    views[model] = view
+            _PATH_VIEWS[:] = [len(models), views]
+        return _PATH_VIEWS[1]  # type: ignore[no-any-return]
 
     @property
     def description(self) -> Description | None:
         return self._find(Description)
 
     @property
-    def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | anquestria.Player | xygos.Player | None):
-        return (self._find(character.Player) or self._find_in(pwmangband, "Player")
-                or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
-                or self._find_in(anquestria, "Player") or self._find_in(xygos, "Player"))
+    def player(self) -> PlayerBlock | None:
+        """The character: the ``player`` block of any game (``player.au``, ``player.exp``, ...)."""
+        return self._view("player")  # type: ignore[no-any-return]
 
     @property
-    def header(self) -> pwmangband.Header | None:
+    def header(self) -> HeaderBlock | None:
         """PWMAngband's header block: the character's name, race and class."""
-        return self._find_in(pwmangband, "Header")  # type: ignore[no-any-return]
+        return self._view("header")  # type: ignore[no-any-return]
 
     @property
-    def misc(self) -> character.Misc | None:
-        return self._find(character.Misc)
+    def misc(self) -> MiscBlock | None:
+        return self._view("misc")  # type: ignore[no-any-return]
 
     @property
-    def gear(self) -> world.Gear | None:
-        # (Xygos's gear has the same shape: items with slot, item, known, name, quantity, note)
-        return self._find_in(world, "Gear") or self._find_in(xygos, "Gear")  # type: ignore[no-any-return]
+    def gear(self) -> GearBlock | None:
+        """What the character carries: the ``gear`` block, or the 3.x games' ``inventory``
+        (``gear.items[0].quantity``, ``gear.items[0].note`` in every game)."""
+        return self._view("gear")  # type: ignore[no-any-return]
 
     @property
-    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | xygos.Dungeon | None:
-        return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
-                or self._find_in(xygos, "Dungeon"))
+    def dungeon(self) -> DungeonBlock | None:
+        return self._view("dungeon")  # type: ignore[no-any-return]
 
     @property
-    def history(self) -> character.History | None:
-        return self._find(character.History)
+    def history(self) -> HistoryBlock | None:
+        return self._view("history")  # type: ignore[no-any-return]
 
     @property
-    def stores(self) -> world.Stores | None:
-        return self._find_in(world, "Stores")  # type: ignore[no-any-return]
+    def stores(self) -> StoresBlock | None:
+        return self._view("stores")  # type: ignore[no-any-return]
+
+    @property
+    def home(self) -> HomeBlock | None:
+        """PWMAngband's home block (the other games keep the home among the stores)."""
+        return self._view("home")  # type: ignore[no-any-return]
+
+
+_CLASS_VIEWS: dict[type, str | None] = {}
+_PATH_VIEWS: list[Any] = [-1, {}]
+
+
+def _class_view(cls: type) -> str | None:
+    """The property that shows blocks of model class ``cls`` (by its layout's block name;
+    none for a description or a raw block, which have no layout)."""
+    view = _CLASS_VIEWS.get(cls)
+    if cls not in _CLASS_VIEWS:
+        layout = layout_type(cls)
+        view = _CLASS_VIEWS[cls] = None if layout is None else view_of(cls, layout.name)
+    return view
 
 
 def block_name(block: Block) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import Report
 from .layouts.character import MAX_LEVEL, STAT_NAMES, Player, stat_text
+from .vocabulary import object_name
 
 if TYPE_CHECKING:
     from .block import BlockSave
@@ -65,7 +66,7 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     if dungeon is not None:
         out["depth"] = dungeon.depth
     if getattr(p, "max_depth", None) is not None:  # FAangband keeps stages, no maximum depth
-        out["max_depth"] = p.max_depth  # type: ignore[union-attr]
+        out["max_depth"] = getattr(p, "max_depth")
     misc = _misc(save)
     if misc is not None and isinstance(getattr(misc, "turn", None), int):
         out["turns"] = misc.turn
@@ -74,8 +75,8 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     slots = getattr(p, "body", None)
     if gear is not None and isinstance(slots, list):  # a 4.2-style body (4.1, 4.2, Xygos)
         worn = sorted((g for g in gear.items if g.slot < len(slots)), key=lambda g: g.slot)
-        out["equipment"] = [f"{slots[g.slot].name}: {g.name}" for g in worn]
-        out["inventory"] = [g.name for g in gear.items if g.slot >= len(slots)]
+        out["equipment"] = [f"{slots[g.slot].name}: {object_name(g)}" for g in worn]
+        out["inventory"] = [object_name(g) for g in gear.items if g.slot >= len(slots)]
     return out
 
 

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .sheet import character_sheet
+from .vocabulary import object_name
 
 # The game's own limits, shown as the allowed range (4.2: z_info->stack_size, and the s32 gold).
 MAX_STACK = 40
@@ -65,9 +66,9 @@ def summary(save: BlockSave) -> dict[str, Any]:
         slots = p.body
         worn = sorted(((i, g) for i, g in enumerate(gear.items) if g.slot < len(slots)), key=lambda x: x[1].slot)
         sections.append({"kind": "list", "title": "Equipment", "items": [
-            {"label": slots[g.slot].name, "text": g.name, "path": f"gear.items[{i}]"} for i, g in worn]})
+            {"label": slots[g.slot].name, "text": object_name(g), "path": f"gear.items[{i}]"} for i, g in worn]})
         sections.append({"kind": "list", "title": "Pack", "note": f"a stack holds 1 to {MAX_STACK}", "items": [
-            {"text": g.name, "path": f"gear.items[{i}]"} for i, g in enumerate(gear.items) if g.slot >= len(slots)]})
+            {"text": object_name(g), "path": f"gear.items[{i}]"} for i, g in enumerate(gear.items) if g.slot >= len(slots)]})
     return {"title": name, "subtitle": subtitle, "sections": sections}
 
 

@@ -130,6 +130,16 @@ def layout_of(model: object) -> Layout | None:
     return _BY_MODEL.get(type(model))
 
 
+def layout_type(model: type) -> Layout | None:
+    """The layout registered for model class ``model`` (None for a class that is no block)."""
+    return _BY_MODEL.get(model)
+
+
+def loaded_models() -> list[type]:
+    """The block model classes registered so far (only the modules imported yet: no import)."""
+    return list(_BY_MODEL)
+
+
 def layouts() -> list[Layout]:
     """Every entry of the table, in registration order."""
     _load()

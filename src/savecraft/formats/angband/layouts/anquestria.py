@@ -45,7 +45,7 @@ from . import BlockModel, Layout, character, faangband_character, faangband_worl
 from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
-from .records import Experience, HeldQuantity, Quantity
+from .records import Experience, HeldQuantity, Inscribed, Quantity
 from .vanilla40 import MONSTER_HEAD, MonsterHead
 
 VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
@@ -208,7 +208,7 @@ class Misc(BlockModel):
 
 
 @dataclass(slots=True)
-class Item(Quantity):
+class Item(Quantity, Inscribed):
     """One object (``rd_item_3``): kind by tval/sval, artifact and ego by index.
 
     ``pval`` holds the three s16 pvals as stored, ``pval_flags`` one flag set

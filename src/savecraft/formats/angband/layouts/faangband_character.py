@@ -42,6 +42,13 @@ FAAN = frozenset({"FAAN"})
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
 BAREHAND = 12  # barehand_dam[]: a druid's unarmed damage by level band
 FA_STAT_NAMES = (*STAT_NAMES, "chr")  # FAangband keeps charisma (A_MAX 6)
+# player_exp[] of Ponyband's src/tables.c (59f6ca5): FAangband's own table, which its
+# check_experience compares with the experience as it is (no race factor).
+FA_EXP = (10, 25, 45, 70, 105, 150, 210, 290, 390, 530, 720, 960, 1270, 1700, 2250, 3000, 4000,
+          5300, 6900, 9100, 12100, 16000, 21000, 27500, 36500, 48500, 64000, 84500, 111000,
+          144000, 183000, 230000, 285000, 350000, 430000, 525000, 640000, 780000, 945000,
+          1140000, 1380000, 1660000, 2000000, 2400000, 2900000, 3500000, 4200000, 5000000,
+          6000000, 7200000)
 
 
 def _counted(kind: Int, name: str) -> Array:
@@ -60,6 +67,8 @@ class Player(Experience, BlockModel):
 
     KIND: ClassVar[str] = "player-faan"
     STAT_NAMES: ClassVar[tuple[str, ...]] = FA_STAT_NAMES
+    EXP_TABLE: ClassVar[tuple[int, ...]] = FA_EXP
+    EXP_FACTOR: ClassVar[bool] = False
     full_name: str = ""
     died_from: str = ""
     history: str = ""

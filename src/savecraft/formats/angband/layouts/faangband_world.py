@@ -56,7 +56,7 @@ from ....layout import (
 from . import BlockModel, register_struct
 from .character import FAANGBAND
 from .levels import check_rle, read_rle
-from .records import HeldQuantity, Quantity
+from .records import HeldQuantity, Inscribed, Quantity
 
 VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
 
@@ -77,7 +77,7 @@ ALIVE = "not ctx.need('is_dead', 'misc')"
 
 
 @dataclass(slots=True)
-class Item(Quantity):
+class Item(Quantity, Inscribed):
     """One object (``wr_item``): kind by index (``k_idx``), tval/sval, pile size, bonuses.
 
     ``name1`` is the artifact index, ``name2`` the ego item's; the flag and
@@ -133,14 +133,6 @@ class InventoryItem(HeldQuantity):
 
     slot: int = 0
     item: Item = field(default_factory=Item)
-
-    @property
-    def note(self) -> str:
-        return self.item.inscription
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.item.inscription = value
 
 
 @dataclass(slots=True)

@@ -48,7 +48,7 @@ from . import BlockModel, character, register_struct
 from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
-from .records import Experience, HeldQuantity, Quantity
+from .records import Experience, HeldQuantity, Inscribed, Quantity
 
 VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
 
@@ -229,7 +229,7 @@ class Multiplier:
 
 
 @dataclass(slots=True)
-class Item(Quantity):
+class Item(Quantity, Inscribed):
     """One object (``rd_item`` of 4.0): kind by tval/sval, artifact and ego by index."""
 
     version: int = 0
@@ -273,14 +273,6 @@ class Item(Quantity):
     def is_marker(self) -> bool:
         """The "dummy" object of no kind that ends an object list."""
         return self.tval == 0 and self.sval == 0
-
-    @property
-    def note(self) -> str:
-        return self.inscription
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.inscription = value
 
 
 @dataclass(slots=True)

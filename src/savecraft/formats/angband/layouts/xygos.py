@@ -167,6 +167,7 @@ class Player(Experience, BlockModel):
     class's hook writes (the game calls every class's hook, whatever the character's class)."""
 
     KIND: ClassVar[str] = "player-xygos"
+    NOT_STORED: ClassVar[frozenset[str]] = frozenset({"csp", "msp"})  # the vocabulary's spell points
     full_name: str = ""
     died_from: str = ""
     history: str = ""
