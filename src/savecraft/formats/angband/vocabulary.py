@@ -143,7 +143,7 @@ def answers(cls: type, proto: type) -> bool:
         import dataclasses
 
         fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
-        absent = getattr(cls, "NOT_STORED", frozenset())
+        absent: frozenset[str] = getattr(cls, "NOT_STORED", frozenset())
         ok = _ANSWERS[key] = all(n in fields or hasattr(cls, n) or n in absent for n in members(proto))
     return ok
 
