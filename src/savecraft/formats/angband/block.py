@@ -70,14 +70,16 @@ if TYPE_CHECKING:
         knowledge,
         pwmangband,
         pwmangband_world,
+        vanilla3,
         vanilla40,
         world,
     )
 else:
     (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla40, world) = (
+     pwmangband_world, vanilla3, vanilla40, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
-                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
+                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla3", "vanilla40",
+                                 "world"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -175,7 +177,15 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
     "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
-    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters"
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
+    "vanilla3.Rng31", "vanilla3.Rng32", "vanilla3.Options1", "vanilla3.MonsterMemory1",
+    "vanilla3.MonsterMemory3", "vanilla3.ObjectMemory2", "vanilla3.Player31", "vanilla3.Player35",
+    "vanilla3.Misc2", "vanilla3.Randarts1", "vanilla3.Randarts31", "vanilla3.Randarts3",
+    "vanilla3.Inventory1", "vanilla3.Inventory4", "vanilla3.Inventory5", "vanilla3.Inventory6",
+    "vanilla3.Stores1", "vanilla3.Stores4", "vanilla3.Stores5", "vanilla3.Stores6",
+    "vanilla3.Objects1", "vanilla3.Objects4", "vanilla3.Objects5", "vanilla3.Objects6",
+    "vanilla3.Dungeon", "vanilla3.Monsters1", "vanilla3.Monsters6", "vanilla3.Monsters7",
+    "vanilla3.Ghost"
 ]
 
 
@@ -215,7 +225,8 @@ class BlockSave:
 
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | anquestria.Player | None):
+                         | vanilla40.Player | anquestria.Player | vanilla3.Player31 | vanilla3.Player35
+                         | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
                 or self._find_in(anquestria, "Player"))
@@ -234,8 +245,9 @@ class BlockSave:
         return self._find_in(world, "Gear")  # type: ignore[no-any-return]
 
     @property
-    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
-        return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+    def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | anquestria.Dungeon | vanilla3.Dungeon | None:
+        return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+                or self._find_in(anquestria, "Dungeon"))
 
     @property
     def history(self) -> character.History | None:

@@ -113,15 +113,19 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         return None
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
+    readers: list[str] = []
     # No player block (a file cut short before it): the blocks before the cut decide, below.
     for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
         if named is not None and layout.game != named:
             continue
         games.append(layout.game)
         if anchor is not None and _reads(data, layout, anchor, Context()):
-            said.append(f"its player block reads exactly with the {layout.game} layout"
-                        + (f" (and the {named} savefile magic says so)" if named else ""))
-            return layout.game
+            readers.append(layout.game)
+    if readers:
+        game, why = _among(data, variant, found, readers) if len(readers) > 1 else (readers[0], "")
+        said.append(f"its player block reads exactly with the {game} layout"
+                    + (f" (and the {named} savefile magic says so)" if named else "") + why)
+        return game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
     if named is not None:
@@ -157,6 +161,32 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                      "no layout reads its player block") + f", and {best}'s layouts read "
                     f"{best_read} of the {best_known} blocks they have a layout for")
     return best
+
+
+def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) -> tuple[str, str]:
+    """Which of several games whose player layout reads the player block wrote the file, and
+    why. Block versions first, as a loader decides (it has one reader per name and version,
+    and refuses a block it has none for): the games with a layout for every block the file
+    holds. Where more than one has (Vanilla 3.1 and 3.2 write the same versions), trial reads:
+    the game whose layouts read the most blocks (the first, on a tie)."""
+    covering = [g for g in readers
+                if all(any(lay.game == g for lay in layouts_for(variant, f.name, f.version)) for f in found)]
+    if len(covering) == 1:
+        return covering[0], (f"; of the {len(readers)} games whose player layout reads it, only "
+                             f"{covering[0]} has a layout for every block name and version in the file")
+    pool = covering or readers
+    best, best_read = pool[0], -1
+    for game in pool:
+        ctx, read = Context(), 0
+        for f in found:
+            read += any(_reads(data, lay, f, ctx) for lay in layouts_for(variant, f.name, f.version)
+                        if lay.game == game)
+        if read > best_read:
+            best, best_read = game, read
+    others = [g for g in pool if g != best]
+    return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
+                  f"versions, and trial reads of every block "
+                  f"settle it: {best}'s layouts read {best_read} of the {len(found)} blocks")
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
