@@ -1,7 +1,8 @@
 """Vanilla Angband 3.x savefiles the game itself wrote (tests/data/angband-built/vanilla-3.*):
 every block decoded, byte-exact, and the values the game's own character screen showed.
 
-The files were written by 3.2.0 and 3.5.1 built from their tags (see each folder's README):
+The files were written by 3.1.2, 3.2.0, 3.4.1 and 3.5.1 built from their tags (see each
+folder's README):
 a new character saved in the town, and the same character dead by the game's suicide
 command. The expected values are the game's screen, not savecraft's output.
 """
@@ -24,11 +25,16 @@ from savecraft.formats.angband.layouts import vanilla3 as v3
 from .angband_support import block_span, blocks_of, replace_block
 
 BUILT = Path(__file__).resolve().parent / "data" / "angband-built"
+KETH = BUILT / "vanilla-3.1.2" / "vanilla-3.1.2_Keth.sav"
+KETH_DEAD = BUILT / "vanilla-3.1.2" / "vanilla-3.1.2_Keth-dead.sav"
 BRIN = BUILT / "vanilla-3.2.0" / "vanilla-3.2.0_Brin.sav"
 BRIN_DEAD = BUILT / "vanilla-3.2.0" / "vanilla-3.2.0_Brin-dead.sav"
+OLWEN = BUILT / "vanilla-3.4.1" / "vanilla-3.4.1_Olwen.sav"
+OLWEN_DEAD = BUILT / "vanilla-3.4.1" / "vanilla-3.4.1_Olwen-dead.sav"
 TARN = BUILT / "vanilla-3.5.1" / "vanilla-3.5.1_Tarn.sav"
 TARN_DEAD = BUILT / "vanilla-3.5.1" / "vanilla-3.5.1_Tarn-dead.sav"
-FILES = {BRIN: v3.V32, BRIN_DEAD: v3.V32, TARN: v3.V35, TARN_DEAD: v3.V35}
+FILES = {KETH: v3.V31, KETH_DEAD: v3.V31, BRIN: v3.V32, BRIN_DEAD: v3.V32, OLWEN: v3.V34,
+         OLWEN_DEAD: v3.V34, TARN: v3.V35, TARN_DEAD: v3.V35}
 
 
 def _parse(path: Path) -> BlockSave:
@@ -59,7 +65,7 @@ def test_every_block_decoded_and_rebuilt_byte_for_byte(path: Path, tmp_path: Pat
 
 
 def test_each_release_has_a_layout_for_every_block_it_writes() -> None:
-    """The savers tables of 3.2.0 and 3.5.1, as in the files they wrote."""
+    """The savers tables of each release, as in the files they wrote."""
     for path, game in FILES.items():
         mine = {(lay.name, lay.version) for lay in layouts() if lay.game == game}
         written = {(name, version) for _, name, version, _, _ in blocks_of(path.read_bytes())}
@@ -70,10 +76,14 @@ def test_each_release_has_a_layout_for_every_block_it_writes() -> None:
 
 
 @pytest.mark.parametrize(("path", "name", "race", "cls", "gold", "hp", "sp", "stats", "turns"), [
+    (KETH, "Keth", "Hobbit", "Ranger", 200, 12, 0,
+     {"str": 17, "int": 15, "wis": 10, "dex": 16, "con": 15, "chr": 10}, 41),
     (BRIN, "Brin", "High-Elf", "Mage", 391, 10, 2,
      {"str": 17, "int": 15, "wis": 10, "dex": 16, "con": 15, "chr": 10}, 41),
+    (OLWEN, "Olwen", "Half-Troll", "Rogue", 189, 18, 0,
+     {"str": 17, "int": 10, "wis": 10, "dex": 18, "con": 10, "chr": 10}, 61),
     (TARN, "Tarn", "Dwarf", "Priest", 82, 13, 2, {"str": 17, "int": 10, "wis": 16, "dex": 16, "con": 10}, 51),
-], ids=["3.2.0", "3.5.1"])
+], ids=["3.1.2", "3.2.0", "3.4.1", "3.5.1"])
 def test_character_as_the_game_shows_it(path: Path, name: str, race: str, cls: str, gold: int, hp: int,
                                         sp: int, stats: dict[str, int], turns: int) -> None:
     sheet = block.info(_parse(path))
@@ -87,7 +97,7 @@ def test_character_as_the_game_shows_it(path: Path, name: str, race: str, cls: s
     assert sheet["state"] == "alive" and sheet["depth"] == 0 and sheet["max_depth"] == 0
 
 
-@pytest.mark.parametrize("path", [BRIN_DEAD, TARN_DEAD], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [KETH_DEAD, BRIN_DEAD, OLWEN_DEAD, TARN_DEAD], ids=lambda p: p.name)
 def test_dead_character_killed_by_quitting(path: Path) -> None:
     save = _parse(path)
     sheet = block.info(save)
@@ -129,6 +139,48 @@ def test_3_2_starting_kit_and_town() -> None:
     assert getattr(_named(save, "randarts"), "artifacts") is None  # nothing written without randarts
     stores = _named(save, "stores")
     assert isinstance(stores, v3.Stores1) and len(stores.stores) == 8
+
+
+def test_3_1_2_random_artifacts_and_turns() -> None:
+    save = _parse(KETH)
+    options = _named(save, "options")
+    assert isinstance(options, v3.Options1) and options.randarts  # birth_randarts was switched on
+    randarts = _named(save, "randarts")
+    assert isinstance(randarts, v3.Randarts1) and randarts.artifacts is not None
+    assert len(randarts.artifacts) == 137 and {len(a) for a in randarts.artifacts} == {v3.RANDART_32}
+    rng = _named(save, "rng")
+    assert isinstance(rng, v3.Rng31) and len(rng.state) == v3.RAND_DEG_31
+    # The screen's "Player Turns 4": 3.1.2 keeps them where 3.2 keeps the energy used.
+    p = save.player
+    assert p is not None and getattr(p, "total_energy") == 4
+    inv = _named(save, "inventory")
+    assert isinstance(inv, v3.Inventory1)
+    assert (inv.items[0].item.tval, inv.items[-1].slot, inv.items[-1].quantity) == (90, 37, 18)  # arrows
+
+
+def test_3_1_1_random_artifacts_are_42_bytes() -> None:
+    """3.1.1 writes no allocation bytes (wr_randarts): the same block with 42-byte records
+    reads as 3.1.1's, and 3.1.2's layout, tried first, does not claim it."""
+    data = KETH.read_bytes()
+    start, size = block_span(data, "randarts")
+    body = data[start + 28:start + 28 + size]
+    count = int.from_bytes(body[:2], "little")
+    # each record: 34 bytes (tval to rarity), alloc_prob/min/max, then effect and time: drop the 3
+    cut = b"".join(r[:34] + r[37:] for r in (body[2 + 45 * i:2 + 45 * (i + 1)] for i in range(count)))
+    save = block.parse(replace_block(data, "randarts", body[:2] + cut), Report(strict=True))
+    randarts = _named(save, "randarts")
+    assert isinstance(randarts, v3.Randarts31) and randarts.artifacts is not None
+    assert {len(a) for a in randarts.artifacts} == {v3.RANDART_31} and len(randarts.artifacts) == count
+
+
+def test_3_4_records() -> None:
+    save = _parse(OLWEN)
+    inv = _named(save, "inventory")
+    assert isinstance(inv, v3.Inventory5) and isinstance(inv.items[0].item, v3.Item5)
+    assert [(e.slot, e.item.tval, e.quantity) for e in inv.items][:4] == \
+        [(0, 90, 1), (1, 80, 3), (2, 70, 1), (3, 39, 2)]
+    assert isinstance(_named(save, "randarts"), v3.Randarts3)  # empty: regenerated from the seed
+    assert isinstance(_named(save, "misc"), v3.Misc2) and isinstance(_named(save, "monsters"), v3.Monsters6)
 
 
 # -- which release wrote the file ------------------------------------------------------------

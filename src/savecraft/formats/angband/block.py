@@ -179,7 +179,7 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
     "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
     "vanilla3.Rng31", "vanilla3.Rng32", "vanilla3.Options1", "vanilla3.MonsterMemory1",
-    "vanilla3.MonsterMemory3", "vanilla3.ObjectMemory2", "vanilla3.Player31", "vanilla3.Player35",
+    "vanilla3.MonsterMemory3", "vanilla3.ObjectMemory2", "vanilla3.Player35",
     "vanilla3.Misc2", "vanilla3.Randarts1", "vanilla3.Randarts31", "vanilla3.Randarts3",
     "vanilla3.Inventory1", "vanilla3.Inventory4", "vanilla3.Inventory5", "vanilla3.Inventory6",
     "vanilla3.Stores1", "vanilla3.Stores4", "vanilla3.Stores5", "vanilla3.Stores6",
@@ -225,7 +225,7 @@ class BlockSave:
 
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | anquestria.Player | vanilla3.Player31 | vanilla3.Player35
+                         | vanilla40.Player | anquestria.Player | vanilla3.Player35
                          | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")

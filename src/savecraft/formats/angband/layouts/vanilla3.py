@@ -5,10 +5,13 @@ Which releases write which (name:version), from the ``savers`` tables:
 
 * 3.1.1-3.1.2 and 3.2.0 write every block as version 1 (artifacts and player 2), but not the
   same bytes: 3.1 stores the old random number generator (``Rand_place`` and 63 state
-  words), forty spare bytes at the end of the player and 40-byte random artifacts; 3.2 the
-  WELL state (5 words, 32 state words, 28 spare) and 45-byte random artifacts. The loaders
-  cannot tell (same versions), so savecraft does by trial reads: the rng block alone differs
-  in size (256 and 260 bytes).
+  words), 3.2 the WELL state (5 words, 32 state words, 28 spare). The loaders cannot tell
+  (same versions), so savecraft does by trial reads: the rng block differs in size (256 and
+  260 bytes). Within 3.1, 3.1.1 writes 40-byte random artifacts and forty spare bytes at
+  the end of the player, where 3.1.2 (like 3.2) writes 45-byte artifacts (with the
+  allocation bytes) and the turns played and rested in the first eight spare bytes: the
+  artifacts' size tells them apart when there are any; 3.1.1's player block is read with
+  3.1.2's layout (its spare bytes, zeros, read as zero turns, and are written back as read).
 * 3.3.0: options 2, monster memory 2, randarts 2, inventory/stores/objects 4, monsters 6
   (misc 1); 3.3.1-3.3.2 the same with misc 2.
 * 3.4.0-3.4.1: misc 2, randarts 3 (an empty block: the artifacts are regenerated from the
@@ -233,15 +236,6 @@ OBJECT_MEMORY_2 = Struct(ObjectMemory2, [
 
 
 @dataclass(slots=True)
-class Player31(anquestria.Player):
-    """3.1's player block: 3.2's but for its end, forty spare bytes (3.2 keeps the energy used
-    and the turns rested in the first eight)."""
-
-    KIND: ClassVar[str] = "player-3.1"
-    future: bytes = b"\0" * 40
-
-
-@dataclass(slots=True)
 class Player35(anquestria.Player):
     """3.5's player block (``rd_player_3``): the number of stats is stored (5: no charisma);
     where 3.2 kept the social class, 3.5 stores zeros, ``unignoring`` and ``deep_descent``."""
@@ -269,14 +263,6 @@ _POINTS = [Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("ex
 _STATE = [Field("food", I16), Field("energy", I16), Field("word_recall", I16), Field("see_infra", I16),
           Field("confusing", U8), Field("searching", U8),
           Field("timed", Array(I16, Prefix(U8, "timed_count")))]
-
-PLAYER_31 = Struct(Player31, [
-    *_HEAD, Field("stat_max", Array(I16, anquestria.A_MAX)), Field("stat_cur", Array(I16, anquestria.A_MAX)),
-    Field("stat_birth", Array(I16, anquestria.A_MAX)), Field("height_birth", I16), Field("weight_birth", I16),
-    Field("sc_birth", I16), Field("au_birth", I32), Field("unused_birth", Bytes(4)), *_POINTS,
-    Field("unused_more", Bytes(8)), Field("sc", I16), Field("unused_sc", Bytes(2)), *_STATE,
-    Field("future", Bytes(40)),
-], name="player")
 
 PLAYER_35 = Struct(Player35, [
     *_HEAD, Len("a_max", U8, ("stat_max", "stat_cur", "stat_birth")),
@@ -310,7 +296,7 @@ MISC_2 = Struct(Misc2, [
 
 @dataclass(slots=True)
 class Randarts1(BlockModel):
-    """The random artifacts (3.1: 40-byte records, flags as three words; 3.2: 45 bytes, with the
+    """The random artifacts (3.1.1: 42-byte records; 3.1.2 and 3.2: 45 bytes, with the three
     allocation bytes), each record as stored; None without adult_randarts (nothing written)."""
 
     KIND: ClassVar[str] = "randarts-3.2"
@@ -319,6 +305,8 @@ class Randarts1(BlockModel):
 
 @dataclass(slots=True)
 class Randarts31(Randarts1):
+    """3.1.1's random artifacts: 42-byte records (no allocation bytes)."""
+
     KIND: ClassVar[str] = "randarts-3.1"
 
 
@@ -329,7 +317,9 @@ class Randarts3(BlockModel):
     KIND: ClassVar[str] = "randarts-3.4"
 
 
-RANDART_31 = 2 + 2 * 4 + 1 + 1 + 2 + 4 + OLD_FLAG_BYTES + 2 + 2 + 3 * 2
+# wr_randarts: tval, sval, pval, to_h, to_d, to_a, ac, dd, ds, weight, cost, the flags, level,
+# rarity, (3.1.2 on: alloc_prob, alloc_min, alloc_max,) effect, time base, dice and sides.
+RANDART_31 = 1 + 1 + 2 + 4 * 2 + 1 + 1 + 2 + 4 + OLD_FLAG_BYTES + 1 + 1 + 2 + 3 * 2
 RANDART_32 = RANDART_31 + 3
 _WITH_RANDARTS = "ctx.need('randarts', 'options')"
 RANDARTS_31 = Struct(Randarts31, [When(_WITH_RANDARTS, [Field("artifacts", List(
@@ -717,7 +707,7 @@ _COMMON = ((character.MESSAGES, 1), (anquestria.QUESTS, 1), (anquestria.ARTIFACT
            (DUNGEON, 1))
 _GAMES: dict[str, tuple[tuple[Struct, int], ...]] = {
     V31: ((RNG_31, 1), (OPTIONS_1, 1), (MONSTER_MEMORY_1, 1), (anquestria.OBJECT_MEMORY, 1),
-          (PLAYER_31, 2), (anquestria.MISC, 1), (RANDARTS_31, 1), (INVENTORY_1, 1), (STORES_1, 1),
+          (anquestria.PLAYER, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (RANDARTS_31, 1), (INVENTORY_1, 1), (STORES_1, 1),
           (OBJECTS_1, 1), (MONSTERS_1, 1)),
     V32: ((RNG_32, 1), (OPTIONS_1, 1), (MONSTER_MEMORY_1, 1), (anquestria.OBJECT_MEMORY, 1),
           (anquestria.PLAYER, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (INVENTORY_1, 1),
