@@ -1,7 +1,7 @@
 """Vanilla Angband 3.x savefiles the game itself wrote (tests/data/angband-built/vanilla-3.*):
 every block decoded, byte-exact, and the values the game's own character screen showed.
 
-The files were written by 3.1.2, 3.2.0, 3.4.1 and 3.5.1 built from their tags (see each
+The files were written by 3.1.2, 3.2.0, 3.3.2, 3.4.1 and 3.5.1 built from their tags (see each
 folder's README):
 a new character saved in the town, and the same character dead by the game's suicide
 command. The expected values are the game's screen, not savecraft's output.
@@ -20,6 +20,7 @@ from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.layouts import layouts, layouts_for
+from savecraft.formats.angband.layouts import anquestria as anq
 from savecraft.formats.angband.layouts import vanilla3 as v3
 
 from .angband_support import block_span, blocks_of, replace_block
@@ -29,11 +30,13 @@ KETH = BUILT / "vanilla-3.1.2" / "vanilla-3.1.2_Keth.sav"
 KETH_DEAD = BUILT / "vanilla-3.1.2" / "vanilla-3.1.2_Keth-dead.sav"
 BRIN = BUILT / "vanilla-3.2.0" / "vanilla-3.2.0_Brin.sav"
 BRIN_DEAD = BUILT / "vanilla-3.2.0" / "vanilla-3.2.0_Brin-dead.sav"
+MIRA = BUILT / "vanilla-3.3.2" / "vanilla-3.3.2_Mira.sav"
+MIRA_DEAD = BUILT / "vanilla-3.3.2" / "vanilla-3.3.2_Mira-dead.sav"
 OLWEN = BUILT / "vanilla-3.4.1" / "vanilla-3.4.1_Olwen.sav"
 OLWEN_DEAD = BUILT / "vanilla-3.4.1" / "vanilla-3.4.1_Olwen-dead.sav"
 TARN = BUILT / "vanilla-3.5.1" / "vanilla-3.5.1_Tarn.sav"
 TARN_DEAD = BUILT / "vanilla-3.5.1" / "vanilla-3.5.1_Tarn-dead.sav"
-FILES = {KETH: v3.V31, KETH_DEAD: v3.V31, BRIN: v3.V32, BRIN_DEAD: v3.V32, OLWEN: v3.V34,
+FILES = {KETH: v3.V31, KETH_DEAD: v3.V31, BRIN: v3.V32, BRIN_DEAD: v3.V32, MIRA: v3.V33, MIRA_DEAD: v3.V33, OLWEN: v3.V34,
          OLWEN_DEAD: v3.V34, TARN: v3.V35, TARN_DEAD: v3.V35}
 
 
@@ -80,10 +83,12 @@ def test_each_release_has_a_layout_for_every_block_it_writes() -> None:
      {"str": 17, "int": 15, "wis": 10, "dex": 16, "con": 15, "chr": 10}, 41),
     (BRIN, "Brin", "High-Elf", "Mage", 391, 10, 2,
      {"str": 17, "int": 15, "wis": 10, "dex": 16, "con": 15, "chr": 10}, 41),
+    (MIRA, "Mira", "Half-Troll", "Ranger", 211, 18, 0,
+     {"str": 17, "int": 16, "wis": 10, "dex": 14, "con": 16, "chr": 10}, 61),
     (OLWEN, "Olwen", "Half-Troll", "Rogue", 189, 18, 0,
      {"str": 17, "int": 10, "wis": 10, "dex": 18, "con": 10, "chr": 10}, 61),
     (TARN, "Tarn", "Dwarf", "Priest", 82, 13, 2, {"str": 17, "int": 10, "wis": 16, "dex": 16, "con": 10}, 51),
-], ids=["3.1.2", "3.2.0", "3.4.1", "3.5.1"])
+], ids=["3.1.2", "3.2.0", "3.3.2", "3.4.1", "3.5.1"])
 def test_character_as_the_game_shows_it(path: Path, name: str, race: str, cls: str, gold: int, hp: int,
                                         sp: int, stats: dict[str, int], turns: int) -> None:
     sheet = block.info(_parse(path))
@@ -97,7 +102,7 @@ def test_character_as_the_game_shows_it(path: Path, name: str, race: str, cls: s
     assert sheet["state"] == "alive" and sheet["depth"] == 0 and sheet["max_depth"] == 0
 
 
-@pytest.mark.parametrize("path", [KETH_DEAD, BRIN_DEAD, OLWEN_DEAD, TARN_DEAD], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [KETH_DEAD, BRIN_DEAD, MIRA_DEAD, OLWEN_DEAD, TARN_DEAD], ids=lambda p: p.name)
 def test_dead_character_killed_by_quitting(path: Path) -> None:
     save = _parse(path)
     sheet = block.info(save)
@@ -171,6 +176,22 @@ def test_3_1_1_random_artifacts_are_42_bytes() -> None:
     randarts = _named(save, "randarts")
     assert isinstance(randarts, v3.Randarts31) and randarts.artifacts is not None
     assert {len(a) for a in randarts.artifacts} == {v3.RANDART_31} and len(randarts.artifacts) == count
+
+
+def test_3_3_records_and_random_artifacts() -> None:
+    save = _parse(MIRA)
+    randarts = _named(save, "randarts")
+    assert isinstance(randarts, anq.Randarts) and randarts.artifacts is not None
+    assert len(randarts.artifacts) == 139  # z_info->a_max of 3.3.2's artifact.txt
+    inv = _named(save, "inventory")
+    assert isinstance(inv, v3.Inventory4) and isinstance(inv.items[0].item, v3.Item4)
+    # a magic book, 3 rations, a scroll, 6 torches...; a bow wielded; 18 arrows in the quiver
+    assert [(e.slot, e.item.tval, e.quantity) for e in inv.items] == \
+        [(0, 90, 1), (1, 80, 3), (2, 70, 1), (3, 39, 6), (24, 23, 1), (25, 19, 1), (29, 39, 1), (37, 17, 18)]
+    assert isinstance(_named(save, "misc"), v3.Misc2)  # 3.3.1 on
+    monsters = _named(save, "monsters")
+    assert isinstance(monsters, v3.Monsters6) and monsters.monsters
+    assert all(0 <= m.fy < 66 and 0 <= m.fx < 198 and 0 < m.hp <= m.maxhp for m in monsters.monsters)
 
 
 def test_3_4_records() -> None:
