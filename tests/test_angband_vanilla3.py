@@ -204,6 +204,26 @@ def test_3_4_records() -> None:
     assert isinstance(_named(save, "misc"), v3.Misc2) and isinstance(_named(save, "monsters"), v3.Monsters6)
 
 
+def test_3_2_text_is_latin_1() -> None:
+    """3.2 keeps names in Latin-1 (monster.txt's ``M[^i]m`` becomes the byte 0xEE): a cause of
+    death and a history event naming Mîm read as such, and write back the same bytes."""
+    data = BRIN_DEAD.read_bytes()
+    start, size = block_span(data, "player")
+    body = data[start + 28:start + 28 + size]
+    at = body.index(b"Quitting\0")
+    data = replace_block(data, "player", body[:at] + b"M\xeem, Betrayer of Turin\0" + body[at + 9:])
+    start, size = block_span(data, "history")
+    body = data[start + 28:start + 28 + size]
+    data = replace_block(data, "history", body.replace(b"Began", b"B\xe9gan"))
+    save = block.parse(data, Report(strict=True), verify=True)
+    assert save.game == v3.V32 and not [b for b in save.blocks if isinstance(b, RawBlock)]
+    assert block.info(save)["dead"] == "Mîm, Betrayer of Turin"
+    history = _named(save, "history")
+    assert isinstance(history, v3.History1) and history.entries[0].event.startswith("Bégan")
+    assert block.build(save) == data
+    assert block.build(jsonmap.loads(jsonmap.dumps(save))) == data
+
+
 # -- which release wrote the file ------------------------------------------------------------
 
 

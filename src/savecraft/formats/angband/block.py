@@ -185,7 +185,8 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla3.Stores1", "vanilla3.Stores4", "vanilla3.Stores5", "vanilla3.Stores6",
     "vanilla3.Objects1", "vanilla3.Objects4", "vanilla3.Objects5", "vanilla3.Objects6",
     "vanilla3.Dungeon", "vanilla3.Monsters1", "vanilla3.Monsters6", "vanilla3.Monsters7",
-    "vanilla3.Ghost"
+    "vanilla3.Ghost", "vanilla3.Player32", "vanilla3.Messages1", "vanilla3.History1",
+    "vanilla3.Squelch1"
 ]
 
 
@@ -225,7 +226,8 @@ class BlockSave:
 
     @property
     def player(self) -> (character.Player | pwmangband.Player | faangband_character.Player
-                         | vanilla40.Player | anquestria.Player | vanilla3.Player35
+                         | vanilla40.Player | anquestria.Player | vanilla3.Player32
+                         | vanilla3.Player35
                          | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")

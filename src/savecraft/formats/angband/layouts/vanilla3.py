@@ -25,6 +25,11 @@ constant of the release (``OF_BYTES`` 32, ``RF_BYTES`` 32, ``MAX_PVALS`` 3 from 
 bytes per set before); where the bytes are Anquestria's (a 3.3-era fork, also six stats) its
 descriptions are registered again for these games.
 
+Text: 3.1 and 3.2 keep names in Latin-1 (their edit files spell accents as encodes, ``M[^i]m``,
+which the parser turns into Latin-1 bytes; ``x-char.c``), so a history event, a message, a
+cause of death or an inscription may hold 8-bit bytes: their strings are read and written as
+Latin-1 (every byte round-trips). From 3.3 the edit files are UTF-8 (``Mîm``), as the strings.
+
 Loader checks kept as ``Check``/``Range``: the player level (``rd_player``: "Invalid player
 level"), and 3.5's stored sizes (``rd_monster_memory_3``: "Too many (%u) monster flags!",
 "... monster spell flags!", "... monster blows!"; ``rd_object_memory_2``: "Too many (%u)
@@ -62,6 +67,7 @@ from ....layout import (
 )
 from . import BlockModel, Layout, anquestria, character, faangband_character, faangband_world, register_layout
 from . import register_struct
+from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
 from .records import HeldQuantity, Quantity
@@ -91,6 +97,7 @@ OF_SIZE_35 = 14  # OF_MAX 110 (object/list-object-flags.h)
 MONSTER_BLOW_MAX = 4
 MAX_PVALS = 3
 GAMES = (V31, V32, V33, V34, V35)
+LATIN1 = "latin-1"  # 3.1 and 3.2's text
 
 
 # -- rng ------------------------------------------------------------------------------------
@@ -274,6 +281,66 @@ PLAYER_35 = Struct(Player35, [
 ], name="player")
 
 
+@dataclass(slots=True)
+class Player32(anquestria.Player):
+    """3.1.2 and 3.2's player block: 3.3's bytes, with its text in Latin-1."""
+
+    KIND: ClassVar[str] = "player-3.2"
+
+
+PLAYER_32 = Struct(Player32, [
+    Field("full_name", CStr(31, LATIN1)), Field("died_from", CStr(79, LATIN1)),
+    Field("history", CStr(249, LATIN1)),
+    *_HEAD[3:], Field("stat_max", Array(I16, anquestria.A_MAX)), Field("stat_cur", Array(I16, anquestria.A_MAX)),
+    Field("stat_birth", Array(I16, anquestria.A_MAX)), Field("height_birth", I16), Field("weight_birth", I16),
+    Field("sc_birth", I16), Field("au_birth", I32), Field("unused_birth", Bytes(4)), *_POINTS,
+    Field("unused_more", Bytes(8)), Field("sc", I16), Field("unused_sc", Bytes(2)), *_STATE,
+    Field("total_energy", U32), Field("resting_turn", U32), Field("future", Bytes(32)),
+], name="player")
+
+
+@dataclass(slots=True)
+class Messages1(character.Messages):
+    """The last messages (at most 80), oldest first, in 3.1/3.2's Latin-1."""
+
+    KIND: ClassVar[str] = "messages-3.2"
+
+
+MESSAGES_1 = Struct(Messages1, [Field("messages", List(
+    Struct(character.Message, [Field("text", CStr(NAME_MAX, LATIN1)), Field("type", U16)], name="message"),
+    Prefix(I16, "count")))], name="messages")
+
+
+@dataclass(slots=True)
+class History1(faangband_character.History):
+    """The character's history as 3.1/3.2 write it (Latin-1 events; no expansion word)."""
+
+    KIND: ClassVar[str] = "history-3.2"
+
+
+HISTORY_1 = Struct(History1, [
+    Field("entries", List(Struct(faangband_character.HistoryEntry, [
+        Field("type", U16), Field("turn", I32), Field("place", I16), Field("clev", I16), Field("a_idx", U8),
+        Field("event", CStr(79, LATIN1))], name="history entry"), Prefix(U32, "count"))),
+    When("False", [Field("expansion", U32)], "", by_model=True),
+], name="history")
+
+
+@dataclass(slots=True)
+class Squelch1(anquestria.Squelch):
+    """3.1/3.2's squelch block: auto-inscriptions in Latin-1."""
+
+    KIND: ClassVar[str] = "squelch-3.2"
+
+
+SQUELCH_1 = Struct(Squelch1, [
+    Len("level_count", U8, ("levels",)), Field("levels", Bytes(Ref("level_count"))),
+    Len("ego_count", U16, ("egos",)), Field("egos", Bytes(Ref("ego_count"))),
+    Field("inscriptions", List(Struct(Inscription, [Field("kind_index", I16), Field("text", CStr(79, LATIN1))],
+                                      name="inscription"), Prefix(U16, "inscription_count"))),
+], name="squelch")
+
+
 # -- misc version 2 (3.3.1 on): the level feeling's squares ---------------------------------
 
 
@@ -410,7 +477,7 @@ ITEM_1 = Struct(Item1, [
     Field("dd", U8), Field("ds", U8), Field("ident", U16), Field("marked", U8), Field("origin", U8),
     Field("origin_depth", U8), Field("origin_xtra", U16), Field("flags", Bytes(OLD_FLAG_BYTES)),
     Field("known_flags", Bytes(OLD_FLAG_BYTES)), Field("held_m_idx", I16),
-    Field("inscription", CStr(NAME_MAX)),
+    Field("inscription", CStr(NAME_MAX, LATIN1)),
 ], name="object")
 
 
@@ -702,15 +769,16 @@ GHOST = Struct(Ghost, [When(ALIVE, [Field("ghost_name", CStr(faangband_world.GHO
 
 # -- the table: each release's savers, block by block ----------------------------------------
 
-_COMMON = ((character.MESSAGES, 1), (anquestria.QUESTS, 1), (anquestria.ARTIFACTS, 2),
-           (anquestria.SQUELCH, 1), (character.PLAYER_HP, 1), (character.PLAYER_SPELLS, 1),
-           (DUNGEON, 1))
+_COMMON = ((anquestria.QUESTS, 1), (anquestria.ARTIFACTS, 2), (character.PLAYER_HP, 1),
+           (character.PLAYER_SPELLS, 1), (DUNGEON, 1), (GHOST, 1))
+_TEXT_8BIT = ((MESSAGES_1, 1), (SQUELCH_1, 1), (HISTORY_1, 1))  # 3.1, 3.2
+_TEXT_UTF8 = ((character.MESSAGES, 1), (anquestria.SQUELCH, 1))  # 3.3 on
 _GAMES: dict[str, tuple[tuple[Struct, int], ...]] = {
     V31: ((RNG_31, 1), (OPTIONS_1, 1), (MONSTER_MEMORY_1, 1), (anquestria.OBJECT_MEMORY, 1),
-          (anquestria.PLAYER, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (RANDARTS_31, 1), (INVENTORY_1, 1), (STORES_1, 1),
+          (PLAYER_32, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (RANDARTS_31, 1), (INVENTORY_1, 1), (STORES_1, 1),
           (OBJECTS_1, 1), (MONSTERS_1, 1)),
     V32: ((RNG_32, 1), (OPTIONS_1, 1), (MONSTER_MEMORY_1, 1), (anquestria.OBJECT_MEMORY, 1),
-          (anquestria.PLAYER, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (INVENTORY_1, 1),
+          (PLAYER_32, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (INVENTORY_1, 1),
           (STORES_1, 1), (OBJECTS_1, 1), (MONSTERS_1, 1)),
     # 3.3.0 writes misc 1, 3.3.1 and 3.3.2 misc 2.
     V33: ((character.RNG, 1), (anquestria.OPTIONS, 2), (anquestria.MONSTER_MEMORY, 2),
@@ -726,9 +794,10 @@ _GAMES: dict[str, tuple[tuple[Struct, int], ...]] = {
 }
 
 for _game, _blocks in _GAMES.items():
-    for _struct, _version in (*_blocks, *_COMMON):
+    _text = _TEXT_8BIT if _game in (V31, V32) else _TEXT_UTF8
+    for _struct, _version in (*_blocks, *_COMMON, *_text):
         register_struct(_struct, _struct.name, _version, VANILLA, _game, exact=True)
-    register_struct(GHOST, "ghost", 1, VANILLA, _game)
-    register_layout(Layout("history", 1, VANILLA, faangband_character.History,
-                           faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write, _game,
-                           exact=True))
+    if _game not in (V31, V32):  # 3.3 on: Anquestria's history (UTF-8, no expansion word)
+        register_layout(Layout("history", 1, VANILLA, faangband_character.History,
+                               faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write,
+                               _game, exact=True))
