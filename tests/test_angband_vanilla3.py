@@ -107,6 +107,7 @@ def test_dead_character_killed_by_quitting(path: Path) -> None:
     save = _parse(path)
     sheet = block.info(save)
     assert (sheet["state"], sheet["dead"]) == ("dead", "Quitting")
+    assert "depth" not in sheet and sheet["max_depth"] == 0  # the game writes no level once dead
     # The game writes no level for a dead character: its dungeon, objects and monsters are empty.
     for name in ("dungeon", "objects", "monsters"):
         assert getattr(_named(save, name), "present") is False

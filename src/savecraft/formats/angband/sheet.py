@@ -62,7 +62,7 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
                   for i, name in enumerate(getattr(p, "STAT_NAMES", STAT_NAMES)[:len(p.stat_cur)])},
     })
     dungeon = save.dungeon
-    if dungeon is not None:
+    if dungeon is not None and getattr(dungeon, "present", True):  # 3.x: no level once dead
         out["depth"] = dungeon.depth
     if getattr(p, "max_depth", None) is not None:  # FAangband keeps stages, no maximum depth
         out["max_depth"] = p.max_depth  # type: ignore[union-attr]
