@@ -278,23 +278,41 @@ def test_too_many_object_flags_is_the_3_5_loader_refusal() -> None:
     assert {"inventory", "stores", "monsters"} <= set(raw)  # sized by it: raw too
 
 
-@pytest.mark.parametrize("path", [BRIN, TARN], ids=lambda p: p.name)
-def test_edit_gold_and_quantity(path: Path) -> None:
+@pytest.mark.parametrize("path", [KETH, BRIN, MIRA, OLWEN, TARN], ids=lambda p: p.name)
+def test_edit_gold_quantity_and_inscription(path: Path) -> None:
     data = path.read_bytes()
-    result = edit.edit_bytes(data, {"player.au": 123456, "blocks[name=inventory].items[1].quantity": 5})
-    assert api.validate(result.data).ok and len(result.data) == len(data)
+    result = edit.edit_bytes(data, {"player.au": 123456, "blocks[name=inventory].items[1].quantity": 5,
+                                    "blocks[name=inventory].items[0].note": "@r1"})
+    # the inscription adds 3 bytes to the inventory block: its size is recomputed
+    assert api.validate(result.data).ok and len(result.data) in (len(data), len(data) + 4)
     changes = {(c.path, c.old, c.new) for c in diff.diff_bytes(data, result.data).changes}
     assert ("player.au", api.parse(data).player.au, 123456) in changes  # type: ignore[union-attr]
     again = block.parse(result.data, Report(strict=True))
     assert again.player is not None and again.player.au == 123456
     inv = _named(again, "inventory")
-    assert getattr(inv, "items")[1].quantity == 5
+    assert getattr(inv, "items")[1].quantity == 5 and getattr(inv, "items")[0].note == "@r1"
 
 
 def test_level_above_50_is_refused_as_the_loader_does() -> None:
     with pytest.raises(Exception) as err:
         edit.edit_bytes(TARN.read_bytes(), {"player.lev": 51})
     assert "Invalid player level" in str(err.value) or "1 to 50" in str(err.value)
+
+
+# -- the other games of the variant id are read as before -----------------------------------
+
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "angband-block-variants"
+
+
+@pytest.mark.parametrize(("name", "game"), [
+    ("anquestria-3.2_PLAYER.sav", "Anquestria (Angband 3.x)"), ("vanilla-4.0.1_Mage.sav", "Vanilla 4.0"),
+    ("vanilla-4.2_Aduial.sav", "Vanilla 4.2")])
+def test_other_vnla_samples_keep_their_game(name: str, game: str) -> None:
+    path = SAMPLES / name
+    if not path.exists():
+        pytest.skip(f"the real samples are not at {SAMPLES}")
+    save = block.parse(path.read_bytes(), Report(strict=True))
+    assert save.game == game and not [b for b in save.blocks if isinstance(b, RawBlock)]
 
 
 # -- as users run it ------------------------------------------------------------------------

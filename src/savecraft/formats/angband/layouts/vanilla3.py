@@ -503,20 +503,36 @@ ITEM_6 = _item(Item5, Ctx("pval_bytes", "object memory"), Ctx("of_size", "object
                Ctx("pval_flag_bytes", "object memory"), True)
 
 
+class _HeldNote:
+    """``note``: the inscription of the object an inventory entry holds (``quantity`` is
+    :class:`HeldQuantity`'s), so the common edit paths reach it as in every game."""
+
+    __slots__ = ()
+    item: Item1 | Item4
+
+    @property
+    def note(self) -> str:
+        return self.item.inscription
+
+    @note.setter
+    def note(self, value: str) -> None:
+        self.item.inscription = value
+
+
 @dataclass(slots=True)
-class InventoryItem1(HeldQuantity):
+class InventoryItem1(HeldQuantity, _HeldNote):
     slot: int = 0
     item: Item1 = field(default_factory=Item1)
 
 
 @dataclass(slots=True)
-class InventoryItem4(HeldQuantity):
+class InventoryItem4(HeldQuantity, _HeldNote):
     slot: int = 0
     item: Item4 = field(default_factory=Item4)
 
 
 @dataclass(slots=True)
-class InventoryItem5(HeldQuantity):
+class InventoryItem5(HeldQuantity, _HeldNote):
     slot: int = 0
     item: Item5 = field(default_factory=Item5)
 
