@@ -225,6 +225,19 @@ def test_3_2_text_is_latin_1() -> None:
     assert block.build(jsonmap.loads(jsonmap.dumps(save))) == data
 
 
+def test_a_message_longer_than_the_loaders_buffer_is_the_games() -> None:
+    """rd_messages cuts a message to its 128-byte buffer; wr_messages writes it whole: the file
+    loads, so the block decodes (and rebuilds byte for byte)."""
+    data = TARN.read_bytes()
+    long = b"The " + b"very " * 40 + b"long message."
+    body = (1).to_bytes(2, "little") + long + b"\0" + (0).to_bytes(2, "little")
+    spliced = replace_block(data, "messages", body)
+    save = block.parse(spliced, Report(strict=True))
+    messages = _named(save, "messages")
+    assert isinstance(messages, v3.Messages3) and messages.messages[0].text == long.decode()
+    assert block.build(save) == spliced
+
+
 # -- which release wrote the file ------------------------------------------------------------
 
 

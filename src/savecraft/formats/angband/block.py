@@ -185,7 +185,7 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla3.Stores1", "vanilla3.Stores4", "vanilla3.Stores5", "vanilla3.Stores6",
     "vanilla3.Objects1", "vanilla3.Objects4", "vanilla3.Objects5", "vanilla3.Objects6",
     "vanilla3.Dungeon", "vanilla3.Monsters1", "vanilla3.Monsters6", "vanilla3.Monsters7",
-    "vanilla3.Ghost", "vanilla3.Player32", "vanilla3.Messages1", "vanilla3.History1",
+    "vanilla3.Ghost", "vanilla3.Player32", "vanilla3.Messages1", "vanilla3.Messages3", "vanilla3.History1",
     "vanilla3.Squelch1"
 ]
 

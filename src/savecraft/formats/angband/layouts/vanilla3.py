@@ -306,8 +306,20 @@ class Messages1(character.Messages):
     KIND: ClassVar[str] = "messages-3.2"
 
 
+@dataclass(slots=True)
+class Messages3(character.Messages):
+    """The last messages (at most 80), oldest first, in 3.3 on's UTF-8."""
+
+    KIND: ClassVar[str] = "messages-3.3"
+
+
+# rd_messages reads each into a 128-byte buffer and cuts a longer one (the writer stores the
+# message whole): a longer message is the game's, so no limit here.
 MESSAGES_1 = Struct(Messages1, [Field("messages", List(
-    Struct(character.Message, [Field("text", CStr(NAME_MAX, LATIN1)), Field("type", U16)], name="message"),
+    Struct(character.Message, [Field("text", CStr(None, LATIN1)), Field("type", U16)], name="message"),
+    Prefix(I16, "count")))], name="messages")
+MESSAGES_3 = Struct(Messages3, [Field("messages", List(
+    Struct(character.Message, [Field("text", CStr()), Field("type", U16)], name="message"),
     Prefix(I16, "count")))], name="messages")
 
 
@@ -788,7 +800,7 @@ GHOST = Struct(Ghost, [When(ALIVE, [Field("ghost_name", CStr(faangband_world.GHO
 _COMMON = ((anquestria.QUESTS, 1), (anquestria.ARTIFACTS, 2), (character.PLAYER_HP, 1),
            (character.PLAYER_SPELLS, 1), (DUNGEON, 1), (GHOST, 1))
 _TEXT_8BIT = ((MESSAGES_1, 1), (SQUELCH_1, 1), (HISTORY_1, 1))  # 3.1, 3.2
-_TEXT_UTF8 = ((character.MESSAGES, 1), (anquestria.SQUELCH, 1))  # 3.3 on
+_TEXT_UTF8 = ((MESSAGES_3, 1), (anquestria.SQUELCH, 1))  # 3.3 on
 _GAMES: dict[str, tuple[tuple[Struct, int], ...]] = {
     V31: ((RNG_31, 1), (OPTIONS_1, 1), (MONSTER_MEMORY_1, 1), (anquestria.OBJECT_MEMORY, 1),
           (PLAYER_32, 2), (anquestria.MISC, 1), (RANDARTS_32, 1), (RANDARTS_31, 1), (INVENTORY_1, 1), (STORES_1, 1),
