@@ -306,6 +306,15 @@ def test_edit_gold_quantity_and_inscription(path: Path) -> None:
     assert getattr(inv, "items")[1].quantity == 5 and getattr(inv, "items")[0].note == "@r1"
 
 
+def test_3_5_menu_line_follows_a_level_and_name_edit() -> None:
+    """wr_description writes "NAME, L<lev> RACE CLASS, at DL<depth>" from the player: an edit of
+    the level or name shows in the savefile menu line."""
+    result = edit.edit_bytes(TARN.read_bytes(), {"player.lev": 5, "player.full_name": "Tarnish"})
+    save = api.parse(result.data)
+    assert isinstance(save, BlockSave) and save.description is not None
+    assert save.description.line == "Tarnish, L5 Dwarf Priest, at DL0"
+
+
 def test_level_above_50_is_refused_as_the_loader_does() -> None:
     with pytest.raises(Exception) as err:
         edit.edit_bytes(TARN.read_bytes(), {"player.lev": 51})
@@ -344,3 +353,14 @@ def test_info_command_on_the_game_written_files(path: Path, lines: list[str]) ->
     checked = subprocess.run([sys.executable, "-m", "savecraft", "validate", str(path)],
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize("path", [KETH, MIRA_DEAD, OLWEN], ids=lambda p: p.name)
+def test_dump_then_build_command_gives_the_same_bytes(path: Path, tmp_path: Path) -> None:
+    dumped = tmp_path / "save.json"
+    subprocess.run([sys.executable, "-m", "savecraft", "dump", str(path), "-o", str(dumped), "-q"],
+                   check=True, capture_output=True)
+    out = tmp_path / "rebuilt.sav"
+    subprocess.run([sys.executable, "-m", "savecraft", "build", str(dumped), "-o", str(out), "-q"],
+                   check=True, capture_output=True)
+    assert out.read_bytes() == path.read_bytes()
