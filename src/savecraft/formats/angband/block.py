@@ -231,7 +231,7 @@ class BlockSave:
                          | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
-                or self._find_in(anquestria, "Player"))
+                or self._find_in(anquestria, "Player") or self._find_in(vanilla3, "Player35"))
 
     @property
     def header(self) -> pwmangband.Header | None:

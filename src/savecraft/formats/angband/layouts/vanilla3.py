@@ -70,7 +70,7 @@ from . import register_struct
 from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
-from .records import HeldQuantity, Quantity
+from .records import Experience, HeldQuantity, Quantity
 from .vanilla40 import MONSTER_HEAD
 
 VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
@@ -243,19 +243,59 @@ OBJECT_MEMORY_2 = Struct(ObjectMemory2, [
 
 
 @dataclass(slots=True)
-class Player35(anquestria.Player):
-    """3.5's player block (``rd_player_3``): the number of stats is stored (5: no charisma);
-    where 3.2 kept the social class, 3.5 stores zeros, ``unignoring`` and ``deep_descent``."""
+class Player35(Experience, BlockModel):
+    """3.5's player block (``rd_player_3``): race and class by index, the number of stats
+    stored (5: charisma is gone); where 3.2 kept the social class, 3.5 stores zeros,
+    ``unignoring`` and ``deep_descent``."""
 
     KIND: ClassVar[str] = "player-3.5"
     STAT_NAMES: ClassVar[tuple[str, ...]] = character.STAT_NAMES
+    full_name: str = ""
+    died_from: str = ""
+    history: str = ""
+    prace: int = 0
+    pclass: int = 0
+    psex: int = 0
+    name_suffix: int = 0
+    hitdie: int = 0
+    expfact: int = 0
+    age: int = 0
+    height: int = 0
+    weight: int = 0
     stat_max: list[int] = field(default_factory=lambda: [0] * 5)
     stat_cur: list[int] = field(default_factory=lambda: [0] * 5)
     stat_birth: list[int] = field(default_factory=lambda: [0] * 5)
+    height_birth: int = 0
+    weight_birth: int = 0
     unused_birth_sc: bytes = b"\0\0"
+    au_birth: int = 0
+    unused_birth: bytes = b"\0" * 4
+    au: int = 0
+    max_exp: int = 0
+    exp: int = 0
+    exp_frac: int = 0
+    lev: int = 1
+    mhp: int = 0
+    chp: int = 0
+    chp_frac: int = 0
+    msp: int = 0
+    csp: int = 0
+    csp_frac: int = 0
+    max_lev: int = 1
+    max_depth: int = 0
     unused_more: bytes = b"\0" * 9
     unignoring: int = 0
     deep_descent: int = 0
+    food: int = 0
+    energy: int = 0
+    word_recall: int = 0
+    see_infra: int = 0
+    confusing: int = 0
+    searching: int = 0
+    timed: list[int] = field(default_factory=list)
+    total_energy: int = 0
+    resting_turn: int = 0
+    future: bytes = b"\0" * 32
 
 
 _LEVEL = Field("lev", I16, check=Range(1, character.MAX_LEVEL,
