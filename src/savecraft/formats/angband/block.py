@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         knowledge,
         pwmangband,
         pwmangband_world,
+        vanilla3,
         vanilla40,
         vanilla41,
         world,
@@ -79,10 +80,10 @@ if TYPE_CHECKING:
     )
 else:
     (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla40, vanilla41, world, xygos) = (
+     pwmangband_world, vanilla3, vanilla40, vanilla41, world, xygos) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
-                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "vanilla41",
-                                 "world", "xygos"))
+                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla3", "vanilla40",
+                                 "vanilla41", "world", "xygos"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -184,6 +185,15 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla41.Options", "vanilla41.MonsterMemory", "vanilla41.Player", "vanilla41.Monsters",
     "vanilla41.Chunks", "xygos.World", "xygos.Quests", "xygos.Player", "xygos.PlayerHp", "xygos.Gear",
     "xygos.Stores", "xygos.Dungeon", "xygos.Objects", "xygos.Monsters", "xygos.Chunks",
+    "vanilla3.Rng31", "vanilla3.Rng32", "vanilla3.Options1", "vanilla3.MonsterMemory1",
+    "vanilla3.MonsterMemory3", "vanilla3.ObjectMemory2", "vanilla3.Player35",
+    "vanilla3.Misc2", "vanilla3.Randarts1", "vanilla3.Randarts31", "vanilla3.Randarts3",
+    "vanilla3.Inventory1", "vanilla3.Inventory4", "vanilla3.Inventory5", "vanilla3.Inventory6",
+    "vanilla3.Stores1", "vanilla3.Stores4", "vanilla3.Stores5", "vanilla3.Stores6",
+    "vanilla3.Objects1", "vanilla3.Objects4", "vanilla3.Objects5", "vanilla3.Objects6",
+    "vanilla3.Dungeon", "vanilla3.Monsters1", "vanilla3.Monsters6", "vanilla3.Monsters7",
+    "vanilla3.Ghost", "vanilla3.Player32", "vanilla3.Messages1", "vanilla3.Messages3", "vanilla3.History1",
+    "vanilla3.Squelch1",
 ]
 
 

@@ -114,19 +114,30 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
     # No player block (a file cut short before it): the blocks before the cut decide, below.
-    for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
-        if named is not None and layout.game != named:
-            continue
-        games.append(layout.game)
-        ok, model = _trial(data, layout, anchor, Context()) if anchor is not None else (False, None)
-        if ok:
+    anchors = [lay for lay in (layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ())
+               if named is None or lay.game == named]
+    games += [lay.game for lay in anchors]
+    # Block versions first, as a loader decides (no reader for a block: "can't be read"): the
+    # player layouts of the games with a layout for every block of the file are read first,
+    # and another game's only when none of them reads it.
+    full = _covering(variant, found) if len(anchors) > 1 else set(games)
+    covering = [lay for lay in anchors if lay.game in full]
+    for pool in (covering, [lay for lay in anchors if lay not in covering]):
+        readers = [lay.game for lay in pool if anchor is not None and _reads(data, lay, anchor, Context())]
+        if readers and anchor is not None:
+            game, why = _among(data, variant, found, readers)
+            if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
+                why = (f"; of the {len(anchors)} games with a layout for this player block, only {game} "
+                       "has one for every block name and version in the file")
             # A game whose releases write the same blocks says which release the block fits.
+            chosen = next(lay for lay in pool if lay.game == game)
+            model = _trial(data, chosen, anchor, Context())[1]
             reason = getattr(model, "release_reason", None)
             detail = reason() if callable(reason) else ""
-            said.append(f"its player block reads exactly with the {layout.game} layout"
-                        + (f" (and the {named} savefile magic says so)" if named else "")
+            said.append(f"its player block reads exactly with the {game} layout"
+                        + (f" (and the {named} savefile magic says so)" if named else "") + why
                         + (f"; {detail}" if detail else ""))
-            return layout.game
+            return game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
     if named is not None:
@@ -162,6 +173,38 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                      "no layout reads its player block") + f", and {best}'s layouts read "
                     f"{best_read} of the {best_known} blocks they have a layout for")
     return best
+
+
+def _covering(variant: str, found: list[Found]) -> set[str]:
+    """The games with a layout for every block name and version in the file."""
+    games: set[str] | None = None
+    for key in {(f.name, f.version) for f in found}:
+        mine = {lay.game for lay in layouts_for(variant, *key)}
+        games = mine if games is None else games & mine
+        if not games:
+            break
+    return games or set()
+
+
+def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) -> tuple[str, str]:
+    """Which of the games whose player layout reads the player block wrote the file, and why
+    (nothing to say for one). Where several do, all with a layout for every block name and
+    version in the file (Vanilla 3.1 and 3.2 write the same versions), trial reads: the game
+    whose layouts read the most blocks (the first, on a tie)."""
+    if len(readers) == 1:
+        return readers[0], ""
+    best, best_read = readers[0], -1
+    for game in readers:
+        ctx, read = Context(), 0
+        for f in found:
+            read += any(_reads(data, lay, f, ctx) for lay in layouts_for(variant, f.name, f.version)
+                        if lay.game == game)
+        if read > best_read:
+            best, best_read = game, read
+    others = [g for g in readers if g != best]
+    return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
+                  f"versions, and trial reads of every block settle it: {best}'s layouts read "
+                  f"{best_read} of the {len(found)} blocks")
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:

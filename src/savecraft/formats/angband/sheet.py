@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 VANILLA40_RACES = ("Human", "Half-Elf", "Elf", "Hobbit", "Gnome", "Dwarf", "Half-Orc", "Half-Troll",
                    "Dunadan", "High-Elf", "Kobold")
 VANILLA40_CLASSES = ("Warrior", "Mage", "Priest", "Rogue", "Ranger", "Paladin")
+# 3.1.1 to 3.5.1 have the same races and classes in the same order (lib/edit/p_race.txt, p_class.txt).
+INDEXED_GAMES = ("Vanilla 4.0", "Vanilla 3.1", "Vanilla 3.2", "Vanilla 3.3", "Vanilla 3.4", "Vanilla 3.5")
 # The loader's own words for its checks, which a validate error quotes.
 LOADER_LEVEL = "load.c rd_player: 'Invalid player level' (1 to PY_MAX_LEVEL)"
 
@@ -42,7 +44,7 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if who is not None:
         out.update({"name": who.full_name, "race": who.race, "class": who.character_class})
-    elif save.game == "Vanilla 4.0" and hasattr(p, "prace"):  # race, class by index
+    elif save.game in INDEXED_GAMES and hasattr(p, "prace"):  # race, class by index
         out.update({"name": getattr(p, "full_name", ""),
                     "race": _by_index(VANILLA40_RACES, p.prace),
                     "class": _by_index(VANILLA40_CLASSES, getattr(p, "pclass", -1))})
@@ -63,7 +65,7 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
                   for i, name in enumerate(getattr(p, "STAT_NAMES", STAT_NAMES)[:len(p.stat_cur)])},
     })
     dungeon = save.dungeon
-    if dungeon is not None:
+    if dungeon is not None and getattr(dungeon, "present", True):  # 3.x: no level once dead
         out["depth"] = dungeon.depth
     if getattr(p, "max_depth", None) is not None:  # FAangband keeps stages, no maximum depth
         out["max_depth"] = getattr(p, "max_depth")
