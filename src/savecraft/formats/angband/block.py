@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from .layouts import (
         anquestria,
         faangband,
+        faangband2,
         faangband_character,
         faangband_world,
         knowledge,
@@ -78,6 +79,7 @@ else:
      pwmangband_world, vanilla40, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
+    faangband2 = _LazyModule("faangband2")
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -175,7 +177,10 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
     "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
-    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters"
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
+    "faangband2.Quests", "faangband2.Player", "faangband2.Misc", "faangband2.Gear",
+    "faangband2.Stores", "faangband2.Dungeon", "faangband2.Objects", "faangband2.Monsters",
+    "faangband2.Chunks",
 ]
 
 
@@ -218,7 +223,7 @@ class BlockSave:
                          | vanilla40.Player | anquestria.Player | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
-                or self._find_in(anquestria, "Player"))
+                or self._find_in(anquestria, "Player") or self._find_in(faangband2, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -231,11 +236,12 @@ class BlockSave:
 
     @property
     def gear(self) -> world.Gear | None:
-        return self._find_in(world, "Gear")  # type: ignore[no-any-return]
+        return self._find_in(world, "Gear") or self._find_in(faangband2, "Gear")  # type: ignore[no-any-return]
 
     @property
     def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
-        return self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+        return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
+                or self._find_in(faangband2, "Dungeon"))
 
     @property
     def history(self) -> character.History | None:

@@ -37,7 +37,9 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     p = save.player
     if p is None:
         return {}
-    who: Any = p if isinstance(p, Player) else save.header
+    # Race and class by name in the player block: Vanilla 4.2's and the games built on it.
+    named = isinstance(p, Player) or isinstance(getattr(p, "character_class", None), str)
+    who: Any = p if named else save.header
     out: dict[str, Any] = {}
     if who is not None:
         out.update({"name": who.full_name, "race": who.race, "class": who.character_class})
@@ -69,7 +71,7 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         out["turns"] = misc.turn
     out.update(_state(misc, p))
     gear = save.gear
-    if gear is not None and isinstance(p, Player):
+    if gear is not None and named and hasattr(p, "body"):
         slots = p.body
         worn = sorted((g for g in gear.items if g.slot < len(slots)), key=lambda g: g.slot)
         out["equipment"] = [f"{slots[g.slot].name}: {g.name}" for g in worn]
