@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         faangband_character,
         faangband_world,
         knowledge,
+        narsil,
         pwmangband,
         pwmangband_world,
         vanilla40,
@@ -79,7 +80,7 @@ else:
      pwmangband_world, vanilla40, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
-    faangband2 = _LazyModule("faangband2")
+    faangband2, narsil = _LazyModule("faangband2"), _LazyModule("narsil")
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -180,7 +181,9 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
     "faangband2.Quests", "faangband2.Player", "faangband2.Misc", "faangband2.Gear",
     "faangband2.Stores", "faangband2.Dungeon", "faangband2.Objects", "faangband2.Monsters",
-    "faangband2.Chunks",
+    "faangband2.Chunks", "narsil.MonsterMemory", "narsil.ObjectMemory", "narsil.Ignore", "narsil.Player",
+    "narsil.Misc", "narsil.Gear", "narsil.Dungeon", "narsil.Objects", "narsil.Monsters", "narsil.Traps",
+    "narsil.History", "narsil.MonsterGroups",
 ]
 
 
@@ -223,7 +226,8 @@ class BlockSave:
                          | vanilla40.Player | anquestria.Player | None):
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
-                or self._find_in(anquestria, "Player") or self._find_in(faangband2, "Player"))
+                or self._find_in(anquestria, "Player") or self._find_in(faangband2, "Player")
+                or self._find_in(narsil, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -236,12 +240,13 @@ class BlockSave:
 
     @property
     def gear(self) -> world.Gear | None:
-        return self._find_in(world, "Gear") or self._find_in(faangband2, "Gear")  # type: ignore[no-any-return]
+        return (self._find_in(world, "Gear") or self._find_in(faangband2, "Gear")  # type: ignore[no-any-return]
+                or self._find_in(narsil, "Gear"))
 
     @property
     def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
         return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
-                or self._find_in(faangband2, "Dungeon"))
+                or self._find_in(faangband2, "Dungeon") or self._find_in(narsil, "Dungeon"))
 
     @property
     def history(self) -> character.History | None:
