@@ -64,6 +64,7 @@ class _LazyModule:
 if TYPE_CHECKING:
     from .layouts import (
         anquestria,
+        beleriand,
         faangband,
         faangband2,
         faangband_character,
@@ -80,7 +81,7 @@ else:
      pwmangband_world, vanilla40, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
-    faangband2, narsil = _LazyModule("faangband2"), _LazyModule("narsil")
+    faangband2, narsil, beleriand = (_LazyModule(n) for n in ("faangband2", "narsil", "beleriand"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -183,7 +184,8 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "faangband2.Stores", "faangband2.Dungeon", "faangband2.Objects", "faangband2.Monsters",
     "faangband2.Chunks", "narsil.MonsterMemory", "narsil.ObjectMemory", "narsil.Ignore", "narsil.Player",
     "narsil.Misc", "narsil.Gear", "narsil.Dungeon", "narsil.Objects", "narsil.Monsters", "narsil.Traps",
-    "narsil.History", "narsil.MonsterGroups",
+    "narsil.History", "narsil.MonsterGroups", "beleriand.MonsterMemory", "beleriand.Player",
+    "beleriand.Gear", "beleriand.Objects", "beleriand.Chunks", "beleriand.Monsters", "beleriand.Locations",
 ]
 
 
@@ -227,7 +229,7 @@ class BlockSave:
         return (self._find(character.Player) or self._find_in(pwmangband, "Player")
                 or self._find_in(faangband_character, "Player") or self._find_in(vanilla40, "Player")
                 or self._find_in(anquestria, "Player") or self._find_in(faangband2, "Player")
-                or self._find_in(narsil, "Player"))
+                or self._find_in(narsil, "Player") or self._find_in(beleriand, "Player"))
 
     @property
     def header(self) -> pwmangband.Header | None:
@@ -241,7 +243,7 @@ class BlockSave:
     @property
     def gear(self) -> world.Gear | None:
         return (self._find_in(world, "Gear") or self._find_in(faangband2, "Gear")  # type: ignore[no-any-return]
-                or self._find_in(narsil, "Gear"))
+                or self._find_in(narsil, "Gear") or self._find_in(beleriand, "Gear"))
 
     @property
     def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:

@@ -3,7 +3,7 @@
 The game that wrote a file is not named in it (Vanilla 4.0 and 4.2 both say
 ``VNLA`` and version 1 for most blocks), so it is recognised: the first game
 in the layout table whose "player" layout reads the file's player block
-exactly is the file's game (or, when that block is damaged or its game has
+exactly (with what the blocks before it say, where it needs that) is the file's game (or, when that block is damaged or its game has
 no player layout, the game whose layouts read the most blocks, all of its
 blocks but at most one), and only that game's layouts are used. A block
 that game has no layout for, or that its layout does not read exactly
@@ -118,7 +118,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         if named is not None and layout.game != named:
             continue
         games.append(layout.game)
-        if anchor is not None and _reads(data, layout, anchor, Context()):
+        if anchor is not None and _anchor_reads(data, variant, found, anchor, layout):
             said.append(f"its player block reads exactly with the {layout.game} layout"
                         + (f" (and the {named} savefile magic says so)" if named else ""))
             return layout.game
@@ -161,6 +161,31 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
     return _trial(data, layout, f, ctx)[0]
+
+
+def _anchor_reads(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout) -> bool:
+    """Whether ``layout`` reads the player block; a player layout that needs a size an earlier
+    block stores (Beleriand's languages, sized by its monster memory block) gets the context
+    its own game's layouts of the blocks before it set."""
+    with not_recording():
+        r = Reader(data, anchor.data_start, anchor.data_start + anchor.size)
+        try:
+            layout.decode(r, Context())
+            return r.at_end()
+        except NotCanonical:
+            return False
+        except LayoutError:
+            pass  # a value an earlier block stores: read those first
+        except FormatError:
+            return False
+    ctx = Context()
+    for f in found:
+        if f is anchor:
+            break
+        for lay in layouts_for(variant, f.name, f.version):
+            if lay.game == layout.game and _reads(data, lay, f, ctx):
+                break
+    return _reads(data, layout, anchor, ctx)
 
 
 def _trial(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[bool, Any]:
