@@ -27,7 +27,7 @@ from savecraft.formats.angband.layouts import faangband2 as fa2
 from .angband_support import block_span, blocks_of
 
 BUILT = Path(__file__).parent / "data" / "angband-built" / "faangband-2.0.1"
-ALIVE, DEAD = BUILT / "FaelinRoot.sav", BUILT / "FaelinRoot-dead.sav"
+ALIVE, DEAD, TRAVELLED = (BUILT / n for n in ("FaelinRoot.sav", "FaelinRoot-dead.sav", "Beren.sav"))
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 VANILLA42 = [SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav",
              SAMPLES / "angband-block-more" / "angband_4.2.1_Maxwell-ada4e7b-dead.sav",
@@ -36,7 +36,7 @@ real = pytest.mark.skipif(not all(p.exists() for p in VANILLA42),
                           reason=f"the real Vanilla 4.2 samples are not at {SAMPLES}")
 
 
-@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+@pytest.mark.parametrize("path", [ALIVE, DEAD, TRAVELLED], ids=["alive", "dead", "travelled"])
 def test_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
     data = path.read_bytes()
     report = Report()
@@ -94,6 +94,18 @@ def test_the_dead_character() -> None:
     assert chunks.chunks is None
 
 
+def test_a_character_out_of_town_keeps_the_town_as_a_chunk() -> None:
+    save = api.load(TRAVELLED)
+    p = save.player
+    assert isinstance(p, fa2.Player)
+    assert (p.full_name, p.race, p.character_class, p.lev) == ("Beren", "Adan", "Warrior", 4)
+    assert (p.exp, p.max_exp, p.au, p.chp, p.mhp, p.csp, p.msp) == (45, 45, 47, 46, 46, 0, 0)
+    assert p.stat_cur == [17, 10, 10, 17, 14] and p.max_depth == 20  # Max Depth 1000' (L20)
+    assert save.dungeon is not None and save.dungeon.depth == 20  # Talath Dirnen 20
+    chunks = next(b for b in save.blocks if isinstance(b, fa2.Chunks))
+    assert chunks.chunks is not None and [c.level.name for c in chunks.chunks] == ["Ephel Brandir Town"]
+
+
 def test_stores_are_every_town_of_the_map() -> None:
     save = api.load(ALIVE)
     stores = next(b for b in save.blocks if isinstance(b, fa2.Stores))
@@ -114,7 +126,7 @@ def _reads_player(data: bytes, game: str) -> bool:
     return r.at_end()
 
 
-@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+@pytest.mark.parametrize("path", [ALIVE, DEAD, TRAVELLED], ids=["alive", "dead", "travelled"])
 def test_vanilla_42_player_layout_does_not_read_faangband2(path: Path) -> None:
     data = path.read_bytes()
     assert _reads_player(data, fa2.GAME)
