@@ -24,11 +24,12 @@ from savecraft.formats.angband.layouts import Context, LayoutError, beleriand, l
 from .angband_support import block_span, blocks_of
 
 BUILT = Path(__file__).parent / "data" / "angband-built"
-ALIVE, RETIRED = (BUILT / "beleriand-0.1.0alpha" / n for n in ("Hurin.sav", "Hurin-retired.sav"))
+ALIVE, RETIRED, WANDERER = (BUILT / "beleriand-0.1.0alpha" / n
+                            for n in ("Hurin.sav", "Hurin-retired.sav", "Wanderer.sav"))
 NARSIL = [BUILT / "narsil-1.4.0" / n for n in ("Nerdanel.sav", "Nerdanel-retired.sav")]
 
 
-@pytest.mark.parametrize("path", [ALIVE, RETIRED], ids=["alive", "retired"])
+@pytest.mark.parametrize("path", [ALIVE, RETIRED, WANDERER], ids=["alive", "retired", "wanderer"])
 def test_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
     data = path.read_bytes()
     report = Report()
@@ -63,6 +64,22 @@ def test_the_character_as_the_game_showed_it() -> None:
     assert locations.locations  # the surface location the character stands on
     chunks = next(b for b in save.blocks if isinstance(b, beleriand.Chunks))
     assert chunks.chunks is not None
+
+
+def test_chunks_kept_in_memory() -> None:
+    save = api.load(WANDERER)
+    p = save.player
+    assert isinstance(p, beleriand.Player)
+    assert (p.full_name, p.race, p.house, p.sex, p.age, p.height, p.weight) == \
+        ("Wanderer", "Avari", "Houseless", "Male", 2213, 71, 156)  # 5'11"
+    assert p.stat_base == [-1, 1, 1, 1] and (p.new_exp, p.exp, p.turn, p.chp, p.mhp) == (5000, 5000, 97, 24, 24)
+    chunks = next(b for b in save.blocks if isinstance(b, beleriand.Chunks))
+    assert chunks.chunks is not None and len(chunks.chunks) == 12
+    kept = [r.chunk for r in chunks.chunks if r.chunk is not None]
+    assert len(kept) == 3
+    for c in kept:  # each kept level is stored with the player's map of it, the same size
+        assert (c.height, c.width) == (c.cave.height, c.cave.width) == (c.known_cave.height, c.known_cave.width)
+        assert len(c.feat_count) == beleriand.FEAT_MAX + 1
 
 
 def test_the_retired_character() -> None:
