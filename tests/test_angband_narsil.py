@@ -18,12 +18,14 @@ from savecraft import api, diff, edit
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from savecraft.formats.angband.layouts import narsil
+from savecraft.formats.angband.layouts import narsil, narsil13
 
 from .angband_support import blocks_of
 
 BUILT = Path(__file__).parent / "data" / "angband-built" / "narsil-1.4.0"
 ALIVE, RETIRED = BUILT / "Nerdanel.sav", BUILT / "Nerdanel-retired.sav"
+BUILT13 = BUILT.parent / "narsil-1.3.1"
+ALIVE13, RETIRED13 = BUILT13 / "Telchar.sav", BUILT13 / "Telchar-retired.sav"
 
 
 @pytest.mark.parametrize("path", [ALIVE, RETIRED], ids=["alive", "retired"])
@@ -32,7 +34,7 @@ def test_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
     report = Report()
     save = block.parse(data, report, verify=True)  # re-encodes every block and compares
     assert save.variant == "USIL" and save.game == narsil.GAME
-    assert "NarSil 1.4 layout" in save.game_reason
+    assert save.game_reason.endswith("NarSil 1.4's layouts read 16 of the 16 blocks they have a layout for")
     assert [b for b in save.blocks if isinstance(b, RawBlock)] == []
     assert [name for _, name, _, _, _ in blocks_of(data)] == [block.block_name(b) for b in save.blocks]
     assert block.block_name(save.blocks[-1]) == "monster groups"
@@ -112,3 +114,47 @@ def test_info_and_validate_from_the_command_line() -> None:
     ok = subprocess.run([sys.executable, "-m", "savecraft", "validate", str(ALIVE), str(RETIRED)],
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
+
+
+# -- NarSil 1.3.1: the same player block, other blocks laid out otherwise -----------------------
+
+
+@pytest.mark.parametrize("path", [ALIVE13, RETIRED13], ids=["alive", "retired"])
+def test_1_3_1_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
+    data = path.read_bytes()
+    report = Report()
+    save = block.parse(data, report, verify=True)
+    assert save.game == narsil13.GAME
+    assert save.game_reason == ("its player block reads exactly with the layout NarSil 1.4 and NarSil 1.3.1 "
+                                "share, and NarSil 1.3.1's layouts read 16 of the 16 blocks they have a "
+                                "layout for")
+    assert [b for b in save.blocks if isinstance(b, RawBlock)] == []
+    assert api.build(save) == data
+    assert api.validate(data).ok
+    assert not report.problems
+
+
+def test_1_3_1_the_character_as_the_game_showed_it() -> None:
+    save = api.load(ALIVE13)
+    p = save.player
+    assert isinstance(p, narsil.Player)  # the player block is 1.4's
+    assert (p.full_name, p.sex, p.race, p.house) == ("Telchar", "Male", "Naugrim", "House of Nogrod")
+    assert (p.age, p.height, p.weight) == (66, 52, 147)  # 4'4"
+    assert p.stat_base == [0, 0, 3, 1]
+    assert (p.new_exp, p.exp, p.turn, p.chp, p.mhp, p.csp, p.msp) == (5000, 5000, 2, 34, 34, 24, 24)
+    gear = save.gear
+    assert isinstance(gear, narsil13.Gear)  # stored once: 1.3 keeps no known copy
+    slots = [b.name for b in p.body]
+    assert {slots[g.slot]: g.name for g in gear.items if g.slot < len(slots)} == {"light": "Wooden Torch"}
+    assert sorted(g.name for g in gear.items if g.slot >= len(slots)) == ["2 x Wooden Torch",
+                                                                          "5 x Piece of Dark Bread"]
+    dungeon = save.dungeon
+    assert isinstance(dungeon, narsil13.Dungeon) and dungeon.depth == 1 and dungeon.cave is not None
+
+
+@pytest.mark.parametrize("path", [ALIVE, RETIRED], ids=["alive", "retired"])
+def test_1_4_files_are_not_read_as_1_3_1(path: Path) -> None:
+    # the 1.3.1 layouts of the gear and misc blocks do not read a 1.4 file's
+    save = api.load(path)
+    assert save.game == narsil.GAME
+    assert not any(type(b).__module__.endswith("narsil13") for b in save.blocks)

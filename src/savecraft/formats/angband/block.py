@@ -71,6 +71,7 @@ if TYPE_CHECKING:
         faangband_world,
         knowledge,
         narsil,
+        narsil13,
         pwmangband,
         pwmangband_world,
         vanilla40,
@@ -81,7 +82,8 @@ else:
      pwmangband_world, vanilla40, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
-    faangband2, narsil, beleriand = (_LazyModule(n) for n in ("faangband2", "narsil", "beleriand"))
+    faangband2, narsil, narsil13, beleriand = (_LazyModule(n) for n in ("faangband2", "narsil", "narsil13",
+                                                                         "beleriand"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -186,6 +188,8 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "narsil.Misc", "narsil.Gear", "narsil.Dungeon", "narsil.Objects", "narsil.Monsters", "narsil.Traps",
     "narsil.History", "narsil.MonsterGroups", "beleriand.MonsterMemory", "beleriand.Player",
     "beleriand.Gear", "beleriand.Objects", "beleriand.Chunks", "beleriand.Monsters", "beleriand.Locations",
+    "narsil13.Misc", "narsil13.Gear", "narsil13.Dungeon", "narsil13.Objects", "narsil13.Monsters",
+    "narsil13.Traps",
 ]
 
 
@@ -243,12 +247,14 @@ class BlockSave:
     @property
     def gear(self) -> world.Gear | None:
         return (self._find_in(world, "Gear") or self._find_in(faangband2, "Gear")  # type: ignore[no-any-return]
-                or self._find_in(narsil, "Gear") or self._find_in(beleriand, "Gear"))
+                or self._find_in(narsil, "Gear") or self._find_in(beleriand, "Gear")
+                or self._find_in(narsil13, "Gear"))
 
     @property
     def dungeon(self) -> world.Dungeon | vanilla40.Dungeon | None:
         return (self._find_in(world, "Dungeon") or self._find_in(vanilla40, "Dungeon")  # type: ignore[no-any-return]
-                or self._find_in(faangband2, "Dungeon") or self._find_in(narsil, "Dungeon"))
+                or self._find_in(faangband2, "Dungeon") or self._find_in(narsil, "Dungeon")
+                or self._find_in(narsil13, "Dungeon"))
 
     @property
     def history(self) -> character.History | None:

@@ -113,17 +113,27 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         return None
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
+    twins = False
     # No player block (a file cut short before it): the blocks before the cut decide, below.
-    for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
+    anchors = layouts_for(variant, anchor.name, anchor.version) if anchor is not None else []
+    for layout in anchors:
         if named is not None and layout.game != named:
             continue
         games.append(layout.game)
         if anchor is not None and _anchor_reads(data, variant, found, anchor, layout):
-            said.append(f"its player block reads exactly with the {layout.game} layout"
-                        + (f" (and the {named} savefile magic says so)" if named else ""))
-            return layout.game
-    for f in found:
-        games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
+            # Two releases that lay the player block out the same (NarSil 1.3.1 and 1.4) share
+            # its layout: the other blocks tell them apart, below.
+            same = [lay.game for lay in anchors if lay.decode == layout.decode and lay.game != layout.game
+                    and (named is None or lay.game == named)]
+            if not same:
+                said.append(f"its player block reads exactly with the {layout.game} layout"
+                            + (f" (and the {named} savefile magic says so)" if named else ""))
+                return layout.game
+            games, twins = [layout.game, *same], True
+            break
+    if not twins:
+        for f in found:
+            games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
     if named is not None:
         games = [named] if named in games else []
     best, best_read, best_known, best_kept = None, 0, 0, {}
@@ -154,7 +164,8 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         trials.update(best_kept)
     if best is not None:
         said.append(("the file has no player block" if anchor is None else
-                     "no layout reads its player block") + f", and {best}'s layouts read "
+                     f"its player block reads exactly with the layout {' and '.join(games)} share"
+                     if twins else "no layout reads its player block") + f", and {best}'s layouts read "
                     f"{best_read} of the {best_known} blocks they have a layout for")
     return best
 
