@@ -639,4 +639,6 @@ CHUNKS = Struct(Chunks, [
 
 for _struct in (QUESTS, PLAYER, MISC, GEAR, DUNGEON, OBJECTS, MONSTERS, CHUNKS):
     register_struct(_struct, _struct.name, 1, VANILLA, GAME)
-register_layout(Layout("stores", 1, VANILLA, Stores, _read_stores, _write_stores, GAME))
+# Exact by construction: every store is read by an exact record description, and the count the
+# loader skips is written back as read.
+register_layout(Layout("stores", 1, VANILLA, Stores, _read_stores, _write_stores, GAME, exact=True))
