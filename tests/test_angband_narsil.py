@@ -26,6 +26,8 @@ BUILT = Path(__file__).parent / "data" / "angband-built" / "narsil-1.4.0"
 ALIVE, RETIRED = BUILT / "Nerdanel.sav", BUILT / "Nerdanel-retired.sav"
 BUILT13 = BUILT.parent / "narsil-1.3.1"
 ALIVE13, RETIRED13 = BUILT13 / "Telchar.sav", BUILT13 / "Telchar-retired.sav"
+BUILT130 = BUILT.parent / "narsil-1.3.0"
+ALIVE130, KILLED130 = BUILT130 / "Beleg.sav", BUILT130 / "Beleg-retired.sav"
 
 
 @pytest.mark.parametrize("path", [ALIVE, RETIRED], ids=["alive", "retired"])
@@ -119,15 +121,16 @@ def test_info_and_validate_from_the_command_line() -> None:
 # -- NarSil 1.3.1: the same player block, other blocks laid out otherwise -----------------------
 
 
-@pytest.mark.parametrize("path", [ALIVE13, RETIRED13], ids=["alive", "retired"])
-def test_1_3_1_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
+@pytest.mark.parametrize("path, blocks", [(ALIVE13, 16), (RETIRED13, 16), (ALIVE130, 15), (KILLED130, 15)],
+                         ids=["1.3.1-alive", "1.3.1-retired", "1.3.0-alive", "1.3.0-killed"])
+def test_1_3_every_block_decoded_valid_and_byte_exact(path: Path, blocks: int) -> None:
     data = path.read_bytes()
     report = Report()
     save = block.parse(data, report, verify=True)
-    assert save.game == narsil13.GAME
-    assert save.game_reason == ("its player block reads exactly with the layout NarSil 1.4 and NarSil 1.3.1 "
-                                "share, and NarSil 1.3.1's layouts read 16 of the 16 blocks they have a "
-                                "layout for")
+    assert save.game == narsil13.GAME == "NarSil 1.3"
+    assert save.game_reason == ("its player block reads exactly with the layout NarSil 1.4 and NarSil 1.3 "
+                                f"share, and NarSil 1.3's layouts read {blocks} of the {blocks} blocks they "
+                                "have a layout for")  # 1.3.0 writes no monster groups block
     assert [b for b in save.blocks if isinstance(b, RawBlock)] == []
     assert api.build(save) == data
     assert api.validate(data).ok
@@ -150,6 +153,21 @@ def test_1_3_1_the_character_as_the_game_showed_it() -> None:
                                                                           "5 x Piece of Dark Bread"]
     dungeon = save.dungeon
     assert isinstance(dungeon, narsil13.Dungeon) and dungeon.depth == 1 and dungeon.cave is not None
+
+
+def test_1_3_0_the_character_as_the_game_showed_it() -> None:
+    save = api.load(ALIVE130)
+    p = save.player
+    assert isinstance(p, narsil.Player)
+    assert (p.full_name, p.sex, p.race, p.house) == ("Beleg", "Male", "Sindar", "Of Doriath")
+    assert (p.age, p.height, p.weight, p.stat_base) == (696, 71, 156, [-1, 1, 2, 2])  # 5'11"
+    assert (p.new_exp, p.exp, p.turn, p.chp, p.mhp, p.csp, p.msp) == (5000, 5000, 4, 28, 28, 28, 28)
+    gear = save.gear
+    assert isinstance(gear, narsil13.Gear)
+    assert all(g.item.used == 5 for g in gear.items)  # 1.3.0's ITEM_VERSION in that byte
+    assert sorted(g.name for g in gear.items) == ["3 x Fragment of Lembas", "3 x Wooden Torch", "Wooden Torch"]
+    assert "monster groups" not in [block.block_name(b) for b in save.blocks]
+    assert api.load(KILLED130).player.died_from == "Quitting"
 
 
 @pytest.mark.parametrize("path", [ALIVE, RETIRED], ids=["alive", "retired"])

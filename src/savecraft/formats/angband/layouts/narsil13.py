@@ -1,19 +1,21 @@
-"""NarSil 1.3.1 (NickMcConnell/NarSil 1.3.1): the blocks where it differs from NarSil 1.4.
+"""NarSil 1.3.0 and 1.3.1 (NickMcConnell/NarSil): the blocks where they differ from NarSil 1.4.
 
-1.3.1 writes the same block names and versions as 1.4 (``USIL``, all version
-1) and the same player block, so the file's game is told by the other blocks
+1.3 writes the same block names and versions as 1.4 (``USIL``, all version
+1; 1.3.0 has no monster groups block) and the same player block, so the file's game is told by the other blocks
 (the game choice compares how many blocks each game's layouts read when
 several games' player layouts read the player block). From 1.3.1's
 ``load.c``/``save.c``:
 
-* the object record stores ``used`` in the byte after its 0xFFFF mark (1.4:
-  an unused byte, ``used`` after the timeout) and a ``marked`` byte after
-  ``pseudo``;
+* the object record stores ``used`` in the byte after its 0xFFFF mark (1.3.0:
+  its ``ITEM_VERSION``, 5, in the same byte; 1.4: an unused byte, ``used``
+  after the timeout) and a ``marked`` byte after ``pseudo``;
 * the gear, the level, its objects, monsters and traps are stored once: 1.3
   keeps no separate copy of what the player knows;
 * the misc block ends with the turn: no knowledge of object properties;
-* the rng block's first padding word is 1, which tells the loader to read
-  the monster groups block (1.3.1 always writes it).
+* the rng block's first padding word is 1 in 1.3.1, which tells its loader to
+  read the monster groups block (1.3.1 always writes it); 1.3.0 writes 0 and
+  no such block. Otherwise 1.3.0 and 1.3.1 write the same bytes (1.3.1's
+  ego flags add an "aware" bit), so one set of layouts reads both.
 
 Everything else is NarSil 1.4's layout, registered again for this game.
 """
@@ -52,7 +54,7 @@ from .narsil import ALIVE, END, FINISHED_CODE, MAX_ACTION
 VARIANTS = ("USIL",)  # the variant ids this module registers layouts for (see the package)
 
 USIL = frozenset({"USIL"})
-GAME = "NarSil 1.3.1"
+GAME = "NarSil 1.3"  # 1.3.0 and 1.3.1
 
 for _struct in (character.RNG, character.OPTIONS, character.MESSAGES, knowledge.ARTIFACTS,
                 narsil.MONSTER_MEMORY, narsil.OBJECT_MEMORY, narsil.IGNORE, narsil.PLAYER, narsil.HISTORY,
@@ -80,7 +82,7 @@ MISC = Struct(Misc, [
 
 @dataclass(slots=True)
 class SilItem:
-    """One object record (``rd_item`` of NarSil 1.3.1)."""
+    """One object record (``rd_item`` of NarSil 1.3; ``used`` holds 1.3.0's item version)."""
 
     used: int = 0
     oidx: int = 0
