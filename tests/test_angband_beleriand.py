@@ -138,3 +138,13 @@ def test_info_and_validate_from_the_command_line() -> None:
     ok = subprocess.run([sys.executable, "-m", "savecraft", "validate", str(ALIVE), str(RETIRED)],
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
+
+
+def test_extract_and_build_from_the_command_line(tmp_path: Path) -> None:
+    folder, out = tmp_path / "parts", tmp_path / "rebuilt.sav"
+    subprocess.run([sys.executable, "-m", "savecraft", "extract", str(WANDERER), "-o", str(folder)],
+                   capture_output=True, text=True, check=True)
+    assert not list(folder.glob("*.bin"))  # no block left raw
+    subprocess.run([sys.executable, "-m", "savecraft", "build", str(folder), "-o", str(out)],
+                   capture_output=True, text=True, check=True)
+    assert out.read_bytes() == WANDERER.read_bytes()

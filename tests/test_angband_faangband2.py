@@ -19,7 +19,7 @@ from savecraft import api, diff, edit
 from savecraft.binary import Reader
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
-from savecraft.formats.angband.block import BlockSave, RawBlock
+from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import Context, LayoutError, character, layouts_for
 from savecraft.formats.angband.layouts import faangband2 as fa2
@@ -186,3 +186,13 @@ def test_info_and_validate_from_the_command_line() -> None:
     ok = subprocess.run([sys.executable, "-m", "savecraft", "validate", str(ALIVE), str(DEAD)],
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
+
+
+def test_extract_and_build_from_the_command_line(tmp_path: Path) -> None:
+    folder, out = tmp_path / "parts", tmp_path / "rebuilt.sav"
+    subprocess.run([sys.executable, "-m", "savecraft", "extract", str(ALIVE), "-o", str(folder)],
+                   capture_output=True, text=True, check=True)
+    assert not list(folder.glob("*.bin"))  # no block left raw
+    subprocess.run([sys.executable, "-m", "savecraft", "build", str(folder), "-o", str(out)],
+                   capture_output=True, text=True, check=True)
+    assert out.read_bytes() == ALIVE.read_bytes()

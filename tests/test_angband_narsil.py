@@ -176,3 +176,13 @@ def test_1_4_files_are_not_read_as_1_3_1(path: Path) -> None:
     save = api.load(path)
     assert save.game == narsil.GAME
     assert not any(type(b).__module__.endswith("narsil13") for b in save.blocks)
+
+
+def test_extract_and_build_from_the_command_line(tmp_path: Path) -> None:
+    folder, out = tmp_path / "parts", tmp_path / "rebuilt.sav"
+    subprocess.run([sys.executable, "-m", "savecraft", "extract", str(ALIVE), "-o", str(folder)],
+                   capture_output=True, text=True, check=True)
+    assert not list(folder.glob("*.bin"))  # no block left raw
+    subprocess.run([sys.executable, "-m", "savecraft", "build", str(folder), "-o", str(out)],
+                   capture_output=True, text=True, check=True)
+    assert out.read_bytes() == ALIVE.read_bytes()
