@@ -66,10 +66,14 @@ class _LazyModule:
 if TYPE_CHECKING:
     from .layouts import (
         anquestria,
+        beleriand,
         faangband,
+        faangband2,
         faangband_character,
         faangband_world,
         knowledge,
+        narsil,
+        narsil13,
         pwmangband,
         pwmangband_world,
         vanilla3,
@@ -84,6 +88,8 @@ else:
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla3", "vanilla40",
                                  "vanilla41", "world", "xygos"))
+    faangband2, narsil, narsil13, beleriand = (_LazyModule(n) for n in ("faangband2", "narsil", "narsil13",
+                                                                         "beleriand"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -194,6 +200,14 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla3.Dungeon", "vanilla3.Monsters1", "vanilla3.Monsters6", "vanilla3.Monsters7",
     "vanilla3.Ghost", "vanilla3.Player32", "vanilla3.Messages1", "vanilla3.Messages3", "vanilla3.History1",
     "vanilla3.Squelch1",
+    "faangband2.Quests", "faangband2.Player", "faangband2.Misc", "faangband2.Gear",
+    "faangband2.Stores", "faangband2.Dungeon", "faangband2.Objects", "faangband2.Monsters",
+    "faangband2.Chunks", "narsil.MonsterMemory", "narsil.ObjectMemory", "narsil.Ignore", "narsil.Player",
+    "narsil.Misc", "narsil.Gear", "narsil.Dungeon", "narsil.Objects", "narsil.Monsters", "narsil.Traps",
+    "narsil.History", "narsil.MonsterGroups", "beleriand.MonsterMemory", "beleriand.Player",
+    "beleriand.Gear", "beleriand.Objects", "beleriand.Chunks", "beleriand.Monsters", "beleriand.Locations",
+    "narsil13.Misc", "narsil13.Gear", "narsil13.Dungeon", "narsil13.Objects", "narsil13.Monsters",
+    "narsil13.Traps",
 ]
 
 

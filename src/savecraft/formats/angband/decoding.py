@@ -3,7 +3,7 @@
 The game that wrote a file is not named in it (Vanilla 4.0 and 4.2 both say
 ``VNLA`` and version 1 for most blocks), so it is recognised: the first game
 in the layout table whose "player" layout reads the file's player block
-exactly is the file's game (or, when that block is damaged or its game has
+exactly (with what the blocks before it say, where it needs that) is the file's game (or, when that block is damaged or its game has
 no player layout, the game whose layouts read the most blocks, all of its
 blocks but at most one), and only that game's layouts are used. A block
 that game has no layout for, or that its layout does not read exactly
@@ -123,7 +123,11 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     full = _covering(variant, found) if len(anchors) > 1 else set(games)
     covering = [lay for lay in anchors if lay.game in full]
     for pool in (covering, [lay for lay in anchors if lay not in covering]):
-        readers = [lay.game for lay in pool if anchor is not None and _reads(data, lay, anchor, Context())]
+        # (a player layout that needs a size an earlier block stores gets that game's earlier blocks'
+        # context; two games sharing the player layout, NarSil 1.3 and 1.4, are told apart by
+        # reading every block, in _among)
+        readers = [lay.game for lay in pool
+                   if anchor is not None and _anchor_reads(data, variant, found, anchor, lay)]
         if readers and anchor is not None:
             game, why = _among(data, variant, found, readers)
             if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
@@ -188,27 +192,55 @@ def _covering(variant: str, found: list[Found]) -> set[str]:
 
 def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) -> tuple[str, str]:
     """Which of the games whose player layout reads the player block wrote the file, and why
-    (nothing to say for one). Where several do, all with a layout for every block name and
-    version in the file (Vanilla 3.1 and 3.2 write the same versions), trial reads: the game
-    whose layouts read the most blocks (the first, on a tie)."""
+    (nothing to say for one). Where several do (Vanilla 3.1 and 3.2 write the same versions;
+    NarSil 1.3 and 1.4 share the player layout), trial reads of every block: the game whose
+    layouts fail on the fewest of the blocks they have a layout for, then read the most (the
+    first, on a tie)."""
     if len(readers) == 1:
         return readers[0], ""
-    best, best_read = readers[0], -1
+    best, best_key, best_read, best_known = readers[0], (1, 0), -1, 0
     for game in readers:
-        ctx, read = Context(), 0
+        ctx, read, known = Context(), 0, 0
         for f in found:
-            read += any(_reads(data, lay, f, ctx) for lay in layouts_for(variant, f.name, f.version)
-                        if lay.game == game)
-        if read > best_read:
-            best, best_read = game, read
+            mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
+            known += bool(mine)
+            read += any(_reads(data, lay, f, ctx) for lay in mine)
+        key = (-(known - read), read)
+        if best_read < 0 or key > best_key:
+            best, best_key, best_read, best_known = game, key, read, known
     others = [g for g in readers if g != best]
     return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
                   f"versions, and trial reads of every block settle it: {best}'s layouts read "
-                  f"{best_read} of the {len(found)} blocks")
+                  f"{best_read} of the {best_known} blocks they have a layout for")
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
     return _trial(data, layout, f, ctx)[0]
+
+
+def _anchor_reads(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout) -> bool:
+    """Whether ``layout`` reads the player block; a player layout that needs a size an earlier
+    block stores (Beleriand's languages, sized by its monster memory block) gets the context
+    its own game's layouts of the blocks before it set."""
+    with not_recording():
+        r = Reader(data, anchor.data_start, anchor.data_start + anchor.size)
+        try:
+            layout.decode(r, Context())
+            return r.at_end()
+        except NotCanonical:
+            return False
+        except LayoutError:
+            pass  # a value an earlier block stores: read those first
+        except FormatError:
+            return False
+    ctx = Context()
+    for f in found:
+        if f is anchor:
+            break
+        for lay in layouts_for(variant, f.name, f.version):
+            if lay.game == layout.game and _reads(data, lay, f, ctx):
+                break
+    return _reads(data, layout, anchor, ctx)
 
 
 def _trial(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[bool, Any]:

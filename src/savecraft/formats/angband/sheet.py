@@ -40,10 +40,14 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     p = save.player
     if p is None:
         return {}
-    who: Any = p if isinstance(p, Player) else save.header
+    # Race and class by name in the player block: Vanilla 4.2's and the games built on it.
+    named = isinstance(p, Player) or isinstance(getattr(p, "race", None), str)
+    who: Any = p if named else save.header
     out: dict[str, Any] = {}
     if who is not None:
-        out.update({"name": who.full_name, "race": who.race, "class": who.character_class})
+        out.update({"name": who.full_name, "race": who.race})
+        if hasattr(who, "character_class"):
+            out["class"] = who.character_class
     elif save.game in INDEXED_GAMES and hasattr(p, "prace"):  # race, class by index
         out.update({"name": getattr(p, "full_name", ""),
                     "race": _by_index(VANILLA40_RACES, p.prace),
@@ -51,10 +55,15 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     elif save.description is not None and save.description.text is None:  # race, class by index
         d = save.description
         out.update({"name": getattr(p, "full_name", d.name), "race": d.race, "class": d.character_class})
+    if hasattr(p, "house"):  # NarSil and Beleriand: a house, and no class
+        out["house"] = p.house
+    if hasattr(p, "lev"):  # (Sil's characters have no level, and no gold)
+        out["level"] = p.lev
+    out["experience"] = ({"current": p.exp, "max": p.max_exp} if hasattr(p, "max_exp")
+                         else {"current": p.exp, "unspent": getattr(p, "new_exp", None)})
+    if hasattr(p, "au"):
+        out["gold"] = p.au
     out.update({
-        "level": p.lev,
-        "experience": {"current": p.exp, "max": p.max_exp},
-        "gold": p.au,
         "hit_points": {"current": p.chp, "max": p.mhp},
         # (Xygos has none: talents and cooldowns instead)
         "spell_points": ({"current": getattr(p, "csp", None), "max": getattr(p, "msp", None)}
@@ -110,8 +119,9 @@ def check_consistency(save: BlockSave, report: Report) -> None:
     """The loader's own checks on what a decoded player holds (after an edit, mostly: a file
     that breaks them does not decode in the first place). Nothing the loader lets through."""
     p = save.player
-    if p is not None and not 1 <= p.lev <= MAX_LEVEL:
-        report.error(None, "player.lev", f"a level from 1 to {MAX_LEVEL} ({LOADER_LEVEL})", str(p.lev))
+    lev = getattr(p, "lev", None)  # (a Sil character has no level)
+    if lev is not None and not 1 <= lev <= MAX_LEVEL:
+        report.error(None, "player.lev", f"a level from 1 to {MAX_LEVEL} ({LOADER_LEVEL})", str(lev))
 
 
 # -- PWMAngband's server and players files --------------------------------------------------

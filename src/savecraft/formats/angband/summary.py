@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 
 def _pair(v: dict[str, int]) -> str:
+    if v.get("max") is None:  # NarSil's experience: the total, with no maximum
+        return f"{v['current']:,}"
     return f"{v['current']:,} / {v['max']:,}"
 
 
@@ -34,15 +36,19 @@ def summary(save: BlockSave) -> dict[str, Any]:
         return {"title": "Angband save", "subtitle": "no character block was read", "sections": []}
     name = sheet.get("name") or "(nameless)"
     who = " ".join(str(sheet[k]) for k in ("race", "class") if sheet.get(k))
-    subtitle = f"{who}, level {sheet['level']}" + (f" (died: {sheet['dead']})" if sheet.get("dead") else "")
+    # (a Sil character, NarSil's, has no level and no gold)
+    subtitle = (f"{who}, level {sheet['level']}" if "level" in sheet else who) \
+        + (f" (died: {sheet['dead']})" if sheet.get("dead") else "")
     facts = [
-        {"label": "Level", "value": str(sheet["level"]), "path": "player.lev", "allowed": f"1 to {MAX_LEVEL}"},
+        {"label": "Level", "value": str(sheet.get("level")), "path": "player.lev", "allowed": f"1 to {MAX_LEVEL}"},
         {"label": "Experience", "value": _pair(sheet["experience"]), "path": "player.exp"},
-        {"label": "Gold", "value": f"{sheet['gold']:,}", "path": "player.au", "allowed": f"0 to {MAX_GOLD:,}"},
+        {"label": "Gold", "value": f"{sheet.get('gold', 0):,}", "path": "player.au", "allowed": f"0 to {MAX_GOLD:,}"},
         {"label": "Hit points", "value": _pair(sheet["hit_points"]), "path": "player.chp"},
     ]
     if sheet.get("spell_points") is not None:  # (Xygos has none)
         facts.append({"label": "Spell points", "value": _pair(sheet["spell_points"]), "path": "player.csp"})
+    facts = [f for f in facts if f["label"] not in (("Level",) if "level" not in sheet else ())
+             + (("Gold",) if "gold" not in sheet else ())]
     if "depth" in sheet:
         facts.append({"label": "Depth", "value": f"{sheet['depth'] * 50:,} ft (level {sheet['depth']})",
                       "path": "dungeon.depth"})

@@ -64,7 +64,7 @@ def status(save: BlockSave) -> str | None:
     died_from = getattr(p, "died_from", "")
     if misc.is_dead:
         return "retired" if died_from == RETIRED else "dead"
-    return "winner" if misc.total_winner else "alive"
+    return "winner" if getattr(misc, "total_winner", 0) else "alive"  # (NarSil stores no winner)
 
 
 def _character(save: BlockSave) -> Iterator[tuple[Any, ...]]:

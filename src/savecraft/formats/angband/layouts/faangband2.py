@@ -1,0 +1,644 @@
+"""FAangband 2.0 (NickMcConnell/FAangband 2.0.0, 2.0.1): Vanilla 4.2's block format, FAangband's contents.
+
+FAangband 2 writes Vanilla's variant id (``VNLA``) and Vanilla 4.2's 21 blocks,
+every one version 1, so nothing in the file names the game: it is told from
+Vanilla 4.2 by its player block, which only one of the two layouts reads
+exactly (FAangband drops ``expfact``, keeps the recall points of each
+dungeon and the place on the world map, and its specialties).
+
+From ``load.c``/``save.c`` at 2.0.0 and 2.0.1 (the same in both), the blocks
+that differ from Vanilla 4.2:
+
+* quests: each quest by name (from quest.txt), up to the final one
+  (Morgoth), then any quest the game added (with its places and monster),
+  ended by "No more quests";
+* player: as above;
+* misc: the world map's name and a visited byte per level of that map
+  (how many levels is in the game's world.txt, not in the file: the bytes
+  the rest of the block leaves), before Vanilla's contents;
+* objects (gear, stores, floor, held by monsters): ``origin_place`` after
+  ``origin_depth``;
+* stores: a count the loader skips (``z_info->store_max``), then every
+  store of every town of the map (their number is in world.txt), to the
+  end of the block;
+* levels: the ghost's ``bones_selector`` after the level's turn;
+* monsters: the player race a monster belongs to (and its original),
+  its target and its home.
+
+The rest (rng, options, messages, monster and object memory, ignore,
+artifacts, player hp and spells, traps, history) are read with Vanilla 4.2's
+layouts, registered again for this game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ....binary import Reader, Writer
+from ....layout import (
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Array,
+    Bytes,
+    Columns,
+    Const,
+    CStr,
+    Ctx,
+    Custom,
+    Field,
+    Len,
+    List,
+    Optional,
+    Parallel,
+    Prefix,
+    Range,
+    Ref,
+    Requires,
+    SetCtx,
+    Struct,
+    Terminated,
+    Tuple,
+    Until,
+    When,
+)
+from ....errors import FormatError
+from . import BlockModel, Context, Layout, register_layout, register_struct
+from . import character, knowledge, world
+from .character import MAX_LEVEL, STAT_NAMES, BodySlot, stat_text
+from .items import ITEM_MARK, NAME_MAX, NOTE_MAX, CURSE, Item
+from .levels import check_rle, read_rle
+from .records import Experience
+
+VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
+
+VANILLA = frozenset({"VNLA"})
+GAME = "FAangband 2"
+FINAL_QUEST = "Morgoth"  # quest.txt's quest of type "final": the last standard quest
+END_OF_QUESTS = "No more quests"
+END_OF_PLACES = "No more places"
+PF_BYTES = 16  # the specialties are stored in 16 bytes (PF_SIZE of them, then zeros)
+STAT_MAX = 5  # the loader refuses more stats ("Too many stats")
+ALIVE = world.ALIVE
+
+# Vanilla 4.2 layouts FAangband 2 writes byte for byte the same (its load.c reads them as 4.2 does).
+for _struct in (character.RNG, character.OPTIONS, character.MESSAGES, character.PLAYER_HP,
+                character.PLAYER_SPELLS, character.HISTORY, knowledge.MONSTER_MEMORY,
+                knowledge.OBJECT_MEMORY, knowledge.IGNORE, knowledge.ARTIFACTS, world.TRAPS):
+    register_struct(_struct, _struct.name, 1, VANILLA, GAME)
+
+
+# -- quests -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Quest:
+    """A quest of quest.txt, by name: done (``complete``) and how many of its monster are dead."""
+
+    name: str = ""
+    complete: int = 0
+    cur_num: int = 0
+
+    @property
+    def is_final(self) -> bool:
+        return self.name == FINAL_QUEST
+
+
+@dataclass(slots=True)
+class QuestPlace:
+    map: str = ""
+    place: int = 0
+    block: int = 0
+
+
+@dataclass(slots=True)
+class ExtraQuest:
+    """A quest the game added during play: where it is and what is to be killed."""
+
+    name: str = ""
+    complete: int = 0
+    cur_num: int = 0
+    type: int = 0
+    places: list[QuestPlace] = field(default_factory=list)
+    race: str = "none"
+    max_num: int = 0
+
+
+@dataclass(slots=True)
+class Quests(BlockModel):
+    KIND: ClassVar[str] = "quests-fa2"
+    quests: list[Quest] = field(default_factory=list)
+    final: Quest = field(default_factory=Quest)
+    extra: list[ExtraQuest] = field(default_factory=list)
+
+
+_QUEST = Struct(Quest, [Field("name", CStr(79)), Field("complete", U16), Field("cur_num", U16)],
+                name="quest")
+_PLACE = Struct(QuestPlace, [Field("map", CStr(79)), Field("place", U16), Field("block", U16)],
+                name="quest place")
+_EXTRA = Struct(ExtraQuest, [
+    Field("name", CStr(79)), Field("complete", U16), Field("cur_num", U16), Field("type", U16),
+    Field("places", Until(_PLACE, CStr(79), END_OF_PLACES)), Field("race", CStr(79)),
+    Field("max_num", U16)], name="extra quest")
+QUESTS = Struct(Quests, [
+    Terminated("quests", _QUEST, "final", "is_final", f"the final quest ({FINAL_QUEST})"),
+    Field("extra", Until(_EXTRA, CStr(79), END_OF_QUESTS)),
+], name="quests")
+
+
+# -- player -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Player(Experience, BlockModel):
+    """The character (``rd_player`` of FAangband 2): Vanilla 4.2's, without ``expfact``, with
+    the place on the world map, a recall point per dungeon and the specialties learned."""
+
+    KIND: ClassVar[str] = "player-fa2"
+    full_name: str = ""
+    died_from: str = ""
+    history: str = ""
+    race: str = ""
+    shape: str = ""
+    character_class: str = ""
+    name_suffix: int = 0
+    hitdie: int = 0
+    age: int = 0
+    height: int = 0
+    weight: int = 0
+    stat_max: list[int] = field(default_factory=list)
+    stat_cur: list[int] = field(default_factory=list)
+    stat_map: list[int] = field(default_factory=list)
+    stat_birth: list[int] = field(default_factory=list)
+    height_birth: int = 0
+    weight_birth: int = 0
+    unused_birth: int = 0
+    au_birth: int = 0
+    body_name: str = ""
+    body: list[BodySlot] = field(default_factory=list)
+    themed_level_appeared: int = 0
+    themed_level: int = 0
+    num_traps: int = 0
+    au: int = 0
+    max_exp: int = 0
+    exp: int = 0
+    exp_frac: int = 0
+    lev: int = 1
+    mhp: int = 0
+    chp: int = 0
+    chp_frac: int = 0
+    msp: int = 0
+    csp: int = 0
+    csp_frac: int = 0
+    max_lev: int = 1
+    max_depth: int = 0
+    home: int = 0
+    recall: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    recall_pt: int = 0
+    place: int = 0
+    last_place: int = 0
+    unignoring: int = 0
+    deep_descent: int = 0
+    energy: int = 0
+    word_recall: int = 0
+    timed: list[int] = field(default_factory=list)
+    total_energy: int = 0
+    resting_turn: int = 0
+    specialties: bytes = b"\0" * PF_BYTES
+    speed_boost: int = 0
+    heighten_power: int = 0
+    future: bytes = b"\0" * 12
+
+    @property
+    def stats(self) -> dict[str, str]:
+        out = {}
+        for i, name in enumerate(STAT_NAMES[:len(self.stat_cur)]):
+            cur, top = self.stat_cur[i], self.stat_max[i]
+            out[name] = stat_text(cur) if cur == top else f"{stat_text(cur)} (max {stat_text(top)})"
+        return out
+
+
+_BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
+PLAYER = Struct(Player, [
+    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+    Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
+    Field("name_suffix", U8), Field("hitdie", U8), Field("age", I16), Field("height", I16),
+    Field("weight", I16),
+    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=STAT_MAX,
+        expected=f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"),
+    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
+    Field("stat_map", Array(I16, Ref("stat_count"))),
+    Field("stat_birth", Array(I16, Ref("stat_count"))),
+    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
+    Field("au_birth", I32), Field("body_name", CStr(79)),
+    Field("body", List(_BODY, Prefix(U16, "body_count"))),
+    Field("themed_level_appeared", U16), Field("themed_level", U8), Field("num_traps", U8),
+    Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
+    Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
+                                                "(rd_player: 'Invalid player level')")),
+    Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
+    Field("csp", I16), Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16),
+    Field("home", I16), Field("recall", Array(I16, 4)), Field("recall_pt", I16),
+    Field("place", I16), Field("last_place", I16), Field("unignoring", U8),
+    Field("deep_descent", I16), Field("energy", I16), Field("word_recall", I16),
+    Field("timed", Array(I16, Prefix(U8, "timed_count"))), Field("total_energy", U32),
+    Field("resting_turn", U32), Field("specialties", Bytes(PF_BYTES)), Field("speed_boost", I16),
+    Field("heighten_power", I16), Field("future", Bytes(12)),
+    SetCtx("spell_count_known", "1"),
+], name="player")
+
+
+# -- misc -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Misc(BlockModel):
+    """The world map and the levels visited on it, then Vanilla 4.2's misc contents."""
+
+    KIND: ClassVar[str] = "misc-fa2"
+    map: str = ""
+    visited: bytes = b""
+    seed_randart: int = 0
+    seed_flavor: int = 0
+    total_winner: int = 0
+    noscore: int = 0
+    is_dead: int = 0
+    turn: int = 0
+    known_flags: bytes = b""
+    known_modifiers: list[int] = field(default_factory=list)
+    known_elements: list[tuple[int, int]] = field(default_factory=list)
+    known_brands: bytes = b""
+    known_slays: bytes = b""
+    known_curses: bytes = b""
+    known_ac: int = 0
+    known_to_a: int = 0
+    known_to_h: int = 0
+    known_to_d: int = 0
+    known_dd: int = 0
+    known_ds: int = 0
+
+
+def _memory(name: str) -> Ctx:
+    return Ctx(name, "object memory")
+
+
+# What follows the visited bytes: seeds, winner, noscore, death, turn (17 bytes), the rune
+# knowledge sized by the object memory block, and the combat data (10 bytes).
+_TAIL = ("17 + ctx.need('of_size', 'object memory') + 2 * ctx.need('obj_mod_max', 'object memory')"
+         " + 3 * ctx.need('elem_max', 'object memory') + ctx.need('brand_max', 'object memory')"
+         " + ctx.need('slay_max', 'object memory') + ctx.need('curse_max', 'object memory') + 10")
+
+
+def _read_visited(r: Reader, tail: int, name: str) -> bytes:
+    """One byte per level of the map: as many as the block holds before its fixed tail (the
+    count is the game's world.txt's, not stored)."""
+    n = r.remaining - tail
+    if n < 0:
+        r.fail(name, f"{tail} bytes after the visited levels", f"{r.remaining} bytes")
+    return r.bytes(n, name)
+
+
+def _check_visited(value: bytes, tail: int, path: str) -> None:
+    if not isinstance(value, bytes):
+        raise FormatError(None, path, "bytes", type(value).__name__)
+
+
+MISC = Struct(Misc, [
+    Field("map", CStr(79)), Field("visited", Custom(_read_visited, _check_visited, _TAIL)),
+    Field("seed_randart", U32), Field("seed_flavor", U32), Field("total_winner", U16),
+    Field("noscore", U16), Field("is_dead", U8, export="is_dead"), Field("turn", I32),
+    Field("known_flags", Bytes(_memory("of_size"))),
+    Field("known_modifiers", Array(I16, _memory("obj_mod_max"))),
+    Field("known_elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
+    Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),
+    Field("known_curses", Bytes(_memory("curse_max"))), Field("known_ac", I16), Field("known_to_a", I16),
+    Field("known_to_h", I16), Field("known_to_d", I16), Field("known_dd", U8), Field("known_ds", U8),
+], name="misc")
+
+
+# -- objects ----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class FaItem(Item):
+    """FAangband 2's object record: Vanilla 4.2's with the place (stage) it was found at."""
+
+    origin_place: int = 0
+
+
+def _size(name: str) -> Ctx:
+    return Ctx(name, "object memory")
+
+
+# ``rd_item``/``wr_item`` of FAangband 2.
+OBJECT = Struct(FaItem, [
+    Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
+    Field("version", U8), Field("oidx", U16), Field("y", U8), Field("x", U8),
+    Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
+    Field("pval", I16), Field("number", U8), Field("weight", I16),
+    Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
+    Field("effect", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16),
+    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("origin", U8),
+    Field("origin_depth", U8), Field("origin_place", I16), Field("origin_race", CStr(NAME_MAX)),
+    Field("notice", U8),
+    Field("flags", Bytes(_size("of_size"))),
+    Field("modifiers", Array(I16, _size("obj_mod_max"))),
+    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
+    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
+    Field("curses", Optional(U8, List(CURSE, _size("curse_max")))),
+    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
+    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+    Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
+    Field("inscription", CStr(NOTE_MAX)),
+], name="object")
+
+
+@dataclass(slots=True)
+class ItemList:
+    """Objects up to the dummy record that ends the list (kept in ``end``)."""
+
+    items: list[FaItem] = field(default_factory=list)
+    end: FaItem = field(default_factory=FaItem)
+
+
+ITEM_LIST = Struct(ItemList, [
+    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
+    name="object list")
+
+
+# -- gear -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class GearItem:
+    """One carried object and the player's knowledge of it (kept in step, as the game does)."""
+
+    slot: int = 0
+    item: FaItem = field(default_factory=FaItem)
+    known_slot: int = 0
+    known: FaItem = field(default_factory=FaItem)
+
+    @property
+    def name(self) -> str:
+        return self.item.name
+
+    @property
+    def quantity(self) -> int:
+        return self.item.number
+
+    @quantity.setter
+    def quantity(self, value: int) -> None:
+        self.item.number = value
+        self.known.number = value
+
+    @property
+    def note(self) -> str:
+        return self.item.inscription
+
+    @note.setter
+    def note(self, value: str) -> None:
+        self.item.inscription = value
+        self.known.inscription = value
+
+
+@dataclass(slots=True)
+class Gear(BlockModel):
+    KIND: ClassVar[str] = "gear-fa2"
+    items: list[GearItem] = field(default_factory=list)
+
+
+GEAR = Struct(Gear, [Parallel(
+    "items",
+    [Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry"),
+     Struct(GearItem, [Field("known_slot", U8), Field("known", OBJECT)], name="known gear entry")],
+    U8, world.FINISHED_CODE, ("end", "known_end"),
+    "as many known objects as objects (the game pairs them)")], name="gear")
+
+
+# -- stores -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class StockItem:
+    known: FaItem = field(default_factory=FaItem)
+    item: FaItem = field(default_factory=FaItem)
+
+
+@dataclass(slots=True)
+class Store:
+    """One store of one town; the home's owner is stored as 255."""
+
+    owner: int = 0
+    stock: list[StockItem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Stores(BlockModel):
+    """Every store of every town of the map, town by town (world.txt's order)."""
+
+    KIND: ClassVar[str] = "stores-fa2"
+    store_max: int = 0
+    stores: list[Store] = field(default_factory=list)
+
+
+_STOCK = Struct(StockItem, [Field("known", OBJECT), Field("item", OBJECT)], name="stock pair")
+STORE = Struct(Store, [Field("owner", U8), Field("stock", List(_STOCK, Prefix(U8, "count")))],
+               name="store")
+
+
+def _read_stores(r: Reader, ctx: Context) -> Stores:
+    """``rd_stores_aux``: the count it skips, then stores until the block ends (the number of
+    towns and of stores in each is the map's, in world.txt)."""
+    out = Stores(r.u16("store_max"))
+    while not r.at_end():
+        out.stores.append(STORE.read(r, ctx, f"stores[{len(out.stores)}]"))
+    return out
+
+
+def _write_stores(m: Stores, w: Writer, ctx: Context) -> None:
+    w.u16(m.store_max, "store_max")
+    for i, s in enumerate(m.stores):
+        STORE.write(s, w, ctx, f"stores[{i}]")
+
+
+# -- levels -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Level:
+    """One level map (``rd_dungeon_aux``): Vanilla 4.2's, with the ghost's bones selector."""
+
+    name: str = ""
+    height: int = 0
+    width: int = 0
+    info: list[bytes] = field(default_factory=list)
+    feat: bytes = b""
+    feeling: int = 0
+    feeling_squares: int = 0
+    turn: int = 0
+    bones_selector: int = 0
+    connectors: list[world.Connector] | None = None
+
+
+def _square_size() -> Ctx:
+    return Ctx("square_size", "dungeon")
+
+
+_RUNS = Custom(read_rle, check_rle, "height * width")
+_CONNECTOR = Struct(world.Connector, [Field("x", U8), Field("y", U8), Field("feat", U8),
+                                      Field("info", Bytes(_square_size()))], name="connector")
+LEVEL = Struct(Level, [
+    Field("name", CStr(99)), Field("height", U16), Field("width", U16),
+    Field("info", List(_RUNS, _square_size())), Field("feat", _RUNS), Field("feeling", U8),
+    Field("feeling_squares", U16), Field("turn", I32), Field("bones_selector", U8),
+    When("ctx.need('levels_persist', 'options')", [Field("connectors", Until(_CONNECTOR, U8, 0xFF))],
+         "connectors exactly when the birth_levels_persist option is on"),
+], name="level")
+
+
+@dataclass(slots=True)
+class Dungeon(BlockModel):
+    KIND: ClassVar[str] = "dungeon-fa2"
+    depth: int = 0
+    daycount: int = 0
+    py: int = 0
+    px: int = 0
+    square_size: int = 0
+    cave: Level | None = None
+    known_cave: Level | None = None
+
+
+DUNGEON = Struct(Dungeon, [
+    Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16),
+    Field("square_size", U8, export="square_size"),
+    When(ALIVE, [Field("cave", LEVEL), Field("known_cave", LEVEL)],
+         "the two levels exactly when the character is alive"),
+], name="dungeon")
+
+
+@dataclass(slots=True)
+class FloorObjects:
+    obj_max: int = 0
+    objects: ItemList = field(default_factory=ItemList)
+
+
+FLOOR = Struct(FloorObjects, [Field("obj_max", U16), Field("objects", ITEM_LIST)], name="floor")
+
+
+@dataclass(slots=True)
+class Objects(BlockModel):
+    KIND: ClassVar[str] = "objects-fa2"
+    cave: FloorObjects | None = None
+    known_cave: FloorObjects | None = None
+
+
+OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", FLOOR), Field("known_cave", FLOOR)],
+                                 "the objects of both levels exactly when the character is alive")],
+                 name="objects")
+
+
+# -- monsters ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Monster:
+    """One monster (``rd_monster`` of FAangband 2): Vanilla 4.2's, with the player race it
+    belongs to (and its original), its target and its home."""
+
+    midx: int = 0
+    race: str = ""
+    original_race: str = "none"
+    player_race: str = "none"
+    original_player_race: str = "none"
+    y: int = 0
+    x: int = 0
+    hp: int = 0
+    maxhp: int = 0
+    mspeed: int = 0
+    energy: int = 0
+    target_y: int = 0
+    target_x: int = 0
+    target_midx: int = 0
+    home_y: int = 0
+    home_x: int = 0
+    timed: list[int] = field(default_factory=list)
+    mflag: bytes = b""
+    known_flags: bytes = b""
+    known_res: list[int] = field(default_factory=list)
+    mimic: int = 0
+    held: ItemList = field(default_factory=ItemList)
+    primary_group: world.GroupInfo = field(default_factory=world.GroupInfo)
+    summon_group: world.GroupInfo = field(default_factory=world.GroupInfo)
+
+
+_GROUP = Struct(world.GroupInfo, [Field("index", U16), Field("role", U8)], name="group")
+MONSTER = Struct(Monster, [
+    Field("midx", U16), Field("race", CStr(79)), Field("original_race", CStr(79)),
+    Field("player_race", CStr(79)), Field("original_player_race", CStr(79)), Field("y", U8),
+    Field("x", U8), Field("hp", I16), Field("maxhp", I16), Field("mspeed", U8), Field("energy", U8),
+    Field("target_y", U8), Field("target_x", U8), Field("target_midx", I16), Field("home_y", U8),
+    Field("home_x", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
+    Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
+    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
+    Field("held", ITEM_LIST), Field("primary_group", _GROUP), Field("summon_group", _GROUP),
+], name="monster")
+
+
+@dataclass(slots=True)
+class MonsterList:
+    monsters: list[Monster] = field(default_factory=list)
+
+
+MONSTER_LIST = Struct(MonsterList, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
+                      name="monster list")
+
+
+@dataclass(slots=True)
+class Monsters(BlockModel):
+    KIND: ClassVar[str] = "monsters-fa2"
+    cave: MonsterList | None = None
+    known_cave: MonsterList | None = None
+
+
+MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("known_cave", MONSTER_LIST)],
+                                   "the monsters of both levels exactly when the character is alive")],
+                  name="monsters")
+
+
+# -- chunks -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Chunk:
+    level: Level = field(default_factory=Level)
+    objects: FloorObjects = field(default_factory=FloorObjects)
+    monsters: MonsterList = field(default_factory=MonsterList)
+    traps: world.TrapList = field(default_factory=world.TrapList)
+
+
+@dataclass(slots=True)
+class Chunks(BlockModel):
+    KIND: ClassVar[str] = "chunks-fa2"
+    chunks: list[Chunk] | None = None
+
+
+_CHUNK = Struct(Chunk, [Field("level", LEVEL), Field("objects", FLOOR), Field("monsters", MONSTER_LIST),
+                        Field("traps", world.TRAP_LIST)], name="chunk")
+CHUNKS = Struct(Chunks, [
+    Requires("ctx.need('is_dead', 'misc') or not ctx.need('levels_persist', 'options')",
+             "chunks of a persistent-levels game store the game's feature count (z_info->f_max), "
+             "which the save does not hold"),
+    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
+         "chunks exactly when the character is alive"),
+], name="chunks")
+
+
+for _struct in (QUESTS, PLAYER, MISC, GEAR, DUNGEON, OBJECTS, MONSTERS, CHUNKS):
+    register_struct(_struct, _struct.name, 1, VANILLA, GAME)
+# Exact by construction: every store is read by an exact record description, and the count the
+# loader skips is written back as read.
+register_layout(Layout("stores", 1, VANILLA, Stores, _read_stores, _write_stores, GAME, exact=True))
