@@ -9,7 +9,7 @@ import { HexView } from "./hex.js";
 import { Tree } from "./tree.js";
 
 const $ = (id) => document.getElementById(id);
-const studio = (window.studio = { timings: {}, docs: new Map(), current: null, lastSpans: [], busy: 0,
+const studio = (window.studio = { timings: {}, docs: new Map(), current: null, lastSpans: [], busy: 0, inspections: 0,
   summaries: new Map(), view: null });
 
 const tree = new Tree($("tree"), { onSelect: (node) => showField(node) });
@@ -152,7 +152,9 @@ async function refreshDoc(summary) {
   studio.summaries.delete(summary.id);
   await tree.reload();
   await hexView.refresh();
-  if (hexView.cursor !== null) inspectByte(hexView.space, hexView.cursor);
+  // Awaited: the caller shows its outcome (an edit's, a patch's) after this, and a refresh landing
+  // later would replace the inspector that holds a patch's answer (it vanished, 1 run in 3).
+  if (hexView.cursor !== null) await inspectByte(hexView.space, hexView.cursor);
   loadProblems(summary.id).catch(() => {});
   loadSummary(summary.id).catch(() => {});
 }
@@ -387,15 +389,20 @@ async function inspectByte(space, offset) {
     el("table", { id: "inspect-table" }, el("thead", {}, el("tr", {}, el("th", {}, "type"), el("th", {}, "little endian"), el("th", {}, "big endian"))), el("tbody", {}, rows)),
   ];
   if (space === "file") {
+    // The outcome of a patch at this byte stays when the inspector is drawn again for it.
+    const at = `${docId}:${offset}`;
+    const kept = $("patch-outcome");
+    const outcome = kept && kept.dataset.at === at ? kept : el("div", { id: "patch-outcome", dataset: { at } });
     const input = el("input", { id: "patch-value", value: answer.bytes.split(" ").slice(0, 4).join(" "), spellcheck: "false", "aria-label": "new bytes in hex" });
     parts.push(el("form", { id: "patch-form", title: "overwrite bytes here; the edited file must still read, else nothing changes",
       onsubmit: (e) => { e.preventDefault(); act(applyPatch)(offset, input.value); } },
-    input, el("button", { id: "patch-apply" }, "Overwrite")), el("div", { id: "patch-outcome" }));
+    input, el("button", { id: "patch-apply" }, "Overwrite")), outcome);
   } else {
     parts.push(el("p", { class: "hint" }, "Bytes of an inflated stream are changed through its fields."));
   }
   $("inspector").replaceChildren(...parts);
   document.body.dataset.inspected = `${space}:${offset}`;
+  document.body.dataset.inspections = String(++studio.inspections);
 }
 
 async function applyPatch(offset, text) {
