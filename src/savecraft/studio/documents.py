@@ -8,22 +8,102 @@ so the studio refuses exactly what ``savecraft edit`` refuses, and a refused
 edit leaves the stack as it was.
 
 The model is read non-strictly (like ``validate``), so a file with a bad
-checksum still opens and shows its problems; the full ``validate`` list is
-computed only when asked for, since on a large file it decodes everything.
+checksum still opens and shows its problems.
+
+A huge file is usable at once because nothing the page asks for first waits
+behind something it does not need yet. Opening a document starts, in the
+background, what every page asks for next: the model, then the field spans
+(:meth:`Document.span_map`), and the ``validate`` list, which decodes the
+whole file: a big file is validated by a process of its own
+(:func:`validate_data`), on the other core and away from this process's
+interpreter lock, so the tree and the bytes answer meanwhile. The spans have
+their own lock (:attr:`Document.span_lock`): the tree, which reads the model
+under the document's lock, never queues behind a recording.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
+import pickle
+import subprocess
+import sys
 import threading
+from concurrent.futures import Future
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import api, edit, registry
+from .. import api, edit, registry, spans
 from ..diff import Diff, diff_bytes
 from ..errors import FormatError, Problem, Report, SavecraftError
 from ..fileio import atomic_write, read_input
+
+SEPARATE_VALIDATION = 4 << 20
+"""Files from this size on are validated (and their ranges probed) by a process of their own
+(:func:`run_elsewhere`)."""
+SPAN_MAPS_KEPT = 3  # span maps kept per document: the current bytes, and those an edit compares
+
+
+def validate_data(data: bytes, format: str) -> tuple[list[Problem], list[str]]:
+    """``savecraft validate``'s problems and notes for ``data`` (in a process of its own when big)."""
+    problems, notes = run_elsewhere("validate", data, format)
+    if not isinstance(problems, list) or not all(isinstance(p, Problem) for p in problems):
+        raise SavecraftError("the validating process answered something else")
+    return problems, list(notes)
+
+
+def _validate_here(data: bytes, format: str) -> tuple[list[Problem], list[str]]:
+    result = api.validate(data, format)
+    return result.problems, result.notes
+
+
+def _probe_range_here(data: bytes, format: str, path: str) -> str | None:
+    from .hexview import probe_range
+
+    return probe_range(data, format, path)
+
+
+_JOBS: dict[str, Callable[..., Any]] = {"validate": _validate_here, "range": _probe_range_here}
+
+
+def run_elsewhere(job: str, data: bytes, format: str, *args: Any) -> Any:
+    """Run a job that reads the whole file (``validate``, ``range``) on ``data``: here for a
+    small file, by a fresh ``python`` of its own from :data:`SEPARATE_VALIDATION` bytes on.
+
+    Validation decodes every record and a range probe parses and builds the
+    file: seconds of pure Python on a 50,000-player save, and in the studio's
+    process they would hold the interpreter lock the tree, the bytes and the
+    spans need. Another process runs on the other core. The bytes go through
+    a pipe (never a file or the command line); if that process cannot run,
+    the job runs here.
+    """
+    if len(data) >= SEPARATE_VALIDATION:
+        try:
+            return _in_child(job, data, format, args)
+        except (OSError, subprocess.SubprocessError, pickle.UnpicklingError, EOFError, ValueError):
+            pass
+    return _JOBS[job](data, format, *args)
+
+
+def _in_child(job: str, data: bytes, format: str, args: tuple[Any, ...]) -> Any:
+    root = str(Path(__file__).resolve().parents[2])  # the savecraft this process runs
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+    done = subprocess.run(
+        [sys.executable, "-c", "from savecraft.studio.documents import _child; _child()"],
+        input=pickle.dumps((job, format, args, data)), capture_output=True, env=env, check=False)
+    if done.returncode != 0:
+        raise subprocess.SubprocessError(done.stderr.decode(errors="replace")[-500:])
+    return pickle.loads(done.stdout)  # written by our own child, below
+
+
+def _child() -> None:
+    """The other process: a pickled (job, format, arguments, file) on stdin, the answer on stdout."""
+    job, format, args, data = pickle.loads(sys.stdin.buffer.read())
+    sys.stdout.buffer.write(pickle.dumps(_JOBS[job](data, format, *args)))
+    sys.stdout.buffer.flush()
 
 
 @dataclass(slots=True)
@@ -55,10 +135,13 @@ class Document:
         self.name = name
         self.path = path
         self.lock = threading.RLock()
+        # Span recording: its own lock, so the tree (the model, under ``lock``) never waits behind it.
+        self.span_lock = threading.RLock()
         self.history: list[Snapshot] = [Snapshot(data, "opened")]
         self.saved = data
         self.format = registry.detect(data)  # FormatError for a file of no known format
-        self._problems: tuple[bytes, list[Problem], list[str]] | None = None
+        self._validation: tuple[bytes, Future[tuple[list[Problem], list[str]]]] | None = None
+        self._span_maps: list[tuple[bytes, spans.SpanMap]] = []
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -91,16 +174,65 @@ class Document:
         """Everything ``savecraft validate`` says about the current bytes, and its notes.
 
         Validation decodes the whole file (seconds for a huge save), so it runs
-        without the document's lock: the tree and the bytes stay usable meanwhile.
+        without the document's lock (in a process of its own for a big file:
+        :func:`validate_data`), started when the document is opened; the tree
+        and the bytes stay usable meanwhile.
         """
+        return self._validate(self.data).result()
+
+    def _validate(self, data: bytes) -> Future[tuple[list[Problem], list[str]]]:
+        """The validation of ``data``: the one under way or done, else a new one started."""
         with self.lock:
-            data = self.data
-            if self._problems is not None and self._problems[0] is data:
-                return self._problems[1], self._problems[2]
-        result = api.validate(data, self.format.name)
-        with self.lock:
-            self._problems = (data, result.problems, result.notes)
-        return result.problems, result.notes
+            if self._validation is not None and self._validation[0] is data:
+                return self._validation[1]
+            future: Future[tuple[list[Problem], list[str]]] = Future()
+            self._validation = (data, future)
+
+        def run() -> None:
+            try:
+                future.set_result(validate_data(data, self.format.name))
+            except BaseException as err:  # the request waiting for it reports it
+                future.set_exception(err)
+
+        threading.Thread(target=run, name=f"validate {self.id}", daemon=True).start()
+        return future
+
+    def span_map(self, data: bytes | None = None) -> spans.SpanMap:
+        """The (lazy) span map of the current bytes, or of ``data``; the last few are kept.
+
+        Recorded under :attr:`span_lock` only: a query of a recorded map runs
+        under the map's own lock, and the tree never waits for either.
+        """
+        data = self.data if data is None else data
+        with self.span_lock:
+            for held, smap in self._span_maps:
+                if held is data:
+                    return smap
+            smap = spans.record(data, self.format.name, lazy=True)
+            self._span_maps.append((data, smap))
+            del self._span_maps[:-SPAN_MAPS_KEPT]
+        # The spans sorted for look-ups meanwhile (a query that comes first sorts what it needs).
+        threading.Thread(target=smap.prepare, name=f"spans {self.id}", daemon=True).start()
+        return smap
+
+    def warm(self) -> None:
+        """Start what the page asks for after opening: the validation, and the model.
+
+        In the background; a request that comes first waits for the same work
+        under the same lock, never doing it twice. The spans are not recorded
+        here: they are the page's next question after the tree, and recorded
+        beside the first tree and overview requests they would share this
+        process's interpreter lock with them and delay the first paint.
+        """
+        self._validate(self.data)
+
+        def run() -> None:
+            try:
+                self.model  # noqa: B018 (read for its side effect: parsed once, kept)
+            except Exception:  # noqa: BLE001 (the request that needs it reports it)
+                pass
+
+        threading.Thread(target=run, name=f"warm {self.id}", daemon=True).start()
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -165,11 +297,13 @@ class Workspace:
         data = read_input(p)
         doc = Document(self._next_id(), p.name, data, p.resolve())
         self.documents[doc.id] = doc
+        doc.warm()
         return doc
 
     def open_bytes(self, name: str, data: bytes) -> Document:
         doc = Document(self._next_id(), name or "dropped file", data, None)
         self.documents[doc.id] = doc
+        doc.warm()
         return doc
 
     def get(self, doc_id: str) -> Document:

@@ -145,7 +145,7 @@ def _space_data(doc: Document, space: str) -> bytes:
         return doc.data
     from . import hexview
 
-    with doc.lock:
+    with doc.span_lock:
         found = hexview.span_map(doc).spaces().get(space)
         if found is None:
             raise SavecraftError(f"no byte space {space!r}")
