@@ -43,6 +43,7 @@ from ..fileio import atomic_write, read_input
 SEPARATE_VALIDATION = 4 << 20
 """Files from this size on are validated (and their ranges probed) by a process of their own
 (:func:`run_elsewhere`)."""
+_CHILDREN = threading.BoundedSemaphore(2)  # processes of their own running at once
 SPAN_MAPS_KEPT = 3  # span maps kept per document: the current bytes, and those an edit compares
 
 
@@ -91,9 +92,10 @@ def _in_child(job: str, data: bytes, format: str, args: tuple[Any, ...]) -> Any:
     root = str(Path(__file__).resolve().parents[2])  # the savecraft this process runs
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
-    done = subprocess.run(
-        [sys.executable, "-c", "from savecraft.studio.documents import _child; _child()"],
-        input=pickle.dumps((job, format, args, data)), capture_output=True, env=env, check=False)
+    with _CHILDREN:  # a folder of 20 big saves opened at once: two at a time, not 20
+        done = subprocess.run(
+            [sys.executable, "-c", "from savecraft.studio.documents import _child; _child()"],
+            input=pickle.dumps((job, format, args, data)), capture_output=True, env=env, check=False)
     if done.returncode != 0:
         raise subprocess.SubprocessError(done.stderr.decode(errors="replace")[-500:])
     return pickle.loads(done.stdout)  # written by our own child, below

@@ -613,6 +613,128 @@ async function runCompare() {
   });
 }
 
+// -- a field across several files: the timeline ---------------------------------------------------
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function timelineDocs() {
+  return [...$("timeline-files").querySelectorAll("input:checked")].map((i) => i.value);
+}
+
+// The files offered: every open file, those of the format in front (or of `format`) ticked.
+function renderTimelineFiles(format) {
+  const current = studio.docs.get(studio.current);
+  const wanted = format || (current ? current.format : null);
+  $("timeline-files").replaceChildren(...[...studio.docs.values()].map((d) => el("label", { class: "timeline-file", title: d.path || d.name },
+    el("input", { type: "checkbox", value: d.id, checked: d.format === wanted, dataset: { doc: d.id }, onchange: act(refreshTimeline) }), ` ${d.name}`)));
+}
+
+async function openTimeline() {
+  renderTimelineFiles();
+  if (tree.selected && !$("timeline-path").value) $("timeline-path").value = tree.selected;
+  $("timeline").hidden = false;
+  if (!studio.docs.size) { toast("open some files, or a folder of saves, first"); return; }
+  await refreshTimeline();
+}
+
+async function refreshTimeline() {
+  const docs = timelineDocs();
+  if (!docs.length) {
+    $("timeline-fields").replaceChildren(el("p", { class: "hint" }, "tick the files to follow"));
+    return;
+  }
+  await busy(async () => {
+    const answer = await get("/api/timeline/fields", { docs: docs.join(",") });
+    $("timeline-count").textContent = `${answer.fields.length.toLocaleString()}${answer.more ? "+" : ""}`;
+    $("timeline-fields").replaceChildren(...(answer.fields.length ? answer.fields.map((f) => el("div", {
+      class: "change", dataset: { path: f.path }, title: f.shown.join(" → "),
+      onclick: act(() => { $("timeline-path").value = f.path; return showTimeline(); }),
+    }, f.path, el("span", { class: "note" }, `  ${f.shown.join(" → ")}`))) : [el("p", { class: "hint" }, docs.length > 1 ? "no field changes across these files" : "tick two files or more")]));
+    document.body.dataset.timelineFields = String(answer.fields.length);
+  });
+  if ($("timeline-path").value.trim()) await showTimeline();
+}
+
+async function showTimeline() {
+  const path = $("timeline-path").value.trim();
+  const docs = timelineDocs();
+  if (!path || !docs.length) return;
+  await busy(async () => {
+    const answer = await get("/api/timeline/values", { docs: docs.join(","), path, from: studio.current || "" });
+    for (const row of $("timeline-fields").querySelectorAll(".change")) row.classList.toggle("selected", row.dataset.path === path);
+    $("timeline-title").classList.remove("hint");
+    $("timeline-title").textContent = answer.followed === answer.path ? answer.path : `${answer.path}, followed as ${answer.followed}`;
+    $("timeline-chart").replaceChildren(answer.numeric ? timelineChart(answer.points) : el("p", { class: "hint" }, "not a number: the values are in the table"));
+    let previous = null;
+    const rows = answer.points.map((p, i) => {
+      let change = "", cls = "";
+      if (p.number !== null && previous !== null && previous.number !== null) {
+        const d = p.number - previous.number;
+        change = d === 0 ? "=" : `${d > 0 ? "+" : "−"}${Math.abs(d).toLocaleString()}`;
+        cls = d > 0 ? "number up" : d < 0 ? "number down" : "number";
+      } else if (previous !== null) {
+        change = p.shown === previous.shown ? "=" : "changed";
+      }
+      previous = p;
+      return el("tr", { dataset: { doc: p.doc, present: p.present }, title: p.at ? `${p.name}: show ${p.at} in the field tree` : `${p.name} has no such field`,
+        onclick: act(async () => { if (!p.at) return; $("timeline").hidden = true; await activate(p.doc); await goToField(p.at); }) },
+      el("td", { class: "number" }, String(i + 1)), el("td", {}, p.name),
+      el("td", { class: p.number !== null ? "number" : "" }, p.number !== null ? p.number.toLocaleString() : p.shown), el("td", { class: cls }, change));
+    });
+    $("timeline-table").replaceChildren(el("thead", {}, el("tr", {}, el("th", { class: "number" }, "#"), el("th", {}, "file"), el("th", {}, "value"), el("th", {}, "change"))),
+      el("tbody", {}, rows));
+    document.body.dataset.timelineReady = answer.path;
+  });
+}
+
+// The values as a line over the files (in order); a file without the field is a hollow mark on the axis.
+function timelineChart(points) {
+  const W = 720, H = 240, L = 84, R = 16, T = 14, B = 30;
+  const numbers = points.filter((p) => p.number !== null).map((p) => p.number);
+  let lo = Math.min(...numbers), hi = Math.max(...numbers);
+  if (lo === hi) { lo -= 1; hi += 1; }
+  const x = (i) => L + (points.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (points.length - 1));
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "the field's value in each file" },
+    svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
+    svg("text", { class: "grid-label", x: L - 6, y: y(hi) + 4, "text-anchor": "end" }, hi.toLocaleString()),
+    svg("text", { class: "grid-label", x: L - 6, y: y(lo) + 4, "text-anchor": "end" }, lo.toLocaleString()));
+  let run = [];
+  const flush = () => { if (run.length > 1) chart.append(svg("polyline", { class: "line", points: run.join(" ") })); run = []; };
+  points.forEach((p, i) => {
+    chart.append(svg("text", { class: "grid-label", x: x(i), y: H - B + 16, "text-anchor": "middle" }, String(i + 1)));
+    if (p.number === null) { flush(); return; }
+    run.push(`${x(i)},${y(p.number)}`);
+  });
+  flush();
+  points.forEach((p, i) => {
+    const mark = p.number === null
+      ? svg("circle", { class: "point absent", cx: x(i), cy: H - B, r: 4, "data-doc": p.doc }, svg("title", {}, `${p.name}: ${p.shown}`))
+      : svg("circle", { class: "point", cx: x(i), cy: y(p.number), r: 4.5, "data-doc": p.doc }, svg("title", {}, `${p.name}: ${p.number.toLocaleString()}`));
+    chart.append(mark);
+  });
+  return chart;
+}
+
+async function openFolder(path) {
+  await busy(async () => {
+    const answer = await post("/api/open-folder", { path });
+    answer.opened.forEach(remember);
+    if (!answer.opened.length) { toast(`no file of a known format in ${path}`); return; }
+    if (!studio.current) await activate(answer.opened[0].id);
+    renderTimelineFiles(answer.opened[0].format);
+    for (const input of $("timeline-files").querySelectorAll("input")) input.checked = answer.opened.some((d) => d.id === input.value);
+    toast(`opened ${answer.opened.length} file(s) from ${path}` + (answer.skipped ? `; ${answer.skipped} skipped (not of a known format)` : ""));
+  });
+  await refreshTimeline();
+}
+
 // -- start ---------------------------------------------------------------------------------------
 
 // -- views, theme, keys ---------------------------------------------------------------------------
@@ -655,6 +777,7 @@ window.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape") {
     if (!$("compare").hidden) $("compare").hidden = true;
+    if (!$("timeline").hidden) $("timeline").hidden = true;
     if (typing(e.target)) e.target.blur();
     return;
   }
@@ -684,6 +807,14 @@ $("open-form").addEventListener("submit", (e) => {
 $("compare-button").addEventListener("click", act(openCompare));
 $("compare-run").addEventListener("click", act(runCompare));
 $("compare-close").addEventListener("click", () => { $("compare").hidden = true; });
+$("timeline-button").addEventListener("click", act(openTimeline));
+$("timeline-close").addEventListener("click", () => { $("timeline").hidden = true; });
+$("timeline-form").addEventListener("submit", (e) => { e.preventDefault(); act(showTimeline)(); });
+$("timeline-folder-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const path = $("timeline-folder").value.trim();
+  if (path) act(openFolder)(path);
+});
 
 let dragDepth = 0;
 window.addEventListener("dragenter", (e) => { e.preventDefault(); dragDepth++; $("drop-veil").hidden = false; });
@@ -699,6 +830,7 @@ window.addEventListener("drop", (e) => {
 studio.openPath = openPath;
 studio.activate = activate;
 studio.setView = setView;
+studio.openTimeline = openTimeline;
 
 (async () => {
   setView(stored("savecraft.view") || "overview", { remember: false });
