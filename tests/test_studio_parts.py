@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -170,3 +171,21 @@ def test_a_map_sorted_in_the_background_answers_every_query(save: bytes) -> None
         sorter.join()
         assert found is not None and found.path == "magic"
         assert [sp.path for sp in smap.covering(spans.FILE, 0, 8)][:1] == ["magic"]
+
+
+def test_a_big_file_is_parsed_once_for_the_tree_and_the_bytes(save: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From SHARED_PARSE bytes the model is the span recording's (no second whole-file parse
+    after the tree); a file whose recording met a problem is read as before."""
+    monkeypatch.setattr(documents, "SHARED_PARSE", 0)
+    doc = Document("d1", "world.sav", save)
+    parsed: list[bytes] = []
+    real = doc.format.parse
+    monkeypatch.setattr(doc, "format", dataclasses.replace(doc.format, parse=lambda d, r: parsed.append(d) or real(d, r)))
+    assert doc.model is doc.span_map().model and not parsed
+    assert doc.model.users[3].name == api.parse(save).users[3].name
+
+    broken = bytearray(save)
+    broken[-1] ^= 0xFF  # the CRC: the recording notes a problem
+    bad = Document("d2", "broken.sav", bytes(broken))
+    assert bad.span_map().report.problems
+    assert bad.model is not bad.span_map().model  # read strictly, then in validate mode, as before
