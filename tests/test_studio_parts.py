@@ -132,6 +132,7 @@ def test_big_files_are_validated_in_a_process_of_their_own(save: bytes, monkeypa
     here = api.validate(broken)
     assert here.problems
     monkeypatch.setattr(documents, "SEPARATE_VALIDATION", 0)
+    monkeypatch.setattr(documents, "_spare_core", lambda: True)  # (a loaded machine keeps it here)
 
     def not_here(*args: Any) -> Any:
         raise AssertionError("validated in the studio's own process")
@@ -151,6 +152,7 @@ def test_a_range_is_probed_once_per_kind_of_field(save: bytes, monkeypatch: pyte
 
     monkeypatch.setitem(documents._JOBS, "range", counted)
     hexview._RANGES.clear()
+    monkeypatch.setattr(documents, "_spare_core", lambda: False)  # here, where it can be counted
     doc = Document("d1", "world.sav", save)
     first = hexview.allowed_range(doc, "users[3].entity.x")
     assert first is not None and "-2147483648" in first
