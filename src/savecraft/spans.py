@@ -379,15 +379,6 @@ class SpanMap:
                 out[i - start] = (space, lo, hi - lo, path)
         return out
 
-    def prepare(self) -> None:
-        """Sort every byte space's spans now, as the first query would.
-
-        For a background thread: a viewer that records a huge file's map
-        before anyone asks (the studio) has its first look-up answered from a
-        sorted index, not after sorting 100,000 chunk spans.
-        """
-        self._index()
-
     # -- queries ----------------------------------------------------------------------------
     def _recorded(self, space: str, path: str) -> str:
         """A path as a codec recorded it, as every other message prints it (cheaply, per span).

@@ -14,10 +14,11 @@ A huge file is usable at once because nothing the page asks for first waits
 behind something it does not need yet. Opening a document starts reading its
 model in the background. The spans have their own lock
 (:attr:`Document.span_lock`): the tree, which reads the model under the
-document's lock, never queues behind a recording. The ``validate`` list, which
-decodes the whole file, runs without either lock, and for a big file in a
-process of its own (:func:`run_elsewhere`), on the other core and away from
-this process's interpreter lock, so the tree and the bytes answer meanwhile.
+document's lock, never queues behind a recording; a big file is parsed once
+for both (:attr:`Document.model`). The ``validate`` list, which decodes the
+whole file, runs without either lock, and for a big file, when a core is
+spare, in a process of its own (:func:`run_elsewhere`), away from this
+process's interpreter lock, so the tree and the bytes answer meanwhile.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ import pickle
 import subprocess
 import sys
 import threading
-from concurrent.futures import Future
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,7 +73,8 @@ _JOBS: dict[str, Callable[..., Any]] = {"validate": _validate_here, "range": _pr
 
 def run_elsewhere(job: str, data: bytes, format: str, *args: Any) -> Any:
     """Run a job that reads the whole file (``validate``, ``range``) on ``data``: here for a
-    small file, by a fresh ``python`` of its own from :data:`SEPARATE_VALIDATION` bytes on.
+    small file, by a fresh ``python`` of its own from :data:`SEPARATE_VALIDATION` bytes on
+    when a core is spare (:func:`_spare_core`).
 
     Validation decodes every record and a range probe parses and builds the
     file: seconds of pure Python on a 50,000-player save, and in the studio's
@@ -241,9 +243,7 @@ class Document:
             smap = spans.record(data, self.format.name, lazy=True)
             self._span_maps.append((data, smap))
             del self._span_maps[:-SPAN_MAPS_KEPT]
-        # The spans sorted for look-ups meanwhile (a query that comes first sorts what it needs).
-        threading.Thread(target=smap.prepare, name=f"spans {self.id}", daemon=True).start()
-        return smap
+            return smap
 
     def warm(self) -> None:
         """Start reading the model in the background: the page's first questions need it.

@@ -34,7 +34,13 @@ _DIGITS = re.compile(r"(\d+)")
 
 
 def keyed(model: Any, path: str) -> str:
-    """``path`` with every list index replaced by the item's key where its record has one."""
+    """``path`` with every list index replaced by the item's key where its record has one.
+
+    Only a key that names one record of a plain list is used (two players of
+    one name keep their places); a lazily decoded view (a save's 50,000
+    players) is not read whole to check: its key is used as ``diff`` uses it
+    to match records.
+    """
     steps = parse_path(path)
     out: list[Step] = []
     for i, step in enumerate(steps):
