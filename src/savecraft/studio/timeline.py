@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -70,10 +72,21 @@ def _models(docs: list[Document]) -> list[Any]:
     return models
 
 
+@contextmanager
+def _locked(docs: list[Document]) -> Iterator[None]:
+    """Every document's lock, taken in one order (by id): the walks below decode lazy records of
+    the models the tree reads under those locks."""
+    with ExitStack() as stack:
+        for d in sorted({d.id: d for d in docs}.values(), key=lambda d: d.id):
+            stack.enter_context(d.lock)
+        yield
+
+
 def changed_fields(docs: list[Document]) -> dict[str, Any]:
     """The fields that change across the documents, in order (``savecraft diff A B C``'s series)."""
     models = _models(docs)
-    found = series(models, [d.name for d in docs]).to_json()["fields"]
+    with _locked(docs):
+        found = series(models, [d.name for d in docs]).to_json()["fields"]
     return {"docs": [{"id": d.id, "name": d.name} for d in docs],
             "fields": [{"path": f["path"], "shown": [ABSENT if v is None else _text(v) for v in f["values"]]}
                        for f in found[:FIELDS_LIMIT]],
@@ -91,9 +104,14 @@ def values(docs: list[Document], path: str, start: str | None = None) -> dict[st
     ``start``: the document the path was picked in (its list items are named by
     key from there); else the first that has the field.
     """
-    models = _models(docs)
     if not path:
         raise SavecraftError("timeline: expected a field path")
+    models = _models(docs)
+    with _locked(docs):
+        return _values(docs, models, path, start)
+
+
+def _values(docs: list[Document], models: list[Any], path: str, start: str | None) -> dict[str, Any]:
     followed = path
     order = sorted(range(len(docs)), key=lambda i: docs[i].id != start)
     for i in order:
