@@ -30,11 +30,17 @@ baseline runs, medians of ``--repeat``. Screenshots of each file's overview and 
 view go to ``--shots``.
 
     python3 bench/bench_studio_paint.py [--users 50000] [--tng-mb 128] [--repeat 3] [--shots DIR]
+
+``--against SRC`` (another checkout's ``src`` folder, such as the main branch's)
+runs that studio too, alternating with this one run by run on the same files
+in the same browser, and prints both rows and their ratios: before and after
+a change, measured in one run on the same loaded machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -61,9 +67,13 @@ CLICKS = {
 }
 
 
-def start_studio(path: Path) -> tuple[subprocess.Popen[str], str]:
+def start_studio(path: Path, src: str | None = None) -> tuple[subprocess.Popen[str], str]:
+    """A fresh ``savecraft studio FILE``: this checkout's, or the one whose ``src`` folder is given."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src
     proc = subprocess.Popen([sys.executable, "-m", "savecraft", "studio", str(path), "--no-browser",
-                             "--port", "0"], stdout=subprocess.PIPE, text=True)
+                             "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     for _ in range(10):
         line = proc.stdout.readline()
@@ -94,11 +104,12 @@ CLICK_JS = """async (paths) => {
 }"""
 
 
-def measure(context: Any, path: Path, label: str, shots: Path | None, limit_s: float) -> dict[str, float]:
+def measure(context: Any, path: Path, label: str, shots: Path | None, limit_s: float,
+            src: str | None = None) -> dict[str, float]:
     """One fresh studio and page; a stage not done within ``limit_s`` counts as inf (reported as such)."""
     from playwright.sync_api import Error as PlaywrightError
 
-    proc, url = start_studio(path)
+    proc, url = start_studio(path, src)
     inf = float("inf")
     try:
         page = context.new_page()
@@ -151,6 +162,8 @@ def main() -> None:
     ap.add_argument("--shots", default=None, help="folder for screenshots (default: none)")
     ap.add_argument("--only", choices=sorted(CLICKS), action="append", help="measure only this file")
     ap.add_argument("--limit", type=float, default=120, help="seconds a stage may take before it counts as inf")
+    ap.add_argument("--against", default=None, metavar="SRC",
+                    help="another checkout's src folder: its studio is measured too, alternating (before/after)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -183,20 +196,33 @@ def main() -> None:
             try:
                 for label, path in files.items():
                     runs: list[dict[str, float]] = []
+                    others: list[dict[str, float]] = []
                     base: list[float] = []
-                    for r in range(args.repeat):  # alternating: baseline, browser, baseline, ...
+                    for r in range(args.repeat):  # alternating: baseline, browser (, the other studio), ...
                         base.append(info_ms(path))
                         runs.append(measure(context, path, label, shots if r == 0 else None, args.limit))
+                        if args.against:
+                            others.append(measure(context, path, label, None, args.limit, args.against))
                     b = median(base)
-                    m = {k: median(run[k] for run in runs) for k in runs[0]}
-                    usable = max(m["tree"], m["bytes"], m["problems"], m["tree"] + m["interaction"])
-                    print(f"{label}: savecraft info {b:,.0f} ms | from navigation start: overview {m['overview']:,.0f} ms "
-                          f"({m['overview'] / b:.2f}x info), tree {m['tree']:,.0f} ms ({m['tree'] / b:.2f}x info), bytes {m['bytes']:,.0f} ms, "
-                          f"bytes tinted by their fields {m['hex']:,.0f} ms, "
-                          f"problems {m['problems']:,.0f} ms | first interaction: {m['interaction']:,.0f} ms to reach "
-                          f"{CLICKS[label][-1]} ({len(CLICKS[label])} clicks), selecting it {m['select']:,.0f} ms | "
-                          f"usable (tree, bytes, problems, a field reached and its bytes shown) by {usable:,.0f} ms"
-                          + (f" (inf: not done within {args.limit:.0f} s)" if usable == float("inf") else ""))
+                    rows = [("this checkout", runs)] + ([(f"against {args.against}", others)] if others else [])
+                    medians = {}
+                    for name, got in rows:
+                        m = medians[name] = {k: median(run[k] for run in got) for k in got[0]}
+                        usable = max(m["tree"], m["bytes"], m["problems"], m["tree"] + m["interaction"])
+                        m["usable"] = usable
+                        print(f"{label} ({name}): savecraft info {b:,.0f} ms | from navigation start: overview {m['overview']:,.0f} ms "
+                              f"({m['overview'] / b:.2f}x info), tree {m['tree']:,.0f} ms ({m['tree'] / b:.2f}x info), bytes {m['bytes']:,.0f} ms, "
+                              f"bytes tinted by their fields {m['hex']:,.0f} ms, "
+                              f"problems {m['problems']:,.0f} ms | first interaction: {m['interaction']:,.0f} ms to reach "
+                              f"{CLICKS[label][-1]} ({len(CLICKS[label])} clicks), selecting it {m['select']:,.0f} ms | "
+                              f"usable (tree, bytes, problems, a field reached and its bytes shown) by {usable:,.0f} ms"
+                              + (f" (inf: not done within {args.limit:.0f} s)" if usable == float("inf") else ""))
+                    if others:
+                        new, old = medians[rows[0][0]], medians[rows[1][0]]
+                        print(f"{label}: this checkout / the other, medians: " + ", ".join(
+                            f"{k} {new[k] / old[k]:.2f}x" for k in ("overview", "tree", "bytes", "hex", "problems",
+                                                                     "interaction", "select", "usable")
+                            if old[k] not in (0, float("inf"))))
             finally:
                 context.close()
 

@@ -229,6 +229,11 @@ class SpanMap:
         self._by_span_path: dict[str, list[tuple[str, _Entry]]] = {}
         self._unpathed: list[tuple[str, list[_Entry]]] = []
         self._spaces_seen: tuple[int, dict[tuple[Any, ...], str]] = (-1, {})  # problems' spaces (locate)
+        # Per expanded unit, the log entries its expansion noted (start, end): a field inside a
+        # unit is answered from those alone (unit_spans). The units holding no other unit: only
+        # there is that range every span under a field of the unit.
+        self._unit_entries: dict[str, tuple[int, int]] = {}
+        self._innermost: frozenset[str] | None = None
         self._lock = threading.RLock()
 
     # -- building ---------------------------------------------------------------------------
@@ -257,12 +262,14 @@ class SpanMap:
                 return
             unit.done = True
             data = self._log.streams.get(unit.space, (self.data, None))[0]
+            start = len(self._log.entries)
             self._log.entries.append((unit.space, unit.offset, unit.length, unit.path))
             with recording(self._log, unit.space, data):
                 try:
                     unit.expand()
                 except FormatError as err:
                     self.report.capture(err)
+            self._unit_entries[unit.path] = (start, len(self._log.entries))
 
     def _ensure_at(self, space: str, offset: int) -> None:
         index = self._unit_index.get(space)
@@ -323,11 +330,14 @@ class SpanMap:
         if any(self._taken.get(name, 0) < len(batches) for name in names):
             with self._lock, gc_paused(keep=True):
                 # New lists, not sorted in place: a query still walking the old ones is not disturbed.
+                # The counts of what is in them are published after the lists: a query that reads
+                # the new counts (above, without the lock) then finds the lists they count.
                 lists = dict(self._lists)
+                counts = dict(self._taken)
                 recorded = self._recorded
                 for name in names:
-                    taken = self._taken.get(name, 0)
-                    self._taken[name] = len(batches)
+                    taken = counts.get(name, 0)
+                    counts[name] = len(batches)
                     items = [((e[1] << 40) - e[2], seq, e[1], e[2], recorded(name, e[3]))
                              for start, entries, spaces in batches[taken:] if name in spaces
                              for seq, e in enumerate(entries, start) if e[0] == name]
@@ -338,18 +348,20 @@ class SpanMap:
                     merged = sorted(old[0] + items if old else items, key=_KEY)  # stable: seq order on ties
                     lists[name] = (merged, list(accumulate([e[2] + e[3] for e in merged], max)))
                 self._lists = lists
+                self._taken = counts
         return self._lists
 
-    def _widened(self, start: int) -> list[tuple[str, int, int, str]]:
-        """Entries from ``start`` on, each record read under an item's path widened over the item.
+    def _widened(self, start: int, end: int | None = None) -> list[tuple[str, int, int, str]]:
+        """Entries from ``start`` on (to ``end``), each record read under an item's path widened
+        over the item.
 
         An item's fields are noted next to each other, so the walk from the
         record goes only as far as the entries under its path reach.
         """
         entries = self._log.entries
-        out = entries[start:]
+        out = entries[start:end]
         items = self._log.items  # ascending: the ones from ``start`` on are found by bisection
-        for i in items[bisect.bisect_left(items, start):]:
+        for i in items[bisect.bisect_left(items, start):bisect.bisect_left(items, end) if end is not None else None]:
             space, lo, length, path = entries[i]
             hi = lo + length
             n = len(path)
@@ -460,6 +472,47 @@ class SpanMap:
                     break
         found.sort(key=lambda sp: (sp.space, sp.offset, -sp.length))
         return found
+
+    def unit_spans(self, path: str) -> list[Span] | None:
+        """:meth:`spans_for` of a field inside a unit, answered from that unit alone, each span once.
+
+        The unit is recorded if it was not, and only its own entries are read:
+        no sorted index of the whole file (100,000 chunk spans) and no pass
+        over it, so a field of a huge save is answered as soon as the
+        containers are recorded. The answer is :meth:`spans_for`'s without
+        repeats (the container notes a chunk's magic and size, which the chunk
+        notes again). None when this cannot answer: ``path`` is not strictly
+        inside a unit, its unit holds other units, or nothing in it is
+        recorded under ``path`` or a parent of it below the unit.
+        """
+        name = self._names(path)[-1]
+        unit = self._unit_of(name)
+        if unit is None or name == unit.path or unit.path not in self._innermost_units():
+            return None
+        self._expand(unit)
+        start, end = self._unit_entries.get(unit.path, (0, 0))
+        if end <= start:
+            return None
+        entries = [(e[0], e[1], e[2], self._recorded(e[0], e[3])) for e in self._widened(start, end)]
+        found = {Span(*e) for e in entries if _under(e[3], name)}
+        steps = parse_path(name)
+        while not found and len(steps) > 1:
+            steps = steps[:-1]
+            parent = format_path(steps)
+            if not _under(parent, unit.path) or parent == unit.path:
+                break
+            found = {Span(*e) for e in entries if e[3] == parent}
+        if not found:
+            return None
+        return sorted(found, key=lambda sp: (sp.space, sp.offset, -sp.length, sp.path))
+
+    def _innermost_units(self) -> frozenset[str]:
+        """The paths of the units that hold no other unit (worked out once: each unit's parents)."""
+        if self._innermost is None:
+            units = self._by_path
+            holders = {path[:i] for path in units for i, c in enumerate(path) if c in ".[" and path[:i] in units}
+            self._innermost = frozenset(units.keys() - holders)
+        return self._innermost
 
     def span_of(self, path: str) -> Span | None:
         """The one span of ``path`` itself (the outermost when it was noted twice), or None."""

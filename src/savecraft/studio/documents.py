@@ -8,22 +8,121 @@ so the studio refuses exactly what ``savecraft edit`` refuses, and a refused
 edit leaves the stack as it was.
 
 The model is read non-strictly (like ``validate``), so a file with a bad
-checksum still opens and shows its problems; the full ``validate`` list is
-computed only when asked for, since on a large file it decodes everything.
+checksum still opens and shows its problems.
+
+A huge file is usable at once because nothing the page asks for first waits
+behind something it does not need yet. Opening a document starts reading its
+model in the background. The spans have their own lock
+(:attr:`Document.span_lock`): the tree, which reads the model under the
+document's lock, never queues behind a recording; a big file is parsed once
+for both (:attr:`Document.model`). The ``validate`` list, which decodes the
+whole file, runs without either lock, and for a big file, when a core is
+spare, in a process of its own (:func:`run_elsewhere`), away from this
+process's interpreter lock, so the tree and the bytes answer meanwhile.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
+import pickle
+import subprocess
+import sys
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import api, edit, registry
+from .. import api, edit, registry, spans
 from ..diff import Diff, diff_bytes
 from ..errors import FormatError, Problem, Report, SavecraftError
 from ..fileio import atomic_write, read_input
+
+SEPARATE_VALIDATION = 4 << 20
+"""Files from this size on are validated (and their ranges probed) by a process of their own
+(:func:`run_elsewhere`)."""
+SHARED_PARSE = 4 << 20
+"""Files from this size on are parsed once for the model and the spans (:attr:`Document.model`)."""
+_CHILDREN = threading.BoundedSemaphore(2)  # processes of their own running at once
+SPAN_MAPS_KEPT = 3  # span maps kept per document: the current bytes, and those an edit compares
+
+
+def validate_data(data: bytes, format: str) -> tuple[list[Problem], list[str]]:
+    """``savecraft validate``'s problems and notes for ``data`` (in a process of its own when big)."""
+    problems, notes = run_elsewhere("validate", data, format)
+    if not isinstance(problems, list) or not all(isinstance(p, Problem) for p in problems):
+        raise SavecraftError("the validating process answered something else")
+    return problems, list(notes)
+
+
+def _validate_here(data: bytes, format: str) -> tuple[list[Problem], list[str]]:
+    result = api.validate(data, format)
+    return result.problems, result.notes
+
+
+def _probe_range_here(data: bytes, format: str, path: str) -> str | None:
+    from .hexview import probe_range
+
+    return probe_range(data, format, path)
+
+
+_JOBS: dict[str, Callable[..., Any]] = {"validate": _validate_here, "range": _probe_range_here}
+
+
+def run_elsewhere(job: str, data: bytes, format: str, *args: Any) -> Any:
+    """Run a job that reads the whole file (``validate``, ``range``) on ``data``: here for a
+    small file, by a fresh ``python`` of its own from :data:`SEPARATE_VALIDATION` bytes on
+    when a core is spare (:func:`_spare_core`).
+
+    Validation decodes every record and a range probe parses and builds the
+    file: seconds of pure Python on a 50,000-player save, and in the studio's
+    process they would hold the interpreter lock the tree, the bytes and the
+    spans need. Another process runs on the other core. The bytes go through
+    a pipe (never a file or the command line); if that process cannot run,
+    the job runs here.
+    """
+    if len(data) >= SEPARATE_VALIDATION and _spare_core():
+        try:
+            return _in_child(job, data, format, args)
+        except (OSError, subprocess.SubprocessError, pickle.UnpicklingError, EOFError, ValueError):
+            pass
+    return _JOBS[job](data, format, *args)
+
+
+def _spare_core() -> bool:
+    """Whether a process of its own would get a core of its own (the load is under the cores).
+
+    On a machine already busier than its cores (measured: load 16 on 2 cores),
+    a fresh ``python`` only adds its start-up and the copy of the file to a
+    queue of runnable processes: the validation of a 50,000-player save came
+    2.6 s later than in this process. There the job runs here.
+    """
+    try:
+        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
+    except OSError:
+        return True
+
+
+def _in_child(job: str, data: bytes, format: str, args: tuple[Any, ...]) -> Any:
+    root = str(Path(__file__).resolve().parents[2])  # the savecraft this process runs
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+    with _CHILDREN:  # a folder of 20 big saves opened at once: two at a time, not 20
+        done = subprocess.run(
+            [sys.executable, "-c", "from savecraft.studio.documents import _child; _child()"],
+            input=pickle.dumps((job, format, args, data)), capture_output=True, env=env, check=False)
+    if done.returncode != 0:
+        raise subprocess.SubprocessError(done.stderr.decode(errors="replace")[-500:])
+    return pickle.loads(done.stdout)  # written by our own child, below
+
+
+def _child() -> None:
+    """The other process: a pickled (job, format, arguments, file) on stdin, the answer on stdout."""
+    job, format, args, data = pickle.loads(sys.stdin.buffer.read())
+    sys.stdout.buffer.write(pickle.dumps(_JOBS[job](data, format, *args)))
+    sys.stdout.buffer.flush()
 
 
 @dataclass(slots=True)
@@ -55,10 +154,13 @@ class Document:
         self.name = name
         self.path = path
         self.lock = threading.RLock()
+        # Span recording: its own lock, so the tree (the model, under ``lock``) never waits behind it.
+        self.span_lock = threading.RLock()
         self.history: list[Snapshot] = [Snapshot(data, "opened")]
         self.saved = data
         self.format = registry.detect(data)  # FormatError for a file of no known format
-        self._problems: tuple[bytes, list[Problem], list[str]] | None = None
+        self._validation: tuple[bytes, Future[tuple[list[Problem], list[str]]]] | None = None
+        self._span_maps: list[tuple[bytes, spans.SpanMap]] = []
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -77,10 +179,23 @@ class Document:
         checked but decoded only when looked at), so a 50,000-player save opens
         in the time ``savecraft.load`` takes. Only a file with problems is read
         again in validate mode, which decodes everything it can to get past them.
+
+        A big file (from :data:`SHARED_PARSE` bytes) is read once for both the
+        tree and the bytes: its lazy span recording is that same lazy parse
+        with spans noted, so its model is the model when the recording met no
+        problem (the strict read would have read the same). The spans are then
+        there as soon as the tree is, instead of a second whole-file parse
+        after it (4.5 s on a loaded machine for 50,000 players, which every
+        field selection waited for).
         """
         with self.lock:
             top = self.history[-1]
             if top.model is None:
+                if len(top.data) >= SHARED_PARSE:
+                    smap = self.span_map(top.data)
+                    if smap.model is not None and not smap.report.problems:
+                        top.model = smap.model
+                        return top.model
                 try:
                     top.model = self.format.parse(top.data, Report(strict=True))
                 except FormatError:
@@ -91,16 +206,63 @@ class Document:
         """Everything ``savecraft validate`` says about the current bytes, and its notes.
 
         Validation decodes the whole file (seconds for a huge save), so it runs
-        without the document's lock: the tree and the bytes stay usable meanwhile.
+        without the document's lock (in a process of its own for a big file:
+        :func:`validate_data`); the tree and the bytes stay usable meanwhile.
+        Requests that come while it runs wait for the same run.
         """
+        return self._validate(self.data).result()
+
+    def _validate(self, data: bytes) -> Future[tuple[list[Problem], list[str]]]:
+        """The validation of ``data``: the one under way or done, else a new one started."""
         with self.lock:
-            data = self.data
-            if self._problems is not None and self._problems[0] is data:
-                return self._problems[1], self._problems[2]
-        result = api.validate(data, self.format.name)
-        with self.lock:
-            self._problems = (data, result.problems, result.notes)
-        return result.problems, result.notes
+            if self._validation is not None and self._validation[0] is data:
+                return self._validation[1]
+            future: Future[tuple[list[Problem], list[str]]] = Future()
+            self._validation = (data, future)
+
+        def run() -> None:
+            try:
+                future.set_result(validate_data(data, self.format.name))
+            except BaseException as err:  # the request waiting for it reports it
+                future.set_exception(err)
+
+        threading.Thread(target=run, name=f"validate {self.id}", daemon=True).start()
+        return future
+
+    def span_map(self, data: bytes | None = None) -> spans.SpanMap:
+        """The (lazy) span map of the current bytes, or of ``data``; the last few are kept.
+
+        Recorded under :attr:`span_lock` only: a query of a recorded map runs
+        under the map's own lock, and the tree never waits for either.
+        """
+        data = self.data if data is None else data
+        with self.span_lock:
+            for held, smap in self._span_maps:
+                if held is data:
+                    return smap
+            smap = spans.record(data, self.format.name, lazy=True)
+            self._span_maps.append((data, smap))
+            del self._span_maps[:-SPAN_MAPS_KEPT]
+            return smap
+
+    def warm(self) -> None:
+        """Start reading the model in the background: the page's first questions need it.
+
+        A request that comes first waits for the same parse under the same
+        lock, never doing it twice. Nothing else starts here: the spans
+        recorded beside the first tree and overview requests would share this
+        process's interpreter lock with them, and a validation would hold the
+        bytes of a file that may yet be refused (a dropped file that does not
+        read is let go at once).
+        """
+
+        def run() -> None:
+            try:
+                self.model  # noqa: B018 (read for its side effect: parsed once, kept)
+            except Exception:  # noqa: BLE001 (the request that needs it reports it)
+                pass
+
+        threading.Thread(target=run, name=f"warm {self.id}", daemon=True).start()
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -165,11 +327,13 @@ class Workspace:
         data = read_input(p)
         doc = Document(self._next_id(), p.name, data, p.resolve())
         self.documents[doc.id] = doc
+        doc.warm()
         return doc
 
     def open_bytes(self, name: str, data: bytes) -> Document:
         doc = Document(self._next_id(), name or "dropped file", data, None)
         self.documents[doc.id] = doc
+        doc.warm()
         return doc
 
     def get(self, doc_id: str) -> Document:

@@ -13,19 +13,20 @@ form a person typed into it.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
+import threading
 from typing import Any
 
 from .. import api, edit, spans
 from ..errors import FormatError, Problem, SavecraftError
-from ..paths import resolve
-from .documents import Document
+from ..paths import Attr, resolve
+from .documents import Document, run_elsewhere
 
 PAGE_LIMIT = 1 << 16
 SPAN_LIMIT = 4000  # spans sent for one selection; the page highlights what it shows
 RECOMPUTED_LIMIT = 60
-_CACHE_SIZE = 3
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -35,17 +36,15 @@ def _under(path: str, prefix: str) -> bool:
 
 
 def span_map(doc: Document, data: bytes | None = None) -> spans.SpanMap:
-    """The (lazy) span map of the document's current bytes, or of ``data``; a few are kept."""
-    data = doc.data if data is None else data
-    cache: list[tuple[bytes, spans.SpanMap]] = doc.__dict__.setdefault("_span_maps", [])
-    with doc.lock:
-        for held, smap in cache:
-            if held is data:
-                return smap
-        smap = spans.record(data, doc.format.name, lazy=True)
-        cache.append((data, smap))
-        del cache[:-_CACHE_SIZE]
-        return smap
+    """The (lazy) span map of the document's current bytes, or of ``data`` (:meth:`Document.span_map`).
+
+    Only the recording runs under the document's span lock (a query waits for
+    a recording under way: it needs it); the queries below take no lock of
+    the document: a recorded map answers several threads under its own, so a
+    field's few spans are not queued behind a query over 50,000 chunks, and
+    the tree (the document's lock) never waits for either.
+    """
+    return doc.span_map(data)
 
 
 def span_path(smap: spans.SpanMap, path: str) -> str:
@@ -64,43 +63,40 @@ def _span(sp: spans.Span) -> dict[str, Any]:
 
 def spaces(doc: Document) -> list[dict[str, Any]]:
     """The file and every inflated stream recorded so far (name, length, where it is stored)."""
-    with doc.lock:
-        smap = span_map(doc)
-        out = []
-        for s in smap.spaces().values():
-            out.append({"name": s.name, "length": s.length,
-                        "stored": None if s.stored is None else s.stored.to_json()})
-        return out
+    smap = span_map(doc)
+    out = []
+    for s in smap.spaces().values():
+        out.append({"name": s.name, "length": s.length,
+                    "stored": None if s.stored is None else s.stored.to_json()})
+    return out
 
 
 def page(doc: Document, space: str, offset: int, length: int) -> dict[str, Any]:
     """``length`` bytes of ``space`` from ``offset`` and every span that overlaps them."""
-    with doc.lock:
-        smap = span_map(doc)
-        found = smap.spaces().get(space)
-        if found is None:
-            raise SavecraftError(f"no byte space {space!r} (known: {', '.join(smap.spaces())})")
-        data = found.data
-        length = max(0, min(length, PAGE_LIMIT, len(data) - offset))
-        chunk = bytes(data[offset : offset + length])
-        covering = []
-        for sp in smap.covering(space, offset, length):
-            covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
-                             "tree": sp.path})
-            if len(covering) >= SPAN_LIMIT:
-                break
-        return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
-                "spans": covering}
+    smap = span_map(doc)
+    found = smap.spaces().get(space)
+    if found is None:
+        raise SavecraftError(f"no byte space {space!r} (known: {', '.join(smap.spaces())})")
+    data = found.data
+    length = max(0, min(length, PAGE_LIMIT, len(data) - offset))
+    chunk = bytes(data[offset : offset + length])
+    covering = []
+    for sp in smap.covering(space, offset, length):
+        covering.append({"offset": sp.offset, "length": sp.length, "path": sp.path,
+                         "tree": sp.path})
+        if len(covering) >= SPAN_LIMIT:
+            break
+    return {"space": space, "offset": offset, "size": len(data), "hex": chunk.hex(),
+            "spans": covering}
 
 
 def at(doc: Document, space: str, offset: int) -> dict[str, Any]:
     """The innermost field covering one byte, with the path the tree knows it by."""
-    with doc.lock:
-        smap = span_map(doc)
-        sp = smap.at(space, offset)
-        if sp is None:
-            return {"space": space, "offset": offset, "span": None}
-        return {"space": space, "offset": offset, "span": _span(sp)}
+    smap = span_map(doc)
+    sp = smap.at(space, offset)
+    if sp is None:
+        return {"space": space, "offset": offset, "span": None}
+    return {"space": space, "offset": offset, "span": _span(sp)}
 
 
 def spans_for(doc: Document, path: str) -> list[dict[str, Any]]:
@@ -112,25 +108,29 @@ def spans_for_doc_data(doc: Document, data: bytes | None, path: str) -> list[dic
     """The bytes of a field (a tree path): its own span first when it has one, then its parts.
 
     A node holding thousands of chunks is answered with the chunks' own
-    spans, without recording every field inside them.
+    spans, without recording every field inside them; a field inside one
+    chunk (or asset) from that chunk's spans alone (:meth:`SpanMap.unit_spans`),
+    without sorting or reading the spans of the whole file. Each span is
+    given once.
     """
-    with doc.lock:
-        smap = span_map(doc, data)
-        target = span_path(smap, path)
+    smap = span_map(doc, data)
+    target = span_path(smap, path)
+    quick = smap.unit_spans(target)
+    if quick is None:
         inner = [u for u in smap.units() if u.path != target and _under(u.path, target)]
         if len(inner) > 1 and smap.outline_units:
             out = [{"space": u.space, "offset": u.offset, "length": u.length, "path": u.path,
                     "tree": u.path} for u in inner[:SPAN_LIMIT]]
             return out
-        found = [_span(sp) for sp in smap.spans_for(target)]
-        own = [sp for sp in found if sp["tree"] == path]
-        # Not a parent's bytes (an asset's stored form when its value is asked for), unless
-        # nothing nearer was recorded: then the parent is the best answer there is.
-        rest = [sp for sp in found if sp not in own and _under(sp["tree"], path)]
-        if not own and not rest:
-            own = _grouped(smap, path)
-            rest = [] if own else found
-        return (own + rest)[:SPAN_LIMIT]
+    found = [_span(sp) for sp in dict.fromkeys(quick if quick is not None else smap.spans_for(target))]
+    own = [sp for sp in found if sp["tree"] == path]
+    # Not a parent's bytes (an asset's stored form when its value is asked for), unless
+    # nothing nearer was recorded: then the parent is the best answer there is.
+    rest = [sp for sp in found if sp not in own and _under(sp["tree"], path)]
+    if not own and not rest:
+        own = _grouped(smap, path)
+        rest = [] if own else found
+    return (own + rest)[:SPAN_LIMIT]
 
 
 def _grouped(smap: spans.SpanMap, path: str) -> list[dict[str, Any]]:
@@ -181,13 +181,12 @@ def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) ->
     and moved everything after it does not count as a change of everything),
     over the fields recorded up front plus those of the edited chunks.
     """
-    with doc.lock:
-        old, new = span_map(doc, before), span_map(doc, after)
-        targets = [span_path(new, p) for p in edited]
-        for t in list(targets):
-            old.spans_for(t)
-            new.spans_for(t)
-        targets += edited  # a record holding the field may be noted under its tree path too
+    old, new = span_map(doc, before), span_map(doc, after)
+    targets = [span_path(new, p) for p in edited]
+    for t in list(targets):
+        old.spans_for(t)
+        new.spans_for(t)
+    targets += edited  # a record holding the field may be noted under its tree path too
     # The edited field as the span map names it (``value.header.speed`` for ``value.speed``).
     targets += [sp["path"] for p in edited for sp in spans_for_doc_data(doc, after, p)]
 
@@ -228,29 +227,63 @@ _RANGE = re.compile(r"(from -?\d+ to -?\d+|at most \d+ \w+|up to \d+ \w+)")
 
 
 def allowed_range(doc: Document, path: str) -> str | None:
-    """What the format's own writer accepts for a field, found by asking it.
+    """What the format's own writer accepts for a field, found by asking it (:func:`probe_range`).
 
-    A number far out of any range (or a very long string) is set on a copy
-    of the model and built: the writer's refusal names the field's range,
-    exactly the check ``savecraft edit`` applies.
+    The probe rebuilds the whole file, so its answer is kept per kind of
+    field (a record type's attribute: every player's ``entity.x`` has the
+    same range) and, for a big file, asked of a process of its own
+    (:func:`savecraft.studio.documents.run_elsewhere`): a field selected in a
+    50,000-player save no longer holds this process's interpreter lock for
+    a parse and a build while the page waits for the field's bytes.
     """
     from . import tree
 
-    model = api.parse(doc.data, doc.format.name)
-    where = resolve(model, path)
-    value = where.value
-    if isinstance(value, bool | enum.Enum):
-        return tree.allowed(where.hint, value)
+    with doc.lock:
+        model = doc.model
+        where = resolve(model, path)
+        value = where.value
+        if isinstance(value, bool | enum.Enum) or not isinstance(value, int | str):
+            return tree.allowed(where.hint, value)
+        steps = where.canonical
+        last = steps[-1] if steps else None
+        parent = resolve(model, steps[:-1]).value if isinstance(last, Attr) else None
+    key = None
+    if parent is not None and dataclasses.is_dataclass(parent) and isinstance(last, Attr):
+        key = (doc.format.name, type(parent).__module__, type(parent).__qualname__, last.name, type(value).__name__)
+        with _ranges_lock:
+            if key in _RANGES:
+                return _RANGES[key]
+    answer = run_elsewhere("range", doc.data, doc.format.name, path)
+    found = answer if isinstance(answer, str) else None
+    if key is not None:
+        with _ranges_lock:
+            _RANGES[key] = found
+    return found
+
+
+_RANGES: dict[tuple[str, ...], str | None] = {}
+_ranges_lock = threading.Lock()
+
+
+def probe_range(data: bytes, format: str, path: str) -> str | None:
+    """The range the writer states for ``path``: a number far out of any range (or a very long
+    string) is set on a fresh model of ``data`` and built; the writer's refusal names the
+    field's range, exactly the check ``savecraft edit`` applies."""
+    from ..registry import get
+
+    fmt = get(format)
+    model = api.parse(data, format)
+    value = resolve(model, path).value
     probe: Any
     if isinstance(value, int):
         probe = 1 << 80
     elif isinstance(value, str):
         probe = "x" * 70000
     else:
-        return tree.allowed(where.hint, value)
+        return None
     try:
         edit.set_value(model, path, probe)
-        doc.format.build(model)
+        fmt.build(model)
     except FormatError as err:
         expected = err.expected
         return expected if _RANGE.search(expected) else None

@@ -486,6 +486,9 @@ def make_app(workspace: Workspace | None = None, token: str | None = None,
     from . import views
 
     views.register(app)  # summary, tables, inspector, find, byte patches (studio/views.py)
+    from . import timeline
+
+    timeline.register(app)  # a field across several files, a folder opened (studio/timeline.py)
     r.add_static("/static/", static_dir(), append_version=False)
     return app
 

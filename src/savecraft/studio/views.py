@@ -145,11 +145,10 @@ def _space_data(doc: Document, space: str) -> bytes:
         return doc.data
     from . import hexview
 
-    with doc.lock:
-        found = hexview.span_map(doc).spaces().get(space)
-        if found is None:
-            raise SavecraftError(f"no byte space {space!r}")
-        return bytes(found.data)
+    found = hexview.span_map(doc).spaces().get(space)
+    if found is None:
+        raise SavecraftError(f"no byte space {space!r}")
+    return bytes(found.data)
 
 
 def inspect(data: bytes, offset: int) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import { HexView } from "./hex.js";
 import { Tree } from "./tree.js";
 
 const $ = (id) => document.getElementById(id);
-const studio = (window.studio = { timings: {}, docs: new Map(), current: null, lastSpans: [], busy: 0,
+const studio = (window.studio = { timings: {}, docs: new Map(), current: null, lastSpans: [], busy: 0, inspections: 0,
   summaries: new Map(), view: null });
 
 const tree = new Tree($("tree"), { onSelect: (node) => showField(node) });
@@ -152,7 +152,9 @@ async function refreshDoc(summary) {
   studio.summaries.delete(summary.id);
   await tree.reload();
   await hexView.refresh();
-  if (hexView.cursor !== null) inspectByte(hexView.space, hexView.cursor);
+  // Awaited: the caller shows its outcome (an edit's, a patch's) after this, and a refresh landing
+  // later would replace the inspector that holds a patch's answer (it vanished, 1 run in 3).
+  if (hexView.cursor !== null) await inspectByte(hexView.space, hexView.cursor);
   loadProblems(summary.id).catch(() => {});
   loadSummary(summary.id).catch(() => {});
 }
@@ -387,15 +389,20 @@ async function inspectByte(space, offset) {
     el("table", { id: "inspect-table" }, el("thead", {}, el("tr", {}, el("th", {}, "type"), el("th", {}, "little endian"), el("th", {}, "big endian"))), el("tbody", {}, rows)),
   ];
   if (space === "file") {
+    // The outcome of a patch at this byte stays when the inspector is drawn again for it.
+    const at = `${docId}:${offset}`;
+    const kept = $("patch-outcome");
+    const outcome = kept && kept.dataset.at === at ? kept : el("div", { id: "patch-outcome", dataset: { at } });
     const input = el("input", { id: "patch-value", value: answer.bytes.split(" ").slice(0, 4).join(" "), spellcheck: "false", "aria-label": "new bytes in hex" });
     parts.push(el("form", { id: "patch-form", title: "overwrite bytes here; the edited file must still read, else nothing changes",
       onsubmit: (e) => { e.preventDefault(); act(applyPatch)(offset, input.value); } },
-    input, el("button", { id: "patch-apply" }, "Overwrite")), el("div", { id: "patch-outcome" }));
+    input, el("button", { id: "patch-apply" }, "Overwrite")), outcome);
   } else {
     parts.push(el("p", { class: "hint" }, "Bytes of an inflated stream are changed through its fields."));
   }
   $("inspector").replaceChildren(...parts);
   document.body.dataset.inspected = `${space}:${offset}`;
+  document.body.dataset.inspections = String(++studio.inspections);
 }
 
 async function applyPatch(offset, text) {
@@ -606,6 +613,129 @@ async function runCompare() {
   });
 }
 
+// -- a field across several files: the timeline ---------------------------------------------------
+
+// SVG's namespace, as the HTML parser gives it (the page names no address, not even this one).
+const SVG = (() => { const box = document.createElement("div"); box.innerHTML = "<svg></svg>"; return box.firstChild.namespaceURI; })();
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function timelineDocs() {
+  return [...$("timeline-files").querySelectorAll("input:checked")].map((i) => i.value);
+}
+
+// The files offered: every open file, those of the format in front (or of `format`) ticked.
+function renderTimelineFiles(format) {
+  const current = studio.docs.get(studio.current);
+  const wanted = format || (current ? current.format : null);
+  $("timeline-files").replaceChildren(...[...studio.docs.values()].map((d) => el("label", { class: "timeline-file", title: d.path || d.name },
+    el("input", { type: "checkbox", value: d.id, checked: d.format === wanted, dataset: { doc: d.id }, onchange: act(refreshTimeline) }), ` ${d.name}`)));
+}
+
+async function openTimeline() {
+  renderTimelineFiles();
+  if (tree.selected && !$("timeline-path").value) $("timeline-path").value = tree.selected;
+  $("timeline").hidden = false;
+  if (!studio.docs.size) { toast("open some files, or a folder of saves, first"); return; }
+  await refreshTimeline();
+}
+
+async function refreshTimeline() {
+  const docs = timelineDocs();
+  if (!docs.length) {
+    $("timeline-fields").replaceChildren(el("p", { class: "hint" }, "tick the files to follow"));
+    return;
+  }
+  await busy(async () => {
+    const answer = await get("/api/timeline/fields", { docs: docs.join(",") });
+    $("timeline-count").textContent = `${answer.fields.length.toLocaleString()}${answer.more ? "+" : ""}`;
+    $("timeline-fields").replaceChildren(...(answer.fields.length ? answer.fields.map((f) => el("div", {
+      class: "change", dataset: { path: f.path }, title: f.shown.join(" → "),
+      onclick: act(() => { $("timeline-path").value = f.path; return showTimeline(); }),
+    }, f.path, el("span", { class: "note" }, `  ${f.shown.join(" → ")}`))) : [el("p", { class: "hint" }, docs.length > 1 ? "no field changes across these files" : "tick two files or more")]));
+    document.body.dataset.timelineFields = String(answer.fields.length);
+  });
+  if ($("timeline-path").value.trim()) await showTimeline();
+}
+
+async function showTimeline() {
+  const path = $("timeline-path").value.trim();
+  const docs = timelineDocs();
+  if (!path || !docs.length) return;
+  await busy(async () => {
+    const answer = await get("/api/timeline/values", { docs: docs.join(","), path, from: studio.current || "" });
+    for (const row of $("timeline-fields").querySelectorAll(".change")) row.classList.toggle("selected", row.dataset.path === path);
+    $("timeline-title").classList.remove("hint");
+    $("timeline-title").textContent = answer.followed === answer.path ? answer.path : `${answer.path}, followed as ${answer.followed}`;
+    $("timeline-chart").replaceChildren(answer.numeric ? timelineChart(answer.points) : el("p", { class: "hint" }, "not a number: the values are in the table"));
+    let previous = null;
+    const rows = answer.points.map((p, i) => {
+      let change = "", cls = "";
+      if (p.number !== null && previous !== null && previous.number !== null) {
+        const d = p.number - previous.number;
+        change = d === 0 ? "=" : `${d > 0 ? "+" : "−"}${Math.abs(d).toLocaleString()}`;
+        cls = d > 0 ? "number up" : d < 0 ? "number down" : "number";
+      } else if (previous !== null) {
+        change = p.shown === previous.shown ? "=" : "changed";
+      }
+      previous = p;
+      return el("tr", { dataset: { doc: p.doc, present: p.present }, title: p.at ? `${p.name}: show ${p.at} in the field tree` : `${p.name} has no such field`,
+        onclick: act(async () => { if (!p.at) return; $("timeline").hidden = true; await activate(p.doc); await goToField(p.at); }) },
+      el("td", { class: "number" }, String(i + 1)), el("td", {}, p.name),
+      el("td", { class: p.number !== null ? "number" : "" }, p.number !== null ? p.number.toLocaleString() : p.shown), el("td", { class: cls }, change));
+    });
+    $("timeline-table").replaceChildren(el("thead", {}, el("tr", {}, el("th", { class: "number" }, "#"), el("th", {}, "file"), el("th", {}, "value"), el("th", {}, "change"))),
+      el("tbody", {}, rows));
+    document.body.dataset.timelineReady = answer.path;
+  });
+}
+
+// The values as a line over the files (in order); a file without the field is a hollow mark on the axis.
+function timelineChart(points) {
+  const W = 720, H = 240, L = 84, R = 16, T = 14, B = 30;
+  const numbers = points.filter((p) => p.number !== null).map((p) => p.number);
+  let lo = Math.min(...numbers), hi = Math.max(...numbers);
+  if (lo === hi) { lo -= 1; hi += 1; }
+  const x = (i) => L + (points.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (points.length - 1));
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "the field's value in each file" },
+    svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }), svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
+    svg("text", { class: "grid-label", x: L - 6, y: y(hi) + 4, "text-anchor": "end" }, hi.toLocaleString()),
+    svg("text", { class: "grid-label", x: L - 6, y: y(lo) + 4, "text-anchor": "end" }, lo.toLocaleString()));
+  let run = [];
+  const flush = () => { if (run.length > 1) chart.append(svg("polyline", { class: "line", points: run.join(" ") })); run = []; };
+  points.forEach((p, i) => {
+    chart.append(svg("text", { class: "grid-label", x: x(i), y: H - B + 16, "text-anchor": "middle" }, String(i + 1)));
+    if (p.number === null) { flush(); return; }
+    run.push(`${x(i)},${y(p.number)}`);
+  });
+  flush();
+  points.forEach((p, i) => {
+    const mark = p.number === null
+      ? svg("circle", { class: "point absent", cx: x(i), cy: H - B, r: 4, "data-doc": p.doc }, svg("title", {}, `${p.name}: ${p.shown}`))
+      : svg("circle", { class: "point", cx: x(i), cy: y(p.number), r: 4.5, "data-doc": p.doc }, svg("title", {}, `${p.name}: ${p.number.toLocaleString()}`));
+    chart.append(mark);
+  });
+  return chart;
+}
+
+async function openFolder(path) {
+  await busy(async () => {
+    const answer = await post("/api/open-folder", { path });
+    answer.opened.forEach(remember);
+    if (!answer.opened.length) { toast(`no file of a known format in ${path}`); return; }
+    if (!studio.current) await activate(answer.opened[0].id);
+    renderTimelineFiles(answer.opened[0].format);
+    for (const input of $("timeline-files").querySelectorAll("input")) input.checked = answer.opened.some((d) => d.id === input.value);
+    toast(`opened ${answer.opened.length} file(s) from ${path}` + (answer.skipped ? `; ${answer.skipped} skipped (not of a known format)` : ""));
+  });
+  await refreshTimeline();
+}
+
 // -- start ---------------------------------------------------------------------------------------
 
 // -- views, theme, keys ---------------------------------------------------------------------------
@@ -648,6 +778,7 @@ window.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape") {
     if (!$("compare").hidden) $("compare").hidden = true;
+    if (!$("timeline").hidden) $("timeline").hidden = true;
     if (typing(e.target)) e.target.blur();
     return;
   }
@@ -677,6 +808,14 @@ $("open-form").addEventListener("submit", (e) => {
 $("compare-button").addEventListener("click", act(openCompare));
 $("compare-run").addEventListener("click", act(runCompare));
 $("compare-close").addEventListener("click", () => { $("compare").hidden = true; });
+$("timeline-button").addEventListener("click", act(openTimeline));
+$("timeline-close").addEventListener("click", () => { $("timeline").hidden = true; });
+$("timeline-form").addEventListener("submit", (e) => { e.preventDefault(); act(showTimeline)(); });
+$("timeline-folder-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const path = $("timeline-folder").value.trim();
+  if (path) act(openFolder)(path);
+});
 
 let dragDepth = 0;
 window.addEventListener("dragenter", (e) => { e.preventDefault(); dragDepth++; $("drop-veil").hidden = false; });
@@ -692,6 +831,7 @@ window.addEventListener("drop", (e) => {
 studio.openPath = openPath;
 studio.activate = activate;
 studio.setView = setView;
+studio.openTimeline = openTimeline;
 
 (async () => {
   setView(stored("savecraft.view") || "overview", { remember: false });
