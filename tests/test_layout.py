@@ -39,6 +39,7 @@ from savecraft.layout import (
     SetCtx,
     Struct,
     Terminated,
+    ToEnd,
     Tuple,
     Until,
 )
@@ -336,3 +337,73 @@ def test_fast_and_checked_agree_on_any_bytes(data: bytes) -> None:
         w = Writer()
         THING.write(outcomes[0][1], w, ctx())
         assert w.getvalue() == data[:outcomes[0][2]]
+
+
+# -- values only the format's context resolves; lists to the end of the bytes ------------------
+
+
+@dataclass(slots=True)
+class Named:
+    name: int = 0  # an index into a table the context holds, moved on write
+    word: str = ""
+
+
+class _Table(Context):
+    """A Context that also maps stored indices to words and back (a strings section)."""
+
+    def __init__(self, words: list[str], moved: dict[int, int] | None = None) -> None:
+        super().__init__()
+        self.words = words
+        self.moved = moved or {}
+        self.where: list[Any] = []
+
+
+def _word(raw: int, ctx: Any, where: Any) -> str:
+    if raw >= len(ctx.words):
+        if where is None:
+            raise ValueError("no place to report it: the checked path does")
+        ctx.where.append(where)
+        return "?"
+    return str(ctx.words[raw])
+
+
+NAMED = Struct(Named, [
+    Field("name", Adapt(U16, None, lambda v, ctx, path: ctx.moved.get(v, v), "a name", ctx=True)),
+    Field("word", Adapt(U8, _word, lambda v, ctx, path: ctx.words.index(v), "a word", ctx=True)),
+])
+NAMES = Struct(Pair, [Field("name", CStr(7)), Field("value", List(NAMED, ToEnd(3)))])
+
+
+def test_an_adapter_with_the_context_resolves_and_moves_values() -> None:
+    ctx = _Table(["zero", "one"], moved={5: 9})
+    w = Writer()
+    NAMED.write(Named(5, "one"), w, ctx)
+    assert w.getvalue() == bytes([9, 0, 1])
+    assert NAMED.read(Reader(bytes([5, 0, 0])), ctx) == Named(5, "zero")
+    assert ctx.where == []
+    # A value the decoder can only report with its place: the fast path gives way to the checked one.
+    data = bytes([1, 0, 7])
+    assert NAMED.read(Reader(data, base=100, path="names[2]"), ctx) == Named(1, "?")
+    assert ctx.where == [(102, "names[2].word")]
+    with pytest.raises(FormatError) as e:
+        w = Writer("names[0]")
+        NAMED.checked_write_fn(Named(1, "two"), w, ctx, "")
+    assert e.value.problem.path == "names[0].word" and e.value.problem.expected == "a word"
+
+
+def test_a_list_to_the_end_reads_what_is_left_and_writes_every_element() -> None:
+    ctx = _Table(["a", "b", "c"])
+    model = Pair("x", [Named(k, "abc"[k]) for k in range(3)])
+    w = Writer()
+    NAMES.write(model, w, ctx)
+    data = w.getvalue()
+    assert data == b"x\0" + bytes([0, 0, 0, 1, 0, 1, 2, 0, 2])
+    assert NAMES.read(Reader(data), ctx) == model
+    assert NAMES.checked_only(Reader(data), ctx) == model
+    r = Reader(data + b"\x01")  # a byte too few for another record: left for the caller
+    assert NAMES.read(r, ctx) == model and r.remaining == 1
+    log = SpanLog()
+    with recording(log, "file", data):
+        NAMES.read(Reader(data), ctx)
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["value[2]"] == (8, 3) and spans["value[2].word"] == (10, 1)

@@ -53,6 +53,7 @@ from .types import (
     Stored,
     Switch,
     Terminated,
+    ToEnd,
     Tuple,
     Type,
     Until,
@@ -63,6 +64,6 @@ __all__ = [
     "FAST_READ_ERRORS", "FAST_WRITE_ERRORS", "Struct", "Context", "LayoutError", "NotCanonical",
     "I8", "I16", "I32", "I64", "U8", "U16", "U24", "U32", "U64", "Adapt", "Array", "Bytes", "Check",
     "Columns", "Computed", "Const", "Count", "CStr", "Ctx", "Custom", "Expr", "Field", "Int", "Len", "List", "Member", "Optional",
-    "Parallel", "Prefix", "Range", "Ref", "Requires", "SetCtx", "Stored", "Switch", "Terminated", "Tuple", "Type", "Until",
+    "Parallel", "Prefix", "Range", "Ref", "Requires", "SetCtx", "Stored", "Switch", "Terminated", "ToEnd", "Tuple", "Type", "Until",
     "When",
 ]

@@ -117,7 +117,15 @@ class Prefix:
         self.kind.checked_write(e, f"len({value}) + {self.bias}" if self.bias else f"len({value})", name)
 
 
-Count = int | Ref | Ctx | Expr | Prefix
+@dataclass
+class ToEnd:
+    """As many elements of ``size`` bytes as the rest of the record's bytes hold (a section that
+    is a list of fixed records to its end). The writer writes every element the model has."""
+
+    size: int
+
+
+Count = int | Ref | Ctx | Expr | Prefix | ToEnd
 
 
 def count_fast(e: Emitter, count: Count) -> str:
@@ -130,6 +138,8 @@ def count_fast(e: Emitter, count: Count) -> str:
         return f"ctx.values[{count.name!r}]"
     if isinstance(count, Expr):
         return f"({e.expr(count.source)})"
+    if isinstance(count, ToEnd):
+        return f"({e.left} // {count.size})"
     raise TypeError(count)
 
 
@@ -531,7 +541,7 @@ class List(Type):
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        else:
+        elif not isinstance(self.count, ToEnd):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
         native = e.native_lists(self.elem) if self.index is None else None
@@ -571,7 +581,7 @@ class List(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        else:
+        elif not isinstance(self.count, ToEnd):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")
@@ -746,38 +756,62 @@ class Adapt(Type):
     """A stored type seen as another model value (pairs as a dict).
 
     ``decode`` may raise ValueError with what was found: the checked read
-    reports it at the value's start, with ``expected``."""
+    reports it at the value's start, with ``expected``.
 
-    def __init__(self, inner: Type, decode: Callable[[Any], Any], encode: Callable[[Any], Any],
-                 expected: str) -> None:
+    With ``ctx=True`` the functions also get the Context and where the value
+    is, for values only the format's context can resolve (an index into
+    another section, an asset a descriptor points to, a script to
+    disassemble): ``decode(raw, ctx, where)`` with ``where`` None on the fast
+    path and ``(offset, path)`` on the checked one (a decoder that would
+    report a problem raises ValueError without a place, and the checked path
+    runs), and ``encode(value, ctx, path)`` likewise (None, or the path).
+    ``decode=None``: the stored value is the model's (only the writer adapts).
+    """
+
+    def __init__(self, inner: Type, decode: Callable[..., Any] | None, encode: Callable[..., Any],
+                 expected: str, *, ctx: bool = False) -> None:
         self.inner = inner
         self.decode = decode
         self.encode = encode
         self.expected = expected
+        self.ctx = ctx
         self.min_size = inner.min_size
+
+    def describe(self) -> str:
+        return self.inner.describe()
 
     def fast_read(self, e: Emitter, target: str) -> None:
         self.inner.fast_read(e, target)
-        e.line(f"{target} = {e.const(self.decode, 'dec')}({target})")
+        if self.decode is not None:
+            extra = ", ctx, None" if self.ctx else ""
+            e.line(f"{target} = {e.const(self.decode, 'dec')}({target}{extra})")
 
     def fast_write(self, e: Emitter, value: str) -> None:
         v = e.tmp("v")
-        e.line(f"{v} = {e.const(self.encode, 'enc')}({value})")
+        extra = ", ctx, None" if self.ctx else ""
+        e.line(f"{v} = {e.const(self.encode, 'enc')}({value}{extra})")
         self.inner.fast_write(e, v)
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        if self.decode is None:
+            self.inner.checked_read(e, target, name)
+            return
         at, raw = e.tmp("at"), e.tmp("raw")
         e.line(f"{at} = r.pos")
         self.inner.checked_read(e, raw, name)
+        extra = f", ctx, (r.base + {at}, _j(r.path, {name}))" if self.ctx else ""
         e.line("try:")
-        e.line(f"    {target} = {e.const(self.decode, 'dec')}({raw})")
+        e.line(f"    {target} = {e.const(self.decode, 'dec')}({raw}{extra})")
         e.line("except ValueError as _exc:")
         e.line(f"    r.fail({name}, {self.expected!r}, str(_exc), at={at})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         v = e.tmp("v")
+        extra = f", ctx, _j(w.path, {name})" if self.ctx else ""
         e.line("try:")
-        e.line(f"    {v} = {e.const(self.encode, 'enc')}({value})")
+        e.line(f"    {v} = {e.const(self.encode, 'enc')}({value}{extra})")
+        e.line("except FormatError:")
+        e.line("    raise")
         e.line("except (ValueError, TypeError, AttributeError) as _exc:")
         e.line(f"    raise FormatError(None, _j(w.path, {name}), {self.expected!r}, str(_exc)) from None")
         self.inner.checked_write(e, v, name)
