@@ -21,6 +21,7 @@ from .... import limits
 from ....binary import Buffer
 from ....compression import Container, Deflated, digest, inflate
 from ....errors import FormatError, Report
+from ....layout import Context
 
 T = TypeVar("T")
 
@@ -80,11 +81,15 @@ class Source:
             self._fh = None
 
 
-class AssetContext:
-    """What decoding an asset may need besides its bytes (names for scripts), and where problems go."""
+class AssetContext(Context):
+    """What decoding an asset may need besides its bytes (names for scripts), and where problems go.
+
+    A layout :class:`~savecraft.layout.Context`: structured assets read through their descriptions.
+    """
 
     def __init__(self, report: Report | None = None,
                  names: Callable[[], Any] | None = None, header: Any = None) -> None:
+        Context.__init__(self)
         self.report = report or Report(strict=True)
         self._names = names
         self.header = header

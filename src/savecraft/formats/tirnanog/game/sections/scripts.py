@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .common import Script
 from ..assets import Asset, AssetContext
 from ..bytecode import Script, script_from_bytes
 
