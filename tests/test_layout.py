@@ -407,3 +407,28 @@ def test_a_list_to_the_end_reads_what_is_left_and_writes_every_element() -> None
         NAMES.read(Reader(data), ctx)
     spans = {path: (off, n) for _, off, n, path in log.entries}
     assert spans["value[2]"] == (8, 3) and spans["value[2].word"] == (10, 1)
+
+
+@dataclass(slots=True)
+class Described:
+    place: tuple[int, int] = (0, 0)
+    name: int = 0
+
+
+def test_a_tuple_of_siblings_names_its_parts_beside_the_field() -> None:
+    # An asset descriptor: its offset and length are the record's own fields, so the path of
+    # the value they point to (``place``) stays free for what is there.
+    rec = Struct(Described, [Field("place", Tuple(("offset", U32), ("length", U16), sibling=True)),
+                             Field("name", U8)])
+    data = bytes([4, 0, 0, 0, 9, 0, 7])
+    log = SpanLog()
+    with recording(log, "file", data):
+        assert rec.read(Reader(data, path="items[1]"), Context()) == Described((4, 9), 7)
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans == {"items[1].offset": (0, 4), "items[1].length": (4, 2), "items[1].name": (6, 1)}
+    w = Writer()
+    rec.write(Described((4, 9), 7), w, Context())
+    assert w.getvalue() == data
+    with pytest.raises(FormatError) as e:
+        rec.checked_write_fn(Described((4, 1 << 16), 7), Writer("items[1]"), Context(), "")
+    assert e.value.problem.path == "items[1].length"

@@ -395,8 +395,11 @@ class Array(Type):
 class Tuple(Type):
     """A few fixed numbers kept together as a tuple (a pair of a level and its flags)."""
 
-    def __init__(self, *parts: tuple[str, Int]) -> None:
+    def __init__(self, *parts: tuple[str, Int], sibling: bool = False) -> None:
         self.parts = parts
+        # True: the parts are named beside the field, as the record's own (an asset descriptor's
+        # offset and length next to the asset they point to, whose path names the asset's bytes).
+        self.sibling = sibling
         self.code = "".join(k.code or "" for _, k in parts)
         self.width = len(parts)
         self.min_size = sum(k.min_size for _, k in parts)
@@ -413,13 +416,16 @@ class Tuple(Type):
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         names = [e.tmp("p") for _ in self.parts]
         for (pname, kind), tmp in zip(self.parts, names):
-            kind.checked_read(e, tmp, f"{name} + '.{pname}'")
+            kind.checked_read(e, tmp, self._part(e, name, pname))
         e.line(f"{target} = ({', '.join(names)},)")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         e.line(f"_check_len({value}, {self.width}, _j(w.path, {name}), 'values')")
         for i, (pname, kind) in enumerate(self.parts):
-            kind.checked_write(e, f"{value}[{i}]", f"{name} + '.{pname}'")
+            kind.checked_write(e, f"{value}[{i}]", self._part(e, name, pname))
+
+    def _part(self, e: Emitter, name: str, part: str) -> str:
+        return e.sibling(part) if self.sibling else f"{name} + '.{part}'"
 
 
 class Optional(Type):

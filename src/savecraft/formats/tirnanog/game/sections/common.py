@@ -159,7 +159,7 @@ def descriptor(cls: type[Asset[Any]]) -> Adapt:
         def enc(asset: Asset[Any], ctx: Any, path: str | None) -> tuple[int, int]:
             return ctx.place(asset)  # type: ignore[no-any-return]
 
-        got = _DESCRIPTORS[cls] = Adapt(Tuple(("offset", U64), ("length", U32)), dec, enc,
+        got = _DESCRIPTORS[cls] = Adapt(Tuple(("offset", U64), ("length", U32), sibling=True), dec, enc,
                                         f"a {cls.WHAT} descriptor", ctx=True)
     return got
 
