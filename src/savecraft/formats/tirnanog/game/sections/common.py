@@ -154,7 +154,9 @@ def descriptor(cls: type[Asset[Any]]) -> Adapt:
     got = _DESCRIPTORS.get(cls)
     if got is None:
         def dec(place: tuple[int, int], ctx: Any, where: tuple[int, str] | None) -> Asset[Any]:
-            return ctx.asset(cls, place[0], place[1], where[1] if where else "", where[0] if where else 0)
+            asset: Asset[Any] = ctx.asset(cls, place[0], place[1], where[1] if where else "",
+                                          where[0] if where else 0)
+            return asset
 
         def enc(asset: Asset[Any], ctx: Any, path: str | None) -> tuple[int, int]:
             return ctx.place(asset)  # type: ignore[no-any-return]

@@ -9,6 +9,7 @@ reported and kept in ``trailing``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .....binary import Reader, Writer
@@ -20,7 +21,7 @@ DESCRIPTOR_SIZE = 16
 
 
 def media_layout(section_cls: type, entry_cls: type, asset_cls: type[Asset[Any]], items: str,
-                 tail: list[Member] | None = None) -> Struct:
+                 tail: Sequence[Member] | None = None) -> Struct:
     """The section ``section_cls`` as a list ``items`` of ``entry_cls`` descriptors: the asset,
     then ``tail`` (default: the u32 string index ``name``)."""
     entry = Struct(entry_cls, [Field("asset", descriptor(asset_cls)),
