@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ...binary import Reader, Writer
+from ...binary import Reader, Writer, join_path
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import decoder, encoder
@@ -204,6 +204,8 @@ def _read_blocks(r: Reader, save: ModularSave, report: Report) -> None:
         if end != 0:
             report.error(r.pos - 1, f"{name}.terminator", "the 0 byte that ends a block", str(end))
         save.blocks.append(_decode_block(vendor, type_, version, data, start, name, report))
+        if r.spans is not None:  # the block as a whole: header, data and terminator
+            r.spans.add(r.base + start, r.pos - start, join_path(r.path, name))
         i += 1
     if not r.at_end():
         save.trailing = r.rest()
