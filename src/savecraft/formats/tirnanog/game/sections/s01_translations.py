@@ -32,7 +32,9 @@ class TextAsset(Asset[Texts]):
         parts = content.split(b"\0")
         trailing = parts.pop()
         texts = []
+        r = Reader(content, path=self.path, what="the text asset")
         for i, p in enumerate(parts):
+            r.skip(len(p) + 1, f"texts[{i}]")  # only a span, while spans are recorded
             try:
                 texts.append(p.decode("utf-8"))
             except UnicodeDecodeError:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
-from .....binary import Reader, Writer
+from .....binary import Reader, Writer, join_path
 from .....layout import U16, U24, U8, Check, Computed, Context, Field, List, Prefix, Stored, Struct
 from .common import BuildContext, ParseContext
 from .media import decode_media, encode_media, media_layout
@@ -90,7 +90,10 @@ def decode_sprite_map(data: bytes, offset: int = 0, path: str = "") -> SpriteMap
     ctx = Context()
     anims: list[Animation] = []
     while r.remaining >= ANIM_SIZE:
-        anims.append(ANIMATION.read(r, ctx, f"animations[{len(anims)}]"))
+        at, name = r.pos, f"animations[{len(anims)}]"
+        anims.append(ANIMATION.read(r, ctx, name))
+        if r.spans is not None:  # the record as a whole: its direction and loop are bits of it
+            r.spans.add(r.base + at, r.pos - at, join_path(r.path, name))
     return SpriteMap(anims, r.rest("trailing"))
 
 
