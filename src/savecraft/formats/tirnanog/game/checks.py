@@ -14,7 +14,7 @@ from ....errors import FormatError, Report
 from .maps import SpriteRef as MapSpriteRef
 from .model import Game
 from .refs import NO_SPRITE, script_names, sprite_count
-from .sections import CATEGORY_NAMES, StringsSection
+from .sections import CATEGORY_NAMES, MapsSection, StringsSection
 from .sections.common import NOT_SET, EventHandler, SpriteRef, iter_values, walk_refs
 
 
@@ -95,6 +95,8 @@ def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -
     names = script_names(game)  # reference offsets, as the model's other fields hold them
     highest = game.header.highest_command
     for i, s in enumerate(game.sections):
+        if isinstance(s, MapsSection):
+            continue  # a map holds no script (maps.py): walking every map's value is a pass for nothing
         try:
             scripts = list(iter_scripts(s, f"sections[{i}]"))
         except FormatError as err:
@@ -319,6 +321,8 @@ def check_handlers(game: Game, report: Report) -> None:
     """Event codes 0-18; the parameter by code: an object (13-15, tile sprites), a timer code (16), else 0."""
     n_tiles = sprite_count(game, 1) or 0
     for i, s in enumerate(game.sections):
+        if isinstance(s, MapsSection):
+            continue  # a map holds no event handler (maps.py)
         try:
             handlers = list(iter_handlers(s, f"sections[{i}]"))
         except FormatError as err:
