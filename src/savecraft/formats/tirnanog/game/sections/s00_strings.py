@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .common import BuildContext, ParseContext
 from .....errors import FormatError
+from .common import BuildContext, ParseContext
 
 TYPE = 0
 

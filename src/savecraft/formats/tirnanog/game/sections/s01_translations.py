@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 from .....binary import Reader, Writer
 from .....layout import U32, Adapt, Bytes, Field, List, Struct, ToEnd
-from .common import SREF32, BuildContext, ParseContext, descriptor, read_section, sref, tref, write_section
 from ..assets import Asset, AssetContext, OggAsset
+from .common import SREF32, BuildContext, ParseContext, descriptor, read_section, sref, tref, write_section
 
 TYPE = 1
 @dataclass(slots=True)

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
+from ..assets import TheoraAsset
 from .common import BuildContext, ParseContext, sref
 from .media import decode_media, encode_media, media_layout
-from ..assets import TheoraAsset
 
 TYPE = 5
 

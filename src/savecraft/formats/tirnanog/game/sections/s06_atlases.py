@@ -7,9 +7,9 @@ from typing import ClassVar
 
 from .....binary import Reader, Writer
 from .....layout import U32, Field
+from ..assets import PngAsset
 from .common import BuildContext, ParseContext
 from .media import decode_media, encode_media, media_layout
-from ..assets import PngAsset
 
 TYPE = 6
 MAX_ATLASES = 4096

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U16, U32, U8, Array, Field, List, Prefix, Struct, ToEnd
+from .....layout import U8, U16, U32, Array, Field, List, Prefix, Struct, ToEnd
 from .common import (
     SPRITE,
     SREF,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import I16, U16, U32, U8, Field, List, Struct
+from .....layout import I16, U8, U16, U32, Field, List, Struct
 from .common import FONT, SPRITE, SREF, BuildContext, FontRef, ParseContext, SpriteRef, sref
 
 

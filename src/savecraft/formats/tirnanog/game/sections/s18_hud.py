@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U16, U8, Field, List, Prefix, Struct
+from .....layout import U8, U16, Field, List, Prefix, Struct
 from .common import (
     FONT,
     SPRITE,

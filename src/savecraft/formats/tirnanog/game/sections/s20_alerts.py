@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U16, U24, U32, U8, Field, List, Prefix, Struct
+from .....layout import U8, U16, U24, U32, Field, List, Prefix, Struct
 from .common import FONT, SREF, BuildContext, FontRef, ParseContext, read_section, sref, tref, write_section
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U16, U32, U8, Adapt, Field, List, Prefix, Struct
+from .....layout import U8, U16, U32, Adapt, Field, List, Prefix, Struct
 from .common import FONT, SPRITE, SREF, BuildContext, FontRef, ParseContext, SpriteRef, sref, srefs
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U16, U8, Array, Field, List, Prefix, Struct, When
+from .....layout import U8, U16, Array, Field, List, Prefix, Struct, When
 from .common import CONDITION, BuildContext, Condition, ParseContext, sref
 from .media import decode_media, encode_media, media_layout
-from ..assets import AssetContext
 from .structured import StructAsset
 
 TYPE = 22

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U16, U24, U32, U8, Field, Len, List, Ref, Stored, Struct
+from .....layout import U8, U16, U24, U32, Field, Len, List, Ref, Stored, Struct
+from ..bytecode import Script
 from .common import (
     FONT,
     SPRITE,
@@ -22,8 +23,6 @@ from .common import (
     tref,
 )
 from .media import decode_media, encode_media, media_layout
-from ..assets import AssetContext
-from ..bytecode import Script
 from .structured import StructAsset
 
 TYPE = 23

@@ -7,9 +7,9 @@ from enum import IntEnum
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import I32, U16, U24, U8, Adapt, Bytes, Field, Range, Struct, Switch, When
-from .common import SREF, BuildContext, ParseContext, Script, script, sref, tref
+from .....layout import I32, U8, U16, U24, Adapt, Bytes, Field, Range, Struct, Switch, When
 from ..bytecode import Script
+from .common import SREF, BuildContext, ParseContext, Script, script, sref, tref
 
 TYPE = 25
 ENGINE_ATTRIBUTES = 4

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U24, U8, Field, Len, List, Prefix, Ref, Struct
+from .....layout import U8, U24, Field, Len, List, Prefix, Ref, Struct
 from .common import CONDITION, SPRITE, BuildContext, Condition, ParseContext, SpriteRef, sref, tref
 from .media import decode_media, encode_media, media_layout
-from ..assets import AssetContext
 from .structured import StructAsset
 
 TYPE = 27

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U16, U24, U8, Field, Len, List, Ref, Struct
+from .....layout import U8, U16, U24, Field, Len, List, Ref, Struct
 from .common import (
     CONDITION,
     HANDLER,

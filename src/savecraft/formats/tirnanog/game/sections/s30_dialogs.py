@@ -7,13 +7,12 @@ expression (0xFFF0 normal, 0xFFF1 happy...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import I32, U24, U8, Field, List, Prefix, Struct
+from .....layout import I32, U8, U24, Field, List, Prefix, Struct
 from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, sref, tref
 from .media import decode_media, encode_media, media_layout
-from ..assets import AssetContext
 from .structured import StructAsset
 
 TYPE = 30

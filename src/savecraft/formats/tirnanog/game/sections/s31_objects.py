@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U16, U24, U32, U8, Bytes, Expr, Field, Len, List, Ref, Struct
+from .....layout import U8, U16, U24, U32, Bytes, Expr, Field, Len, List, Ref, Struct
 from .common import (
     CONDITION,
     HANDLER,

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U24, U8, Field, Struct
+from .....layout import U8, U24, Field, Struct
+from ..bytecode import Script
 from .common import BuildContext, ParseContext, Script, script, sref, tref
 from .media import decode_media, encode_media, media_layout
-from ..assets import AssetContext
-from ..bytecode import Script
 from .structured import StructAsset
 
 TYPE = 34

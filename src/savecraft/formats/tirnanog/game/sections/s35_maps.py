@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from .....binary import Reader, Writer
-from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media, media_layout
 from .....errors import FormatError
 from ..assets import Asset, AssetContext
 from ..maps import MapAsset as Map
 from ..maps import build_map, parse_map
+from .common import BuildContext, ParseContext, sref
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 35
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import Script
 from ..assets import Asset, AssetContext
 from ..bytecode import Script, script_from_bytes
+from .common import Script
 
 
 class ScriptAsset(Asset[Script]):

@@ -11,11 +11,11 @@ from enum import IntEnum
 from typing import Any
 
 from .....binary import Reader, Writer, join_path
-from .....layout import U16, U24, U8, Check, Computed, Context, Field, List, Prefix, Stored, Struct
+from .....errors import FormatError
+from .....layout import U8, U16, U24, Check, Computed, Context, Field, List, Prefix, Stored, Struct
+from ..assets import Asset, AssetContext
 from .common import BuildContext, ParseContext
 from .media import decode_media, encode_media, media_layout
-from .....errors import FormatError
-from ..assets import Asset, AssetContext
 
 ANIM_SIZE = 9
 MAX_FRAMES = 32

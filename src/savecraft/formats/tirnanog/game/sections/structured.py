@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, TypeVar
 
 from .....binary import Reader, Writer
-from .....layout import Struct
 from .....errors import FormatError
+from .....layout import Struct
 from ..assets import Asset, AssetContext
 
 V = TypeVar("V")
