@@ -432,3 +432,26 @@ def test_a_tuple_of_siblings_names_its_parts_beside_the_field() -> None:
     with pytest.raises(FormatError) as e:
         rec.checked_write_fn(Described((4, 1 << 16), 7), Writer("items[1]"), Context(), "")
     assert e.value.problem.path == "items[1].length"
+
+
+@dataclass(slots=True)
+class Words:
+    words: list[str] = field(default_factory=list)
+
+
+def test_a_list_of_any_size_elements_to_the_end() -> None:
+    rec = Struct(Words, [Field("words", List(CStr(7), ToEnd()))])
+    data = b"\0ab\0cde\0"
+    assert rec.read(Reader(data), Context()) == Words(["", "ab", "cde"])
+    assert rec.checked_only(Reader(data), Context()) == Words(["", "ab", "cde"])
+    w = Writer()
+    rec.write(Words(["", "ab", "cde"]), w, Context())
+    assert w.getvalue() == data
+    log = SpanLog()
+    with recording(log, "file", data):
+        rec.read(Reader(data), Context())
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["words[2]"] == (4, 4)
+    with pytest.raises(FormatError) as e:  # a string cut short by the end
+        rec.read(Reader(data + b"fg"), Context())
+    assert e.value.problem.path == "words[3]"

@@ -120,9 +120,10 @@ class Prefix:
 @dataclass
 class ToEnd:
     """As many elements of ``size`` bytes as the rest of the record's bytes hold (a section that
-    is a list of fixed records to its end). The writer writes every element the model has."""
+    is a list of fixed records to its end), or with ``size`` None elements of any size until no
+    byte is left (a list of strings). The writer writes every element the model has."""
 
-    size: int
+    size: int | None = None
 
 
 Count = int | Ref | Ctx | Expr | Prefix | ToEnd
@@ -139,6 +140,7 @@ def count_fast(e: Emitter, count: Count) -> str:
     if isinstance(count, Expr):
         return f"({e.expr(count.source)})"
     if isinstance(count, ToEnd):
+        assert count.size is not None, "a list of elements of any size to the end has no count"
         return f"({e.left} // {count.size})"
     raise TypeError(count)
 
@@ -505,7 +507,22 @@ class List(Type):
             e.line(f"{n} = {count_fast(e, self.count)}")
         e.line(f"if {n} < 0 or pos + {n} * {max(self.elem.min_size, 1)} > end: raise _Slow")
 
+    def _until_end(self) -> bool:
+        return isinstance(self.count, ToEnd) and self.count.size is None
+
     def fast_read(self, e: Emitter, target: str) -> None:
+        if self._until_end():
+            lst, x = e.tmp("lst"), e.tmp("x")
+            e.line(f"{lst} = []")
+            e.line("while pos < end:")
+            with e.indented():
+                if e.is_record(self.elem):
+                    e.line(f"{x}, pos = {e.fast_reader(self.elem)}(d, pos, end, ctx)")
+                else:
+                    self.elem.fast_read(e, x)
+                e.line(f"{lst}.append({x})")
+            e.line(f"{target} = {lst}")
+            return
         n = e.tmp("n")
         self._fast_count(e, n)
         if self.elem.code is not None and self.index is None:  # fixed: one unpack for the list
@@ -571,6 +588,13 @@ class List(Type):
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         n, lst, i = e.tmp("n"), e.tmp("lst"), e.tmp("i")
+        if self._until_end():
+            e.line(f"{lst} = []")
+            e.line("while r.pos < r.end:")
+            with e.indented():
+                e.element_read(self.elem, lst, f"{name} + '[' + str(len({lst})) + ']'")
+            e.line(f"{target} = {lst}")
+            return
         if isinstance(self.count, Prefix):
             self.count.checked_read(e, n, e.field)
         else:
