@@ -353,3 +353,24 @@ def test_demo_samples_load_validate_and_rebuild(tmp_path: Path) -> None:
     for p in paths:
         assert api.validate(p).ok
         assert api.build(api.load(p)) == p.read_bytes()
+
+
+def test_the_documented_block_codec_example_runs() -> None:
+    import sys
+    import types
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "angband.md").read_text()
+    example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:] if "register_block" in part)
+    module = types.ModuleType("modular_doc_example")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(example, "docs/angband.md", "exec"), module.__dict__)  # noqa: S102 (our own doc)
+    finally:
+        del sys.modules[module.__name__]
+    codec = blocks.codec_named("pickup")
+    assert codec is not None and codec.model is module.Pickup
+    data = spec_file(1, b"x", [(78, 1, 1, struct.pack("<HHH", 2, 7, 9))])
+    save = parse(data)
+    assert save.blocks == [DecodedBlock(module.Pickup([7, 9]))]
+    assert modular.build(save) == data
