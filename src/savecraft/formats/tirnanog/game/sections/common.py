@@ -232,6 +232,7 @@ class BuildContext(Context):
         self.places: dict[int, tuple[int, int]] = {}
         self.strings_map = strings_map
         self.names = names
+        self._codes: dict[int, tuple[Script, bytes]] = {}
 
     @property
     def strings_unchanged(self) -> bool:
@@ -244,7 +245,12 @@ class BuildContext(Context):
         return self.strings_map.get(offset, offset)
 
     def code(self, script: Script, path: str) -> bytes:
-        return script_to_bytes(script, self.names, path)
+        """A script's bytecode; assembled once per build (a cutscene stores its size before its
+        records, so its description asks for it twice)."""
+        got = self._codes.get(id(script))
+        if got is None or got[0] is not script:
+            got = self._codes[id(script)] = (script, script_to_bytes(script, self.names, path))
+        return got[1]
 
     def place(self, asset: Asset[Any]) -> tuple[int, int]:
         return self.places[id(asset)]
