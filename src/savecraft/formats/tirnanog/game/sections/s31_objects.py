@@ -93,7 +93,6 @@ OBJECT_META = Struct(ObjectMeta, [
     Field("sprite_modifiers", List(SPRITE_MODIFIER, Ref("sprite_modifier_count"))),
     Field("handlers", List(HANDLER, Ref("handler_count"))),
 ], name="object meta")
-HEADER_SIZE = 39
 
 
 class ObjectAsset(StructAsset[ObjectMeta]):
