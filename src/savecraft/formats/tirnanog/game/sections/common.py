@@ -30,6 +30,7 @@ from .....layout import (
     Context,
     Field,
     Int,
+    Len,
     Prefix,
     Ref,
     Struct,
@@ -98,6 +99,13 @@ class EventHandler:
 
 
 # -- the stored forms the sections share (record descriptions, savecraft.layout) ---------------
+
+
+def counted(name: str, of: str, kind: Int = U8, noun: str = "entries") -> Len:
+    """A stored count of the list ``of`` (written from its length): more than the count field
+    holds is refused naming the list, as "at most 255 entries"."""
+    most = (1 << 8 * kind.min_size) - 1
+    return Len(name, kind, [of], most, f"at most {most} {noun}")
 
 
 def _moved(offset: int, ctx: Any, path: str | None) -> int:
@@ -373,6 +381,7 @@ __all__ = [
     "ParseContext",
     "Script",
     "SpriteRef",
+    "counted",
     "descriptor",
     "iter_assets",
     "read_section",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U24, U32, Field, Len, List, Ref, Stored, Struct
+from .....layout import U8, U16, U24, U32, Field, List, Ref, Stored, Struct
 from ..bytecode import Script
 from .common import (
     FONT,
@@ -17,6 +17,7 @@ from .common import (
     ParseContext,
     Script,
     SpriteRef,
+    counted,
     script,
     script_of,
     sref,
@@ -81,8 +82,8 @@ SUBTITLE = Struct(Subtitle, [
 # The script's size is in the header, before the records: the writer assembles the script for it.
 CUTSCENE = Struct(Cutscene, [
     Field("movie_once", SREF), Field("music_once", SREF), Field("movie_loop", SREF), Field("music_loop", SREF),
-    Len("slide_count", U16, ["slides"]), Len("speech_count", U16, ["speech"]),
-    Len("subtitle_count", U16, ["subtitles"]),
+    counted("slide_count", "slides", U16, "records"), counted("speech_count", "speech", U16, "records"),
+    counted("subtitle_count", "subtitles", U16, "records"),
     Stored("script_size", U24, "len(ctx.code(script, 'script'))"),
     Field("slides", List(SLIDE, Ref("slide_count"))),
     Field("speech", List(SPEECH, Ref("speech_count"))),

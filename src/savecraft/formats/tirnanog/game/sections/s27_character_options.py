@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U24, Field, Len, List, Prefix, Ref, Struct
-from .common import CONDITION, SPRITE, BuildContext, Condition, ParseContext, SpriteRef, sref, tref
+from .....layout import U8, U24, Field, List, Prefix, Ref, Struct
+from .common import CONDITION, SPRITE, BuildContext, Condition, ParseContext, SpriteRef, counted, sref, tref
 from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
@@ -39,8 +39,8 @@ class CharacterOptionGroup:
 
 START_ITEM = Struct(StartItem, [Field("quantity", U8), Field("object", SPRITE)], name="inventory item")
 OPTION = Struct(CharacterOption, [
-    Field("name", U24), Field("description", U24), Len("attribute_count", U8, ["attributes"]),
-    Len("item_count", U8, ["inventory"]), Len("sprite_count", U8, ["sprites"]),
+    Field("name", U24), Field("description", U24), counted("attribute_count", "attributes"),
+    counted("item_count", "inventory"), counted("sprite_count", "sprites"),
     Field("attributes", List(CONDITION, Ref("attribute_count"))),
     Field("inventory", List(START_ITEM, Ref("item_count"))),
     Field("sprites", List(SPRITE, Ref("sprite_count"))),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U24, Field, Len, List, Ref, Struct
+from .....layout import U8, U16, U24, Field, List, Ref, Struct
 from .common import (
     CONDITION,
     HANDLER,
@@ -16,6 +16,7 @@ from .common import (
     EventHandler,
     ParseContext,
     SpriteRef,
+    counted,
     sref,
     tref,
 )
@@ -49,8 +50,8 @@ NPC_ITEM = Struct(NpcItem, [Field("chance", U8), Field("quantity", U24), Field("
                             Field("object", SPRITE)], name="NPC inventory item")
 NPC_TYPE = Struct(NpcType, [
     Field("title", U24), Field("behaviour", U8), Field("speed", U16), Field("direction_change", U16),
-    Field("patrol_path", U8), Len("attribute_count", U8, ["attributes"]), Len("item_count", U8, ["inventory"]),
-    Len("sprite_count", U8, ["sprites"]), Len("handler_count", U8, ["handlers"]),
+    Field("patrol_path", U8), counted("attribute_count", "attributes"), counted("item_count", "inventory"),
+    counted("sprite_count", "sprites"), counted("handler_count", "handlers"),
     Field("attributes", List(CONDITION, Ref("attribute_count"))),
     Field("inventory", List(NPC_ITEM, Ref("item_count"))),
     Field("sprites", List(SPRITE, Ref("sprite_count"))),

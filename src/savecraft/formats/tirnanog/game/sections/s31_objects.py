@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U24, U32, Bytes, Expr, Field, Len, List, Ref, Struct
+from .....layout import U8, U16, U24, U32, Bytes, Expr, Field, List, Ref, Struct
 from .common import (
     CONDITION,
     HANDLER,
@@ -23,6 +23,7 @@ from .common import (
     EventHandler,
     ParseContext,
     SpriteRef,
+    counted,
     sref,
     srefs,
     tref,
@@ -81,9 +82,9 @@ OBJECT_META = Struct(ObjectMeta, [
     Field("inventory_sprite", SPRITE), Field("placement_sound", SREF), Field("price", U24),
     Field("price_unit", U16), Field("category", U8), Field("projectile", SPRITE),
     Field("projectile_duration", U24), Field("ammo", SPRITE), Field("layer_order", U8), Field("equip_mask", U32),
-    Len("sound_count", U8, ["sounds"]), Len("required_count", U8, ["required"]),
-    Len("modifier_count", U8, ["modifiers"]), Len("sprite_modifier_count", U8, ["sprite_modifiers"]),
-    Len("handler_count", U8, ["handlers"]),
+    counted("sound_count", "sounds"), counted("required_count", "required"),
+    counted("modifier_count", "modifiers"), counted("sprite_modifier_count", "sprite_modifiers"),
+    counted("handler_count", "handlers"),
     Field("collision_mask", Bytes(Expr("mask_width * mask_height"))),
     Field("equipped_sprites", List(SPRITE, SLOTS)),
     Field("sounds", List(SREF, Ref("sound_count"))),
