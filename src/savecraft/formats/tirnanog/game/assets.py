@@ -252,6 +252,13 @@ class Asset(Generic[T]):
         self._value = v
         self._loaded = True
 
+    def unload(self) -> None:
+        """Forget the decoded value of an asset read from a file: it is decoded again when asked
+        for (a check that went through every map lets each go, so it holds one at a time)."""
+        if self._src is not None and self.file_offset >= 0:
+            self._value = None
+            self._loaded = False
+
     def stored_for_build(self, ctx: Any) -> bytes:
         """The bytes to write: the original ones while nothing can have changed them."""
         if not self._loaded and (not self.REFS_STRINGS or ctx.strings_unchanged):
