@@ -108,6 +108,13 @@ def counted(name: str, of: str, kind: Int = U8, noun: str = "entries") -> Len:
     return Len(name, kind, [of], most, f"at most {most} {noun}")
 
 
+def prefix(kind: Int, name: str, noun: str = "entries") -> Prefix:
+    """A count stored just before its list, refused past what it holds naming the list (as
+    "at most 255 options")."""
+    most = (1 << 8 * kind.min_size) - 1
+    return Prefix(kind, name, most, f"at most {most} {noun}")
+
+
 def _moved(offset: int, ctx: Any, path: str | None) -> int:
     """A string index as the builder writes it: moved when strings were renamed."""
     return int(ctx.s(offset))
@@ -384,6 +391,7 @@ __all__ = [
     "counted",
     "descriptor",
     "iter_assets",
+    "prefix",
     "read_section",
     "script",
     "script_of",

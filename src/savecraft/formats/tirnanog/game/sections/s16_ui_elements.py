@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U32, Array, Field, List, Prefix, Struct, ToEnd
+from .....layout import U8, U16, U32, Array, Field, List, Struct, ToEnd
 from .common import (
     SPRITE,
     SREF,
     BuildContext,
     ParseContext,
     SpriteRef,
+    prefix,
     read_section,
     sref,
     srefs,
@@ -49,9 +50,9 @@ class UiElementsSection:
 UI_FONT = Struct(UiFont, [Field("style", U8), Field("size", U8), Field("font", SREF), Field("padding", U16)],
                  name="font definition")
 UI_ELEMENTS = Struct(UiElementsSection, [
-    Field("colors", Array(U32, Prefix(U8, "color_count"))),
-    Field("fonts", List(UI_FONT, Prefix(U8, "font_count"))),
-    Field("sounds", List(SREF, Prefix(U8, "sound_count"))),
+    Field("colors", Array(U32, prefix(U8, "color_count", "entries"))),
+    Field("fonts", List(UI_FONT, prefix(U8, "font_count", "entries"))),
+    Field("sounds", List(SREF, prefix(U8, "sound_count", "entries"))),
     Field("sprites", List(SPRITE, ToEnd(3))),
 ], name="UI elements")
 

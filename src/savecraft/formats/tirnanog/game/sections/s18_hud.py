@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U8, U16, Field, List, Prefix, Struct
+from .....layout import U8, U16, Field, List, Struct
 from .common import (
     FONT,
     SPRITE,
@@ -14,6 +14,7 @@ from .common import (
     FontRef,
     ParseContext,
     SpriteRef,
+    prefix,
     read_section,
     sref,
     write_section,
@@ -84,7 +85,7 @@ HUD = Struct(HudSection, [
     Field("inventory_icon", SPRITE), Field("inventory_pressed", SPRITE), Field("slot_width", U8),
     Field("slot_height", U8), Field("slot_left", U8), Field("slot_top", U8), Field("count_font", FONT),
     Field("slot_background", SPRITE), Field("slot_selected", SPRITE), Field("equipment_background", SPRITE),
-    Field("progress_bars", List(BAR, Prefix(U8, "progress_bar_count"))),
+    Field("progress_bars", List(BAR, prefix(U8, "progress_bar_count", "bars"))),
 ], name="HUD")
 assert HUD.min_size == 51
 

@@ -5,8 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U24, U32, Field, List, Prefix, Struct
-from .common import FONT, SREF, BuildContext, FontRef, ParseContext, read_section, sref, tref, write_section
+from .....layout import U8, U16, U24, U32, Field, List, Struct
+from .common import (
+    FONT,
+    SREF,
+    BuildContext,
+    FontRef,
+    ParseContext,
+    prefix,
+    read_section,
+    sref,
+    tref,
+    write_section,
+)
 
 
 TYPE = 20
@@ -35,7 +46,7 @@ class AlertsSection:
 ALERT = Struct(Alert, [Field("color", U32), Field("sound", SREF), Field("text", U24)], name="alert")
 ALERTS = Struct(AlertsSection, [
     Field("font", FONT), Field("display_time", U16), Field("fade_in_end", U16), Field("fade_out_start", U16),
-    Field("alerts", List(ALERT, Prefix(U8, "count"))),
+    Field("alerts", List(ALERT, prefix(U8, "count", "alerts"))),
 ], name="alerts")
 
 

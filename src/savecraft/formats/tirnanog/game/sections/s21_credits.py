@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U32, Adapt, Field, List, Prefix, Struct
-from .common import FONT, SPRITE, SREF, BuildContext, FontRef, ParseContext, SpriteRef, sref, srefs
+from .....layout import U8, U16, U32, Adapt, Field, List, Struct
+from .common import FONT, SPRITE, SREF, BuildContext, FontRef, ParseContext, SpriteRef, prefix, sref, srefs
 
 
 TYPE = 21
@@ -44,7 +44,7 @@ def _code_out(code: str) -> int:
 
 CATEGORY = Struct(CreditCategory, [
     Field("code", Adapt(U8, _code_in, _code_out, "a category letter")),
-    Field("authors", List(SREF, Prefix(U16, "count"))),
+    Field("authors", List(SREF, prefix(U16, "count", "authors"))),
 ], name="credits category")
 CREDITS_HEAD = Struct(CreditsSection, [
     Field("music", SREF), Field("background", SPRITE), Field("header_color", U32), Field("header_font", FONT),

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U16, Array, Field, List, Prefix, Struct, When
-from .common import CONDITION, BuildContext, Condition, ParseContext, sref
+from .....layout import U8, U16, Array, Field, List, Struct, When
+from .common import CONDITION, BuildContext, Condition, ParseContext, prefix, sref
 from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
@@ -45,7 +45,7 @@ OPTION = Struct(ChooserOption, [
 ], name="chooser option")
 CHOOSER = Struct(Chooser, [
     Field("left", U16), Field("top", U16), Field("horizontal_padding", U16), Field("vertical_padding", U16),
-    Field("options", List(OPTION, Prefix(U16, "option_count"))),
+    Field("options", List(OPTION, prefix(U16, "option_count", "options"))),
 ], name="chooser")
 
 

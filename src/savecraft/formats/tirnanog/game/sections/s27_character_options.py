@@ -6,8 +6,19 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U24, Field, List, Prefix, Ref, Struct
-from .common import CONDITION, SPRITE, BuildContext, Condition, ParseContext, SpriteRef, counted, sref, tref
+from .....layout import U8, U24, Field, List, Ref, Struct
+from .common import (
+    CONDITION,
+    SPRITE,
+    BuildContext,
+    Condition,
+    ParseContext,
+    SpriteRef,
+    counted,
+    prefix,
+    sref,
+    tref,
+)
 from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
@@ -46,7 +57,7 @@ OPTION = Struct(CharacterOption, [
     Field("sprites", List(SPRITE, Ref("sprite_count"))),
 ], name="character option")
 OPTION_GROUP = Struct(CharacterOptionGroup, [
-    Field("name", U24), Field("palette", SPRITE), Field("options", List(OPTION, Prefix(U8, "option_count"))),
+    Field("name", U24), Field("palette", SPRITE), Field("options", List(OPTION, prefix(U8, "option_count", "options"))),
 ], name="character option group")
 
 class CharacterOptionAsset(StructAsset[CharacterOptionGroup]):

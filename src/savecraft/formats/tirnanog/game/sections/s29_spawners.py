@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import I32, U8, U16, U24, Field, List, Prefix, Struct
-from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, sref
+from .....layout import I32, U8, U16, U24, Field, List, Struct
+from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, prefix, sref
 from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
@@ -39,7 +39,7 @@ SPAWN_KIND = Struct(SpawnKind, [
     Field("npc", SPRITE),
 ], name="spawned NPC kind")
 SPAWNER = Struct(Spawner, [Field("max_npcs", U8), Field("respawn", U24),
-                           Field("kinds", List(SPAWN_KIND, Prefix(U16, "kind_count")))], name="spawner")
+                           Field("kinds", List(SPAWN_KIND, prefix(U16, "kind_count", "kinds")))], name="spawner")
 
 class SpawnerAsset(StructAsset[Spawner]):
     WHAT = "spawner"

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import I32, U8, U24, Field, List, Prefix, Struct
-from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, sref, tref
+from .....layout import I32, U8, U24, Field, List, Struct
+from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, prefix, sref, tref
 from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
@@ -47,7 +47,7 @@ DIALOG_OPTION = Struct(DialogOption, [
 ], name="dialog option")
 DIALOG = Struct(Dialog, [
     Field("title", U24), Field("description", U24), Field("speech", SREF), Field("portrait", SPRITE),
-    Field("portrait_left", U8), Field("options", List(DIALOG_OPTION, Prefix(U8, "option_count"))),
+    Field("portrait_left", U8), Field("options", List(DIALOG_OPTION, prefix(U8, "option_count", "options"))),
 ], name="dialog")
 
 class DialogAsset(StructAsset[Dialog]):

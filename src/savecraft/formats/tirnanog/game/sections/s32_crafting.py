@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .....layout import U8, U16, U24, Field, List, Prefix, Struct
-from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, sref, tref
+from .....layout import U8, U16, U24, Field, List, Struct
+from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, prefix, sref, tref
 from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
@@ -45,7 +45,7 @@ RECIPE = Struct(Recipe, [Field("quantity", U16), Field("product", U16),
                          Field("ingredients", List(INGREDIENT, INGREDIENTS))], name="recipe")
 CRAFTING = Struct(Crafting, [
     Field("title", U24), Field("description", U24), Field("sound", SREF), Field("portrait", SPRITE),
-    Field("unordered", U8), Field("recipes", List(RECIPE, Prefix(U8, "recipe_count"))),
+    Field("unordered", U8), Field("recipes", List(RECIPE, prefix(U8, "recipe_count", "recipes"))),
 ], name="crafting dialog")
 
 class CraftingAsset(StructAsset[Crafting]):

@@ -12,9 +12,9 @@ from typing import Any
 
 from .....binary import Reader, Writer, join_path
 from .....errors import FormatError
-from .....layout import U8, U16, U24, Check, Computed, Context, Field, List, Prefix, Stored, Struct
+from .....layout import U8, U16, U24, Check, Computed, Context, Field, List, Stored, Struct
 from ..assets import Asset, AssetContext
-from .common import BuildContext, ParseContext
+from .common import BuildContext, ParseContext, prefix
 from .media import decode_media, encode_media, media_layout
 
 ANIM_SIZE = 9
@@ -80,7 +80,7 @@ ANIMATION = Struct(Animation, [
           "str(direction) + ', ' + str(loop)", on_write=True, on_read=False),
     Stored("type", U8, "direction | loop << 6"),
     Computed("direction", "type & 0x3F"), Computed("loop", "type >> 6"),
-    Field("frames", List(FRAME, Prefix(U8, "frame_count"))),
+    Field("frames", List(FRAME, prefix(U8, "frame_count", "frames"))),
 ], name="animation record")
 
 
