@@ -1,11 +1,16 @@
 """What section codecs share: contexts, references, descriptors and repeated records.
 
 A section codec is a module with ``TYPE``, a model dataclass (``KIND`` names
-it in JSON), ``decode(r, ctx)`` and ``encode(section, w, ctx)``. Fields that
-hold references carry ``metadata={"ref": ...}`` ("string", "text"); sprite
-references are :class:`SpriteRef` values. :mod:`..refs` walks those to show
-names and to check every index, and the builder uses them to move string
-offsets when strings are renamed.
+it in JSON), its records declared once as :mod:`savecraft.layout`
+descriptions, and ``decode(r, ctx)`` / ``encode(section, w, ctx)`` that run
+them (plus the reports a description cannot make: a count other than the
+documented one, a reserved field not zero). The stored types every section
+uses are here: a string index (``SREF``), a sprite, a font, a condition, an
+event handler, a script and an asset descriptor. Fields that hold references
+carry ``metadata={"ref": ...}`` ("string", "text"); sprite references are
+:class:`SpriteRef` values. :mod:`..refs` walks those to show names and to
+check every index, and the builder moves string offsets when strings are
+renamed (``BuildContext.s``, which ``SREF`` writes through).
 """
 
 from __future__ import annotations
