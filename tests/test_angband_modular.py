@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from savecraft import api, jsonmap, registry
-from savecraft.binary import Reader, Writer
 from savecraft.cli import main
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import blocks, modular, sample
 from savecraft.formats.angband.blocks import BlockCodec, VariantHeader, register_block
+from savecraft.layout import U16, Field, Struct
 from savecraft.formats.angband.modular import DecodedBlock, ModularSave, OpaqueBlock
 
 
@@ -137,19 +137,8 @@ class Pair:
     right: int
 
 
-def _decode_pair(r: Reader) -> Pair:
-    p = Pair(r.u16("left"), r.u16("right"))
-    if not r.at_end():
-        r.fail("", "the end of the block")
-    return p
-
-
-def _encode_pair(p: Pair, w: Writer) -> None:
-    w.u16(p.left, "left")
-    w.u16(p.right, "right")
-
-
-PAIR = register_block(BlockCodec("test-pair", 900, 5, 1, Pair, _decode_pair, _encode_pair))
+PAIR_LAYOUT = Struct(Pair, [Field("left", U16), Field("right", U16)], name="test pair")
+PAIR = register_block(BlockCodec("test-pair", 900, 5, 1, PAIR_LAYOUT))
 
 
 def test_registered_codec_decodes_dumps_and_rebuilds() -> None:
@@ -166,7 +155,7 @@ def test_registered_codec_decodes_dumps_and_rebuilds() -> None:
 
 def test_registry_refuses_clashes() -> None:
     with pytest.raises(Exception, match="already registered"):
-        register_block(BlockCodec("other", 900, 5, 1, dict, _decode_pair, _encode_pair))
+        register_block(BlockCodec("other", 900, 5, 1, Struct(dict, [])))
     assert register_block(PAIR) is PAIR  # registering the same codec again is harmless
 
 
@@ -364,3 +353,24 @@ def test_demo_samples_load_validate_and_rebuild(tmp_path: Path) -> None:
     for p in paths:
         assert api.validate(p).ok
         assert api.build(api.load(p)) == p.read_bytes()
+
+
+def test_the_documented_block_codec_example_runs() -> None:
+    import sys
+    import types
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "angband.md").read_text()
+    example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:] if "register_block" in part)
+    module = types.ModuleType("modular_doc_example")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(example, "docs/angband.md", "exec"), module.__dict__)  # noqa: S102 (our own doc)
+    finally:
+        del sys.modules[module.__name__]
+    codec = blocks.codec_named("pickup")
+    assert codec is not None and codec.model is module.Pickup
+    data = spec_file(1, b"x", [(78, 1, 1, struct.pack("<HHH", 2, 7, 9))])
+    save = parse(data)
+    assert save.blocks == [DecodedBlock(module.Pickup([7, 9]))]
+    assert modular.build(save) == data

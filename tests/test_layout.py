@@ -40,6 +40,7 @@ from savecraft.layout import (
     SetCtx,
     Struct,
     Terminated,
+    ToEnd,
     Tuple,
     Until,
 )
@@ -513,3 +514,123 @@ def test_any_eight_bit_name_round_trips(name: bytes) -> None:
         assert type(m.name) is str
     except UnicodeDecodeError:
         assert m.name == name.decode("latin-1") and isinstance(m.name, EightBitText)
+
+
+# -- values only the format's context resolves; lists to the end of the bytes ------------------
+
+
+@dataclass(slots=True)
+class Named:
+    name: int = 0  # an index into a table the context holds, moved on write
+    word: str = ""
+
+
+class _Table(Context):
+    """A Context that also maps stored indices to words and back (a strings section)."""
+
+    def __init__(self, words: list[str], moved: dict[int, int] | None = None) -> None:
+        super().__init__()
+        self.words = words
+        self.moved = moved or {}
+        self.where: list[Any] = []
+
+
+def _word(raw: int, ctx: Any, where: Any) -> str:
+    if raw >= len(ctx.words):
+        if where is None:
+            raise ValueError("no place to report it: the checked path does")
+        ctx.where.append(where)
+        return "?"
+    return str(ctx.words[raw])
+
+
+NAMED = Struct(Named, [
+    Field("name", Adapt(U16, None, lambda v, ctx, path: ctx.moved.get(v, v), "a name", ctx=True)),
+    Field("word", Adapt(U8, _word, lambda v, ctx, path: ctx.words.index(v), "a word", ctx=True)),
+])
+NAMES = Struct(Pair, [Field("name", CStr(7)), Field("value", List(NAMED, ToEnd(3)))])
+
+
+def test_an_adapter_with_the_context_resolves_and_moves_values() -> None:
+    ctx = _Table(["zero", "one"], moved={5: 9})
+    w = Writer()
+    NAMED.write(Named(5, "one"), w, ctx)
+    assert w.getvalue() == bytes([9, 0, 1])
+    assert NAMED.read(Reader(bytes([5, 0, 0])), ctx) == Named(5, "zero")
+    assert ctx.where == []
+    # A value the decoder can only report with its place: the fast path gives way to the checked one.
+    data = bytes([1, 0, 7])
+    assert NAMED.read(Reader(data, base=100, path="names[2]"), ctx) == Named(1, "?")
+    assert ctx.where == [(102, "names[2].word")]
+    with pytest.raises(FormatError) as e:
+        w = Writer("names[0]")
+        NAMED.checked_write_fn(Named(1, "two"), w, ctx, "")
+    assert e.value.problem.path == "names[0].word" and e.value.problem.expected == "a word"
+
+
+def test_a_list_to_the_end_reads_what_is_left_and_writes_every_element() -> None:
+    ctx = _Table(["a", "b", "c"])
+    model = Pair("x", [Named(k, "abc"[k]) for k in range(3)])
+    w = Writer()
+    NAMES.write(model, w, ctx)
+    data = w.getvalue()
+    assert data == b"x\0" + bytes([0, 0, 0, 1, 0, 1, 2, 0, 2])
+    assert NAMES.read(Reader(data), ctx) == model
+    assert NAMES.checked_only(Reader(data), ctx) == model
+    r = Reader(data + b"\x01")  # a byte too few for another record: left for the caller
+    assert NAMES.read(r, ctx) == model and r.remaining == 1
+    log = SpanLog()
+    with recording(log, "file", data):
+        NAMES.read(Reader(data), ctx)
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["value[2]"] == (8, 3) and spans["value[2].word"] == (10, 1)
+
+
+@dataclass(slots=True)
+class Described:
+    place: tuple[int, int] = (0, 0)
+    name: int = 0
+
+
+def test_a_tuple_of_siblings_names_its_parts_beside_the_field() -> None:
+    # An asset descriptor: its offset and length are the record's own fields, so the path of
+    # the value they point to (``place``) stays free for what is there.
+    rec = Struct(Described, [Field("place", Tuple(("offset", U32), ("length", U16), sibling=True)),
+                             Field("name", U8)])
+    data = bytes([4, 0, 0, 0, 9, 0, 7])
+    log = SpanLog()
+    with recording(log, "file", data):
+        assert rec.read(Reader(data, path="items[1]"), Context()) == Described((4, 9), 7)
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans == {"items[1].offset": (0, 4), "items[1].length": (4, 2), "items[1].name": (6, 1)}
+    w = Writer()
+    rec.write(Described((4, 9), 7), w, Context())
+    assert w.getvalue() == data
+    with pytest.raises(FormatError) as e:
+        rec.checked_write_fn(Described((4, 1 << 16), 7), Writer("items[1]"), Context(), "")
+    assert e.value.problem.path == "items[1].length"
+
+
+@dataclass(slots=True)
+class Words:
+    words: list[str] = field(default_factory=list)
+
+
+def test_a_list_of_any_size_elements_to_the_end() -> None:
+    from savecraft.layout import REST
+
+    rec = Struct(Words, [Field("words", List(CStr(7), REST))])
+    data = b"\0ab\0cde\0"
+    assert rec.read(Reader(data), Context()) == Words(["", "ab", "cde"])
+    assert rec.checked_only(Reader(data), Context()) == Words(["", "ab", "cde"])
+    w = Writer()
+    rec.write(Words(["", "ab", "cde"]), w, Context())
+    assert w.getvalue() == data
+    log = SpanLog()
+    with recording(log, "file", data):
+        rec.read(Reader(data), Context())
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["words[2]"] == (4, 4)
+    with pytest.raises(FormatError) as e:  # a string cut short by the end
+        rec.read(Reader(data + b"fg"), Context())
+    assert e.value.problem.path == "words[3]"

@@ -56,6 +56,7 @@ from .types import (
     Stored,
     Switch,
     Terminated,
+    ToEnd,
     Tuple,
     Type,
     Until,
@@ -67,6 +68,6 @@ __all__ = [
     "I8", "I16", "I32", "I64", "U8", "U16", "U24", "U32", "U64", "Adapt", "Array", "Bytes", "Check",
     "Columns", "Computed", "Const", "Count", "CStr", "Ctx", "Custom", "EightBitText", "Expr", "Field", "Int",
     "Len", "List", "Member", "Optional", "Parallel", "Prefix", "Range", "Ref", "REST", "Requires", "Rest",
-    "SetCtx", "Stored", "Switch", "Terminated", "Tuple", "Type", "Until",
+    "SetCtx", "Stored", "Switch", "Terminated", "ToEnd", "Tuple", "Type", "Until",
     "When",
 ]

@@ -126,7 +126,16 @@ class Rest:
 
 REST = Rest()
 
-Count = int | Ref | Ctx | Expr | Prefix | Rest
+@dataclass
+class ToEnd:
+    """As many whole elements of ``size`` bytes as the rest of the bounds holds; fewer bytes
+    left over are the next member's (a section's trailing bytes). The writer writes every
+    element the model has. (``REST``: values that fill the rest exactly.)"""
+
+    size: int
+
+
+Count = int | Ref | Ctx | Expr | Prefix | Rest | ToEnd
 
 
 def count_fast(e: Emitter, count: Count) -> str:
@@ -139,6 +148,8 @@ def count_fast(e: Emitter, count: Count) -> str:
         return f"ctx.values[{count.name!r}]"
     if isinstance(count, Expr):
         return f"({e.expr(count.source)})"
+    if isinstance(count, ToEnd):
+        return f"({e.left} // {count.size})"
     raise TypeError(count)  # Rest is handled by each type: it is no number known beforehand
 
 
@@ -453,8 +464,11 @@ class Array(Type):
 class Tuple(Type):
     """A few fixed numbers kept together as a tuple (a pair of a level and its flags)."""
 
-    def __init__(self, *parts: tuple[str, Int]) -> None:
+    def __init__(self, *parts: tuple[str, Int], sibling: bool = False) -> None:
         self.parts = parts
+        # True: the parts are named beside the field, as the record's own (an asset descriptor's
+        # offset and length next to the asset they point to, whose path names the asset's bytes).
+        self.sibling = sibling
         self.code = "".join(k.code or "" for _, k in parts)
         self.width = len(parts)
         self.min_size = sum(k.min_size for _, k in parts)
@@ -471,13 +485,16 @@ class Tuple(Type):
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         names = [e.tmp("p") for _ in self.parts]
         for (pname, kind), tmp in zip(self.parts, names):
-            kind.checked_read(e, tmp, f"{name} + '.{pname}'")
+            kind.checked_read(e, tmp, self._part(e, name, pname))
         e.line(f"{target} = ({', '.join(names)},)")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         e.line(f"_check_len({value}, {self.width}, _j(w.path, {name}), 'values')")
         for i, (pname, kind) in enumerate(self.parts):
-            kind.checked_write(e, f"{value}[{i}]", f"{name} + '.{pname}'")
+            kind.checked_write(e, f"{value}[{i}]", self._part(e, name, pname))
+
+    def _part(self, e: Emitter, name: str, part: str) -> str:
+        return e.sibling(part) if self.sibling else f"{name} + '.{part}'"
 
 
 class Optional(Type):
@@ -632,7 +649,7 @@ class List(Type):
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        elif not isinstance(self.count, Rest):
+        elif not isinstance(self.count, Rest | ToEnd):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
         native = e.native_lists(self.elem) if self.index is None else None
@@ -681,7 +698,7 @@ class List(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        elif not isinstance(self.count, Rest):
+        elif not isinstance(self.count, Rest | ToEnd):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")
@@ -856,38 +873,62 @@ class Adapt(Type):
     """A stored type seen as another model value (pairs as a dict).
 
     ``decode`` may raise ValueError with what was found: the checked read
-    reports it at the value's start, with ``expected``."""
+    reports it at the value's start, with ``expected``.
 
-    def __init__(self, inner: Type, decode: Callable[[Any], Any], encode: Callable[[Any], Any],
-                 expected: str) -> None:
+    With ``ctx=True`` the functions also get the Context and where the value
+    is, for values only the format's context can resolve (an index into
+    another section, an asset a descriptor points to, a script to
+    disassemble): ``decode(raw, ctx, where)`` with ``where`` None on the fast
+    path and ``(offset, path)`` on the checked one (a decoder that would
+    report a problem raises ValueError without a place, and the checked path
+    runs), and ``encode(value, ctx, path)`` likewise (None, or the path).
+    ``decode=None``: the stored value is the model's (only the writer adapts).
+    """
+
+    def __init__(self, inner: Type, decode: Callable[..., Any] | None, encode: Callable[..., Any],
+                 expected: str, *, ctx: bool = False) -> None:
         self.inner = inner
         self.decode = decode
         self.encode = encode
         self.expected = expected
+        self.ctx = ctx
         self.min_size = inner.min_size
+
+    def describe(self) -> str:
+        return self.inner.describe()
 
     def fast_read(self, e: Emitter, target: str) -> None:
         self.inner.fast_read(e, target)
-        e.line(f"{target} = {e.const(self.decode, 'dec')}({target})")
+        if self.decode is not None:
+            extra = ", ctx, None" if self.ctx else ""
+            e.line(f"{target} = {e.const(self.decode, 'dec')}({target}{extra})")
 
     def fast_write(self, e: Emitter, value: str) -> None:
         v = e.tmp("v")
-        e.line(f"{v} = {e.const(self.encode, 'enc')}({value})")
+        extra = ", ctx, None" if self.ctx else ""
+        e.line(f"{v} = {e.const(self.encode, 'enc')}({value}{extra})")
         self.inner.fast_write(e, v)
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
+        if self.decode is None:
+            self.inner.checked_read(e, target, name)
+            return
         at, raw = e.tmp("at"), e.tmp("raw")
         e.line(f"{at} = r.pos")
         self.inner.checked_read(e, raw, name)
+        extra = f", ctx, (r.base + {at}, _j(r.path, {name}))" if self.ctx else ""
         e.line("try:")
-        e.line(f"    {target} = {e.const(self.decode, 'dec')}({raw})")
+        e.line(f"    {target} = {e.const(self.decode, 'dec')}({raw}{extra})")
         e.line("except ValueError as _exc:")
         e.line(f"    r.fail({name}, {self.expected!r}, str(_exc), at={at})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         v = e.tmp("v")
+        extra = f", ctx, _j(w.path, {name})" if self.ctx else ""
         e.line("try:")
-        e.line(f"    {v} = {e.const(self.encode, 'enc')}({value})")
+        e.line(f"    {v} = {e.const(self.encode, 'enc')}({value}{extra})")
+        e.line("except FormatError:")
+        e.line("    raise")
         e.line("except (ValueError, TypeError, AttributeError) as _exc:")
         e.line(f"    raise FormatError(None, _j(w.path, {name}), {self.expected!r}, str(_exc)) from None")
         self.inner.checked_write(e, v, name)

@@ -1,10 +1,12 @@
 """The block-codec registry of the modular savefile, and the one example codec.
 
 A modular savefile names each block by (vendor, type, version). Code that
-knows a block's layout registers a :class:`BlockCodec` for that triple; the
-parser then decodes such blocks into the codec's model (a dataclass, so the
-one JSON mapping dumps it as named fields) and the builder encodes them
-back. Every other block stays opaque bytes, written back unchanged.
+knows a block's layout declares it once, as a :class:`savecraft.layout.Struct`
+(docs/layouts.md), and registers a :class:`BlockCodec` with it for that
+triple; the parser then decodes such blocks into the layout's model (a
+dataclass, so the one JSON mapping dumps it as named fields) and the builder
+encodes them back, both derived from the one description. Every other block
+stays opaque bytes, written back unchanged.
 
 A codec must reproduce the block's bytes exactly: when ``encode(decode(x))``
 is not ``x`` (say, extra bytes after the fields), the parser reports it and
@@ -14,31 +16,44 @@ keeps that block opaque, so a rewrite never loses data.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ...binary import Reader, Writer
 from ...errors import SavecraftError
+from ...layout import U8, Context, CStr, Field, Struct
 
 Key = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
 class BlockCodec:
-    """How to read and write one kind of block; ``decode`` must consume all of its reader."""
+    """One kind of block: its name, its (vendor, type, version) and its layout, whose model
+    class is the block's model. The layout must describe every byte of the block."""
 
     name: str
     vendor: int
     type: int
     version: int
-    model: builtins.type[Any]
-    decode: Callable[[Reader], Any]
-    encode: Callable[[Any, Writer], None]
+    layout: Struct
 
     @property
     def key(self) -> Key:
         return (self.vendor, self.type, self.version)
+
+    @property
+    def model(self) -> builtins.type[Any]:
+        return self.layout.cls
+
+    def decode(self, r: Reader) -> Any:
+        """The block's value; bytes left after the layout are an error of the block."""
+        value = self.layout.read(r, Context())
+        if not r.at_end():
+            r.fail("", f"the end of the {self.name} block after its fields", f"{r.remaining} more bytes")
+        return value
+
+    def encode(self, value: Any, w: Writer) -> None:
+        self.layout.write(value, w, Context())
 
 
 _BY_KEY: dict[Key, BlockCodec] = {}
@@ -100,24 +115,9 @@ class VariantHeader:
         return text if not self.extra else f"{text}.{self.extra}"
 
 
-def _decode_header(r: Reader) -> VariantHeader:
-    variant = r.cstr("variant")
-    major, minor, patch, extra = (r.u8(n) for n in ("major", "minor", "patch", "extra"))
-    if not r.at_end():
-        r.fail("", "the end of the header block after the 4 version bytes",
-               f"{r.remaining} more bytes")
-    return VariantHeader(variant, major, minor, patch, extra)
+VARIANT_HEADER = Struct(VariantHeader, [
+    Field("variant", CStr()), Field("major", U8), Field("minor", U8), Field("patch", U8),
+    Field("extra", U8),
+], name="header block")
 
-
-def _encode_header(h: VariantHeader, w: Writer) -> None:
-    w.cstr(h.variant, "variant")
-    w.u8(h.major, "major")
-    w.u8(h.minor, "minor")
-    w.u8(h.patch, "patch")
-    w.u8(h.extra, "extra")
-
-
-HEADER_CODEC = register_block(BlockCodec(
-    name="header", vendor=0, type=1, version=1, model=VariantHeader,
-    decode=_decode_header, encode=_encode_header,
-))
+HEADER_CODEC = register_block(BlockCodec(name="header", vendor=0, type=1, version=1, layout=VARIANT_HEADER))

@@ -20,22 +20,46 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ...binary import Reader, Record, Writer
+from ...binary import Reader, Writer, join_path
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import decoder, encoder
+from ...layout import U8, U16, U32, Bytes, Context, Field, Struct
 from ...parts import load_part, read_part
 from ...registry import Format, register
 from .blocks import BlockCodec, VariantHeader, codec_for, codec_named, codec_of
 from .sniffing import MAGIC, MODULAR_VERSION, byte_sum, is_modular
 
 DESCRIPTION_SIZE = 64
-FILE_HEADER = Record("file header", [
-    ("magic", "bytes[4]"), ("version", "u8"), ("status", "u8"), ("description", "bytes[64]"),
-])
-BLOCK_HEADER = Record("block header", [
-    ("vendor", "u16"), ("type", "u16"), ("version", "u16"), ("size", "u32"), ("checksum", "u32"),
-])
+
+
+@dataclass(slots=True)
+class FileHeader:
+    """The 70 bytes before the blocks, as stored (the model keeps status and description)."""
+
+    magic: bytes = MAGIC
+    version: int = MODULAR_VERSION
+    status: int = 0
+    description: bytes = bytes(DESCRIPTION_SIZE)
+
+
+@dataclass(slots=True)
+class BlockHeader:
+    """A block's identity, the size of its data and the byte sum of that data."""
+
+    vendor: int = 0
+    type: int = 0
+    version: int = 0
+    size: int = 0
+    checksum: int = 0
+
+
+FILE_HEADER = Struct(FileHeader, [Field("magic", Bytes(4)), Field("version", U8), Field("status", U8),
+                                  Field("description", Bytes(DESCRIPTION_SIZE))], name="file header")
+BLOCK_HEADER = Struct(BlockHeader, [Field("vendor", U16), Field("type", U16), Field("version", U16),
+                                    Field("size", U32), Field("checksum", U32)], name="block header")
+BLOCK_HEADER_SIZE = 14
+_NO_CONTEXT = Context()
 END_KEY = (0, 0, 0)
 STATUS_DEAD = 0
 TEXT_ENCODING = "latin-1"  # one byte per character: any 64 bytes decode, and encode back the same
@@ -141,7 +165,8 @@ def parse(data: bytes, report: Report) -> ModularSave:
 
 
 def _read_header(r: Reader, save: ModularSave, report: Report) -> None:
-    magic, version, status, desc = r.record(FILE_HEADER, "header")
+    head: FileHeader = FILE_HEADER.read(r, _NO_CONTEXT, "header")
+    magic, version, status, desc = head.magic, head.version, head.status, head.description
     if magic != MAGIC:
         report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101)", repr(magic))
     if version != MODULAR_VERSION:
@@ -164,7 +189,8 @@ def _read_blocks(r: Reader, save: ModularSave, report: Report) -> None:
         if r.at_end():
             r.fail(name, "a block header or the end block (vendor 0, type 0, version 0)",
                    "the end of the file")
-        vendor, type_, version, size, checksum = r.record(BLOCK_HEADER, name)
+        h: BlockHeader = BLOCK_HEADER.read(r, _NO_CONTEXT, name)
+        vendor, type_, version, size, checksum = h.vendor, h.type, h.version, h.size, h.checksum
         if (vendor, type_, version) == END_KEY:
             _read_end(r, start, size, checksum, report)
             break
@@ -178,6 +204,8 @@ def _read_blocks(r: Reader, save: ModularSave, report: Report) -> None:
         if end != 0:
             report.error(r.pos - 1, f"{name}.terminator", "the 0 byte that ends a block", str(end))
         save.blocks.append(_decode_block(vendor, type_, version, data, start, name, report))
+        if r.spans is not None:  # the block as a whole: header, data and terminator
+            r.spans.add(r.base + start, r.pos - start, join_path(r.path, name))
         i += 1
     if not r.at_end():
         save.trailing = r.rest()
@@ -201,7 +229,7 @@ def _decode_block(vendor: int, type_: int, version: int, data: bytes, start: int
     codec = codec_for(vendor, type_, version)
     if codec is None:
         return OpaqueBlock(vendor, type_, version, data)
-    reader = Reader(data, base=start + BLOCK_HEADER.size, path=name, what=f"the {codec.name} block")
+    reader = Reader(data, base=start + BLOCK_HEADER_SIZE, path=name, what=f"the {codec.name} block")
     try:
         value = codec.decode(reader)
     except FormatError as err:
@@ -248,17 +276,18 @@ def block_payload(block: Block, name: str) -> tuple[tuple[int, int, int], bytes]
 
 def build(save: ModularSave) -> bytes:
     w = Writer()
-    w.record(FILE_HEADER, (MAGIC, MODULAR_VERSION, save.status, description_bytes(save)), "header")
+    FILE_HEADER.write(FileHeader(MAGIC, MODULAR_VERSION, save.status, description_bytes(save)), w, _NO_CONTEXT,
+                      "header")
     for i, block in enumerate(save.blocks):
         name = f"blocks[{i}]"
         key, data = block_payload(block, name)
         if key == END_KEY:
             raise FormatError(None, name, "a block other than vendor 0, type 0, version 0 "
                               "(that marks the end block)", "0/0/0")
-        w.record(BLOCK_HEADER, (*key, len(data), byte_sum(data)), name)
+        BLOCK_HEADER.write(BlockHeader(*key, len(data), byte_sum(data)), w, _NO_CONTEXT, name)
         w.bytes(data)
         w.u8(0)
-    w.record(BLOCK_HEADER, (0, 0, 0, 0, 0), "end")
+    BLOCK_HEADER.write(BlockHeader(), w, _NO_CONTEXT, "end")
     w.u8(0)
     w.bytes(save.trailing)
     return w.getvalue()

@@ -55,9 +55,10 @@ def check(game: Game, report: Report) -> None:
     """Every asset decodes, every reference points at something that exists."""
     from .assets import MediaAsset
     from .checks import check_game
+    from .sections.s35_maps import LazyMap
     for a in game.assets():
-        if isinstance(a, MediaAsset):
-            continue  # stored as they are: nothing to decode (their magics are checked below)
+        if isinstance(a, MediaAsset | LazyMap):
+            continue  # media are stored as they are (their magics are checked below); maps: check_maps
         try:
             a.value
         except FormatError as err:

@@ -21,6 +21,7 @@ from .... import limits
 from ....binary import Buffer
 from ....compression import Container, Deflated, digest, inflate
 from ....errors import FormatError, Report
+from ....layout import Context
 
 T = TypeVar("T")
 
@@ -80,11 +81,15 @@ class Source:
             self._fh = None
 
 
-class AssetContext:
-    """What decoding an asset may need besides its bytes (names for scripts), and where problems go."""
+class AssetContext(Context):
+    """What decoding an asset may need besides its bytes (names for scripts), and where problems go.
+
+    A layout :class:`~savecraft.layout.Context`: structured assets read through their descriptions.
+    """
 
     def __init__(self, report: Report | None = None,
                  names: Callable[[], Any] | None = None, header: Any = None) -> None:
+        Context.__init__(self)
         self.report = report or Report(strict=True)
         self._names = names
         self.header = header
@@ -246,6 +251,13 @@ class Asset(Generic[T]):
     def value(self, v: T) -> None:
         self._value = v
         self._loaded = True
+
+    def unload(self) -> None:
+        """Forget the decoded value of an asset read from a file: it is decoded again when asked
+        for (a check that went through every map lets each go, so it holds one at a time)."""
+        if self._src is not None and self.file_offset >= 0:
+            self._value = None
+            self._loaded = False
 
     def stored_for_build(self, ctx: Any) -> bytes:
         """The bytes to write: the original ones while nothing can have changed them."""

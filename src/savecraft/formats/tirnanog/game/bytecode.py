@@ -62,6 +62,11 @@ def _script_module() -> Any:
     return script
 
 
+def script_support() -> bool:
+    """Whether scripts are disassembled here (else every script stays bytecode)."""
+    return _script_module() is not None
+
+
 def script_from_bytes(code: bytes, names: Any = None, *, offset: int = 0, path: str = "",
                       report: Report | None = None) -> Script:
     if not code:

@@ -46,8 +46,8 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     header = parse_header(data)
     if header.encrypted:
         raise EncryptedGameError(header)
-    if active_sink() is not None:  # recording: the header's fields, through the one Record
-        Reader(data, 0, HEADER_SIZE, path="header", what="the file").record(HEADER, "")
+    if active_sink() is not None:  # recording: the header and its fields, through the one Record
+        Reader(data, 0, HEADER_SIZE, what="the file").record(HEADER, "header")
     r = Reader(data, HEADER_SIZE, what="the file")
     n = r.u32("sections.size")
     if n < 4:

@@ -1,25 +1,48 @@
 """What section codecs share: contexts, references, descriptors and repeated records.
 
 A section codec is a module with ``TYPE``, a model dataclass (``KIND`` names
-it in JSON), ``decode(r, ctx)`` and ``encode(section, w, ctx)``. Fields that
-hold references carry ``metadata={"ref": ...}`` ("string", "text"); sprite
-references are :class:`SpriteRef` values. :mod:`..refs` walks those to show
-names and to check every index, and the builder uses them to move string
-offsets when strings are renamed.
+it in JSON), its records declared once as :mod:`savecraft.layout`
+descriptions, and ``decode(r, ctx)`` / ``encode(section, w, ctx)`` that run
+them (plus the reports a description cannot make: a count other than the
+documented one, a reserved field not zero). The stored types every section
+uses are here: a string index (``SREF``), a sprite, a font, a condition, an
+event handler, a script and an asset descriptor. Fields that hold references
+carry ``metadata={"ref": ...}`` ("string", "text"); sprite references are
+:class:`SpriteRef` values. :mod:`..refs` walks those to show names and to
+check every index, and the builder moves string offsets when strings are
+renamed (``BuildContext.s``, which ``SREF`` writes through).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .....binary import Reader, Record, Writer, join_path
+from .....binary import Reader, Writer
 from .....errors import Report
+from .....layout import (
+    I32,
+    U8,
+    U16,
+    U24,
+    U32,
+    U64,
+    Adapt,
+    Array,
+    Bytes,
+    Context,
+    Field,
+    Int,
+    Len,
+    Prefix,
+    Ref,
+    Struct,
+    Tuple,
+)
 from ..assets import Asset, AssetContext, MediaAsset, Source
-from ..bytecode import Script, script_from_bytes, script_to_bytes
+from ..bytecode import Script, script_from_bytes, script_support, script_to_bytes
 from ..header import Header
 
 A = TypeVar("A", bound=Asset[Any])
@@ -54,48 +77,12 @@ class SpriteRef:
         return self.index != 0xFFFF and self.category != 0xFF
 
 
-def read_sprite(r: Reader, name: str) -> SpriteRef:
-    c = r.u8(name)
-    return SpriteRef(c, r.u16(name))
-
-
-def write_sprite(w: Writer, s: SpriteRef, name: str = "") -> None:
-    w.u8(s.category, name)
-    w.u16(s.index, name)
-
-
-_SPRITE = struct.Struct("<BH")
-
-
-def read_sprites(r: Reader, n: int, name: str) -> list[SpriteRef]:
-    """``n`` 3-byte sprite references in one pass."""
-    r.count(n, 3, name, "sprite")
-    raw = r.bytes(3 * n, name)
-    return [SpriteRef(c, i) for c, i in _SPRITE.iter_unpack(raw)]
-
-
-def write_sprites(w: Writer, items: list[SpriteRef], name: str = "") -> None:
-    for k, sp in enumerate(items):
-        write_sprite(w, sp, f"{name}[{k}]")
-
 
 @dataclass(slots=True)
 class FontRef:
     style: int = 0
     size: int = 16
     font: int = sref()
-
-
-def read_font(r: Reader, name: str) -> FontRef:
-    st = r.u8(name)
-    sz = r.u8(name)
-    return FontRef(st, sz, r.u24(name))
-
-
-def write_font(w: Writer, f: FontRef, ctx: BuildContext, name: str = "") -> None:
-    w.u8(f.style, name)
-    w.u8(f.size, name)
-    w.u24(ctx.s(f.font), name)
 
 
 @dataclass(slots=True)
@@ -107,20 +94,6 @@ class Condition:
     value: int = 0
 
 
-COND = Record("condition", [("relation", "u8"), ("attribute", "u24"), ("value", "i32")])
-DESCRIPTOR = Record("asset descriptor", [("offset", "u64"), ("length", "u32"), ("name", "u32")])
-
-
-def read_conditions(r: Reader, n: int, name: str) -> list[Condition]:
-    r.count(n, 8, name)
-    return [Condition(*r.record(COND, f"{name}[{i}]")) for i in range(n)]
-
-
-def write_conditions(w: Writer, items: list[Condition], ctx: BuildContext, name: str) -> None:
-    for i, c in enumerate(items):
-        w.record(COND, (c.relation, ctx.s(c.attribute), c.value), f"{name}[{i}]")
-
-
 @dataclass(slots=True)
 class EventHandler:
     """An event handler: event code, its parameter and its script."""
@@ -130,45 +103,114 @@ class EventHandler:
     script: Script = field(default_factory=Script)
 
 
-def read_handlers(r: Reader, n: int, ctx: AssetContext, name: str) -> list[EventHandler]:
-    out = []
-    for i in range(n):
-        p = f"{name}[{i}]"
-        ev = r.u8(p + ".event")
-        param = r.u24(p + ".parameter")
-        size = r.u24(p + ".size")
-        at = r.offset
-        code = r.bytes(size, p + ".script")
-        out.append(EventHandler(ev, param, script_from_bytes(code, ctx.script_names(), offset=at,
-                                                              path=join_path(r.path, p + ".script"),
-                                                              report=ctx.report)))
-    return out
+# -- the stored forms the sections share (record descriptions, savecraft.layout) ---------------
 
 
-def write_handlers(w: Writer, items: list[EventHandler], ctx: BuildContext, name: str) -> None:
-    for i, h in enumerate(items):
-        p = f"{name}[{i}]"
-        code = ctx.code(h.script, p)
-        w.u8(h.event, p + ".event")
-        w.u24(h.parameter, p + ".parameter")
-        w.u24(len(code), p + ".size")
-        w.bytes(code)
+def counted(name: str, of: str, kind: Int = U8, noun: str = "entries") -> Len:
+    """A stored count of the list ``of`` (written from its length): more than the count field
+    holds is refused naming the list, as "at most 255 entries"."""
+    most = (1 << 8 * kind.min_size) - 1
+    return Len(name, kind, [of], most, f"at most {most} {noun}")
 
 
-def read_script(r: Reader, size: int, ctx: AssetContext, name: str) -> Script:
-    at = r.offset
-    return script_from_bytes(r.bytes(size, name), ctx.script_names(), offset=at, path=join_path(r.path, name),
-                             report=ctx.report)
+def prefix(kind: Int, name: str, noun: str = "entries") -> Prefix:
+    """A count stored just before its list, refused past what it holds naming the list (as
+    "at most 255 options")."""
+    most = (1 << 8 * kind.min_size) - 1
+    return Prefix(kind, name, most, f"at most {most} {noun}")
+
+
+def _moved(offset: int, ctx: Any, path: str | None) -> int:
+    """A string index as the builder writes it: moved when strings were renamed."""
+    return int(ctx.s(offset))
+
+
+# A string index (a byte offset into section 0): stored as read, moved on write.
+SREF = Adapt(U24, None, _moved, "a string index", ctx=True)
+SREF32 = Adapt(U32, None, _moved, "a string index", ctx=True)
+SPRITE = Struct(SpriteRef, [Field("category", U8), Field("index", U16)], name="sprite")
+FONT = Struct(FontRef, [Field("style", U8), Field("size", U8), Field("font", SREF)], name="font")
+CONDITION = Struct(Condition, [Field("relation", U8), Field("attribute", SREF), Field("value", I32)],
+                   name="condition")
+
+
+def _script_in(code: bytes, ctx: Any, where: tuple[int, str] | None) -> Script:
+    """Bytecode to a script; on the fast path (no place to report at) bytecode that does not
+    disassemble sends the read to the checked path, which reports it where it is."""
+    if where is None:
+        sc = script_from_bytes(code, ctx.script_names())
+        if sc.code is not None and script_support():
+            raise ValueError("bytecode that disassembles")
+        return sc
+    return script_from_bytes(code, ctx.script_names(), offset=where[0], path=where[1], report=ctx.report)
+
+
+def _script_out(script: Script, ctx: Any, path: str | None) -> bytes:
+    return bytes(ctx.code(script, path or ""))
+
+
+def script(size: Int, name: str = "size") -> Adapt:
+    """A script stored as its bytecode after its size (``size``, stored under ``name``)."""
+    return Adapt(Array(U8, Prefix(size, name), as_bytes=True), _script_in, _script_out,
+                 "a script", ctx=True)
+
+
+def script_of(size: Ref) -> Adapt:
+    """A script whose size is stored elsewhere (``size``, a value read before it)."""
+    return Adapt(Bytes(size), _script_in, _script_out, "a script", ctx=True)
+
+
+SCRIPT24 = script(U24)
+HANDLER = Struct(EventHandler, [Field("event", U8), Field("parameter", U24), Field("script", SCRIPT24)],
+                 name="event handler")
+
+_DESCRIPTORS: dict[type, Adapt] = {}
+
+
+def descriptor(cls: type[Asset[Any]]) -> Adapt:
+    """An asset descriptor's offset (u64, from the asset area) and length (u32), as the asset
+    they point to (a lazy one, shared by descriptors that point to the same bytes); the
+    writer stores where the builder placed it."""
+    got = _DESCRIPTORS.get(cls)
+    if got is None:
+        def dec(place: tuple[int, int], ctx: Any, where: tuple[int, str] | None) -> Asset[Any]:
+            asset: Asset[Any] = ctx.asset(cls, place[0], place[1], where[1] if where else "",
+                                          where[0] if where else 0)
+            return asset
+
+        def enc(asset: Asset[Any], ctx: Any, path: str | None) -> tuple[int, int]:
+            return ctx.place(asset)  # type: ignore[no-any-return]
+
+        got = _DESCRIPTORS[cls] = Adapt(Tuple(("offset", U64), ("length", U32), sibling=True), dec, enc,
+                                        f"a {cls.WHAT} descriptor", ctx=True)
+    return got
+
+
+def read_section(layout: Struct, r: Reader, ctx: ParseContext) -> Any:
+    """A section through its description; bytes after what it describes are kept in ``trailing``."""
+    section = layout.read(r, ctx)
+    if r.remaining:
+        section.trailing = r.rest("trailing")
+    return section
+
+
+def write_section(layout: Struct, section: Any, w: Writer, ctx: BuildContext) -> None:
+    layout.write(section, w, ctx)
+    w.bytes(section.trailing, "trailing")
 
 
 # -- contexts ---------------------------------------------------------------------------
 
 
-class ParseContext:
-    """Everything a section decoder needs: the file (for assets), the header, the report."""
+class ParseContext(Context):
+    """Everything a section decoder needs: the file (for assets), the header, the report.
+
+    A layout :class:`~savecraft.layout.Context`, so the section descriptions read through it.
+    """
 
     def __init__(self, src: Source, asset_base: int, header: Header, report: Report,
                  actx: AssetContext) -> None:
+        Context.__init__(self)
         self.src = src
         self.asset_base = asset_base
         self.header = header
@@ -196,22 +238,21 @@ class ParseContext:
         """Every asset the descriptors read so far point to (one object per place in the file)."""
         return self._cache.values()
 
-    def descriptor(self, r: Reader, cls: type[A], path: str) -> tuple[A, int]:
-        """An asset descriptor (u64 offset, u32 length, u32 name); returns the asset and the name field."""
-        at = r.offset
-        rel, length, tail = r.record(DESCRIPTOR, path)
-        return self.asset(cls, rel, length, path, at), tail
+    def script_names(self) -> Any:
+        return self.actx.script_names()
 
 
-class BuildContext:
+class BuildContext(Context):
     """Where the builder put each asset, and how string offsets moved."""
 
     def __init__(self, header: Header, strings_map: dict[int, int] | None = None,
                  names: Any = None) -> None:
+        Context.__init__(self)
         self.header = header
         self.places: dict[int, tuple[int, int]] = {}
         self.strings_map = strings_map
         self.names = names
+        self._codes: dict[int, tuple[Script, bytes]] = {}
 
     @property
     def strings_unchanged(self) -> bool:
@@ -224,14 +265,15 @@ class BuildContext:
         return self.strings_map.get(offset, offset)
 
     def code(self, script: Script, path: str) -> bytes:
-        return script_to_bytes(script, self.names, path)
+        """A script's bytecode; assembled once per build (a cutscene stores its size before its
+        records, so its description asks for it twice)."""
+        got = self._codes.get(id(script))
+        if got is None or got[0] is not script:
+            got = self._codes[id(script)] = (script, script_to_bytes(script, self.names, path))
+        return got[1]
 
     def place(self, asset: Asset[Any]) -> tuple[int, int]:
         return self.places[id(asset)]
-
-    def descriptor(self, w: Writer, asset: Asset[Any], tail: int, path: str) -> None:
-        off, length = self.place(asset)
-        w.record(DESCRIPTOR, (off, length, tail), path)
 
 
 # -- generic walks over models ------------------------------------------------------------
@@ -335,7 +377,14 @@ def _field_plan(cls: type) -> tuple[tuple[str, str | None], ...] | None:
 
 
 __all__ = [
+    "CONDITION",
+    "FONT",
+    "HANDLER",
     "NOT_SET",
+    "SCRIPT24",
+    "SPRITE",
+    "SREF",
+    "SREF32",
     "Any",
     "BuildContext",
     "Condition",
@@ -344,83 +393,17 @@ __all__ = [
     "ParseContext",
     "Script",
     "SpriteRef",
+    "counted",
+    "descriptor",
     "iter_assets",
-    "read_conditions",
-    "read_font",
-    "read_handlers",
-    "read_script",
-    "read_sprite",
-    "read_sprites",
+    "prefix",
+    "read_section",
+    "script",
+    "script_of",
     "script_to_bytes",
     "sref",
     "srefs",
     "tref",
     "walk_refs",
-    "write_conditions",
-    "write_font",
-    "write_handlers",
-    "write_sprite",
-    "write_sprites",
+    "write_section",
 ]
-
-
-class Layout:
-    """A fixed layout whose fields are scalars, string indices, sprites (3 bytes) and fonts (5 bytes).
-
-    Declared once and compiled to one :class:`Record`; :meth:`read` gives the
-    dataclass fields as keyword arguments, :meth:`values` flattens a model
-    back (moving string indices through ``ctx.s`` when strings were renamed).
-    Kinds: a Record scalar type (``u8``, ``u16``, ``i16``, ``u32``...), ``str``
-    (u24 string index), ``sprite`` and ``font``.
-    """
-
-    def __init__(self, name: str, fields: list[tuple[str, str]]) -> None:
-        self.fields = fields
-        flat: list[tuple[str, str]] = []
-        for n, kind in fields:
-            if kind == "sprite":
-                flat += [(n + ".category", "u8"), (n + ".index", "u16")]
-            elif kind == "font":
-                flat += [(n + ".style", "u8"), (n + ".size", "u8"), (n + ".font", "u24")]
-            elif kind == "str":
-                flat.append((n, "u24"))
-            else:
-                flat.append((n, kind))
-        self.record = Record(name, flat)
-
-    @property
-    def size(self) -> int:
-        return self.record.size
-
-    def read(self, r: Reader, path: str = "") -> dict[str, Any]:
-        v = r.record(self.record, path)
-        out: dict[str, Any] = {}
-        k = 0
-        for n, kind in self.fields:
-            if kind == "sprite":
-                out[n] = SpriteRef(v[k], v[k + 1])
-                k += 2
-            elif kind == "font":
-                out[n] = FontRef(v[k], v[k + 1], v[k + 2])
-                k += 3
-            else:
-                out[n] = v[k]
-                k += 1
-        return out
-
-    def values(self, obj: Any, ctx: Any) -> list[Any]:
-        out: list[Any] = []
-        for n, kind in self.fields:
-            v = getattr(obj, n)
-            if kind == "sprite":
-                out += (v.category, v.index)
-            elif kind == "font":
-                out += (v.style, v.size, ctx.s(v.font))
-            elif kind == "str":
-                out.append(ctx.s(v))
-            else:
-                out.append(v)
-        return out
-
-    def write(self, w: Writer, obj: Any, ctx: Any, path: str = "") -> None:
-        w.record(self.record, self.values(obj, ctx), path)

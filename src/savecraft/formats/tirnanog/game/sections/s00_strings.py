@@ -13,14 +13,17 @@ the string's offset in the file it writes and rewrites every reference
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
 from .....errors import FormatError
-from .common import BuildContext, ParseContext
+from .....layout import REST, CStr, Field, List, Struct
+from .common import BuildContext, ParseContext, write_section
 
 TYPE = 0
+_NUL = re.compile(b"\\0")
 
 
 @dataclass(slots=True)
@@ -105,27 +108,29 @@ class StringsSection:
         return dict(zip(self.layout, now))
 
 
+# NUL-terminated UTF-8 strings to the end of the section (what follows the last NUL is
+# reported and kept in ``trailing``).
+STRINGS = Struct(StringsSection, [Field("strings", List(CStr(), REST))], name="strings")
+
+
 def decode(r: Reader, ctx: ParseContext) -> StringsSection:
-    out: list[str] = []
-    layout = []
     data = r.data
     start = r.pos
-    while r.pos < r.end:
-        nul = data.find(b"\0", r.pos, r.end)
-        if nul < 0:
-            ctx.report.error(r.offset, f"strings[{len(out)}]", "a NUL-terminated string",
-                             "the end of the section")
-            break
-        layout.append(r.pos - start)
-        out.append(r.cstr(f"strings[{len(out)}]"))
-    s = StringsSection(out, r.rest(), layout, list(out))
-    if not out or out[0] != "":
+    cut = data.rfind(b"\0", start, r.end) + 1 or start
+    end, r.end = r.end, cut
+    s: StringsSection = STRINGS.read(r, ctx)
+    r.end = end
+    if r.remaining:
+        ctx.report.error(r.offset, f"strings[{len(s.strings)}]", "a NUL-terminated string", "the end of the section")
+        s.trailing = r.rest("trailing")
+    # Where each string starts: the offsets references in the model hold (see the module's notes).
+    s.layout = [0, *(m.end() - start for m in _NUL.finditer(data, start, cut - 1))] if s.strings else []
+    s.original = list(s.strings)
+    if not s.strings or s.strings[0] != "":
         ctx.report.error(r.base + start, "strings[0]", "an empty first string (string index 0 means none)",
-                         repr(out[0]) if out else "no strings")
+                         repr(s.strings[0]) if s.strings else "no strings")
     return s
 
 
 def encode(s: StringsSection, w: Writer, ctx: BuildContext) -> None:
-    for i, text in enumerate(s.strings):
-        w.cstr(text, f"strings[{i}]")
-    w.bytes(s.trailing)
+    write_section(STRINGS, s, w, ctx)

@@ -12,15 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Record, Writer
+from .....binary import Reader, Writer
+from .....layout import U32, Adapt, Bytes, Field, List, Struct, ToEnd
 from ..assets import Asset, AssetContext, OggAsset
-from .common import BuildContext, ParseContext, sref, tref
+from .common import SREF32, BuildContext, ParseContext, descriptor, read_section, sref, tref, write_section
 
 TYPE = 1
-TRANSLATION_HEAD = Record("translation header", [("language", "bytes[2]"), ("offset", "u64"), ("length", "u32"),
-                                                 ("name_text", "u32")])
-
-
 @dataclass(slots=True)
 class Texts:
     texts: list[str] = field(default_factory=list)
@@ -35,7 +32,9 @@ class TextAsset(Asset[Texts]):
         parts = content.split(b"\0")
         trailing = parts.pop()
         texts = []
+        r = Reader(content, path=self.path, what="the text asset")
         for i, p in enumerate(parts):
+            r.skip(len(p) + 1, f"texts[{i}]")  # only a span, while spans are recorded
             try:
                 texts.append(p.decode("utf-8"))
             except UnicodeDecodeError:
@@ -90,31 +89,36 @@ class TranslationSection:
         return self.text(0) or ""
 
 
+def _language_in(raw: bytes) -> str:
+    return raw.decode("latin-1")  # an ISO-639-1 code is ASCII: decode() reports any other byte
+
+
+def _language_out(language: str) -> bytes:
+    raw = language.encode("latin-1", "replace")
+    if len(raw) != 2:
+        raise ValueError(repr(language))
+    return raw
+
+
+SPEECH = Struct(Speech, [Field("asset", descriptor(OggAsset)), Field("name", SREF32)], name="speech descriptor")
+TRANSLATION = Struct(TranslationSection, [
+    Field("language", Adapt(Bytes(2), _language_in, _language_out, "a 2-letter ISO-639-1 code")),
+    Field("texts", descriptor(TextAsset)), Field("name_text", U32),
+    Field("speech", List(SPEECH, ToEnd(16))),
+], name="translation")
+
+
 def decode(r: Reader, ctx: ParseContext) -> TranslationSection:
     at = r.offset
-    lang_raw, rel, length, name_text = r.record(TRANSLATION_HEAD, "translation")
-    try:
-        lang = lang_raw.decode("ascii")
-    except UnicodeDecodeError:
-        ctx.report.error(at, "translation.language", "a 2-letter ISO-639-1 code", repr(lang_raw))
-        lang = lang_raw.decode("latin-1")
-    texts = ctx.asset(TextAsset, rel, length, f"translation[{lang}].texts", at + 2)
-    if r.remaining % 16:
-        ctx.report.error(r.offset, f"translation[{lang}].speech", "16-byte speech descriptors",
-                         f"{r.remaining} bytes ({r.remaining % 16} left over)")
-    speech = []
-    for i in range(r.remaining // 16):
-        asset, tail = ctx.descriptor(r, OggAsset, f"translation[{lang}].speech[{i}]")
-        speech.append(Speech(tail, asset))
-    return TranslationSection(lang, name_text, texts, speech, r.rest())
+    if r.remaining >= 18 and (r.remaining - 18) % 16:
+        ctx.report.error(r.offset + 18, f"{r.path}.speech", "16-byte speech descriptors",
+                         f"{r.remaining - 18} bytes ({(r.remaining - 18) % 16} left over)")
+    s: TranslationSection = read_section(TRANSLATION, r, ctx)
+    if not s.language.isascii():
+        ctx.report.error(at, f"{r.path}.language", "a 2-letter ISO-639-1 code",
+                         repr(s.language.encode("latin-1")))
+    return s
 
 
 def encode(s: TranslationSection, w: Writer, ctx: BuildContext) -> None:
-    lang = s.language.encode("latin-1", "replace")
-    if len(lang) != 2:
-        w._bad("language", "a 2-letter ISO-639-1 code", repr(s.language))
-    off, length = ctx.place(s.texts)
-    w.record(TRANSLATION_HEAD, (lang, off, length, s.name_text), "translation")
-    for i, sp in enumerate(s.speech):
-        ctx.descriptor(w, sp.asset, ctx.s(sp.name), f"speech[{i}]")
-    w.bytes(s.trailing)
+    write_section(TRANSLATION, s, w, ctx)

@@ -8,7 +8,7 @@ from typing import ClassVar
 from .....binary import Reader, Writer
 from ..assets import FontAsset
 from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 2
 
@@ -27,10 +27,12 @@ class FontsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(FontsSection, Font, FontAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> FontsSection:
-    return decode_media(r, ctx, FontsSection, Font, FontAsset, "fonts")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: FontsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "fonts")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

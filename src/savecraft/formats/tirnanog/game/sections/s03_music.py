@@ -8,7 +8,7 @@ from typing import ClassVar
 from .....binary import Reader, Writer
 from ..assets import OggAsset
 from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 3
 
@@ -27,10 +27,12 @@ class MusicSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(MusicSection, Music, OggAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> MusicSection:
-    return decode_media(r, ctx, MusicSection, Music, OggAsset, "music")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: MusicSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "music")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

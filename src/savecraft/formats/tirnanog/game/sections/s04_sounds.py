@@ -8,7 +8,7 @@ from typing import ClassVar
 from .....binary import Reader, Writer
 from ..assets import OggAsset
 from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 4
 
@@ -27,10 +27,12 @@ class SoundsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(SoundsSection, Sound, OggAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> SoundsSection:
-    return decode_media(r, ctx, SoundsSection, Sound, OggAsset, "sounds")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: SoundsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "sounds")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

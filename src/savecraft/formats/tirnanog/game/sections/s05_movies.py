@@ -8,7 +8,7 @@ from typing import ClassVar
 from .....binary import Reader, Writer
 from ..assets import TheoraAsset
 from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 5
 
@@ -27,10 +27,12 @@ class MoviesSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(MoviesSection, Movie, TheoraAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> MoviesSection:
-    return decode_media(r, ctx, MoviesSection, Movie, TheoraAsset, "movies")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: MoviesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "movies")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
+from .....layout import U32, Field
 from ..assets import PngAsset
 from .common import BuildContext, ParseContext
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 6
 MAX_ATLASES = 4096
@@ -28,8 +29,11 @@ class AtlasesSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(AtlasesSection, Atlas, PngAsset, "entries", [Field("reserved", U32)])
+
+
 def decode(r: Reader, ctx: ParseContext) -> AtlasesSection:
-    s = decode_media(r, ctx, AtlasesSection, Atlas, PngAsset, "atlases")
+    s: AtlasesSection = decode_media(LAYOUT, r, ctx)
     for i, a in enumerate(s.entries):
         if a.reserved:
             ctx.report.error(None, f"atlases[{i}].reserved", "zero", f"0x{a.reserved:08X}")
@@ -39,5 +43,4 @@ def decode(r: Reader, ctx: ParseContext) -> AtlasesSection:
 
 
 def encode(s: AtlasesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "reserved", w, ctx, "atlases", string_tail=False)
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .....binary import Reader, Writer
 from .common import BuildContext, ParseContext
-from .sprites import Sprite, decode_sprites, encode_sprites
+from .sprites import Sprite, decode_sprites, encode_sprites, sprites_layout
 
 TYPE = 7
 CATEGORY = 0
@@ -22,10 +22,12 @@ class UiSpritesSection:
     trailing: bytes = b""
 
 
+LAYOUT = sprites_layout(UiSpritesSection)
+
+
 def decode(r: Reader, ctx: ParseContext) -> UiSpritesSection:
-    return UiSpritesSection(*decode_sprites(r, ctx, "ui_sprites"))
+    return decode_sprites(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: UiSpritesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_sprites(s.sprites, w, ctx, "ui_sprites")
-    w.bytes(s.trailing)
+    encode_sprites(LAYOUT, s, w, ctx)

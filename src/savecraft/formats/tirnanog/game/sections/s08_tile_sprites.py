@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .....binary import Reader, Writer
 from .common import BuildContext, ParseContext
-from .sprites import Sprite, decode_sprites, encode_sprites
+from .sprites import Sprite, decode_sprites, encode_sprites, sprites_layout
 
 TYPE = 8
 CATEGORY = 1
@@ -22,10 +22,12 @@ class TileSpritesSection:
     trailing: bytes = b""
 
 
+LAYOUT = sprites_layout(TileSpritesSection)
+
+
 def decode(r: Reader, ctx: ParseContext) -> TileSpritesSection:
-    return TileSpritesSection(*decode_sprites(r, ctx, "tile_sprites"))
+    return decode_sprites(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: TileSpritesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_sprites(s.sprites, w, ctx, "tile_sprites")
-    w.bytes(s.trailing)
+    encode_sprites(LAYOUT, s, w, ctx)

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .....binary import Reader, Writer
 from .common import BuildContext, ParseContext
-from .sprites import Sprite, decode_sprites, encode_sprites
+from .sprites import Sprite, decode_sprites, encode_sprites, sprites_layout
 
 TYPE = 9
 CATEGORY = 2
@@ -22,10 +22,12 @@ class CharacterSpritesSection:
     trailing: bytes = b""
 
 
+LAYOUT = sprites_layout(CharacterSpritesSection)
+
+
 def decode(r: Reader, ctx: ParseContext) -> CharacterSpritesSection:
-    return CharacterSpritesSection(*decode_sprites(r, ctx, "character_sprites"))
+    return decode_sprites(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: CharacterSpritesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_sprites(s.sprites, w, ctx, "character_sprites")
-    w.bytes(s.trailing)
+    encode_sprites(LAYOUT, s, w, ctx)

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from .....binary import Reader, Writer
 from .common import BuildContext, ParseContext
-from .sprites import Sprite, decode_sprites, encode_sprites
+from .sprites import Sprite, decode_sprites, encode_sprites, sprites_layout
 
 TYPE = 10
 CATEGORY = 3
@@ -22,10 +22,12 @@ class PortraitSpritesSection:
     trailing: bytes = b""
 
 
+LAYOUT = sprites_layout(PortraitSpritesSection)
+
+
 def decode(r: Reader, ctx: ParseContext) -> PortraitSpritesSection:
-    return PortraitSpritesSection(*decode_sprites(r, ctx, "portrait_sprites"))
+    return decode_sprites(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: PortraitSpritesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_sprites(s.sprites, w, ctx, "portrait_sprites")
-    w.bytes(s.trailing)
+    encode_sprites(LAYOUT, s, w, ctx)

@@ -8,7 +8,7 @@ from typing import ClassVar
 from .....binary import Reader, Writer
 from ..assets import PngAsset
 from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 11
 
@@ -27,10 +27,12 @@ class BackgroundsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(BackgroundsSection, Background, PngAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> BackgroundsSection:
-    return decode_media(r, ctx, BackgroundsSection, Background, PngAsset, "backgrounds")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: BackgroundsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "backgrounds")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -8,22 +8,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
+from .....layout import U8, U16, U32, Array, Field, List, Struct, ToEnd
 from .common import (
+    SPRITE,
+    SREF,
     BuildContext,
-    Layout,
     ParseContext,
     SpriteRef,
-    read_sprite,
+    prefix,
+    read_section,
     sref,
     srefs,
-    write_sprite,
+    write_section,
 )
+
 
 TYPE = 16
 DOCUMENTED = {"colors": 10, "fonts": 6, "sounds": 3}
-UI_FONT = Layout("font definition", [("style", "u8"), ("size", "u8"), ("font", "str"), ("padding", "u16")])
 
 
 @dataclass(slots=True)
@@ -45,38 +47,28 @@ class UiElementsSection:
     trailing: bytes = b""
 
 
+UI_FONT = Struct(UiFont, [Field("style", U8), Field("size", U8), Field("font", SREF), Field("padding", U16)],
+                 name="font definition")
+UI_ELEMENTS = Struct(UiElementsSection, [
+    Field("colors", Array(U32, prefix(U8, "color_count", "entries"))),
+    Field("fonts", List(UI_FONT, prefix(U8, "font_count", "entries"))),
+    Field("sounds", List(SREF, prefix(U8, "sound_count", "entries"))),
+    Field("sprites", List(SPRITE, ToEnd(3))),
+], name="UI elements")
+
+
 def decode(r: Reader, ctx: ParseContext) -> UiElementsSection:
     start = r.offset
-    nc = r.u8("ui_elements.color_count")
-    colors = list(r.array("u32", r.count(nc, 4, "ui_elements.colors"), "ui_elements.colors"))
-    nf = r.u8("ui_elements.font_count")
-    r.count(nf, 7, "ui_elements.fonts")
-    fonts = [UiFont(**UI_FONT.read(r, f"ui_elements.fonts[{i}]")) for i in range(nf)]
-    ns = r.u8("ui_elements.sound_count")
-    r.count(ns, 3, "ui_elements.sounds")
-    sounds = [r.u24(f"ui_elements.sounds[{i}]") for i in range(ns)]
-    for name, n in (("colors", nc), ("fonts", nf), ("sounds", ns)):
+    s: UiElementsSection = read_section(UI_ELEMENTS, r, ctx)
+    for name in ("colors", "fonts", "sounds"):
+        n = len(getattr(s, name))
         if n != DOCUMENTED[name]:
-            ctx.report.warning(start, f"ui_elements.{name}", f"{DOCUMENTED[name]} {name} (as documented)",
-                               str(n))
-    sprites = [read_sprite(r, f"ui_elements.sprites[{i}]") for i in range(r.remaining // 3)]
-    if r.remaining:
-        ctx.report.error(r.offset, "ui_elements.sprites", "3-byte sprite records to the end of the section",
-                         f"{r.remaining} bytes left over")
-    return UiElementsSection(colors, fonts, sounds, sprites, r.rest())
+            ctx.report.warning(start, f"{r.path}.{name}", f"{DOCUMENTED[name]} {name} (as documented)", str(n))
+    if s.trailing:
+        ctx.report.error(r.offset - len(s.trailing), f"{r.path}.sprites",
+                         "3-byte sprite records to the end of the section", f"{len(s.trailing)} bytes left over")
+    return s
 
 
 def encode(s: UiElementsSection, w: Writer, ctx: BuildContext) -> None:
-    for name, items in (("colors", s.colors), ("fonts", s.fonts), ("sounds", s.sounds)):
-        w.check_count(items, 255, name)
-    w.u8(len(s.colors))
-    w.array("u32", s.colors, "colors")
-    w.u8(len(s.fonts))
-    for i, f in enumerate(s.fonts):
-        UI_FONT.write(w, f, ctx, f"fonts[{i}]")
-    w.u8(len(s.sounds))
-    for i, snd in enumerate(s.sounds):
-        w.u24(ctx.s(snd), f"sounds[{i}]")
-    for i, sp in enumerate(s.sprites):
-        write_sprite(w, sp, f"sprites[{i}]")
-    w.bytes(s.trailing)
+    write_section(UI_ELEMENTS, s, w, ctx)

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
-from .common import (
-    BuildContext,
-    FontRef,
-    Layout,
-    ParseContext,
-    SpriteRef,
-    sref,
-)
+from .....layout import I16, U8, U16, U32, Field, List, Struct
+from .common import FONT, SPRITE, SREF, BuildContext, FontRef, ParseContext, SpriteRef, sref
+
 
 TYPE = 17
 FULL_SIZE = 141
@@ -67,49 +61,40 @@ class MainMenuSection:
     trailing: bytes = b""
 
 
-MENU_HEAD = Layout("main menu", [("music", "str"), ("movie", "str"), ("background", "sprite"),
-                                 ("parallax_count", "u8")])
-PARALLAX = Layout("menu parallax", [("dx", "i16"), ("dy", "i16"), ("time", "u16"), ("sprite", "sprite")])
-MENU_TITLE = Layout("main menu title", [
-    ("title_sprite", "sprite"), ("flags", "u8"), ("title_color", "u32"), ("title_shadow", "u32"),
-    ("title_font", "font"), ("website", "str"), ("button_padding", "u16"), ("button_font", "font"),
-    ("button_count", "u8"),
-])
-BUTTON = Layout("menu button", [("color", "u32"), ("left", "sprite"), ("background", "sprite"), ("right", "sprite")])
-MENU_TAIL = Layout("main menu colours", [("chart_color", "u32"), ("chart_background", "u32")])
-assert 3 + MENU_HEAD.size + 3 * PARALLAX.size + MENU_TITLE.size + 5 * BUTTON.size + MENU_TAIL.size == FULL_SIZE
+PARALLAX = Struct(MenuParallax, [Field("dx", I16), Field("dy", I16), Field("time", U16), Field("sprite", SPRITE)],
+                  name="menu parallax")
+BUTTON = Struct(MenuButton, [Field("color", U32), Field("left", SPRITE), Field("background", SPRITE),
+                             Field("right", SPRITE)], name="menu button")
+MENU = Struct(MenuDetails, [
+    Field("music", SREF), Field("movie", SREF), Field("background", SPRITE), Field("parallax_count", U8),
+    Field("parallaxes", List(PARALLAX, PARALLAXES)),
+    Field("title_sprite", SPRITE), Field("flags", U8), Field("title_color", U32), Field("title_shadow", U32),
+    Field("title_font", FONT), Field("website", SREF), Field("button_padding", U16), Field("button_font", FONT),
+    Field("button_count", U8), Field("buttons", List(BUTTON, BUTTONS)),
+    Field("chart_color", U32), Field("chart_background", U32),
+], name="main menu")
+INTRO = Struct(MainMenuSection, [Field("intro", SREF)], name="main menu intro")
+assert 3 + MENU.min_size == FULL_SIZE
 
 
 def decode(r: Reader, ctx: ParseContext) -> MainMenuSection:
     size = r.remaining
-    intro = r.u24("main_menu.intro")
+    s: MainMenuSection = INTRO.read(r, ctx)
     if size == 3:
-        return MainMenuSection(intro)
+        return s
     if size != FULL_SIZE:
-        ctx.report.error(r.offset - 3, "main_menu", f"3 or {FULL_SIZE} bytes", f"{size} bytes")
+        ctx.report.error(r.offset - 3, r.path, f"3 or {FULL_SIZE} bytes", f"{size} bytes")
         if size < FULL_SIZE:
-            return MainMenuSection(intro, None, r.rest())
-    m = MenuDetails(**MENU_HEAD.read(r, "main_menu"))
-    m.parallaxes = [MenuParallax(**PARALLAX.read(r, f"main_menu.parallaxes[{i}]")) for i in range(PARALLAXES)]
-    for k, v in MENU_TITLE.read(r, "main_menu").items():
-        setattr(m, k, v)
-    m.buttons = [MenuButton(**BUTTON.read(r, f"main_menu.buttons[{i}]")) for i in range(BUTTONS)]
-    m.chart_color, m.chart_background = MENU_TAIL.read(r, "main_menu").values()
-    return MainMenuSection(intro, m, r.rest())
+            s.trailing = r.rest("trailing")
+            return s
+    s.menu = MENU.read(r, ctx, "menu")
+    if r.remaining:
+        s.trailing = r.rest("trailing")
+    return s
 
 
 def encode(s: MainMenuSection, w: Writer, ctx: BuildContext) -> None:
-    w.u24(ctx.s(s.intro), "intro")
-    m = s.menu
-    if m is not None:
-        if len(m.parallaxes) != PARALLAXES or len(m.buttons) != BUTTONS:
-            w._bad("menu", f"{PARALLAXES} parallaxes and {BUTTONS} buttons",
-                   f"{len(m.parallaxes)} and {len(m.buttons)}")
-        MENU_HEAD.write(w, m, ctx, "menu")
-        for i, px in enumerate(m.parallaxes):
-            PARALLAX.write(w, px, ctx, f"menu.parallaxes[{i}]")
-        MENU_TITLE.write(w, m, ctx, "menu")
-        for i, b in enumerate(m.buttons):
-            BUTTON.write(w, b, ctx, f"menu.buttons[{i}]")
-        MENU_TAIL.write(w, m, ctx, "menu")
-    w.bytes(s.trailing)
+    INTRO.write(s, w, ctx)
+    if s.menu is not None:
+        MENU.write(s.menu, w, ctx, "menu")
+    w.bytes(s.trailing, "trailing")

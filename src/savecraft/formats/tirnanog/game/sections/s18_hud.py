@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
+from .....layout import U8, U16, Field, List, Struct
 from .common import (
+    FONT,
+    SPRITE,
+    SREF,
     BuildContext,
     FontRef,
-    Layout,
     ParseContext,
     SpriteRef,
+    prefix,
+    read_section,
     sref,
+    write_section,
 )
+
 
 TYPE = 18
 BAR_SIZE = 17
@@ -66,39 +72,31 @@ class HudSection:
     trailing: bytes = b""
 
 
-HUD = Layout("HUD", [
-    ("navigator", "sprite"), ("action_buttons", "sprite"), ("itembar_background", "sprite"),
-    ("itembar_foreground", "sprite"), ("items", "u8"), ("item_width", "u8"), ("item_height", "u8"),
-    ("item_left", "u8"), ("item_top", "u8"), ("item_gap", "u8"), ("handheld_gap", "u8"),
-    ("statusbar_combined", "u8"), ("statusbar_background", "sprite"), ("statusbar_foreground", "sprite"),
-    ("inventory_icon", "sprite"), ("inventory_pressed", "sprite"), ("slot_width", "u8"), ("slot_height", "u8"),
-    ("slot_left", "u8"), ("slot_top", "u8"), ("count_font", "font"), ("slot_background", "sprite"),
-    ("slot_selected", "sprite"), ("equipment_background", "sprite"),
-])
-assert HUD.size == 50
-BAR = Layout("progress bar", [
-    ("type", "u8"), ("left", "u16"), ("top", "u16"), ("value_attribute", "str"), ("max_attribute", "str"),
-    ("sprite", "sprite"), ("background", "sprite"),
-])
-assert BAR.size == BAR_SIZE
+BAR = Struct(ProgressBar, [
+    Field("type", U8), Field("left", U16), Field("top", U16), Field("value_attribute", SREF),
+    Field("max_attribute", SREF), Field("sprite", SPRITE), Field("background", SPRITE),
+], name="progress bar")
+assert BAR.min_size == BAR_SIZE
+HUD = Struct(HudSection, [
+    Field("navigator", SPRITE), Field("action_buttons", SPRITE), Field("itembar_background", SPRITE),
+    Field("itembar_foreground", SPRITE), Field("items", U8), Field("item_width", U8), Field("item_height", U8),
+    Field("item_left", U8), Field("item_top", U8), Field("item_gap", U8), Field("handheld_gap", U8),
+    Field("statusbar_combined", U8), Field("statusbar_background", SPRITE), Field("statusbar_foreground", SPRITE),
+    Field("inventory_icon", SPRITE), Field("inventory_pressed", SPRITE), Field("slot_width", U8),
+    Field("slot_height", U8), Field("slot_left", U8), Field("slot_top", U8), Field("count_font", FONT),
+    Field("slot_background", SPRITE), Field("slot_selected", SPRITE), Field("equipment_background", SPRITE),
+    Field("progress_bars", List(BAR, prefix(U8, "progress_bar_count", "bars"))),
+], name="HUD")
+assert HUD.min_size == 51
 
 
 def decode(r: Reader, ctx: ParseContext) -> HudSection:
-    h = HudSection(**HUD.read(r, "hud"))
-    n = r.u8("hud.progress_bar_count")
-    r.count(n, BAR_SIZE, "hud.progress_bars")
-    h.progress_bars = [ProgressBar(**BAR.read(r, f"hud.progress_bars[{i}]")) for i in range(n)]
-    if r.remaining:
-        ctx.report.error(r.offset, "hud", "the end of the section after the progress bars",
-                         f"{r.remaining} more bytes")
-    h.trailing = r.rest()
+    h: HudSection = read_section(HUD, r, ctx)
+    if h.trailing:
+        ctx.report.error(r.offset - len(h.trailing), r.path, "the end of the section after the progress bars",
+                         f"{len(h.trailing)} more bytes")
     return h
 
 
 def encode(h: HudSection, w: Writer, ctx: BuildContext) -> None:
-    HUD.write(w, h, ctx)
-    w.check_count(h.progress_bars, 255, "progress_bars", "bars")
-    w.u8(len(h.progress_bars), "progress_bar_count")
-    for i, b in enumerate(h.progress_bars):
-        BAR.write(w, b, ctx, f"progress_bars[{i}]")
-    w.bytes(h.trailing)
+    write_section(HUD, h, w, ctx)

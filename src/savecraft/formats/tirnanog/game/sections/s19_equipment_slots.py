@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
-from .common import BuildContext, ParseContext
+from .....layout import U16, Field, List, Struct, ToEnd
+from .common import BuildContext, ParseContext, read_section, write_section
+
 
 TYPE = 19
 
@@ -25,17 +26,15 @@ class EquipmentSlotsSection:
     trailing: bytes = b""
 
 
+SLOT = Struct(EquipmentSlot, [Field("left", U16), Field("top", U16)], name="equipment slot")
+SLOTS = Struct(EquipmentSlotsSection, [Field("slots", List(SLOT, ToEnd(4)))], name="equipment slots")
+
+
 def decode(r: Reader, ctx: ParseContext) -> EquipmentSlotsSection:
     if r.remaining % 4:
-        ctx.report.error(r.offset, "equipment_slots", "a section length that is a multiple of 4",
-                         f"{r.remaining} bytes")
-    vals = r.array("u16", (r.remaining // 4) * 2, "equipment_slots")
-    return EquipmentSlotsSection([EquipmentSlot(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)],
-                                 r.rest())
+        ctx.report.error(r.offset, r.path, "a section length that is a multiple of 4", f"{r.remaining} bytes")
+    return read_section(SLOTS, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: EquipmentSlotsSection, w: Writer, ctx: BuildContext) -> None:
-    for i, sl in enumerate(s.slots):
-        w.u16(sl.left, f"slots[{i}].left")
-        w.u16(sl.top, f"slots[{i}].top")
-    w.bytes(s.trailing)
+    write_section(SLOTS, s, w, ctx)

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
-from .common import BuildContext, FontRef, Layout, ParseContext, sref, tref
+from .....layout import U8, U16, U24, U32, Field, List, Struct
+from .common import (
+    FONT,
+    SREF,
+    BuildContext,
+    FontRef,
+    ParseContext,
+    prefix,
+    read_section,
+    sref,
+    tref,
+    write_section,
+)
+
 
 TYPE = 20
 MIN_ALERTS = 3
-ALERTS_HEAD = Layout("alerts header", [("font", "font"), ("display_time", "u16"), ("fade_in_end", "u16"),
-                                       ("fade_out_start", "u16")])
-ALERT = Layout("alert", [("color", "u32"), ("sound", "str"), ("text", "u24")])
 
 
 @dataclass(slots=True)
@@ -34,21 +43,19 @@ class AlertsSection:
     trailing: bytes = b""
 
 
+ALERT = Struct(Alert, [Field("color", U32), Field("sound", SREF), Field("text", U24)], name="alert")
+ALERTS = Struct(AlertsSection, [
+    Field("font", FONT), Field("display_time", U16), Field("fade_in_end", U16), Field("fade_out_start", U16),
+    Field("alerts", List(ALERT, prefix(U8, "count", "alerts"))),
+], name="alerts")
+
+
 def decode(r: Reader, ctx: ParseContext) -> AlertsSection:
-    s = AlertsSection(**ALERTS_HEAD.read(r, "alerts"))
-    n = r.u8("alerts.count")
-    r.count(n, ALERT.size, "alerts.alerts")
-    s.alerts = [Alert(**ALERT.read(r, f"alerts.alerts[{i}]")) for i in range(n)]
-    if n < MIN_ALERTS:
-        ctx.report.error(None, "alerts.count", f"at least {MIN_ALERTS} alerts", str(n))
-    s.trailing = r.rest()
+    s: AlertsSection = read_section(ALERTS, r, ctx)
+    if len(s.alerts) < MIN_ALERTS:
+        ctx.report.error(None, f"{r.path}.count", f"at least {MIN_ALERTS} alerts", str(len(s.alerts)))
     return s
 
 
 def encode(s: AlertsSection, w: Writer, ctx: BuildContext) -> None:
-    ALERTS_HEAD.write(w, s, ctx)
-    w.check_count(s.alerts, 255, "alerts", "alerts")
-    w.u8(len(s.alerts), "count")
-    for i, a in enumerate(s.alerts):
-        ALERT.write(w, a, ctx, f"alerts[{i}]")
-    w.bytes(s.trailing)
+    write_section(ALERTS, s, w, ctx)

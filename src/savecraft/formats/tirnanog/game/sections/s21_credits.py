@@ -4,23 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
-from .common import (
-    BuildContext,
-    FontRef,
-    Layout,
-    ParseContext,
-    SpriteRef,
-    sref,
-    srefs,
-)
+from .....layout import U8, U16, U32, Adapt, Field, List, Struct
+from .common import FONT, SPRITE, SREF, BuildContext, FontRef, ParseContext, SpriteRef, prefix, sref, srefs
+
 
 TYPE = 21
-CREDITS_HEAD = Layout("credits header", [
-    ("music", "str"), ("background", "sprite"), ("header_color", "u32"), ("header_font", "font"),
-    ("names_color", "u32"), ("names_font", "font"),
-])
 CATEGORIES = {"g": "game design", "c": "code", "d": "graphics design", "a": "art", "f": "fonts",
               "m": "music", "s": "sound effects", "v": "voice", "t": "translations", "p": "publisher"}
 
@@ -45,29 +34,41 @@ class CreditsSection:
     trailing: bytes = b""
 
 
+def _code_in(raw: int) -> str:
+    return chr(raw)
+
+
+def _code_out(code: str) -> int:
+    return ord(code.encode("latin-1", "replace")[:1] or b"?")
+
+
+CATEGORY = Struct(CreditCategory, [
+    Field("code", Adapt(U8, _code_in, _code_out, "a category letter")),
+    Field("authors", List(SREF, prefix(U16, "count", "authors"))),
+], name="credits category")
+CREDITS_HEAD = Struct(CreditsSection, [
+    Field("music", SREF), Field("background", SPRITE), Field("header_color", U32), Field("header_font", FONT),
+    Field("names_color", U32), Field("names_font", FONT),
+], name="credits header")
+
+
 def decode(r: Reader, ctx: ParseContext) -> CreditsSection:
-    s = CreditsSection(**CREDITS_HEAD.read(r, "credits"))
+    s: CreditsSection = CREDITS_HEAD.read(r, ctx)
     while r.remaining >= 3:
-        p = f"credits.categories[{len(s.categories)}]"
-        code = chr(r.u8(p + ".code"))
-        if code not in CATEGORIES:
-            ctx.report.error(r.offset - 1, p + ".code", "one of " + " ".join(CATEGORIES), repr(code))
-        n = r.u16(p + ".count")
-        r.count(n, 3, p + ".authors")
-        s.categories.append(CreditCategory(code, [r.u24(f"{p}.authors[{i}]") for i in range(n)]))
+        at = r.offset
+        p = f"categories[{len(s.categories)}]"
+        c: CreditCategory = CATEGORY.read(r, ctx, p)
+        if c.code not in CATEGORIES:
+            ctx.report.error(at, f"{r.path}.{p}.code", "one of " + " ".join(CATEGORIES), repr(c.code))
+        s.categories.append(c)
     if r.remaining:
-        ctx.report.error(r.offset, "credits", "a whole category record", f"{r.remaining} bytes")
-    s.trailing = r.rest()
+        ctx.report.error(r.offset, r.path, "a whole category record", f"{r.remaining} bytes")
+        s.trailing = r.rest("trailing")
     return s
 
 
 def encode(s: CreditsSection, w: Writer, ctx: BuildContext) -> None:
-    CREDITS_HEAD.write(w, s, ctx)
+    CREDITS_HEAD.write(s, w, ctx)
     for i, c in enumerate(s.categories):
-        code = c.code.encode("latin-1", "replace")
-        w.bytes(code, f"categories[{i}].code", 1)
-        w.check_count(c.authors, 0xFFFF, f"categories[{i}].authors", "authors")
-        w.u16(len(c.authors))
-        for k, a in enumerate(c.authors):
-            w.u24(ctx.s(a), f"categories[{i}].authors[{k}]")
-    w.bytes(s.trailing)
+        CATEGORY.write(c, w, ctx, f"categories[{i}]")
+    w.bytes(s.trailing, "trailing")

@@ -3,37 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
+from .....binary import Reader, Writer
+from .....layout import U8, U16, U24, U32, Field, List, Ref, Stored, Struct
 from ..bytecode import Script
 from .common import (
+    FONT,
+    SPRITE,
+    SREF,
     BuildContext,
     FontRef,
     ParseContext,
+    Script,
     SpriteRef,
-    read_script,
+    counted,
+    script,
+    script_of,
     sref,
     tref,
 )
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 23
-CUTSCENE_HEAD = Record("cutscene header", [
-    ("movie_once", "u24"), ("music_once", "u24"), ("movie_loop", "u24"), ("music_loop", "u24"),
-    ("slide_count", "u16"), ("speech_count", "u16"), ("subtitle_count", "u16"), ("script_size", "u24"),
-])
-SLIDE = Record("slide", [
-    ("start", "u24"), ("fade_in", "u24"), ("fade_out", "u24"), ("end", "u24"), ("color", "u32"),
-    ("category", "u8"), ("index", "u16"),
-])
-SPEECH = Record("speech record", [("start", "u24"), ("speech", "u24")])
-SUBTITLE = Record("subtitle", [
-    ("start", "u24"), ("fade_in", "u24"), ("fade_out", "u24"), ("end", "u24"), ("color", "u32"), ("x", "u8"),
-    ("y", "u8"), ("align", "u8"), ("font_style", "u8"), ("font_size", "u8"), ("font", "u24"), ("text", "u24"),
-])
 
 
 @dataclass(slots=True)
@@ -79,42 +72,29 @@ class Cutscene:
     trailing: bytes = b""
 
 
+SLIDE = Struct(Slide, [Field("start", U24), Field("fade_in", U24), Field("fade_out", U24), Field("end", U24),
+                       Field("color", U32), Field("sprite", SPRITE)], name="slide")
+SPEECH = Struct(SpeechCue, [Field("start", U24), Field("speech", SREF)], name="speech record")
+SUBTITLE = Struct(Subtitle, [
+    Field("start", U24), Field("fade_in", U24), Field("fade_out", U24), Field("end", U24), Field("color", U32),
+    Field("x", U8), Field("y", U8), Field("align", U8), Field("font", FONT), Field("text", U24),
+], name="subtitle")
+# The script's size is in the header, before the records: the writer assembles the script for it.
+CUTSCENE = Struct(Cutscene, [
+    Field("movie_once", SREF), Field("music_once", SREF), Field("movie_loop", SREF), Field("music_loop", SREF),
+    counted("slide_count", "slides", U16, "records"), counted("speech_count", "speech", U16, "records"),
+    counted("subtitle_count", "subtitles", U16, "records"),
+    Stored("script_size", U24, "len(ctx.code(script, 'script'))"),
+    Field("slides", List(SLIDE, Ref("slide_count"))),
+    Field("speech", List(SPEECH, Ref("speech_count"))),
+    Field("subtitles", List(SUBTITLE, Ref("subtitle_count"))),
+    Field("script", script_of(Ref("script_size"))),
+], name="cutscene")
+
 class CutsceneAsset(StructAsset[Cutscene]):
     WHAT = "cutscene"
     VALUE = Cutscene
-
-    def read(self, r: Reader, ctx: AssetContext) -> Cutscene:
-        mo, mu, lo, lu, ns, nsp, nsub, size = r.record(CUTSCENE_HEAD, "header")
-        c = Cutscene(mo, mu, lo, lu)
-        r.count(ns, SLIDE.size, "slides")
-        for i in range(ns):
-            start, fin, fout, end, color, cat, idx = r.record(SLIDE, f"slides[{i}]")
-            c.slides.append(Slide(start, fin, fout, end, color, SpriteRef(cat, idx)))
-        r.count(nsp, SPEECH.size, "speech")
-        c.speech = [SpeechCue(*r.record(SPEECH, f"speech[{i}]")) for i in range(nsp)]
-        r.count(nsub, SUBTITLE.size, "subtitles")
-        for i in range(nsub):
-            start, fin, fout, end, color, x, y, align, fs, fz, font, text = r.record(SUBTITLE, f"subtitles[{i}]")
-            c.subtitles.append(Subtitle(start, fin, fout, end, color, x, y, align, FontRef(fs, fz, font), text))
-        c.script = read_script(r, size, ctx, "script")
-        return c
-
-    def write(self, w: Writer, c: Cutscene, ctx: Any) -> None:
-        code = ctx.code(c.script, "script")
-        for name, items in (("slides", c.slides), ("speech", c.speech), ("subtitles", c.subtitles)):
-            w.check_count(items, 0xFFFF, name, "records")
-        w.record(CUTSCENE_HEAD, (ctx.s(c.movie_once), ctx.s(c.music_once), ctx.s(c.movie_loop),
-                                 ctx.s(c.music_loop), len(c.slides), len(c.speech), len(c.subtitles), len(code)),
-                 "header")
-        for i, s in enumerate(c.slides):
-            w.record(SLIDE, (s.start, s.fade_in, s.fade_out, s.end, s.color, s.sprite.category, s.sprite.index),
-                     f"slides[{i}]")
-        for i, sp in enumerate(c.speech):
-            w.record(SPEECH, (sp.start, ctx.s(sp.speech)), f"speech[{i}]")
-        for i, t in enumerate(c.subtitles):
-            w.record(SUBTITLE, (t.start, t.fade_in, t.fade_out, t.end, t.color, t.x, t.y, t.align, t.font.style,
-                                t.font.size, ctx.s(t.font.font), t.text), f"subtitles[{i}]")
-        w.bytes(code)
+    LAYOUT = CUTSCENE
 
 
 @dataclass(slots=True)
@@ -131,10 +111,12 @@ class CutscenesSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(CutscenesSection, CutsceneEntry, CutsceneAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> CutscenesSection:
-    return decode_media(r, ctx, CutscenesSection, CutsceneEntry, CutsceneAsset, "cutscenes")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: CutscenesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "cutscenes")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
+from .....layout import U32, Field
 from .common import BuildContext, ParseContext
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 from .scripts import ScriptAsset
 
 TYPE = 24
@@ -31,8 +32,11 @@ class StartupSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(StartupSection, StartupScript, ScriptAsset, "scripts", [Field("interval", U32)])
+
+
 def decode(r: Reader, ctx: ParseContext) -> StartupSection:
-    s = decode_media(r, ctx, StartupSection, StartupScript, ScriptAsset, "startup")
+    s: StartupSection = decode_media(LAYOUT, r, ctx)
     iv = [e.interval for e in s.scripts[1:]]
     if iv != sorted(iv):
         ctx.report.error(None, "startup", "scripts sorted by ascending interval", str(iv))
@@ -40,5 +44,4 @@ def decode(r: Reader, ctx: ParseContext) -> StartupSection:
 
 
 def encode(s: StartupSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.scripts, "interval", w, ctx, "startup", string_tail=False)
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

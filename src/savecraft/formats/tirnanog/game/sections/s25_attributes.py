@@ -7,8 +7,9 @@ from enum import IntEnum
 from typing import ClassVar
 
 from .....binary import Reader, Writer
+from .....layout import I32, U8, U16, U24, Adapt, Bytes, Field, Range, Struct, Switch, When
 from ..bytecode import Script
-from .common import BuildContext, Layout, ParseContext, read_script, sref, tref
+from .common import SREF, BuildContext, ParseContext, Script, script, sref, tref
 
 TYPE = 25
 ENGINE_ATTRIBUTES = 4
@@ -22,10 +23,6 @@ class AttributeKind(IntEnum):
     GLOBAL_CALCULATED = 4
 
 
-ATTRIBUTES_HEAD = Layout("attributes header", [
-    ("free_total_points", "u16"), ("free_max_points", "u16"), ("engine_count", "u8"), ("light_radius", "str"),
-    ("weight", "str"), ("speed", "str"), ("level_up_points", "str"),
-])
 VARIABLE = (1, 3)
 CALCULATED = (2, 4)
 
@@ -62,52 +59,53 @@ class AttributesSection:
         return None
 
 
+def _no_script(raw: bytes) -> Script:
+    return Script()
+
+
+def _nothing(script: Script) -> bytes:
+    return b""
+
+
+# Variables keep a default and an on-change handler (its size in 3 bytes), calculated attributes an
+# expression (its size in 2 bytes), primary ones neither.
+ATTRIBUTE = Struct(Attribute, [
+    Field("kind", U8, check=Range(0, 4, "an attribute kind from 0 to 4")), Field("name", SREF), Field("title", U24),
+    When("kind in (1, 3)", [Field("default", I32)], "a variable's default", defaults=True),
+    Field("script", Switch("kind", {1: script(U24, "script_size"), 3: script(U24, "script_size"),
+                                    2: script(U16, "script_size"), 4: script(U16, "script_size")},
+                           default=Adapt(Bytes(0), _no_script, _nothing, "no script"))),
+], name="attribute")
+ATTRIBUTES_HEAD = Struct(AttributesSection, [
+    Field("free_total_points", U16), Field("free_max_points", U16), Field("engine_count", U8),
+    Field("light_radius", SREF), Field("weight", SREF), Field("speed", SREF), Field("level_up_points", SREF),
+], name="attributes header")
+
+
 def decode(r: Reader, ctx: ParseContext) -> AttributesSection:
     at = r.offset
-    s = AttributesSection(**ATTRIBUTES_HEAD.read(r, "attributes"))
+    s: AttributesSection = ATTRIBUTES_HEAD.read(r, ctx)
     if s.engine_count != ENGINE_ATTRIBUTES:
-        ctx.report.warning(at + 4, "attributes.engine_count", f"{ENGINE_ATTRIBUTES} (as documented)",
+        ctx.report.warning(at + 4, f"{r.path}.engine_count", f"{ENGINE_ATTRIBUTES} (as documented)",
                            str(s.engine_count))
-    n = r.u16("attributes.count")
-    r.count(n, 7, "attributes.attributes")
+    n = r.u16("count")
+    r.count(n, 7, "attributes")
     for i in range(n):
-        p = f"attributes.attributes[{i}]"
-        at = r.offset
-        kind = r.u8(p + ".kind")
-        if kind > 4:
-            ctx.report.error(at, p + ".kind", "an attribute kind from 0 to 4", str(kind))
-            r.pos -= 1
+        if r.remaining and r.data[r.pos] > 4:  # an unknown kind: the rest is kept as it is
+            ctx.report.error(r.offset, f"{r.path}.attributes[{i}].kind", "an attribute kind from 0 to 4",
+                             str(r.data[r.pos]))
             break
-        a = Attribute(kind, r.u24(p + ".name"), r.u24(p + ".title"))
-        if kind in VARIABLE:
-            a.default = r.i32(p + ".default")
-            a.script = read_script(r, r.u24(p + ".script_size"), ctx.actx, p + ".script")
-        elif kind in CALCULATED:
-            a.script = read_script(r, r.u16(p + ".script_size"), ctx.actx, p + ".script")
-        s.attributes.append(a)
+        s.attributes.append(ATTRIBUTE.read(r, ctx, f"attributes[{i}]"))
     if len(s.attributes) == n and r.remaining:
-        ctx.report.error(r.offset, "attributes", "the end of the section after the attributes",
-                         f"{r.remaining} more bytes")
-    s.trailing = r.rest()
+        ctx.report.error(r.offset, r.path, "the end of the section after the attributes", f"{r.remaining} more bytes")
+    if r.remaining:
+        s.trailing = r.rest("trailing")
     return s
 
 
 def encode(s: AttributesSection, w: Writer, ctx: BuildContext) -> None:
-    ATTRIBUTES_HEAD.write(w, s, ctx)
-    w.check_count(s.attributes, 0xFFFF, "attributes", "attributes")
+    ATTRIBUTES_HEAD.write(s, w, ctx)
     w.u16(len(s.attributes), "count")
     for i, a in enumerate(s.attributes):
-        p = f"attributes[{i}]"
-        w.u8(a.kind, p + ".kind")
-        w.u24(ctx.s(a.name), p + ".name")
-        w.u24(a.title, p + ".title")
-        if a.kind in VARIABLE:
-            code = ctx.code(a.script, p + ".script")
-            w.i32(a.default, p + ".default")
-            w.u24(len(code), p + ".script_size")
-            w.bytes(code)
-        elif a.kind in CALCULATED:
-            code = ctx.code(a.script, p + ".script")
-            w.u16(len(code), p + ".script_size")
-            w.bytes(code)
-    w.bytes(s.trailing)
+        ATTRIBUTE.write(a, w, ctx, f"attributes[{i}]")
+    w.bytes(s.trailing, "trailing")

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .....binary import Reader, Writer
-from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .....layout import Field
+from .common import SREF32, BuildContext, ParseContext, sref
+from .media import decode_media, encode_media, media_layout
 from .scripts import ScriptAsset
 
 TYPE = 26
@@ -30,8 +31,11 @@ class DefaultActionsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(DefaultActionsSection, DefaultAction, ScriptAsset, "actions", [Field("range_attribute", SREF32)])
+
+
 def decode(r: Reader, ctx: ParseContext) -> DefaultActionsSection:
-    s = decode_media(r, ctx, DefaultActionsSection, DefaultAction, ScriptAsset, "default_actions")
+    s: DefaultActionsSection = decode_media(LAYOUT, r, ctx)
     if len(s.actions) != ctx.header.default_actions:
         ctx.report.error(None, "default_actions", f"{ctx.header.default_actions} handlers (header byte 40)",
                          str(len(s.actions)))
@@ -39,5 +43,4 @@ def decode(r: Reader, ctx: ParseContext) -> DefaultActionsSection:
 
 
 def encode(s: DefaultActionsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.actions, "range_attribute", w, ctx, "default_actions")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

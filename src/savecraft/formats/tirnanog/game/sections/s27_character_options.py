@@ -3,31 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
+from .....binary import Reader, Writer
+from .....layout import U8, U24, Field, List, Ref, Struct
 from .common import (
+    CONDITION,
+    SPRITE,
     BuildContext,
     Condition,
     ParseContext,
     SpriteRef,
-    read_conditions,
-    read_sprites,
+    counted,
+    prefix,
     sref,
     tref,
-    write_conditions,
-    write_sprites,
 )
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 27
-GROUP_HEAD = Record("option group header", [("name", "u24"), ("palette_category", "u8"), ("palette_index", "u16"),
-                                            ("option_count", "u8")])
-OPTION_HEAD = Record("option header", [("name", "u24"), ("description", "u24"), ("attribute_count", "u8"),
-                                       ("item_count", "u8"), ("sprite_count", "u8")])
-ITEM = Record("inventory item", [("quantity", "u8"), ("category", "u8"), ("index", "u16")])
 
 
 @dataclass(slots=True)
@@ -53,39 +48,22 @@ class CharacterOptionGroup:
     trailing: bytes = b""
 
 
+START_ITEM = Struct(StartItem, [Field("quantity", U8), Field("object", SPRITE)], name="inventory item")
+OPTION = Struct(CharacterOption, [
+    Field("name", U24), Field("description", U24), counted("attribute_count", "attributes"),
+    counted("item_count", "inventory"), counted("sprite_count", "sprites"),
+    Field("attributes", List(CONDITION, Ref("attribute_count"))),
+    Field("inventory", List(START_ITEM, Ref("item_count"))),
+    Field("sprites", List(SPRITE, Ref("sprite_count"))),
+], name="character option")
+OPTION_GROUP = Struct(CharacterOptionGroup, [
+    Field("name", U24), Field("palette", SPRITE), Field("options", List(OPTION, prefix(U8, "option_count", "options"))),
+], name="character option group")
+
 class CharacterOptionAsset(StructAsset[CharacterOptionGroup]):
     WHAT = "character option group"
     VALUE = CharacterOptionGroup
-
-    def read(self, r: Reader, ctx: AssetContext) -> CharacterOptionGroup:
-        name, pc, pi, n = r.record(GROUP_HEAD, "header")
-        g = CharacterOptionGroup(name, SpriteRef(pc, pi))
-        r.count(n, OPTION_HEAD.size, "options")
-        for i in range(n):
-            p = f"options[{i}]"
-            oname, desc, a, k, s = r.record(OPTION_HEAD, p)
-            o = CharacterOption(oname, desc)
-            o.attributes = read_conditions(r, a, p + ".attributes")
-            r.count(k, ITEM.size, p + ".inventory")
-            for j in range(k):
-                q, cat, idx = r.record(ITEM, f"{p}.inventory[{j}]")
-                o.inventory.append(StartItem(q, SpriteRef(cat, idx)))
-            o.sprites = read_sprites(r, s, p + ".sprites")
-            g.options.append(o)
-        return g
-
-    def write(self, w: Writer, g: CharacterOptionGroup, ctx: Any) -> None:
-        w.check_count(g.options, 255, "options", "options")
-        w.record(GROUP_HEAD, (g.name, g.palette.category, g.palette.index, len(g.options)), "header")
-        for i, o in enumerate(g.options):
-            p = f"options[{i}]"
-            for name, items in (("attributes", o.attributes), ("inventory", o.inventory), ("sprites", o.sprites)):
-                w.check_count(items, 255, f"{p}.{name}")
-            w.record(OPTION_HEAD, (o.name, o.description, len(o.attributes), len(o.inventory), len(o.sprites)), p)
-            write_conditions(w, o.attributes, ctx, p + ".attributes")
-            for j, it in enumerate(o.inventory):
-                w.record(ITEM, (it.quantity, it.object.category, it.object.index), f"{p}.inventory[{j}]")
-            write_sprites(w, o.sprites, p + ".sprites")
+    LAYOUT = OPTION_GROUP
 
 
 @dataclass(slots=True)
@@ -102,11 +80,12 @@ class CharacterOptionsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(CharacterOptionsSection, CharacterOptionEntry, CharacterOptionAsset, "groups")
+
+
 def decode(r: Reader, ctx: ParseContext) -> CharacterOptionsSection:
-    return decode_media(r, ctx, CharacterOptionsSection, CharacterOptionEntry, CharacterOptionAsset,
-                        "character_options")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: CharacterOptionsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.groups, "name", w, ctx, "character_options")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

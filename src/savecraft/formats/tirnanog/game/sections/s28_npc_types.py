@@ -3,39 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
+from .....binary import Reader, Writer
+from .....layout import U8, U16, U24, Field, List, Ref, Struct
 from .common import (
+    CONDITION,
+    HANDLER,
+    SPRITE,
     BuildContext,
     Condition,
     EventHandler,
     ParseContext,
     SpriteRef,
-    read_conditions,
-    read_handlers,
-    read_sprites,
+    counted,
     sref,
     tref,
-    write_conditions,
-    write_handlers,
-    write_sprite,
 )
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 28
-NPC_HEAD = Record("NPC type header", [
-    ("title", "u24"), ("behaviour", "u8"), ("speed", "u16"), ("direction_change", "u16"),
-    ("patrol_path", "u8"), ("attribute_count", "u8"), ("item_count", "u8"), ("sprite_count", "u8"),
-    ("handler_count", "u8"),
-])
-NPC_ITEM = Record("NPC inventory item", [
-    ("chance", "u8"), ("quantity", "u24"), ("resupply", "u24"), ("category", "u8"), ("index", "u16"),
-])
-
-
 @dataclass(slots=True)
 class NpcItem:
     chance: int = 100  # percent
@@ -58,39 +46,23 @@ class NpcType:
     trailing: bytes = b""
 
 
-def _counts(w: Writer, n: NpcType) -> None:
-    for name in ("attributes", "inventory", "sprites", "handlers"):
-        w.check_count(getattr(n, name), 255, name)
+NPC_ITEM = Struct(NpcItem, [Field("chance", U8), Field("quantity", U24), Field("resupply", U24),
+                            Field("object", SPRITE)], name="NPC inventory item")
+NPC_TYPE = Struct(NpcType, [
+    Field("title", U24), Field("behaviour", U8), Field("speed", U16), Field("direction_change", U16),
+    Field("patrol_path", U8), counted("attribute_count", "attributes"), counted("item_count", "inventory"),
+    counted("sprite_count", "sprites"), counted("handler_count", "handlers"),
+    Field("attributes", List(CONDITION, Ref("attribute_count"))),
+    Field("inventory", List(NPC_ITEM, Ref("item_count"))),
+    Field("sprites", List(SPRITE, Ref("sprite_count"))),
+    Field("handlers", List(HANDLER, Ref("handler_count"))),
+], name="NPC type")
 
 
 class NpcAsset(StructAsset[NpcType]):
     WHAT = "NPC type"
     VALUE = NpcType
-
-    def read(self, r: Reader, ctx: AssetContext) -> NpcType:
-        title, behaviour, speed, change, patrol, a, i, s, e = r.record(NPC_HEAD, "header")
-        n = NpcType(title, behaviour, speed, change, patrol)
-        n.attributes = read_conditions(r, a, "attributes")
-        r.count(i, NPC_ITEM.size, "inventory")
-        for k in range(i):
-            chance, qty, resupply, cat, idx = r.record(NPC_ITEM, f"inventory[{k}]")
-            n.inventory.append(NpcItem(chance, qty, resupply, SpriteRef(cat, idx)))
-        n.sprites = read_sprites(r, s, "sprites")
-        r.count(e, 7, "handlers")
-        n.handlers = read_handlers(r, e, ctx, "handlers")
-        return n
-
-    def write(self, w: Writer, n: NpcType, ctx: Any) -> None:
-        _counts(w, n)
-        w.record(NPC_HEAD, (n.title, n.behaviour, n.speed, n.direction_change, n.patrol_path, len(n.attributes),
-                            len(n.inventory), len(n.sprites), len(n.handlers)), "header")
-        write_conditions(w, n.attributes, ctx, "attributes")
-        for k, it in enumerate(n.inventory):
-            w.record(NPC_ITEM, (it.chance, it.quantity, it.resupply, it.object.category, it.object.index),
-                     f"inventory[{k}]")
-        for k, sp in enumerate(n.sprites):
-            write_sprite(w, sp, f"sprites[{k}]")
-        write_handlers(w, n.handlers, ctx, "handlers")
+    LAYOUT = NPC_TYPE
 
 
 @dataclass(slots=True)
@@ -107,10 +79,12 @@ class NpcTypesSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(NpcTypesSection, NpcEntry, NpcAsset, "npcs")
+
+
 def decode(r: Reader, ctx: ParseContext) -> NpcTypesSection:
-    return decode_media(r, ctx, NpcTypesSection, NpcEntry, NpcAsset, "npc_types")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: NpcTypesSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.npcs, "name", w, ctx, "npc_types")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
-from .common import BuildContext, ParseContext, SpriteRef, sref
-from .media import decode_media, encode_media
+from .....binary import Reader, Writer
+from .....layout import I32, U8, U16, U24, Field, List, Struct
+from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, prefix, sref
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 29
-KIND = Record("spawned NPC kind", [
-    ("required_attribute", "u24"), ("relation", "u8"), ("required_value", "i32"), ("provided_attribute", "u24"),
-    ("provided_value", "i32"), ("spawn_category", "u8"), ("spawn_index", "u16"), ("npc_category", "u8"),
-    ("npc_index", "u16"),
-])
 
 
 @dataclass(slots=True)
@@ -38,28 +33,18 @@ class Spawner:
     trailing: bytes = b""
 
 
+SPAWN_KIND = Struct(SpawnKind, [
+    Field("required_attribute", SREF), Field("relation", U8), Field("required_value", I32),
+    Field("provided_attribute", SREF), Field("provided_value", I32), Field("spawn_animation", SPRITE),
+    Field("npc", SPRITE),
+], name="spawned NPC kind")
+SPAWNER = Struct(Spawner, [Field("max_npcs", U8), Field("respawn", U24),
+                           Field("kinds", List(SPAWN_KIND, prefix(U16, "kind_count", "kinds")))], name="spawner")
+
 class SpawnerAsset(StructAsset[Spawner]):
     WHAT = "spawner"
     VALUE = Spawner
-
-    def read(self, r: Reader, ctx: AssetContext) -> Spawner:
-        s = Spawner(r.u8("max_npcs"), r.u24("respawn"))
-        n = r.u16("kind_count")
-        r.count(n, KIND.size, "kinds")
-        for i in range(n):
-            ra, rel, rv, pa, pv, sc, si, nc, ni = r.record(KIND, f"kinds[{i}]")
-            s.kinds.append(SpawnKind(ra, rel, rv, pa, pv, SpriteRef(sc, si), SpriteRef(nc, ni)))
-        return s
-
-    def write(self, w: Writer, s: Spawner, ctx: Any) -> None:
-        w.u8(s.max_npcs, "max_npcs")
-        w.u24(s.respawn, "respawn")
-        w.check_count(s.kinds, 0xFFFF, "kinds", "kinds")
-        w.u16(len(s.kinds))
-        for i, k in enumerate(s.kinds):
-            w.record(KIND, (ctx.s(k.required_attribute), k.relation, k.required_value, ctx.s(k.provided_attribute),
-                            k.provided_value, k.spawn_animation.category, k.spawn_animation.index,
-                            k.npc.category, k.npc.index), f"kinds[{i}]")
+    LAYOUT = SPAWNER
 
 
 @dataclass(slots=True)
@@ -76,10 +61,12 @@ class SpawnersSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(SpawnersSection, SpawnerEntry, SpawnerAsset, "spawners")
+
+
 def decode(r: Reader, ctx: ParseContext) -> SpawnersSection:
-    return decode_media(r, ctx, SpawnersSection, SpawnerEntry, SpawnerAsset, "spawners")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: SpawnersSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.spawners, "name", w, ctx, "spawners")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

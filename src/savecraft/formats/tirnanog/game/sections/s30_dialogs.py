@@ -7,24 +7,16 @@ expression (0xFFF0 normal, 0xFFF1 happy...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
-from .common import BuildContext, ParseContext, SpriteRef, sref, tref
-from .media import decode_media, encode_media
+from .....binary import Reader, Writer
+from .....layout import I32, U8, U24, Field, List, Struct
+from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, prefix, sref, tref
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 30
 PLAYER_PORTRAIT = 0xFFF0
-DIALOG_HEAD = Record("dialog header", [
-    ("title", "u24"), ("description", "u24"), ("speech", "u24"), ("portrait_category", "u8"),
-    ("portrait_index", "u16"), ("portrait_left", "u8"), ("option_count", "u8"),
-])
-OPTION = Record("dialog option", [
-    ("required_attribute", "u24"), ("relation", "u8"), ("required_value", "i32"), ("provided_attribute", "u24"),
-    ("provided_value", "i32"), ("speech", "u24"), ("text", "u24"),
-])
 
 
 @dataclass(slots=True)
@@ -49,25 +41,19 @@ class Dialog:
     trailing: bytes = b""
 
 
+DIALOG_OPTION = Struct(DialogOption, [
+    Field("required_attribute", SREF), Field("relation", U8), Field("required_value", I32),
+    Field("provided_attribute", SREF), Field("provided_value", I32), Field("speech", SREF), Field("text", U24),
+], name="dialog option")
+DIALOG = Struct(Dialog, [
+    Field("title", U24), Field("description", U24), Field("speech", SREF), Field("portrait", SPRITE),
+    Field("portrait_left", U8), Field("options", List(DIALOG_OPTION, prefix(U8, "option_count", "options"))),
+], name="dialog")
+
 class DialogAsset(StructAsset[Dialog]):
     WHAT = "dialog"
     VALUE = Dialog
-
-    def read(self, r: Reader, ctx: AssetContext) -> Dialog:
-        title, desc, speech, pc, pi, left, n = r.record(DIALOG_HEAD, "header")
-        d = Dialog(title, desc, speech, SpriteRef(pc, pi), left)
-        r.count(n, OPTION.size, "options")
-        d.options = [DialogOption(*r.record(OPTION, f"options[{i}]")) for i in range(n)]
-        return d
-
-    def write(self, w: Writer, d: Dialog, ctx: Any) -> None:
-        w.check_count(d.options, 255, "options", "options")
-        w.record(DIALOG_HEAD, (d.title, d.description, ctx.s(d.speech), d.portrait.category, d.portrait.index,
-                               d.portrait_left, len(d.options)), "header")
-        for i, o in enumerate(d.options):
-            w.record(OPTION, (ctx.s(o.required_attribute), o.relation, o.required_value,
-                              ctx.s(o.provided_attribute), o.provided_value, ctx.s(o.speech), o.text),
-                     f"options[{i}]")
+    LAYOUT = DIALOG
 
 
 @dataclass(slots=True)
@@ -84,10 +70,12 @@ class DialogsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(DialogsSection, DialogEntry, DialogAsset, "dialogs")
+
+
 def decode(r: Reader, ctx: ParseContext) -> DialogsSection:
-    return decode_media(r, ctx, DialogsSection, DialogEntry, DialogAsset, "dialogs")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: DialogsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.dialogs, "name", w, ctx, "dialogs")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

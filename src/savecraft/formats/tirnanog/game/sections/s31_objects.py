@@ -11,24 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
+from .....binary import Reader, Writer
+from .....layout import U8, U16, U24, U32, Bytes, Expr, Field, List, Ref, Struct
 from .common import (
+    CONDITION,
+    HANDLER,
+    SPRITE,
+    SREF,
     BuildContext,
     Condition,
     EventHandler,
     ParseContext,
     SpriteRef,
-    read_conditions,
-    read_handlers,
-    read_sprites,
+    counted,
     sref,
     srefs,
     tref,
-    write_conditions,
-    write_handlers,
-    write_sprites,
 )
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 31
@@ -74,68 +74,32 @@ class ObjectMeta:
     trailing: bytes = b""
 
 
-OBJECT_HEAD = Record("object meta header", [
-    ("title", "u24"), ("mask_width", "u16"), ("mask_height", "u16"), ("action_group", "u8"),
-    ("inventory_category", "u8"), ("inventory_index", "u16"), ("placement_sound", "u24"), ("price", "u24"),
-    ("price_unit", "u16"), ("category", "u8"), ("projectile_category", "u8"), ("projectile_index", "u16"),
-    ("projectile_duration", "u24"), ("ammo_category", "u8"), ("ammo_index", "u16"), ("layer_order", "u8"),
-    ("equip_mask", "u32"), ("sound_count", "u8"), ("required_count", "u8"), ("modifier_count", "u8"),
-    ("sprite_modifier_count", "u8"), ("handler_count", "u8"),
-])
-assert OBJECT_HEAD.size == 39
+SPRITE_MODIFIER = Struct(SpriteModifier, [Field("option", U24),
+                                           Field("sprites", List(SPRITE, MODIFIER_SPRITES))],
+                         name="sprite modifier")
+OBJECT_META = Struct(ObjectMeta, [
+    Field("title", U24), Field("mask_width", U16), Field("mask_height", U16), Field("action_group", U8),
+    Field("inventory_sprite", SPRITE), Field("placement_sound", SREF), Field("price", U24),
+    Field("price_unit", U16), Field("category", U8), Field("projectile", SPRITE),
+    Field("projectile_duration", U24), Field("ammo", SPRITE), Field("layer_order", U8), Field("equip_mask", U32),
+    counted("sound_count", "sounds"), counted("required_count", "required"),
+    counted("modifier_count", "modifiers"), counted("sprite_modifier_count", "sprite_modifiers"),
+    counted("handler_count", "handlers"),
+    Field("collision_mask", Bytes(Expr("mask_width * mask_height"))),
+    Field("equipped_sprites", List(SPRITE, SLOTS)),
+    Field("sounds", List(SREF, Ref("sound_count"))),
+    Field("slot_sprites", List(SPRITE, SLOTS)),
+    Field("required", List(CONDITION, Ref("required_count"))),
+    Field("modifiers", List(CONDITION, Ref("modifier_count"))),
+    Field("sprite_modifiers", List(SPRITE_MODIFIER, Ref("sprite_modifier_count"))),
+    Field("handlers", List(HANDLER, Ref("handler_count"))),
+], name="object meta")
 
 
 class ObjectAsset(StructAsset[ObjectMeta]):
     WHAT = "object meta"
     VALUE = ObjectMeta
-
-    def read(self, r: Reader, ctx: AssetContext) -> ObjectMeta:
-        (title, mw, mh, group, ic, ii, sound, price, unit, cat, pc, pi, pdur, ac, ai, order, mask,
-         s, a, m, c, e) = r.record(OBJECT_HEAD, "header")
-        o = ObjectMeta(title, mw, mh, group, SpriteRef(ic, ii), sound, price, unit, cat, SpriteRef(pc, pi), pdur,
-                       SpriteRef(ac, ai), order, mask)
-        o.collision_mask = r.bytes(mw * mh, "collision_mask")
-        o.equipped_sprites = read_sprites(r, SLOTS, "equipped_sprites")
-        r.count(s, 3, "sounds")
-        o.sounds = [r.u24(f"sounds[{i}]") for i in range(s)]
-        o.slot_sprites = read_sprites(r, SLOTS, "slot_sprites")
-        o.required = read_conditions(r, a, "required")
-        o.modifiers = read_conditions(r, m, "modifiers")
-        r.count(c, 3 + 3 * MODIFIER_SPRITES, "sprite_modifiers")
-        for i in range(c):
-            p = f"sprite_modifiers[{i}]"
-            o.sprite_modifiers.append(SpriteModifier(r.u24(p + ".option"), read_sprites(r, MODIFIER_SPRITES, p)))
-        r.count(e, 7, "handlers")
-        o.handlers = read_handlers(r, e, ctx, "handlers")
-        return o
-
-    def write(self, w: Writer, o: ObjectMeta, ctx: Any) -> None:
-        if len(o.collision_mask) != o.mask_width * o.mask_height:
-            w._bad("collision_mask", f"{o.mask_width} x {o.mask_height} bytes", f"{len(o.collision_mask)} bytes")
-        if len(o.equipped_sprites) != SLOTS or len(o.slot_sprites) != SLOTS:
-            w._bad("equipped_sprites", f"{SLOTS} equipped and {SLOTS} slot sprites",
-                   f"{len(o.equipped_sprites)} and {len(o.slot_sprites)}")
-        for name in ("sounds", "required", "modifiers", "sprite_modifiers", "handlers"):
-            w.check_count(getattr(o, name), 255, name)
-        w.record(OBJECT_HEAD, (
-            o.title, o.mask_width, o.mask_height, o.action_group, o.inventory_sprite.category,
-            o.inventory_sprite.index, ctx.s(o.placement_sound), o.price, o.price_unit, o.category,
-            o.projectile.category, o.projectile.index, o.projectile_duration, o.ammo.category, o.ammo.index,
-            o.layer_order, o.equip_mask, len(o.sounds), len(o.required), len(o.modifiers),
-            len(o.sprite_modifiers), len(o.handlers)), "header")
-        w.bytes(o.collision_mask)
-        write_sprites(w, o.equipped_sprites, "equipped_sprites")
-        for i, snd in enumerate(o.sounds):
-            w.u24(ctx.s(snd), f"sounds[{i}]")
-        write_sprites(w, o.slot_sprites, "slot_sprites")
-        write_conditions(w, o.required, ctx, "required")
-        write_conditions(w, o.modifiers, ctx, "modifiers")
-        for i, sm in enumerate(o.sprite_modifiers):
-            if len(sm.sprites) != MODIFIER_SPRITES:
-                w._bad(f"sprite_modifiers[{i}].sprites", f"{MODIFIER_SPRITES} sprites", str(len(sm.sprites)))
-            w.u24(sm.option, f"sprite_modifiers[{i}].option")
-            write_sprites(w, sm.sprites, f"sprite_modifiers[{i}].sprites")
-        write_handlers(w, o.handlers, ctx, "handlers")
+    LAYOUT = OBJECT_META
 
 
 @dataclass(slots=True)
@@ -159,22 +123,18 @@ class ObjectsSection:
         return None
 
 
+LAYOUT = media_layout(ObjectsSection, ObjectEntry, ObjectAsset, "objects",
+                      [Field("sprite", U16), Field("reserved", U16)])
+
+
 def decode(r: Reader, ctx: ParseContext) -> ObjectsSection:
-    if r.remaining % 16:
-        ctx.report.error(r.offset, "objects", "a section length that is a multiple of 16", f"{r.remaining} bytes")
-    s = ObjectsSection()
-    for i in range(r.remaining // 16):
-        asset, tail = ctx.descriptor(r, ObjectAsset, f"objects[{i}]")
-        if tail >> 16:
-            ctx.report.error(r.offset - 2, f"objects[{i}].reserved", "zero", f"0x{tail >> 16:04X}")
-        s.objects.append(ObjectEntry(tail & 0xFFFF, tail >> 16, asset))
-    s.trailing = r.rest()
+    start = r.offset
+    s: ObjectsSection = decode_media(LAYOUT, r, ctx)
+    for i, o in enumerate(s.objects):
+        if o.reserved:
+            ctx.report.error(start + 16 * i + 14, f"objects[{i}].reserved", "zero", f"0x{o.reserved:04X}")
     return s
 
 
 def encode(s: ObjectsSection, w: Writer, ctx: BuildContext) -> None:
-    for i, o in enumerate(s.objects):
-        if not 0 <= o.sprite <= 0xFFFF or not 0 <= o.reserved <= 0xFFFF:
-            w._bad(f"objects[{i}].sprite", "a 16-bit sprite index", str(o.sprite))
-        ctx.descriptor(w, o.asset, o.sprite | o.reserved << 16, f"objects[{i}]")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
-from .common import BuildContext, ParseContext, SpriteRef, sref, tref
-from .media import decode_media, encode_media
+from .....binary import Reader, Writer
+from .....layout import U8, U16, U24, Field, List, Struct
+from .common import SPRITE, SREF, BuildContext, ParseContext, SpriteRef, prefix, sref, tref
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 32
 INGREDIENTS = 16
 NONE = 0xFFFF
-CRAFT_HEAD = Record("crafting header", [
-    ("title", "u24"), ("description", "u24"), ("sound", "u24"), ("portrait_category", "u8"),
-    ("portrait_index", "u16"), ("unordered", "u8"), ("recipe_count", "u8"),
-])
-RECIPE = Record("recipe", [("quantity", "u16"), ("product", "u16"), ("ingredients", f"u16[{2 * INGREDIENTS}]")])
 
 
 @dataclass(slots=True)
@@ -45,29 +40,18 @@ class Crafting:
     trailing: bytes = b""
 
 
+INGREDIENT = Struct(Ingredient, [Field("quantity", U16), Field("object", U16)], name="ingredient")
+RECIPE = Struct(Recipe, [Field("quantity", U16), Field("product", U16),
+                         Field("ingredients", List(INGREDIENT, INGREDIENTS))], name="recipe")
+CRAFTING = Struct(Crafting, [
+    Field("title", U24), Field("description", U24), Field("sound", SREF), Field("portrait", SPRITE),
+    Field("unordered", U8), Field("recipes", List(RECIPE, prefix(U8, "recipe_count", "recipes"))),
+], name="crafting dialog")
+
 class CraftingAsset(StructAsset[Crafting]):
     WHAT = "crafting dialog"
     VALUE = Crafting
-
-    def read(self, r: Reader, ctx: AssetContext) -> Crafting:
-        title, desc, sound, pc, pi, unordered, n = r.record(CRAFT_HEAD, "header")
-        c = Crafting(title, desc, sound, SpriteRef(pc, pi), unordered)
-        r.count(n, RECIPE.size, "recipes")
-        for i in range(n):
-            q, prod, v = r.record(RECIPE, f"recipes[{i}]")
-            c.recipes.append(Recipe(q, prod, [Ingredient(v[k], v[k + 1]) for k in range(0, 2 * INGREDIENTS, 2)]))
-        return c
-
-    def write(self, w: Writer, c: Crafting, ctx: Any) -> None:
-        w.check_count(c.recipes, 255, "recipes", "recipes")
-        w.record(CRAFT_HEAD, (c.title, c.description, ctx.s(c.sound), c.portrait.category, c.portrait.index,
-                              c.unordered, len(c.recipes)), "header")
-        for i, rc in enumerate(c.recipes):
-            p = f"recipes[{i}]"
-            if len(rc.ingredients) != INGREDIENTS:
-                w._bad(p + ".ingredients", f"{INGREDIENTS} ingredient slots", str(len(rc.ingredients)))
-            w.record(RECIPE, (rc.quantity, rc.product,
-                              [x for ing in rc.ingredients for x in (ing.quantity, ing.object)]), p)
+    LAYOUT = CRAFTING
 
 
 @dataclass(slots=True)
@@ -84,10 +68,12 @@ class CraftingSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(CraftingSection, CraftingEntry, CraftingAsset, "entries")
+
+
 def decode(r: Reader, ctx: ParseContext) -> CraftingSection:
-    return decode_media(r, ctx, CraftingSection, CraftingEntry, CraftingAsset, "crafting")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: CraftingSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.entries, "name", w, ctx, "crafting")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-
 from .....binary import Reader, Writer
-from .common import BuildContext, ParseContext, sref
+from .....layout import U16, Ctx, Field, List, Struct, ToEnd
+from .common import SREF, BuildContext, ParseContext, read_section, sref, write_section
+
 
 TYPE = 33
 METHODS = ("walk", "swim", "fly", "drive")
@@ -32,31 +33,32 @@ class TileMetaSection:
     trailing: bytes = b""
 
 
+MOVEMENT = Struct(Movement, [Field("speed", U16), Field("sound", SREF)], name="movement")
+TILE = Struct(TileMeta, [Field("sprite", U16),
+                         Field("movements", List(MOVEMENT, Ctx("transport_methods", "header")))], name="tile meta")
+_LAYOUTS: dict[int, Struct] = {}
+
+
+def layout(methods: int) -> Struct:
+    """The section for a game with ``methods`` transportation methods (header byte 41)."""
+    got = _LAYOUTS.get(methods)
+    if got is None:
+        got = _LAYOUTS[methods] = Struct(TileMetaSection, [Field("tiles", List(TILE, ToEnd(2 + 5 * methods)))],
+                                         name="tile meta")
+    return got
+
+
 def decode(r: Reader, ctx: ParseContext) -> TileMetaSection:
     t = ctx.header.transport_methods
     size = 2 + 5 * t
     if r.remaining % size:
-        ctx.report.error(r.offset, "tile_meta", f"a multiple of {size} bytes (2 + 5 x {t} methods)",
+        ctx.report.error(r.offset, r.path, f"a multiple of {size} bytes (2 + 5 x {t} methods)",
                          f"{r.remaining} bytes")
-    s = TileMetaSection()
-    for i in range(r.remaining // size):
-        p = f"tile_meta[{i}]"
-        tm = TileMeta(r.u16(p + ".sprite"))
-        for k in range(t):
-            tm.movements.append(Movement(r.u16(f"{p}.movements[{k}].speed"), r.u24(f"{p}.movements[{k}].sound")))
-        s.tiles.append(tm)
-    s.trailing = r.rest()
-    return s
+    ctx.set("transport_methods", t, "header")
+    return read_section(layout(t), r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: TileMetaSection, w: Writer, ctx: BuildContext) -> None:
     t = ctx.header.transport_methods
-    for i, tm in enumerate(s.tiles):
-        if len(tm.movements) != t:
-            w._bad(f"tiles[{i}].movements", f"{t} movements (header: transportation methods)",
-                   str(len(tm.movements)))
-        w.u16(tm.sprite, f"tiles[{i}].sprite")
-        for k, m in enumerate(tm.movements):
-            w.u16(m.speed, f"tiles[{i}].movements[{k}].speed")
-            w.u24(ctx.s(m.sound), f"tiles[{i}].movements[{k}].sound")
-    w.bytes(s.trailing)
+    ctx.set("transport_methods", t, "header")
+    write_section(layout(t), s, w, ctx)

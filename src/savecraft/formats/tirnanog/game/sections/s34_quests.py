@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .....binary import Reader, Record, Writer
-from ..assets import AssetContext
+from .....binary import Reader, Writer
+from .....layout import U8, U24, Field, Struct
 from ..bytecode import Script
-from .common import BuildContext, ParseContext, read_script, sref, tref
-from .media import decode_media, encode_media
+from .common import BuildContext, ParseContext, Script, script, sref, tref
+from .media import decode_media, encode_media, media_layout
 from .structured import StructAsset
 
 TYPE = 34
-QUEST_HEAD = Record("quest header", [("global_quest", "u8"), ("title", "u24"), ("description", "u24"),
-                                     ("script_size", "u24")])
 
 
 @dataclass(slots=True)
@@ -26,18 +24,13 @@ class Quest:
     trailing: bytes = b""
 
 
+QUEST = Struct(Quest, [Field("global_quest", U8), Field("title", U24), Field("description", U24),
+                       Field("script", script(U24, "script_size"))], name="quest")
+
 class QuestAsset(StructAsset[Quest]):
     WHAT = "quest"
     VALUE = Quest
-
-    def read(self, r: Reader, ctx: AssetContext) -> Quest:
-        scope, title, desc, size = r.record(QUEST_HEAD, "header")
-        return Quest(scope, title, desc, read_script(r, size, ctx, "script"))
-
-    def write(self, w: Writer, q: Quest, ctx: Any) -> None:
-        code = ctx.code(q.script, "script")
-        w.record(QUEST_HEAD, (q.global_quest, q.title, q.description, len(code)), "header")
-        w.bytes(code)
+    LAYOUT = QUEST
 
 
 @dataclass(slots=True)
@@ -54,10 +47,12 @@ class QuestsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(QuestsSection, QuestEntry, QuestAsset, "quests")
+
+
 def decode(r: Reader, ctx: ParseContext) -> QuestsSection:
-    return decode_media(r, ctx, QuestsSection, QuestEntry, QuestAsset, "quests")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: QuestsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.quests, "name", w, ctx, "quests")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

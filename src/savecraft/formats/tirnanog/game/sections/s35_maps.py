@@ -17,7 +17,7 @@ from ..assets import Asset, AssetContext
 from ..maps import MapAsset as Map
 from ..maps import build_map, parse_map
 from .common import BuildContext, ParseContext, sref
-from .media import decode_media, encode_media
+from .media import decode_media, encode_media, media_layout
 
 TYPE = 35
 
@@ -73,10 +73,12 @@ class MapsSection:
     trailing: bytes = b""
 
 
+LAYOUT = media_layout(MapsSection, MapEntry, LazyMap, "maps")
+
+
 def decode(r: Reader, ctx: ParseContext) -> MapsSection:
-    return decode_media(r, ctx, MapsSection, MapEntry, LazyMap, "maps")
+    return decode_media(LAYOUT, r, ctx)  # type: ignore[no-any-return]
 
 
 def encode(s: MapsSection, w: Writer, ctx: BuildContext) -> None:
-    encode_media(s.maps, "name", w, ctx, "maps")
-    w.bytes(s.trailing)
+    encode_media(LAYOUT, s, w, ctx)

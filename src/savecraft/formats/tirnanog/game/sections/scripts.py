@@ -6,6 +6,7 @@ from typing import Any
 
 from ..assets import Asset, AssetContext
 from ..bytecode import Script, script_from_bytes
+from .common import Script
 
 
 class ScriptAsset(Asset[Script]):

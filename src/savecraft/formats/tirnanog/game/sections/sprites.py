@@ -6,20 +6,18 @@ which atlas (lower 12 bits) and operation (upper 4 bits) it is cut from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
-from .....binary import Reader, Record, Writer
+from .....binary import Reader, Writer, join_path
 from .....errors import FormatError
+from .....layout import U8, U16, U24, Check, Computed, Context, Field, List, Stored, Struct
 from ..assets import Asset, AssetContext
-from .common import BuildContext, ParseContext
+from .common import BuildContext, ParseContext, prefix
+from .media import decode_media, encode_media, media_layout
 
-FRAME = Record("sprite map frame", [
-    ("atlas", "u16"), ("x", "u16"), ("y", "u16"), ("width", "u16"), ("height", "u16"),
-    ("left", "u16"), ("top", "u16"),
-])
-ANIM = Record("animation record", [("width", "u16"), ("height", "u16"), ("type", "u8"), ("frames", "u8")])
+ANIM_SIZE = 9
 MAX_FRAMES = 32
 MAX_SIZE = 2048
 
@@ -66,35 +64,44 @@ class SpriteMap:
     trailing: bytes = b""
 
 
+# The frame's first u16 holds the atlas (bits 0-11) and the operation (bits 12-15); the
+# animation's type byte the direction (bits 0-5) and the loop (bits 6-7).
+FRAME = Struct(Frame, [
+    Check("0 <= atlas < 4096 and 0 <= operation < 16", "atlas", "an atlas below 4096 and an operation below 16",
+          "str(atlas) + ', ' + str(operation)", on_write=True, on_read=False),
+    Stored("atlas_operation", U16, "atlas | operation << 12"),
+    Computed("atlas", "atlas_operation & 0xFFF"), Computed("operation", "atlas_operation >> 12"),
+    Field("x", U16), Field("y", U16), Field("width", U16), Field("height", U16), Field("left", U16),
+    Field("top", U16),
+], name="sprite map frame")
+ANIMATION = Struct(Animation, [
+    Field("width", U16), Field("height", U16),
+    Check("0 <= direction < 64 and 0 <= loop < 4", "type", "a direction below 64 and a loop type below 4",
+          "str(direction) + ', ' + str(loop)", on_write=True, on_read=False),
+    Stored("type", U8, "direction | loop << 6"),
+    Computed("direction", "type & 0x3F"), Computed("loop", "type >> 6"),
+    Field("frames", List(FRAME, prefix(U8, "frame_count", "frames"))),
+], name="animation record")
+
+
 def decode_sprite_map(data: bytes, offset: int = 0, path: str = "") -> SpriteMap:
+    """Animation records while a whole one's header is left; the rest is kept as ``trailing``."""
     r = Reader(data, base=offset, path=path, what="the sprite map")
+    ctx = Context()
     anims: list[Animation] = []
-    while r.remaining >= ANIM.size:
-        p = f"animations[{len(anims)}]"
-        w, h, t, n = r.record(ANIM, p)
-        r.count(n, FRAME.size, p + ".frames", "frame")
-        frames = []
-        for k in range(n):
-            a, x, y, fw, fh, left, top = r.record(FRAME, f"{p}.frames[{k}]")
-            frames.append(Frame(a & 0xFFF, a >> 12, x, y, fw, fh, left, top))
-        anims.append(Animation(w, h, t & 0x3F, t >> 6, frames))
-    return SpriteMap(anims, r.rest())
+    while r.remaining >= ANIM_SIZE:
+        at, name = r.pos, f"animations[{len(anims)}]"
+        anims.append(ANIMATION.read(r, ctx, name))
+        if r.spans is not None:  # the record as a whole: its direction and loop are bits of it
+            r.spans.add(r.base + at, r.pos - at, join_path(r.path, name))
+    return SpriteMap(anims, r.rest("trailing"))
 
 
 def encode_sprite_map(m: SpriteMap) -> bytes:
     w = Writer("sprite map")
+    ctx = Context()
     for i, a in enumerate(m.animations):
-        p = f"animations[{i}]"
-        w.check_count(a.frames, 255, p + ".frames", "frames")
-        if not 0 <= a.direction < 64 or not 0 <= a.loop < 4:
-            w._bad(p, "a direction below 64 and a loop type below 4", f"{a.direction}, {a.loop}")
-        w.record(ANIM, (a.width, a.height, a.direction | a.loop << 6, len(a.frames)), p)
-        for k, f in enumerate(a.frames):
-            if not 0 <= f.atlas < 4096 or not 0 <= f.operation < 16:
-                w._bad(f"{p}.frames[{k}]", "an atlas below 4096 and an operation below 16",
-                       f"{f.atlas}, {f.operation}")
-            w.record(FRAME, (f.atlas | f.operation << 12, f.x, f.y, f.width, f.height, f.left, f.top),
-                     f"{p}.frames[{k}]")
+        ANIMATION.write(a, w, ctx, f"animations[{i}]")
     w.bytes(m.trailing)
     return w.getvalue()
 
@@ -150,32 +157,38 @@ class Sprite:
     asset: SpriteMapAsset = field(default_factory=SpriteMapAsset)
 
 
-def decode_sprites(r: Reader, ctx: ParseContext, path: str) -> tuple[list[Sprite], bytes]:
-    if r.remaining % 16:
-        ctx.report.error(r.offset, path, "a section length that is a multiple of 16",
-                         f"{r.remaining} bytes")
-    out = []
-    for i in range(r.remaining // 16):
-        asset, tail = ctx.descriptor(r, SpriteMapAsset, f"{path}[{i}]")
-        d = tail >> 24
-        if not 1 <= d <= 8:
-            ctx.report.error(r.offset - 1, f"{path}[{i}].directions", "1 to 8 directions", str(d))
-        if tail & 0xFFFFFF:
-            ctx.report.error(r.offset - 4, f"{path}[{i}].reserved", "zero", f"0x{tail & 0xFFFFFF:06X}")
-        out.append(Sprite(tail & 0xFFFFFF, d, asset))
-    return out, r.rest()
+# A sprite descriptor's u32 after the asset: 3 reserved bytes, then the direction count.
+SPRITE_TAIL = [Field("reserved", U24), Field("directions", U8)]
 
 
-def encode_sprites(items: list[Sprite], w: Writer, ctx: BuildContext, path: str) -> None:
+def sprites_layout(section_cls: type) -> Struct:
+    return media_layout(section_cls, Sprite, SpriteMapAsset, "sprites", SPRITE_TAIL)
+
+
+def decode_sprites(layout: Struct, r: Reader, ctx: ParseContext) -> Any:
+    start = r.offset
+    section = decode_media(layout, r, ctx)
+    for i, sp in enumerate(section.sprites):
+        at = start + 16 * i
+        if not 1 <= sp.directions <= 8:
+            ctx.report.error(at + 15, f"{r.path}.sprites[{i}].directions", "1 to 8 directions", str(sp.directions))
+        if sp.reserved:
+            ctx.report.error(at + 12, f"{r.path}.sprites[{i}].reserved", "zero", f"0x{sp.reserved:06X}")
+    return section
+
+
+def encode_sprites(layout: Struct, section: Any, w: Writer, ctx: BuildContext) -> None:
+    # The count of animation records, recomputed when the records change; while their number is
+    # what was read, the descriptor's count is kept (a file may disagree with itself, and
+    # validate says so, but is still rebuilt byte for byte).
+    items = section.sprites
     for i, s in enumerate(items):
-        # The count of animation records, recomputed when the records change; while their
-        # number is what was read, the descriptor's count is kept (a file may disagree with
-        # itself, and validate says so, but is still rebuilt byte for byte).
-        d = s.directions
         if s.asset.loaded:
             n = len(s.asset.value.animations)
-            if n != s.asset.read_count:
-                d = n
-        if not 0 <= d < 256:
-            w._bad(f"{path}[{i}].directions", "at most 255 animation records", str(d))
-        ctx.descriptor(w, s.asset, (s.reserved & 0xFFFFFF) | d << 24, f"{path}[{i}]")
+            if n != s.asset.read_count and n != s.directions:
+                if items is section.sprites:
+                    items = list(items)
+                items[i] = Sprite(s.reserved, n, s.asset)
+    if items is not section.sprites:
+        section = replace(section, sprites=items)
+    encode_media(layout, section, w, ctx)

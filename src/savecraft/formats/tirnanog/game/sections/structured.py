@@ -1,9 +1,10 @@
 """Deflated assets with a layout of their own (NPCs, dialogs, quests...): one base class.
 
-A subclass says how to read and write its value with the project's Reader
-and Writer; this class inflates, reports bytes left over (kept in the
-value's ``trailing`` and written back), and says in messages that offsets
-count from the start of the inflated asset.
+A subclass declares its value's layout once (``LAYOUT``, a
+:class:`savecraft.layout.Struct`); this class inflates, reads and writes
+through it, reports bytes left over (kept in the value's ``trailing`` and
+written back), and says in messages that offsets count from the start of
+the inflated asset.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from .....binary import Reader, Writer
 from .....errors import FormatError
+from .....layout import Struct
 from ..assets import Asset, AssetContext
 
 V = TypeVar("V")
@@ -19,12 +21,13 @@ V = TypeVar("V")
 
 class StructAsset(Asset[V]):
     VALUE: ClassVar[type]
+    LAYOUT: ClassVar[Struct]
 
     def read(self, r: Reader, ctx: AssetContext) -> V:
-        raise NotImplementedError
+        return self.LAYOUT.read(r, ctx)  # type: ignore[no-any-return]
 
     def write(self, w: Writer, value: V, ctx: Any) -> None:
-        raise NotImplementedError
+        self.LAYOUT.write(value, w, ctx)
 
     def decode(self, content: bytes, offset: int, ctx: AssetContext) -> V:
         r = Reader(content, path=self.path, what=f"the {self.WHAT}")
