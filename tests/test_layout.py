@@ -22,11 +22,14 @@ from savecraft.layout import (
     Adapt,
     Array,
     Bytes,
+    Check,
     Columns,
+    Computed,
     Const,
     Context,
     CStr,
     Ctx,
+    Expr,
     Field,
     Len,
     LayoutError,
@@ -37,6 +40,7 @@ from savecraft.layout import (
     Range,
     Ref,
     SetCtx,
+    Stored,
     Struct,
     Terminated,
     Tuple,
@@ -336,3 +340,132 @@ def test_fast_and_checked_agree_on_any_bytes(data: bytes) -> None:
         w = Writer()
         THING.write(outcomes[0][1], w, ctx())
         assert w.getvalue() == data[:outcomes[0][2]]
+
+
+# -- the skim, a reader that builds JSON, values to the end, and checks that name counts -------
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=120))
+def test_the_skim_ends_where_the_fast_reader_ends(data: bytes) -> None:
+    """skim builds nothing and answers exactly when the fast reader reads without giving up,
+    with the same end (the structure check a load makes without decoding)."""
+    from savecraft.layout import FAST_READ_ERRORS
+
+    data = b"\xef\xbe" + data
+    try:
+        _, pos = THING.fast_read_fn(data, 0, len(data), ctx())
+        fast: int | None = pos
+    except FAST_READ_ERRORS:
+        fast = None
+    assert THING.skim(data, 0, len(data), ctx()) == fast
+
+
+def test_the_skim_steps_over_lists_and_reads_only_what_a_count_uses() -> None:
+    data = encode(sample())
+    assert THING.skim(data, 0, len(data), ctx()) == len(data)
+    assert THING.skim(data[:-1], 0, len(data) - 1, ctx()) is None
+    source = "\n".join(THING._gen_fast_skip(
+        __import__("savecraft.layout.compiler", fromlist=["Emitter"]).Emitter(
+            {}, "def fs(d, pos, end, ctx):", THING._known())).lines)
+    assert "v_stats_max =" not in source and "v_stat_count" in source  # the count, not the values
+
+
+@dataclass(slots=True)
+class Word:
+    id: int = 0
+    done: bool = False
+
+
+# One stored word, two model fields (bits 0-30 and bit 31): fixed, so a list of it is skipped
+# by its size, and its span is the id's.
+WORD = Struct(Word, [
+    Check("0 <= id < 0x80000000", "id", "an id from 0 to 2147483647", "id", on_write=True,
+          on_read=False),
+    Stored("id", U32, "id | (0x80000000 if done else 0)"),
+    Computed("done", "bool(id & 0x80000000)"),
+    Computed("id", "id & 0x7FFFFFFF"),
+])
+
+
+@dataclass(slots=True)
+class Bag:
+    total: int = 0
+    words: list[Word] = field(default_factory=list)
+    rest: list[int] = field(default_factory=list)
+
+
+BAG = Struct(Bag, [
+    Len("count", U8, ("words",)),
+    Check("count * 4 <= left", "words", "", "f'{count * 4 - left:+d} bytes'",
+          explain="f'{count} words in {count * 4} bytes of the {left} left'", back=1),
+    Field("words", List(WORD, Ref("count"))),
+    Field("total", U16),
+    Field("rest", Array(I16, Expr("left // 2"))),  # to the end: as many as the model holds
+])
+
+
+def test_a_stored_word_split_into_fields_round_trips_and_is_skipped_by_size() -> None:
+    bag = Bag(7, [Word(5, True), Word(6)], [-1, 2, 3])
+    w = Writer()
+    BAG.write(bag, w, Context())
+    data = w.getvalue()
+    assert data == b"\x02" + (5 | 1 << 31).to_bytes(4, "little") + (6).to_bytes(4, "little") \
+        + b"\x07\x00" + b"\xff\xff\x02\x00\x03\x00"
+    assert BAG.read(Reader(data), Context()) == bag == BAG.checked_only(Reader(data), Context())
+    assert WORD.fixed_size() == 4 and BAG.skim(data, 0, len(data), Context()) == len(data)
+    with pytest.raises(FormatError) as e:
+        BAG.write(Bag(0, [Word(-1)]), Writer(), Context())
+    assert (e.value.path, e.value.expected, e.value.found) == ("words[0].id", "an id from 0 to 2147483647", "-1")
+    log = SpanLog()
+    with recording(log, "file", data):
+        BAG.read(Reader(data), Context())
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["words[1].id"] == (5, 4) and spans["words"] == (1, 8) and spans["rest"] == (11, 6)
+
+
+def test_a_check_explains_with_the_values_and_points_back_at_the_count() -> None:
+    data = b"\x05" + bytes(8)
+    with pytest.raises(FormatError) as e:
+        BAG.read(Reader(data), Context())
+    err = e.value
+    assert (err.offset, err.path, err.expected, err.found) == (
+        0, "words", "5 words in 20 bytes of the 8 left", "+12 bytes")
+
+
+def test_an_empty_list_has_a_span() -> None:
+    data = b"\x00\x07\x00"
+    log = SpanLog()
+    with recording(log, "file", data):
+        assert BAG.read(Reader(data), Context()) == Bag(7, [], [])
+    assert ("file", 1, 0, "words") in log.entries
+
+
+@dataclass(slots=True)
+class Tagged:
+    name: str = ""
+    pair: Pair = field(default_factory=Pair)
+    pairs: list[Pair] = field(default_factory=list)
+
+
+TAGGED = Struct(Tagged, [Field("name", CStr()), Field("pair", PAIR), Field("pairs", List(PAIR, 2))])
+
+
+def test_a_reader_can_build_other_objects_from_the_same_description() -> None:
+    """built_read_fn: the fast reader with a builder in place of each record's class (JSON)."""
+    def as_dict(cls: type) -> Any:
+        return _BUILDERS.setdefault(cls, lambda *values: dict(zip(
+            [f.name for f in __import__("dataclasses").fields(cls)], values)))
+
+    model = Tagged("t", Pair("a", 1), [Pair("b", 2), Pair("c", 3)])
+    w = Writer()
+    TAGGED.write(model, w, Context())
+    data = w.getvalue()
+    got, pos = TAGGED.built_read_fn(as_dict)(data, 0, len(data), Context())
+    assert pos == len(data)
+    assert got == {"name": "t", "pair": {"name": "a", "value": 1},
+                   "pairs": [{"name": "b", "value": 2}, {"name": "c", "value": 3}]}
+    assert TAGGED.read(Reader(data), Context()) == model  # the model's reader is untouched
+
+
+_BUILDERS: dict[type, Any] = {}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -49,6 +50,7 @@ from .types import (
     Member,
     Parallel,
     Range,
+    Ref,
     Requires,
     SetCtx,
     Stored,
@@ -163,6 +165,9 @@ class Emitter:
         self.n = 0
         self.field = ""
         self.fields = fields
+        # Set for a reader that builds something else than the model from the same description
+        # (JSON objects): ``build(cls)`` is called where the model's class would be.
+        self.build: Callable[[type], Any] | None = None
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -203,14 +208,24 @@ class Emitter:
 
     def native_lists(self, elem: Type) -> tuple[str, str] | None:
         """Names of the compiled list reader and writer of ``elem`` (see :mod:`.native`)."""
-        prog = program_of(elem) if isinstance(elem, Struct) else None
+        prog = program_of(elem) if isinstance(elem, Struct) and self.build is None else None
         if prog is None:
             return None
         return self.const(prog.read, "nr"), self.const(prog.write, "nw")
 
     def fast_reader(self, elem: Type) -> str:
         assert isinstance(elem, Struct), "lists of this type are read in one step"
+        if self.build is not None:
+            return self.const(elem.built_read_fn(self.build), "fb")
         return self.const(elem.fast_read_fn, "fr")
+
+    def skipper(self, elem: Type) -> str:
+        assert isinstance(elem, Struct)
+        return self.const(elem.fast_skip_fn, "fs")
+
+    def cls_const(self, cls: type) -> str:
+        """The name of what builds a record of ``cls`` in a fast read (the class itself)."""
+        return self.const(cls if self.build is None else self.build(cls), "cls")
 
     def fast_writer(self, elem: Type) -> str:
         assert isinstance(elem, Struct)
@@ -300,6 +315,7 @@ class Struct(Type):
         self.native_write = native_write
         self.min_size = sum(_member_min(m) for m in self.members)
         self._gen: dict[str, Any] = {}
+        self._built: dict[Callable[[type], Any], Any] = {}
         self._ns: dict[str, Any] | None = None
         self._fast: tuple[Any, Any] | None = None
         firsts = [m.name for m in self.members if isinstance(m, Field)]
@@ -310,6 +326,14 @@ class Struct(Type):
         if plain and len(plain) == len(self.members) and self._construct().startswith("K_cls(v_"):
             self.code = "".join(m.type.code or "" for m in plain)
             self.width = sum(m.type.width for m in plain)
+        # A record whose bytes are fixed and can hold no value the fast reader refuses (fields
+        # and stored values without checks, values computed from them) is skipped by its size.
+        self.skip_size: int | None = None
+        stored = [m for m in self.members if not isinstance(m, Computed)
+                  and not (isinstance(m, Check) and not m.on_read)]
+        fixed = [m for m in stored if isinstance(m, Field | Stored) and _is_fixed(m)]
+        if fixed and len(fixed) == len(stored):
+            self.skip_size = sum(struct.calcsize("<" + (_fixed_type(m).code or "")) for m in fixed)
 
     def __repr__(self) -> str:
         return f"Struct({self.name})"
@@ -342,7 +366,7 @@ class Struct(Type):
             assert isinstance(m, Field)
             parts.append(m.type.from_flat(e, flat[k:k + m.type.width]))
             k += m.type.width
-        return f"{e.const(self.cls, 'cls')}({', '.join(parts)})"
+        return f"{e.cls_const(self.cls)}({', '.join(parts)})"
 
     def to_flat(self, e: Emitter, value: str) -> list[str]:
         out: list[str] = []
@@ -367,6 +391,7 @@ class Struct(Type):
     # -- compiling -----------------------------------------------------------------------------
     _GENERATORS = {"fr": ("def fr(d, pos, end, ctx):", "_gen_fast_read"),
                    "cr": ("def cr(r, ctx, pre):", "_gen_checked_read"),
+                   "fs": ("def fs(d, pos, end, ctx):", "_gen_fast_skip"),
                    "fw": ("def fw(m, ap, ctx):", "_gen_fast_write"),
                    "cw": ("def cw(m, w, ctx, pre):", "_gen_checked_write")}
 
@@ -421,23 +446,73 @@ class Struct(Type):
     def _gen_fast_read(self, e: Emitter) -> Emitter:
         for item in self._runs():
             if isinstance(item, list):
-                code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
-                size = struct.calcsize("<" + code)
-                e.line(f"if pos + {size} > end: raise _Slow")
-                e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
-                e.line(f"pos += {size}")
-                k = 0
-                for m in item:
-                    t = _run_of(m)
-                    assert t is not None
-                    e.field = m.name  # type: ignore[union-attr]
-                    value = t.from_flat(e, [f"_t[{k + j}]" for j in range(t.width)])
-                    k += t.width
-                    self._fast_after(e, m, value)
+                self._fast_run(e, item)
             else:
                 self._fast_member(e, item)
         e.line(f"return {self._construct()}, pos")
         return e
+
+    def _fast_run(self, e: Emitter, item: list[Member]) -> None:
+        """A run of fixed members: one unpack, then each member's value and checks."""
+        code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
+        size = struct.calcsize("<" + code)
+        e.line(f"if pos + {size} > end: raise _Slow")
+        e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
+        e.line(f"pos += {size}")
+        k = 0
+        for m in item:
+            t = _run_of(m)
+            assert t is not None
+            e.field = m.name  # type: ignore[union-attr]
+            value = t.from_flat(e, [f"_t[{k + j}]" for j in range(t.width)])
+            k += t.width
+            self._fast_after(e, m, value)
+
+    def _gen_fast_skip(self, e: Emitter) -> Emitter:
+        """The fast reader without the values nothing reads again: where the record ends when
+        the fast reader would read it (it raises where that one gives up). Lists, arrays and
+        nested records are stepped over; what a count, a check or an expression uses is read."""
+        needed = self._needed()
+        for item in self._runs():
+            if isinstance(item, list):
+                self._fast_run(e, item)
+            elif isinstance(item, Field) and item.name not in needed and item.check is None \
+                    and item.export is None:
+                e.field = item.name
+                item.type.fast_skip(e)
+            else:
+                self._fast_member(e, item)
+        e.line("return pos")
+        return e
+
+    def _needed(self) -> set[str]:
+        """Names an expression, a reference or a check of this record mentions (over-counted:
+        every identifier in them), which a skip must still read."""
+        words: set[str] = set()
+
+        def walk(obj: Any) -> None:
+            if isinstance(obj, Struct) and obj is not self:
+                return
+            if isinstance(obj, Ref):
+                words.add(obj.name)
+            for attr in ("expr", "found", "explain", "source", "arg", "write"):
+                text = getattr(obj, attr, None)
+                if isinstance(text, str):
+                    words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+            if isinstance(obj, list | tuple):
+                for x in obj:
+                    walk(x)
+            elif isinstance(obj, dict):
+                for x in obj.values():
+                    walk(x)
+            elif hasattr(obj, "__dict__") and not callable(obj):
+                for x in vars(obj).values():
+                    if isinstance(x, Type | list | tuple | dict | Ref) or dataclasses.is_dataclass(x):
+                        walk(x)
+
+        for m in self.members:
+            walk(m)
+        return words
 
     def _fast_after(self, e: Emitter, m: Member, value: str) -> None:
         """Assign a member read by a run, then its checks."""
@@ -590,8 +665,10 @@ class Struct(Type):
     def _checked_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, Check):
             if m.on_read:
-                e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {m.expected!r}, "
-                       f"str({e.expr(m.found)}))")
+                exp = e.expr(m.explain) if m.explain is not None else repr(m.expected)
+                at = f", at=r.pos - {m.back}" if m.back else ""
+                e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {exp}, "
+                       f"str({e.expr(m.found)}){at})")
             return
         if isinstance(m, Computed):
             e.line(f"{e.local(m.name)} = {e.expr(m.expr)}")
@@ -894,6 +971,31 @@ class Struct(Type):
         return self._fast_functions()[0]  # type: ignore[no-any-return]
 
     @property
+    def fast_skip_fn(self) -> Callable[..., int]:
+        return self._generated("fs")  # type: ignore[no-any-return]
+
+    def built_read_fn(self, build: Callable[[type], Any]) -> Callable[..., tuple[Any, int]]:
+        """The fast reader with ``build(cls)`` in place of each record's class (the same
+        description read into JSON objects, say); nested records are read the same way."""
+        fn = self._built.get(build)
+        if fn is None:
+            ns = dict(_RUNTIME)
+            ns["K_cls"] = build(self.cls)
+            e = Emitter(ns, "def fr(d, pos, end, ctx):", self._known())
+            e.build = build
+            fn = self._built[build] = self._gen_fast_read(e).define(f"<layout {self.name} built>")
+        return fn  # type: ignore[no-any-return]
+
+    def skim(self, data: Any, pos: int, end: int, ctx: Context) -> int | None:
+        """Where the record at ``pos`` ends when the fast reader reads it without giving up
+        (None otherwise), building nothing: a structure check as cheap as arithmetic."""
+        try:
+            got: int = self.fast_skip_fn(data, pos, end, ctx)
+        except FAST_READ_ERRORS:
+            return None
+        return got if got <= end else None
+
+    @property
     def checked_read_fn(self) -> Callable[..., Any]:
         return self._generated("cr")  # type: ignore[no-any-return]
 
@@ -906,7 +1008,16 @@ class Struct(Type):
         return self._generated("cw")  # type: ignore[no-any-return]
 
     def fast_read(self, e: Emitter, target: str) -> None:
-        e.line(f"{target}, pos = {e.const(self.fast_read_fn, 'fr')}(d, pos, end, ctx)")
+        e.line(f"{target}, pos = {e.fast_reader(self)}(d, pos, end, ctx)")
+
+    def fixed_size(self) -> int | None:
+        return self.skip_size if self.code is None else super().fixed_size()
+
+    def fast_skip(self, e: Emitter) -> None:
+        if self.fixed_size() is not None:
+            super().fast_skip(e)
+        else:
+            e.line(f"pos = {e.skipper(self)}(d, pos, end, ctx)")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         tmp = e.tmp("one")
@@ -955,6 +1066,18 @@ def _found(v: Any) -> str:
     if isinstance(v, int):
         return f"0x{v:X}" if v > 9 else str(v)
     return repr(v)
+
+
+def _fixed_type(m: Field | Stored) -> Type:
+    return m.type if isinstance(m, Field) else m.kind
+
+
+def _is_fixed(m: Field | Stored) -> bool:
+    """A member of fixed size whose every value the fast reader takes."""
+    t = _fixed_type(m)
+    if isinstance(m, Field) and (m.check is not None or m.export is not None):
+        return False
+    return t.code is not None and (not isinstance(t, Struct) or t.skip_size is not None)
 
 
 def _member_min(m: Member) -> int:

@@ -22,6 +22,7 @@ Conventions of the generated code (see :class:`.compiler.Emitter`):
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -120,6 +121,12 @@ class Prefix:
 Count = int | Ref | Ctx | Expr | Prefix
 
 
+def to_end(count: Any) -> bool:
+    """A count that is what is ``left`` of the record (values to its end): a writer writes as
+    many as the model holds (the reader's count follows from the size written)."""
+    return isinstance(count, Expr) and re.search(r"\bleft\b", count.source) is not None
+
+
 def count_fast(e: Emitter, count: Count) -> str:
     """Source of the count's value in a fast read or write (Prefix handled by the caller)."""
     if isinstance(count, int):
@@ -181,6 +188,20 @@ class Type:
     def fast_write(self, e: Emitter, value: str) -> None:
         self.check_flat(e, value)
         e.line(f"ap({e.struct(self.code or '')}.pack({', '.join(self.to_flat(e, value))}))")
+
+    def fixed_size(self) -> int | None:
+        """The size of every value, when it is fixed and the fast reader takes any bytes."""
+        return struct.calcsize("<" + self.code) if self.code is not None else None
+
+    def fast_skip(self, e: Emitter) -> None:
+        """Step over the value as the fast reader would read it (its checks kept), building
+        nothing: by its size when that is fixed, otherwise by reading it."""
+        size = self.fixed_size()
+        if size is None:
+            self.fast_read(e, e.tmp("skip"))
+            return
+        e.line(f"if pos + {size} > end: raise _Slow")
+        e.line(f"pos += {size}")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         raise NotImplementedError
@@ -258,15 +279,23 @@ class Bytes(Type):
         e.line(f"{target} = bytes(d[pos:pos + {n}])")
         e.line(f"pos += {n}")
 
+    def fast_skip(self, e: Emitter) -> None:
+        n = e.tmp("n")
+        e.line(f"{n} = {count_fast(e, self.size)}")
+        e.line(f"if {n} < 0 or pos + {n} > end: raise _Slow")
+        e.line(f"pos += {n}")
+
     def fast_write(self, e: Emitter, value: str) -> None:
-        e.line(f"if type({value}) is not bytes or len({value}) != {count_fast(e, self.size)}: raise _Slow")
+        size = "" if to_end(self.size) else f" or len({value}) != {count_fast(e, self.size)}"
+        e.line(f"if type({value}) is not bytes{size}: raise _Slow")
         e.line(f"ap({value})")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         e.line(f"{target} = r.bytes({count_checked(e, self.size)}, {name})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
+        if not to_end(self.size):
+            e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
         e.line(f"w.bytes({value}, {name})")
 
 
@@ -359,10 +388,20 @@ class Array(Type):
         e.line(f"{target} = {self._make(f'_cs({self.kind.code!r}, {n}).unpack_from(d, pos)')}")
         e.line(f"pos += {n} * {size}")
 
+    def fast_skip(self, e: Emitter) -> None:
+        n = e.tmp("n")
+        if isinstance(self.count, Prefix):
+            self.count.fast_read(e, n)
+        else:
+            e.line(f"{n} = {count_fast(e, self.count)}")
+        size = self.kind.min_size
+        e.line(f"if {n} < 0 or pos + {n} * {size} > end: raise _Slow")
+        e.line(f"pos += {n} * {size}")
+
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        else:
+        elif not to_end(self.count):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         e.line(f"ap(_cs({self.kind.code!r}, len({value})).pack(*{value}))")
 
@@ -377,7 +416,7 @@ class Array(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        else:
+        elif not to_end(self.count):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         e.line(f"w.array({self.kind.kind!r}, list({value}), {name})")
 
@@ -528,10 +567,24 @@ class List(Type):
             e.depth -= 1
         e.line(f"{target} = {lst}")
 
+    def fast_skip(self, e: Emitter) -> None:
+        size = self.elem.fixed_size()
+        if self.index is not None or (size is None and not e.is_record(self.elem)):
+            self.fast_read(e, e.tmp("skip"))
+            return
+        n = e.tmp("n")
+        self._fast_count(e, n)
+        if size is not None:
+            e.line(f"if pos + {n} * {size} > end: raise _Slow")
+            e.line(f"pos += {n} * {size}")
+            return
+        e.line(f"for _i in range({n}):")
+        e.line(f"    pos = {e.skipper(self.elem)}(d, pos, end, ctx)")
+
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        else:
+        elif not to_end(self.count):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
         native = e.native_lists(self.elem) if self.index is None else None
@@ -560,18 +613,26 @@ class List(Type):
         else:
             e.line(f"{n} = {count_checked(e, self.count)}")
         e.line(f"r.count({n}, {max(self.elem.min_size, 1)}, {name})")
+        # the whole list's span (an empty one too), before its elements' spans, as arrays have
+        s, st = e.tmp("s"), e.tmp("st")
+        e.line(f"{s} = _open(r)")
+        e.line(f"{st} = r.pos")
         e.line(f"{lst} = []")
-        e.line(f"for {i} in range({n}):")
+        e.line("try:")
         with e.indented():
-            if self.index is not None:
-                e.line(f"ctx.values[{self.index!r}] = {i}")
-            e.element_read(self.elem, lst, f"{name} + '[' + str({i}) + ']'")
+            e.line(f"for {i} in range({n}):")
+            with e.indented():
+                if self.index is not None:
+                    e.line(f"ctx.values[{self.index!r}] = {i}")
+                e.element_read(self.elem, lst, f"{name} + '[' + str({i}) + ']'")
+        e.line("finally:")
+        e.line(f"    _close(r, {s}, {st}, {name})")
         e.line(f"{target} = {lst}")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        else:
+        elif not to_end(self.count):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")
@@ -850,11 +911,13 @@ class Len:
 
 @dataclass
 class Stored:
-    """A stored number that is not a model field: the reader keeps it for later members
-    (``Ref(name)``, expressions), the writer stores ``write`` (Python over the fields)."""
+    """A stored value that is not a model field: the reader keeps it for later members
+    (``Ref(name)``, expressions, :class:`Computed` fields), the writer stores ``write``
+    (Python over the fields). Usually a number; any fixed type (a packed word whose bits
+    are two model fields)."""
 
     name: str
-    kind: Int
+    kind: Type
     write: str
 
 
@@ -886,6 +949,11 @@ class Check:
     # layout has no room for); ``on_read`` False: only then (``m`` is the model being written).
     on_write: bool = False
     on_read: bool = True
+    # The reader's message: ``explain`` (Python, evaluated like ``found``) instead of
+    # ``expected`` when the expectation names the values read ("3 items in 24 bytes"), and
+    # the offset ``back`` bytes before the position, at a value read earlier (a count).
+    explain: str | None = None
+    back: int = 0
 
 
 @dataclass
