@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -473,32 +472,53 @@ class Struct(Type):
         the fast reader would read it (it raises where that one gives up). Lists, arrays and
         nested records are stepped over; what a count, a check or an expression uses is read."""
         needed = self._needed()
+
+        def free(m: Member) -> bool:
+            return isinstance(m, Field) and m.name not in needed and m.check is None and m.export is None
+
+        pending = 0  # bytes of values stepped over, not yet added (one step for a row of them)
+
+        def flush() -> None:
+            nonlocal pending
+            if pending:
+                e.line(f"if pos + {pending} > end: raise _Slow")
+                e.line(f"pos += {pending}")
+            pending = 0
+
         for item in self._runs():
-            if isinstance(item, list):
-                self._fast_run(e, item)
-            elif isinstance(item, Field) and item.name not in needed and item.check is None \
-                    and item.export is None:
-                e.field = item.name
-                item.type.fast_skip(e)
+            if isinstance(item, list) and all(free(m) for m in item):
+                pending += struct.calcsize("<" + "".join(_run_of(m).code or "" for m in item))  # type: ignore[union-attr]
+            elif isinstance(item, Field) and free(item) and item.type.fixed_size() is not None:
+                pending += item.type.fixed_size() or 0
             else:
-                self._fast_member(e, item)
+                flush()
+                if isinstance(item, list):
+                    self._fast_run(e, item)
+                elif free(item):
+                    assert isinstance(item, Field)
+                    e.field = item.name
+                    item.type.fast_skip(e)
+                else:
+                    self._fast_member(e, item)
+        flush()
         e.line("return pos")
         return e
 
     def _needed(self) -> set[str]:
-        """Names an expression, a reference or a check of this record mentions (over-counted:
-        every identifier in them), which a skip must still read."""
+        """Names a reader's expression, reference or check in this record mentions, which a
+        skim must still read (a check only the writer makes needs nothing)."""
         words: set[str] = set()
 
         def walk(obj: Any) -> None:
-            if isinstance(obj, Struct) and obj is not self:
+            if isinstance(obj, Struct) and obj is not self or isinstance(obj, Check) and not obj.on_read:
                 return
             if isinstance(obj, Ref):
                 words.add(obj.name)
-            for attr in ("expr", "found", "explain", "source", "arg", "write"):
+            for attr in ("expr", "found", "explain", "source", "arg"):
                 text = getattr(obj, attr, None)
                 if isinstance(text, str):
-                    words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+                    words.update(n.id for n in ast.walk(ast.parse(text, mode="eval"))
+                                 if isinstance(n, ast.Name))
             if isinstance(obj, list | tuple):
                 for x in obj:
                     walk(x)
@@ -527,7 +547,7 @@ class Struct(Type):
     def _fast_checks(self, e: Emitter, m: Field | Len) -> None:
         v = e.local(m.name)
         if isinstance(m, Len):
-            if m.most is not None:
+            if m.most is not None and m.most < m.kind.hi:
                 e.line(f"if {v} > {m.most}: raise _Slow")
             return
         if m.check is not None:

@@ -225,6 +225,9 @@ class Int(Type):
     def describe(self) -> str:
         return self.kind
 
+    def fixed_size(self) -> int | None:
+        return 3 if self.kind == "u24" else super().fixed_size()
+
     def fast_read(self, e: Emitter, target: str) -> None:
         if self.kind == "u24":
             e.line("if pos + 3 > end: raise _Slow")
@@ -573,9 +576,10 @@ class List(Type):
             self.fast_read(e, e.tmp("skip"))
             return
         n = e.tmp("n")
-        self._fast_count(e, n)
+        self._fast_count(e, n)  # (checks the bytes are there for elements of the least size)
         if size is not None:
-            e.line(f"if pos + {n} * {size} > end: raise _Slow")
+            if size > max(self.elem.min_size, 1):
+                e.line(f"if pos + {n} * {size} > end: raise _Slow")
             e.line(f"pos += {n} * {size}")
             return
         e.line(f"for _i in range({n}):")
@@ -807,15 +811,20 @@ class Adapt(Type):
     """A stored type seen as another model value (pairs as a dict).
 
     ``decode`` may raise ValueError with what was found: the checked read
-    reports it at the value's start, with ``expected``."""
+    reports it at the value's start, with ``expected``. ``total``: ``decode`` takes every
+    value (text in an 8-bit encoding), so a skim steps over the stored value by its size."""
 
     def __init__(self, inner: Type, decode: Callable[[Any], Any], encode: Callable[[Any], Any],
-                 expected: str) -> None:
+                 expected: str, *, total: bool = False) -> None:
         self.inner = inner
         self.decode = decode
         self.encode = encode
         self.expected = expected
+        self.total = total
         self.min_size = inner.min_size
+
+    def fixed_size(self) -> int | None:
+        return self.inner.fixed_size() if self.total else None
 
     def fast_read(self, e: Emitter, target: str) -> None:
         self.inner.fast_read(e, target)

@@ -17,7 +17,7 @@ from .... import limits
 from ....binary import Reader, Record, Writer, active_sink, cached_struct, join_path, stream_space
 from ....compression import inflate
 from ....errors import FormatError, Report
-from ....layout import Context
+from ....layout import FAST_READ_ERRORS, Context
 from ....lazy import lazy_module
 from ....speed import gc_paused
 from ..crc_stream import read_stream, write_stream
@@ -210,6 +210,7 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
     sink = active_sink()
     max_chunks = limits.get("chunks")
     ctx = Context()
+    skims = {magic: layout.fast_skip_fn for magic, layout in BODIES.items() if magic != b"MAP\0"}
     file_tiles = 0
     while pos < end:
         index = len(chunks)
@@ -238,10 +239,15 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
         if layout is not None:
             k = counters.get(magic, 0)
             counters[magic] = k + 1
-            if magic != b"MAP\0" and layout.skim(content, pos + HEAD_SIZE, pos + size, ctx) == pos + size:
-                pending.append(_Pending(raw, pos))  # what the fast reader reads: decoded on first use
-                pos += size
-                continue
+            skim = skims.get(magic)
+            if skim is not None:
+                try:  # what the fast reader reads: decoded on first use
+                    if skim(content, pos + HEAD_SIZE, pos + size, ctx) == pos + size:
+                        pending.append(_Pending(raw, pos))
+                        pos += size
+                        continue
+                except FAST_READ_ERRORS:
+                    pass
             path = chunk_path(magic, k, index)
             try:
                 r = Reader(raw, HEAD_SIZE, base=pos, path=path, what="the chunk")

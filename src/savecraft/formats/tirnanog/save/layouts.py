@@ -130,10 +130,10 @@ def _language_bytes(code: str) -> bytes:
 
 USER = Struct(UserChunk, [
     Field("password_hash", Adapt(Bytes(HASH_SIZE), bytes, _pad_hash,
-                                 f"a hash of at most {HASH_SIZE} bytes")),
+                                 f"a hash of at most {HASH_SIZE} bytes", total=True)),
     Field("created", U64), Field("last_login", U64), Field("last_logout", U64), Field("last_seen", U64),
     Field("language", Adapt(Bytes(2), _language, _language_bytes,
-                            "an ISO-639-1 code of at most 2 characters")),
+                            "an ISO-639-1 code of at most 2 characters", total=True)),
     Field("flags", U8),
     Len("numchar", U8, ("character_options",), most=255, expected="at most 255 options"),
     # the bytes allow an empty name, no player has one: registration refuses it
