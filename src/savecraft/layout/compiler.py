@@ -100,6 +100,13 @@ def _write_cstr(w: Writer, text: str, name: str, most: int | None, encoding: str
     w.bytes(raw + b"\0", name)
 
 
+def _exact(raw: bytes, n: int) -> bytes:
+    """``raw`` when it is ``n`` bytes (a fast write gives up otherwise)."""
+    if type(raw) is not bytes or len(raw) != n:
+        raise _Slow
+    return raw
+
+
 def _check_len(values: Any, n: int, name: str, what: str) -> None:
     try:
         size = len(values)
@@ -147,7 +154,7 @@ def _peek(r: Reader, kind: Type) -> Any:
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
     "_check_len": _check_len, "_open": _open, "_close": _close, "_j": join_path,
-    "_peek": _peek, "_Reader": Reader, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
+    "_peek": _peek, "_Reader": Reader, "_exact": _exact, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
 
 
@@ -333,6 +340,11 @@ class Struct(Type):
         fixed = [m for m in stored if isinstance(m, Field | Stored) and _is_fixed(m)]
         if fixed and len(fixed) == len(stored):
             self.skip_size = sum(struct.calcsize("<" + (_fixed_type(m).code or "")) for m in fixed)
+            if self.code is None and isinstance(self.cls, type) and dataclasses.is_dataclass(self.cls) \
+                    and sorted(self._init()) == sorted(self.field_names()) \
+                    and all(isinstance(_fixed_type(m), Int) for m in fixed):
+                self.code = "".join(_fixed_type(m).code or "" for m in fixed)
+                self.width = len(fixed)
 
     def __repr__(self) -> str:
         return f"Struct({self.name})"
@@ -359,25 +371,42 @@ class Struct(Type):
         return out
 
     # -- as a fixed run inside another record (only when ``code`` is set) -------------------
+    # A record of fixed fields, or of fixed stored values and fields computed from them (a word
+    # split into an id and a flag), is read inline from the unpacked values: its fields'
+    # expressions are substituted into one constructor call.
     def from_flat(self, e: Emitter, flat: list[str]) -> str:
-        parts, k = [], 0
+        env: dict[str, str] = {}
+        k = 0
         for m in self.members:
-            assert isinstance(m, Field)
-            parts.append(m.type.from_flat(e, flat[k:k + m.type.width]))
-            k += m.type.width
-        return f"{e.cls_const(self.cls)}({', '.join(parts)})"
+            if isinstance(m, Field | Stored):
+                t = _fixed_type(m)
+                env[m.name] = t.from_flat(e, flat[k:k + t.width])
+                k += t.width
+            elif isinstance(m, Computed):
+                env[m.name] = _substitute(m.expr, env)
+        return f"{e.cls_const(self.cls)}({', '.join(env[n] for n in self._init())})"
+
+    def _on(self, value: str) -> dict[str, str]:
+        return {n: f"{value}.{n}" for n in self.field_names()}
 
     def to_flat(self, e: Emitter, value: str) -> list[str]:
         out: list[str] = []
         for m in self.members:
-            assert isinstance(m, Field)
-            out.extend(m.type.to_flat(e, f"{value}.{m.name}"))
+            if isinstance(m, Field):
+                out.extend(m.type.to_flat(e, f"{value}.{m.name}"))
+            elif isinstance(m, Stored):
+                out.extend(m.kind.to_flat(e, _substitute(m.write, self._on(value))))
         return out
 
     def check_flat(self, e: Emitter, value: str) -> None:
         for m in self.members:
-            assert isinstance(m, Field)
-            m.type.check_flat(e, f"{value}.{m.name}")
+            if isinstance(m, Field):
+                m.type.check_flat(e, f"{value}.{m.name}")
+            elif isinstance(m, Check) and m.on_write:
+                e.line(f"if not ({_substitute(m.expr, self._on(value))}): raise _Slow")
+
+    def _init(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self.cls) if f.init]
 
     def _construct(self) -> str:
         names = self.field_names()
@@ -451,11 +480,37 @@ class Struct(Type):
         e.line(f"return {self._construct()}, pos")
         return e
 
-    def _fast_run(self, e: Emitter, item: list[Member]) -> None:
-        """A run of fixed members: one unpack, then each member's value and checks."""
+    def _fast_run(self, e: Emitter, item: list[Member], unused: Callable[[Member], bool] | None = None) -> None:
+        """A run of fixed members: one unpack, then each member's value and checks (but for the
+        ``unused`` ones, in a skim)."""
         code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
         size = struct.calcsize("<" + code)
         e.line(f"if pos + {size} > end: raise _Slow")
+        if unused is not None:  # a skim: each row of values it uses unpacked alone, where it is
+            at, start = 0, 0
+            group: list[Member] = []
+            for m in [*item, None]:
+                t = _run_of(m) if m is not None else None
+                if group and (m is None or unused(m)):
+                    e.line(f"_t = {e.struct(''.join(_run_of(g).code or '' for g in group))}"  # type: ignore[union-attr]
+                           f".unpack_from(d, pos + {start})")
+                    k = 0
+                    for g in group:
+                        gt = _run_of(g)
+                        assert gt is not None
+                        e.field = g.name  # type: ignore[union-attr]
+                        self._fast_after(e, g, gt.from_flat(e, [f"_t[{k + j}]" for j in range(gt.width)]))
+                        k += gt.width
+                    group = []
+                if m is None or t is None:
+                    break
+                if not unused(m):
+                    if not group:
+                        start = at
+                    group.append(m)
+                at += struct.calcsize("<" + (t.code or ""))
+            e.line(f"pos += {size}")
+            return
         e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
         e.line(f"pos += {size}")
         k = 0
@@ -493,7 +548,7 @@ class Struct(Type):
             else:
                 flush()
                 if isinstance(item, list):
-                    self._fast_run(e, item)
+                    self._fast_run(e, item, lambda m: free(m) and _run_of(m).fixed_size() is not None)  # type: ignore[union-attr]
                 elif free(item):
                     assert isinstance(item, Field)
                     e.field = item.name
@@ -1046,7 +1101,10 @@ class Struct(Type):
         e.line(f"{target} = {tmp}[0]")
 
     def fast_write(self, e: Emitter, value: str) -> None:
-        e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
+        if self.code is not None and program_of(self) is None:  # packed inline
+            super().fast_write(e, value)
+        else:
+            e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         e.element_write(self, value, name)
@@ -1086,6 +1144,19 @@ def _found(v: Any) -> str:
     if isinstance(v, int):
         return f"0x{v:X}" if v > 9 else str(v)
     return repr(v)
+
+
+def _substitute(source: str, env: dict[str, str]) -> str:
+    """``source`` with each name in ``env`` replaced by its expression."""
+    tree = ast.parse(source, mode="eval")
+
+    class _Sub(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in env:
+                return ast.parse(env[node.id], mode="eval").body
+            return node
+
+    return ast.unparse(_Sub().visit(tree))
 
 
 def _fixed_type(m: Field | Stored) -> Type:

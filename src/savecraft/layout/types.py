@@ -822,9 +822,20 @@ class Adapt(Type):
         self.expected = expected
         self.total = total
         self.min_size = inner.min_size
+        if total and inner.code is not None and inner.width == 1:  # joins runs of fixed fields
+            self.code = inner.code
 
     def fixed_size(self) -> int | None:
         return self.inner.fixed_size() if self.total else None
+
+    def from_flat(self, e: Emitter, flat: list[str]) -> str:
+        return f"{e.const(self.decode, 'dec')}({self.inner.from_flat(e, flat)})"
+
+    def to_flat(self, e: Emitter, value: str) -> list[str]:
+        v = f"{e.const(self.encode, 'enc')}({value})"
+        if isinstance(self.inner, Bytes):  # packing would pad or cut bytes of another length
+            v = f"_exact({v}, {self.inner.size})"
+        return self.inner.to_flat(e, v)
 
     def fast_read(self, e: Emitter, target: str) -> None:
         self.inner.fast_read(e, target)
