@@ -96,23 +96,24 @@ def test_hexdump_shows_a_leaf_of_each_chunk_kind(demo_files: list[Path]) -> None
         assert leaf in out.stdout and "Traceback" not in out.stderr, (leaf, out.stdout[:400])
 
 
-def test_the_plain_heads_other_readers_use_are_the_layouts() -> None:
-    """summary, tables and the user-name reader read a few values straight from the bytes
-    with codec.USER_HEAD and ENTITY_HEAD: the same bytes as the layouts read."""
-    user = sample.make_user(__import__("random").Random(3), "Ronan")
-    raw = codec.encode_chunk(user)
-    head = codec.USER_HEAD.unpack_from(raw, 0)
-    assert head[2:9] == (user.password_hash, user.created, user.last_login, user.last_logout,
-                         user.last_seen, user.language.encode().ljust(2, b"\0"), user.flags)
-    assert head[9] == len(user.character_options)
-    assert raw[codec.USER_HEAD.size:].split(b"\0")[0] == user.name.encode()
-    ent = codec.USER_HEAD.size + len(user.name.encode()) + 1 + 4 * head[9] + 4 * layouts.SLOTS
-    e = user.entity
-    assert codec.ENTITY_HEAD.unpack_from(raw, ent) == (
-        e.map, e.direction, e.x, e.y, e.behaviour, e.transport, e.altitude, len(e.attributes),
-        len(e.inventory), len(e.skills), len(e.quests))
-    assert codec.ENTITY_HEAD.size == 22 and len(raw) == ent + 22 + 4 * len(e.attributes) \
-        + 8 * (len(e.inventory) + len(e.skills)) + 4 * len(e.quests)
+def test_the_picker_gives_the_values_the_decoder_gives() -> None:
+    """summary, tables and the user names pick a few values straight from a chunk's bytes with
+    the USER layout's picker: the decoder's values, and nothing where the fast reader gives up."""
+    from savecraft.layout import FAST_READ_ERRORS, Context
+
+    save = savecraft.load(savecraft.build(sample.server_save(users=12)))
+    names = ("name", "flags", "language", "entity.map", "entity.y", "entity.inventory")
+    pick = layouts.USER.picker(names)
+    for user, i in zip(save.users, [i for i in range(len(save.chunks)) if save.chunks.magic(i) == b"USER"]):
+        raw = codec.encode_chunk(user)
+        values, end = pick(raw, 8, len(raw), Context())
+        assert end == len(raw)
+        assert values == (user.name, user.flags, user.language, user.entity.map, user.entity.y,
+                          user.entity.inventory)
+    bad = raw[:-1]
+    with pytest.raises(FAST_READ_ERRORS):
+        pick(bad, 8, len(bad), Context())
+    del i
 
 
 def test_a_load_checks_each_chunk_with_the_layouts_skim() -> None:

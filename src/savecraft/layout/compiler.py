@@ -321,7 +321,7 @@ class Struct(Type):
         self.native_write = native_write
         self.min_size = sum(_member_min(m) for m in self.members)
         self._gen: dict[str, Any] = {}
-        self._built: dict[Callable[[type], Any], Any] = {}
+        self._built: dict[Any, Any] = {}
         self._ns: dict[str, Any] | None = None
         self._fast: tuple[Any, Any] | None = None
         firsts = [m.name for m in self.members if isinstance(m, Field)]
@@ -522,11 +522,18 @@ class Struct(Type):
             k += t.width
             self._fast_after(e, m, value)
 
-    def _gen_fast_skip(self, e: Emitter) -> Emitter:
+    def _gen_fast_skip(self, e: Emitter, pick: tuple[str, ...] = ()) -> Emitter:
         """The fast reader without the values nothing reads again: where the record ends when
         the fast reader would read it (it raises where that one gives up). Lists, arrays and
-        nested records are stepped over; what a count, a check or an expression uses is read."""
-        needed = self._needed()
+        nested records are stepped over; what a count, a check or an expression uses is read.
+        ``pick``: the fields whose values it returns too (see :meth:`picker`)."""
+        subs: dict[str, list[str]] = {}
+        for name in pick:
+            first, _, rest = name.partition(".")
+            subs.setdefault(first, [])
+            if rest:
+                subs[first].append(rest)
+        needed = self._needed() | set(subs)
 
         def free(m: Member) -> bool:
             return isinstance(m, Field) and m.name not in needed and m.check is None and m.export is None
@@ -549,6 +556,9 @@ class Struct(Type):
                 flush()
                 if isinstance(item, list):
                     self._fast_run(e, item, lambda m: free(m) and _run_of(m).fixed_size() is not None)  # type: ignore[union-attr]
+                elif isinstance(item, Field) and subs.get(item.name) and isinstance(item.type, Struct):
+                    sub = item.type.picker(tuple(subs[item.name]), e.build)
+                    e.line(f"{e.local(item.name)}, pos = {e.const(sub, 'pk')}(d, pos, end, ctx)")
                 elif free(item):
                     assert isinstance(item, Field)
                     e.field = item.name
@@ -556,8 +566,31 @@ class Struct(Type):
                 else:
                     self._fast_member(e, item)
         flush()
-        e.line("return pos")
+        if not pick:
+            e.line("return pos")
+            return e
+        out = []
+        for name in pick:
+            first, _, rest = name.partition(".")
+            out.append(f"{e.local(first)}[{subs[first].index(rest)}]" if rest else e.local(first))
+        e.line(f"return ({', '.join(out)},), pos")
         return e
+
+    def picker(self, names: tuple[str, ...], build: Callable[[type], Any] | None = None
+               ) -> Callable[..., tuple[tuple[Any, ...], int]]:
+        """``pick(d, pos, end, ctx) -> (values, end)``: the skim that also returns the values of
+        ``names`` (``"entity.x"``: a field of a nested record), in that order. A few values of
+        thousands of records (a table's columns) read without building the records; records
+        inside a value picked whole are built by ``build(cls)`` when given (tuples, say)."""
+        key = (names, build)
+        fn = self._built.get(key)
+        if fn is None:
+            ns = dict(_RUNTIME)
+            ns["K_cls"] = self.cls if build is None else build(self.cls)
+            e = Emitter(ns, "def pk(d, pos, end, ctx):", self._known())
+            e.build = build
+            fn = self._built[key] = self._gen_fast_skip(e, names).define(f"<layout {self.name} pick>")
+        return fn  # type: ignore[no-any-return]
 
     def _needed(self) -> set[str]:
         """Names a reader's expression, reference or check in this record mentions, which a

@@ -60,19 +60,6 @@ PRVW_HEAD = Record("PRVW header", [
     ("magic", "bytes[4]"), ("size", "u32"), ("play_time", "u32"), ("reserved", "bytes[18]"),
     ("dimension", "u16"),
 ])
-# The fixed heads of USER and NPC chunks and of the entity block as plain records, for the
-# readers of a few values straight from a chunk's bytes (summary, tables, user names): the
-# same bytes as the layouts' (checked by tests/test_tng_save_layouts.py).
-USER_HEAD = Record("USER header", [
-    ("magic", "bytes[4]"), ("size", "u32"), ("password_hash", "bytes[32]"), ("created", "u64"),
-    ("last_login", "u64"), ("last_logout", "u64"), ("last_seen", "u64"), ("language", "bytes[2]"),
-    ("flags", "u8"), ("numchar", "u8"),
-])
-ENTITY_HEAD = Record("entity block", [
-    ("map", "u24"), ("direction", "u8"), ("x", "i32"), ("y", "i32"), ("behaviour", "u8"),
-    ("transport", "u8"), ("altitude", "u8"), ("attributes_count", "u8"), ("inventory_count", "u16"),
-    ("skills_count", "u16"), ("quests_count", "u16"),
-])
 PREVIEW_PIXELS = 256 * 256 * 2
 PAYLOAD = "payload"  # the field path of the deflate stream, and the byte space of its inflated chunks
 _SINGLE = (b"DENY", b"GLBL", b"QSTS")  # chunks that come once: named without an index
