@@ -27,9 +27,11 @@ from .layouts import (
     DENY_RECORD,
     HEAD_SIZE,
     MAP,
+    PRVW_HEAD,
     QUEST_DONE,
     SLOTS,
     MapBody,
+    PreviewHead,
 )
 from .model import (
     ChunkList,
@@ -56,10 +58,7 @@ else:  # numpy, for map tiles only: not imported for a save without them (start-
 
 MAGIC = b"TNG Saved Game\n\0"
 HEADER = Record("header", [("magic", "bytes[16]"), ("game_id", "bytes[16]")])
-PRVW_HEAD = Record("PRVW header", [
-    ("magic", "bytes[4]"), ("size", "u32"), ("play_time", "u32"), ("reserved", "bytes[18]"),
-    ("dimension", "u16"),
-])
+PREVIEW_HEAD_SIZE = PRVW_HEAD.fixed_size() or 0
 PREVIEW_PIXELS = 256 * 256 * 2
 PAYLOAD = "payload"  # the field path of the deflate stream, and the byte space of its inflated chunks
 _SINGLE = (b"DENY", b"GLBL", b"QSTS")  # chunks that come once: named without an index
@@ -313,26 +312,29 @@ def parse(data: bytes, report: Report | None = None) -> SaveGame:
 
 def _parse_preview(r: Reader, report: Report) -> Preview:
     start = r.pos
-    head = r.record(PRVW_HEAD, "preview")
-    size = head[1]
-    if size < PRVW_HEAD.size or size > len(r.data) - start - 4:
-        r.fail("preview.size", f"a PRVW size from {PRVW_HEAD.size} to {len(r.data) - start - 4}",
+    head = PRVW_HEAD.read(r, Context(), "preview")
+    size = head.size
+    if size < PREVIEW_HEAD_SIZE or size > len(r.data) - start - 4:
+        r.fail("preview.size", f"a PRVW size from {PREVIEW_HEAD_SIZE} to {len(r.data) - start - 4}",
                str(size), at=start + 4)
-    image = r.bytes(size - PRVW_HEAD.size, "preview.image")
-    if any(head[3]):
-        report.error(start + 12, "preview.reserved", "18 zero bytes", head[3].hex())
-    if head[4] != 256:
-        report.error(start + 30, "preview.dimension", "256", str(head[4]))
+    image = r.bytes(size - PREVIEW_HEAD_SIZE, "preview.image")
+    sink = active_sink()
+    if sink is not None:  # the whole chunk, head and picture
+        sink.add(start, r.pos - start, "preview")
+    if any(head.reserved):
+        report.error(start + 12, "preview.reserved", "18 zero bytes", head.reserved.hex())
+    if head.dimension != 256:
+        report.error(start + 30, "preview.dimension", "256", str(head.dimension))
     try:
-        pixels = inflate(image, offset=start + PRVW_HEAD.size, path="preview.image",
+        pixels = inflate(image, offset=start + PREVIEW_HEAD_SIZE, path="preview.image",
                          limit=PREVIEW_PIXELS)
         if len(pixels.data) != PREVIEW_PIXELS:
-            report.error(start + PRVW_HEAD.size, "preview.image",
+            report.error(start + PREVIEW_HEAD_SIZE, "preview.image",
                          f"a 256 x 256 15-bit image ({PREVIEW_PIXELS} bytes inflated)",
                          f"{len(pixels.data)} bytes")
     except FormatError as err:
         report.capture(err)
-    return Preview(play_time=head[2], dimension=head[4], image=image, reserved=head[3])
+    return Preview(play_time=head.play_time, dimension=head.dimension, image=image, reserved=head.reserved)
 
 
 def build(save: SaveGame) -> bytes:
@@ -343,8 +345,8 @@ def build(save: SaveGame) -> bytes:
         p = save.preview
         if len(p.reserved) != 18:
             w._bad("preview.reserved", "18 bytes", f"{len(p.reserved)} bytes")
-        w.record(PRVW_HEAD, (b"PRVW", PRVW_HEAD.size + len(p.image), p.play_time, p.reserved,
-                             p.dimension), "preview")
+        PRVW_HEAD.write(PreviewHead(b"PRVW", PREVIEW_HEAD_SIZE + len(p.image), p.play_time,
+                                    p.reserved, p.dimension), w, Context(), "preview")
         w.bytes(p.image)
     w.bytes(write_stream(payload_bytes(save), save.encoding))
     return w.getvalue()

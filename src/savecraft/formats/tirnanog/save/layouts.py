@@ -66,6 +66,21 @@ class ChunkHead:
     size: int
 
 
+@dataclass(slots=True)
+class PreviewHead:
+    """The PRVW chunk's head, stored before the deflate stream (the picture follows it)."""
+
+    magic: bytes
+    size: int
+    play_time: int
+    reserved: bytes
+    dimension: int
+
+
+PRVW_HEAD = Struct(PreviewHead, [
+    Field("magic", Bytes(4)), Field("size", U32), Field("play_time", U32),
+    Field("reserved", Bytes(18)), Field("dimension", U16),
+], name="PRVW header")
 CHUNK_HEAD = Struct(ChunkHead, [Field("magic", Bytes(4)), Field("size", U32)], name="chunk header")
 HEAD_SIZE = 8
 
