@@ -469,3 +469,22 @@ def test_a_reader_can_build_other_objects_from_the_same_description() -> None:
 
 
 _BUILDERS: dict[type, Any] = {}
+
+
+def test_a_picker_returns_a_few_values_and_ends_where_the_skim_ends() -> None:
+    data = encode(sample())
+    values, end = THING.picker(("name", "level", "pairs"))(data, 0, len(data), ctx())
+    assert end == len(data) == THING.skim(data, 0, len(data), ctx())
+    assert values == ("Frodo", 12, [Pair("a", 1), Pair("bb", 2)])
+    bag = Bag(7, [Word(5, True)], [3])
+    w = Writer()
+    BAG.write(bag, w, Context())
+    raw = w.getvalue()
+    nested = Struct(Tagged, [Field("name", CStr()), Field("pair", PAIR),
+                             Field("pairs", List(PAIR, 0))])
+    w = Writer()
+    nested.write(Tagged("n", Pair("p", 9), []), w, Context())
+    got, _ = nested.picker(("pair.value", "name"))(w.getvalue(), 0, len(w.getvalue()), Context())
+    assert got == (9, "n")
+    assert BAG.picker(("words",), lambda cls: (lambda *v: v))(raw, 0, len(raw), Context())[0] == \
+        ([(5, True)],)
