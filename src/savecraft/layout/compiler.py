@@ -107,6 +107,21 @@ def _exact(raw: bytes, n: int) -> bytes:
     return raw
 
 
+def _note_items(r: Reader, n: int, size: int, fields: tuple[tuple[str, int, int], ...], name: str) -> None:
+    """The spans of ``n`` fixed records at the reader's position, as reading each would note
+    them: each record's, then each of its fields'."""
+    sink = r.spans
+    if sink is None or not n:
+        return
+    append, space = sink.log.entries.append, sink.space
+    where, at = join_path(r.path, name), r.base + r.pos
+    for k in range(n):
+        item, a = f"{where}[{k}]", at + k * size
+        append((space, a, size, item))
+        for fname, off, fsize in fields:
+            append((space, a + off, fsize, f"{item}.{fname}"))
+
+
 def _check_len(values: Any, n: int, name: str, what: str) -> None:
     try:
         size = len(values)
@@ -154,7 +169,7 @@ def _peek(r: Reader, kind: Type) -> Any:
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
     "_check_len": _check_len, "_open": _open, "_close": _close, "_j": join_path,
-    "_peek": _peek, "_Reader": Reader, "_exact": _exact, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
+    "_peek": _peek, "_Reader": Reader, "_exact": _exact, "_note_items": _note_items, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
 
 
@@ -228,6 +243,25 @@ class Emitter:
     def skipper(self, elem: Type) -> str:
         assert isinstance(elem, Struct)
         return self.const(elem.fast_skip_fn, "fs")
+
+    def span_fields(self, elem: Type) -> tuple[tuple[str, int, int], ...] | None:
+        """Each stored field of a fixed record (name, offset, size), when its checked read
+        notes exactly those spans (fields of single values; no arrays, no nested records)."""
+        if not isinstance(elem, Struct) or elem.code is None:
+            return None
+        out, at = [], 0
+        for m in elem.members:
+            if isinstance(m, Computed) or isinstance(m, Check) and not m.on_read:
+                continue
+            if not isinstance(m, Field | Stored):
+                return None
+            t = _fixed_type(m)
+            if t.code is None or t.width != 1 or isinstance(t, Struct | Adapt):
+                return None
+            size = struct.calcsize("<" + t.code)
+            out.append((m.name, at, size))
+            at += size
+        return tuple(out)
 
     def cls_const(self, cls: type) -> str:
         """The name of what builds a record of ``cls`` in a fast read (the class itself)."""

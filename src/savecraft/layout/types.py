@@ -621,6 +621,19 @@ class List(Type):
         s, st = e.tmp("s"), e.tmp("st")
         e.line(f"{s} = _open(r)")
         e.line(f"{st} = r.pos")
+        fields = e.span_fields(self.elem) if self.index is None else None
+        if fields is not None and self.elem.code is not None:
+            # records of fixed values that no check refuses: one unpack, and their spans (each
+            # element's, then each field's) noted in one loop
+            size = struct.calcsize("<" + self.elem.code)
+            k, flat, x = self.elem.width, e.tmp("flat"), e.tmp("x")
+            e.line(f"{flat} = _cs({self.elem.code!r}, {n}).unpack_from(r.data, r.pos)")
+            item = self.elem.from_flat(e, [f"{flat}[{x} + {j}]" for j in range(k)])
+            e.line(f"{target} = [{item} for {x} in range(0, {n} * {k}, {k})]")
+            e.line(f"_note_items(r, {n}, {size}, {e.const(fields, 'fields')}, {name})")
+            e.line(f"r.pos += {n} * {size}")
+            e.line(f"_close(r, {s}, {st}, {name})")
+            return
         e.line(f"{lst} = []")
         e.line("try:")
         with e.indented():
