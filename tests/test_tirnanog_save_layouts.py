@@ -137,3 +137,28 @@ def test_a_load_checks_each_chunk_with_the_layouts_skim() -> None:
     problems = savecraft.validate(wrapped).problems
     assert [(p.path, p.found) for p in problems] == [("users[0].entity.attributes", "+4 bytes")]
     assert "quests in" in problems[0].expected and "to fill the" in problems[0].expected
+
+
+def test_a_hash_longer_than_its_field_is_refused_not_cut() -> None:
+    """The writer padded a short hash and silently cut a long one; the layout refuses it."""
+    from savecraft.errors import FormatError
+
+    save = sample.server_save(users=2)
+    save.users[1].password_hash = bytes(range(33))
+    with pytest.raises(FormatError) as exc:
+        savecraft.build(save)
+    assert (exc.value.path, exc.value.expected, exc.value.found) == (
+        "users[1].password_hash", "a hash of at most 32 bytes", "33 bytes")
+    save.users[1].password_hash = b"short"
+    back = savecraft.load(savecraft.build(save))
+    assert back.users[1].password_hash == b"short".ljust(32, b"\0")
+
+
+def test_a_user_name_that_is_not_text_is_a_located_error() -> None:
+    from savecraft.errors import FormatError
+
+    save = sample.server_save(users=1)
+    save.users[0].name = 5  # type: ignore[assignment]
+    with pytest.raises(FormatError) as exc:
+        savecraft.build(save)
+    assert (exc.value.path, exc.value.expected, exc.value.found) == ("users[0].name", "a string", "int")
