@@ -1,6 +1,6 @@
 """The TirNanoG save's chunks as record descriptions (layouts.py): every leaf of the demo saves
-has bytes that ``savecraft hexdump`` shows, the plain records other readers use match the
-layouts, and the structure check a load makes is the layouts' own reader."""
+has bytes that ``savecraft hexdump`` shows, the picker other readers use gives the decoder's
+values, and the structure check a load makes is the layouts' own reader."""
 
 from __future__ import annotations
 
