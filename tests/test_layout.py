@@ -22,12 +22,17 @@ from savecraft.layout import (
     Adapt,
     Array,
     Bytes,
+    Check,
     Columns,
+    Computed,
     Const,
     Context,
     CStr,
     Ctx,
     EightBitText,
+
+
+    Expr,
     Field,
     Len,
     LayoutError,
@@ -38,6 +43,7 @@ from savecraft.layout import (
     Range,
     Ref,
     SetCtx,
+    Stored,
     Struct,
     Terminated,
     ToEnd,
@@ -343,8 +349,107 @@ def test_fast_and_checked_agree_on_any_bytes(data: bytes) -> None:
 # -- the rest of the bounds, whole-record packers, names for expressions (the protocol's needs) --
 
 
+# -- the skim, a reader that builds JSON, values to the end, and checks that name counts -------
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=120))
+def test_the_skim_ends_where_the_fast_reader_ends(data: bytes) -> None:
+    """skim builds nothing and answers exactly when the fast reader reads without giving up,
+    with the same end (the structure check a load makes without decoding)."""
+    from savecraft.layout import FAST_READ_ERRORS
+
+    data = b"\xef\xbe" + data
+    try:
+        _, pos = THING.fast_read_fn(data, 0, len(data), ctx())
+        fast: int | None = pos
+    except FAST_READ_ERRORS:
+        fast = None
+    assert THING.skim(data, 0, len(data), ctx()) == fast
+
+
+def test_the_skim_steps_over_lists_and_reads_only_what_a_count_uses() -> None:
+    data = encode(sample())
+    assert THING.skim(data, 0, len(data), ctx()) == len(data)
+    assert THING.skim(data[:-1], 0, len(data) - 1, ctx()) is None
+    source = "\n".join(THING._gen_fast_skip(
+        __import__("savecraft.layout.compiler", fromlist=["Emitter"]).Emitter(
+            {}, "def fs(d, pos, end, ctx):", THING._known())).lines)
+    assert "v_stats_max =" not in source and "v_stat_count" in source  # the count, not the values
+
+
 @dataclass(slots=True)
-class Tagged:
+class Word:
+    id: int = 0
+    done: bool = False
+
+
+# One stored word, two model fields (bits 0-30 and bit 31): fixed, so a list of it is skipped
+# by its size, and its span is the id's.
+WORD = Struct(Word, [
+    Check("0 <= id < 0x80000000", "id", "an id from 0 to 2147483647", "id", on_write=True,
+          on_read=False),
+    Stored("id", U32, "id | (0x80000000 if done else 0)"),
+    Computed("done", "bool(id & 0x80000000)"),
+    Computed("id", "id & 0x7FFFFFFF"),
+])
+
+
+@dataclass(slots=True)
+class Bag:
+    total: int = 0
+    words: list[Word] = field(default_factory=list)
+    rest: list[int] = field(default_factory=list)
+
+
+BAG = Struct(Bag, [
+    Len("count", U8, ("words",)),
+    Check("count * 4 <= left", "words", "", "f'{count * 4 - left:+d} bytes'",
+          explain="f'{count} words in {count * 4} bytes of the {left} left'", back=1),
+    Field("words", List(WORD, Ref("count"))),
+    Field("total", U16),
+    Field("rest", Array(I16, Expr("left // 2"))),  # to the end: as many as the model holds
+])
+
+
+def test_a_stored_word_split_into_fields_round_trips_and_is_skipped_by_size() -> None:
+    bag = Bag(7, [Word(5, True), Word(6)], [-1, 2, 3])
+    w = Writer()
+    BAG.write(bag, w, Context())
+    data = w.getvalue()
+    assert data == b"\x02" + (5 | 1 << 31).to_bytes(4, "little") + (6).to_bytes(4, "little") \
+        + b"\x07\x00" + b"\xff\xff\x02\x00\x03\x00"
+    assert BAG.read(Reader(data), Context()) == bag == BAG.checked_only(Reader(data), Context())
+    assert WORD.fixed_size() == 4 and BAG.skim(data, 0, len(data), Context()) == len(data)
+    with pytest.raises(FormatError) as e:
+        BAG.write(Bag(0, [Word(-1)]), Writer(), Context())
+    assert (e.value.path, e.value.expected, e.value.found) == ("words[0].id", "an id from 0 to 2147483647", "-1")
+    log = SpanLog()
+    with recording(log, "file", data):
+        BAG.read(Reader(data), Context())
+    spans = {path: (off, n) for _, off, n, path in log.entries}
+    assert spans["words[1].id"] == (5, 4) and spans["words"] == (1, 8) and spans["rest"] == (11, 6)
+
+
+def test_a_check_explains_with_the_values_and_points_back_at_the_count() -> None:
+    data = b"\x05" + bytes(8)
+    with pytest.raises(FormatError) as e:
+        BAG.read(Reader(data), Context())
+    err = e.value
+    assert (err.offset, err.path, err.expected, err.found) == (
+        0, "words", "5 words in 20 bytes of the 8 left", "+12 bytes")
+
+
+def test_an_empty_list_has_a_span() -> None:
+    data = b"\x00\x07\x00"
+    log = SpanLog()
+    with recording(log, "file", data):
+        assert BAG.read(Reader(data), Context()) == Bag(7, [], [])
+    assert ("file", 1, 0, "words") in log.entries
+
+
+@dataclass(slots=True)
+class OneValue:
     value: int = 0
 
 
@@ -358,7 +463,7 @@ class Body:
 def _rest_layouts() -> tuple[Struct, Struct]:
     from savecraft.layout import REST, Switch
 
-    one = Struct(Tagged, [Const("id", U8, 1, "1"), Field("value", U16)], name="one")
+    one = Struct(OneValue, [Const("id", U8, 1, "1"), Field("value", U16)], name="one")
     lst = Struct(Body, [Field("head", U8), Field("items", List(Switch("", {1: one}, peek=U8), REST)),
                         Field("tail", Bytes(0))], name="body")
     raw = Struct(Body, [Field("head", U8), Field("items", Array(U16, 0)), Field("tail", Bytes(REST))],
@@ -370,7 +475,7 @@ def test_rest_fills_the_bounds_both_ways() -> None:
     from savecraft.layout import REST
 
     lst, raw = _rest_layouts()
-    model = Body(7, [Tagged(5), Tagged(6)])
+    model = Body(7, [OneValue(5), OneValue(6)])
     data = lst.pack(model, Context())
     assert data == bytes([7, 1, 5, 0, 1, 6, 0])
     assert lst.read(Reader(data), Context()) == model == lst.checked_only(Reader(data), Context())
@@ -386,14 +491,14 @@ def test_rest_fills_the_bounds_both_ways() -> None:
 def test_a_packer_is_the_writer_and_a_flat_record_is_one_pack() -> None:
     lst, _ = _rest_layouts()
     one = lst.members[1].type.elem.cases[1]  # type: ignore[attr-defined]
-    assert one.pack(Tagged(0x1234), Context()) == b"\x01\x34\x12"
-    assert one.packer(Tagged(1), Context()) == b"\x01\x01\x00"
-    for model in (Body(1, [Tagged(2)]), Body(255, [])):
+    assert one.pack(OneValue(0x1234), Context()) == b"\x01\x34\x12"
+    assert one.packer(OneValue(1), Context()) == b"\x01\x01\x00"
+    for model in (Body(1, [OneValue(2)]), Body(255, [])):
         w = Writer()
         lst.write(model, w, Context())
         assert lst.pack(model, Context()) == w.getvalue()
     with pytest.raises(FormatError) as e:  # the checked path names the field
-        lst.pack(Body(1, [Tagged(70000)]), Context(), "msg")
+        lst.pack(Body(1, [OneValue(70000)]), Context(), "msg")
     assert e.value.path == "msg.items[0].value"
 
 
@@ -406,8 +511,8 @@ def test_an_encoder_falls_back_to_the_checked_writer() -> None:
         return b"checked"
 
     enc = lst.encoder(Context(), checked)
-    assert enc(Body(3, [Tagged(1)])) == b"\x03\x01\x01\x00" and not seen
-    assert enc(Body(3, [Tagged(-1)])) == b"checked" and len(seen) == 1
+    assert enc(Body(3, [OneValue(1)])) == b"\x03\x01\x01\x00" and not seen
+    assert enc(Body(3, [OneValue(-1)])) == b"checked" and len(seen) == 1
 
 
 def test_expressions_may_name_what_the_layout_lends_them() -> None:
@@ -634,3 +739,52 @@ def test_a_list_of_any_size_elements_to_the_end() -> None:
     with pytest.raises(FormatError) as e:  # a string cut short by the end
         rec.read(Reader(data + b"fg"), Context())
     assert e.value.problem.path == "words[3]"
+
+
+@dataclass(slots=True)
+class Tagged:
+    name: str = ""
+    pair: Pair = field(default_factory=Pair)
+    pairs: list[Pair] = field(default_factory=list)
+
+
+TAGGED = Struct(Tagged, [Field("name", CStr()), Field("pair", PAIR), Field("pairs", List(PAIR, 2))])
+
+
+def test_a_reader_can_build_other_objects_from_the_same_description() -> None:
+    """built_read_fn: the fast reader with a builder in place of each record's class (JSON)."""
+    def as_dict(cls: type) -> Any:
+        return _BUILDERS.setdefault(cls, lambda *values: dict(zip(
+            [f.name for f in __import__("dataclasses").fields(cls)], values)))
+
+    model = Tagged("t", Pair("a", 1), [Pair("b", 2), Pair("c", 3)])
+    w = Writer()
+    TAGGED.write(model, w, Context())
+    data = w.getvalue()
+    got, pos = TAGGED.built_read_fn(as_dict)(data, 0, len(data), Context())
+    assert pos == len(data)
+    assert got == {"name": "t", "pair": {"name": "a", "value": 1},
+                   "pairs": [{"name": "b", "value": 2}, {"name": "c", "value": 3}]}
+    assert TAGGED.read(Reader(data), Context()) == model  # the model's reader is untouched
+
+
+_BUILDERS: dict[type, Any] = {}
+
+
+def test_a_picker_returns_a_few_values_and_ends_where_the_skim_ends() -> None:
+    data = encode(sample())
+    values, end = THING.picker(("name", "level", "pairs"))(data, 0, len(data), ctx())
+    assert end == len(data) == THING.skim(data, 0, len(data), ctx())
+    assert values == ("Frodo", 12, [Pair("a", 1), Pair("bb", 2)])
+    bag = Bag(7, [Word(5, True)], [3])
+    w = Writer()
+    BAG.write(bag, w, Context())
+    raw = w.getvalue()
+    nested = Struct(Tagged, [Field("name", CStr()), Field("pair", PAIR),
+                             Field("pairs", List(PAIR, 0))])
+    w = Writer()
+    nested.write(Tagged("n", Pair("p", 9), []), w, Context())
+    got, _ = nested.picker(("pair.value", "name"))(w.getvalue(), 0, len(w.getvalue()), Context())
+    assert got == (9, "n")
+    assert BAG.picker(("words",), lambda cls: (lambda *v: v))(raw, 0, len(raw), Context())[0] == \
+        ([(5, True)],)

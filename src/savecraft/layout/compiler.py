@@ -50,6 +50,7 @@ from .types import (
     Member,
     Parallel,
     Range,
+    Ref,
     Requires,
     SetCtx,
     Stored,
@@ -115,6 +116,28 @@ def _write_cstr(w: Writer, text: str, name: str, most: int | None, encoding: str
     w.bytes(raw + b"\0", name)
 
 
+def _exact(raw: bytes, n: int) -> bytes:
+    """``raw`` when it is ``n`` bytes (a fast write gives up otherwise)."""
+    if type(raw) is not bytes or len(raw) != n:
+        raise _Slow
+    return raw
+
+
+def _note_items(r: Reader, n: int, size: int, fields: tuple[tuple[str, int, int], ...], name: str) -> None:
+    """The spans of ``n`` fixed records at the reader's position, as reading each would note
+    them: each record's, then each of its fields'."""
+    sink = r.spans
+    if sink is None or not n:
+        return
+    append, space = sink.log.entries.append, sink.space
+    where, at = join_path(r.path, name), r.base + r.pos
+    for k in range(n):
+        item, a = f"{where}[{k}]", at + k * size
+        append((space, a, size, item))
+        for fname, off, fsize in fields:
+            append((space, a + off, fsize, f"{item}.{fname}"))
+
+
 def _check_len(values: Any, n: int, name: str, what: str) -> None:
     try:
         size = len(values)
@@ -167,7 +190,8 @@ def _peek(r: Reader, kind: Type) -> Any:
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
     "_check_len": _check_len, "_check_bytes": _check_bytes, "_open": _open, "_close": _close, "_j": join_path,
-    "_peek": _peek, "_Reader": Reader, "_found": lambda v: _found(v), "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
+    "_peek": _peek, "_Reader": Reader, "_exact": _exact, "_note_items": _note_items, "_found": lambda v: _found(v),
+    "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
 
 
@@ -184,6 +208,9 @@ class Emitter:
         self.n = 0
         self.field = ""
         self.fields = fields
+        # Set for a reader that builds something else than the model from the same description
+        # (JSON objects): ``build(cls)`` is called where the model's class would be.
+        self.build: Callable[[type], Any] | None = None
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -224,14 +251,43 @@ class Emitter:
 
     def native_lists(self, elem: Type) -> tuple[str, str] | None:
         """Names of the compiled list reader and writer of ``elem`` (see :mod:`.native`)."""
-        prog = program_of(elem) if isinstance(elem, Struct) else None
+        prog = program_of(elem) if isinstance(elem, Struct) and self.build is None else None
         if prog is None:
             return None
         return self.const(prog.read, "nr"), self.const(prog.write, "nw")
 
     def fast_reader(self, elem: Type) -> str:
         assert isinstance(elem, Struct), "lists of this type are read in one step"
+        if self.build is not None:
+            return self.const(elem.built_read_fn(self.build), "fb")
         return self.const(elem.fast_read_fn, "fr")
+
+    def skipper(self, elem: Type) -> str:
+        assert isinstance(elem, Struct)
+        return self.const(elem.fast_skip_fn, "fs")
+
+    def span_fields(self, elem: Type) -> tuple[tuple[str, int, int], ...] | None:
+        """Each stored field of a fixed record (name, offset, size), when its checked read
+        notes exactly those spans (fields of single values; no arrays, no nested records)."""
+        if not isinstance(elem, Struct) or elem.code is None:
+            return None
+        out, at = [], 0
+        for m in elem.members:
+            if isinstance(m, Computed) or isinstance(m, Check) and not m.on_read:
+                continue
+            if not isinstance(m, Field | Stored):
+                return None
+            t = _fixed_type(m)
+            if t.code is None or t.width != 1 or isinstance(t, Struct | Adapt):
+                return None
+            size = struct.calcsize("<" + t.code)
+            out.append((m.name, at, size))
+            at += size
+        return tuple(out)
+
+    def cls_const(self, cls: type) -> str:
+        """The name of what builds a record of ``cls`` in a fast read (the class itself)."""
+        return self.const(cls if self.build is None else self.build(cls), "cls")
 
     def fast_writer(self, elem: Type) -> str:
         assert isinstance(elem, Struct)
@@ -343,6 +399,7 @@ class Struct(Type):
         self.native_write = native_write
         self.min_size = sum(_member_min(m) for m in self.members)
         self._gen: dict[str, Any] = {}
+        self._built: dict[Any, Any] = {}
         self._ns: dict[str, Any] | None = None
         self._fast: tuple[Any, Any] | None = None
         self._packer: Callable[[Any, Context], bytes] | None = None
@@ -354,6 +411,19 @@ class Struct(Type):
         if plain and len(plain) == len(self.members) and self._construct().startswith("K_cls(v_"):
             self.code = "".join(m.type.code or "" for m in plain)
             self.width = sum(m.type.width for m in plain)
+        # A record whose bytes are fixed and can hold no value the fast reader refuses (fields
+        # and stored values without checks, values computed from them) is skipped by its size.
+        self.skip_size: int | None = None
+        stored = [m for m in self.members if not isinstance(m, Computed)
+                  and not (isinstance(m, Check) and not m.on_read)]
+        fixed = [m for m in stored if isinstance(m, Field | Stored) and _is_fixed(m)]
+        if fixed and len(fixed) == len(stored):
+            self.skip_size = sum(struct.calcsize("<" + (_fixed_type(m).code or "")) for m in fixed)
+            if self.code is None and isinstance(self.cls, type) and dataclasses.is_dataclass(self.cls) \
+                    and sorted(self._init()) == sorted(self.field_names()) \
+                    and all(isinstance(_fixed_type(m), Int) for m in fixed):
+                self.code = "".join(_fixed_type(m).code or "" for m in fixed)
+                self.width = len(fixed)
 
     def __repr__(self) -> str:
         return f"Struct({self.name})"
@@ -380,25 +450,42 @@ class Struct(Type):
         return out
 
     # -- as a fixed run inside another record (only when ``code`` is set) -------------------
+    # A record of fixed fields, or of fixed stored values and fields computed from them (a word
+    # split into an id and a flag), is read inline from the unpacked values: its fields'
+    # expressions are substituted into one constructor call.
     def from_flat(self, e: Emitter, flat: list[str]) -> str:
-        parts, k = [], 0
+        env: dict[str, str] = {}
+        k = 0
         for m in self.members:
-            assert isinstance(m, Field)
-            parts.append(m.type.from_flat(e, flat[k:k + m.type.width]))
-            k += m.type.width
-        return f"{e.const(self.cls, 'cls')}({', '.join(parts)})"
+            if isinstance(m, Field | Stored):
+                t = _fixed_type(m)
+                env[m.name] = t.from_flat(e, flat[k:k + t.width])
+                k += t.width
+            elif isinstance(m, Computed):
+                env[m.name] = _substitute(m.expr, env)
+        return f"{e.cls_const(self.cls)}({', '.join(env[n] for n in self._init())})"
+
+    def _on(self, value: str) -> dict[str, str]:
+        return {n: f"{value}.{n}" for n in self.field_names()}
 
     def to_flat(self, e: Emitter, value: str) -> list[str]:
         out: list[str] = []
         for m in self.members:
-            assert isinstance(m, Field)
-            out.extend(m.type.to_flat(e, f"{value}.{m.name}"))
+            if isinstance(m, Field):
+                out.extend(m.type.to_flat(e, f"{value}.{m.name}"))
+            elif isinstance(m, Stored):
+                out.extend(m.kind.to_flat(e, _substitute(m.write, self._on(value))))
         return out
 
     def check_flat(self, e: Emitter, value: str) -> None:
         for m in self.members:
-            assert isinstance(m, Field)
-            m.type.check_flat(e, f"{value}.{m.name}")
+            if isinstance(m, Field):
+                m.type.check_flat(e, f"{value}.{m.name}")
+            elif isinstance(m, Check) and m.on_write:
+                e.line(f"if not ({_substitute(m.expr, self._on(value))}): raise _Slow")
+
+    def _init(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self.cls) if f.init]
 
     def _construct(self) -> str:
         names = self.field_names()
@@ -411,6 +498,7 @@ class Struct(Type):
     # -- compiling -----------------------------------------------------------------------------
     _GENERATORS = {"fr": ("def fr(d, pos, end, ctx):", "_gen_fast_read"),
                    "cr": ("def cr(r, ctx, pre):", "_gen_checked_read"),
+                   "fs": ("def fs(d, pos, end, ctx):", "_gen_fast_skip"),
                    "fw": ("def fw(m, ap, ctx):", "_gen_fast_write"),
                    "cw": ("def cw(m, w, ctx, pre):", "_gen_checked_write")}
 
@@ -465,23 +553,153 @@ class Struct(Type):
     def _gen_fast_read(self, e: Emitter) -> Emitter:
         for item in self._runs():
             if isinstance(item, list):
-                code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
-                size = struct.calcsize("<" + code)
-                e.line(f"if pos + {size} > end: raise _Slow")
-                e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
-                e.line(f"pos += {size}")
-                k = 0
-                for m in item:
-                    t = _run_of(m)
-                    assert t is not None
-                    e.field = m.name  # type: ignore[union-attr]
-                    value = t.from_flat(e, [f"_t[{k + j}]" for j in range(t.width)])
-                    k += t.width
-                    self._fast_after(e, m, value)
+                self._fast_run(e, item)
             else:
                 self._fast_member(e, item)
         e.line(f"return {self._construct()}, pos")
         return e
+
+    def _fast_run(self, e: Emitter, item: list[Member], unused: Callable[[Member], bool] | None = None) -> None:
+        """A run of fixed members: one unpack, then each member's value and checks (but for the
+        ``unused`` ones, in a skim)."""
+        code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
+        size = struct.calcsize("<" + code)
+        e.line(f"if pos + {size} > end: raise _Slow")
+        if unused is not None:  # a skim: each row of values it uses unpacked alone, where it is
+            at, start = 0, 0
+            group: list[Member] = []
+            for m in [*item, None]:
+                t = _run_of(m) if m is not None else None
+                if group and (m is None or unused(m)):
+                    e.line(f"_t = {e.struct(''.join(_run_of(g).code or '' for g in group))}"  # type: ignore[union-attr]
+                           f".unpack_from(d, pos + {start})")
+                    k = 0
+                    for g in group:
+                        gt = _run_of(g)
+                        assert gt is not None
+                        e.field = g.name  # type: ignore[union-attr]
+                        self._fast_after(e, g, gt.from_flat(e, [f"_t[{k + j}]" for j in range(gt.width)]))
+                        k += gt.width
+                    group = []
+                if m is None or t is None:
+                    break
+                if not unused(m):
+                    if not group:
+                        start = at
+                    group.append(m)
+                at += struct.calcsize("<" + (t.code or ""))
+            e.line(f"pos += {size}")
+            return
+        e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
+        e.line(f"pos += {size}")
+        k = 0
+        for m in item:
+            t = _run_of(m)
+            assert t is not None
+            e.field = m.name  # type: ignore[union-attr]
+            value = t.from_flat(e, [f"_t[{k + j}]" for j in range(t.width)])
+            k += t.width
+            self._fast_after(e, m, value)
+
+    def _gen_fast_skip(self, e: Emitter, pick: tuple[str, ...] = ()) -> Emitter:
+        """The fast reader without the values nothing reads again: where the record ends when
+        the fast reader would read it (it raises where that one gives up). Lists, arrays and
+        nested records are stepped over; what a count, a check or an expression uses is read.
+        ``pick``: the fields whose values it returns too (see :meth:`picker`)."""
+        subs: dict[str, list[str]] = {}
+        for name in pick:
+            first, _, rest = name.partition(".")
+            subs.setdefault(first, [])
+            if rest:
+                subs[first].append(rest)
+        needed = self._needed() | set(subs)
+
+        def free(m: Member) -> bool:
+            return isinstance(m, Field) and m.name not in needed and m.check is None and m.export is None
+
+        pending = 0  # bytes of values stepped over, not yet added (one step for a row of them)
+
+        def flush() -> None:
+            nonlocal pending
+            if pending:
+                e.line(f"if pos + {pending} > end: raise _Slow")
+                e.line(f"pos += {pending}")
+            pending = 0
+
+        for item in self._runs():
+            if isinstance(item, list) and all(free(m) for m in item):
+                pending += struct.calcsize("<" + "".join(_run_of(m).code or "" for m in item))  # type: ignore[union-attr]
+            elif isinstance(item, Field) and free(item) and item.type.fixed_size() is not None:
+                pending += item.type.fixed_size() or 0
+            else:
+                flush()
+                if isinstance(item, list):
+                    self._fast_run(e, item, lambda m: free(m) and _run_of(m).fixed_size() is not None)  # type: ignore[union-attr]
+                elif isinstance(item, Field) and subs.get(item.name) and isinstance(item.type, Struct):
+                    sub = item.type.picker(tuple(subs[item.name]), e.build)
+                    e.line(f"{e.local(item.name)}, pos = {e.const(sub, 'pk')}(d, pos, end, ctx)")
+                elif free(item):
+                    assert isinstance(item, Field)
+                    e.field = item.name
+                    item.type.fast_skip(e)
+                else:
+                    self._fast_member(e, item)
+        flush()
+        if not pick:
+            e.line("return pos")
+            return e
+        out = []
+        for name in pick:
+            first, _, rest = name.partition(".")
+            out.append(f"{e.local(first)}[{subs[first].index(rest)}]" if rest else e.local(first))
+        e.line(f"return ({', '.join(out)},), pos")
+        return e
+
+    def picker(self, names: tuple[str, ...], build: Callable[[type], Any] | None = None
+               ) -> Callable[..., tuple[tuple[Any, ...], int]]:
+        """``pick(d, pos, end, ctx) -> (values, end)``: the skim that also returns the values of
+        ``names`` (``"entity.x"``: a field of a nested record), in that order. A few values of
+        thousands of records (a table's columns) read without building the records; records
+        inside a value picked whole are built by ``build(cls)`` when given (tuples, say)."""
+        key = (names, build)
+        fn = self._built.get(key)
+        if fn is None:
+            ns = dict(_RUNTIME)
+            ns["K_cls"] = self.cls if build is None else build(self.cls)
+            e = Emitter(ns, "def pk(d, pos, end, ctx):", self._known())
+            e.build = build
+            fn = self._built[key] = self._gen_fast_skip(e, names).define(f"<layout {self.name} pick>")
+        return fn  # type: ignore[no-any-return]
+
+    def _needed(self) -> set[str]:
+        """Names a reader's expression, reference or check in this record mentions, which a
+        skim must still read (a check only the writer makes needs nothing)."""
+        words: set[str] = set()
+
+        def walk(obj: Any) -> None:
+            if isinstance(obj, Struct) and obj is not self or isinstance(obj, Check) and not obj.on_read:
+                return
+            if isinstance(obj, Ref):
+                words.add(obj.name)
+            for attr in ("expr", "found", "explain", "source", "arg"):
+                text = getattr(obj, attr, None)
+                if isinstance(text, str):
+                    words.update(n.id for n in ast.walk(ast.parse(text, mode="eval"))
+                                 if isinstance(n, ast.Name))
+            if isinstance(obj, list | tuple):
+                for x in obj:
+                    walk(x)
+            elif isinstance(obj, dict):
+                for x in obj.values():
+                    walk(x)
+            elif hasattr(obj, "__dict__") and not callable(obj):
+                for x in vars(obj).values():
+                    if isinstance(x, Type | list | tuple | dict | Ref) or dataclasses.is_dataclass(x):
+                        walk(x)
+
+        for m in self.members:
+            walk(m)
+        return words
 
     def _fast_after(self, e: Emitter, m: Member, value: str) -> None:
         """Assign a member read by a run, then its checks."""
@@ -496,7 +714,7 @@ class Struct(Type):
     def _fast_checks(self, e: Emitter, m: Field | Len) -> None:
         v = e.local(m.name)
         if isinstance(m, Len):
-            if m.most is not None:
+            if m.most is not None and m.most < m.kind.hi:
                 e.line(f"if {v} > {m.most}: raise _Slow")
             return
         if m.check is not None:
@@ -634,8 +852,10 @@ class Struct(Type):
     def _checked_member(self, e: Emitter, m: Member) -> None:
         if isinstance(m, Check):
             if m.on_read:
-                e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {m.expected!r}, "
-                       f"str({e.expr(m.found)}))")
+                exp = e.expr(m.explain) if m.explain is not None else repr(m.expected)
+                at = f", at=r.pos - {m.back}" if m.back else ""
+                e.line(f"if not ({e.expr(m.expr)}): r.fail({e.sibling(m.field)}, {exp}, "
+                       f"str({e.expr(m.found)}){at})")
             return
         if isinstance(m, Computed):
             e.line(f"{e.local(m.name)} = {e.expr(m.expr)}")
@@ -938,6 +1158,31 @@ class Struct(Type):
         return self._fast_functions()[0]  # type: ignore[no-any-return]
 
     @property
+    def fast_skip_fn(self) -> Callable[..., int]:
+        return self._generated("fs")  # type: ignore[no-any-return]
+
+    def built_read_fn(self, build: Callable[[type], Any]) -> Callable[..., tuple[Any, int]]:
+        """The fast reader with ``build(cls)`` in place of each record's class (the same
+        description read into JSON objects, say); nested records are read the same way."""
+        fn = self._built.get(build)
+        if fn is None:
+            ns = dict(_RUNTIME)
+            ns["K_cls"] = build(self.cls)
+            e = Emitter(ns, "def fr(d, pos, end, ctx):", self._known())
+            e.build = build
+            fn = self._built[build] = self._gen_fast_read(e).define(f"<layout {self.name} built>")
+        return fn  # type: ignore[no-any-return]
+
+    def skim(self, data: Any, pos: int, end: int, ctx: Context) -> int | None:
+        """Where the record at ``pos`` ends when the fast reader reads it without giving up
+        (None otherwise), building nothing: a structure check as cheap as arithmetic."""
+        try:
+            got: int = self.fast_skip_fn(data, pos, end, ctx)
+        except FAST_READ_ERRORS:
+            return None
+        return got if got <= end else None
+
+    @property
     def checked_read_fn(self) -> Callable[..., Any]:
         return self._generated("cr")  # type: ignore[no-any-return]
 
@@ -966,7 +1211,7 @@ class Struct(Type):
     def fast_read(self, e: Emitter, target: str) -> None:
         flat = self._flat_fields()
         if flat is None:
-            e.line(f"{target}, pos = {e.const(self.fast_read_fn, 'fr')}(d, pos, end, ctx)")
+            e.line(f"{target}, pos = {e.fast_reader(self)}(d, pos, end, ctx)")
             return
         code = "".join(t.code or "" for _, t in flat)
         size = struct.calcsize("<" + code)
@@ -986,7 +1231,16 @@ class Struct(Type):
             if dataclasses.is_dataclass(self.cls) else []
         args = ", ".join(values[n] for n in init) if init == list(values) else \
             ", ".join(f"{n}={v}" for n, v in values.items())
-        e.line(f"{target} = {e.const(self.cls, 'cls')}({args})")
+        e.line(f"{target} = {e.const(self.cls if e.build is None else e.build(self.cls), 'cls')}({args})")
+
+    def fixed_size(self) -> int | None:
+        return self.skip_size if self.code is None else super().fixed_size()
+
+    def fast_skip(self, e: Emitter) -> None:
+        if self.fixed_size() is not None:
+            super().fast_skip(e)
+        else:
+            e.line(f"pos = {e.skipper(self)}(d, pos, end, ctx)")
 
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         tmp = e.tmp("one")
@@ -996,10 +1250,13 @@ class Struct(Type):
 
     def fast_write(self, e: Emitter, value: str) -> None:
         flat = self._flat_fields()
-        if flat is None:
-            e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
+        if flat is not None:
+            e.line(f"ap({self._flat_pack(e, value, flat)})")
             return
-        e.line(f"ap({self._flat_pack(e, value, flat)})")
+        if self.code is not None and program_of(self) is None:  # packed inline
+            super().fast_write(e, value)
+            return
+        e.line(f"{e.const(self.fast_write_fn, 'fw')}({value}, ap, ctx)")
 
     def _flat_pack(self, e: Emitter, value: str, flat: list[tuple[Member, Type]]) -> str:
         """The one ``pack`` expression of a record of fixed values (after its checks)."""
@@ -1121,6 +1378,31 @@ def _found(v: Any) -> str:
     if isinstance(v, int):
         return f"0x{v:X}" if v > 9 else str(v)
     return repr(v)
+
+
+def _substitute(source: str, env: dict[str, str]) -> str:
+    """``source`` with each name in ``env`` replaced by its expression."""
+    tree = ast.parse(source, mode="eval")
+
+    class _Sub(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in env:
+                return ast.parse(env[node.id], mode="eval").body
+            return node
+
+    return ast.unparse(_Sub().visit(tree))
+
+
+def _fixed_type(m: Field | Stored) -> Type:
+    return m.type if isinstance(m, Field) else m.kind
+
+
+def _is_fixed(m: Field | Stored) -> bool:
+    """A member of fixed size whose every value the fast reader takes."""
+    t = _fixed_type(m)
+    if isinstance(m, Field) and (m.check is not None or m.export is not None):
+        return False
+    return t.code is not None and (not isinstance(t, Struct) or t.skip_size is not None)
 
 
 def _member_min(m: Member) -> int:

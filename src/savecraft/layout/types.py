@@ -22,6 +22,7 @@ Conventions of the generated code (see :class:`.compiler.Emitter`):
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -138,6 +139,12 @@ class ToEnd:
 Count = int | Ref | Ctx | Expr | Prefix | Rest | ToEnd
 
 
+def to_end(count: Any) -> bool:
+    """A count that is what is ``left`` of the record (values to its end): a writer writes as
+    many as the model holds (the reader's count follows from the size written)."""
+    return isinstance(count, Expr) and re.search(r"\bleft\b", count.source) is not None
+
+
 def count_fast(e: Emitter, count: Count) -> str:
     """Source of the count's value in a fast read or write (Prefix handled by the caller)."""
     if isinstance(count, int):
@@ -202,6 +209,20 @@ class Type:
         self.check_flat(e, value)
         e.line(f"ap({e.struct(self.code or '')}.pack({', '.join(self.to_flat(e, value))}))")
 
+    def fixed_size(self) -> int | None:
+        """The size of every value, when it is fixed and the fast reader takes any bytes."""
+        return struct.calcsize("<" + self.code) if self.code is not None else None
+
+    def fast_skip(self, e: Emitter) -> None:
+        """Step over the value as the fast reader would read it (its checks kept), building
+        nothing: by its size when that is fixed, otherwise by reading it."""
+        size = self.fixed_size()
+        if size is None:
+            self.fast_read(e, e.tmp("skip"))
+            return
+        e.line(f"if pos + {size} > end: raise _Slow")
+        e.line(f"pos += {size}")
+
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         raise NotImplementedError
 
@@ -223,6 +244,9 @@ class Int(Type):
 
     def describe(self) -> str:
         return self.kind
+
+    def fixed_size(self) -> int | None:
+        return 3 if self.kind == "u24" else super().fixed_size()
 
     def fast_read(self, e: Emitter, target: str) -> None:
         if self.kind == "u24":
@@ -278,8 +302,14 @@ class Bytes(Type):
         e.line(f"{target} = bytes(d[pos:pos + {n}])")
         e.line(f"pos += {n}")
 
+    def fast_skip(self, e: Emitter) -> None:
+        n = e.tmp("n")
+        e.line(f"{n} = {count_fast(e, self.size)}")
+        e.line(f"if {n} < 0 or pos + {n} > end: raise _Slow")
+        e.line(f"pos += {n}")
+
     def fast_write(self, e: Emitter, value: str) -> None:
-        if isinstance(self.size, Rest):
+        if isinstance(self.size, Rest) or to_end(self.size):
             e.line(f"if type({value}) is not bytes: raise _Slow")
         else:
             e.line(f"if type({value}) is not bytes or len({value}) != {count_fast(e, self.size)}: raise _Slow")
@@ -290,7 +320,7 @@ class Bytes(Type):
         e.line(f"{target} = r.bytes({size}, {name})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        if isinstance(self.size, Rest):
+        if isinstance(self.size, Rest) or to_end(self.size):
             e.line(f"_check_bytes({value}, _j(w.path, {name}))")
         else:
             e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
@@ -430,10 +460,20 @@ class Array(Type):
             e.line(f"{target} = {self._make(f'_cs({self.kind.code!r}, {n}).unpack_from(d, pos)')}")
         e.line(f"pos += {n} * {size}")
 
+    def fast_skip(self, e: Emitter) -> None:
+        n = e.tmp("n")
+        if isinstance(self.count, Prefix):
+            self.count.fast_read(e, n)
+        else:
+            e.line(f"{n} = {count_fast(e, self.count)}")
+        size = self.kind.min_size
+        e.line(f"if {n} < 0 or pos + {n} * {size} > end: raise _Slow")
+        e.line(f"pos += {n} * {size}")
+
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        elif not isinstance(self.count, Rest):
+        elif not (isinstance(self.count, Rest) or to_end(self.count)):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         if self.kind.code == "B":  # bytes() refuses a number past 255 (ValueError): checked path
             e.line(f"ap(bytes({value}))")
@@ -456,7 +496,7 @@ class Array(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        elif not isinstance(self.count, Rest):
+        elif not (isinstance(self.count, Rest) or to_end(self.count)):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         e.line(f"w.array({self.kind.kind!r}, list({value}), {name})")
 
@@ -646,10 +686,25 @@ class List(Type):
             e.depth -= 1
         e.line(f"{target} = {lst}")
 
+    def fast_skip(self, e: Emitter) -> None:
+        size = self.elem.fixed_size()
+        if self.index is not None or (size is None and not e.is_record(self.elem)):
+            self.fast_read(e, e.tmp("skip"))
+            return
+        n = e.tmp("n")
+        self._fast_count(e, n)  # (checks the bytes are there for elements of the least size)
+        if size is not None:
+            if size > max(self.elem.min_size, 1):
+                e.line(f"if pos + {n} * {size} > end: raise _Slow")
+            e.line(f"pos += {n} * {size}")
+            return
+        e.line(f"for _i in range({n}):")
+        e.line(f"    pos = {e.skipper(self.elem)}(d, pos, end, ctx)")
+
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        elif not isinstance(self.count, Rest | ToEnd):
+        elif not (isinstance(self.count, Rest | ToEnd) or to_end(self.count)):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
         native = e.native_lists(self.elem) if self.index is None else None
@@ -687,18 +742,39 @@ class List(Type):
         else:
             e.line(f"{n} = {count_checked(e, self.count)}")
         e.line(f"r.count({n}, {max(self.elem.min_size, 1)}, {name})")
+        # the whole list's span (an empty one too), before its elements' spans, as arrays have
+        s, st = e.tmp("s"), e.tmp("st")
+        e.line(f"{s} = _open(r)")
+        e.line(f"{st} = r.pos")
+        fields = e.span_fields(self.elem) if self.index is None else None
+        if fields is not None and self.elem.code is not None:
+            # records of fixed values that no check refuses: one unpack, and their spans (each
+            # element's, then each field's) noted in one loop
+            size = struct.calcsize("<" + self.elem.code)
+            k, flat, x = self.elem.width, e.tmp("flat"), e.tmp("x")
+            e.line(f"{flat} = _cs({self.elem.code!r}, {n}).unpack_from(r.data, r.pos)")
+            item = self.elem.from_flat(e, [f"{flat}[{x} + {j}]" for j in range(k)])
+            e.line(f"{target} = [{item} for {x} in range(0, {n} * {k}, {k})]")
+            e.line(f"_note_items(r, {n}, {size}, {e.const(fields, 'fields')}, {name})")
+            e.line(f"r.pos += {n} * {size}")
+            e.line(f"_close(r, {s}, {st}, {name})")
+            return
         e.line(f"{lst} = []")
-        e.line(f"for {i} in range({n}):")
+        e.line("try:")
         with e.indented():
-            if self.index is not None:
-                e.line(f"ctx.values[{self.index!r}] = {i}")
-            e.element_read(self.elem, lst, f"{name} + '[' + str({i}) + ']'")
+            e.line(f"for {i} in range({n}):")
+            with e.indented():
+                if self.index is not None:
+                    e.line(f"ctx.values[{self.index!r}] = {i}")
+                e.element_read(self.elem, lst, f"{name} + '[' + str({i}) + ']'")
+        e.line("finally:")
+        e.line(f"    _close(r, {s}, {st}, {name})")
         e.line(f"{target} = {lst}")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        elif not isinstance(self.count, Rest | ToEnd):
+        elif not (isinstance(self.count, Rest | ToEnd) or to_end(self.count)):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")
@@ -873,7 +949,8 @@ class Adapt(Type):
     """A stored type seen as another model value (pairs as a dict).
 
     ``decode`` may raise ValueError with what was found: the checked read
-    reports it at the value's start, with ``expected``.
+    reports it at the value's start, with ``expected``. ``total``: ``decode`` takes every
+    value (text in an 8-bit encoding), so a skim steps over the stored value by its size.
 
     With ``ctx=True`` the functions also get the Context and where the value
     is, for values only the format's context can resolve (an index into
@@ -886,13 +963,28 @@ class Adapt(Type):
     """
 
     def __init__(self, inner: Type, decode: Callable[..., Any] | None, encode: Callable[..., Any],
-                 expected: str, *, ctx: bool = False) -> None:
+                 expected: str, *, ctx: bool = False, total: bool = False) -> None:
         self.inner = inner
         self.decode = decode
         self.encode = encode
         self.expected = expected
         self.ctx = ctx
+        self.total = total
         self.min_size = inner.min_size
+        if total and inner.code is not None and inner.width == 1:  # joins runs of fixed fields
+            self.code = inner.code
+
+    def fixed_size(self) -> int | None:
+        return self.inner.fixed_size() if self.total else None
+
+    def from_flat(self, e: Emitter, flat: list[str]) -> str:
+        return f"{e.const(self.decode, 'dec')}({self.inner.from_flat(e, flat)})"
+
+    def to_flat(self, e: Emitter, value: str) -> list[str]:
+        v = f"{e.const(self.encode, 'enc')}({value})"
+        if isinstance(self.inner, Bytes):  # packing would pad or cut bytes of another length
+            v = f"_exact({v}, {self.inner.size})"
+        return self.inner.to_flat(e, v)
 
     def describe(self) -> str:
         return self.inner.describe()
@@ -1001,11 +1093,13 @@ class Len:
 
 @dataclass
 class Stored:
-    """A stored number that is not a model field: the reader keeps it for later members
-    (``Ref(name)``, expressions), the writer stores ``write`` (Python over the fields)."""
+    """A stored value that is not a model field: the reader keeps it for later members
+    (``Ref(name)``, expressions, :class:`Computed` fields), the writer stores ``write``
+    (Python over the fields). Usually a number; any fixed type (a packed word whose bits
+    are two model fields)."""
 
     name: str
-    kind: Int
+    kind: Type
     write: str
 
 
@@ -1037,6 +1131,11 @@ class Check:
     # layout has no room for); ``on_read`` False: only then (``m`` is the model being written).
     on_write: bool = False
     on_read: bool = True
+    # The reader's message: ``explain`` (Python, evaluated like ``found``) instead of
+    # ``expected`` when the expectation names the values read ("3 items in 24 bytes"), and
+    # the offset ``back`` bytes before the position, at a value read earlier (a count).
+    explain: str | None = None
+    back: int = 0
 
 
 @dataclass

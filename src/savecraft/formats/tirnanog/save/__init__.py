@@ -32,17 +32,18 @@ def play_time_text(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
-_NAME_AT = codec.USER_HEAD.size  # the NUL-terminated name follows the fixed head
-_FLAGS_AT = _NAME_AT - 2
-
-
 def _user_names(save: SaveGame) -> tuple[list[str], list[str]]:
     """Every user's name, and the banned ones', without decoding the users.
 
     A summary of a server save with 100,000 players must not build 100,000
-    entities: the name and the flags byte are read from the bytes of the
-    chunks not decoded yet (their structure was checked when the save loaded).
+    entities: the name and the flags byte are picked from the bytes of the
+    chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
     """
+    from ....layout import FAST_READ_ERRORS, Context
+    from .layouts import HEAD_SIZE, USER
+
+    pick = USER.picker(("name", "flags"))
+    ctx = Context()
     names: list[str] = []
     banned: list[str] = []
     chunks = save.chunks
@@ -51,10 +52,9 @@ def _user_names(save: SaveGame) -> tuple[list[str], list[str]]:
         if raw is not None:
             if raw[:4] != b"USER":
                 continue
-            nul = raw.find(b"\0", _NAME_AT)
             try:
-                name, flags = raw[_NAME_AT:nul].decode("utf-8"), raw[_FLAGS_AT]
-            except UnicodeDecodeError:
+                (name, flags), _ = pick(raw, HEAD_SIZE, len(raw), ctx)
+            except FAST_READ_ERRORS:
                 user = chunks[i]
                 name, flags = user.name, user.flags
         else:

@@ -13,10 +13,7 @@ import datetime as _dt
 import re
 from typing import Any
 
-from .codec import ENTITY_HEAD, SLOTS, USER_HEAD
 from .model import SaveGame, UserChunk
-
-_NAME_AT = USER_HEAD.size
 
 
 def _row(k: int, name: str, created: int, login: int, seen: int, lang: str, flags: int,
@@ -27,30 +24,35 @@ def _row(k: int, name: str, created: int, login: int, seen: int, lang: str, flag
                                              "banned" if flags & 1 else "", where[0], where[1], where[2]]}
 
 
+_PICK = ("name", "created", "last_login", "last_seen", "language", "flags", "entity.map",
+         "entity.x", "entity.y")
+
+
 def player_rows(save: SaveGame) -> list[dict[str, Any]]:
-    """One row per user, in file order: the numbers from the raw bytes where the chunk is untouched."""
+    """One row per user, in file order: the values picked from the bytes where the chunk is
+    untouched (the USER layout's :meth:`Struct.picker`)."""
+    from ....layout import FAST_READ_ERRORS, Context
+    from .layouts import HEAD_SIZE, USER
+
+    pick = USER.picker(_PICK)
+    ctx = Context()
     rows: list[dict[str, Any]] = []
     chunks = save.chunks
-    unpack_head = USER_HEAD.unpack_from
-    unpack_entity = ENTITY_HEAD.unpack_from
     k = 0
     for i in range(len(chunks)):
         raw = chunks.raw_or_none(i)
         if raw is not None:
             if raw[:4] != b"USER":
                 continue
-            head = unpack_head(raw, 0)
-            nul = raw.find(b"\0", _NAME_AT)
             try:
-                name = raw[_NAME_AT:nul].decode("utf-8")
-                e = unpack_entity(raw, nul + 1 + 4 * head[9] + 4 * SLOTS)
-            except (UnicodeDecodeError, ValueError):
+                (name, created, login, seen, lang, flags, where, x, y), _ = pick(
+                    raw, HEAD_SIZE, len(raw), ctx)
+            except FAST_READ_ERRORS:
                 u = chunks[i]
                 rows.append(_row(k, u.name, u.created, u.last_login, u.last_seen, u.language, u.flags,
                                  (u.entity.map, u.entity.x, u.entity.y)))
             else:
-                rows.append(_row(k, name, head[3], head[4], head[6], head[7].rstrip(b"\0").decode("latin-1"),
-                                 head[8], (e[0], e[2], e[3])))
+                rows.append(_row(k, name, created, login, seen, lang, flags, (where, x, y)))
         else:
             u = chunks[i]
             if not isinstance(u, UserChunk):

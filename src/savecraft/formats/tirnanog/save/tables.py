@@ -10,23 +10,33 @@ as light as ``savecraft info`` keeps it.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ....binary import cached_struct
+from ....layout import FAST_READ_ERRORS, Context
 from ....tables.schema import Table, col
-from .codec import ENTITY_HEAD, QUEST_DONE, SLOTS, USER_HEAD
+from .layouts import HEAD_SIZE, USER
 from .model import SaveGame, UserChunk
 
 _USER = b"USER"
-# The codec's USER and entity heads as plain structs (the entity's u24 map and u8 direction
-# read as one u32): the same bytes as codec.USER_HEAD and codec.ENTITY_HEAD, checked at import.
-_USER_HEAD = struct.Struct("<4sI32sQQQQ2sBB").unpack_from
-_USER_SIZE = struct.calcsize("<4sI32sQQQQ2sBB")
-_ENTITY_HEAD = struct.Struct("<IiiBBBBHHH").unpack_from
-_ENTITY_SIZE = struct.calcsize("<IiiBBBBHHH")
-assert (_USER_SIZE, _ENTITY_SIZE) == (USER_HEAD.size, ENTITY_HEAD.size)
+_PICK = ("name", "created", "last_login", "last_logout", "last_seen", "language", "flags",
+         "entity.map", "entity.direction", "entity.x", "entity.y", "entity.behaviour",
+         "entity.transport", "entity.altitude", "entity.attributes", "entity.inventory",
+         "entity.skills", "entity.quests")
+_CTX = Context()
+
+
+def _as_tuple(cls: type) -> Any:
+    return tuple_of
+
+
+def tuple_of(*values: Any) -> tuple[Any, ...]:
+    return values
+
+
+def _pick() -> Any:
+    """The USER layout's picker of the columns, items and quests as tuples (no objects)."""
+    return USER.picker(_PICK, _as_tuple)
 
 
 def game(save: SaveGame) -> str | None:
@@ -34,13 +44,13 @@ def game(save: SaveGame) -> str | None:
 
 
 class _User:
-    """What the tables need of one USER chunk, read from its bytes with a few unpacks.
+    """What the tables need of one USER chunk, picked from its bytes.
 
-    A chunk still undecoded (the usual case after a load) is read where the
-    codec's own fast path reads it (its structure was checked when the save
-    loaded); a chunk already decoded (an edited save) is read from its object.
-    No UserChunk, Entity or item objects are built: for 100,000 users that is
-    most of the time a table takes.
+    A chunk still undecoded (the usual case after a load) is read by the USER
+    layout's picker (:meth:`Struct.picker`: the skim the load ran, returning the
+    columns; items and quests as tuples); a chunk already decoded (an edited
+    save) is read from its object. No UserChunk, Entity or item objects are
+    built: for 100,000 users that is most of the time a table takes.
     """
 
     __slots__ = ("name", "created", "last_login", "last_logout", "last_seen", "language", "flags",
@@ -60,20 +70,14 @@ class _User:
     @classmethod
     def from_raw(cls, raw: bytes) -> _User:
         u = cls()
-        head = _USER_HEAD(raw, 0)  # magic, size, hash, created, login, logout, seen, language, flags, n
-        nul = raw.find(b"\0", _USER_SIZE)
-        u.name = raw[_USER_SIZE:nul].decode("utf-8")
-        u.created, u.last_login, u.last_logout, u.last_seen = head[3], head[4], head[5], head[6]
-        u.language = head[7].rstrip(b"\0").decode("latin-1")
-        u.flags = head[8]
-        ent = nul + 1 + 4 * head[9] + 4 * SLOTS
-        where, x, y, behaviour, transport, altitude, a, i, s, q = _ENTITY_HEAD(raw, ent)
-        u.head = (where & 0xFFFFFF, where >> 24, x, y, behaviour, transport, altitude, a, i, s, q)
-        values = cached_struct(f"<{a}i{2 * i + 2 * s + q}I").unpack_from(raw, ent + _ENTITY_SIZE)
-        u.attributes = values[:a]
-        inv = values[a:a + 2 * i]
-        u.inventory = list(zip(inv[1::2], inv[0::2]))  # (object_id, quantity)
-        u.quests_done = sum(1 for v in values[a + 2 * i + 2 * s:] if v & QUEST_DONE) if q else 0
+        (u.name, u.created, u.last_login, u.last_logout, u.last_seen, u.language, u.flags,
+         where, direction, x, y, behaviour, transport, altitude, attributes, inventory, skills,
+         quests), _ = _pick()(raw, HEAD_SIZE, len(raw), _CTX)
+        u.head = (where, direction, x, y, behaviour, transport, altitude, len(attributes),
+                  len(inventory), len(skills), len(quests))
+        u.attributes = attributes
+        u.inventory = [(object_id, quantity) for quantity, object_id in inventory]
+        u.quests_done = sum(1 for _, done in quests if done)
         return u
 
     @classmethod
@@ -101,7 +105,7 @@ def _users(save: SaveGame) -> Iterator[tuple[int, _User]]:
         if raw is not None:
             try:
                 user = _User.from_raw(raw)
-            except (UnicodeDecodeError, struct.error):  # the careful decoder says what is wrong
+            except FAST_READ_ERRORS:  # the careful decoder says what is wrong
                 user = None
         if user is None:
             chunk = chunks.decoded(i)
