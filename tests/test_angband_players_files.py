@@ -23,8 +23,6 @@ SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "
 MORE = SAMPLES / "angband-block-more"
 DEAD = MORE / "angband_4.2.1_Maxwell-ada4e7b-dead.sav"
 VARIS = MORE / "angband_4.0.2_Varis-2a7034d.sav"
-PWM12 = MORE / "pwmangband_1.2.0b2_Brainiac.pwmg"
-PWM16 = MORE / "pwmangband_1.6.0_Ganja.pwmg"
 SERVER = MORE / "pwmangband_1.3.0b1_server.pwmg"
 PLAYERS = MORE / "pwmangband_1.6.0_players.pwmg"
 SIL = MORE / "sil_1.3.0_Vexxious.sav"
@@ -68,22 +66,6 @@ def test_dead_character_validates_and_shows_what_killed_it() -> None:
 def test_vanilla40_race_and_class_from_their_indexes() -> None:
     doc = _info(VARIS)
     assert (doc["race"], doc["class"], doc["state"]) == ("Human", "Ranger", "alive")
-
-
-@real
-@pytest.mark.parametrize("path, magic, release", [
-    (PWM12, "1.1.12.3", "1.2.0 beta 2"), (PWM16, "1.6.0.0", "1.6.0")])
-def test_pwmangband_layouts_are_picked_by_the_savefile_magic(path: Path, magic: str, release: str) -> None:
-    """PWMAngband's loader takes only its own magic: another one's blocks stay raw, with that
-    reason and no problem (the 1.3 layouts are never tried on them)."""
-    save = api.parse(path.read_bytes())
-    assert save.game == ""
-    raws = [b for b in save.blocks if isinstance(b, block.RawBlock)]
-    assert len(raws) == len(save.blocks) - 1  # all but the description line
-    assert all(f"magic {magic} (written by PWMAngband {release})" in b.reason and not b.failed
-               for b in raws)
-    assert api.validate(path.read_bytes()).problems == []
-    assert _info(path)["savefile_magic"] == magic
 
 
 @real

@@ -35,7 +35,7 @@ from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, Trials, choose_game, encode, pwm_file_kind
+from .decoding import Decoder, Found, Trials, choose_game, encode, file_context, pwm_file_kind
 from .layouts import Context, character, layout_of
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
 
@@ -490,7 +490,7 @@ def build(save: BlockSave) -> bytes:
     if len(save.magic) != 4 or (variant != PWMG and save.magic != MAGIC):
         raise FormatError(None, "magic", "'Save' (or 4 version bytes before 'PWMG')", repr(save.magic))
     w.record(FILE_HEADER, (save.magic, variant), "header")
-    ctx = Context()
+    ctx = file_context(save.variant, save.magic)
     for i, block in enumerate(save.blocks):
         path = f"blocks[{i}]"
         name = block_name(block).encode("ascii", errors="replace")

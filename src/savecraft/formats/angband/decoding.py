@@ -29,13 +29,8 @@ from .layouts import Context, Layout, LayoutError, NotCanonical, layout_of, layo
 
 ANCHOR = "player"
 
-# PWMAngband's first 4 bytes are its ``savefile_magic`` (src/server/savefile.c), and its loader
-# (check_header) loads a file only when they equal its own: they change with the layout, not
-# with every release (1.2.0 beta 2 writes 1.1.12.3). So the bytes, not a trial read, pick the
-# layouts, as the game does; bytes no layout set here was written for leave every block raw.
-PWM_LAYOUTS_BY_MAGIC = {bytes((1, 3, 0, 1)): "PWMAngband 1.3"}
 # Every savefile_magic PWMAngband's history has (git log of src/server/savefile.c), for the
-# reason a file of another one gives: which releases wrote it.
+# reason a file gives: which releases wrote it.
 PWM_MAGIC_RELEASES = {
     bytes((1, 1, 12, 3)): "1.2.0 beta 2",
     bytes((1, 3, 0, 1)): "1.3.0 to 1.4.0 beta 13",
@@ -48,6 +43,24 @@ PWM_MAGIC_RELEASES = {
     bytes((1, 6, 1, 0)): "1.6.1",
     bytes((1, 6, 2, 0)): "1.6.2",
 }
+# PWMAngband's first 4 bytes are its ``savefile_magic`` (src/server/savefile.c), and its loader
+# (check_header) loads a file only when they equal its own: they change with the layout, not
+# with every release (1.2.0 beta 2 writes 1.1.12.3). So the bytes, not a trial read, pick the
+# layouts, as the game does: one set of PWMAngband layouts, whose fields come and go with the
+# magic (the ``pwm_magic`` context entry, see :func:`file_context`); bytes of no magic in this
+# table leave every block raw.
+PWM_GAME = "PWMAngband"
+PWM_LAYOUTS_BY_MAGIC = {magic: PWM_GAME for magic in PWM_MAGIC_RELEASES}
+PWM_MAGIC = "pwm_magic"  # the Context entry (pwmangband.MAGIC): the magic as one number
+
+
+def file_context(variant: str, magic: bytes) -> Context:
+    """The context the first block is read and written in: what the file header says that
+    layouts depend on (PWMAngband's savefile magic, as 0x01060200 for 1.6.2.0)."""
+    ctx = Context()
+    if variant == "PWMG" and len(magic) == 4:
+        ctx.set(PWM_MAGIC, int.from_bytes(magic, "big"), "the file header")
+    return ctx
 
 
 def pwm_file_kind(found: list[Found]) -> str:
@@ -118,9 +131,10 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         if named is not None and layout.game != named:
             continue
         games.append(layout.game)
-        if anchor is not None and _reads(data, layout, anchor, Context()):
+        if anchor is not None and _reads(data, layout, anchor, file_context(variant, data[:4])):
             said.append(f"its player block reads exactly with the {layout.game} layout"
-                        + (f" (and the {named} savefile magic says so)" if named else ""))
+                        + (f" of savefile magic {'.'.join(str(b) for b in data[:4])}, which "
+                           f"PWMAngband {PWM_MAGIC_RELEASES[bytes(data[:4])]} writes" if named else ""))
             return layout.game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
@@ -129,7 +143,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     best, best_read, best_known, best_kept = None, 0, 0, {}
     tied = False
     for game in games:
-        ctx, read, known = Context(), 0, 0
+        ctx, read, known = file_context(variant, data[:4]), 0, 0
         kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
@@ -197,8 +211,8 @@ class Decoder:
         self.game = game
         self.report = report
         self.verify = verify
-        self.ctx = Context()
-        self.enc_ctx = Context()
+        self.ctx = file_context(variant, data[:4])
+        self.enc_ctx = file_context(variant, data[:4])
         self._layouts: dict[tuple[str, int], list[Layout]] = {}
 
     def layouts(self, f: Found) -> list[Layout]:

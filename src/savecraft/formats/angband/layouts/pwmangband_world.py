@@ -29,9 +29,10 @@ from typing import ClassVar
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len, read_str, write_str
+from .items import check_len
 from .levels import check_rle, read_rle
-from .pwmangband import GAME, PWMG, rd_name_or_index, read_build, wr_name_or_index
+from .pwmangband import (GAME, PWMG, read_str, write_str, V1_3, V1_4, V1_5, V1_6_1, art_index, magic, rd_name_or_index,
+                         read_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
@@ -223,13 +224,13 @@ _ITEM_COMBAT = Record("PWMAngband object", [
 _ITEM_TIME = Record("PWMAngband object", [
     ("held_m_idx", "i16"), ("mimicking_m_idx", "i16"), ("activation", "u16"), ("time_base", "i16"),
     ("time_dice", "i16"), ("time_sides", "i16")])
-_ITEM_OWNER = Record("PWMAngband object", [
-    ("creator", "i32"), ("owner", "i32"), ("level_req", "u8"), ("ignore_protect", "u8"),
-    ("ordered", "u8"), ("decay", "i16"), ("bypass_aware", "u8")])
+_ITEM_OWNER = Record("PWMAngband object", [("creator", "i32"), ("owner", "i32")])
+_ITEM_TAIL = Record("PWMAngband object", [
+    ("ignore_protect", "u8"), ("ordered", "u8"), ("decay", "i16"), ("bypass_aware", "u8")])
 # Every byte of a record whose optional parts (brands, slays, curses) are absent, but for the
-# object memory sizes: the smallest record, for bounding counts.
+# object memory sizes and the fields of later magics: the smallest record, for bounding counts.
 _ITEM_FIXED = (_ITEM_HEAD.size + 2 + _ITEM_COUNT.size + 2 + _ITEM_COMBAT.size + 2 + 3
-               + _ITEM_TIME.size + 1 + _ITEM_OWNER.size)
+               + _ITEM_TIME.size + 1 + _ITEM_OWNER.size + _ITEM_TAIL.size)
 
 
 @dataclass(slots=True)
@@ -247,7 +248,11 @@ class Item(Quantity):
     """One object record (``rd_item``). ``tval``/``sval``, ``artifact`` and ``ego`` are
     indexes (artifact and ego: index + 1, 0 for none, 255 for "known to be none") or, in a
     ``SAVE_AS_STRINGS`` build, names. ``brands``, ``slays`` and ``curses`` are None when the
-    object has none (the record then stores one 0 byte for them)."""
+    object has none (the record then stores one 0 byte for them).
+
+    By savefile magic: tval/sval are u8 before 1.4.0 and u16 after, artifact/ego u8 before
+    1.6.0 and u16 after; ``level_req`` is stored from 1.3.0, ``origin_player`` from 1.5.0,
+    ``worn_time`` from 1.6.1 (None where the file's magic does not store them)."""
 
     version: int = ITEM_VERSION
     iy: int = 0
@@ -290,11 +295,13 @@ class Item(Quantity):
     note: str = ""
     creator: int = 0
     owner: int = 0
-    level_req: int = 0
+    level_req: int | None = 0
     ignore_protect: int = 0
     ordered: int = 0
     decay: int = 0
     bypass_aware: int = 0
+    origin_player: str | None = None
+    worn_time: int | None = None
 
     @property
     def is_marker(self) -> bool:
@@ -311,14 +318,20 @@ def _rd_present(r: Reader, name: str) -> bool:
     return bool(flag)
 
 
+def _kind_index(ctx: Context) -> str:
+    """How tval and sval are stored (``wr_tval_sval``): u16 from 1.4.0."""
+    return "u16" if magic(ctx) >= V1_4 else "u8"
+
+
 def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
     of, mods, elems, brands, slays, curses = _sizes(ctx)
+    version, kind, art = magic(ctx), _kind_index(ctx), art_index(ctx)
     it = Item(*r.record(_ITEM_HEAD, path))
-    it.tval = rd_name_or_index(r, as_names, f"{path}.tval", "u8", KIND_NAME_MAX)
-    it.sval = rd_name_or_index(r, as_names, f"{path}.sval", "u8", KIND_NAME_MAX)
+    it.tval = rd_name_or_index(r, as_names, f"{path}.tval", kind, KIND_NAME_MAX)
+    it.sval = rd_name_or_index(r, as_names, f"{path}.sval", kind, KIND_NAME_MAX)
     set_from_record(it, _ITEM_COUNT, r.record(_ITEM_COUNT, path))
-    it.artifact = rd_name_or_index(r, as_names, f"{path}.artifact", "u8", numbers=True)
-    it.ego = rd_name_or_index(r, as_names, f"{path}.ego", "u8", numbers=True)
+    it.artifact = rd_name_or_index(r, as_names, f"{path}.artifact", art, numbers=True)
+    it.ego = rd_name_or_index(r, as_names, f"{path}.ego", art, numbers=True)
     set_from_record(it, _ITEM_COMBAT, r.record(_ITEM_COMBAT, path))
     it.origin_race = read_str(r, f"{path}.origin_race", NOTE_MAX)
     it.notice = r.u8(f"{path}.notice")
@@ -337,17 +350,34 @@ def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
     set_from_record(it, _ITEM_TIME, r.record(_ITEM_TIME, path))
     it.note = read_str(r, f"{path}.note", NOTE_MAX)
     set_from_record(it, _ITEM_OWNER, r.record(_ITEM_OWNER, path))
+    it.level_req = r.u8(f"{path}.level_req") if version >= V1_3 else None
+    set_from_record(it, _ITEM_TAIL, r.record(_ITEM_TAIL, path))
+    if version >= V1_5:
+        it.origin_player = read_str(r, f"{path}.origin_player", NOTE_MAX)
+    if version >= V1_6_1:
+        it.worn_time = r.u16(f"{path}.worn_time")
     return it
+
+
+def _by_magic(value: object, stored: bool, path: str, since: str) -> None:
+    """A field the file's magic stores must be set, one it does not store must be None."""
+    if (value is None) == stored:
+        raise FormatError(None, path, f"a value (stored from {since} on)" if stored
+                          else f"null (the file's savefile magic is before {since})", repr(value))
 
 
 def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
     of, mods, elems, brands, slays, curses = _sizes(ctx)
+    version, kind, art = magic(ctx), _kind_index(ctx), art_index(ctx)
+    _by_magic(it.level_req, version >= V1_3, f"{path}.level_req", "1.3.0")
+    _by_magic(it.origin_player, version >= V1_5, f"{path}.origin_player", "1.5.0")
+    _by_magic(it.worn_time, version >= V1_6_1, f"{path}.worn_time", "1.6.1")
     w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
-    wr_name_or_index(w, it.tval, as_names, f"{path}.tval", "u8", KIND_NAME_MAX)
-    wr_name_or_index(w, it.sval, as_names, f"{path}.sval", "u8", KIND_NAME_MAX)
+    wr_name_or_index(w, it.tval, as_names, f"{path}.tval", kind, KIND_NAME_MAX)
+    wr_name_or_index(w, it.sval, as_names, f"{path}.sval", kind, KIND_NAME_MAX)
     w.record(_ITEM_COUNT, record_values(it, _ITEM_COUNT), path)
-    wr_name_or_index(w, it.artifact, as_names, f"{path}.artifact", "u8")
-    wr_name_or_index(w, it.ego, as_names, f"{path}.ego", "u8")
+    wr_name_or_index(w, it.artifact, as_names, f"{path}.artifact", art)
+    wr_name_or_index(w, it.ego, as_names, f"{path}.ego", art)
     w.record(_ITEM_COMBAT, record_values(it, _ITEM_COMBAT), path)
     write_str(w, it.origin_race, f"{path}.origin_race", NOTE_MAX)
     w.u8(it.notice, f"{path}.notice")
@@ -368,6 +398,13 @@ def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> 
     w.record(_ITEM_TIME, record_values(it, _ITEM_TIME), path)
     write_str(w, it.note, f"{path}.note", NOTE_MAX)
     w.record(_ITEM_OWNER, record_values(it, _ITEM_OWNER), path)
+    if it.level_req is not None:
+        w.u8(it.level_req, f"{path}.level_req")
+    w.record(_ITEM_TAIL, record_values(it, _ITEM_TAIL), path)
+    if it.origin_player is not None:
+        write_str(w, it.origin_player, f"{path}.origin_player", NOTE_MAX)
+    if it.worn_time is not None:
+        w.u16(it.worn_time, f"{path}.worn_time")
 
 
 def _min_item(ctx: Context) -> int:
@@ -615,36 +652,38 @@ def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
 # -- the player's view of the level ---------------------------------------------------------
 
 
-_FEAT_RUN = 3  # u8 count, u16 feature
+def _feat_run(ctx: Context) -> int:
+    """The size of one terrain run: u8 count and the feature, u16 from 1.3.0 (u8 before)."""
+    return 3 if magic(ctx) >= V1_3 else 2
 
 
-def _read_feat_runs(r: Reader, cells: int, name: str) -> bytes:
-    """The (u8 count, u16 feature) runs that fill ``cells`` squares, as stored."""
+def _read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
+    """The (u8 count, feature) runs that fill ``cells`` squares, as stored."""
     done, pos = 0, r.pos
     while done < cells:
-        if pos + _FEAT_RUN > r.end:
-            r.fail(name, f"3-byte runs covering {cells} squares",
+        if pos + run > r.end:
+            r.fail(name, f"{run}-byte runs covering {cells} squares",
                    f"{done} squares before the end of the block")
         done += r.data[pos]
-        pos += _FEAT_RUN
+        pos += run
     return r.bytes(pos - r.pos, name)
 
 
-def _check_feat_runs(runs: bytes, cells: int, name: str) -> None:
+def _check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
     done, k = 0, 0
-    while done < cells and k + _FEAT_RUN <= len(runs):
+    while done < cells and k + run <= len(runs):
         done += runs[k]
-        k += _FEAT_RUN
+        k += run
     if done < cells or k != len(runs):
-        raise FormatError(None, name, f"3-byte runs that just cover {cells} squares",
+        raise FormatError(None, name, f"{run}-byte runs that just cover {cells} squares",
                           f"{len(runs)} bytes covering {done}")
 
 
 @dataclass(slots=True)
 class PlayerLevel:
     """The level as the player knows it: where it is in the world (``wpos_*``, depth 0 for
-    the surface), where the player stands, the terrain as the run-length triples the game
-    wrote (u8 count, u16 feature) and each square-info layer as (count, byte) pairs."""
+    the surface), where the player stands, the terrain as the run-length pairs the game
+    wrote (u8 count, then the feature: u16 from 1.3.0, u8 before) and each square-info layer as (count, byte) pairs."""
 
     wpos_y: int = 0
     wpos_x: int = 0
@@ -674,7 +713,7 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     lv = PlayerLevel()
     set_from_record(lv, _LEVEL_HEAD, r.record(_LEVEL_HEAD, "level"))
     cells = lv.height * lv.width
-    lv.feat = _read_feat_runs(r, cells, "level.feat")
+    lv.feat = _read_feat_runs(r, cells, "level.feat", _feat_run(ctx))
     while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
         lv.info.append(read_rle(r, cells, f"level.info[{len(lv.info)}]"))
     return Dungeon(lv)
@@ -688,7 +727,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     lv = m.level
     cells = lv.height * lv.width
     w.record(_LEVEL_HEAD, record_values(lv, _LEVEL_HEAD), "level")
-    _check_feat_runs(lv.feat, cells, "level.feat")
+    _check_feat_runs(lv.feat, cells, "level.feat", _feat_run(ctx))
     w.bytes(lv.feat, "level.feat")
     for n, runs in enumerate(lv.info):
         check_rle(runs, cells, f"level.info[{n}]")
