@@ -35,7 +35,8 @@ from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, Trials, choose_game, encode, file_context, pwm_file_kind
+from .decoding import (Decoder, Found, Trials, choose_game, encode, file_context, pwm_file_kind,
+                       pwm_server_game)
 from .layouts import Context, character, layout_of
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
 
@@ -283,10 +284,7 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     trials: Trials = {}
     why = ""
     if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
-        # the server and players files: read by server_loaders, which savecraft has no layouts of
-        why = (f"a PWMAngband {pwm_file_kind(found)} file: savecraft has layouts of PWMAngband's "
-               "player files only (its server_loaders blocks are not decoded yet)")
-        game = None
+        game, why = pwm_server_game(data, found)  # the server and players files: by the magic
     else:
         because: list[str] = []
         game = choose_game(data, save.variant, found, trials, because)

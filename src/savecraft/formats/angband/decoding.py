@@ -75,6 +75,23 @@ def pwm_file_kind(found: list[Found]) -> str:
     return "server"
 
 
+PWM_SERVER_GAME = "PWMAngband server"  # the layouts of server_savers and account_savers
+
+
+def pwm_server_game(data: bytes, found: list[Found]) -> tuple[str | None, str]:
+    """The game of a PWMAngband server or players file (no header block): its layouts are
+    chosen by the savefile magic, as load_server_info and load_account_info take only files of
+    their own magic; and why (for ``info``)."""
+    kind = pwm_file_kind(found)
+    game, why = header_game(data, "PWMG")
+    if game is None:
+        return None, why
+    magic = bytes(data[:4])
+    return PWM_SERVER_GAME, (f"a PWMAngband {kind} file (no header block) of savefile magic "
+                             f"{'.'.join(str(b) for b in magic)}, which PWMAngband "
+                             f"{PWM_MAGIC_RELEASES[magic]} writes")
+
+
 def header_game(data: bytes, variant: str) -> tuple[str | None, str]:
     """The game the file's header alone names (PWMAngband's savefile magic), and when its
     layouts are not known, why not; ``(None, "")`` where the header names no game."""

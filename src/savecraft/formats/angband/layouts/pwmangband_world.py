@@ -407,7 +407,7 @@ def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> 
         w.u16(it.worn_time, f"{path}.worn_time")
 
 
-def _min_item(ctx: Context) -> int:
+def min_item(ctx: Context) -> int:
     of, mods, elems = _sizes(ctx)[:3]
     return _ITEM_FIXED + of + 4 * mods + 3 * elems
 
@@ -420,7 +420,7 @@ class ItemPair(HeldQuantity):
     known: Item = field(default_factory=Item)
 
 
-def _rd_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
+def read_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
     at = r.pos
     item = read_item(r, ctx, as_names, f"{path}.item")
     if item.is_marker:
@@ -429,14 +429,14 @@ def _rd_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
     return ItemPair(item, read_item(r, ctx, as_names, f"{path}.known"))
 
 
-def _wr_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
+def write_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
     write_item(p.item, w, ctx, as_names, f"{path}.item")
     write_item(p.known, w, ctx, as_names, f"{path}.known")
 
 
-def _check_build(as_names: bool | None, depends: bool, path: str) -> bool:
+def check_build(as_names: bool | None, depends: bool, path: str) -> bool:
     """The build a block is written for: a block holding names or indexes must say which."""
     if as_names is None and depends:
         raise FormatError(None, f"{path}as_names", "true or false (the block holds names or indexes)",
@@ -467,14 +467,14 @@ class Gear(BlockModel):
 
 def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
     m = Gear(as_names=as_names)
-    least = _min_item(ctx)
+    least = min_item(ctx)
     while True:
         p = f"items[{len(m.items)}]"
         code = r.u8(f"{p}.slot")
         if code == FINISHED_CODE:
             return m
         r.need(2 * least, p, "an object and its known copy")
-        pair = _rd_pair(r, ctx, as_names, p)
+        pair = read_pair(r, ctx, as_names, p)
         m.items.append(GearItem(pair.item, pair.known, code))
 
 
@@ -486,12 +486,12 @@ def _rd_gear(r: Reader, ctx: Context) -> Gear:
 
 
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
-    as_names = _check_build(m.as_names, bool(m.items), "")
+    as_names = check_build(m.as_names, bool(m.items), "")
     for i, g in enumerate(m.items):
         if g.slot == FINISHED_CODE:
             raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
         w.u8(g.slot, f"items[{i}].slot")
-        _wr_pair(g, w, ctx, as_names, f"items[{i}]")
+        write_pair(g, w, ctx, as_names, f"items[{i}]")
     w.u8(FINISHED_CODE, "end")
 
 
@@ -510,8 +510,8 @@ class Home(BlockModel):
 
 def _rd_home_as(r: Reader, ctx: Context, as_names: bool) -> Home:
     m = Home(r.u8("owner"))
-    n = r.count(r.i16("count"), 2 * _min_item(ctx), "items", "object")
-    m.items = [_rd_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
+    n = r.count(r.i16("count"), 2 * min_item(ctx), "items", "object")
+    m.items = [read_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
     m.as_names = as_names
     return m
 
@@ -524,11 +524,11 @@ def _rd_home(r: Reader, ctx: Context) -> Home:
 
 
 def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
-    as_names = _check_build(m.as_names, bool(m.items), "")
+    as_names = check_build(m.as_names, bool(m.items), "")
     w.u8(m.owner, "owner")
     w.i16(len(m.items), "count")
     for i, p in enumerate(m.items):
-        _wr_pair(p, w, ctx, as_names, f"items[{i}]")
+        write_pair(p, w, ctx, as_names, f"items[{i}]")
 
 
 # -- objects on the player's level ----------------------------------------------------------
@@ -548,7 +548,7 @@ class Objects(BlockModel):
 def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
     m = Objects([], as_names=as_names)
     assert m.items is not None
-    least = _min_item(ctx)
+    least = min_item(ctx)
     while True:
         p = f"items[{len(m.items)}]"
         r.need(least, p, "an object or the end-of-list record")
@@ -573,9 +573,9 @@ def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "items", "objects exactly when the character is alive", repr(m.items))
     if m.items is None or m.end is None:
         return
-    as_names = _check_build(m.as_names, True, "")
+    as_names = check_build(m.as_names, True, "")
     for i, p in enumerate(m.items):
-        _wr_pair(p, w, ctx, as_names, f"items[{i}]")
+        write_pair(p, w, ctx, as_names, f"items[{i}]")
     if not m.end.is_marker:
         raise FormatError(None, "end.tval", "the end-of-list record (no kind)", repr(m.end.tval))
     write_item(m.end, w, ctx, as_names, "end")
@@ -607,10 +607,11 @@ class Traps(BlockModel):
     as_names: bool | None = None
 
 
-def _rd_trap(r: Reader, as_names: bool, p: str) -> Trap:
+def read_trap(r: Reader, as_names: bool, p: str, flags: int = TRF_SIZE) -> Trap:
+    """One trap record (``wr_trap``); ``flags``: TRF_SIZE, which the server file stores."""
     t = Trap(rd_name_or_index(r, as_names, f"{p}.kind", "u8"))
     t.y, t.x, t.power, t.timeout = r.array("u8", 4, f"{p}.y")
-    t.flags = r.bytes(TRF_SIZE, f"{p}.flags")
+    t.flags = r.bytes(flags, f"{p}.flags")
     return t
 
 
@@ -618,7 +619,7 @@ def _rd_traps_as(r: Reader, as_names: bool) -> Traps:
     m = Traps([], as_names=as_names)
     assert m.traps is not None
     while True:
-        t = _rd_trap(r, as_names, f"traps[{len(m.traps)}]")
+        t = read_trap(r, as_names, f"traps[{len(m.traps)}]")
         if t.y == 0 and t.x == 0:
             m.end = t
             return m
@@ -639,7 +640,7 @@ def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "traps", "traps exactly when the character is alive", repr(m.traps))
     if m.traps is None or m.end is None:
         return
-    as_names = _check_build(m.as_names, bool(m.traps) or bool(m.end.kind), "")
+    as_names = check_build(m.as_names, bool(m.traps) or bool(m.end.kind), "")
     for i, t in enumerate([*m.traps, m.end]):
         p = f"traps[{i}]" if i < len(m.traps) else "end"
         if (t.y == 0 and t.x == 0) != (i == len(m.traps)):
@@ -652,12 +653,12 @@ def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
 # -- the player's view of the level ---------------------------------------------------------
 
 
-def _feat_run(ctx: Context) -> int:
+def feat_run(ctx: Context) -> int:
     """The size of one terrain run: u8 count and the feature, u16 from 1.3.0 (u8 before)."""
     return 3 if magic(ctx) >= V1_3 else 2
 
 
-def _read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
+def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
     """The (u8 count, feature) runs that fill ``cells`` squares, as stored."""
     done, pos = 0, r.pos
     while done < cells:
@@ -669,7 +670,7 @@ def _read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
     return r.bytes(pos - r.pos, name)
 
 
-def _check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
+def check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
     done, k = 0, 0
     while done < cells and k + run <= len(runs):
         done += runs[k]
@@ -713,7 +714,7 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     lv = PlayerLevel()
     set_from_record(lv, _LEVEL_HEAD, r.record(_LEVEL_HEAD, "level"))
     cells = lv.height * lv.width
-    lv.feat = _read_feat_runs(r, cells, "level.feat", _feat_run(ctx))
+    lv.feat = read_feat_runs(r, cells, "level.feat", feat_run(ctx))
     while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
         lv.info.append(read_rle(r, cells, f"level.info[{len(lv.info)}]"))
     return Dungeon(lv)
@@ -727,7 +728,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     lv = m.level
     cells = lv.height * lv.width
     w.record(_LEVEL_HEAD, record_values(lv, _LEVEL_HEAD), "level")
-    _check_feat_runs(lv.feat, cells, "level.feat", _feat_run(ctx))
+    check_feat_runs(lv.feat, cells, "level.feat", feat_run(ctx))
     w.bytes(lv.feat, "level.feat")
     for n, runs in enumerate(lv.info):
         check_rle(runs, cells, f"level.info[{n}]")
