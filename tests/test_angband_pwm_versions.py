@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from savecraft import api
-from savecraft.binary import Reader
+from savecraft.binary import Reader, Writer
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
@@ -173,7 +173,6 @@ def test_the_object_record_of_every_magic(magic: bytes) -> None:
     assert it.level_req == (9 if m >= (1, 3, 0, 1) else None)
     assert it.origin_player == ("Archy" if m >= (1, 5, 0, 0) else None)
     assert it.worn_time == (300 if m >= (1, 6, 1, 0) else None)
-    from savecraft.binary import Writer
     w = Writer()
     pww.write_item(it, w, ctx, False, "item")
     assert w.getvalue() == data
@@ -186,7 +185,6 @@ def test_a_field_the_magic_does_not_store_is_refused_on_write() -> None:
         ctx.set(name, value, "object memory")
     it = pww.read_item(Reader(_wr_item(tuple(magic), 30, 2, 0)), ctx, False, "item")
     it.worn_time = 5
-    from savecraft.binary import Writer
     with pytest.raises(FormatError, match="worn_time"):
         pww.write_item(it, Writer(), ctx, False, "item")
 
