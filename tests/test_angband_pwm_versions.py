@@ -27,6 +27,7 @@ from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.decoding import PWM_MAGIC_RELEASES, file_context
 from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import pwmangband as pw
+from savecraft.formats.angband.layouts import pwmangband_server as pws
 from savecraft.formats.angband.layouts import pwmangband_world as pww
 
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
@@ -194,3 +195,67 @@ def test_the_1_3_file_still_reads_as_before() -> None:
     save = block.parse(ARCHY.read_bytes(), Report(strict=True), verify=True)
     assert save.game == pw.GAME and not [b for b in save.blocks if isinstance(b, RawBlock)]
     assert save.player is not None and save.player.food is not None and save.player.confusing is None
+
+
+# -- files PWMAngband 1.6.2 wrote (tests/data/angband-built/pwmangband-1.6.2/README.md) -------
+
+BUILT = Path(__file__).resolve().parent / "data" / "angband-built" / "pwmangband-1.6.2"
+FOOD, POTION, SCROLL, LIGHT, DEED, SWORD, SOFT_ARMOUR = 36, 34, 33, 27, 5, 16, 24  # list-tvals.h
+
+
+@pytest.mark.parametrize("name", ["Savetest", "server", "players"])
+def test_the_files_1_6_2_wrote_are_decoded_whole_and_rebuilt_byte_for_byte(name: str) -> None:
+    data = (BUILT / name).read_bytes()
+    save = block.parse(data, Report(strict=True), verify=True)
+    assert save.game == ("PWMAngband" if name == "Savetest" else "PWMAngband server")
+    assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == []
+    assert block.build(save) == data
+    out = _run("validate", str(BUILT / name))
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_1_6_2_character_reads_as_the_game_showed_it() -> None:
+    """The game's screen: a level 1 Dwarf Warrior with 179 gold and 21/21 hit points, "Self" 10
+    in every stat at birth, wielding a dagger, a torch and soft leather armour, carrying 2
+    rations, a potion, a scroll, 2 torches and a deed."""
+    out = _run("info", "--json", str(BUILT / "Savetest"))
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert (doc["name"], doc["race"], doc["class"], doc["level"], doc["gold"]) == (
+        "Savetest", "Dwarf", "Warrior", 1, 179)
+    assert doc["hit_points"] == {"current": 21, "max": 21} and doc["savefile_magic"] == "1.6.2.0"
+    save = block.parse((BUILT / "Savetest").read_bytes(), Report(strict=True))
+    assert save.player is not None and save.player.stat_cur == [10] * 5
+    assert save.player.food is None  # a timed effect since 1.4.0
+    gear = _blocks(save, "gear")[0]
+    assert isinstance(gear, pww.Gear) and gear.as_names is False
+    carried = sorted((g.item.tval, g.item.number) for g in gear.items)
+    assert carried == sorted([(SWORD, 1), (LIGHT, 1), (SOFT_ARMOUR, 1), (FOOD, 2), (POTION, 1),
+                              (SCROLL, 1), (LIGHT, 2), (DEED, 1)])
+    assert {g.item.origin_player for g in gear.items} == {"Savetest"}  # 1.5.0 on
+    assert all(g.item.owner == save.player.id and g.item.worn_time is not None for g in gear.items)
+
+
+def test_the_1_6_2_server_and_players_files_agree_with_the_character() -> None:
+    player = block.parse((BUILT / "Savetest").read_bytes(), Report(strict=True))
+    server = block.parse((BUILT / "server").read_bytes(), Report(strict=True))
+    players = block.parse((BUILT / "players").read_bytes(), Report(strict=True))
+    assert player.player is not None
+    names = players.blocks[0]
+    assert isinstance(names, pws.PlayerNames)
+    assert [(p.id, p.name) for p in names.players] == [(player.player.id, "Savetest")]
+    assert names.player_id == player.player.id + 1  # the next id to give
+    here = _blocks(player, "dungeon")[0]
+    assert isinstance(here, pww.Dungeon) and here.level is not None
+    kept = _blocks(server, "dungeons")[0]
+    assert isinstance(kept, pws.Dungeons)
+    assert [(lv.wpos_y, lv.wpos_x, lv.wpos_depth, lv.height, lv.width) for lv in kept.levels] == [
+        (here.level.wpos_y, here.level.wpos_x, here.level.wpos_depth, here.level.height,
+         here.level.width)]
+    assert kept.square_size == len(here.level.info)
+    stores = _blocks(server, "stores")[0]
+    assert isinstance(stores, pws.Stores) and len(stores.orders) == pws.STORE_ORDERS
+    # build 3 writes STORE_ORDERS + 1 and a second turn per order (rd_stores_aux)
+    assert all(o.order_turn is not None for o in stores.orders)
+    misc = _blocks(server, "misc")[0]
+    assert isinstance(misc, pws.ServerMisc) and misc.player_id is None  # in the players file
