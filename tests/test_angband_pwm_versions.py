@@ -92,6 +92,8 @@ def test_the_cli_reads_a_1_2_0_beta_2_file() -> None:
     assert (doc["name"], doc["race"], doc["class"], doc["level"]) == ("Brainiac", "Dwarf", "Telepath", 36)
     assert doc["game"] == "PWMAngband" and doc["not_decoded"] == []
     assert doc["savefile_magic"] == "1.1.12.3"
+    assert doc["depth"] == 68 and doc["max_depth"] == 68  # "at DL68"
+    assert doc["state"] == "alive" and doc["turns"] > 0
     assert _run("validate", str(PWM12)).returncode == 0
 
 

@@ -524,8 +524,8 @@ def info(save: BlockSave) -> dict[str, Any]:
         kind = "player"
         if save.blocks and block_name(save.blocks[0]) != "header":
             kind = "players" if {block_name(b) for b in save.blocks} == {"player_names"} else "server"
-        if kind != "player":
-            out.update(sheet.pwm_server_summary(save, kind))
+        out.update(sheet.pwm_player_summary(save) if kind == "player"
+                   else sheet.pwm_server_summary(save, kind))
     out["variant"] = save.variant
     out["variant_name"] = VARIANTS.get(save.variant)
     out["game"] = save.game or None

@@ -112,6 +112,31 @@ def check_consistency(save: BlockSave, report: Report) -> None:
 # -- PWMAngband's server and players files --------------------------------------------------
 
 
+HTURN_ERA_FLIP = 1_000_000  # PWMAngband's two-word turn: era * HTURN_ERA_FLIP + turn (h-basic.h)
+
+
+def pwm_player_summary(save: BlockSave) -> dict[str, Any]:
+    """What the common sheet cannot find in a PWMAngband player file: the depth and wilderness
+    square of the level (the dungeon block; none for a dead character), the game turn (misc),
+    and, in a SAVE_AS_STRINGS build, the carried objects by the kind names the file holds."""
+    from .layouts import layout_of
+
+    blocks: dict[str, Any] = {getattr(layout_of(b), "name", ""): b for b in save.blocks}
+    out: dict[str, Any] = {}
+    dungeon = blocks.get("dungeon")
+    level = getattr(dungeon, "level", None)
+    if level is not None:
+        out["depth"] = level.wpos_depth
+        out["wilderness_position"] = {"x": level.wpos_x, "y": level.wpos_y}
+    misc = blocks.get("misc")
+    if misc is not None and hasattr(misc, "game_turn"):
+        out["turns"] = misc.game_turn_era * HTURN_ERA_FLIP + misc.game_turn
+    gear = blocks.get("gear")
+    if gear is not None and getattr(gear, "as_names", None):
+        out["carried"] = [f"{g.item.number} {g.item.tval}: {g.item.sval}" for g in gear.items]
+    return out
+
+
 def pwm_server_summary(save: BlockSave, kind: str) -> dict[str, Any]:
     """Players, parties, houses, arenas and the wilderness of a PWMAngband server (or players)
     file, from its decoded blocks (layouts/pwmangband_server.py: ``rd_player_names``,
