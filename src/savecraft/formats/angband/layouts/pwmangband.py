@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
-from ....binary import Reader, Record, Writer, active_sink, not_recording
+from ....binary import Reader, Writer, active_sink, not_recording
 from ....errors import FormatError
 from ....layout import I16, I32, U8, U16, Array, Bytes, Columns, CStr, Ctx, Field, Len, List, Range, Ref
-from ....layout import Expr, Prefix, Struct, When
+from ....layout import U32, Adapt, Expr, Int, Prefix, SetCtx, Struct, Switch, When
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout, register_struct
 from . import items
 from .records import Experience
@@ -46,6 +46,11 @@ def since(version: int) -> str:
 
 def magic(ctx: Context) -> int:
     return ctx.need(MAGIC, "the file header")
+
+
+def art_index(ctx: Context) -> str:
+    """How an artifact or ego index is stored (``wr_artifact``/``wr_ego``): u16 from 1.6.0."""
+    return "u16" if magic(ctx) >= V1_6 else "u8"
 NAME_MAX = 79  # NORMAL_WID - 1
 STAT_MAX = 5
 HISTORY_LINES = 3  # N_HIST_LINES
@@ -472,54 +477,76 @@ class History(BlockModel):
     artifacts_as_names: bool | None = None
 
 
-_HIST = Record("PWMAngband history entry", [
-    ("turn_era", "u32"), ("turn", "u32"), ("dlev", "i16"), ("clev", "i16")])
+# The build a trial read is of (read_build tries both): the Context entry the descriptions'
+# names-or-index fields switch on, set around each read and write of such a block.
+AS_NAMES = "pwm_as_names"
 
 
-def art_index(ctx: Context) -> str:
-    """How an artifact or ego index is stored (``wr_artifact``/``wr_ego``): u16 from 1.6.0."""
-    return "u16" if magic(ctx) >= V1_6 else "u8"
+def _name(text: str) -> str:
+    """A name read in a SAVE_AS_STRINGS build: as :func:`rd_name_or_index` accepts it."""
+    if text and not _is_name(text) and not text.isdigit():
+        raise ValueError(repr(text))
+    return text
 
 
-def _rd_history_as(r: Reader, as_names: bool, index: str) -> History:
-    m = History(r.u8("hist_size"), artifacts_as_names=as_names)
-    n = r.count(r.i16("count"), m.hist_size + _HIST.size + 3, "entries", "entry")
-    for i in range(n):
-        p = f"entries[{i}]"
-        e = HistoryEntry(r.bytes(m.hist_size, f"{p}.type"), *r.record(_HIST, p))
-        e.artifact = rd_name_or_index(r, as_names, f"{p}.artifact", index, numbers=True)
-        e.name = read_str(r, f"{p}.name", NAME_MAX)
-        e.event = read_str(r, f"{p}.event", NAME_MAX)
-        m.entries.append(e)
+def _name_out(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} (the block is written by a SAVE_AS_STRINGS build: names)")
+    return value
+
+
+def _index_out(value: object) -> int:
+    if not isinstance(value, int):
+        raise TypeError(f"{value!r} (the block is written by an indexes build)")
+    return value
+
+
+def name_or_index(index: Int, numbers: bool = True) -> Switch:
+    """An artifact, ego or kind field: ``index`` in an indexes build, a name in a names build
+    (the ``pwm_as_names`` entry the build trial sets)."""
+    return Switch(f"1 if ctx.values.get({AS_NAMES!r}) else 0", {
+        0: Adapt(index, int, _index_out, "an index (an indexes build)"),
+        1: Adapt(CStr(NAME_MAX, ENCODING), _name, _name_out,
+                 "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))})
+
+
+_HIST_ENTRY = Struct(HistoryEntry, [
+    Field("type", Bytes(Ctx("pwm_hist_size", "history"))), Field("turn_era", U32), Field("turn", U32),
+    Field("dlev", I16), Field("clev", I16),
+    # wr_artifact: u8 before 1.6.0, u16 from 1.6.0
+    Field("artifact", Switch(f"1 if {since(V1_6)} else 0", {0: name_or_index(U8), 1: name_or_index(U16)})),
+    Field("name", CStr(NAME_MAX, ENCODING)), Field("event", CStr(NAME_MAX, ENCODING))], name="entry")
+HISTORY = Struct(History, [
+    Field("hist_size", U8), SetCtx("pwm_hist_size", "hist_size"),
+    Field("entries", List(_HIST_ENTRY, Prefix(I16, "count"))),
+], name="history")
+
+
+def with_build(ctx: Context, as_names: bool, run: Callable[[], M]) -> M:
+    """``run`` with the ``pwm_as_names`` entry set to the build (taken away after)."""
+    ctx.values[AS_NAMES] = int(as_names)
+    try:
+        return run()
+    finally:
+        del ctx.values[AS_NAMES]
+
+
+def _rd_history_as(r: Reader, ctx: Context, as_names: bool) -> History:
+    m: History = with_build(ctx, as_names, lambda: HISTORY.read(r, ctx))
     return m
 
 
 def _rd_history(r: Reader, ctx: Context) -> History:
-    index = art_index(ctx)
-    m, build = read_build(r, ctx, "history", lambda rr, as_names: _rd_history_as(rr, as_names, index),
+    m, build = read_build(r, ctx, "history", lambda rr, as_names: _rd_history_as(rr, ctx, as_names),
                           lambda m: any(e.artifact for e in m.entries))
     m.artifacts_as_names = build  # None: no artifact, the same bytes in both builds
     return m
 
 
 def _wr_history(m: History, w: Writer, ctx: Context) -> None:
-    w.u8(m.hist_size, "hist_size")
-    w.i16(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
-        p = f"entries[{i}]"
-        w.bytes(e.type, f"{p}.type", size=m.hist_size)
-        w.record(_HIST, [e.turn_era, e.turn, e.dlev, e.clev], p)
-        if isinstance(e.artifact, str) != bool(m.artifacts_as_names) and e.artifact:
-            raise FormatError(None, f"{p}.artifact", "an artifact name" if m.artifacts_as_names
-                              else "an artifact index", repr(e.artifact))
-        if m.artifacts_as_names:
-            write_str(w, str(e.artifact or ""), f"{p}.artifact", NAME_MAX)
-        elif art_index(ctx) == "u16":
-            w.u16(int(e.artifact or 0), f"{p}.artifact")
-        else:
-            w.u8(int(e.artifact or 0), f"{p}.artifact")
-        write_str(w, e.name, f"{p}.name", NAME_MAX)
-        write_str(w, e.event, f"{p}.event", NAME_MAX)
+    if m.artifacts_as_names is None and any(e.artifact for e in m.entries):
+        raise FormatError(None, "artifacts_as_names", "true or false (an entry names an artifact)", "null")
+    with_build(ctx, bool(m.artifacts_as_names), lambda: HISTORY.write(m, w, ctx))
 
 
 for _struct in (HEADER, MONSTER_MEMORY, OBJECT_MEMORY, PLAYER, IGNORE, ARTIFACTS, character.PLAYER_HP,
