@@ -28,10 +28,11 @@ from typing import ClassVar
 
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
+from ....layout import I16, I32, U8, U16, U32, Array, Bytes, Ctx, Field, List, SetCtx, Struct, Tuple, When
 from . import BlockModel, Context, Layout, register_layout
 from .items import check_len
 from .levels import check_rle, read_rle
-from .pwmangband import (GAME, PWMG, read_str, write_str, V1_3, V1_4, V1_5, V1_6_1, art_index, magic, rd_name_or_index,
+from .pwmangband import (GAME, PWMG, name_or_index, read_str, with_build, write_str, V1_3, V1_4, V1_5, V1_6_1, art_index, magic, rd_name_or_index,
                          read_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
 
@@ -55,22 +56,6 @@ def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
 
 
 # -- misc -----------------------------------------------------------------------------------
-
-
-_MISC_HEAD = Record("PWMAngband misc", [
-    ("total_winner", "u16"), ("noscore", "u8"), ("is_dead", "u8"), ("feeling", "i16"),
-    ("feeling_squares", "u16"), ("game_turn_era", "u32"), ("game_turn", "u32"),
-    ("player_turn_era", "u32"), ("player_turn", "u32"), ("active_turn_era", "u32"),
-    ("active_turn", "u32"), ("quit_turn_era", "u32"), ("quit_turn", "u32"), ("ghost", "i16"),
-    ("lives", "u8"), ("birth_force_descend", "u8"), ("birth_no_recall", "u8"),
-    ("birth_no_artifacts", "u8"), ("birth_feelings", "u8"), ("birth_no_selling", "u8"),
-    ("birth_start_kit", "u8"), ("birth_no_stores", "u8"), ("birth_no_ghost", "u8"),
-    ("birth_fruit_bat", "u8")])
-_QUEST = Record("PWMAngband quest", [
-    ("quest_cur_num", "i16"), ("quest_max_num", "i16"), ("quest_timer", "i16"), ("party", "u8"),
-    ("retire_timer", "u16"), ("tim_mimic_what", "i16")])
-_COMBAT = Record("PWMAngband known combat data", [
-    ("ac", "i16"), ("to_a", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("dd", "u8"), ("ds", "u8")])
 
 
 @dataclass(slots=True)
@@ -139,23 +124,37 @@ class Misc(BlockModel):
     as_names: bool | None = None
 
 
+def _size(name: str) -> Ctx:
+    return Ctx(name, "object memory")
+
+
+_RUNES = Struct(RuneKnowledge, [
+    Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
+    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
+    Field("brands", Bytes(_size("brand_max"))), Field("slays", Bytes(_size("slay_max"))),
+    Field("curses", Array(I16, _size("curse_max"))),
+    *[Field(n, I16) for n in ("ac", "to_a", "to_h", "to_d")], Field("dd", U8), Field("ds", U8),
+], name="rune knowledge")
+MISC = Struct(Misc, [
+    Field("total_winner", U16), Field("noscore", U8), Field("is_dead", U8), Field("feeling", I16),
+    Field("feeling_squares", U16),
+    *[Field(n, U32) for n in ("game_turn_era", "game_turn", "player_turn_era", "player_turn",
+                              "active_turn_era", "active_turn", "quit_turn_era", "quit_turn")],
+    Field("ghost", I16), Field("lives", U8),
+    *[Field(n, U8) for n in ("birth_force_descend", "birth_no_recall", "birth_no_artifacts",
+                             "birth_feelings", "birth_no_selling", "birth_start_kit", "birth_no_stores",
+                             "birth_no_ghost", "birth_fruit_bat")],
+    Field("quest_race", name_or_index(U16, numbers=False)),  # wr_race
+    *[Field(n, I16) for n in ("quest_cur_num", "quest_max_num", "quest_timer")], Field("party", U8),
+    Field("retire_timer", U16), Field("tim_mimic_what", I16),
+    Field("poly_race", name_or_index(U16, numbers=False)), Field("k_idx", I16),
+    SetCtx("is_dead", "is_dead"),
+    When("not is_dead", [Field("knowledge", _RUNES)], "rune knowledge exactly when the character is alive"),
+], name="misc")
+
+
 def _rd_misc_as(r: Reader, ctx: Context, as_names: bool) -> Misc:
-    m = Misc(as_names=as_names)
-    set_from_record(m, _MISC_HEAD, r.record(_MISC_HEAD, ""))
-    m.quest_race = rd_name_or_index(r, as_names, "quest_race", "u16")
-    set_from_record(m, _QUEST, r.record(_QUEST, ""))
-    m.poly_race = rd_name_or_index(r, as_names, "poly_race", "u16")
-    m.k_idx = r.i16("k_idx")
-    if m.is_dead:
-        return m
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    k = m.knowledge = RuneKnowledge(r.bytes(of, "knowledge.flags"))
-    k.modifiers = list(r.array("i32", mods, "knowledge.modifiers"))
-    k.elements = _rd_elements(r, elems, "knowledge.elements")
-    k.brands = r.bytes(brands, "knowledge.brands")
-    k.slays = r.bytes(slays, "knowledge.slays")
-    k.curses = list(r.array("i16", curses, "knowledge.curses"))
-    set_from_record(k, _COMBAT, r.record(_COMBAT, "knowledge"))
+    m: Misc = with_build(ctx, as_names, lambda: MISC.read(r, ctx))
     return m
 
 
@@ -163,34 +162,11 @@ def _rd_misc(r: Reader, ctx: Context) -> Misc:
     m, build = read_build(r, ctx, "misc", lambda rr, as_names: _rd_misc_as(rr, ctx, as_names),
                           lambda m: True)
     m.as_names = build
-    ctx.set("is_dead", m.is_dead, "misc")
     return m
 
 
 def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    as_names = bool(m.as_names)
-    w.record(_MISC_HEAD, record_values(m, _MISC_HEAD), "")
-    wr_name_or_index(w, m.quest_race, as_names, "quest_race", "u16")
-    w.record(_QUEST, record_values(m, _QUEST), "")
-    wr_name_or_index(w, m.poly_race, as_names, "poly_race", "u16")
-    w.i16(m.k_idx, "k_idx")
-    ctx.set("is_dead", m.is_dead, "misc")
-    if bool(m.is_dead) != (m.knowledge is None):
-        raise FormatError(None, "knowledge", "rune knowledge exactly when the character is alive",
-                          "none" if m.knowledge is None else "rune knowledge")
-    if m.knowledge is None:
-        return
-    k = m.knowledge
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    w.bytes(k.flags, "knowledge.flags", size=of)
-    check_len(k.modifiers, mods, "knowledge.modifiers", "values")
-    w.array("i32", k.modifiers, "knowledge.modifiers")
-    _wr_elements(k.elements, elems, w, "knowledge.elements")
-    w.bytes(k.brands, "knowledge.brands", size=brands)
-    w.bytes(k.slays, "knowledge.slays", size=slays)
-    check_len(k.curses, curses, "knowledge.curses", "values")
-    w.array("i16", k.curses, "knowledge.curses")
-    w.record(_COMBAT, record_values(k, _COMBAT), "knowledge")
+    with_build(ctx, bool(m.as_names), lambda: MISC.write(m, w, ctx))
 
 
 @cache
