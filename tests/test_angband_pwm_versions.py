@@ -205,15 +205,44 @@ BUILT = Path(__file__).resolve().parent / "data" / "angband-built" / "pwmangband
 FOOD, POTION, SCROLL, LIGHT, DEED, SWORD, SOFT_ARMOUR = 36, 34, 33, 27, 5, 16, 24  # list-tvals.h
 
 
-@pytest.mark.parametrize("name", ["Savetest", "server", "players"])
-def test_the_files_1_6_2_wrote_are_decoded_whole_and_rebuilt_byte_for_byte(name: str) -> None:
-    data = (BUILT / name).read_bytes()
+BUILT_150 = BUILT.parent / "pwmangband-1.5.0"
+MAGIC_BOOK = 39
+
+
+@pytest.mark.parametrize("path", [BUILT / "Savetest", BUILT / "server", BUILT / "players",
+                                  BUILT_150 / "Fivetest", BUILT_150 / "server", BUILT_150 / "players"],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_files_the_game_wrote_are_decoded_whole_and_rebuilt_byte_for_byte(path: Path) -> None:
+    data = path.read_bytes()
     save = block.parse(data, Report(strict=True), verify=True)
-    assert save.game == ("PWMAngband" if name == "Savetest" else "PWMAngband server")
+    assert save.game == ("PWMAngband" if path.name[0].isupper() else "PWMAngband server")
     assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == []
     assert block.build(save) == data
-    out = _run("validate", str(BUILT / name))
+    out = _run("validate", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_1_5_0_character_reads_as_the_game_showed_it() -> None:
+    """A level 1 Human Sorceror, 300 gold, 10/10 HP, 3/3 SP, a dagger and a torch wielded, the
+    book, a ration, a scroll, a torch and a deed carried (README.md)."""
+    save = block.parse((BUILT_150 / "Fivetest").read_bytes(), Report(strict=True))
+    header, p = save.header, save.player
+    assert header is not None and p is not None
+    assert (header.race, header.character_class, p.lev, p.au) == ("Human", "Sorceror", 1, 300)
+    assert (p.chp, p.mhp, p.csp, p.msp) == (10, 10, 3, 3)
+    gear = _blocks(save, "gear")[0]
+    assert isinstance(gear, pww.Gear)
+    assert sorted((g.item.tval, g.item.number) for g in gear.items) == sorted(
+        [(SWORD, 1), (LIGHT, 1), (MAGIC_BOOK, 1), (FOOD, 1), (SCROLL, 1), (LIGHT, 1), (DEED, 1)])
+    # 1.5.0: origin_player stored, worn_time not yet (1.6.1)
+    assert all(g.item.origin_player == "Fivetest" and g.item.worn_time is None for g in gear.items)
+    server = block.parse((BUILT_150 / "server").read_bytes(), Report(strict=True))
+    artifacts = _blocks(server, "artifacts")[0]
+    assert isinstance(artifacts, pws.ServerArtifacts)  # 1.5.0: an owner id, no "owned" flag
+    assert all(a.owned is None and a.owner == 0 and a.created == 0 for a in artifacts.artifacts)
+    names = block.parse((BUILT_150 / "players").read_bytes(), Report(strict=True)).blocks[0]
+    assert isinstance(names, pws.PlayerNames)
+    assert [(n.id, n.name) for n in names.players] == [(p.id, "Fivetest")] and names.player_id == p.id + 1
 
 
 def test_the_1_6_2_character_reads_as_the_game_showed_it() -> None:
