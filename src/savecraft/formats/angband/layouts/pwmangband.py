@@ -1,6 +1,9 @@
-"""PWMAngband 1.3 player savefiles (variant ``PWMG``): the character's blocks, as
-``rd_*`` of PWMAngband's ``src/server/load.c`` reads them at the commit the sample
-comes from (draconisPW/PWMAngband a5e06d7; ``save.c`` there writes them).
+"""PWMAngband player savefiles (variant ``PWMG``) of every savefile magic, 1.1.12.3 to
+1.6.2.0: the character's blocks, as ``rd_*`` of PWMAngband's ``src/server/load.c`` reads them
+and ``save.c`` writes them at the commit each magic was current (draconisPW/PWMAngband:
+7e62df8, a5e06d7, bdbf039, f948251, afa0f6d, 1941cee). One layout per block: the fields that
+come and go with the magic are conditions over the ``pwm_magic`` context entry (:data:`MAGIC`),
+which the decoder sets from the file header, as ``check_header`` reads it.
 
 PWMAngband can store object kinds, artifacts, egos, monster races and trap
 kinds either as names or as indexes (its ``SAVE_AS_STRINGS`` build option),

@@ -1,9 +1,11 @@
-"""PWMAngband 1.3 player savefiles: the misc, gear, dungeon, objects, traps and home blocks.
+"""PWMAngband player savefiles: the misc, gear, dungeon, objects, traps and home blocks.
 
 Read as ``rd_player_misc``, ``rd_gear``, ``rd_player_dungeon``,
 ``rd_player_objects``, ``rd_player_traps`` and ``rd_home`` of PWMAngband's
-``src/server/load.c`` read them at the commit the sample comes from
-(draconisPW/PWMAngband a5e06d7), and as ``save.c`` there writes them.
+``src/server/load.c`` read them, and as ``save.c`` writes them, for every savefile magic
+(see :mod:`.pwmangband`: the object record's fields and index widths, the terrain runs'
+width follow the magic). The object record and its lists serve the server file too
+(:mod:`.pwmangband_server`).
 
 Two things the player's file does not say are settled as follows:
 
