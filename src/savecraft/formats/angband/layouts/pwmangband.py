@@ -49,11 +49,6 @@ def since(version: int) -> str:
 
 def magic(ctx: Context) -> int:
     return ctx.need(MAGIC, "the file header")
-
-
-def art_index(ctx: Context) -> str:
-    """How an artifact or ego index is stored (``wr_artifact``/``wr_ego``): u16 from 1.6.0."""
-    return "u16" if magic(ctx) >= V1_6 else "u8"
 NAME_MAX = 79  # NORMAL_WID - 1
 STAT_MAX = 5
 HISTORY_LINES = 3  # N_HIST_LINES
@@ -350,7 +345,7 @@ def _trial(r: Reader, read_as: Callable[[Reader, bool], M], as_names: bool) -> t
         trial = Reader(r.data, r.pos, r.end)
         try:
             m = read_as(trial, as_names)
-        except FormatError:
+        except (FormatError, LayoutError):  # LayoutError: NotCanonical, a byte the other build misreads
             return None
     return (m, trial.pos) if trial.at_end() else None
 
@@ -487,6 +482,13 @@ AS_NAMES = "pwm_as_names"
 
 def _name(text: str) -> str:
     """A name read in a SAVE_AS_STRINGS build: as :func:`rd_name_or_index` accepts it."""
+    if text and not _is_name(text):
+        raise ValueError(repr(text))
+    return text
+
+
+def _name_or_number(text: str) -> str:
+    """An artifact or ego: a name, or a number ("1": known to be none; a random artifact's)."""
     if text and not _is_name(text) and not text.isdigit():
         raise ValueError(repr(text))
     return text
@@ -504,12 +506,13 @@ def _index_out(value: object) -> int:
     return value
 
 
-def name_or_index(index: Int, numbers: bool = True) -> Switch:
-    """An artifact, ego or kind field: ``index`` in an indexes build, a name in a names build
-    (the ``pwm_as_names`` entry the build trial sets)."""
+def name_or_index(index: Int, numbers: bool = True, limit: int = NAME_MAX) -> Switch:
+    """An artifact, ego, kind or race field: ``index`` in an indexes build, a name (of at most
+    ``limit`` bytes, the loader's buffer) in a names build (the ``pwm_as_names`` entry the
+    build trial sets); ``numbers``: the name may be a number (artifacts and egos)."""
     return Switch(f"1 if ctx.values.get({AS_NAMES!r}) else 0", {
         0: Adapt(index, int, _index_out, "an index (an indexes build)"),
-        1: Adapt(CStr(NAME_MAX, ENCODING), _name, _name_out,
+        1: Adapt(CStr(limit, ENCODING), _name_or_number if numbers else _name, _name_out,
                  "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))})
 
 

@@ -25,17 +25,16 @@ Two things the player's file does not say are settled as follows:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import ClassVar
 
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
-from ....layout import I16, I32, U8, U16, U32, Array, Bytes, Ctx, Field, List, SetCtx, Struct, Tuple, When
+from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, CStr, Ctx, Field, List, Optional, SetCtx, Struct,
+                        Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len
 from .levels import check_rle, read_rle
-from .pwmangband import (GAME, PWMG, name_or_index, read_str, with_build, write_str, V1_3, V1_4, V1_5, V1_6_1, art_index, magic, rd_name_or_index,
-                         read_build, wr_name_or_index)
+from .pwmangband import (ENCODING, GAME, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic, name_or_index,
+                         rd_name_or_index, read_build, since, with_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
@@ -171,44 +170,15 @@ def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
     with_build(ctx, bool(m.as_names), lambda: MISC.write(m, w, ctx))
 
 
-@cache
-def _elements_record(n: int) -> Record:
-    """``n`` elements, each a resistance level (i16) and flags (u8): one struct for the run."""
-    return Record("PWMAngband elements", [(f"[{i}].{name}", kind) for i in range(n)
-                                          for name, kind in (("res_level", "i16"), ("flags", "u8"))])
-
-
-def _rd_elements(r: Reader, n: int, path: str) -> list[tuple[int, int]]:
-    values = r.record(_elements_record(n), path)
-    return list(zip(values[0::2], values[1::2]))
-
-
-def _wr_elements(values: list[tuple[int, int]], n: int, w: Writer, path: str) -> None:
-    check_len(values, n, path, "elements")
-    w.record(_elements_record(n), [v for pair in values for v in pair], path)
-
-
 # -- the object record ----------------------------------------------------------------------
 
 
-_ITEM_HEAD = Record("PWMAngband object", [
-    ("version", "u8"), ("iy", "u8"), ("ix", "u8"), ("wpos_y", "i16"), ("wpos_x", "i16"),
-    ("wpos_depth", "i16")])
-_ITEM_COUNT = Record("PWMAngband object", [
-    ("pval", "i32"), ("number", "u8"), ("weight", "i16"), ("randart_seed", "i32")])
-_ITEM_COMBAT = Record("PWMAngband object", [
-    ("effect", "u8"), ("timeout", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"),
-    ("ac", "i16"), ("dd", "u8"), ("ds", "u8"), ("origin", "u8"), ("origin_depth", "i16")])
-_ITEM_TIME = Record("PWMAngband object", [
-    ("held_m_idx", "i16"), ("mimicking_m_idx", "i16"), ("activation", "u16"), ("time_base", "i16"),
-    ("time_dice", "i16"), ("time_sides", "i16")])
-_ITEM_OWNER = Record("PWMAngband object", [("creator", "i32"), ("owner", "i32")])
-_ITEM_TAIL = Record("PWMAngband object", [
-    ("ignore_protect", "u8"), ("ordered", "u8"), ("decay", "i16"), ("bypass_aware", "u8")])
 # Every byte of a record whose optional parts (brands, slays, curses) are absent, but for the
 # object memory sizes and the fields of later magics: the smallest record, for bounding counts.
-_ITEM_FIXED = (_ITEM_HEAD.size + 2 + _ITEM_COUNT.size + 2 + _ITEM_COMBAT.size + 2 + 3
-               + _ITEM_TIME.size + 1 + _ITEM_OWNER.size + _ITEM_TAIL.size)
+# (place 9, tval/sval 2, pval..randart_seed 11, artifact/ego 2, effect..origin_depth 16,
+# origin_race and notice 2, three "has" bytes, activation and time 12, note 1, creator and
+# owner 8, ignore_protect..bypass_aware 5)
+_ITEM_FIXED = 9 + 2 + 11 + 2 + 16 + 2 + 3 + 12 + 1 + 8 + 5
 
 
 @dataclass(slots=True)
@@ -288,101 +258,47 @@ class Item(Quantity):
         return (self.tval, self.sval) in ((0, 0), ("none", ""))
 
 
-def _rd_present(r: Reader, name: str) -> bool:
-    at = r.pos
-    flag = r.u8(name)
-    if flag > 1:
-        r.fail(name, "0 or 1 (whether the object has them), as the game writes", str(flag), at=at)
-    return bool(flag)
-
-
-def _kind_index(ctx: Context) -> str:
-    """How tval and sval are stored (``wr_tval_sval``): u16 from 1.4.0."""
-    return "u16" if magic(ctx) >= V1_4 else "u8"
+_KIND = Switch(f"1 if {since(V1_4)} else 0", {  # wr_tval_sval: u16 from 1.4.0 (beta 8)
+    0: name_or_index(U8, numbers=False, limit=KIND_NAME_MAX),
+    1: name_or_index(U16, numbers=False, limit=KIND_NAME_MAX)})
+_ART = Switch(f"1 if {since(V1_6)} else 0", {  # wr_artifact, wr_ego: u16 from 1.6.0
+    0: name_or_index(U8), 1: name_or_index(U16)})
+_CURSE = Struct(CurseData, [
+    *[Field(n, I16) for n in ("power", "timeout", "to_a", "to_h", "to_d")],
+    Field("modifiers", Array(I16, _size("obj_mod_max")))], name="curse")
+# ``wr_item``: the object record of every magic, declared once.
+ITEM = Struct(Item, [
+    Field("version", U8), Field("iy", U8), Field("ix", U8),
+    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
+    Field("tval", _KIND), Field("sval", _KIND),
+    Field("pval", I32), Field("number", U8), Field("weight", I16), Field("randart_seed", I32),
+    Field("artifact", _ART), Field("ego", _ART),
+    Field("effect", U8), *[Field(n, I16) for n in ("timeout", "to_h", "to_d", "to_a", "ac")],
+    Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", I16),
+    Field("origin_race", CStr(NOTE_MAX, ENCODING)), Field("notice", U8),
+    Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
+    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
+    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
+    Field("curses", Optional(U8, List(_CURSE, _size("curse_max")))),
+    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
+    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+    *[Field(n, I16) for n in ("time_base", "time_dice", "time_sides")],
+    Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
+    When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
+    Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
+    When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
+    When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
+], name="object")
 
 
 def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    version, kind, art = magic(ctx), _kind_index(ctx), art_index(ctx)
-    it = Item(*r.record(_ITEM_HEAD, path))
-    it.tval = rd_name_or_index(r, as_names, f"{path}.tval", kind, KIND_NAME_MAX)
-    it.sval = rd_name_or_index(r, as_names, f"{path}.sval", kind, KIND_NAME_MAX)
-    set_from_record(it, _ITEM_COUNT, r.record(_ITEM_COUNT, path))
-    it.artifact = rd_name_or_index(r, as_names, f"{path}.artifact", art, numbers=True)
-    it.ego = rd_name_or_index(r, as_names, f"{path}.ego", art, numbers=True)
-    set_from_record(it, _ITEM_COMBAT, r.record(_ITEM_COMBAT, path))
-    it.origin_race = read_str(r, f"{path}.origin_race", NOTE_MAX)
-    it.notice = r.u8(f"{path}.notice")
-    it.flags = r.bytes(of, f"{path}.flags")
-    it.modifiers = list(r.array("i32", mods, f"{path}.modifiers"))
-    if _rd_present(r, f"{path}.has_brands"):
-        it.brands = r.bytes(brands, f"{path}.brands")
-    if _rd_present(r, f"{path}.has_slays"):
-        it.slays = r.bytes(slays, f"{path}.slays")
-    if _rd_present(r, f"{path}.has_curses"):
-        it.curses = []
-        for i in range(curses):
-            v = r.array("i16", 5 + mods, f"{path}.curses[{i}]")
-            it.curses.append(CurseData(v[0], v[1], v[2], v[3], v[4], list(v[5:])))
-    it.elements = _rd_elements(r, elems, f"{path}.elements")
-    set_from_record(it, _ITEM_TIME, r.record(_ITEM_TIME, path))
-    it.note = read_str(r, f"{path}.note", NOTE_MAX)
-    set_from_record(it, _ITEM_OWNER, r.record(_ITEM_OWNER, path))
-    it.level_req = r.u8(f"{path}.level_req") if version >= V1_3 else None
-    set_from_record(it, _ITEM_TAIL, r.record(_ITEM_TAIL, path))
-    if version >= V1_5:
-        it.origin_player = read_str(r, f"{path}.origin_player", NOTE_MAX)
-    if version >= V1_6_1:
-        it.worn_time = r.u16(f"{path}.worn_time")
+    """One object record of the file's build (``as_names``)."""
+    it: Item = with_build(ctx, as_names, lambda: ITEM.read(r, ctx, path))
     return it
 
 
-def _by_magic(value: object, stored: bool, path: str, since: str) -> None:
-    """A field the file's magic stores must be set, one it does not store must be None."""
-    if (value is None) == stored:
-        raise FormatError(None, path, f"a value (stored from {since} on)" if stored
-                          else f"null (the file's savefile magic is before {since})", repr(value))
-
-
 def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    version, kind, art = magic(ctx), _kind_index(ctx), art_index(ctx)
-    _by_magic(it.level_req, version >= V1_3, f"{path}.level_req", "1.3.0")
-    _by_magic(it.origin_player, version >= V1_5, f"{path}.origin_player", "1.5.0")
-    _by_magic(it.worn_time, version >= V1_6_1, f"{path}.worn_time", "1.6.1")
-    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
-    wr_name_or_index(w, it.tval, as_names, f"{path}.tval", kind, KIND_NAME_MAX)
-    wr_name_or_index(w, it.sval, as_names, f"{path}.sval", kind, KIND_NAME_MAX)
-    w.record(_ITEM_COUNT, record_values(it, _ITEM_COUNT), path)
-    wr_name_or_index(w, it.artifact, as_names, f"{path}.artifact", art)
-    wr_name_or_index(w, it.ego, as_names, f"{path}.ego", art)
-    w.record(_ITEM_COMBAT, record_values(it, _ITEM_COMBAT), path)
-    write_str(w, it.origin_race, f"{path}.origin_race", NOTE_MAX)
-    w.u8(it.notice, f"{path}.notice")
-    w.bytes(it.flags, f"{path}.flags", size=of)
-    check_len(it.modifiers, mods, f"{path}.modifiers", "values")
-    w.array("i32", it.modifiers, f"{path}.modifiers")
-    for name, value, size in (("brands", it.brands, brands), ("slays", it.slays, slays)):
-        w.u8(value is not None, f"{path}.has_{name}")
-        if value is not None:
-            w.bytes(value, f"{path}.{name}", size=size)
-    w.u8(it.curses is not None, f"{path}.has_curses")
-    if it.curses is not None:
-        check_len(it.curses, curses, f"{path}.curses", "curses")
-        for i, c in enumerate(it.curses):
-            check_len(c.modifiers, mods, f"{path}.curses[{i}].modifiers", "values")
-            w.array("i16", [c.power, c.timeout, c.to_a, c.to_h, c.to_d, *c.modifiers], f"{path}.curses[{i}]")
-    _wr_elements(it.elements, elems, w, f"{path}.elements")
-    w.record(_ITEM_TIME, record_values(it, _ITEM_TIME), path)
-    write_str(w, it.note, f"{path}.note", NOTE_MAX)
-    w.record(_ITEM_OWNER, record_values(it, _ITEM_OWNER), path)
-    if it.level_req is not None:
-        w.u8(it.level_req, f"{path}.level_req")
-    w.record(_ITEM_TAIL, record_values(it, _ITEM_TAIL), path)
-    if it.origin_player is not None:
-        write_str(w, it.origin_player, f"{path}.origin_player", NOTE_MAX)
-    if it.worn_time is not None:
-        w.u16(it.worn_time, f"{path}.worn_time")
+    with_build(ctx, as_names, lambda: ITEM.write(it, w, ctx, path))
 
 
 def min_item(ctx: Context) -> int:
