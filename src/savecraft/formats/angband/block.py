@@ -70,15 +70,17 @@ if TYPE_CHECKING:
         faangband_world,
         knowledge,
         pwmangband,
+        pwmangband_server,
         pwmangband_world,
         vanilla40,
         world,
     )
 else:
     (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla40, world) = (
+     pwmangband_server, pwmangband_world, vanilla40, world) = (
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
-                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla40", "world"))
+                                 "knowledge", "pwmangband", "pwmangband_server", "pwmangband_world",
+                                 "vanilla40", "world"))
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -164,7 +166,11 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "pwmangband.Ignore", "pwmangband.Artifacts", "pwmangband.PlayerSpells", "pwmangband.WildMap",
     "pwmangband.History", "pwmangband_world.Misc", "pwmangband_world.Gear",
     "pwmangband_world.Dungeon", "pwmangband_world.Objects", "pwmangband_world.Traps",
-    "pwmangband_world.Home", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
+    "pwmangband_world.Home", "pwmangband_server.ObjectSizes", "pwmangband_server.ServerMisc",
+    "pwmangband_server.ServerArtifacts", "pwmangband_server.Stores", "pwmangband_server.Dungeons",
+    "pwmangband_server.ServerObjects", "pwmangband_server.Monsters", "pwmangband_server.ServerTraps",
+    "pwmangband_server.Parties", "pwmangband_server.Houses", "pwmangband_server.Arenas",
+    "pwmangband_server.Wilderness", "pwmangband_server.PlayerNames", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
     "faangband.Quests", "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps",
     "faangband.Squelch", "faangband.Artifacts", "faangband_character.Player",
     "faangband_character.Misc", "faangband_character.History", "faangband_world.Inventory",
