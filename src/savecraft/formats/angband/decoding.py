@@ -187,7 +187,31 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         said.append(("the file has no player block" if anchor is None else
                      "no layout reads its player block") + f", and {best}'s layouts read "
                     f"{best_read} of the {best_known} blocks they have a layout for")
+    elif named is not None and anchor is not None:
+        said.append(_why_not(data, variant, named, anchor))
     return best
+
+
+def _why_not(data: bytes, variant: str, game: str, f: Found) -> str:
+    """Why the game the header names does not read the file's player block (a file of another
+    game writing the same header: a fork), for the reason every block stays raw with."""
+    shown = ".".join(str(b) for b in data[:4])
+    for layout in layouts_for(variant, f.name, f.version):
+        if layout.game != game:
+            continue
+        with not_recording():
+            r = Reader(data, f.data_start, f.data_start + f.size, path=f"blocks[{f.index}]")
+            try:
+                layout.decode(r, file_context(variant, data[:4]))
+            except (FormatError, LayoutError) as exc:
+                found = str(exc.problems[0]) if isinstance(exc, FormatError) else str(exc)
+                return (f"the {game} player layout of savefile magic {shown} does not read its "
+                        f"player block ({found}); a file of another game with {game}'s header?")
+            if not r.at_end():
+                return (f"the {game} player layout of savefile magic {shown} leaves {r.remaining} "
+                        f"bytes of its player block unread; a file of another game with {game}'s "
+                        "header?")
+    return f"no {game} layout reads its player block"
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
