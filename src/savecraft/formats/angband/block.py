@@ -35,7 +35,8 @@ from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
 from . import sheet
-from .decoding import Decoder, Found, Trials, choose_game, encode, pwm_file_kind
+from .decoding import (Decoder, Found, Trials, choose_game, encode, file_context, pwm_file_kind,
+                       pwm_server_game)
 from .layouts import Context, character, layout_of, layout_type, loaded_models
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum, is_block
 from .vocabulary import (DungeonBlock, GearBlock, HeaderBlock, HistoryBlock, HomeBlock, MiscBlock,
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
         narsil,
         narsil13,
         pwmangband,
+        pwmangband_server,
         pwmangband_world,
         vanilla3,
         vanilla40,
@@ -88,6 +90,7 @@ else:
         _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
                                  "knowledge", "pwmangband", "pwmangband_world", "vanilla3", "vanilla40",
                                  "vanilla41", "world", "xygos"))
+    pwmangband_server = _LazyModule("pwmangband_server")
     faangband2, narsil, narsil13, beleriand = (_LazyModule(n) for n in ("faangband2", "narsil", "narsil13",
                                                                          "beleriand"))
 
@@ -175,7 +178,11 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "pwmangband.Ignore", "pwmangband.Artifacts", "pwmangband.PlayerSpells", "pwmangband.WildMap",
     "pwmangband.History", "pwmangband_world.Misc", "pwmangband_world.Gear",
     "pwmangband_world.Dungeon", "pwmangband_world.Objects", "pwmangband_world.Traps",
-    "pwmangband_world.Home", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
+    "pwmangband_world.Home", "pwmangband_server.ObjectSizes", "pwmangband_server.ServerMisc",
+    "pwmangband_server.ServerArtifacts", "pwmangband_server.Stores", "pwmangband_server.Dungeons",
+    "pwmangband_server.ServerObjects", "pwmangband_server.Monsters", "pwmangband_server.ServerTraps",
+    "pwmangband_server.Parties", "pwmangband_server.Houses", "pwmangband_server.Arenas",
+    "pwmangband_server.Wilderness", "pwmangband_server.PlayerNames", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
     "faangband.Quests", "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps",
     "faangband.Squelch", "faangband.Artifacts", "faangband_character.Player",
     "faangband_character.Misc", "faangband_character.History", "faangband_world.Inventory",
@@ -359,10 +366,7 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     trials: Trials = {}
     why = ""
     if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
-        # the server and players files: read by server_loaders, which savecraft has no layouts of
-        why = (f"a PWMAngband {pwm_file_kind(found)} file: savecraft has layouts of PWMAngband's "
-               "player files only (its server_loaders blocks are not decoded yet)")
-        game = None
+        game, why = pwm_server_game(data, found)  # the server and players files: by the magic
     else:
         because: list[str] = []
         game = choose_game(data, save.variant, found, trials, because)
@@ -566,7 +570,7 @@ def build(save: BlockSave) -> bytes:
     if len(save.magic) != 4 or (variant != PWMG and save.magic != MAGIC):
         raise FormatError(None, "magic", "'Save' (or 4 version bytes before 'PWMG')", repr(save.magic))
     w.record(FILE_HEADER, (save.magic, variant), "header")
-    ctx = Context()
+    ctx = file_context(save.variant, save.magic)
     for i, block in enumerate(save.blocks):
         path = f"blocks[{i}]"
         name = block_name(block).encode("ascii", errors="replace")
@@ -602,8 +606,8 @@ def info(save: BlockSave) -> dict[str, Any]:
         kind = "player"
         if save.blocks and block_name(save.blocks[0]) != "header":
             kind = "players" if {block_name(b) for b in save.blocks} == {"player_names"} else "server"
-        if kind != "player":
-            out.update(sheet.pwm_server_summary(save, kind))
+        out.update(sheet.pwm_player_summary(save) if kind == "player"
+                   else sheet.pwm_server_summary(save, kind))
     out["variant"] = save.variant
     out["variant_name"] = VARIANTS.get(save.variant)
     out["game"] = save.game or None

@@ -29,13 +29,8 @@ from .layouts import Context, Layout, LayoutError, NotCanonical, layout_of, layo
 
 ANCHOR = "player"
 
-# PWMAngband's first 4 bytes are its ``savefile_magic`` (src/server/savefile.c), and its loader
-# (check_header) loads a file only when they equal its own: they change with the layout, not
-# with every release (1.2.0 beta 2 writes 1.1.12.3). So the bytes, not a trial read, pick the
-# layouts, as the game does; bytes no layout set here was written for leave every block raw.
-PWM_LAYOUTS_BY_MAGIC = {bytes((1, 3, 0, 1)): "PWMAngband 1.3"}
 # Every savefile_magic PWMAngband's history has (git log of src/server/savefile.c), for the
-# reason a file of another one gives: which releases wrote it.
+# reason a file gives: which releases wrote it.
 PWM_MAGIC_RELEASES = {
     bytes((1, 1, 12, 3)): "1.2.0 beta 2",
     bytes((1, 3, 0, 1)): "1.3.0 to 1.4.0 beta 13",
@@ -48,6 +43,24 @@ PWM_MAGIC_RELEASES = {
     bytes((1, 6, 1, 0)): "1.6.1",
     bytes((1, 6, 2, 0)): "1.6.2",
 }
+# PWMAngband's first 4 bytes are its ``savefile_magic`` (src/server/savefile.c), and its loader
+# (check_header) loads a file only when they equal its own: they change with the layout, not
+# with every release (1.2.0 beta 2 writes 1.1.12.3). So the bytes, not a trial read, pick the
+# layouts, as the game does: one set of PWMAngband layouts, whose fields come and go with the
+# magic (the ``pwm_magic`` context entry, see :func:`file_context`); bytes of no magic in this
+# table leave every block raw.
+PWM_GAME = "PWMAngband"
+PWM_LAYOUTS_BY_MAGIC = {magic: PWM_GAME for magic in PWM_MAGIC_RELEASES}
+PWM_MAGIC = "pwm_magic"  # the Context entry (pwmangband.MAGIC): the magic as one number
+
+
+def file_context(variant: str, magic: bytes) -> Context:
+    """The context the first block is read and written in: what the file header says that
+    layouts depend on (PWMAngband's savefile magic, as 0x01060200 for 1.6.2.0)."""
+    ctx = Context()
+    if variant == "PWMG" and len(magic) == 4:
+        ctx.set(PWM_MAGIC, int.from_bytes(magic, "big"), "the file header")
+    return ctx
 
 
 def pwm_file_kind(found: list[Found]) -> str:
@@ -60,6 +73,23 @@ def pwm_file_kind(found: list[Found]) -> str:
     if names and set(names) == {"player_names"}:
         return "players"
     return "server"
+
+
+PWM_SERVER_GAME = "PWMAngband server"  # the layouts of server_savers and account_savers
+
+
+def pwm_server_game(data: bytes, found: list[Found]) -> tuple[str | None, str]:
+    """The game of a PWMAngband server or players file (no header block): its layouts are
+    chosen by the savefile magic, as load_server_info and load_account_info take only files of
+    their own magic; and why (for ``info``)."""
+    kind = pwm_file_kind(found)
+    game, why = header_game(data, "PWMG")
+    if game is None:
+        return None, why
+    magic = bytes(data[:4])
+    return PWM_SERVER_GAME, (f"a PWMAngband {kind} file (no header block) of savefile magic "
+                             f"{'.'.join(str(b) for b in magic)}, which PWMAngband "
+                             f"{PWM_MAGIC_RELEASES[magic]} writes")
 
 
 def header_game(data: bytes, variant: str) -> tuple[str | None, str]:
@@ -114,34 +144,45 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     anchor = next((f for f in found if f.name == ANCHOR), None)
     games: list[str] = []
     # No player block (a file cut short before it): the blocks before the cut decide, below.
-    anchors = [lay for lay in (layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ())
-               if named is None or lay.game == named]
-    games += [lay.game for lay in anchors]
-    # Block versions first, as a loader decides (no reader for a block: "can't be read"): the
-    # player layouts of the games with a layout for every block of the file are read first,
-    # and another game's only when none of them reads it.
-    full = _covering(variant, found) if len(anchors) > 1 else set(games)
-    covering = [lay for lay in anchors if lay.game in full]
-    for pool in (covering, [lay for lay in anchors if lay not in covering]):
-        # (a player layout that needs a size an earlier block stores gets that game's earlier blocks'
-        # context; two games sharing the player layout, NarSil 1.3 and 1.4, are told apart by
-        # reading every block, in _among)
-        readers = [lay.game for lay in pool
-                   if anchor is not None and _anchor_reads(data, variant, found, anchor, lay)]
-        if readers and anchor is not None:
-            game, why = _among(data, variant, found, readers)
-            if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
-                why = (f"; of the {len(anchors)} games with a layout for this player block, only {game} "
-                       "has one for every block name and version in the file")
-            # A game whose releases write the same blocks says which release the block fits.
-            chosen = next(lay for lay in pool if lay.game == game)
-            model = _trial(data, chosen, anchor, Context())[1]
-            reason = getattr(model, "release_reason", None)
-            detail = reason() if callable(reason) else ""
-            said.append(f"its player block reads exactly with the {game} layout"
-                        + (f" (and the {named} savefile magic says so)" if named else "") + why
-                        + (f"; {detail}" if detail else ""))
-            return game
+    if named is not None:  # PWMAngband: the magic names the game, read with the magic in the Context
+        for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
+            if named is not None and layout.game != named:
+                continue
+            games.append(layout.game)
+            if anchor is not None and _reads(data, layout, anchor, file_context(variant, data[:4])):
+                said.append(f"its player block reads exactly with the {layout.game} layout"
+                            + (f" of savefile magic {'.'.join(str(b) for b in data[:4])}, which "
+                               f"PWMAngband {PWM_MAGIC_RELEASES[bytes(data[:4])]} writes" if named else ""))
+                return layout.game
+    else:
+        anchors = [lay for lay in (layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ())
+                   if named is None or lay.game == named]
+        games += [lay.game for lay in anchors]
+        # Block versions first, as a loader decides (no reader for a block: "can't be read"): the
+        # player layouts of the games with a layout for every block of the file are read first,
+        # and another game's only when none of them reads it.
+        full = _covering(variant, found) if len(anchors) > 1 else set(games)
+        covering = [lay for lay in anchors if lay.game in full]
+        for pool in (covering, [lay for lay in anchors if lay not in covering]):
+            # (a player layout that needs a size an earlier block stores gets that game's earlier blocks'
+            # context; two games sharing the player layout, NarSil 1.3 and 1.4, are told apart by
+            # reading every block, in _among)
+            readers = [lay.game for lay in pool
+                       if anchor is not None and _anchor_reads(data, variant, found, anchor, lay)]
+            if readers and anchor is not None:
+                game, why = _among(data, variant, found, readers)
+                if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
+                    why = (f"; of the {len(anchors)} games with a layout for this player block, only {game} "
+                           "has one for every block name and version in the file")
+                # A game whose releases write the same blocks says which release the block fits.
+                chosen = next(lay for lay in pool if lay.game == game)
+                model = _trial(data, chosen, anchor, Context())[1]
+                reason = getattr(model, "release_reason", None)
+                detail = reason() if callable(reason) else ""
+                said.append(f"its player block reads exactly with the {game} layout"
+                            + (f" (and the {named} savefile magic says so)" if named else "") + why
+                            + (f"; {detail}" if detail else ""))
+                return game
     for f in found:
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
     if named is not None:
@@ -149,7 +190,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     best, best_read, best_known, best_kept = None, 0, 0, {}
     tied = False
     for game in games:
-        ctx, read, known = Context(), 0, 0
+        ctx, read, known = file_context(variant, data[:4]), 0, 0
         kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
@@ -176,6 +217,8 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         said.append(("the file has no player block" if anchor is None else
                      "no layout reads its player block") + f", and {best}'s layouts read "
                     f"{best_read} of the {best_known} blocks they have a layout for")
+    elif named is not None and anchor is not None:
+        said.append(_why_not(data, variant, named, anchor))
     return best
 
 
@@ -212,6 +255,28 @@ def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) ->
     return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
                   f"versions, and trial reads of every block settle it: {best}'s layouts read "
                   f"{best_read} of the {best_known} blocks they have a layout for")
+
+
+def _why_not(data: bytes, variant: str, game: str, f: Found) -> str:
+    """Why the game the header names does not read the file's player block (a file of another
+    game writing the same header: a fork), for the reason every block stays raw with."""
+    shown = ".".join(str(b) for b in data[:4])
+    for layout in layouts_for(variant, f.name, f.version):
+        if layout.game != game:
+            continue
+        with not_recording():
+            r = Reader(data, f.data_start, f.data_start + f.size, path=f"blocks[{f.index}]")
+            try:
+                layout.decode(r, file_context(variant, data[:4]))
+            except (FormatError, LayoutError) as exc:
+                found = str(exc.problems[0]) if isinstance(exc, FormatError) else str(exc)
+                return (f"the {game} player layout of savefile magic {shown} does not read its "
+                        f"player block ({found}); a file of another game with {game}'s header?")
+            if not r.at_end():
+                return (f"the {game} player layout of savefile magic {shown} leaves {r.remaining} "
+                        f"bytes of its player block unread; a file of another game with {game}'s "
+                        "header?")
+    return f"no {game} layout reads its player block"
 
 
 def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
@@ -277,8 +342,8 @@ class Decoder:
         self.game = game
         self.report = report
         self.verify = verify
-        self.ctx = Context()
-        self.enc_ctx = Context()
+        self.ctx = file_context(variant, data[:4])
+        self.enc_ctx = file_context(variant, data[:4])
         self._layouts: dict[tuple[str, int], list[Layout]] = {}
 
     def layouts(self, f: Found) -> list[Layout]:

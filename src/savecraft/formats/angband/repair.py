@@ -69,7 +69,7 @@ SAVE_ORDERS = (
     ("Vanilla 3.5", ("description", "rng", "options", "messages", "monster memory", "object memory",
                      "quests", "artifacts", "player", "squelch", "misc", "player hp", "player spells",
                      "inventory", "stores", "dungeon", "objects", "monsters", "ghost", "history")),
-    ("PWMAngband 1.3", ("header", "description", "monster memory", "object memory", "player",
+    ("PWMAngband", ("header", "description", "monster memory", "object memory", "player",
                                 "ignore", "misc", "artifacts", "player hp", "player spells", "gear",
                                 "dungeon", "objects", "traps", "history", "wild map", "home")),
 )

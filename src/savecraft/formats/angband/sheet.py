@@ -127,94 +127,67 @@ def check_consistency(save: BlockSave, report: Report) -> None:
 # -- PWMAngband's server and players files --------------------------------------------------
 
 
-class _Short(Exception):
-    """The block ends before the record the summary reads (a damaged block: counts only)."""
+HTURN_ERA_FLIP = 1_000_000  # PWMAngband's two-word turn: era * HTURN_ERA_FLIP + turn (h-basic.h)
 
 
-class _Cursor:
-    """A bounded little-endian reader over one raw block, for the summary's few reads."""
+def pwm_player_summary(save: BlockSave) -> dict[str, Any]:
+    """What the common sheet cannot find in a PWMAngband player file: the depth and wilderness
+    square of the level (the dungeon block; none for a dead character), the game turn (misc),
+    and, in a SAVE_AS_STRINGS build, the carried objects by the kind names the file holds."""
+    from .layouts import layout_of
 
-    def __init__(self, data: bytes) -> None:
-        self.data, self.pos = data, 0
-
-    def int(self, size: int, signed: bool = False) -> int:
-        if self.pos + size > len(self.data):
-            raise _Short
-        self.pos += size
-        return int.from_bytes(self.data[self.pos - size:self.pos], "little", signed=signed)
-
-    def string(self) -> str:
-        """rd_string: bytes up to a NUL, in the game's 8-bit text (shown as Latin-1 when not UTF-8)."""
-        end = self.data.find(b"\0", self.pos)
-        if end < 0:
-            raise _Short
-        raw, self.pos = self.data[self.pos:end], end + 1
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return raw.decode("latin-1")
+    blocks: dict[str, Any] = {getattr(layout_of(b), "name", ""): b for b in save.blocks}
+    out: dict[str, Any] = {}
+    dungeon = blocks.get("dungeon")
+    level = getattr(dungeon, "level", None)
+    if level is not None:
+        out["depth"] = level.wpos_depth
+        out["wilderness_position"] = {"x": level.wpos_x, "y": level.wpos_y}
+    misc = blocks.get("misc")
+    if misc is not None and hasattr(misc, "game_turn"):
+        out["turns"] = misc.game_turn_era * HTURN_ERA_FLIP + misc.game_turn
+    gear = blocks.get("gear")
+    if gear is not None and getattr(gear, "as_names", None):
+        out["carried"] = [f"{g.item.number} {g.item.tval}: {g.item.sval}" for g in gear.items]
+    return out
 
 
 def pwm_server_summary(save: BlockSave, kind: str) -> dict[str, Any]:
     """Players, parties, houses, arenas and the wilderness of a PWMAngband server (or players)
-    file, read as the 1.3 ``rd_player_names``, ``rd_parties``, ``rd_houses``, ``rd_arenas`` and
-    ``rd_wilderness`` read them (src/server/load.c at draconisPW/PWMAngband a5e06d7). These
-    blocks stay raw (no layout yet): the summary only reads them, as far as they go."""
-    from .block import RawBlock
+    file, from its decoded blocks (layouts/pwmangband_server.py: ``rd_player_names``,
+    ``rd_parties``, ``rd_houses``, ``rd_arenas``, ``rd_wilderness``); a block that stays raw
+    (a magic savecraft has no layouts of, a damaged block) adds nothing."""
+    from .layouts import layout_of
 
-    raw = {b.name: b.data for b in save.blocks if isinstance(b, RawBlock)}
     out: dict[str, Any] = {"pwmangband_file": kind}
-    magic = tuple(save.magic)
-    if not (1, 3, 0, 1) <= magic <= (1, 6, 2, 0):  # blocks read the same from 1.3.0.1 to 1.6.2.0,
-        return out  # but for player_names' leading id; of the others savecraft knows nothing
-    if "player_names" in raw:
-        c, names = _Cursor(raw["player_names"]), []
-        try:
-            if magic >= (1, 4, 0, 0):  # 1.4.0 beta 14 on: the current player id comes first
-                out["player_id"] = c.int(4, signed=True)
-            count = c.int(4)
-            out["player_count"] = count
-            for _ in range(count):
-                c.int(4), c.int(4)  # id, account
-                names.append(c.string())
-                c.int(4), c.int(4)  # death turn (era, turn)
-        except _Short:
-            pass
-        out["players"] = names
-    if "parties" in raw:
-        c, parties = _Cursor(raw["parties"]), []
-        try:
-            for _ in range(c.int(2)):  # MAX_PARTIES slots
-                name, owner, members = c.string(), c.string(), c.int(4, signed=True)
-                c.int(4), c.int(4)  # created (era, turn)
-                if members > 0:
-                    parties.append(f"{name} (owner {owner}, {members} members)")
-        except _Short:
-            pass
-        out["parties"] = parties
-    if "houses" in raw:
-        c = _Cursor(raw["houses"])
-        try:
-            count = c.int(2)
-            out["house_count"] = count
-            owned = 0
-            for _ in range(count):
-                c.pos += 6 + 4 + 4  # corners, door, wilderness position, price
-                owner_id = c.int(4, signed=True)
-                c.string()  # owner's name
-                c.pos += 3  # colour, state, free
-                owned += owner_id != 0
-            out["houses_owned"] = owned
-        except _Short:
-            pass
-    if "arenas" in raw:
-        try:
-            out["arena_count"] = _Cursor(raw["arenas"]).int(2)
-        except _Short:
-            pass
-    if "wilderness" in raw:
-        try:
-            out["wilderness_radius"] = _Cursor(raw["wilderness"]).int(2)
-        except _Short:
-            pass
+    blocks: dict[str, Any] = {getattr(layout_of(b), "name", ""): b for b in save.blocks}
+    names = blocks.get("player_names")
+    if names is not None:
+        if names.player_id is not None:  # 1.4.0 on: the next player id comes first
+            out["player_id"] = names.player_id
+        out["player_count"] = len(names.players)
+        out["players"] = [p.name for p in names.players]
+    misc = blocks.get("misc")
+    if misc is not None and getattr(misc, "player_id", None) is not None:  # before 1.4.0: here
+        out["player_id"] = misc.player_id
+    parties = blocks.get("parties")
+    if parties is not None:
+        out["parties"] = [f"{p.name} (owner {p.owner}, {p.num} members)" for p in parties.parties
+                          if p.num > 0]
+    houses = blocks.get("houses")
+    if houses is not None:
+        out["house_count"] = len(houses.houses)
+        out["houses_owned"] = sum(h.ownerid != 0 for h in houses.houses)
+    arenas = blocks.get("arenas")
+    if arenas is not None:
+        out["arena_count"] = len(arenas.arenas)
+    wild = blocks.get("wilderness")
+    if wild is not None:
+        out["wilderness_radius"] = wild.radius
+    dungeons = blocks.get("dungeons")
+    if dungeons is not None:
+        out["levels_kept"] = len(dungeons.levels)
+    monsters = blocks.get("monsters")
+    if monsters is not None:
+        out["monster_count"] = sum(len(lv.monsters) for lv in monsters.levels)
     return out

@@ -1,6 +1,9 @@
-"""PWMAngband 1.3 player savefiles (variant ``PWMG``): the character's blocks, as
-``rd_*`` of PWMAngband's ``src/server/load.c`` reads them at the commit the sample
-comes from (draconisPW/PWMAngband a5e06d7; ``save.c`` there writes them).
+"""PWMAngband player savefiles (variant ``PWMG``) of every savefile magic, 1.1.12.3 to
+1.6.2.0: the character's blocks, as ``rd_*`` of PWMAngband's ``src/server/load.c`` reads them
+and ``save.c`` writes them at the commit each magic was current (draconisPW/PWMAngband:
+7e62df8, a5e06d7, bdbf039, f948251, afa0f6d, 1941cee). One layout per block: the fields that
+come and go with the magic are conditions over the ``pwm_magic`` context entry (:data:`MAGIC`),
+which the decoder sets from the file header, as ``check_header`` reads it.
 
 PWMAngband can store object kinds, artifacts, egos, monster races and trap
 kinds either as names or as indexes (its ``SAVE_AS_STRINGS`` build option),
@@ -16,23 +19,65 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
-from ....binary import Reader, Record, Writer, active_sink, not_recording
+from ....binary import Reader, Writer, active_sink, not_recording
 from ....errors import FormatError
 from ....layout import I16, I32, U8, U16, Array, Bytes, Columns, CStr, Ctx, Field, Len, List, Range, Ref
-from ....layout import Expr, Prefix, Struct
+from ....layout import U32, Adapt, Expr, Int, Prefix, SetCtx, Struct, Switch, When
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout, register_struct
 from . import items
-from .items import read_str, write_str
 from .records import Experience
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
 PWMG = frozenset({"PWMG"})
-GAME = "PWMAngband 1.3"
+GAME = "PWMAngband"
+# The savefile magic (the file's first 4 bytes) as one number, 0x01060200 for 1.6.2.0: the
+# Context entry the decoder sets from the file header before the first block, as check_header
+# reads it. Fields that come and go with the magic are ``When``s over it.
+MAGIC = "pwm_magic"
+V1_3 = 0x01030001  # 1.3.0: level_req, spell cooldowns, 16-bit terrain; "confusing" gone
+V1_4 = 0x01040000  # 1.4.0 dev: lore thefts; food became a timed effect; 16-bit tval/sval
+V1_5 = 0x01050000  # 1.5.0 alpha: the object's origin_player
+V1_6 = 0x01060000  # 1.6.0: 16-bit artifact and ego indexes
+V1_6_1 = 0x01060100  # 1.6.1: the object's worn_time
+
+
+def since(version: int) -> str:
+    """The condition "the file's magic is ``version`` or later", for a ``When``."""
+    return f"ctx.need({MAGIC!r}, 'the file header') >= {version}"
+
+
+def magic(ctx: Context) -> int:
+    return ctx.need(MAGIC, "the file header")
 NAME_MAX = 79  # NORMAL_WID - 1
 STAT_MAX = 5
 HISTORY_LINES = 3  # N_HIST_LINES
 MAX_LEVEL = 50
+# The game writes its strings' bytes as they are (wr_string), and its data files are Latin-1
+# ("E\xf6l, the Dark Elf" in monster.txt from 1.2.0 to 1.6.2), so text is read as Latin-1:
+# every byte is a character, and the same bytes are written back.
+ENCODING = "latin-1"
+
+
+def read_str(r: Reader, name: str, limit: int = NAME_MAX) -> str:
+    """A NUL-terminated string the loader reads into a buffer of ``limit`` + 1 bytes."""
+    start = r.pos
+    text = r.cstr(name, ENCODING)
+    if r.pos - start - 1 > limit:
+        r.fail(name, f"a string of at most {limit} bytes (the game's buffer)",
+               f"{r.pos - start - 1} bytes", at=start)
+    return text
+
+
+def write_str(w: Writer, text: str, name: str, limit: int = NAME_MAX) -> None:
+    try:
+        raw = text.encode(ENCODING)
+    except UnicodeEncodeError:
+        raise FormatError(None, name, "text in the game's Latin-1", repr(text)) from None
+    if len(raw) > limit or b"\0" in raw:
+        raise FormatError(None, name, f"text of at most {limit} bytes without NUL",
+                          f"{len(raw)} bytes" if len(raw) > limit else "a NUL character")
+    w.bytes(raw + b"\0", name)
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
@@ -52,8 +97,9 @@ class Header(BlockModel):
 
 
 HEADER = Struct(Header, [
-    Field("full_name", CStr(NAME_MAX)), Field("password", CStr(NAME_MAX)), Field("race", CStr(NAME_MAX)),
-    Field("character_class", CStr(NAME_MAX)), Field("sex", U8)], name="header")
+    Field("full_name", CStr(NAME_MAX, ENCODING)), Field("password", CStr(NAME_MAX, ENCODING)),
+    Field("race", CStr(NAME_MAX, ENCODING)), Field("character_class", CStr(NAME_MAX, ENCODING)),
+    Field("sex", U8)], name="header")
 
 
 @dataclass(slots=True)
@@ -64,6 +110,7 @@ class Lore:
     pdeaths: int = 0
     tdeaths: int = 0
     pkills: int = 0
+    thefts: int | None = None  # 1.4.0 on
     tkills: int = 0
     wake: int = 0
     ignore: int = 0
@@ -90,7 +137,9 @@ MONSTER_MEMORY = Struct(MonsterMemory, [
     Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
     Field("races", List(Struct(Lore, [
         Field("spawned", U8), Field("seen", U8), Field("pseen", U8), Field("pdeaths", I16),
-        Field("tdeaths", I16), Field("pkills", I16), Field("tkills", I16), Field("wake", U8),
+        Field("tdeaths", I16), Field("pkills", I16),
+        When(since(V1_4), [Field("thefts", I16)], "thefts from 1.4.0 on"),
+        Field("tkills", I16), Field("wake", U8),
         Field("ignore", U8), Field("cast_innate", U8), Field("cast_spell", U8),
         Field("blows", Bytes(Ctx("blows_max", "monster memory"))),
         Field("flags", Bytes(Ctx("rf_size", "monster memory"))),
@@ -188,9 +237,10 @@ class Player(Experience, BlockModel):
     max_depth: int = 0
     unignoring: int = 0
     deep_descent: int = 0
-    food: int = 0
+    food: int | None = None  # before 1.4.0 (then a timed effect)
     energy: int = 0
     word_recall: int = 0
+    confusing: int | None = None  # before 1.3.0
     stealthy: int = 0
     timed: list[int] = field(default_factory=list)
     brand_type: int = 0
@@ -199,13 +249,15 @@ class Player(Experience, BlockModel):
 
 
 _DEATH = Struct(DeathInfo, [
-    Field("title", CStr(NAME_MAX)), Field("max_lev", I16), Field("lev", I16), Field("max_exp", I32),
+    Field("title", CStr(NAME_MAX, ENCODING)), Field("max_lev", I16), Field("lev", I16),
+    Field("max_exp", I32),
     Field("exp", I32), Field("au", I32), Field("max_depth", I16), Field("wpos_y", I16),
-    Field("wpos_x", I16), Field("wpos_depth", I16), Field("died_from", CStr(NAME_MAX)),
-    Field("time", I32), Field("ctime", CStr(NAME_MAX))], name="death info")
+    Field("wpos_x", I16), Field("wpos_depth", I16), Field("died_from", CStr(NAME_MAX, ENCODING)),
+    Field("time", I32), Field("ctime", CStr(NAME_MAX, ENCODING))], name="death info")
 PLAYER = Struct(Player, [
-    Field("id", I32), Field("died_from", CStr(NAME_MAX)), Field("died_flavor", CStr(159)),
-    Field("death_info", _DEATH), Field("history", List(CStr(items.NAME_MAX), HISTORY_LINES)),
+    Field("id", I32), Field("died_from", CStr(NAME_MAX, ENCODING)),
+    Field("died_flavor", CStr(159, ENCODING)),
+    Field("death_info", _DEATH), Field("history", List(CStr(items.NAME_MAX, ENCODING), HISTORY_LINES)),
     Field("hitdie", U8), Field("expfact", I16), Field("age", I16), Field("height", I16),
     Field("weight", I16), Field("stat_max", Array(I16, STAT_MAX)), Field("stat_cur", Array(I16, STAT_MAX)),
     Field("stat_map", Array(I16, STAT_MAX)), Field("stat_birth", Array(I16, STAT_MAX)),
@@ -213,7 +265,10 @@ PLAYER = Struct(Player, [
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
     Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16), Field("csp", I16),
     Field("csp_frac", U16), Field("max_lev", I16), Field("max_depth", I16), Field("unignoring", U8),
-    Field("deep_descent", I16), Field("food", I16), Field("energy", I32), Field("word_recall", I16),
+    Field("deep_descent", I16),
+    When(f"not ({since(V1_4)})", [Field("food", I16)], "food before 1.4.0"),
+    Field("energy", I32), Field("word_recall", I16),
+    When(f"not ({since(V1_3)})", [Field("confusing", U8)], "confusing before 1.3.0"),
     Field("stealthy", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
     Field("brand_type", U8), Field("brand_blast", U8), Field("brand_dam", I16),
 ], name="player")
@@ -254,12 +309,13 @@ class PlayerSpells(BlockModel):
     spell_flags: bytes = b""
     spell_order: bytes = b""
     spell_power: bytes = b""
-    spell_cooldown: bytes = b""
+    spell_cooldown: bytes | None = None  # 1.3.0 on
 
 
 PLAYER_SPELLS = Struct(PlayerSpells, [
-    Len("count", U16, ("spell_flags", "spell_order", "spell_power", "spell_cooldown")),
-    *[Field(n, Bytes(Ref("count"))) for n in ("spell_flags", "spell_order", "spell_power", "spell_cooldown")],
+    Len("count", U16, ("spell_flags", "spell_order", "spell_power")),
+    *[Field(n, Bytes(Ref("count"))) for n in ("spell_flags", "spell_order", "spell_power")],
+    When(since(V1_3), [Field("spell_cooldown", Bytes(Ref("count")))], "spell cooldowns from 1.3.0 on"),
 ], name="player spells")
 
 
@@ -289,7 +345,7 @@ def _trial(r: Reader, read_as: Callable[[Reader, bool], M], as_names: bool) -> t
         trial = Reader(r.data, r.pos, r.end)
         try:
             m = read_as(trial, as_names)
-        except FormatError:
+        except (FormatError, LayoutError):  # LayoutError: NotCanonical, a byte the other build misreads
             return None
     return (m, trial.pos) if trial.at_end() else None
 
@@ -351,9 +407,9 @@ def rd_name_or_index(r: Reader, as_names: bool, name: str, index: str,
     """A kind, artifact, ego, race or trap kind: a name in a names build, else an index
     (``index`` is its field type, ``u8`` or ``u16``).
 
-    A name comes from the game's data files, so it has a letter in it; a string
-    without one (a comma: the low byte of an index read as text) is refused, or
-    an index would too easily read as a short name. ``numbers``: the field may
+    A name comes from the game's data files, so it is printable and has a letter
+    in it; a string without one (a comma: the low byte of an index read as text;
+    a control byte) is refused, or an index would too easily read as a short name. ``numbers``: the field may
     also hold digits (an artifact or ego "1", known to be none; a random
     artifact's number).
     """
@@ -361,10 +417,16 @@ def rd_name_or_index(r: Reader, as_names: bool, name: str, index: str,
         return r.u8(name) if index == "u8" else r.u16(name)
     at = r.pos
     text = read_str(r, name, limit)
-    if text and not any(c.isalpha() for c in text) and not (numbers and text.isdigit()):
-        r.fail(name, "a name from the game's data (with a letter)" + (" or a number" if numbers else ""),
-               repr(text), at=at)
+    if text and not _is_name(text) and not (numbers and text.isdigit()):
+        r.fail(name, "a name from the game's data (printable, with a letter)"
+               + (" or a number" if numbers else ""), repr(text), at=at)
     return text
+
+
+def _is_name(text: str) -> bool:
+    """Text the game's data files could hold as a name: printable Latin-1 with an ASCII letter."""
+    return (any("a" <= c.lower() <= "z" for c in text)
+            and all(" " <= c <= "~" or c >= "\xa0" for c in text))
 
 
 def wr_name_or_index(w: Writer, value: int | str, as_names: bool, name: str, index: str,
@@ -413,45 +475,84 @@ class History(BlockModel):
     artifacts_as_names: bool | None = None
 
 
-_HIST = Record("PWMAngband history entry", [
-    ("turn_era", "u32"), ("turn", "u32"), ("dlev", "i16"), ("clev", "i16")])
+# The build a trial read is of (read_build tries both): the Context entry the descriptions'
+# names-or-index fields switch on, set around each read and write of such a block.
+AS_NAMES = "pwm_as_names"
 
 
-def _rd_history_as(r: Reader, as_names: bool) -> History:
-    m = History(r.u8("hist_size"), artifacts_as_names=as_names)
-    n = r.count(r.i16("count"), m.hist_size + _HIST.size + 3, "entries", "entry")
-    for i in range(n):
-        p = f"entries[{i}]"
-        e = HistoryEntry(r.bytes(m.hist_size, f"{p}.type"), *r.record(_HIST, p))
-        e.artifact = rd_name_or_index(r, as_names, f"{p}.artifact", "u8", numbers=True)
-        e.name = read_str(r, f"{p}.name", NAME_MAX)
-        e.event = read_str(r, f"{p}.event", NAME_MAX)
-        m.entries.append(e)
+def _name(text: str) -> str:
+    """A name read in a SAVE_AS_STRINGS build: as :func:`rd_name_or_index` accepts it."""
+    if text and not _is_name(text):
+        raise ValueError(repr(text))
+    return text
+
+
+def _name_or_number(text: str) -> str:
+    """An artifact or ego: a name, or a number ("1": known to be none; a random artifact's)."""
+    if text and not _is_name(text) and not text.isdigit():
+        raise ValueError(repr(text))
+    return text
+
+
+def _name_out(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} (the block is written by a SAVE_AS_STRINGS build: names)")
+    return value
+
+
+def _index_out(value: object) -> int:
+    if not isinstance(value, int):
+        raise TypeError(f"{value!r} (the block is written by an indexes build)")
+    return value
+
+
+def name_or_index(index: Int, numbers: bool = True, limit: int = NAME_MAX) -> Switch:
+    """An artifact, ego, kind or race field: ``index`` in an indexes build, a name (of at most
+    ``limit`` bytes, the loader's buffer) in a names build (the ``pwm_as_names`` entry the
+    build trial sets); ``numbers``: the name may be a number (artifacts and egos)."""
+    return Switch(f"1 if ctx.values.get({AS_NAMES!r}) else 0", {
+        0: Adapt(index, int, _index_out, "an index (an indexes build)"),
+        1: Adapt(CStr(limit, ENCODING), _name_or_number if numbers else _name, _name_out,
+                 "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))})
+
+
+_HIST_ENTRY = Struct(HistoryEntry, [
+    Field("type", Bytes(Ctx("pwm_hist_size", "history"))), Field("turn_era", U32), Field("turn", U32),
+    Field("dlev", I16), Field("clev", I16),
+    # wr_artifact: u8 before 1.6.0, u16 from 1.6.0
+    Field("artifact", Switch(f"1 if {since(V1_6)} else 0", {0: name_or_index(U8), 1: name_or_index(U16)})),
+    Field("name", CStr(NAME_MAX, ENCODING)), Field("event", CStr(NAME_MAX, ENCODING))], name="entry")
+HISTORY = Struct(History, [
+    Field("hist_size", U8), SetCtx("pwm_hist_size", "hist_size"),
+    Field("entries", List(_HIST_ENTRY, Prefix(I16, "count"))),
+], name="history")
+
+
+def with_build(ctx: Context, as_names: bool, run: Callable[[], M]) -> M:
+    """``run`` with the ``pwm_as_names`` entry set to the build (taken away after)."""
+    ctx.values[AS_NAMES] = int(as_names)
+    try:
+        return run()
+    finally:
+        del ctx.values[AS_NAMES]
+
+
+def _rd_history_as(r: Reader, ctx: Context, as_names: bool) -> History:
+    m: History = with_build(ctx, as_names, lambda: HISTORY.read(r, ctx))
     return m
 
 
 def _rd_history(r: Reader, ctx: Context) -> History:
-    m, build = read_build(r, ctx, "history", _rd_history_as, lambda m: any(e.artifact for e in m.entries))
+    m, build = read_build(r, ctx, "history", lambda rr, as_names: _rd_history_as(rr, ctx, as_names),
+                          lambda m: any(e.artifact for e in m.entries))
     m.artifacts_as_names = build  # None: no artifact, the same bytes in both builds
     return m
 
 
 def _wr_history(m: History, w: Writer, ctx: Context) -> None:
-    w.u8(m.hist_size, "hist_size")
-    w.i16(len(m.entries), "count")
-    for i, e in enumerate(m.entries):
-        p = f"entries[{i}]"
-        w.bytes(e.type, f"{p}.type", size=m.hist_size)
-        w.record(_HIST, [e.turn_era, e.turn, e.dlev, e.clev], p)
-        if isinstance(e.artifact, str) != bool(m.artifacts_as_names) and e.artifact:
-            raise FormatError(None, f"{p}.artifact", "an artifact name" if m.artifacts_as_names
-                              else "an artifact index", repr(e.artifact))
-        if m.artifacts_as_names:
-            write_str(w, str(e.artifact or ""), f"{p}.artifact", NAME_MAX)
-        else:
-            w.u8(int(e.artifact or 0), f"{p}.artifact")
-        write_str(w, e.name, f"{p}.name", NAME_MAX)
-        write_str(w, e.event, f"{p}.event", NAME_MAX)
+    if m.artifacts_as_names is None and any(e.artifact for e in m.entries):
+        raise FormatError(None, "artifacts_as_names", "true or false (an entry names an artifact)", "null")
+    with_build(ctx, bool(m.artifacts_as_names), lambda: HISTORY.write(m, w, ctx))
 
 
 for _struct in (HEADER, MONSTER_MEMORY, OBJECT_MEMORY, PLAYER, IGNORE, ARTIFACTS, character.PLAYER_HP,

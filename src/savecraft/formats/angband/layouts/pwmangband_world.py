@@ -1,9 +1,11 @@
-"""PWMAngband 1.3 player savefiles: the misc, gear, dungeon, objects, traps and home blocks.
+"""PWMAngband player savefiles: the misc, gear, dungeon, objects, traps and home blocks.
 
 Read as ``rd_player_misc``, ``rd_gear``, ``rd_player_dungeon``,
 ``rd_player_objects``, ``rd_player_traps`` and ``rd_home`` of PWMAngband's
-``src/server/load.c`` read them at the commit the sample comes from
-(draconisPW/PWMAngband a5e06d7), and as ``save.c`` there writes them.
+``src/server/load.c`` read them, and as ``save.c`` writes them, for every savefile magic
+(see :mod:`.pwmangband`: the object record's fields and index widths, the terrain runs'
+width follow the magic). The object record and its lists serve the server file too
+(:mod:`.pwmangband_server`).
 
 Two things the player's file does not say are settled as follows:
 
@@ -23,15 +25,16 @@ Two things the player's file does not say are settled as follows:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import ClassVar
 
 from ....binary import Reader, Record, Writer
 from ....errors import FormatError
+from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, CStr, Ctx, Field, List, Optional, SetCtx, Struct,
+                        Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout
-from .items import check_len, read_str, write_str
 from .levels import check_rle, read_rle
-from .pwmangband import GAME, PWMG, rd_name_or_index, read_build, wr_name_or_index
+from .pwmangband import (ENCODING, GAME, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic, name_or_index,
+                         rd_name_or_index, read_build, since, with_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
@@ -54,22 +57,6 @@ def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
 
 
 # -- misc -----------------------------------------------------------------------------------
-
-
-_MISC_HEAD = Record("PWMAngband misc", [
-    ("total_winner", "u16"), ("noscore", "u8"), ("is_dead", "u8"), ("feeling", "i16"),
-    ("feeling_squares", "u16"), ("game_turn_era", "u32"), ("game_turn", "u32"),
-    ("player_turn_era", "u32"), ("player_turn", "u32"), ("active_turn_era", "u32"),
-    ("active_turn", "u32"), ("quit_turn_era", "u32"), ("quit_turn", "u32"), ("ghost", "i16"),
-    ("lives", "u8"), ("birth_force_descend", "u8"), ("birth_no_recall", "u8"),
-    ("birth_no_artifacts", "u8"), ("birth_feelings", "u8"), ("birth_no_selling", "u8"),
-    ("birth_start_kit", "u8"), ("birth_no_stores", "u8"), ("birth_no_ghost", "u8"),
-    ("birth_fruit_bat", "u8")])
-_QUEST = Record("PWMAngband quest", [
-    ("quest_cur_num", "i16"), ("quest_max_num", "i16"), ("quest_timer", "i16"), ("party", "u8"),
-    ("retire_timer", "u16"), ("tim_mimic_what", "i16")])
-_COMBAT = Record("PWMAngband known combat data", [
-    ("ac", "i16"), ("to_a", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("dd", "u8"), ("ds", "u8")])
 
 
 @dataclass(slots=True)
@@ -138,23 +125,37 @@ class Misc(BlockModel):
     as_names: bool | None = None
 
 
+def _size(name: str) -> Ctx:
+    return Ctx(name, "object memory")
+
+
+_RUNES = Struct(RuneKnowledge, [
+    Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
+    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
+    Field("brands", Bytes(_size("brand_max"))), Field("slays", Bytes(_size("slay_max"))),
+    Field("curses", Array(I16, _size("curse_max"))),
+    *[Field(n, I16) for n in ("ac", "to_a", "to_h", "to_d")], Field("dd", U8), Field("ds", U8),
+], name="rune knowledge")
+MISC = Struct(Misc, [
+    Field("total_winner", U16), Field("noscore", U8), Field("is_dead", U8), Field("feeling", I16),
+    Field("feeling_squares", U16),
+    *[Field(n, U32) for n in ("game_turn_era", "game_turn", "player_turn_era", "player_turn",
+                              "active_turn_era", "active_turn", "quit_turn_era", "quit_turn")],
+    Field("ghost", I16), Field("lives", U8),
+    *[Field(n, U8) for n in ("birth_force_descend", "birth_no_recall", "birth_no_artifacts",
+                             "birth_feelings", "birth_no_selling", "birth_start_kit", "birth_no_stores",
+                             "birth_no_ghost", "birth_fruit_bat")],
+    Field("quest_race", name_or_index(U16, numbers=False)),  # wr_race
+    *[Field(n, I16) for n in ("quest_cur_num", "quest_max_num", "quest_timer")], Field("party", U8),
+    Field("retire_timer", U16), Field("tim_mimic_what", I16),
+    Field("poly_race", name_or_index(U16, numbers=False)), Field("k_idx", I16),
+    SetCtx("is_dead", "is_dead"),
+    When("not is_dead", [Field("knowledge", _RUNES)], "rune knowledge exactly when the character is alive"),
+], name="misc")
+
+
 def _rd_misc_as(r: Reader, ctx: Context, as_names: bool) -> Misc:
-    m = Misc(as_names=as_names)
-    set_from_record(m, _MISC_HEAD, r.record(_MISC_HEAD, ""))
-    m.quest_race = rd_name_or_index(r, as_names, "quest_race", "u16")
-    set_from_record(m, _QUEST, r.record(_QUEST, ""))
-    m.poly_race = rd_name_or_index(r, as_names, "poly_race", "u16")
-    m.k_idx = r.i16("k_idx")
-    if m.is_dead:
-        return m
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    k = m.knowledge = RuneKnowledge(r.bytes(of, "knowledge.flags"))
-    k.modifiers = list(r.array("i32", mods, "knowledge.modifiers"))
-    k.elements = _rd_elements(r, elems, "knowledge.elements")
-    k.brands = r.bytes(brands, "knowledge.brands")
-    k.slays = r.bytes(slays, "knowledge.slays")
-    k.curses = list(r.array("i16", curses, "knowledge.curses"))
-    set_from_record(k, _COMBAT, r.record(_COMBAT, "knowledge"))
+    m: Misc = with_build(ctx, as_names, lambda: MISC.read(r, ctx))
     return m
 
 
@@ -162,74 +163,22 @@ def _rd_misc(r: Reader, ctx: Context) -> Misc:
     m, build = read_build(r, ctx, "misc", lambda rr, as_names: _rd_misc_as(rr, ctx, as_names),
                           lambda m: True)
     m.as_names = build
-    ctx.set("is_dead", m.is_dead, "misc")
     return m
 
 
 def _wr_misc(m: Misc, w: Writer, ctx: Context) -> None:
-    as_names = bool(m.as_names)
-    w.record(_MISC_HEAD, record_values(m, _MISC_HEAD), "")
-    wr_name_or_index(w, m.quest_race, as_names, "quest_race", "u16")
-    w.record(_QUEST, record_values(m, _QUEST), "")
-    wr_name_or_index(w, m.poly_race, as_names, "poly_race", "u16")
-    w.i16(m.k_idx, "k_idx")
-    ctx.set("is_dead", m.is_dead, "misc")
-    if bool(m.is_dead) != (m.knowledge is None):
-        raise FormatError(None, "knowledge", "rune knowledge exactly when the character is alive",
-                          "none" if m.knowledge is None else "rune knowledge")
-    if m.knowledge is None:
-        return
-    k = m.knowledge
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    w.bytes(k.flags, "knowledge.flags", size=of)
-    check_len(k.modifiers, mods, "knowledge.modifiers", "values")
-    w.array("i32", k.modifiers, "knowledge.modifiers")
-    _wr_elements(k.elements, elems, w, "knowledge.elements")
-    w.bytes(k.brands, "knowledge.brands", size=brands)
-    w.bytes(k.slays, "knowledge.slays", size=slays)
-    check_len(k.curses, curses, "knowledge.curses", "values")
-    w.array("i16", k.curses, "knowledge.curses")
-    w.record(_COMBAT, record_values(k, _COMBAT), "knowledge")
-
-
-@cache
-def _elements_record(n: int) -> Record:
-    """``n`` elements, each a resistance level (i16) and flags (u8): one struct for the run."""
-    return Record("PWMAngband elements", [(f"[{i}].{name}", kind) for i in range(n)
-                                          for name, kind in (("res_level", "i16"), ("flags", "u8"))])
-
-
-def _rd_elements(r: Reader, n: int, path: str) -> list[tuple[int, int]]:
-    values = r.record(_elements_record(n), path)
-    return list(zip(values[0::2], values[1::2]))
-
-
-def _wr_elements(values: list[tuple[int, int]], n: int, w: Writer, path: str) -> None:
-    check_len(values, n, path, "elements")
-    w.record(_elements_record(n), [v for pair in values for v in pair], path)
+    with_build(ctx, bool(m.as_names), lambda: MISC.write(m, w, ctx))
 
 
 # -- the object record ----------------------------------------------------------------------
 
 
-_ITEM_HEAD = Record("PWMAngband object", [
-    ("version", "u8"), ("iy", "u8"), ("ix", "u8"), ("wpos_y", "i16"), ("wpos_x", "i16"),
-    ("wpos_depth", "i16")])
-_ITEM_COUNT = Record("PWMAngband object", [
-    ("pval", "i32"), ("number", "u8"), ("weight", "i16"), ("randart_seed", "i32")])
-_ITEM_COMBAT = Record("PWMAngband object", [
-    ("effect", "u8"), ("timeout", "i16"), ("to_h", "i16"), ("to_d", "i16"), ("to_a", "i16"),
-    ("ac", "i16"), ("dd", "u8"), ("ds", "u8"), ("origin", "u8"), ("origin_depth", "i16")])
-_ITEM_TIME = Record("PWMAngband object", [
-    ("held_m_idx", "i16"), ("mimicking_m_idx", "i16"), ("activation", "u16"), ("time_base", "i16"),
-    ("time_dice", "i16"), ("time_sides", "i16")])
-_ITEM_OWNER = Record("PWMAngband object", [
-    ("creator", "i32"), ("owner", "i32"), ("level_req", "u8"), ("ignore_protect", "u8"),
-    ("ordered", "u8"), ("decay", "i16"), ("bypass_aware", "u8")])
 # Every byte of a record whose optional parts (brands, slays, curses) are absent, but for the
-# object memory sizes: the smallest record, for bounding counts.
-_ITEM_FIXED = (_ITEM_HEAD.size + 2 + _ITEM_COUNT.size + 2 + _ITEM_COMBAT.size + 2 + 3
-               + _ITEM_TIME.size + 1 + _ITEM_OWNER.size)
+# object memory sizes and the fields of later magics: the smallest record, for bounding counts.
+# (place 9, tval/sval 2, pval..randart_seed 11, artifact/ego 2, effect..origin_depth 16,
+# origin_race and notice 2, three "has" bytes, activation and time 12, note 1, creator and
+# owner 8, ignore_protect..bypass_aware 5)
+_ITEM_FIXED = 9 + 2 + 11 + 2 + 16 + 2 + 3 + 12 + 1 + 8 + 5
 
 
 @dataclass(slots=True)
@@ -247,7 +196,11 @@ class Item(Quantity):
     """One object record (``rd_item``). ``tval``/``sval``, ``artifact`` and ``ego`` are
     indexes (artifact and ego: index + 1, 0 for none, 255 for "known to be none") or, in a
     ``SAVE_AS_STRINGS`` build, names. ``brands``, ``slays`` and ``curses`` are None when the
-    object has none (the record then stores one 0 byte for them)."""
+    object has none (the record then stores one 0 byte for them).
+
+    By savefile magic: tval/sval are u8 before 1.4.0 and u16 after, artifact/ego u8 before
+    1.6.0 and u16 after; ``level_req`` is stored from 1.3.0, ``origin_player`` from 1.5.0,
+    ``worn_time`` from 1.6.1 (None where the file's magic does not store them)."""
 
     version: int = ITEM_VERSION
     iy: int = 0
@@ -290,11 +243,13 @@ class Item(Quantity):
     note: str = ""
     creator: int = 0
     owner: int = 0
-    level_req: int = 0
+    level_req: int | None = 0
     ignore_protect: int = 0
     ordered: int = 0
     decay: int = 0
     bypass_aware: int = 0
+    origin_player: str | None = None
+    worn_time: int | None = None
 
     @property
     def is_marker(self) -> bool:
@@ -303,74 +258,50 @@ class Item(Quantity):
         return (self.tval, self.sval) in ((0, 0), ("none", ""))
 
 
-def _rd_present(r: Reader, name: str) -> bool:
-    at = r.pos
-    flag = r.u8(name)
-    if flag > 1:
-        r.fail(name, "0 or 1 (whether the object has them), as the game writes", str(flag), at=at)
-    return bool(flag)
+_KIND = Switch(f"1 if {since(V1_4)} else 0", {  # wr_tval_sval: u16 from 1.4.0 (beta 8)
+    0: name_or_index(U8, numbers=False, limit=KIND_NAME_MAX),
+    1: name_or_index(U16, numbers=False, limit=KIND_NAME_MAX)})
+_ART = Switch(f"1 if {since(V1_6)} else 0", {  # wr_artifact, wr_ego: u16 from 1.6.0
+    0: name_or_index(U8), 1: name_or_index(U16)})
+_CURSE = Struct(CurseData, [
+    *[Field(n, I16) for n in ("power", "timeout", "to_a", "to_h", "to_d")],
+    Field("modifiers", Array(I16, _size("obj_mod_max")))], name="curse")
+# ``wr_item``: the object record of every magic, declared once.
+ITEM = Struct(Item, [
+    Field("version", U8), Field("iy", U8), Field("ix", U8),
+    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
+    Field("tval", _KIND), Field("sval", _KIND),
+    Field("pval", I32), Field("number", U8), Field("weight", I16), Field("randart_seed", I32),
+    Field("artifact", _ART), Field("ego", _ART),
+    Field("effect", U8), *[Field(n, I16) for n in ("timeout", "to_h", "to_d", "to_a", "ac")],
+    Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", I16),
+    Field("origin_race", CStr(NOTE_MAX, ENCODING)), Field("notice", U8),
+    Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
+    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
+    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
+    Field("curses", Optional(U8, List(_CURSE, _size("curse_max")))),
+    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
+    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+    *[Field(n, I16) for n in ("time_base", "time_dice", "time_sides")],
+    Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
+    When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
+    Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
+    When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
+    When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
+], name="object")
 
 
 def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    it = Item(*r.record(_ITEM_HEAD, path))
-    it.tval = rd_name_or_index(r, as_names, f"{path}.tval", "u8", KIND_NAME_MAX)
-    it.sval = rd_name_or_index(r, as_names, f"{path}.sval", "u8", KIND_NAME_MAX)
-    set_from_record(it, _ITEM_COUNT, r.record(_ITEM_COUNT, path))
-    it.artifact = rd_name_or_index(r, as_names, f"{path}.artifact", "u8", numbers=True)
-    it.ego = rd_name_or_index(r, as_names, f"{path}.ego", "u8", numbers=True)
-    set_from_record(it, _ITEM_COMBAT, r.record(_ITEM_COMBAT, path))
-    it.origin_race = read_str(r, f"{path}.origin_race", NOTE_MAX)
-    it.notice = r.u8(f"{path}.notice")
-    it.flags = r.bytes(of, f"{path}.flags")
-    it.modifiers = list(r.array("i32", mods, f"{path}.modifiers"))
-    if _rd_present(r, f"{path}.has_brands"):
-        it.brands = r.bytes(brands, f"{path}.brands")
-    if _rd_present(r, f"{path}.has_slays"):
-        it.slays = r.bytes(slays, f"{path}.slays")
-    if _rd_present(r, f"{path}.has_curses"):
-        it.curses = []
-        for i in range(curses):
-            v = r.array("i16", 5 + mods, f"{path}.curses[{i}]")
-            it.curses.append(CurseData(v[0], v[1], v[2], v[3], v[4], list(v[5:])))
-    it.elements = _rd_elements(r, elems, f"{path}.elements")
-    set_from_record(it, _ITEM_TIME, r.record(_ITEM_TIME, path))
-    it.note = read_str(r, f"{path}.note", NOTE_MAX)
-    set_from_record(it, _ITEM_OWNER, r.record(_ITEM_OWNER, path))
+    """One object record of the file's build (``as_names``)."""
+    it: Item = with_build(ctx, as_names, lambda: ITEM.read(r, ctx, path))
     return it
 
 
 def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
-    of, mods, elems, brands, slays, curses = _sizes(ctx)
-    w.record(_ITEM_HEAD, record_values(it, _ITEM_HEAD), path)
-    wr_name_or_index(w, it.tval, as_names, f"{path}.tval", "u8", KIND_NAME_MAX)
-    wr_name_or_index(w, it.sval, as_names, f"{path}.sval", "u8", KIND_NAME_MAX)
-    w.record(_ITEM_COUNT, record_values(it, _ITEM_COUNT), path)
-    wr_name_or_index(w, it.artifact, as_names, f"{path}.artifact", "u8")
-    wr_name_or_index(w, it.ego, as_names, f"{path}.ego", "u8")
-    w.record(_ITEM_COMBAT, record_values(it, _ITEM_COMBAT), path)
-    write_str(w, it.origin_race, f"{path}.origin_race", NOTE_MAX)
-    w.u8(it.notice, f"{path}.notice")
-    w.bytes(it.flags, f"{path}.flags", size=of)
-    check_len(it.modifiers, mods, f"{path}.modifiers", "values")
-    w.array("i32", it.modifiers, f"{path}.modifiers")
-    for name, value, size in (("brands", it.brands, brands), ("slays", it.slays, slays)):
-        w.u8(value is not None, f"{path}.has_{name}")
-        if value is not None:
-            w.bytes(value, f"{path}.{name}", size=size)
-    w.u8(it.curses is not None, f"{path}.has_curses")
-    if it.curses is not None:
-        check_len(it.curses, curses, f"{path}.curses", "curses")
-        for i, c in enumerate(it.curses):
-            check_len(c.modifiers, mods, f"{path}.curses[{i}].modifiers", "values")
-            w.array("i16", [c.power, c.timeout, c.to_a, c.to_h, c.to_d, *c.modifiers], f"{path}.curses[{i}]")
-    _wr_elements(it.elements, elems, w, f"{path}.elements")
-    w.record(_ITEM_TIME, record_values(it, _ITEM_TIME), path)
-    write_str(w, it.note, f"{path}.note", NOTE_MAX)
-    w.record(_ITEM_OWNER, record_values(it, _ITEM_OWNER), path)
+    with_build(ctx, as_names, lambda: ITEM.write(it, w, ctx, path))
 
 
-def _min_item(ctx: Context) -> int:
+def min_item(ctx: Context) -> int:
     of, mods, elems = _sizes(ctx)[:3]
     return _ITEM_FIXED + of + 4 * mods + 3 * elems
 
@@ -383,7 +314,7 @@ class ItemPair(HeldQuantity):
     known: Item = field(default_factory=Item)
 
 
-def _rd_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
+def read_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
     at = r.pos
     item = read_item(r, ctx, as_names, f"{path}.item")
     if item.is_marker:
@@ -392,14 +323,14 @@ def _rd_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
     return ItemPair(item, read_item(r, ctx, as_names, f"{path}.known"))
 
 
-def _wr_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
+def write_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
     write_item(p.item, w, ctx, as_names, f"{path}.item")
     write_item(p.known, w, ctx, as_names, f"{path}.known")
 
 
-def _check_build(as_names: bool | None, depends: bool, path: str) -> bool:
+def check_build(as_names: bool | None, depends: bool, path: str) -> bool:
     """The build a block is written for: a block holding names or indexes must say which."""
     if as_names is None and depends:
         raise FormatError(None, f"{path}as_names", "true or false (the block holds names or indexes)",
@@ -430,14 +361,14 @@ class Gear(BlockModel):
 
 def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
     m = Gear(as_names=as_names)
-    least = _min_item(ctx)
+    least = min_item(ctx)
     while True:
         p = f"items[{len(m.items)}]"
         code = r.u8(f"{p}.slot")
         if code == FINISHED_CODE:
             return m
         r.need(2 * least, p, "an object and its known copy")
-        pair = _rd_pair(r, ctx, as_names, p)
+        pair = read_pair(r, ctx, as_names, p)
         m.items.append(GearItem(pair.item, pair.known, code))
 
 
@@ -449,12 +380,12 @@ def _rd_gear(r: Reader, ctx: Context) -> Gear:
 
 
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
-    as_names = _check_build(m.as_names, bool(m.items), "")
+    as_names = check_build(m.as_names, bool(m.items), "")
     for i, g in enumerate(m.items):
         if g.slot == FINISHED_CODE:
             raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
         w.u8(g.slot, f"items[{i}].slot")
-        _wr_pair(g, w, ctx, as_names, f"items[{i}]")
+        write_pair(g, w, ctx, as_names, f"items[{i}]")
     w.u8(FINISHED_CODE, "end")
 
 
@@ -473,8 +404,8 @@ class Home(BlockModel):
 
 def _rd_home_as(r: Reader, ctx: Context, as_names: bool) -> Home:
     m = Home(r.u8("owner"))
-    n = r.count(r.i16("count"), 2 * _min_item(ctx), "items", "object")
-    m.items = [_rd_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
+    n = r.count(r.i16("count"), 2 * min_item(ctx), "items", "object")
+    m.items = [read_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
     m.as_names = as_names
     return m
 
@@ -487,11 +418,11 @@ def _rd_home(r: Reader, ctx: Context) -> Home:
 
 
 def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
-    as_names = _check_build(m.as_names, bool(m.items), "")
+    as_names = check_build(m.as_names, bool(m.items), "")
     w.u8(m.owner, "owner")
     w.i16(len(m.items), "count")
     for i, p in enumerate(m.items):
-        _wr_pair(p, w, ctx, as_names, f"items[{i}]")
+        write_pair(p, w, ctx, as_names, f"items[{i}]")
 
 
 # -- objects on the player's level ----------------------------------------------------------
@@ -511,7 +442,7 @@ class Objects(BlockModel):
 def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
     m = Objects([], as_names=as_names)
     assert m.items is not None
-    least = _min_item(ctx)
+    least = min_item(ctx)
     while True:
         p = f"items[{len(m.items)}]"
         r.need(least, p, "an object or the end-of-list record")
@@ -536,9 +467,9 @@ def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "items", "objects exactly when the character is alive", repr(m.items))
     if m.items is None or m.end is None:
         return
-    as_names = _check_build(m.as_names, True, "")
+    as_names = check_build(m.as_names, True, "")
     for i, p in enumerate(m.items):
-        _wr_pair(p, w, ctx, as_names, f"items[{i}]")
+        write_pair(p, w, ctx, as_names, f"items[{i}]")
     if not m.end.is_marker:
         raise FormatError(None, "end.tval", "the end-of-list record (no kind)", repr(m.end.tval))
     write_item(m.end, w, ctx, as_names, "end")
@@ -570,10 +501,11 @@ class Traps(BlockModel):
     as_names: bool | None = None
 
 
-def _rd_trap(r: Reader, as_names: bool, p: str) -> Trap:
+def read_trap(r: Reader, as_names: bool, p: str, flags: int = TRF_SIZE) -> Trap:
+    """One trap record (``wr_trap``); ``flags``: TRF_SIZE, which the server file stores."""
     t = Trap(rd_name_or_index(r, as_names, f"{p}.kind", "u8"))
     t.y, t.x, t.power, t.timeout = r.array("u8", 4, f"{p}.y")
-    t.flags = r.bytes(TRF_SIZE, f"{p}.flags")
+    t.flags = r.bytes(flags, f"{p}.flags")
     return t
 
 
@@ -581,7 +513,7 @@ def _rd_traps_as(r: Reader, as_names: bool) -> Traps:
     m = Traps([], as_names=as_names)
     assert m.traps is not None
     while True:
-        t = _rd_trap(r, as_names, f"traps[{len(m.traps)}]")
+        t = read_trap(r, as_names, f"traps[{len(m.traps)}]")
         if t.y == 0 and t.x == 0:
             m.end = t
             return m
@@ -602,7 +534,7 @@ def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "traps", "traps exactly when the character is alive", repr(m.traps))
     if m.traps is None or m.end is None:
         return
-    as_names = _check_build(m.as_names, bool(m.traps) or bool(m.end.kind), "")
+    as_names = check_build(m.as_names, bool(m.traps) or bool(m.end.kind), "")
     for i, t in enumerate([*m.traps, m.end]):
         p = f"traps[{i}]" if i < len(m.traps) else "end"
         if (t.y == 0 and t.x == 0) != (i == len(m.traps)):
@@ -615,36 +547,38 @@ def _wr_traps(m: Traps, w: Writer, ctx: Context) -> None:
 # -- the player's view of the level ---------------------------------------------------------
 
 
-_FEAT_RUN = 3  # u8 count, u16 feature
+def feat_run(ctx: Context) -> int:
+    """The size of one terrain run: u8 count and the feature, u16 from 1.3.0 (u8 before)."""
+    return 3 if magic(ctx) >= V1_3 else 2
 
 
-def _read_feat_runs(r: Reader, cells: int, name: str) -> bytes:
-    """The (u8 count, u16 feature) runs that fill ``cells`` squares, as stored."""
+def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
+    """The (u8 count, feature) runs that fill ``cells`` squares, as stored."""
     done, pos = 0, r.pos
     while done < cells:
-        if pos + _FEAT_RUN > r.end:
-            r.fail(name, f"3-byte runs covering {cells} squares",
+        if pos + run > r.end:
+            r.fail(name, f"{run}-byte runs covering {cells} squares",
                    f"{done} squares before the end of the block")
         done += r.data[pos]
-        pos += _FEAT_RUN
+        pos += run
     return r.bytes(pos - r.pos, name)
 
 
-def _check_feat_runs(runs: bytes, cells: int, name: str) -> None:
+def check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
     done, k = 0, 0
-    while done < cells and k + _FEAT_RUN <= len(runs):
+    while done < cells and k + run <= len(runs):
         done += runs[k]
-        k += _FEAT_RUN
+        k += run
     if done < cells or k != len(runs):
-        raise FormatError(None, name, f"3-byte runs that just cover {cells} squares",
+        raise FormatError(None, name, f"{run}-byte runs that just cover {cells} squares",
                           f"{len(runs)} bytes covering {done}")
 
 
 @dataclass(slots=True)
 class PlayerLevel:
     """The level as the player knows it: where it is in the world (``wpos_*``, depth 0 for
-    the surface), where the player stands, the terrain as the run-length triples the game
-    wrote (u8 count, u16 feature) and each square-info layer as (count, byte) pairs."""
+    the surface), where the player stands, the terrain as the run-length pairs the game
+    wrote (u8 count, then the feature: u16 from 1.3.0, u8 before) and each square-info layer as (count, byte) pairs."""
 
     wpos_y: int = 0
     wpos_x: int = 0
@@ -674,7 +608,7 @@ def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
     lv = PlayerLevel()
     set_from_record(lv, _LEVEL_HEAD, r.record(_LEVEL_HEAD, "level"))
     cells = lv.height * lv.width
-    lv.feat = _read_feat_runs(r, cells, "level.feat")
+    lv.feat = read_feat_runs(r, cells, "level.feat", feat_run(ctx))
     while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
         lv.info.append(read_rle(r, cells, f"level.info[{len(lv.info)}]"))
     return Dungeon(lv)
@@ -688,7 +622,7 @@ def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
     lv = m.level
     cells = lv.height * lv.width
     w.record(_LEVEL_HEAD, record_values(lv, _LEVEL_HEAD), "level")
-    _check_feat_runs(lv.feat, cells, "level.feat")
+    check_feat_runs(lv.feat, cells, "level.feat", feat_run(ctx))
     w.bytes(lv.feat, "level.feat")
     for n, runs in enumerate(lv.info):
         check_rle(runs, cells, f"level.info[{n}]")

@@ -1,0 +1,761 @@
+"""PWMAngband's server file and players file (variant ``PWMG``): the blocks of
+``server_savers`` and ``account_savers`` in src/server/savefile.c, as ``save.c`` writes them and
+``load.c`` reads them (``rd_misc``, ``rd_artifacts``, ``rd_stores``, ``rd_dungeon``,
+``rd_objects``, ``rd_monsters``, ``rd_traps``, ``rd_parties``, ``rd_houses``, ``rd_arenas``,
+``rd_wilderness``, ``rd_player_names``), for every savefile magic: fields that come and go with
+the magic are conditions over the ``pwm_magic`` context entry (see :mod:`.pwmangband`).
+
+The server writes its own "monster memory" (the races' lore, the player file's layout) and an
+"object memory" that holds only the object sizes; the world's levels follow, each level's
+objects, monsters and traps in its own block, then parties, houses, arenas, the wilderness and
+(until 1.4.0.1, when they moved to the "players" file) the player names. These are registered
+as the game :data:`GAME` ("PWMAngband server"), chosen for a PWMAngband file without a header
+block by its magic, as the server loads it (``load_server_info``/``load_account_info``).
+
+Objects, monsters and traps name kinds and races by index or, in a ``SAVE_AS_STRINGS``
+build, by name: :func:`.pwmangband.read_build` tells which from the bytes, as for the player
+file. Levels, stores and monsters hold lists of objects ended by a dummy record, read by the
+player file's object reader (:mod:`.pwmangband_world`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ....binary import Reader, Writer
+from ....errors import FormatError
+from ....layout import I16, I32, U8, U16, U32, Bytes, CStr, Expr, Field, List, Prefix, Struct, When
+from . import BlockModel, Context, Layout, register_layout, register_struct
+from .levels import check_rle, read_rle
+from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic,
+                         rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
+from .pwmangband_world import (ItemPair, Item, Trap, check_build, check_feat_runs, feat_run, min_item,
+                               read_feat_runs, read_item, read_pair, read_trap, write_item, write_pair)
+
+VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
+
+GAME = "PWMAngband server"
+OWNER_MAX = 19  # a party's owner: char owner[20]
+STORE_ORDERS_1_1 = 6  # STORE_ORDERS before 1.3.0, when the count was not stored
+STORE_ORDERS = 8  # STORE_ORDERS from 1.3.0; a count of one more says the orders have order_turn
+
+
+def _layout(name: str, model: type, decode: object, encode: object) -> None:
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+
+
+# -- records declared once ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ObjectSizes(BlockModel):
+    """The server's object memory: only the sizes (``wr_object_memory`` stops there without a
+    player), which the object records of later blocks are laid out by."""
+
+    KIND: ClassVar[str] = "object-sizes-pwm"
+    of_size: int = 0
+    obj_mod_max: int = 0
+    elem_max: int = 0
+    brand_max: int = 0
+    slay_max: int = 0
+    curse_max: int = 0
+
+
+_SIZES = ("of_size", "obj_mod_max", "elem_max", "brand_max", "slay_max", "curse_max")
+OBJECT_SIZES = Struct(ObjectSizes, [Field(n, U8, export=n) for n in _SIZES], name="object memory")
+
+
+@dataclass(slots=True)
+class ServerMisc(BlockModel):
+    """The flavour and wilderness seeds, the game turn (``turn_era``/``turn``) and, before
+    1.4.0, the next player id (later in the player names)."""
+
+    KIND: ClassVar[str] = "server-misc-pwm"
+    seed_flavor: int = 0
+    seed_wild: int = 0
+    turn_era: int = 0
+    turn: int = 0
+    player_id: int | None = None
+
+
+SERVER_MISC = Struct(ServerMisc, [
+    Field("seed_flavor", U32), Field("seed_wild", U32), Field("turn_era", U32), Field("turn", U32),
+    When(f"not ({since(V1_4)})", [Field("player_id", I32)], "the player id before 1.4.0"),
+], name="misc")
+
+
+@dataclass(slots=True)
+class ArtifactState:
+    """``created``; who has it: ``owned`` (a flag, before 1.5.0) or ``owner`` (a player id)."""
+
+    created: int = 0
+    owned: int | None = None
+    owner: int | None = None
+
+
+@dataclass(slots=True)
+class ServerArtifacts(BlockModel):
+    KIND: ClassVar[str] = "server-artifacts-pwm"
+    artifacts: list[ArtifactState] = field(default_factory=list)
+
+
+SERVER_ARTIFACTS = Struct(ServerArtifacts, [
+    Field("artifacts", List(Struct(ArtifactState, [
+        Field("created", U8),
+        When(f"not ({since(V1_5)})", [Field("owned", U8)], "owned before 1.5.0"),
+        When(since(V1_5), [Field("owner", I32)], "the owner from 1.5.0 on")], name="artifact"),
+        Prefix(U16, "count"))),
+], name="artifacts")
+
+
+@dataclass(slots=True)
+class Party:
+    """One of the MAX_PARTIES party slots (``num`` 0: unused); ``created_*`` the game turn."""
+
+    name: str = ""
+    owner: str = ""
+    num: int = 0
+    created_era: int = 0
+    created_turn: int = 0
+
+
+@dataclass(slots=True)
+class Parties(BlockModel):
+    KIND: ClassVar[str] = "parties-pwm"
+    parties: list[Party] = field(default_factory=list)
+
+
+PARTIES = Struct(Parties, [Field("parties", List(Struct(Party, [
+    Field("name", CStr(NAME_MAX, ENCODING)), Field("owner", CStr(OWNER_MAX, ENCODING)), Field("num", I32),
+    Field("created_era", U32), Field("created_turn", U32)], name="party"), Prefix(U16, "count")))],
+    name="parties")
+
+
+@dataclass(slots=True)
+class House:
+    """A house: its corners and door on its wilderness square, its price and its owner
+    (``ownerid`` 0: for sale)."""
+
+    x_1: int = 0
+    y_1: int = 0
+    x_2: int = 0
+    y_2: int = 0
+    door_y: int = 0
+    door_x: int = 0
+    wpos_y: int = 0
+    wpos_x: int = 0
+    price: int = 0
+    ownerid: int = 0
+    ownername: str = ""
+    color: int = 0
+    state: int = 0
+    free: int = 0
+
+
+@dataclass(slots=True)
+class Houses(BlockModel):
+    KIND: ClassVar[str] = "houses-pwm"
+    houses: list[House] = field(default_factory=list)
+
+
+HOUSES = Struct(Houses, [Field("houses", List(Struct(House, [
+    *[Field(n, U8) for n in ("x_1", "y_1", "x_2", "y_2", "door_y", "door_x")],
+    Field("wpos_y", I16), Field("wpos_x", I16), Field("price", I32), Field("ownerid", I32),
+    Field("ownername", CStr(NAME_MAX, ENCODING)), Field("color", U8), Field("state", U8),
+    Field("free", U8)], name="house"), Prefix(U16, "count")))], name="houses")
+
+
+@dataclass(slots=True)
+class Arena:
+    x_1: int = 0
+    y_1: int = 0
+    x_2: int = 0
+    y_2: int = 0
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+
+
+@dataclass(slots=True)
+class Arenas(BlockModel):
+    KIND: ClassVar[str] = "arenas-pwm"
+    arenas: list[Arena] = field(default_factory=list)
+
+
+ARENAS = Struct(Arenas, [Field("arenas", List(Struct(Arena, [
+    *[Field(n, U8) for n in ("x_1", "y_1", "x_2", "y_2")],
+    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")]], name="arena"),
+    Prefix(U16, "count")))], name="arenas")
+
+
+@dataclass(slots=True)
+class Wilderness(BlockModel):
+    """Which wilderness squares have been generated, row by row from the north."""
+
+    KIND: ClassVar[str] = "wilderness-pwm"
+    radius: int = 0
+    generated: bytes = b""
+
+
+WILDERNESS = Struct(Wilderness, [
+    Field("radius", U16), Field("generated", Bytes(Expr("(2 * radius + 1) ** 2"))),
+], name="wilderness")
+
+
+@dataclass(slots=True)
+class PlayerName:
+    """A character the server knows: its id, account, name, and the turn it died (0: alive)."""
+
+    id: int = 0
+    account: int = 0
+    name: str = ""
+    death_era: int = 0
+    death_turn: int = 0
+
+
+@dataclass(slots=True)
+class PlayerNames(BlockModel):
+    """Every character of the server; from 1.4.0, the next player id (``player_id``) first."""
+
+    KIND: ClassVar[str] = "player-names-pwm"
+    player_id: int | None = None
+    players: list[PlayerName] = field(default_factory=list)
+
+
+PLAYER_NAMES = Struct(PlayerNames, [
+    When(since(V1_4), [Field("player_id", I32)], "the player id from 1.4.0 on"),
+    Field("players", List(Struct(PlayerName, [
+        Field("id", I32), Field("account", U32), Field("name", CStr(NAME_MAX, ENCODING)),
+        Field("death_era", U32), Field("death_turn", U32)], name="player name"), Prefix(U32, "count"))),
+], name="player_names")
+
+
+for _struct in (MONSTER_MEMORY, OBJECT_SIZES, SERVER_MISC, SERVER_ARTIFACTS, PARTIES, HOUSES, ARENAS,
+                WILDERNESS, PLAYER_NAMES):
+    register_struct(_struct, _struct.name, 1, PWMG, GAME)
+
+
+# -- the stores -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Store:
+    owner: int = 0
+    items: list[ItemPair] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class StoreOrder:
+    """A player's order at the black market: what, and the turns it was placed and (1.6.2
+    from build 3) ordered; turns are None where the file's magic does not store them."""
+
+    order: str = ""
+    turn_era: int | None = None
+    turn: int | None = None
+    order_turn_era: int | None = None
+    order_turn: int | None = None
+
+
+@dataclass(slots=True)
+class Stores(BlockModel):
+    """The stores' owners and stock, then the store orders; ``as_names`` as in the player file."""
+
+    KIND: ClassVar[str] = "stores-pwm"
+    stores: list[Store] = field(default_factory=list)
+    orders: list[StoreOrder] = field(default_factory=list)
+    as_names: bool | None = None
+
+
+def _rd_stores_as(r: Reader, ctx: Context, as_names: bool) -> Stores:
+    m = Stores(as_names=as_names)
+    least = min_item(ctx)
+    n = r.count(r.u16("count"), 3, "stores", "store")
+    for i in range(n):
+        s = Store(r.u8(f"stores[{i}].owner"))
+        k = r.count(r.i16(f"stores[{i}].count"), 2 * least, f"stores[{i}].items", "object")
+        s.items = [read_pair(r, ctx, as_names, f"stores[{i}].items[{j}]") for j in range(k)]
+        m.stores.append(s)
+    version = magic(ctx)
+    orders, timed = STORE_ORDERS_1_1, False
+    if version >= V1_3:
+        at = r.pos
+        orders = r.u16("order_count")
+        timed = orders == STORE_ORDERS + 1  # rd_stores_aux: "STORE_ORDERS+1 to tell ... order_turn"
+        if timed:
+            orders = STORE_ORDERS
+        elif orders > STORE_ORDERS:  # the loader reads them into store_orders[STORE_ORDERS]
+            r.fail("order_count", f"at most {STORE_ORDERS} orders (STORE_ORDERS)", str(orders), at=at)
+    for i in range(orders):
+        o = StoreOrder(read_str(r, f"orders[{i}].order"))
+        if version >= V1_4:
+            o.turn_era, o.turn = r.u32(f"orders[{i}].turn_era"), r.u32(f"orders[{i}].turn")
+        if timed:
+            o.order_turn_era = r.u32(f"orders[{i}].order_turn_era")
+            o.order_turn = r.u32(f"orders[{i}].order_turn")
+        m.orders.append(o)
+    return m
+
+
+def _rd_stores(r: Reader, ctx: Context) -> Stores:
+    m, build = read_build(r, ctx, "stores", lambda rr, as_names: _rd_stores_as(rr, ctx, as_names),
+                          lambda m: any(s.items for s in m.stores))
+    m.as_names = build
+    return m
+
+
+def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
+    as_names = check_build(m.as_names, any(s.items for s in m.stores), "")
+    w.u16(len(m.stores), "count")
+    for i, s in enumerate(m.stores):
+        w.u8(s.owner, f"stores[{i}].owner")
+        w.i16(len(s.items), f"stores[{i}].count")
+        for j, pair in enumerate(s.items):
+            write_pair(pair, w, ctx, as_names, f"stores[{i}].items[{j}]")
+    version = magic(ctx)
+    timed = any(o.order_turn is not None for o in m.orders)
+    if version >= V1_3:
+        if timed and len(m.orders) != STORE_ORDERS:
+            raise FormatError(None, "orders", f"{STORE_ORDERS} orders (with order turns)", str(len(m.orders)))
+        w.u16(STORE_ORDERS + 1 if timed else len(m.orders), "order_count")
+    elif len(m.orders) != STORE_ORDERS_1_1:
+        raise FormatError(None, "orders", f"{STORE_ORDERS_1_1} orders (STORE_ORDERS)", str(len(m.orders)))
+    for i, o in enumerate(m.orders):
+        p = f"orders[{i}]"
+        write_str(w, o.order, f"{p}.order")
+        if (o.turn is not None) != (version >= V1_4) or (o.order_turn is not None) != timed:
+            raise FormatError(None, f"{p}.turn", "turns as the file's magic stores them "
+                              "(the turn from 1.4.0; order turns in every order or none)",
+                              repr((o.turn, o.order_turn)))
+        if o.turn is not None:
+            w.u32(o.turn_era or 0, f"{p}.turn_era")
+            w.u32(o.turn, f"{p}.turn")
+        if o.order_turn is not None:
+            w.u32(o.order_turn_era or 0, f"{p}.order_turn_era")
+            w.u32(o.order_turn, f"{p}.order_turn")
+
+
+# -- the levels -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Level:
+    """A level the server keeps (``wr_level``): where it is, its size, how many players are on
+    it, the turn it was made, its connecting stairs (``up_y``...), the terrain as the game's
+    run-length pairs, and each square-info layer as (count, byte) pairs."""
+
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    height: int = 0
+    width: int = 0
+    players: int = 0
+    generated_era: int = 0
+    generated_turn: int = 0
+    up_y: int = 0
+    up_x: int = 0
+    down_y: int = 0
+    down_x: int = 0
+    rand_y: int = 0
+    rand_x: int = 0
+    feat: bytes = b""
+    info: list[bytes] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Dungeons(BlockModel):
+    KIND: ClassVar[str] = "dungeons-pwm"
+    square_size: int = 0
+    levels: list[Level] = field(default_factory=list)
+
+
+_LEVEL_HEAD = Struct(Level, [
+    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")], Field("height", U16),
+    Field("width", U16), Field("players", I16), Field("generated_era", U32),
+    Field("generated_turn", U32), *[Field(n, U8) for n in ("up_y", "up_x", "down_y", "down_x",
+                                                            "rand_y", "rand_x")]], name="level")
+
+
+def _rd_dungeons(r: Reader, ctx: Context) -> Dungeons:
+    m = Dungeons(r.u8("square_size"))
+    run = feat_run(ctx)
+    n = r.count(r.u32("count"), 27, "levels", "level")
+    for i in range(n):
+        p = f"levels[{i}]"
+        lv = _LEVEL_HEAD.read(r, ctx)
+        cells = lv.height * lv.width
+        lv.feat = read_feat_runs(r, cells, f"{p}.feat", run)
+        lv.info = [read_rle(r, cells, f"{p}.info[{k}]") for k in range(m.square_size)]
+        m.levels.append(lv)
+    return m
+
+
+def _wr_dungeons(m: Dungeons, w: Writer, ctx: Context) -> None:
+    w.u8(m.square_size, "square_size")
+    w.u32(len(m.levels), "count")
+    run = feat_run(ctx)
+    for i, lv in enumerate(m.levels):
+        p = f"levels[{i}]"
+        cells = lv.height * lv.width
+        _LEVEL_HEAD.write(lv, w, ctx)
+        check_feat_runs(lv.feat, cells, f"{p}.feat", run)
+        w.bytes(lv.feat, f"{p}.feat")
+        if len(lv.info) != m.square_size:
+            raise FormatError(None, f"{p}.info", f"{m.square_size} layers (square_size)", str(len(lv.info)))
+        for k, runs in enumerate(lv.info):
+            check_rle(runs, cells, f"{p}.info[{k}]")
+            w.bytes(runs, f"{p}.info[{k}]")
+
+
+# -- each level's objects -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class LevelObjects:
+    """The objects on one level, then the dummy record that ends them (``end``)."""
+
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    items: list[ItemPair] = field(default_factory=list)
+    end: Item = field(default_factory=Item)
+
+
+@dataclass(slots=True)
+class ServerObjects(BlockModel):
+    KIND: ClassVar[str] = "server-objects-pwm"
+    levels: list[LevelObjects] = field(default_factory=list)
+    as_names: bool | None = None
+
+
+def _rd_object_list(r: Reader, ctx: Context, as_names: bool, path: str) -> tuple[list[ItemPair], Item]:
+    """Objects and their known copies up to the dummy record (``wr_dummy_item``)."""
+    items: list[ItemPair] = []
+    least = min_item(ctx)
+    while True:
+        p = f"{path}[{len(items)}]"
+        r.need(least, p, "an object or the end-of-list record")
+        item = read_item(r, ctx, as_names, f"{p}.item")
+        if item.is_marker:
+            return items, item
+        items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
+
+
+def _wr_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, as_names: bool,
+                    path: str) -> None:
+    for i, p in enumerate(items):
+        write_pair(p, w, ctx, as_names, f"{path}[{i}]")
+    if not end.is_marker:
+        raise FormatError(None, f"{path}.end.tval", "the end-of-list record (no kind)", repr(end.tval))
+    write_item(end, w, ctx, as_names, f"{path}.end")
+
+
+def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> ServerObjects:
+    m = ServerObjects(as_names=as_names)
+    n = r.count(r.u32("count"), 6 + min_item(ctx), "levels", "level")
+    for i in range(n):
+        lv = LevelObjects(r.i16(f"levels[{i}].wpos_y"), r.i16(f"levels[{i}].wpos_x"),
+                          r.i16(f"levels[{i}].wpos_depth"))
+        lv.items, lv.end = _rd_object_list(r, ctx, as_names, f"levels[{i}].items")
+        m.levels.append(lv)
+    return m
+
+
+def _rd_objects(r: Reader, ctx: Context) -> ServerObjects:
+    m, build = read_build(r, ctx, "objects", lambda rr, as_names: _rd_objects_as(rr, ctx, as_names),
+                          lambda m: bool(m.levels))
+    m.as_names = build
+    return m
+
+
+def _wr_objects(m: ServerObjects, w: Writer, ctx: Context) -> None:
+    as_names = check_build(m.as_names, bool(m.levels), "")
+    w.u32(len(m.levels), "count")
+    for i, lv in enumerate(m.levels):
+        for name in ("wpos_y", "wpos_x", "wpos_depth"):
+            w.i16(getattr(lv, name), f"levels[{i}].{name}")
+        _wr_object_list(lv.items, lv.end, w, ctx, as_names, f"levels[{i}].items")
+
+
+# -- each level's monsters ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Blow:
+    """A monster blow: ``method`` (index + 1; 0: none, and nothing else stored), effect, dice."""
+
+    method: int = 0
+    effect: int = 0
+    dice: int = 0
+    sides: int = 0
+
+
+@dataclass(slots=True)
+class Monster:
+    """One monster (``wr_monster``). ``race`` and ``original_race``: a race index or, in a
+    ``SAVE_AS_STRINGS`` build, its name. By magic: ``midx``, ``original_race``, ``mflag`` and
+    the group fields from 1.4.0, ``camouflage`` before it; ``feat`` is u8 before 1.3.0."""
+
+    midx: int | None = None
+    race: int | str = 0
+    original_race: int | str | None = None
+    y: int = 0
+    x: int = 0
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    hp: int = 0
+    maxhp: int = 0
+    mspeed: int = 0
+    energy: int = 0
+    m_timed: list[int] = field(default_factory=list)
+    mflag: bytes | None = None
+    known_flags: bytes = b""
+    known_res_levels: list[int] = field(default_factory=list)
+    camouflage: int | None = None
+    mimicked_k_idx: int = 0
+    feat: int = 0
+    ac: int = 0
+    blows: list[Blow] = field(default_factory=list)
+    level: int = 0
+    clone: int = 0
+    origin: int = 0
+    mimicked: int = 0
+    held: list[ItemPair] = field(default_factory=list)
+    held_end: Item = field(default_factory=Item)
+    primary_group: int | None = None
+    primary_role: int | None = None
+    summon_group: int | None = None
+    summon_role: int | None = None
+
+
+@dataclass(slots=True)
+class LevelMonsters:
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    monsters: list[Monster] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Monsters(BlockModel):
+    """The monsters of every level the server keeps; ``mflag_size`` from 1.4.0."""
+
+    KIND: ClassVar[str] = "monsters-pwm"
+    mflag_size: int | None = None
+    levels: list[LevelMonsters] = field(default_factory=list)
+    as_names: bool | None = None
+
+
+def _rd_monster(r: Reader, ctx: Context, as_names: bool, mflag: int | None, p: str) -> Monster:
+    version = magic(ctx)
+    of, elems, blows = ctx.need("of_size", "object memory"), ctx.need("elem_max", "object memory"), \
+        ctx.need("blows_max", "monster memory")
+    m = Monster()
+    if version >= V1_4:
+        m.midx = r.u16(f"{p}.midx")
+    at = r.pos
+    m.race = rd_name_or_index(r, as_names, f"{p}.race", "u16")
+    if m.race in (0, "", "none"):  # rd_monster: "Monster race no longer exists!"
+        r.fail(f"{p}.race", "a monster race (rd_monster: 'Monster race no longer exists!')",
+               repr(m.race), at=at)
+    if version >= V1_4:
+        m.original_race = rd_name_or_index(r, as_names, f"{p}.original_race", "u16")
+    m.y, m.x = r.u8(f"{p}.y"), r.u8(f"{p}.x")
+    m.wpos_y, m.wpos_x, m.wpos_depth = (r.i16(f"{p}.wpos_y"), r.i16(f"{p}.wpos_x"),
+                                        r.i16(f"{p}.wpos_depth"))
+    m.hp, m.maxhp, m.mspeed, m.energy = (r.i32(f"{p}.hp"), r.i32(f"{p}.maxhp"), r.u8(f"{p}.mspeed"),
+                                         r.i32(f"{p}.energy"))
+    m.m_timed = list(r.array("i16", r.u8(f"{p}.m_timed_count"), f"{p}.m_timed"))
+    if mflag is not None:
+        m.mflag = r.bytes(mflag, f"{p}.mflag")
+    m.known_flags = r.bytes(of, f"{p}.known_flags")
+    m.known_res_levels = list(r.array("i16", elems, f"{p}.known_res_levels"))
+    if version < V1_4:
+        m.camouflage = r.u8(f"{p}.camouflage")
+    m.mimicked_k_idx = r.i16(f"{p}.mimicked_k_idx")
+    m.feat = r.u16(f"{p}.feat") if version >= V1_3 else r.u8(f"{p}.feat")
+    m.ac = r.i16(f"{p}.ac")
+    for j in range(blows):
+        b = Blow(r.u8(f"{p}.blows[{j}].method"))
+        if b.method:
+            b.effect, b.dice, b.sides = r.u8(f"{p}.blows[{j}].effect"), r.u8(f"{p}.blows[{j}].dice"), \
+                r.u8(f"{p}.blows[{j}].sides")
+        m.blows.append(b)
+    m.level, m.clone, m.origin = r.i16(f"{p}.level"), r.u8(f"{p}.clone"), r.u8(f"{p}.origin")
+    m.mimicked = r.u16(f"{p}.mimicked")
+    m.held, m.held_end = _rd_object_list(r, ctx, as_names, f"{p}.held")
+    if version >= V1_4:
+        m.primary_group, m.primary_role = r.u16(f"{p}.primary_group"), r.u8(f"{p}.primary_role")
+        m.summon_group, m.summon_role = r.u16(f"{p}.summon_group"), r.u8(f"{p}.summon_role")
+    return m
+
+
+def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, mflag: int | None, p: str) -> None:
+    version = magic(ctx)
+    of, elems, blows = ctx.need("of_size", "object memory"), ctx.need("elem_max", "object memory"), \
+        ctx.need("blows_max", "monster memory")
+    later = version >= V1_4
+    for name, stored in (("midx", later), ("original_race", later), ("camouflage", not later),
+                         ("primary_group", later), ("primary_role", later), ("summon_group", later),
+                         ("summon_role", later), ("mflag", mflag is not None)):
+        if (getattr(m, name) is None) == stored:
+            raise FormatError(None, f"{p}.{name}", "a value (the file's magic stores it)" if stored
+                              else "null (the file's magic does not store it)", repr(getattr(m, name)))
+    if m.midx is not None:
+        w.u16(m.midx, f"{p}.midx")
+    wr_name_or_index(w, m.race, as_names, f"{p}.race", "u16")
+    if m.original_race is not None:
+        wr_name_or_index(w, m.original_race, as_names, f"{p}.original_race", "u16")
+    w.u8(m.y, f"{p}.y")
+    w.u8(m.x, f"{p}.x")
+    for name in ("wpos_y", "wpos_x", "wpos_depth"):
+        w.i16(getattr(m, name), f"{p}.{name}")
+    w.i32(m.hp, f"{p}.hp")
+    w.i32(m.maxhp, f"{p}.maxhp")
+    w.u8(m.mspeed, f"{p}.mspeed")
+    w.i32(m.energy, f"{p}.energy")
+    w.u8(len(m.m_timed), f"{p}.m_timed_count")
+    w.array("i16", m.m_timed, f"{p}.m_timed")
+    if m.mflag is not None:
+        w.bytes(m.mflag, f"{p}.mflag", size=mflag)
+    w.bytes(m.known_flags, f"{p}.known_flags", size=of)
+    if len(m.known_res_levels) != elems:
+        raise FormatError(None, f"{p}.known_res_levels", f"{elems} values (elem_max)", str(len(m.known_res_levels)))
+    w.array("i16", m.known_res_levels, f"{p}.known_res_levels")
+    if m.camouflage is not None:
+        w.u8(m.camouflage, f"{p}.camouflage")
+    w.i16(m.mimicked_k_idx, f"{p}.mimicked_k_idx")
+    if version >= V1_3:
+        w.u16(m.feat, f"{p}.feat")
+    else:
+        w.u8(m.feat, f"{p}.feat")
+    w.i16(m.ac, f"{p}.ac")
+    if len(m.blows) != blows:
+        raise FormatError(None, f"{p}.blows", f"{blows} blows (mon_blows_max)", str(len(m.blows)))
+    for j, b in enumerate(m.blows):
+        w.u8(b.method, f"{p}.blows[{j}].method")
+        if b.method:
+            w.u8(b.effect, f"{p}.blows[{j}].effect")
+            w.u8(b.dice, f"{p}.blows[{j}].dice")
+            w.u8(b.sides, f"{p}.blows[{j}].sides")
+    w.i16(m.level, f"{p}.level")
+    w.u8(m.clone, f"{p}.clone")
+    w.u8(m.origin, f"{p}.origin")
+    w.u16(m.mimicked, f"{p}.mimicked")
+    _wr_object_list(m.held, m.held_end, w, ctx, as_names, f"{p}.held")
+    if later:
+        w.u16(m.primary_group or 0, f"{p}.primary_group")
+        w.u8(m.primary_role or 0, f"{p}.primary_role")
+        w.u16(m.summon_group or 0, f"{p}.summon_group")
+        w.u8(m.summon_role or 0, f"{p}.summon_role")
+
+
+def _rd_monsters_as(r: Reader, ctx: Context, as_names: bool) -> Monsters:
+    m = Monsters(as_names=as_names)
+    if magic(ctx) >= V1_4:
+        m.mflag_size = r.u8("mflag_size")
+    n = r.count(r.u32("count"), 8, "levels", "level")
+    for i in range(n):
+        p = f"levels[{i}]"
+        lv = LevelMonsters(r.i16(f"{p}.wpos_y"), r.i16(f"{p}.wpos_x"), r.i16(f"{p}.wpos_depth"))
+        at = r.pos
+        limit = r.u16(f"{p}.limit")
+        if limit < 1:  # wr_monsters_aux stores one more than the monsters it writes
+            r.fail(f"{p}.limit", "the monster count plus one (at least 1)", str(limit), at=at)
+        lv.monsters = [_rd_monster(r, ctx, as_names, m.mflag_size, f"{p}.monsters[{j}]")
+                       for j in range(limit - 1)]
+        m.levels.append(lv)
+    return m
+
+
+def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
+    m, build = read_build(r, ctx, "monsters", lambda rr, as_names: _rd_monsters_as(rr, ctx, as_names),
+                          lambda m: any(lv.monsters for lv in m.levels))
+    m.as_names = build
+    return m
+
+
+def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
+    as_names = check_build(m.as_names, any(lv.monsters for lv in m.levels), "")
+    if (m.mflag_size is not None) != (magic(ctx) >= V1_4):
+        raise FormatError(None, "mflag_size", "a size exactly from 1.4.0 on", repr(m.mflag_size))
+    if m.mflag_size is not None:
+        w.u8(m.mflag_size, "mflag_size")
+    w.u32(len(m.levels), "count")
+    for i, lv in enumerate(m.levels):
+        p = f"levels[{i}]"
+        for name in ("wpos_y", "wpos_x", "wpos_depth"):
+            w.i16(getattr(lv, name), f"{p}.{name}")
+        w.u16(len(lv.monsters) + 1, f"{p}.limit")
+        for j, mon in enumerate(lv.monsters):
+            _wr_monster(mon, w, ctx, as_names, m.mflag_size, f"{p}.monsters[{j}]")
+
+
+# -- each level's traps ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class LevelTraps:
+    """The traps on one level, then the zeroed record that ends them (``end``)."""
+
+    wpos_y: int = 0
+    wpos_x: int = 0
+    wpos_depth: int = 0
+    traps: list[Trap] = field(default_factory=list)
+    end: Trap = field(default_factory=Trap)
+
+
+@dataclass(slots=True)
+class ServerTraps(BlockModel):
+    KIND: ClassVar[str] = "server-traps-pwm"
+    trf_size: int = 0
+    levels: list[LevelTraps] = field(default_factory=list)
+    as_names: bool | None = None
+
+
+def _rd_traps_as(r: Reader, as_names: bool) -> ServerTraps:
+    m = ServerTraps(r.u8("trf_size"), as_names=as_names)
+    n = r.count(r.u32("count"), 6 + 5, "levels", "level")
+    for i in range(n):
+        p = f"levels[{i}]"
+        lv = LevelTraps(r.i16(f"{p}.wpos_y"), r.i16(f"{p}.wpos_x"), r.i16(f"{p}.wpos_depth"))
+        while True:
+            t = read_trap(r, as_names, f"{p}.traps[{len(lv.traps)}]", m.trf_size)
+            if t.y == 0 and t.x == 0:  # rd_level_traps: the dummy at (0, 0) ends the list
+                lv.end = t
+                break
+            lv.traps.append(t)
+        m.levels.append(lv)
+    return m
+
+
+def _rd_traps(r: Reader, ctx: Context) -> ServerTraps:
+    m, build = read_build(r, ctx, "traps", _rd_traps_as,
+                          lambda m: any(lv.traps or lv.end.kind for lv in m.levels))
+    m.as_names = build
+    return m
+
+
+def _wr_traps(m: ServerTraps, w: Writer, ctx: Context) -> None:
+    as_names = check_build(m.as_names, any(lv.traps or lv.end.kind for lv in m.levels), "")
+    w.u8(m.trf_size, "trf_size")
+    w.u32(len(m.levels), "count")
+    for i, lv in enumerate(m.levels):
+        p = f"levels[{i}]"
+        for name in ("wpos_y", "wpos_x", "wpos_depth"):
+            w.i16(getattr(lv, name), f"{p}.{name}")
+        for j, t in enumerate([*lv.traps, lv.end]):
+            q = f"{p}.traps[{j}]" if j < len(lv.traps) else f"{p}.end"
+            if (t.y == 0 and t.x == 0) != (j == len(lv.traps)):
+                raise FormatError(None, f"{q}.y", "(0, 0) only for the end record", f"({t.y}, {t.x})")
+            wr_name_or_index(w, t.kind, as_names, f"{q}.kind", "u8")
+            w.array("u8", [t.y, t.x, t.power, t.timeout], f"{q}.y")
+            w.bytes(t.flags, f"{q}.flags", size=m.trf_size)
+
+
+_layout("stores", Stores, _rd_stores, _wr_stores)
+_layout("dungeons", Dungeons, _rd_dungeons, _wr_dungeons)
+_layout("objects", ServerObjects, _rd_objects, _wr_objects)
+_layout("monsters", Monsters, _rd_monsters, _wr_monsters)
+_layout("traps", ServerTraps, _rd_traps, _wr_traps)
