@@ -214,7 +214,8 @@ def recomputed(doc: Document, before: bytes, after: bytes, edited: list[str]) ->
             break
     # A record whose bytes changed because a field inside it did (a .tng header around its CRC)
     # is not a change of its own: the innermost fields are what the rebuild recomputed.
-    return [f for f in found if not any(g is not f and _under(g["path"], f["path"]) for g in found)]
+    paths = [str(f["path"]) for f in found]
+    return [f for f, p in zip(found, paths) if not any(q != p and _under(q, p) for q in paths)]
 
 
 def _hex(data: bytes) -> str:
