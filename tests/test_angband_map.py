@@ -161,6 +161,12 @@ def test_render_map_of_a_game_still_needs_its_map(tmp_path: Path) -> None:
     r = run("render-map", str(game), "-o", str(tmp_path / "m.png"))
     assert r.returncode == 2 and b"give the map" in r.stderr
     assert run("render-map", str(game), "0", "-o", str(tmp_path / "m.png")).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "NO_COLOR": "1"}
+    piped = subprocess.run([sys.executable, "-m", "savecraft", "render-map", "-", "0", "-o",
+                            str(tmp_path / "piped.png")], input=game.read_bytes(), capture_output=True,
+                           env=env, timeout=300)  # the game read from standard input once, not twice
+    assert piped.returncode == 0, piped.stderr
+    assert (tmp_path / "piped.png").read_bytes() == (tmp_path / "m.png").read_bytes()
 
 
 def test_the_studio_lists_and_draws_the_level(tmp_path: Path) -> None:

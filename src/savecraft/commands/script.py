@@ -32,11 +32,13 @@ def _names(game_path: str | None, command: str) -> Any:
     return result if isinstance(result, ScriptNames) else None
 
 
-def _load_game(path: str, command: str) -> Any:
-    """The game model of ``path``, read once; a usage error when it is not a TirNanoG game."""
+def _load_game(path: str, command: str, data: Any = None) -> Any:
+    """The game model of ``path`` (whose bytes a caller may have read already), read once; a
+    usage error when it is not a TirNanoG game."""
     from .tng import require_game
 
-    data = read_file(path, mapped=True)
+    if data is None:
+        data = read_file(path, mapped=True)
     require_game(data, path, command)
     return load_file(path, data=data)[1]
 
@@ -130,7 +132,7 @@ def cmd_render_map(args: argparse.Namespace) -> int:
         return _angband_map(args, data)
     if args.map is None:
         raise UsageError(f"{args.file}: give the map to draw (its number in section 35, or its name)")
-    game = _load_game(args.file, "render-map")
+    game = _load_game(args.file, "render-map", data)
     index, m = render.game_map(game, args.map)
     tiles = render.game_tiles(game)
     h = game.header
