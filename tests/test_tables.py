@@ -214,6 +214,32 @@ def test_tirnanog_users_per_map_matches_the_model(tmp_path: Path) -> None:
     assert con.sql("SELECT users, kind FROM tng_saves").fetchall() == [(2000, "server")]
 
 
+def test_tirnanog_user_tables_are_the_same_from_bytes_and_from_edited_objects(tmp_path: Path) -> None:
+    """The users, attributes and inventory tables read each undecoded USER chunk by a picker of
+    their own columns; a chunk decoded (or edited) in memory gives the same rows from its object."""
+    from savecraft.formats.tirnanog.save.model import InventoryItem, QuestState
+    from savecraft.formats.tirnanog.save.tables import ATTRIBUTES, INVENTORY, USERS
+
+    path = make_corpus.make_tirnanog(tmp_path / "server.sav", 40)
+
+    def rows(save: object) -> list[list[tuple[object, ...]]]:
+        return [list(t.rows(save)) for t in (USERS, ATTRIBUTES, INVENTORY)]  # type: ignore[misc]
+
+    picked = rows(savecraft.load(path))
+    save = savecraft.load(path)
+    for i in range(len(save.chunks)):
+        save.chunks[i]  # decoded and kept: no raw bytes are left to pick from
+    assert all(save.chunks.raw_or_none(i) is None for i in range(len(save.chunks)))
+    assert rows(save) == picked
+    assert len(picked[0]) == 40 and len(picked[1]) == sum(len(u.entity.attributes) for u in save.users)
+    user = save.users[3]
+    user.entity.inventory.append(InventoryItem(quantity=7, object_id=12))
+    user.entity.quests.append(QuestState(quest_id=5, completed=True))
+    users, _, inventory = rows(save)
+    assert users[3][-3:] == (picked[0][3][-3] + 1, picked[0][3][-2], picked[0][3][-1] + 1)
+    assert (3, user.name, len(user.entity.inventory) - 1, 12, 7) in inventory
+
+
 def test_help_and_validate_do_not_import_arrow_or_duckdb() -> None:
     prog = ("from savecraft.cli import main\nimport sys, contextlib, io\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"

@@ -681,6 +681,32 @@ class Struct(Type):
             fn = self._built[key] = self._gen_fast_skip(e, names).define(f"<layout {self.name} pick>")
         return fn  # type: ignore[no-any-return]
 
+    def pick_from(self, record: Any, names: tuple[str, ...], build: Callable[[type], Any] | None = None
+                  ) -> tuple[Any, ...]:
+        """The values :meth:`picker` returns for ``names``, taken from a record already decoded
+        (one the picker gave up on and the checked reader read, or one edited in memory), so a
+        caller has one shape of answer whichever way the record came."""
+        def rebuilt(value: Any) -> Any:
+            if isinstance(value, list):
+                return [rebuilt(v) for v in value]
+            if build is not None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+                return build(type(value))(*(rebuilt(getattr(value, f.name))
+                                            for f in dataclasses.fields(value) if f.init))
+            return value
+
+        def pick(struct: Struct, obj: Any, name: str) -> Any:
+            first, _, rest = name.partition(".")
+            member = next(m for m in struct.members if getattr(m, "name", None) == first)
+            if isinstance(member, Len):  # a count is the length of what it counts
+                return len(getattr(obj, member.of[0]))
+            value = getattr(obj, first)
+            if rest:
+                assert isinstance(member, Field) and isinstance(member.type, Struct)
+                return pick(member.type, value, rest)
+            return rebuilt(value)
+
+        return tuple(pick(self, record, name) for name in names)
+
     def _needed(self) -> set[str]:
         """Names a reader's expression, reference or check in this record mentions, which a
         skim must still read (a check only the writer makes needs nothing)."""

@@ -39,29 +39,11 @@ def _user_names(save: SaveGame) -> tuple[list[str], list[str]]:
     entities: the name and the flags byte are picked from the bytes of the
     chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
     """
-    from ....layout import FAST_READ_ERRORS, Context
-    from .layouts import HEAD_SIZE, USER
+    from .picking import user_values
 
-    pick = USER.picker(("name", "flags"))
-    ctx = Context()
     names: list[str] = []
     banned: list[str] = []
-    chunks = save.chunks
-    for i in range(len(chunks)):
-        raw = chunks.raw_or_none(i)
-        if raw is not None:
-            if raw[:4] != b"USER":
-                continue
-            try:
-                (name, flags), _ = pick(raw, HEAD_SIZE, len(raw), ctx)
-            except FAST_READ_ERRORS:
-                user = chunks[i]
-                name, flags = user.name, user.flags
-        else:
-            user = chunks[i]
-            if not isinstance(user, UserChunk):
-                continue
-            name, flags = user.name, user.flags
+    for name, flags in user_values(save, ("name", "flags")):
         names.append(name)
         if flags & 1:
             banned.append(name)

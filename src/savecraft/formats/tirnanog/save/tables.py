@@ -3,117 +3,47 @@
 ``tng_saves``: one row per file. ``tng_users``: one per player account,
 with where the player's character stands; ``tng_user_attributes`` and
 ``tng_inventory`` hold the character's attribute values and carried objects.
-A server's save may hold 100,000 users: each USER chunk is decoded once for
-its rows and not kept (:meth:`ChunkList.decoded`), so the loaded save stays
-as light as ``savecraft info`` keeps it.
+A server's save may hold 100,000 users: each table picks only its columns
+from each USER chunk (:mod:`.picking`), builds no user and keeps nothing, so
+the loaded save stays as light as ``savecraft info`` keeps it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
-from ....layout import FAST_READ_ERRORS, Context
 from ....tables.schema import Table, col
-from .layouts import HEAD_SIZE, USER
-from .model import SaveGame, UserChunk
+from .model import SaveGame
+from .picking import user_values
 
 _USER = b"USER"
-_PICK = ("name", "created", "last_login", "last_logout", "last_seen", "language", "flags",
-         "entity.map", "entity.direction", "entity.x", "entity.y", "entity.behaviour",
-         "entity.transport", "entity.altitude", "entity.attributes", "entity.inventory",
-         "entity.skills", "entity.quests")
-_CTX = Context()
 
-
-def _as_tuple(cls: type) -> Any:
-    return tuple_of
+# What each table picks of a USER chunk: only these values are read (a list no column shows
+# is stepped over by its count: the users table reads no attribute, item or skill).
+_USER_COLUMNS = ("name", "created", "last_login", "last_logout", "last_seen", "language", "flags",
+                 "entity.map", "entity.x", "entity.y", "entity.direction",
+                 "entity.inventory_count", "entity.skills_count", "entity.quests")
+_ATTRIBUTES = ("name", "entity.attributes")
+_INVENTORY = ("name", "entity.inventory")
 
 
 def tuple_of(*values: Any) -> tuple[Any, ...]:
     return values
 
 
-def _pick() -> Any:
-    """The USER layout's picker of the columns, items and quests as tuples (no objects)."""
-    return USER.picker(_PICK, _as_tuple)
+def _as_tuple(cls: type) -> Any:
+    """Records inside a picked list (items, quests) come as tuples: no objects are built."""
+    return tuple_of
 
 
 def game(save: SaveGame) -> str | None:
     return save.game_id or None
 
 
-class _User:
-    """What the tables need of one USER chunk, picked from its bytes.
-
-    A chunk still undecoded (the usual case after a load) is read by the USER
-    layout's picker (:meth:`Struct.picker`: the skim the load ran, returning the
-    columns; items and quests as tuples); a chunk already decoded (an edited
-    save) is read from its object. No UserChunk, Entity or item objects are
-    built: for 100,000 users that is most of the time a table takes.
-    """
-
-    __slots__ = ("name", "created", "last_login", "last_logout", "last_seen", "language", "flags",
-                 "head", "attributes", "inventory", "quests_done")
-    name: str
-    created: int
-    last_login: int
-    last_logout: int
-    last_seen: int
-    language: str
-    flags: int
-    head: tuple[int, ...]  # the entity head: map, direction, x, y, behaviour, ..., the four counts
-    attributes: Sequence[int]
-    inventory: list[tuple[int, int]]
-    quests_done: int
-
-    @classmethod
-    def from_raw(cls, raw: bytes) -> _User:
-        u = cls()
-        (u.name, u.created, u.last_login, u.last_logout, u.last_seen, u.language, u.flags,
-         where, direction, x, y, behaviour, transport, altitude, attributes, inventory, skills,
-         quests), _ = _pick()(raw, HEAD_SIZE, len(raw), _CTX)
-        u.head = (where, direction, x, y, behaviour, transport, altitude, len(attributes),
-                  len(inventory), len(skills), len(quests))
-        u.attributes = attributes
-        u.inventory = [(object_id, quantity) for quantity, object_id in inventory]
-        u.quests_done = sum(1 for _, done in quests if done)
-        return u
-
-    @classmethod
-    def from_chunk(cls, c: UserChunk) -> _User:
-        u = cls()
-        e = c.entity
-        u.name, u.created, u.last_login, u.last_logout = c.name, c.created, c.last_login, c.last_logout
-        u.last_seen, u.language, u.flags = c.last_seen, c.language, c.flags
-        u.head = (e.map, e.direction, e.x, e.y, e.behaviour, e.transport, e.altitude,
-                  len(e.attributes), len(e.inventory), len(e.skills), len(e.quests))
-        u.attributes = e.attributes
-        u.inventory = [(it.object_id, it.quantity) for it in e.inventory]
-        u.quests_done = sum(1 for qs in e.quests if qs.completed)
-        return u
-
-
-def _users(save: SaveGame) -> Iterator[tuple[int, _User]]:
-    chunks = save.chunks
-    n = 0
-    for i in range(len(chunks)):
-        if chunks.magic(i) != _USER:
-            continue
-        raw = chunks.raw_or_none(i)
-        user = None
-        if raw is not None:
-            try:
-                user = _User.from_raw(raw)
-            except FAST_READ_ERRORS:  # the careful decoder says what is wrong
-                user = None
-        if user is None:
-            chunk = chunks.decoded(i)
-            if not isinstance(chunk, UserChunk):
-                continue
-            user = _User.from_chunk(chunk)
-        yield n, user
-        n += 1
+def _picked(save: SaveGame, names: tuple[str, ...]) -> Iterator[tuple[int, tuple[Any, ...]]]:
+    """``names`` of each user (items and quests as tuples), with the user's place among them."""
+    return enumerate(user_values(save, names, _as_tuple))
 
 
 def _save(save: SaveGame) -> Iterator[tuple[Any, ...]]:
@@ -127,23 +57,23 @@ def _save(save: SaveGame) -> Iterator[tuple[Any, ...]]:
 
 
 def _user_rows(save: SaveGame) -> Iterator[tuple[Any, ...]]:
-    for n, u in _users(save):
-        e = u.head
-        yield (n, u.name, u.created or None, u.last_login or None, u.last_logout or None,
-               u.last_seen or None, u.language, bool(u.flags & 1), e[0], e[2], e[3], e[1],
-               e[8], e[9], u.quests_done)
+    for n, (name, created, login, logout, seen, language, flags, where, x, y, direction,
+            items, skills, quests) in _picked(save, _USER_COLUMNS):
+        yield (n, name, created or None, login or None, logout or None, seen or None, language,
+               bool(flags & 1), where, x, y, direction, items, skills,
+               sum(1 for _, done in quests if done))
 
 
 def _attribute_rows(save: SaveGame) -> Iterator[tuple[Any, ...]]:
-    for n, u in _users(save):
-        for k, v in enumerate(u.attributes):
-            yield (n, u.name, k, v)
+    for n, (name, attributes) in _picked(save, _ATTRIBUTES):
+        for k, v in enumerate(attributes):
+            yield (n, name, k, v)
 
 
 def _inventory_rows(save: SaveGame) -> Iterator[tuple[Any, ...]]:
-    for n, u in _users(save):
-        for k, (object_id, quantity) in enumerate(u.inventory):
-            yield (n, u.name, k, object_id, quantity)
+    for n, (name, inventory) in _picked(save, _INVENTORY):
+        for k, (quantity, object_id) in enumerate(inventory):
+            yield (n, name, k, object_id, quantity)
 
 
 SAVES = Table("tng_saves", "tirnanog-save", "one per file", (
