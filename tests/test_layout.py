@@ -15,6 +15,7 @@ from savecraft.errors import FormatError
 from savecraft.layout import (
     I16,
     I32,
+    REST,
     U8,
     U16,
     U24,
@@ -408,7 +409,7 @@ BAG = Struct(Bag, [
           explain="f'{count} words in {count * 4} bytes of the {left} left'", back=1),
     Field("words", List(WORD, Ref("count"))),
     Field("total", U16),
-    Field("rest", Array(I16, Expr("left // 2"))),  # to the end: as many as the model holds
+    Field("rest", Array(I16, REST)),  # to the end: as many as the model holds
 ])
 
 
@@ -429,6 +430,16 @@ def test_a_stored_word_split_into_fields_round_trips_and_is_skipped_by_size() ->
         BAG.read(Reader(data), Context())
     spans = {path: (off, n) for _, off, n, path in log.entries}
     assert spans["words[1].id"] == (5, 4) and spans["words"] == (1, 8) and spans["rest"] == (11, 6)
+
+
+def test_to_the_end_is_said_one_way_not_as_an_expression_over_left() -> None:
+    """No writer can compute ``left``; an expression over it as a count is refused where the
+    layout is declared, naming the two words for "to the end"."""
+    for make in (lambda: Array(I16, Expr("left // 2")), lambda: Bytes(Expr("left")),
+                 lambda: List(WORD, Expr("left // 4"))):
+        with pytest.raises(TypeError, match="REST .*ToEnd"):
+            make()
+    Array(I16, Expr("leftover * 2"))  # a name that only starts with it is a name
 
 
 def test_a_check_explains_with_the_values_and_points_back_at_the_count() -> None:
@@ -548,6 +559,24 @@ def test_a_list_of_fixed_records_to_the_end_is_counted_before_it_is_read() -> No
     assert "while" not in pairs.source().split("def cr")[0]  # one unpack, no loop
     with pytest.raises(FormatError, match="whole .* records of 3 bytes"):
         pairs.checked_only(Reader(data[:-1]), Context())
+
+
+def test_a_skim_steps_over_values_to_the_end_as_the_reader_takes_them() -> None:
+    """A skim (the load's structure check, a picker's steps) over values that fill the rest of
+    the bounds: it used to ask REST for a number and gave up on every such record."""
+    from savecraft.layout import REST
+
+    words = Struct(Body, [Field("head", U8), Field("items", Array(U16, REST))], name="words")
+    pairs = Struct(Body, [Field("head", U8), Field("items", List(Tuple(("a", U8), ("b", U16)), REST))],
+                   name="pairs")
+    _, raw = _rest_layouts()
+    for lay, data in ((words, b"\x01\x02\x00\x03\x00"), (pairs, bytes([4, 1, 2, 0, 3, 4, 0])),
+                      (raw, b"\x09abc")):
+        assert lay.skim(data, 0, len(data), Context()) == len(data)
+        assert lay.picker(("head",))(data, 0, len(data), Context()) == ((data[0],), len(data))
+    # what the reader refuses, the skim refuses: a value cut by the end of the bounds
+    assert words.skim(b"\x01\x02\x00\x03", 0, 4, Context()) is None
+    assert pairs.skim(bytes([4, 1, 2, 0, 3, 4]), 0, 6, Context()) is None
 
 
 # -- 8-bit text: a string that is not UTF-8 keeps its bytes and shows what the game shows ----

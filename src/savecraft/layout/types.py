@@ -139,10 +139,13 @@ class ToEnd:
 Count = int | Ref | Ctx | Expr | Prefix | Rest | ToEnd
 
 
-def to_end(count: Any) -> bool:
-    """A count that is what is ``left`` of the record (values to its end): a writer writes as
-    many as the model holds (the reader's count follows from the size written)."""
-    return isinstance(count, Expr) and re.search(r"\bleft\b", count.source) is not None
+def to_end_refused(count: Any) -> Any:
+    """A count that is an expression over ``left`` (the bytes left to read) would mean "to the
+    end" with no writer able to compute it: that is said as ``REST`` or ``ToEnd(size)``."""
+    if isinstance(count, Expr) and re.search(r"\bleft\b", count.source):
+        raise TypeError(f"a count over 'left' ({count.source!r}) means 'to the end': say REST "
+                        "(the values fill the rest exactly) or ToEnd(size) (whole elements)")
+    return count
 
 
 def count_fast(e: Emitter, count: Count) -> str:
@@ -281,7 +284,7 @@ class Bytes(Type):
     """``size`` bytes kept as they are (a fixed size, or one an earlier value gives)."""
 
     def __init__(self, size: int | Ref | Ctx | Expr | Rest) -> None:
-        self.size = size
+        self.size = to_end_refused(size)
         if isinstance(size, int):
             self.code = f"{size}s"
             self.min_size = size
@@ -303,13 +306,16 @@ class Bytes(Type):
         e.line(f"pos += {n}")
 
     def fast_skip(self, e: Emitter) -> None:
+        if isinstance(self.size, Rest):
+            e.line("pos = end")
+            return
         n = e.tmp("n")
         e.line(f"{n} = {count_fast(e, self.size)}")
         e.line(f"if {n} < 0 or pos + {n} > end: raise _Slow")
         e.line(f"pos += {n}")
 
     def fast_write(self, e: Emitter, value: str) -> None:
-        if isinstance(self.size, Rest) or to_end(self.size):
+        if isinstance(self.size, Rest):
             e.line(f"if type({value}) is not bytes: raise _Slow")
         else:
             e.line(f"if type({value}) is not bytes or len({value}) != {count_fast(e, self.size)}: raise _Slow")
@@ -320,7 +326,7 @@ class Bytes(Type):
         e.line(f"{target} = r.bytes({size}, {name})")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
-        if isinstance(self.size, Rest) or to_end(self.size):
+        if isinstance(self.size, Rest):
             e.line(f"_check_bytes({value}, _j(w.path, {name}))")
         else:
             e.line(f"_check_len({value}, {count_checked(e, self.size)}, _j(w.path, {name}), 'bytes')")
@@ -408,7 +414,7 @@ class Array(Type):
     def __init__(self, kind: Int, count: Count, *, as_bytes: bool = False) -> None:
         assert kind.code is not None, "arrays of u24 are not supported"
         self.kind = kind
-        self.count = count
+        self.count = to_end_refused(count)
         self.as_bytes = as_bytes
         if isinstance(count, int):
             self.code = f"{count}{kind.code}"
@@ -462,18 +468,23 @@ class Array(Type):
 
     def fast_skip(self, e: Emitter) -> None:
         n = e.tmp("n")
+        size = self.kind.min_size
+        if isinstance(self.count, Rest):  # whole values to the end, as the reader takes them
+            if size > 1:
+                e.line(f"if (end - pos) % {size}: raise _Slow")
+            e.line("pos = end")
+            return
         if isinstance(self.count, Prefix):
             self.count.fast_read(e, n)
         else:
             e.line(f"{n} = {count_fast(e, self.count)}")
-        size = self.kind.min_size
         e.line(f"if {n} < 0 or pos + {n} * {size} > end: raise _Slow")
         e.line(f"pos += {n} * {size}")
 
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        elif not (isinstance(self.count, Rest) or to_end(self.count)):
+        elif not (isinstance(self.count, Rest)):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         if self.kind.code == "B":  # bytes() refuses a number past 255 (ValueError): checked path
             e.line(f"ap(bytes({value}))")
@@ -496,7 +507,7 @@ class Array(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        elif not (isinstance(self.count, Rest) or to_end(self.count)):
+        elif not (isinstance(self.count, Rest)):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         e.line(f"w.array({self.kind.kind!r}, list({value}), {name})")
 
@@ -595,7 +606,7 @@ class List(Type):
 
     def __init__(self, elem: Type, count: Count, *, index: str | None = None) -> None:
         self.elem = elem
-        self.count = count
+        self.count = to_end_refused(count)
         # The Context name each element's index is set under while it is read or written (a
         # store whose layout depends on which store it is).
         self.index = index
@@ -688,7 +699,13 @@ class List(Type):
 
     def fast_skip(self, e: Emitter) -> None:
         size = self.elem.fixed_size()
-        if self.index is not None or (size is None and not e.is_record(self.elem)):
+        rest = self._rest_count()
+        if rest is not None:  # fixed records to the end: whole ones, as the reader takes them
+            e.line(f"if (end - pos) % {rest}: raise _Slow")
+            e.line("pos = end")
+            return
+        if self.index is not None or isinstance(self.count, Rest) or \
+                (size is None and not e.is_record(self.elem)):
             self.fast_read(e, e.tmp("skip"))
             return
         n = e.tmp("n")
@@ -704,7 +721,7 @@ class List(Type):
     def fast_write(self, e: Emitter, value: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.fast_write(e, value)
-        elif not (isinstance(self.count, Rest | ToEnd) or to_end(self.count)):
+        elif not (isinstance(self.count, Rest | ToEnd)):
             e.line(f"if len({value}) != {count_fast(e, self.count)}: raise _Slow")
         x = e.tmp("x")
         native = e.native_lists(self.elem) if self.index is None else None
@@ -774,7 +791,7 @@ class List(Type):
     def checked_write(self, e: Emitter, value: str, name: str) -> None:
         if isinstance(self.count, Prefix):
             self.count.checked_write(e, value, e.field)
-        elif not (isinstance(self.count, Rest | ToEnd) or to_end(self.count)):
+        elif not (isinstance(self.count, Rest | ToEnd)):
             e.line(f"_check_len({value}, {count_checked(e, self.count)}, _j(w.path, {name}), 'entries')")
         i, x = e.tmp("i"), e.tmp("x")
         e.line(f"for {i}, {x} in enumerate({value}):")

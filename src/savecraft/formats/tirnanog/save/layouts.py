@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ....layout import (
     I32,
+    REST,
     U8,
     U16,
     U24,
@@ -31,7 +32,6 @@ from ....layout import (
     Check,
     Computed,
     CStr,
-    Expr,
     Field,
     Len,
     List,
@@ -173,8 +173,7 @@ NPC = Struct(NpcChunk, [Field("npc_type", U32), Field("spawner", U32), Field("en
 
 def _ints(cls: type, name: str) -> Struct:
     return Struct(cls, [
-        Check("left % 4 == 0", name, "a whole number of 4-byte values", "f'{left} bytes'"),
-        Field(name, Array(I32, Expr("left // 4"))),
+        Field(name, Array(I32, REST)),  # whole values to the end of the chunk
     ], name=f"{cls.KIND} chunk")  # type: ignore[attr-defined]
 
 
@@ -225,7 +224,7 @@ DENY_ENTRY = Struct(DenyEntry, [
 DENY = Struct(DenyChunk, [
     Check(f"left % {DENY_RECORD} == 0", "entries", f"a whole number of {DENY_RECORD}-byte records",
           "f'{left} bytes'"),
-    Field("entries", List(DENY_ENTRY, Expr(f"left // {DENY_RECORD}"))),
+    Field("entries", List(DENY_ENTRY, REST)),
 ], name="DENY chunk")
 
 
@@ -239,7 +238,7 @@ class MapBody:
     tiles: bytes
 
 
-MAP = Struct(MapBody, [Field("map_id", U32), Field("tiles", Bytes(Expr("left")))], name="MAP chunk")
+MAP = Struct(MapBody, [Field("map_id", U32), Field("tiles", Bytes(REST))], name="MAP chunk")
 
 # magic -> the body's layout
 BODIES: dict[bytes, Struct] = {
