@@ -187,7 +187,7 @@ def test_bad_padding_name_magic_variant_all_reported() -> None:
     report = Report(strict=False)
     block.parse(bytes(data), report)
     assert [(p.offset, p.path) for p in report.problems] == [
-        (0, "header.magic"), (4, "header.variant"), (8 + 28 + 5, "blocks[0].padding"),
+        (0, "magic"), (4, "variant"), (8 + 28 + 5, "blocks[0].padding"),
         (second + 4, "blocks[1].name")]
 
 

@@ -456,6 +456,25 @@ class SpanSink:
 _SINK: ContextVar[SpanSink | None] = ContextVar("savecraft_span_sink", default=None)
 
 
+def span_mark(r: Reader) -> int:
+    """Where the spans of what ``r`` reads next will start (-1 when it records none)."""
+    return -1 if r.spans is None else len(r.spans.log.entries)
+
+
+def rename_spans(r: Reader, mark: int, old: str, new: str) -> None:
+    """Put the spans noted since ``mark`` under ``old`` (paths below the reader's) under
+    ``new``: a record read as a list's next element that turns out to be the list's end
+    record, which the model keeps apart (``end``)."""
+    if mark < 0 or r.spans is None:
+        return
+    entries = r.spans.log.entries
+    old, new = join_path(r.path, old), join_path(r.path, new)
+    for i in range(mark, len(entries)):
+        space, at, n, path = entries[i]
+        if path == old or path.startswith(old) and path[len(old)] in ".[":
+            entries[i] = (space, at, n, new + path[len(old):])
+
+
 def active_sink() -> SpanSink | None:
     """The sink spans go to right now, or None (the usual case: not recording).
 

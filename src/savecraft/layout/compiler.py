@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..binary import Reader, Writer, cached_struct, join_path
+from ..binary import Reader, Writer, cached_struct, join_path, rename_spans, span_mark
 from ..errors import FormatError
 from .context import Context, LayoutError, NotCanonical
 from .native import program_of
@@ -199,7 +199,8 @@ def _peek(r: Reader, kind: Type) -> Any:
 
 _RUNTIME: dict[str, Any] = {
     "_Slow": _Slow, "_cs": _cs, "_read_cstr": _read_cstr, "_write_cstr": _write_cstr,
-    "_check_len": _check_len, "_check_bytes": _check_bytes, "_open": _open, "_close": _close, "_j": join_path,
+    "_check_len": _check_len, "_check_bytes": _check_bytes, "_open": _open, "_close": _close,
+    "_mark": span_mark, "_rename": rename_spans, "_j": join_path,
     "_peek": _peek, "_Reader": Reader, "_exact": _exact, "_note_items": _note_items, "_found": lambda v: _found(v),
     "FormatError": FormatError, "NotCanonical": NotCanonical, "LayoutError": LayoutError,
 }
@@ -943,14 +944,16 @@ class Struct(Type):
                 e.line(f"{e.local(fname)} = {'bytes' if as_bytes else 'list'}({c})")
             return
         if isinstance(m, Terminated):
-            lst = e.tmp("lst")
+            lst, mark = e.tmp("lst"), e.tmp("mark")
             e.line(f"{lst} = []")
             e.line("while True:")
             with e.indented():
+                e.line(f"{mark} = _mark(r)")
                 name = f"pre + {m.name + '['!r} + str(len({lst})) + ']'"
                 e.element_read(m.elem, lst, name)
                 e.line(f"if {lst}[-1].{m.is_end}:")
                 e.line(f"    {e.local(m.end)} = {lst}.pop()")
+                e.line(f"    _rename(r, {mark}, {name}, pre + {m.end!r})")  # the model keeps it as end
                 e.line("    break")
             e.line(f"{e.local(m.name)} = {lst}")
             return

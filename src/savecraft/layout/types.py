@@ -936,16 +936,24 @@ class Until(Type):
     def checked_read(self, e: Emitter, target: str, name: str) -> None:
         lst, s, at = e.tmp("lst"), e.tmp("s"), e.tmp("at")
         stop = e.const(self.stop, "stop")
+        # the whole list's span (its end marker included), before its elements', as lists have
+        whole, st = e.tmp("whole"), e.tmp("st")
+        e.line(f"{whole} = _open(r)")
+        e.line(f"{st} = r.pos")
         e.line(f"{lst} = []")
-        e.line("while True:")
+        e.line("try:")
         with e.indented():
-            e.line(f"{at} = r.pos")
-            e.line(f"{s} = _peek(r, {e.const(self.first, 'first')})")
-            e.line(f"if {s} == {stop}:")
+            e.line("while True:")
             with e.indented():
-                self.first.checked_read(e, s, e.sibling(self.end))
-                e.line("break")
-            e.element_read(self.elem, lst, f"{name} + '[' + str(len({lst})) + ']'")
+                e.line(f"{at} = r.pos")
+                e.line(f"{s} = _peek(r, {e.const(self.first, 'first')})")
+                e.line(f"if {s} == {stop}:")
+                with e.indented():
+                    self.first.checked_read(e, s, e.sibling(self.end))
+                    e.line("break")
+                e.element_read(self.elem, lst, f"{name} + '[' + str(len({lst})) + ']'")
+        e.line("finally:")
+        e.line(f"    _close(r, {whole}, {st}, {name})")
         e.line(f"{target} = {lst}")
 
     def checked_write(self, e: Emitter, value: str, name: str) -> None:

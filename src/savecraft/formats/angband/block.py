@@ -393,13 +393,13 @@ def walk(data: bytes, report: Report) -> tuple[BlockSave, list[Found]]:
     r = Reader(data, what="the file")
     found: list[Found] = []
     try:
-        magic, variant = r.record(FILE_HEADER, "header")
+        magic, variant = r.record(FILE_HEADER)  # under the model's paths: magic, variant
         save.magic = magic
         if variant != PWMG and magic != MAGIC:
-            report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101; the loader's "
+            report.error(0, "magic", "the bytes 'Save' (83 97 118 101; the loader's "
                          "check_header: 'incorrect file header')", repr(magic))
         if not all(0x20 <= b <= 0x7E for b in variant):
-            report.error(4, "header.variant", "a 4-letter ASCII variant id such as 'VNLA'", repr(variant))
+            report.error(4, "variant", "a 4-letter ASCII variant id such as 'VNLA'", repr(variant))
         save.variant = variant.decode("latin-1")
         while not r.at_end():
             f = _read_block(r, len(found), report)

@@ -31,7 +31,8 @@ from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
 from .pwmangband_world import (ItemPair, Item, Trap, check_build, check_feat_runs, feat_run, min_item,
-                               read_feat_runs, read_item, read_pair, read_trap, write_item, write_pair)
+                               read_feat_runs, read_object_list, read_pair, read_trap_list,
+                               write_item, write_pair)
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -382,7 +383,7 @@ def _rd_dungeons(r: Reader, ctx: Context) -> Dungeons:
     n = r.count(r.u32("count"), 27, "levels", "level")
     for i in range(n):
         p = f"levels[{i}]"
-        lv = _LEVEL_HEAD.read(r, ctx)
+        lv = _LEVEL_HEAD.read(r, ctx, p)
         cells = lv.height * lv.width
         lv.feat = read_feat_runs(r, cells, f"{p}.feat", run)
         lv.info = [read_rle(r, cells, f"{p}.info[{k}]") for k in range(m.square_size)]
@@ -397,7 +398,7 @@ def _wr_dungeons(m: Dungeons, w: Writer, ctx: Context) -> None:
     for i, lv in enumerate(m.levels):
         p = f"levels[{i}]"
         cells = lv.height * lv.width
-        _LEVEL_HEAD.write(lv, w, ctx)
+        _LEVEL_HEAD.write(lv, w, ctx, p)
         check_feat_runs(lv.feat, cells, f"{p}.feat", run)
         w.bytes(lv.feat, f"{p}.feat")
         if len(lv.info) != m.square_size:
@@ -428,19 +429,6 @@ class ServerObjects(BlockModel):
     as_names: bool | None = None
 
 
-def _rd_object_list(r: Reader, ctx: Context, as_names: bool, path: str) -> tuple[list[ItemPair], Item]:
-    """Objects and their known copies up to the dummy record (``wr_dummy_item``)."""
-    items: list[ItemPair] = []
-    least = min_item(ctx)
-    while True:
-        p = f"{path}[{len(items)}]"
-        r.need(least, p, "an object or the end-of-list record")
-        item = read_item(r, ctx, as_names, f"{p}.item")
-        if item.is_marker:
-            return items, item
-        items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
-
-
 def _wr_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, as_names: bool,
                     path: str) -> None:
     for i, p in enumerate(items):
@@ -456,7 +444,7 @@ def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> ServerObjects:
     for i in range(n):
         lv = LevelObjects(r.i16(f"levels[{i}].wpos_y"), r.i16(f"levels[{i}].wpos_x"),
                           r.i16(f"levels[{i}].wpos_depth"))
-        lv.items, lv.end = _rd_object_list(r, ctx, as_names, f"levels[{i}].items")
+        lv.items, lv.end = read_object_list(r, ctx, as_names, f"levels[{i}].items", f"levels[{i}].end")
         m.levels.append(lv)
     return m
 
@@ -584,7 +572,7 @@ def _rd_monster(r: Reader, ctx: Context, as_names: bool, mflag: int | None, p: s
         m.blows.append(b)
     m.level, m.clone, m.origin = r.i16(f"{p}.level"), r.u8(f"{p}.clone"), r.u8(f"{p}.origin")
     m.mimicked = r.u16(f"{p}.mimicked")
-    m.held, m.held_end = _rd_object_list(r, ctx, as_names, f"{p}.held")
+    m.held, m.held_end = read_object_list(r, ctx, as_names, f"{p}.held", f"{p}.held_end")
     if version >= V1_4:
         m.primary_group, m.primary_role = r.u16(f"{p}.primary_group"), r.u8(f"{p}.primary_role")
         m.summon_group, m.summon_role = r.u16(f"{p}.summon_group"), r.u8(f"{p}.summon_role")
@@ -720,12 +708,7 @@ def _rd_traps_as(r: Reader, as_names: bool) -> ServerTraps:
     for i in range(n):
         p = f"levels[{i}]"
         lv = LevelTraps(r.i16(f"{p}.wpos_y"), r.i16(f"{p}.wpos_x"), r.i16(f"{p}.wpos_depth"))
-        while True:
-            t = read_trap(r, as_names, f"{p}.traps[{len(lv.traps)}]", m.trf_size)
-            if t.y == 0 and t.x == 0:  # rd_level_traps: the dummy at (0, 0) ends the list
-                lv.end = t
-                break
-            lv.traps.append(t)
+        lv.traps, lv.end = read_trap_list(r, as_names, f"{p}.traps", f"{p}.end", m.trf_size)
         m.levels.append(lv)
     return m
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer
+from ....binary import Reader, Record, Writer, rename_spans, span_mark
 from ....errors import FormatError
 from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, CStr, Ctx, Field, List, Optional, SetCtx, Struct,
                         Switch, Tuple, When)
@@ -439,18 +439,26 @@ class Objects(BlockModel):
     as_names: bool | None = None
 
 
-def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
-    m = Objects([], as_names=as_names)
-    assert m.items is not None
+def read_object_list(r: Reader, ctx: Context, as_names: bool, path: str, end: str
+                     ) -> tuple[list[ItemPair], Item]:
+    """Objects and their known copies up to the dummy record (``wr_dummy_item``), which the
+    model keeps as ``end`` (its spans too: read as the next element, noted under ``end``)."""
+    items: list[ItemPair] = []
     least = min_item(ctx)
     while True:
-        p = f"items[{len(m.items)}]"
+        p = f"{path}[{len(items)}]"
         r.need(least, p, "an object or the end-of-list record")
+        mark = span_mark(r)
         item = read_item(r, ctx, as_names, f"{p}.item")
         if item.is_marker:
-            m.end = item
-            return m
-        m.items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
+            rename_spans(r, mark, f"{p}.item", end)
+            return items, item
+        items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
+
+
+def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
+    items, end = read_object_list(r, ctx, as_names, "items", "end")
+    return Objects(items, end=end, as_names=as_names)
 
 
 def _rd_objects(r: Reader, ctx: Context) -> Objects:
@@ -504,20 +512,28 @@ class Traps(BlockModel):
 def read_trap(r: Reader, as_names: bool, p: str, flags: int = TRF_SIZE) -> Trap:
     """One trap record (``wr_trap``); ``flags``: TRF_SIZE, which the server file stores."""
     t = Trap(rd_name_or_index(r, as_names, f"{p}.kind", "u8"))
-    t.y, t.x, t.power, t.timeout = r.array("u8", 4, f"{p}.y")
+    t.y, t.x, t.power, t.timeout = (r.u8(f"{p}.{n}") for n in ("y", "x", "power", "timeout"))
     t.flags = r.bytes(flags, f"{p}.flags")
     return t
 
 
-def _rd_traps_as(r: Reader, as_names: bool) -> Traps:
-    m = Traps([], as_names=as_names)
-    assert m.traps is not None
+def read_trap_list(r: Reader, as_names: bool, path: str, end: str, flags: int = TRF_SIZE
+                   ) -> tuple[list[Trap], Trap]:
+    """Traps up to the dummy at (0, 0) (``rd_level_traps``), which the model keeps as ``end``
+    (its spans too: read as the next element, noted under ``end``)."""
+    traps: list[Trap] = []
     while True:
-        t = read_trap(r, as_names, f"traps[{len(m.traps)}]")
+        p, mark = f"{path}[{len(traps)}]", span_mark(r)
+        t = read_trap(r, as_names, p, flags)
         if t.y == 0 and t.x == 0:
-            m.end = t
-            return m
-        m.traps.append(t)
+            rename_spans(r, mark, p, end)
+            return traps, t
+        traps.append(t)
+
+
+def _rd_traps_as(r: Reader, as_names: bool) -> Traps:
+    traps, end = read_trap_list(r, as_names, "traps", "end")
+    return Traps(traps, end=end, as_names=as_names)
 
 
 def _rd_traps(r: Reader, ctx: Context) -> Traps:
