@@ -167,17 +167,16 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
             # (a player layout that needs a size an earlier block stores gets that game's earlier blocks'
             # context; two games sharing the player layout, NarSil 1.3 and 1.4, are told apart by
             # reading every block, in _among)
-            readers = [lay.game for lay in pool
-                       if anchor is not None and _anchor_reads(data, variant, found, anchor, lay)]
+            models = {lay.game: m for lay in pool if anchor is not None
+                      and (m := _anchor_read(data, variant, found, anchor, lay)) is not None}
+            readers = list(models)
             if readers and anchor is not None:
                 game, why = _among(data, variant, found, readers)
                 if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
                     why = (f"; of the {len(anchors)} games with a layout for this player block, only {game} "
                            "has one for every block name and version in the file")
                 # A game whose releases write the same blocks says which release the block fits.
-                chosen = next(lay for lay in pool if lay.game == game)
-                model = _trial(data, chosen, anchor, Context())[1]
-                reason = getattr(model, "release_reason", None)
+                reason = getattr(models[game], "release_reason", None)
                 detail = reason() if callable(reason) else ""
                 said.append(f"its player block reads exactly with the {game} layout"
                             + (f" (and the {named} savefile magic says so)" if named else "") + why
@@ -283,21 +282,21 @@ def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
     return _trial(data, layout, f, ctx)[0]
 
 
-def _anchor_reads(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout) -> bool:
-    """Whether ``layout`` reads the player block; a player layout that needs a size an earlier
-    block stores (Beleriand's languages, sized by its monster memory block) gets the context
-    its own game's layouts of the blocks before it set."""
+def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout) -> Any:
+    """The player block as ``layout`` reads it whole, or None; a player layout that needs a
+    size an earlier block stores (Beleriand's languages, sized by its monster memory block)
+    gets the context its own game's layouts of the blocks before it set."""
     with not_recording():
         r = Reader(data, anchor.data_start, anchor.data_start + anchor.size)
         try:
-            layout.decode(r, Context())
-            return r.at_end()
+            model = layout.decode(r, Context())
+            return model if r.at_end() else None
         except NotCanonical:
-            return False
+            return None
         except LayoutError:
             pass  # a value an earlier block stores: read those first
         except FormatError:
-            return False
+            return None
     ctx = Context()
     for f in found:
         if f is anchor:
@@ -305,7 +304,8 @@ def _anchor_reads(data: bytes, variant: str, found: list[Found], anchor: Found, 
         for lay in layouts_for(variant, f.name, f.version):
             if lay.game == layout.game and _reads(data, lay, f, ctx):
                 break
-    return _reads(data, layout, anchor, ctx)
+    ok, model = _trial(data, layout, anchor, ctx)
+    return model if ok else None
 
 
 def _trial(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[bool, Any]:
