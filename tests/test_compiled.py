@@ -201,3 +201,36 @@ def test_pure_and_compiled_commands_agree_on_real_files() -> None:
         assert got[0] == got[1], path.name
         decoded += got[0][0] == 0 and len(got[0][1]) > 100_000
     assert decoded >= len(REAL) - 3  # all but the truncated and unsupported files
+
+
+@pytest.mark.slow
+def test_an_install_without_a_compiler_passes(tmp_path: Path) -> None:
+    """The package copied without any built module, set up with CC=/bin/false (every module
+    fails to compile, and setup goes on), then a test file per domain run on that copy."""
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(HERE.parent / "src", tree / "src", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    shutil.copytree(HERE, tree / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(HERE.parent / "docs", tree / "docs")
+    for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
+        shutil.copy2(HERE.parent / name, tree / name)
+    env = {k: v for k, v in _env(CC="/bin/false").items() if k != "PYTHONPATH"}
+    build = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree,
+                           capture_output=True, text=True, timeout=300, env=env)
+    assert build.returncode == 0, build.stderr
+    for name in compiled.DOMAINS:
+        assert f'building extension "savecraft._native.{name}" failed' in build.stderr + build.stdout
+    assert not list((tree / "src").rglob("*.so"))
+    env = {**env, "PYTHONPATH": str(tree / "src")}
+    if SAMPLES is not None:
+        env["SAVECRAFT_SAMPLES"] = str(SAMPLES)
+    version = subprocess.run([sys.executable, "-m", "savecraft", "--version"], cwd=tree,
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert version.stdout.count(": not built") == len(compiled.DOMAINS), version.stdout
+    files = ["tests/test_compiled.py", "tests/test_angband_real.py", "tests/test_tng_rle_encode.py",
+             "tests/test_tng_maps.py", "tests/test_net_crypto.py"]
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+                          *files], cwd=tree, capture_output=True, text=True, timeout=1200, env=env)
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert " passed" in out.stdout.splitlines()[-1] and " failed" not in out.stdout.splitlines()[-1]
