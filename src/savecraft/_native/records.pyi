@@ -27,7 +27,7 @@ def write_item(item: Any, of_size: int, obj_mod_max: int, brand_max: int, slay_m
 # A program: one field code per slot of cls (None for a C count), one argument per code
 # (an int, or a Program for r/n/N), and the six object sizes the j/X codes read with.
 def record_program(cls: type, slots: tuple[Any, ...], ops: str, args: tuple[Any, ...],
-                   sizes: tuple[int, int, int, int, int, int], /) -> Program: ...
+                   sizes: tuple[int, ...], /) -> Program: ...
 
 # count records from pos (count < 0: those before `stop` in place of the first field):
 # (records, next pos), or None where the Python reader must take over.

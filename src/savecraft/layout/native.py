@@ -46,13 +46,15 @@ from .types import (
 )
 
 if TYPE_CHECKING:
+    from .._native.records import Program as Capsule  # (a name of the stub only)
     from .compiler import Struct
 
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
 # The record machine of the C module, or None (then no description has a program).
-_record_program: Callable[..., object] | None = None
-_read_records: Callable[..., tuple[list[Any], int] | None] | None = None
-_write_records: Callable[..., bytes | None] | None = None
+Buffer = bytes | bytearray | memoryview
+_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...], tuple[int, ...]], Capsule] | None = None
+_read_records: Callable[[Capsule, Buffer, int, int, int, Any], tuple[list[Any], int] | None] | None = None
+_write_records: Callable[[Capsule, list[Any], Any], bytes | None] | None = None
 if active("records"):
     from .._native.records import read_records as _read_records
     from .._native.records import record_program as _record_program
@@ -72,9 +74,9 @@ class Program:
         self.checks = checks
         self.size_names = size_names  # the six sizes the ``j``/``X`` codes read with
         self._ctx_names = tuple(_ctx_names(specs))
-        self._compiled: dict[tuple[int, ...], object] = {}
+        self._compiled: dict[tuple[int, ...], Capsule] = {}
 
-    def compiled(self, ctx: Context) -> object | None:
+    def compiled(self, ctx: Context) -> Capsule | None:
         """The capsule for the sizes in ``ctx``; None while a size is unknown."""
         v = ctx.values
         try:
@@ -83,7 +85,7 @@ class Program:
             return None
         prog = self._compiled.get(key)
         if prog is None:
-            args = []
+            args: list[Any] = []  # an int, or the capsule of a nested program
             for _, code, arg in self.specs:
                 if isinstance(arg, Program):
                     sub = arg.compiled(ctx)
