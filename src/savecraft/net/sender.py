@@ -3,11 +3,13 @@
 At 2,000 players the server sends 40,000 datagrams a second, one per player
 per tick, each through the event loop's datagram transport (on uvloop, a
 ``sendto`` from C). A compiled ``sendmmsg`` batch once sent a phase's
-datagrams in one system call; measured on 500 and 2,000 datagrams to 20
-loopback addresses it was only 1.1-1.3x faster than the transport's path
-(uvloop and asyncio, medians of 15 rounds), within the 1.5x that native code
-must beat to stay (issue 19), so it went: one path, the transport's, which
-also keeps the datagrams in order when the socket is full (it buffers them).
+datagrams in one system call; measured on phases of 400 to 2,000 datagrams to
+20 loopback addresses it was only 1.1-1.3x faster than the transport's path
+(uvloop and asyncio, medians of 15 rounds; 1.5 against 2.0 us a datagram at
+400, which at 40,000 datagrams a second is 2% of one core), within the 1.5x
+that native code must gain to stay (issue 19), so it went: one path, the
+transport's, which also keeps the datagrams in order when the socket is full
+(it buffers them).
 """
 
 from __future__ import annotations
