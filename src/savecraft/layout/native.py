@@ -51,9 +51,11 @@ if TYPE_CHECKING:
 
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
 # The record machine of the C module, or None (then no description has a program).
-Buffer = bytes | bytearray | memoryview
-_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...], tuple[int, ...]], Capsule] | None = None
-_read_records: Callable[[Capsule, Buffer, int, int, int, Any], tuple[list[Any], int] | None] | None = None
+_Buffer = bytes | bytearray | memoryview
+_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...], tuple[int, ...]],
+                          Capsule] | None = None
+_read_records: Callable[[Capsule, _Buffer, int, int, int, Any],
+                        tuple[list[Any], int] | None] | None = None
 _write_records: Callable[[Capsule, list[Any], Any], bytes | None] | None = None
 if active("records"):
     from .._native.records import read_records as _read_records

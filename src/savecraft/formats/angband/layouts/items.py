@@ -181,8 +181,8 @@ def _c_reader() -> Callable[..., tuple[Item, int] | None] | None:
     from ...._native.records import item_types, read_item
 
     item_types(Item, tuple(Item.__dict__[n] for n in _ITEM_SLOTS),
-                        Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
-                        ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
+               Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
+               ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
     return read_item
 
 
