@@ -23,7 +23,7 @@ with the baseline round by round, are reported as the median ratio:
 
 Goals: parse within 10x of the bare walk (issue 13), validate within 1.3x of parse,
 parsing at or below Kaitai on the same file (issue 14). The object records and the other repeated records are read and written by
-the optional C extension (``savecraft._speedups``); ``SAVECRAFT_PURE=1`` times the pure
+the optional C extension (``savecraft._native.records``); ``SAVECRAFT_PURE=1`` times the pure
 Python paths instead.
 
     python3 bench/bench_angband.py [FILE] [ROUNDS]

@@ -102,12 +102,15 @@ def _run_child(src: Path) -> dict[str, float]:
 
 
 def _checkout(rev: str, into: Path) -> Path:
-    """The package as it was at ``rev``, with the compiled speedups of the current tree."""
+    """The package as it was at ``rev``, with the compiled modules of the current tree (used only
+    where that revision has the same ones, of the same interface version)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src/savecraft"], capture_output=True,
                              check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    for so in (ROOT / "src" / "savecraft").glob("_speedups*.so"):
-        shutil.copy2(so, into / "src" / "savecraft" / so.name)
+    package = ROOT / "src" / "savecraft"
+    for so in [*package.glob("_speedups*.so"), *package.glob("_native/*.so")]:
+        if (into / "src" / "savecraft" / so.relative_to(package)).parent.is_dir():
+            shutil.copy2(so, into / "src" / "savecraft" / so.relative_to(package))
     return into / "src"
 
 

@@ -12,7 +12,7 @@ alike, it times for every map:
   parallaxes, patrol paths, and every RLE layer into a numpy array).
 
 Prints the best of N for each and the ratio, for the compiled packet walk
-(``savecraft._speedups``, built at install time) and for the numpy fallback
+(``savecraft._native.rle``, built at install time) and for the numpy fallback
 used where it could not be built (the walk from packet header to packet
 header is serial by nature: each header says where the next one is). The
 goal is a ratio within 3x.
@@ -117,7 +117,7 @@ def main() -> None:
         t_bare = min(t_bare, best(bare, 1))
         t_decode = min(t_decode, best(decode, 1))
         t_numpy = min(t_numpy, best(decode_numpy, 1))
-    which = "compiled walk" if compiled is not None else "numpy path: savecraft._speedups not built"
+    which = "compiled walk" if compiled is not None else "numpy path: savecraft._native.rle not built or not used"
     print(f"bare zlib inflate     {t_bare * 1000:9.2f} ms")
     print(f"inflate + parse_map   {t_decode * 1000:9.2f} ms   ratio {t_decode / t_bare:5.2f}x "
           f"(goal: within 3x; {which})")

@@ -182,7 +182,7 @@ class _Version(argparse._VersionAction):
                  values: Any, option_string: str | None = None) -> None:
         from .compiled import status
 
-        self.version = f"{self.version}\naccelerated paths: {status()}"
+        self.version = f"{self.version}\n{status()}"
         super().__call__(parser, namespace, values, option_string)
 
 

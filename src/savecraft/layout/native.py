@@ -1,6 +1,7 @@
 """The compiled backend of record descriptions: a description turned into a C record program.
 
-The C extension (:mod:`savecraft.compiled`) runs small record programs: one
+The C module ``savecraft._native.records`` (when :mod:`savecraft.compiled` says it is
+active) runs small record programs: one
 field code per model slot (``B H h I i`` numbers, ``s`` a NUL-terminated
 UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L`` lists of
 i16, ``T`` (i16, u8) pairs, ``r``/``n``/``N`` nested records and lists of
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..binary import active_sink
-from ..compiled import speedups
+from ..compiled import active
 from .context import Context
 from .types import (
     I16,
@@ -45,10 +46,22 @@ from .types import (
 )
 
 if TYPE_CHECKING:
+    from .._native.records import Program as Capsule  # (a name of the stub only)
     from .compiler import Struct
 
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
-_AVAILABLE = speedups is not None and hasattr(speedups, "record_program")
+# The record machine of the C module, or None (then no description has a program).
+_Buffer = bytes | bytearray | memoryview
+_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...], tuple[int, ...]],
+                          Capsule] | None = None
+_read_records: Callable[[Capsule, _Buffer, int, int, int, Any],
+                        tuple[list[Any], int] | None] | None = None
+_write_records: Callable[[Capsule, list[Any], Any], bytes | None] | None = None
+if active("records"):
+    from .._native.records import read_records as _read_records
+    from .._native.records import record_program as _record_program
+    from .._native.records import write_records as _write_records
+_AVAILABLE = _record_program is not None
 Spec = tuple[str, str, Any]  # (slot or "", code, argument: int, Context name or a sub-Program)
 
 
@@ -63,9 +76,9 @@ class Program:
         self.checks = checks
         self.size_names = size_names  # the six sizes the ``j``/``X`` codes read with
         self._ctx_names = tuple(_ctx_names(specs))
-        self._compiled: dict[tuple[int, ...], object] = {}
+        self._compiled: dict[tuple[int, ...], Capsule] = {}
 
-    def compiled(self, ctx: Context) -> object | None:
+    def compiled(self, ctx: Context) -> Capsule | None:
         """The capsule for the sizes in ``ctx``; None while a size is unknown."""
         v = ctx.values
         try:
@@ -74,7 +87,7 @@ class Program:
             return None
         prog = self._compiled.get(key)
         if prog is None:
-            args = []
+            args: list[Any] = []  # an int, or the capsule of a nested program
             for _, code, arg in self.specs:
                 if isinstance(arg, Program):
                     sub = arg.compiled(ctx)
@@ -87,7 +100,8 @@ class Program:
                     args.append(arg)
             sizes = tuple([v[n] for n in self.size_names]) if self.size_names else (0,) * 6
             cls = self.struct.cls
-            prog = speedups.record_program(  # type: ignore[union-attr]
+            assert _record_program is not None  # (program_of made none without it)
+            prog = _record_program(
                 cls, tuple(cls.__dict__[s] if s else None for s, _, _ in self.specs),
                 "".join(c for _, c, _ in self.specs), tuple(args), sizes)
             if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
@@ -108,13 +122,14 @@ class Program:
         prog = self.compiled(ctx)
         if prog is None:
             return None
-        got = speedups.read_records(prog, data, pos, end, count, stop)  # type: ignore[union-attr]
+        assert _read_records is not None
+        got = _read_records(prog, data, pos, end, count, stop)
         if got is None or (self.checks and not self._valid(got[0])):
             return None
         if self.post is not None:
             for rec in got[0]:
                 self.post(rec, ctx)
-        return got  # type: ignore[no-any-return]
+        return got
 
     def read_one(self, data: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int] | None:
         if active_sink() is not None:
@@ -130,11 +145,12 @@ class Program:
         prog = self.compiled(ctx)
         if prog is None:
             return None
-        raw = speedups.write_records(prog, records, stop)  # type: ignore[union-attr]
+        assert _write_records is not None
+        raw = _write_records(prog, records, stop)
         if raw is not None and self.post is not None:
             for rec in records:
                 self.post(rec, ctx)
-        return raw  # type: ignore[no-any-return]
+        return raw
 
     def write_one(self, model: Any, ctx: Context) -> bytes | None:
         return self.write([model], ctx)

@@ -21,15 +21,16 @@ import hmac
 import secrets
 from collections.abc import Callable
 
-from ..compiled import speedups
+from ..compiled import active
 from ..errors import FormatError
 from .packets.base import NETQ_HEADER_SIZE, UDP_MAX_DATAGRAM
 from .packets.game import UdpHello
 from .packets.handshake import OTP_SIZE, TOKEN_SIZE, LanDiscoveryReply
 
 # the compiled XOR (3.5x faster than the big-integer one on a 120-byte datagram), or None
-_xor: Callable[[bytes | bytearray | memoryview, bytes], bytes] | None = \
-    speedups.xor_repeat if speedups is not None else None
+_xor: Callable[[bytes | bytearray | memoryview, bytes], bytes] | None = None
+if active("bytewise"):
+    from .._native.bytewise import xor_repeat as _xor
 
 PLAIN_PREFIX = b"Hi\0\0\0\0"
 assert len(PLAIN_PREFIX) == NETQ_HEADER_SIZE

@@ -214,7 +214,7 @@ class GameServer:
                     raise
         tcp.start()
         self._udp = transport
-        self._sender = DatagramSender(transport, lambda: self.count("udp_errors"))
+        self._sender = DatagramSender(transport)
         self.udp_port = int(transport.get_extra_info("sockname")[1])
         _grow_buffers(transport, cfg.udp_buffer)
         self._tasks = [asyncio.create_task(self._ticker()), asyncio.create_task(self._saver())]

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 
-from ...compiled import speedups
+from ...compiled import active
 
 MAGIC = b"Save"
 PWMG = b"PWMG"
@@ -58,7 +59,7 @@ def byte_sum(data: bytes | bytearray | memoryview) -> int:
     for small data and numpy for large (numpy costs a 50 ms import).
     """
     if _c_sum is not None:
-        return _c_sum(data)  # type: ignore[no-any-return]
+        return _c_sum(data)
     n = len(data)
     if n < _NUMPY_FROM or (n < _IMPORT_NUMPY_FROM and "numpy" not in sys.modules):
         return sum(data) & 0xFFFFFFFF
@@ -67,4 +68,6 @@ def byte_sum(data: bytes | bytearray | memoryview) -> int:
     return int(np.frombuffer(data, np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF
 
 
-_c_sum = getattr(speedups, "byte_sum", None)
+_c_sum: Callable[[bytes | bytearray | memoryview], int] | None = None
+if active("bytewise"):
+    from ..._native.bytewise import byte_sum as _c_sum

@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import base64
 import binascii
-from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
 
 from ... import limits
-from ...compiled import speedups
+from ...compiled import active
 from ...errors import FormatError
 from ...jsonmap import register_type
 
 MAX_RUN = 128
 
-# The compiled packet walk, or None: the numpy path does the work (the tests run both).
-_speedups: ModuleType | None = speedups
+# The compiled packet walk (savecraft._native.rle), or None: the numpy path does the work (the
+# tests run both). A module or None: mypy checks the calls against _native/rle.pyi.
+if active("rle"):
+    from ..._native import rle as _speedups
+else:
+    _speedups = None  # type: ignore[assignment]
 
 
 def count_values(data: bytes | memoryview, *, offset: int = 0, path: str = "") -> int:
@@ -97,7 +100,7 @@ def _cut_short(buf: bytes, last: int, offset: int, path: str) -> FormatError:
 
 
 def _decode_compiled(buf: bytes, count: int | None, offset: int, path: str) -> npt.NDArray[np.uint16]:
-    """The C walk (savecraft._speedups); same results and errors as the numpy path."""
+    """The C walk (savecraft._native.rle); same results and errors as the numpy path."""
     assert _speedups is not None
     if count is None:
         status, pos, total = _speedups.rle_count(buf)

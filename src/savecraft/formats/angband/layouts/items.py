@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....binary import Reader, Writer
-from ....compiled import speedups
+from ....compiled import active
 from ....errors import FormatError
 from ....layout import (
     I16,
@@ -151,6 +151,11 @@ class Item:
 _SIZES = ("of_size", "obj_mod_max", "brand_max", "slay_max", "curse_max", "elem_max")
 _OBJECT_MEMORY = "object memory"
 
+# The C object record writer (savecraft._native.records), or None.
+_write_item_c: Callable[..., bytes | None] | None = None
+if active("records"):
+    from ...._native.records import write_item as _write_item_c
+
 
 def _sizes(ctx: Context) -> tuple[int, ...] | None:
     """The six per-game array sizes an object record depends on, or None (not known yet)."""
@@ -171,12 +176,14 @@ _ITEM_SLOTS = ("version", "oidx", "y", "x", "tval", "sval", "pval", "number", "w
 
 def _c_reader() -> Callable[..., tuple[Item, int] | None] | None:
     """The compiled record reader (:mod:`savecraft.compiled`), told once which classes to build."""
-    if speedups is None or not hasattr(speedups, "read_item"):
+    if not active("records"):
         return None
-    speedups.item_types(Item, tuple(Item.__dict__[n] for n in _ITEM_SLOTS),
-                        Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
-                        ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
-    return speedups.read_item  # type: ignore[no-any-return]
+    from ...._native.records import item_types, read_item
+
+    item_types(Item, tuple(Item.__dict__[n] for n in _ITEM_SLOTS),
+               Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
+               ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
+    return read_item
 
 
 def _native_read(d: Any, pos: int, end: int, ctx: Context) -> tuple[Item, int] | None:
@@ -190,9 +197,9 @@ def _native_read(d: Any, pos: int, end: int, ctx: Context) -> tuple[Item, int] |
 
 def _native_write(it: Item, ctx: Context) -> bytes | None:
     sizes = _sizes(ctx)
-    if sizes is None or _read_item_c is None:
+    if sizes is None or _read_item_c is None or _write_item_c is None:
         return None
-    return speedups.write_item(it, *sizes)  # type: ignore[no-any-return,union-attr]
+    return _write_item_c(it, *sizes)
 
 
 def _size(name: str) -> Ctx:

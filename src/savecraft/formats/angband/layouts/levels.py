@@ -9,19 +9,24 @@ without importing those.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ....binary import Reader
-from ....compiled import speedups
+from ....compiled import active
 from ....errors import FormatError
 
-_rle_cover = getattr(speedups, "rle_cover", None)
+# The C walk over the pairs (savecraft._native.rle), or None: numpy's cumsum does it.
+_rle_cover: Callable[[bytes, int, int, int], int] | None = None
+if active("rle"):
+    from ...._native.rle import rle_cover as _rle_cover
 
 
 def read_rle(r: Reader, cells: int, name: str) -> bytes:
     """The (count, byte) pairs that fill ``cells`` squares, as stored."""
     if _rle_cover is not None:
-        pairs = _rle_cover(r.data, r.pos, r.end, cells)
-        if pairs >= 0:
-            return r.bytes(2 * pairs, name)
+        covering = _rle_cover(r.data, r.pos, r.end, cells)
+        if covering >= 0:
+            return r.bytes(2 * covering, name)
     import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
 
     avail = r.remaining // 2

@@ -1,288 +1,102 @@
 /*
- * savecraft._speedups: the few inner loops that cannot be written on whole arrays.
+ * savecraft._native.records: the compiled backend of record descriptions.
  *
- * TirNanoG's tile RLE is a chain of packets in which each header says where the
- * next one starts, so finding the packets is a sequential walk; in Python it
- * costs ~60 ns a packet, about 4x the whole zlib inflate of a typical map. The
- * functions here only walk and copy: all checking of results and every error
- * message stay in Python (savecraft/formats/tirnanog/rle.py), which also keeps a
- * pure numpy path for machines where this module could not be compiled.
+ * A Vanilla 4.2 save is mostly repeated records: ~700 object records (37
+ * fields, six of them strings, array sizes set by an earlier block), monster
+ * memory, messages, history, monsters, stores. Read field by field in Python a
+ * record costs ~6 us, most of it building the model object; here the whole
+ * 4.2 parse takes a fifth of the pure path's time and a build an eighth
+ * (measured alternating SAVECRAFT_PURE=1 and not, medians).
  *
- * The network helpers (xor_repeat, send_datagrams) serve the TirNanoG server's
- * send path: tens of thousands of datagrams a second, each XORed with its
- * session token and sent to its own address. savecraft/net/crypto.py and
- * savecraft/net/sender.py hold the Python equivalents, used when this is absent.
+ * savecraft/layout/native.py derives a record program (one field code per
+ * model slot, below) from each description that the codes can express, so
+ * this is a backend of the same one description; the object record (code `j`,
+ * `X` for a list of them) is the one record read with code of its own here.
+ * Every reader reads the canonical case only and answers None otherwise (bytes
+ * past the end, a string over its limit or not UTF-8, a "has" byte other than
+ * 0 or 1): the generated Python then reads the same bytes and gives the same
+ * model or the exact error. The writers likewise answer None for anything the
+ * Python writer would write differently or refuse. Tests hold the two paths
+ * to each other on every real sample.
  *
- * Status codes shared by both RLE functions:
- *   0 = whole stream, 1 = the packet at `pos` is cut short by the end of the data,
- *   2 = the packet at `pos` would take the output past `cap` values (its end in `total`).
+ * Model objects (dataclasses with slots) are filled and read at their slots'
+ * offsets, taken from the slots' member descriptors when the classes are handed
+ * over. The supported APIs cost too much here: PyMember_SetOne / GetOne (or
+ * the descriptors' own tp_descr_set) make a record 1.36x slower to read and
+ * 1.21x to write, and a Vanilla 4.2 parse ~1.2x, past the 1.1x its benchmark
+ * may lose. So the offsets stay, guarded:
+ *   - each is checked once: a member descriptor of that class (or a base), an
+ *     object slot (T_OBJECT_EX), writable;
+ *   - a slot is read only on an object whose class was checked first
+ *     (PyObject_TypeCheck), and written only on an object just allocated here,
+ *     which no other code can see yet;
+ *   - the module declares that it needs the GIL (Py_mod_gil), so a
+ *     free-threaded interpreter turns the GIL on while it is loaded;
+ *   - it is CPython's object layout: elsewhere (PyPy) it does not compile, and
+ *     savecraft runs its pure paths.
+ * All caches live in the module state (PEP 489 multi-phase initialisation).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
-#include <errno.h>
-#ifdef __linux__
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
-#endif
 
-/* rle_count(src) -> (status, pos, total): the number of values a stream holds. */
-static PyObject *
-rle_count(PyObject *self, PyObject *args)
-{
-    Py_buffer src;
-    if (!PyArg_ParseTuple(args, "y*", &src))
-        return NULL;
-    const uint8_t *p = (const uint8_t *)src.buf;
-    Py_ssize_t n = src.len, pos = 0;
-    long long total = 0;
-    int status = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (pos < n) {
-        uint8_t h = p[pos];
-        Py_ssize_t size = (h & 0x80) ? 3 : 2 * (Py_ssize_t)h + 3;
-        if (pos + size > n) { status = 1; break; }
-        total += (h & 0x7F) + 1;
-        pos += size;
-    }
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&src);
-    return Py_BuildValue("inL", status, pos, total);
-}
-
-/* rle_decode(src, dst) -> (status, pos, filled): values into a writable uint16 buffer. */
-static PyObject *
-rle_decode(PyObject *self, PyObject *args)
-{
-    Py_buffer src, dst;
-    if (!PyArg_ParseTuple(args, "y*w*", &src, &dst))
-        return NULL;
-    if (dst.len % 2 != 0) {
-        PyBuffer_Release(&src);
-        PyBuffer_Release(&dst);
-        PyErr_SetString(PyExc_ValueError, "dst must hold whole 16-bit values");
-        return NULL;
-    }
-    const uint8_t *p = (const uint8_t *)src.buf;
-    uint16_t *out = (uint16_t *)dst.buf;
-    Py_ssize_t n = src.len, cap = dst.len / 2, pos = 0, filled = 0;
-    int status = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (pos < n) {
-        uint8_t h = p[pos];
-        Py_ssize_t run = (h & 0x7F) + 1;
-        if (h & 0x80) {
-            if (pos + 3 > n) { status = 1; break; }
-            if (filled + run > cap) { status = 2; filled += run; break; }
-            uint16_t v = (uint16_t)(p[pos + 1] | (p[pos + 2] << 8));
-            uint16_t *o = out + filled;
-            for (Py_ssize_t i = 0; i < run; i++)  /* vectorised by the compiler at -O3 */
-                o[i] = v;
-            pos += 3;
-        } else {
-            Py_ssize_t size = 2 * run + 1;
-            if (pos + size > n) { status = 1; break; }
-            if (filled + run > cap) { status = 2; filled += run; break; }
-            const uint8_t *q = p + pos + 1;
-#if PY_LITTLE_ENDIAN
-            memcpy(out + filled, q, (size_t)run * 2);  /* the words are already in host order */
-#else
-            for (Py_ssize_t i = 0; i < run; i++)
-                out[filled + i] = (uint16_t)(q[2 * i] | (q[2 * i + 1] << 8));
-#endif
-            pos += size;
-        }
-        filled += run;
-    }
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&src);
-    PyBuffer_Release(&dst);
-    return Py_BuildValue("inn", status, pos, filled);
-}
-
-
-/* xor_repeat(data, key) -> bytes: data XOR the key repeated (the session cipher). */
-static PyObject *
-xor_repeat(PyObject *self, PyObject *args)
-{
-    Py_buffer data, key;
-    if (!PyArg_ParseTuple(args, "y*y*", &data, &key))
-        return NULL;
-    PyObject *out = NULL;
-    if (key.len == 0) {
-        PyErr_SetString(PyExc_ValueError, "the key is empty");
-    } else if ((out = PyBytes_FromStringAndSize(NULL, data.len)) != NULL) {
-        uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
-        const uint8_t *d = (const uint8_t *)data.buf, *k = (const uint8_t *)key.buf;
-        for (Py_ssize_t off = 0; off < data.len; off += key.len) {
-            Py_ssize_t m = data.len - off < key.len ? data.len - off : key.len;
-            for (Py_ssize_t j = 0; j < m; j++)  /* vectorised by the compiler at -O3 */
-                o[off + j] = d[off + j] ^ k[j];
-        }
-    }
-    PyBuffer_Release(&data);
-    PyBuffer_Release(&key);
-    return out;
-}
-
-#ifdef __linux__
-#define SEND_BATCH 256  /* messages per sendmmsg call (the kernel takes at most 1024) */
-
-/* ("host", port) with host an IPv4 or IPv6 literal -> sockaddr. 0, or -1 with an exception. */
-static int
-to_sockaddr(PyObject *addr, struct sockaddr_storage *sa, socklen_t *len)
-{
-    if (!PyTuple_Check(addr) || PyTuple_GET_SIZE(addr) < 2 ||
-        !PyUnicode_Check(PyTuple_GET_ITEM(addr, 0)) || !PyLong_Check(PyTuple_GET_ITEM(addr, 1))) {
-        PyErr_SetString(PyExc_TypeError, "an address is a (host, port) tuple");
-        return -1;
-    }
-    const char *host = PyUnicode_AsUTF8(PyTuple_GET_ITEM(addr, 0));
-    long port = PyLong_AsLong(PyTuple_GET_ITEM(addr, 1));
-    if (host == NULL || (port == -1 && PyErr_Occurred()))
-        return -1;
-    if (port < 0 || port > 65535) {
-        PyErr_Format(PyExc_ValueError, "port %ld is not 0 to 65535", port);
-        return -1;
-    }
-    memset(sa, 0, sizeof(*sa));
-    struct sockaddr_in *v4 = (struct sockaddr_in *)sa;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)sa;
-    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)port);
-        *len = sizeof(*v4);
-    } else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)port);
-        *len = sizeof(*v6);
-    } else {
-        PyErr_Format(PyExc_ValueError, "not a numeric IP address: %s", host);
-        return -1;
-    }
-    return 0;
-}
-
-/*
- * send_datagrams(fd, datagrams, addresses, start) -> (next, errno)
- *
- * Sends datagrams[start:] to the matching addresses with sendmmsg, the GIL
- * released. `next` is the index of the first datagram not sent: len(datagrams)
- * with errno 0 when all went, else the errno that stopped the batch at `next`
- * (EAGAIN: the socket buffer is full; anything else concerns that datagram
- * alone, and the caller may go on from next + 1).
- */
-static PyObject *
-send_datagrams(PyObject *self, PyObject *args)
-{
-    int fd;
-    PyObject *dgrams, *addrs;
-    Py_ssize_t start;
-    if (!PyArg_ParseTuple(args, "iOOn", &fd, &dgrams, &addrs, &start))
-        return NULL;
-    /* tuples: they keep every datagram and address alive while the GIL is released */
-    PyObject *ds = PySequence_Tuple(dgrams);
-    PyObject *as = ds ? PySequence_Tuple(addrs) : NULL;
-    Py_ssize_t n = ds ? PyTuple_GET_SIZE(ds) : 0;
-    struct mmsghdr *msgs = NULL;
-    struct iovec *iov = NULL;
-    struct sockaddr_storage *sas = NULL;
-    PyObject *result = NULL;
-    if (as == NULL)
-        goto done;
-    if (PyTuple_GET_SIZE(as) != n) {
-        PyErr_SetString(PyExc_ValueError, "as many addresses as datagrams are needed");
-        goto done;
-    }
-    if (start < 0 || start > n) {
-        PyErr_SetString(PyExc_ValueError, "start is outside the datagrams");
-        goto done;
-    }
-    Py_ssize_t count = n - start;
-    if (count == 0) {
-        result = Py_BuildValue("ni", n, 0);
-        goto done;
-    }
-    msgs = PyMem_Calloc((size_t)count, sizeof(*msgs));
-    iov = PyMem_Calloc((size_t)count, sizeof(*iov));
-    sas = PyMem_Calloc((size_t)count, sizeof(*sas));
-    if (msgs == NULL || iov == NULL || sas == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *d = PyTuple_GET_ITEM(ds, start + i);
-        if (!PyBytes_Check(d)) {
-            PyErr_SetString(PyExc_TypeError, "datagrams are bytes");
-            goto done;
-        }
-        socklen_t len;
-        if (to_sockaddr(PyTuple_GET_ITEM(as, start + i), &sas[i], &len) < 0)
-            goto done;
-        iov[i].iov_base = PyBytes_AS_STRING(d);
-        iov[i].iov_len = (size_t)PyBytes_GET_SIZE(d);
-        msgs[i].msg_hdr.msg_name = &sas[i];
-        msgs[i].msg_hdr.msg_namelen = len;
-        msgs[i].msg_hdr.msg_iov = &iov[i];
-        msgs[i].msg_hdr.msg_iovlen = 1;
-    }
-    Py_ssize_t done_count = 0;
-    int err = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (done_count < count) {
-        unsigned int batch = (unsigned int)(count - done_count < SEND_BATCH ?
-                                            count - done_count : SEND_BATCH);
-        int r = sendmmsg(fd, msgs + done_count, batch, 0);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            err = errno;
-            break;
-        }
-        done_count += r;
-    }
-    Py_END_ALLOW_THREADS
-    result = Py_BuildValue("ni", start + done_count, err);
-done:
-    PyMem_Free(msgs);
-    PyMem_Free(iov);
-    PyMem_Free(sas);
-    Py_XDECREF(ds);
-    Py_XDECREF(as);
-    return result;
-}
-#endif
-
-
-/*
- * Angband 4.2 object records (savecraft/formats/angband/layouts/items.py).
- *
- * A 4.2 save is mostly object records (~700 in a mid-game file): 37 fields,
- * six of them strings, with array sizes set by an earlier block. Read field by
- * field in Python, a record costs ~6 us, most of it building the model object.
- * read_item reads one record straight into a new Item, filling its slots
- * directly (the classes and their slot descriptors are handed over once by
- * item_types). It reads only the common, canonical case: anything else (bytes
- * past the end, a string over the game's buffer or not UTF-8, a "has" byte
- * other than 0 or 1) returns None, and the Python reader, which gives the exact
- * error or the same model, takes over. The pure Python reader
- * (_read_item_fast) must build an equal Item from the same bytes; the tests
- * compare the two.
- */
 #include <structmember.h>
+
+#include "version.h"
+
+#ifdef PYPY_VERSION
+#error "the object records are filled at CPython slot offsets: the pure Python paths run instead"
+#endif
 
 #define ITEM_FIELDS 37
 #define CURSE_FIELDS 2
+#define LIST_FIELDS 2
 #define ITEM_NAME_MAX 127
+#define SVAL 5 /* the object kind's name: empty in the record that ends a list */
 
-static PyTypeObject *item_type = NULL, *curse_type = NULL, *list_type = NULL;
-static Py_ssize_t item_offsets[ITEM_FIELDS], curse_offsets[CURSE_FIELDS], list_offsets[2];
+/* Ints of fields are mostly small: -256..1023 come from a table made once (a reference
+ * count increment instead of a call), the rest from PyLong_FromLong. */
+#define INT_LO (-256)
+#define INT_HI 1023
 
-/* The byte offsets of the object slots that the descriptors in `slots` stand for. */
+/* Short ASCII strings recur (object kinds, monster races: "Flask of Oil" a hundred
+ * times in a save): the last one decoded for each of 512 hash slots is kept and
+ * handed out again, saving an allocation and a free per repeat. Bytes too. */
+#define STR_CACHE 512
+#define STR_CACHE_MAX 40
+
+typedef struct {
+    PyObject *ints[INT_HI - INT_LO + 1];
+    PyObject *str_cache[STR_CACHE];
+    PyObject *bytes_cache[STR_CACHE];
+    /* the classes of object records (item_types), and their slots' offsets in record order */
+    PyTypeObject *item_type, *curse_type, *list_type;
+    Py_ssize_t item_slots[ITEM_FIELDS], curse_slots[CURSE_FIELDS], list_slots[LIST_FIELDS];
+} State;
+
+static inline State *
+state_of(PyObject *module)
+{
+    return (State *)PyModule_GetState(module);
+}
+
+static inline PyObject *
+new_int(State *st, long v)
+{
+    if (v >= INT_LO && v <= INT_HI)
+        return Py_NewRef(st->ints[v - INT_LO]);
+    return PyLong_FromLong(v);
+}
+
+#define INT(expr) (new_int(st, (long)(expr)))
+
+/* -- slots ---------------------------------------------------------------------------------- */
+
+/* The offsets of the object slots of `tp` that the member descriptors in `slots` stand for
+   (-1 for None where a field of the file is no slot: a count). */
 static int
-slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n)
+slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n, int none_ok)
 {
     if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != n) {
         PyErr_Format(PyExc_ValueError, "%zd slot descriptors expected", n);
@@ -290,7 +104,7 @@ slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *d = PyTuple_GET_ITEM(slots, i);
-        if (d == Py_None) {  /* a field of the file that is no slot (a count) */
+        if (d == Py_None && none_ok) {
             out[i] = -1;
             continue;
         }
@@ -299,8 +113,7 @@ slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n)
             return -1;
         }
         PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
-        if (m->type != T_OBJECT_EX || (m->flags & READONLY) ||
-            !PyType_IsSubtype(tp, PyDescr_TYPE(d))) {
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY) || !PyType_IsSubtype(tp, PyDescr_TYPE(d))) {
             PyErr_SetString(PyExc_TypeError, "a writable object slot of the class expected");
             return -1;
         }
@@ -309,40 +122,13 @@ slot_offsets(PyTypeObject *tp, PyObject *slots, Py_ssize_t *out, Py_ssize_t n)
     return 0;
 }
 
-/* item_types(Item, item_slots, Curse, curse_slots, ItemList, list_slots): the classes built. */
-static PyObject *
-item_types(PyObject *self, PyObject *args)
-{
-    PyTypeObject *it, *ct, *lt;
-    PyObject *islots, *cslots, *lslots;
-    if (!PyArg_ParseTuple(args, "O!OO!OO!O", &PyType_Type, &it, &islots, &PyType_Type, &ct, &cslots,
-                          &PyType_Type, &lt, &lslots))
-        return NULL;
-    if (slot_offsets(it, islots, item_offsets, ITEM_FIELDS) < 0 ||
-        slot_offsets(ct, cslots, curse_offsets, CURSE_FIELDS) < 0 ||
-        slot_offsets(lt, lslots, list_offsets, 2) < 0)
-        return NULL;
-    Py_INCREF(it);
-    Py_INCREF(ct);
-    Py_INCREF(lt);
-    Py_XSETREF(item_type, it);
-    Py_XSETREF(curse_type, ct);
-    Py_XSETREF(list_type, lt);
-    Py_RETURN_NONE;
-}
-
 /* A new instance of tp with its slots set to vals (references stolen, all of them). */
 static PyObject *
 fill(PyTypeObject *tp, const Py_ssize_t *offsets, PyObject **vals, Py_ssize_t n)
 {
     PyObject *obj = tp->tp_alloc(tp, 0);
-    if (obj == NULL) {
-        for (Py_ssize_t i = 0; i < n; i++)
-            Py_XDECREF(vals[i]);
-        return NULL;
-    }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (offsets[i] < 0)
+        if (obj == NULL || offsets[i] < 0)
             Py_DECREF(vals[i]);
         else
             *(PyObject **)((char *)obj + offsets[i]) = vals[i];
@@ -350,32 +136,17 @@ fill(PyTypeObject *tp, const Py_ssize_t *offsets, PyObject **vals, Py_ssize_t n)
     return obj;
 }
 
-/* Ints of fields are mostly small: -256..1023 come from a table made once (a reference
- * count increment instead of a call), the rest from PyLong_FromLong. */
-#define INT_LO (-256)
-#define INT_HI 1023
-static PyObject *int_table[INT_HI - INT_LO + 1];
-
-static int
-int_table_init(void)
-{
-    for (long v = INT_LO; v <= INT_HI; v++)
-        if ((int_table[v - INT_LO] = PyLong_FromLong(v)) == NULL)
-            return -1;
-    return 0;
-}
-
+/* The value of a slot (borrowed; NULL when not set) of an object of the slot's class. */
 static inline PyObject *
-new_int(long v)
+get(Py_ssize_t offset, PyObject *obj)
 {
-    if (v >= INT_LO && v <= INT_HI)
-        return Py_NewRef(int_table[v - INT_LO]);
-    return PyLong_FromLong(v);
+    return *(PyObject **)((char *)obj + offset);
 }
 
-#define INT(expr) (new_int((long)(expr)))
+/* -- reading ------------------------------------------------------------------------------- */
 
 typedef struct {
+    State *st;
     const uint8_t *p;
     Py_ssize_t pos, end;
 } Cursor;
@@ -388,15 +159,6 @@ static inline unsigned rd_u16(Cursor *c) {
     return v;
 }
 static inline int rd_i16(Cursor *c) { return (int16_t)rd_u16(c); }
-
-/*
- * Short ASCII strings recur (object kinds, monster races: "Flask of Oil" a
- * hundred times in a save): the last one decoded for each of 512 hash slots is
- * kept and handed out again, saving an allocation and a free per repeat.
- */
-#define STR_CACHE 512
-#define STR_CACHE_MAX 40
-static PyObject *str_cache[STR_CACHE];
 
 /* Which cache slot: a few bytes and the length are enough (a hit is checked byte by byte). */
 static inline uint32_t
@@ -413,10 +175,10 @@ slot_hash(const uint8_t *s, Py_ssize_t n)
 
 /* The cached string for bytes s[0:n], or a new one (NULL with an exception: not UTF-8). */
 static PyObject *
-cached_str(const uint8_t *s, Py_ssize_t n)
+cached_str(State *st, const uint8_t *s, Py_ssize_t n)
 {
-    PyObject **slot = &str_cache[slot_hash(s, n) % STR_CACHE];
-    PyObject *old = *slot;  /* only ASCII strings are kept: equal bytes are then equal text */
+    PyObject **slot = &st->str_cache[slot_hash(s, n) % STR_CACHE];
+    PyObject *old = *slot; /* only ASCII strings are kept: equal bytes are then equal text */
     if (old != NULL && PyUnicode_GET_LENGTH(old) == n && memcmp(PyUnicode_1BYTE_DATA(old), s, (size_t)n) == 0)
         return Py_NewRef(old);
     PyObject *text = PyUnicode_DecodeUTF8((const char *)s, n, NULL);
@@ -435,7 +197,7 @@ rd_str(Cursor *c, Py_ssize_t limit)
     if (nul == NULL)
         return NULL;
     Py_ssize_t n = nul - s;
-    PyObject *text = n <= STR_CACHE_MAX ? cached_str(s, n)
+    PyObject *text = n <= STR_CACHE_MAX ? cached_str(c->st, s, n)
                                         : PyUnicode_DecodeUTF8((const char *)s, n, NULL);
     if (text == NULL) {
         PyErr_Clear();
@@ -445,15 +207,12 @@ rd_str(Cursor *c, Py_ssize_t limit)
     return text;
 }
 
-/* Short byte strings recur too (flag sets, mostly zeros): the same cache, for bytes. */
-static PyObject *bytes_cache[STR_CACHE];
-
 static PyObject *
-cached_bytes(const uint8_t *s, Py_ssize_t n)
+cached_bytes(State *st, const uint8_t *s, Py_ssize_t n)
 {
     PyObject *b;
     if (n <= STR_CACHE_MAX) {
-        PyObject **slot = &bytes_cache[slot_hash(s, n) % STR_CACHE];
+        PyObject **slot = &st->bytes_cache[slot_hash(s, n) % STR_CACHE];
         if (*slot != NULL && PyBytes_GET_SIZE(*slot) == n && memcmp(PyBytes_AS_STRING(*slot), s, (size_t)n) == 0) {
             b = Py_NewRef(*slot);
         } else if ((b = PyBytes_FromStringAndSize((const char *)s, n)) != NULL) {
@@ -470,7 +229,7 @@ rd_bytes(Cursor *c, Py_ssize_t n)
 {
     if (!need(c, n))
         return NULL;
-    PyObject *b = cached_bytes(c->p + c->pos, n);
+    PyObject *b = cached_bytes(c->st, c->p + c->pos, n);
     c->pos += n;
     return b;
 }
@@ -478,6 +237,7 @@ rd_bytes(Cursor *c, Py_ssize_t n)
 static PyObject *
 rd_i16_list(Cursor *c, Py_ssize_t n)
 {
+    State *st = c->st;
     if (!need(c, 2 * n))
         return NULL;
     PyObject *lst = PyList_New(n);
@@ -494,14 +254,15 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
     return lst;
 }
 
-
 /*
- * One record at c->pos. Returns the Item, or NULL: with an exception set on a
+ * One object record at c->pos. Returns the Item, or NULL: with an exception set on a
  * real failure (memory), without one where the Python reader must take over.
+ * `*end` says whether it is the record without a kind that ends a list.
  */
 static PyObject *
-read_one_item(Cursor *c, const Py_ssize_t *sz)
+read_one_item(Cursor *c, const Py_ssize_t *sz, int *end)
 {
+    State *st = c->st;
     Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
     PyObject *v[ITEM_FIELDS] = {NULL};
     Py_ssize_t k = 0, start = c->pos;
@@ -563,7 +324,7 @@ read_one_item(Cursor *c, const Py_ssize_t *sz)
                 Py_XDECREF(cv[1]);
                 goto fail;
             }
-            PyObject *curse = fill(curse_type, curse_offsets, cv, CURSE_FIELDS);
+            PyObject *curse = fill(st->curse_type, st->curse_slots, cv, CURSE_FIELDS);
             if (curse == NULL)
                 goto fail;
             PyList_SET_ITEM(lst, i, curse);
@@ -589,7 +350,7 @@ read_one_item(Cursor *c, const Py_ssize_t *sz)
             f[i] = (uint8_t)rd_u8(c);
         }
         if (!PyErr_Occurred())
-            fl = cached_bytes(f, em);
+            fl = cached_bytes(st, f, em);
         if (f != small)
             PyMem_Free(f);
         if (fl == NULL)
@@ -602,7 +363,8 @@ read_one_item(Cursor *c, const Py_ssize_t *sz)
         PUT(INT(rd_u16(c)));  /* activation, time_base, time_dice, time_sides */
     PUT(rd_str(c, ITEM_NAME_MAX));  /* inscription */
 #undef PUT
-    return fill(item_type, item_offsets, v, ITEM_FIELDS);
+    *end = PyUnicode_GET_LENGTH(v[SVAL]) == 0;
+    return fill(st->item_type, st->item_slots, v, ITEM_FIELDS);
 fail:
     for (Py_ssize_t i = 0; i < ITEM_FIELDS; i++)
         Py_XDECREF(v[i]);
@@ -612,14 +374,14 @@ fail:
 
 /* Fast-call arguments: data, pos, end, then the six sizes of the object memory block. */
 static int
-item_args(PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c, Py_ssize_t *sz,
-          Py_ssize_t extra)
+item_args(State *st, PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c,
+          Py_ssize_t *sz)
 {
-    if (nargs != 9 + extra) {
-        PyErr_Format(PyExc_TypeError, "%zd arguments expected", 9 + extra);
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "9 arguments expected");
         return -1;
     }
-    if (item_type == NULL) {
+    if (st->item_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
         return -1;
     }
@@ -635,6 +397,7 @@ item_args(PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c, P
     }
     if (PyObject_GetBuffer(args[0], view, PyBUF_SIMPLE) < 0)
         return -1;
+    c->st = st;
     c->p = (const uint8_t *)view->buf;
     c->pos = vals[0];
     c->end = vals[1] < view->len ? vals[1] : view->len;
@@ -642,23 +405,45 @@ item_args(PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c, P
     return 0;
 }
 
+/* item_types(Item, item_slots, Curse, curse_slots, ItemList, list_slots): the classes built. */
+static PyObject *
+item_types(PyObject *module, PyObject *args)
+{
+    State *st = state_of(module);
+    PyTypeObject *it, *ct, *lt;
+    PyObject *islots, *cslots, *lslots;
+    Py_ssize_t is[ITEM_FIELDS], cs[CURSE_FIELDS], ls[LIST_FIELDS];
+    if (!PyArg_ParseTuple(args, "O!OO!OO!O", &PyType_Type, &it, &islots, &PyType_Type, &ct, &cslots,
+                          &PyType_Type, &lt, &lslots))
+        return NULL;
+    if (slot_offsets(it, islots, is, ITEM_FIELDS, 0) < 0 || slot_offsets(ct, cslots, cs, CURSE_FIELDS, 0) < 0 ||
+        slot_offsets(lt, lslots, ls, LIST_FIELDS, 0) < 0)
+        return NULL;
+    memcpy(st->item_slots, is, sizeof(is));
+    memcpy(st->curse_slots, cs, sizeof(cs));
+    memcpy(st->list_slots, ls, sizeof(ls));
+    Py_XSETREF(st->item_type, (PyTypeObject *)Py_NewRef(it));
+    Py_XSETREF(st->curse_type, (PyTypeObject *)Py_NewRef(ct));
+    Py_XSETREF(st->list_type, (PyTypeObject *)Py_NewRef(lt));
+    Py_RETURN_NONE;
+}
+
 /* read_item(data, pos, end, of, mm, bm, sm, cm, em) -> (Item, pos) or None. */
 static PyObject *
-read_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+read_item(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer view;
     Cursor c;
     Py_ssize_t sz[6];
-    if (item_args(args, nargs, &view, &c, sz, 0) < 0)
+    int end;
+    if (item_args(state_of(module), args, nargs, &view, &c, sz) < 0)
         return NULL;
-    PyObject *item = read_one_item(&c, sz), *out;
+    PyObject *item = read_one_item(&c, sz, &end);
     PyBuffer_Release(&view);
     if (item == NULL)
         return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
-    out = Py_BuildValue("(Nn)", item, c.pos);
-    return out;
+    return Py_BuildValue("(Nn)", item, c.pos);
 }
-
 
 /*
  * Record programs: the other repeated records of a 4.2 save (monster memory,
@@ -686,17 +471,18 @@ read_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 #define PROG_MAX 64
 
 typedef struct Prog {
+    PyObject *module; /* whose state (caches, object classes) the program runs with */
     PyTypeObject *type;
     Py_ssize_t n;
     char ops[PROG_MAX];
     Py_ssize_t arg[PROG_MAX];
     struct Prog *sub[PROG_MAX];
     PyObject *subref[PROG_MAX];
-    Py_ssize_t offsets[PROG_MAX];
+    Py_ssize_t slots[PROG_MAX];
     Py_ssize_t sizes[6];
 } Prog;
 
-#define PROG_CAPSULE "savecraft._speedups.Prog"
+#define PROG_CAPSULE "savecraft._native.records.Prog"
 
 static void
 prog_free(PyObject *capsule)
@@ -704,16 +490,30 @@ prog_free(PyObject *capsule)
     Prog *pg = PyCapsule_GetPointer(capsule, PROG_CAPSULE);
     if (pg == NULL)
         return;
+    Py_XDECREF(pg->module);
     Py_XDECREF(pg->type);
-    for (Py_ssize_t i = 0; i < pg->n; i++)
+    for (Py_ssize_t i = 0; i < PROG_MAX; i++)
         Py_XDECREF(pg->subref[i]);
     PyMem_Free(pg);
 }
 
+/* A program of this module (one made by another copy of it would use another state). */
+static Prog *
+prog_of(PyObject *module, PyObject *capsule)
+{
+    Prog *pg = PyCapsule_GetPointer(capsule, PROG_CAPSULE);
+    if (pg != NULL && pg->module != module) {
+        PyErr_SetString(PyExc_ValueError, "a program of another module");
+        return NULL;
+    }
+    return pg;
+}
+
 /* record_program(cls, slots, ops, args, sizes) -> capsule; args: one int or program per op. */
 static PyObject *
-record_program(PyObject *self, PyObject *args)
+record_program(PyObject *module, PyObject *args)
 {
+    State *st = state_of(module);
     PyTypeObject *tp;
     PyObject *slots, *pargs, *sizes;
     const char *ops;
@@ -733,10 +533,10 @@ record_program(PyObject *self, PyObject *args)
         PyMem_Free(pg);
         return NULL;
     }
+    pg->module = Py_NewRef(module);
     pg->n = nops;
-    Py_INCREF(tp);
-    pg->type = tp;
-    if (slot_offsets(tp, slots, pg->offsets, nops) < 0)
+    pg->type = (PyTypeObject *)Py_NewRef(tp);
+    if (slot_offsets(tp, slots, pg->slots, nops, 1) < 0)
         goto fail;
     for (int i = 0; i < 6; i++) {
         pg->sizes[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(sizes, i));
@@ -749,16 +549,19 @@ record_program(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < nops; i++) {
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         pg->ops[i] = ops[i];
-        if (strchr("BHhIisylTcCLjXrnN", ops[i]) == NULL || ops[i] == 0) {
+        if (ops[i] == 0 || strchr("BHhIisylTcCLjXrnN", ops[i]) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", ops[i]);
             goto fail;
         }
+        if ((ops[i] == 'C') != (pg->slots[i] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C, none for C");
+            goto fail;
+        }
         if (strchr("rnN", ops[i])) {
-            Prog *sub = PyCapsule_GetPointer(a, PROG_CAPSULE);
+            Prog *sub = prog_of(module, a);
             if (sub == NULL)
                 goto fail;
-            Py_INCREF(a);
-            pg->subref[i] = a;
+            pg->subref[i] = Py_NewRef(a);
             pg->sub[i] = sub;
         } else if (strchr("sylTC", ops[i])) {
             pg->arg[i] = PyLong_AsSsize_t(a);
@@ -768,7 +571,7 @@ record_program(PyObject *self, PyObject *args)
                 goto fail;
             }
         }
-        if (strchr("jX", ops[i]) && (item_type == NULL || list_type == NULL)) {
+        if (strchr("jX", ops[i]) && (st->item_type == NULL || st->list_type == NULL)) {
             PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
             goto fail;
         }
@@ -804,21 +607,22 @@ read_counted(Prog *sub, Cursor *c, int width, int depth)
 
 /* Object records up to the one without a kind (sval ""), as an ItemList. */
 static PyObject *
-read_item_list_c(Cursor *c, const Py_ssize_t *sizes)
+read_item_list(Cursor *c, const Py_ssize_t *sizes)
 {
+    State *st = c->st;
     PyObject *items = PyList_New(0);
     if (items == NULL)
         return NULL;
     for (;;) {
-        PyObject *it = read_one_item(c, sizes);
+        int end;
+        PyObject *it = read_one_item(c, sizes, &end);
         if (it == NULL) {
             Py_DECREF(items);
             return NULL;
         }
-        PyObject *sval = *(PyObject **)((char *)it + item_offsets[5]);
-        if (PyUnicode_GET_LENGTH(sval) == 0) {
-            PyObject *v[2] = {items, it};
-            return fill(list_type, list_offsets, v, 2);
+        if (end) {
+            PyObject *v[LIST_FIELDS] = {items, it};
+            return fill(st->list_type, st->list_slots, v, LIST_FIELDS);
         }
         int err = PyList_Append(items, it);
         Py_DECREF(it);
@@ -832,8 +636,10 @@ read_item_list_c(Cursor *c, const Py_ssize_t *sizes)
 static PyObject *
 read_record(Prog *pg, Cursor *c, int depth)
 {
+    State *st = c->st;
     PyObject *v[PROG_MAX] = {NULL};
     Py_ssize_t i, kept = 0;
+    int end;
     if (depth > 8)
         return NULL;
     for (i = 0; i < pg->n; i++) {
@@ -876,8 +682,8 @@ read_record(Prog *pg, Cursor *c, int depth)
                 x = Py_NewRef(Py_None);
             break;
         case 'L': x = rd_i16_list(c, kept); break;
-        case 'j': x = read_one_item(c, pg->sizes); break;
-        case 'X': x = read_item_list_c(c, pg->sizes); break;
+        case 'j': x = read_one_item(c, pg->sizes, &end); break;
+        case 'X': x = read_item_list(c, pg->sizes); break;
         case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
@@ -886,7 +692,7 @@ read_record(Prog *pg, Cursor *c, int depth)
             goto fail;
         v[i] = x;
     }
-    return fill(pg->type, pg->offsets, v, pg->n);
+    return fill(pg->type, pg->slots, v, pg->n);
 fail:
     for (Py_ssize_t k = 0; k < i; k++)
         Py_DECREF(v[k]);
@@ -900,13 +706,13 @@ fail:
  * a u8 (that byte is read, and ends the list).
  */
 static PyObject *
-read_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "6 arguments expected");
         return NULL;
     }
-    Prog *pg = PyCapsule_GetPointer(args[0], PROG_CAPSULE);
+    Prog *pg = prog_of(module, args[0]);
     if (pg == NULL)
         return NULL;
     Py_ssize_t pos = PyLong_AsSsize_t(args[2]), end = PyLong_AsSsize_t(args[3]);
@@ -928,7 +734,7 @@ read_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_buffer view;
     if (PyObject_GetBuffer(args[1], &view, PyBUF_SIMPLE) < 0)
         return NULL;
-    Cursor c = {(const uint8_t *)view.buf, pos, end < view.len ? end : view.len};
+    Cursor c = {state_of(module), (const uint8_t *)view.buf, pos, end < view.len ? end : view.len};
     PyObject *lst = PyList_New(0), *result = NULL;
     if (lst == NULL || pos < 0 || pos > c.end)
         goto done;
@@ -968,52 +774,7 @@ done:
     return result;
 }
 
-
-/* byte_sum(data) -> int: the unsigned sum of the bytes modulo 2**32 (Angband's block checksum). */
-static PyObject *
-byte_sum(PyObject *self, PyObject *arg)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const uint8_t *p = (const uint8_t *)view.buf;
-    uint64_t total = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < view.len; i++)  /* vectorised by the compiler at -O3 */
-        total += p[i];
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&view);
-    return PyLong_FromUnsignedLong((unsigned long)(total & 0xFFFFFFFFu));
-}
-
-/*
- * rle_cover(data, pos, end, cells) -> int: how many (count, byte) pairs from
- * `pos` it takes to cover `cells` squares (an Angband level map layer), or -1
- * when the pairs up to `end` cover fewer.
- */
-static PyObject *
-rle_cover(PyObject *self, PyObject *args)
-{
-    Py_buffer view;
-    Py_ssize_t pos, end, cells;
-    if (!PyArg_ParseTuple(args, "y*nnn", &view, &pos, &end, &cells))
-        return NULL;
-    if (end > view.len)
-        end = view.len;
-    const uint8_t *p = (const uint8_t *)view.buf;
-    Py_ssize_t pairs = -1, done = 0;
-    for (Py_ssize_t i = pos; i >= 0 && i + 1 < end && cells > 0; i += 2) {
-        done += p[i];
-        if (done >= cells) {
-            pairs = (i - pos) / 2 + 1;
-            break;
-        }
-    }
-    PyBuffer_Release(&view);
-    return PyLong_FromSsize_t(cells > 0 ? pairs : 0);
-}
-
-
+/* -- writing ------------------------------------------------------------------------------- */
 /*
  * The writers: the same programs and object records, from model objects back to
  * bytes (build, and validation's re-encoding). They write only what the Python
@@ -1022,6 +783,7 @@ rle_cover(PyObject *self, PyObject *args)
  * None, and the Python writer raises its exact error or writes it itself.
  */
 typedef struct {
+    State *st;
     char *buf;
     Py_ssize_t len, cap;
 } Out;
@@ -1112,90 +874,143 @@ put_i16_list(Out *o, PyObject *v, Py_ssize_t n)
     return 0;
 }
 
-static inline PyObject *
-slot(PyObject *obj, Py_ssize_t offset)
+/* The slots' values of obj, an object of their class (borrowed; NULL where a slot is unset
+   or there is none). */
+static void
+get_all(const Py_ssize_t *slots, PyObject *obj, PyObject **vals, Py_ssize_t n)
 {
-    return *(PyObject **)((char *)obj + offset);
+    for (Py_ssize_t i = 0; i < n; i++)
+        vals[i] = slots[i] < 0 ? NULL : get(slots[i], obj);
 }
 
-#define TRY(expr) do { int r_ = (expr); if (r_) return r_; } while (0)
+/* Inside a function with `int r` and a `done:` label. */
+#define TRY(expr) do { if ((r = (expr)) != 0) goto done; } while (0)
+
+static int
+write_curse(Out *o, PyObject *c)
+{
+    State *st = o->st;
+    PyObject *v[CURSE_FIELDS];
+    int r = 1;
+    if (!PyObject_TypeCheck(c, st->curse_type))
+        return 1;
+    get_all(st->curse_slots, c, v, CURSE_FIELDS);
+    TRY(PUT_U8(o, v[0]));
+    TRY(PUT_U16(o, v[1]));
+done:
+    return r;
+}
 
 static int
 write_one_item(Out *o, PyObject *it, const Py_ssize_t *sz)
 {
+    State *st = o->st;
     Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
-    const Py_ssize_t *f = item_offsets;
-    if (it == NULL || !PyObject_TypeCheck(it, item_type))  /* NULL: a slot deleted */
+    PyObject *v[ITEM_FIELDS];
+    int r = 1;
+    if (it == NULL || !PyObject_TypeCheck(it, st->item_type))
         return 1;
+    get_all(st->item_slots, it, v, ITEM_FIELDS);
     static const uint8_t mark[2] = {0xFF, 0xFF};
     TRY(put_raw(o, mark, 2));
-    TRY(PUT_U8(o, slot(it, f[0])));
-    TRY(PUT_U16(o, slot(it, f[1])));
-    TRY(PUT_U8(o, slot(it, f[2])));
-    TRY(PUT_U8(o, slot(it, f[3])));
-    TRY(put_str(o, slot(it, f[4]), ITEM_NAME_MAX));
-    TRY(put_str(o, slot(it, f[5]), ITEM_NAME_MAX));
-    TRY(PUT_I16(o, slot(it, f[6])));
-    TRY(PUT_U8(o, slot(it, f[7])));
-    TRY(PUT_I16(o, slot(it, f[8])));
-    TRY(put_str(o, slot(it, f[9]), ITEM_NAME_MAX));
-    TRY(put_str(o, slot(it, f[10]), ITEM_NAME_MAX));
-    TRY(PUT_U8(o, slot(it, f[11])));
+    TRY(PUT_U8(o, v[0]));
+    TRY(PUT_U16(o, v[1]));
+    TRY(PUT_U8(o, v[2]));
+    TRY(PUT_U8(o, v[3]));
+    TRY(put_str(o, v[4], ITEM_NAME_MAX));
+    TRY(put_str(o, v[5], ITEM_NAME_MAX));
+    TRY(PUT_I16(o, v[6]));
+    TRY(PUT_U8(o, v[7]));
+    TRY(PUT_I16(o, v[8]));
+    TRY(put_str(o, v[9], ITEM_NAME_MAX));
+    TRY(put_str(o, v[10], ITEM_NAME_MAX));
+    TRY(PUT_U8(o, v[11]));
     for (int i = 12; i < 17; i++)
-        TRY(PUT_I16(o, slot(it, f[i])));
+        TRY(PUT_I16(o, v[i]));
     for (int i = 17; i < 21; i++)
-        TRY(PUT_U8(o, slot(it, f[i])));
-    TRY(put_str(o, slot(it, f[21]), ITEM_NAME_MAX));
-    TRY(PUT_U8(o, slot(it, f[22])));
-    TRY(put_bytes(o, slot(it, f[23]), of));
-    TRY(put_i16_list(o, slot(it, f[24]), mm));
+        TRY(PUT_U8(o, v[i]));
+    TRY(put_str(o, v[21], ITEM_NAME_MAX));
+    TRY(PUT_U8(o, v[22]));
+    TRY(put_bytes(o, v[23], of));
+    TRY(put_i16_list(o, v[24], mm));
     for (int j = 0; j < 2; j++) {
-        PyObject *v = slot(it, f[25 + j]);
-        uint8_t has = v != Py_None;
+        PyObject *b = v[25 + j];
+        if (b == NULL) {
+            r = 1;
+            goto done;
+        }
+        uint8_t has = b != Py_None;
         TRY(put_raw(o, &has, 1));
         if (has)
-            TRY(put_bytes(o, v, j ? sm : bm));
+            TRY(put_bytes(o, b, j ? sm : bm));
     }
-    PyObject *curses = slot(it, f[27]);
+    PyObject *curses = v[27];
+    if (curses == NULL) {
+        r = 1;
+        goto done;
+    }
     uint8_t has = curses != Py_None;
     TRY(put_raw(o, &has, 1));
     if (has) {
-        if (curses == NULL || !PyList_Check(curses) || PyList_GET_SIZE(curses) != cm)
-            return 1;
-        for (Py_ssize_t i = 0; i < cm; i++) {
-            PyObject *c = PyList_GET_ITEM(curses, i);
-            if (!PyObject_TypeCheck(c, curse_type))
-                return 1;
-            TRY(PUT_U8(o, slot(c, curse_offsets[0])));
-            TRY(PUT_U16(o, slot(c, curse_offsets[1])));
+        if (!PyList_Check(curses) || PyList_GET_SIZE(curses) != cm) {
+            r = 1;
+            goto done;
         }
+        for (Py_ssize_t i = 0; i < cm; i++)
+            TRY(write_curse(o, PyList_GET_ITEM(curses, i)));
     }
-    PyObject *res = slot(it, f[28]), *fl = slot(it, f[29]);
+    PyObject *res = v[28], *fl = v[29];
     if (res == NULL || !PyList_Check(res) || PyList_GET_SIZE(res) != em ||
-        fl == NULL || !PyBytes_CheckExact(fl) || PyBytes_GET_SIZE(fl) != em)
-        return 1;
+        fl == NULL || !PyBytes_CheckExact(fl) || PyBytes_GET_SIZE(fl) != em) {
+        r = 1;
+        goto done;
+    }
     for (Py_ssize_t i = 0; i < em; i++) {
         TRY(PUT_I16(o, PyList_GET_ITEM(res, i)));
         TRY(put_raw(o, PyBytes_AS_STRING(fl) + i, 1));
     }
-    TRY(PUT_I16(o, slot(it, f[30])));
-    TRY(PUT_I16(o, slot(it, f[31])));
+    TRY(PUT_I16(o, v[30]));
+    TRY(PUT_I16(o, v[31]));
     for (int i = 32; i < 36; i++)
-        TRY(PUT_U16(o, slot(it, f[i])));
-    TRY(put_str(o, slot(it, f[36]), ITEM_NAME_MAX));
-    return 0;
+        TRY(PUT_U16(o, v[i]));
+    TRY(put_str(o, v[36], ITEM_NAME_MAX));
+done:
+    return r;
 }
 
 /* 1 when `it` is an Item without a kind (the end of a list), 0 when with one, -1 neither. */
 static int
-is_marker(PyObject *it)
+is_marker(State *st, PyObject *it)
 {
-    if (it == NULL || !PyObject_TypeCheck(it, item_type))
+    if (it == NULL || !PyObject_TypeCheck(it, st->item_type))
         return -1;
-    PyObject *sval = slot(it, item_offsets[5]);
-    if (sval == NULL || !PyUnicode_Check(sval))
-        return -1;
-    return PyUnicode_GET_LENGTH(sval) == 0;
+    PyObject *sval = get(st->item_slots[SVAL], it);
+    return sval == NULL || !PyUnicode_Check(sval) ? -1 : PyUnicode_GET_LENGTH(sval) == 0;
+}
+
+static int
+write_item_list(Out *o, PyObject *lst, const Py_ssize_t *sizes)
+{
+    State *st = o->st;
+    PyObject *v[LIST_FIELDS] = {NULL, NULL};
+    int r = 1;
+    if (lst == NULL || !PyObject_TypeCheck(lst, st->list_type))
+        return 1;
+    get_all(st->list_slots, lst, v, LIST_FIELDS);
+    PyObject *items = v[0], *end = v[1];
+    if (items == NULL || !PyList_Check(items) || is_marker(st, end) != 1)
+        goto done;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); k++) {
+        PyObject *it = PyList_GET_ITEM(items, k);
+        if (is_marker(st, it) != 0) {
+            r = 1;
+            goto done;
+        }
+        TRY(write_one_item(o, it, sizes));
+    }
+    TRY(write_one_item(o, end, sizes));
+done:
+    return r;
 }
 
 static int write_record(Out *o, Prog *pg, PyObject *obj, int depth);
@@ -1209,20 +1024,23 @@ write_counted(Out *o, Prog *sub, PyObject *lst, int width, int depth)
     if (n > (width == 1 ? 255 : 65535))
         return 1;
     uint8_t b[2] = {(uint8_t)n, (uint8_t)(n >> 8)};
-    TRY(put_raw(o, b, width));
-    for (Py_ssize_t i = 0; i < n; i++)
-        TRY(write_record(o, sub, PyList_GET_ITEM(lst, i), depth + 1));
-    return 0;
+    int r = put_raw(o, b, width);
+    for (Py_ssize_t i = 0; i < n && r == 0; i++)
+        r = write_record(o, sub, PyList_GET_ITEM(lst, i), depth + 1);
+    return r;
 }
 
 static int
 write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
+    PyObject *vals[PROG_MAX];
     Py_ssize_t kept = 0;
+    int r = 1;
     if (depth > 8 || obj == NULL || !PyObject_TypeCheck(obj, pg->type))
         return 1;
+    get_all(pg->slots, obj, vals, pg->n);
     for (Py_ssize_t i = 0; i < pg->n; i++) {
-        PyObject *v = pg->offsets[i] < 0 ? NULL : slot(obj, pg->offsets[i]);
+        PyObject *v = vals[i];
         Py_ssize_t a = pg->arg[i];
         switch (pg->ops[i]) {
         case 'B': TRY(PUT_U8(o, v)); break;
@@ -1230,15 +1048,16 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'h': TRY(PUT_I16(o, v)); break;
         case 'I':
         case 'i': {
+            r = 1;
             if (v == NULL || !PyLong_Check(v))
-                return 1;
+                goto done;
             int overflow;
             long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
             long long lo = pg->ops[i] == 'I' ? 0 : -2147483648LL;
             long long hi = pg->ops[i] == 'I' ? 4294967295LL : 2147483647LL;
             if (overflow || x < lo || x > hi) {
                 PyErr_Clear();
-                return 1;
+                goto done;
             }
             uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
             TRY(put_raw(o, b, 4));
@@ -1248,20 +1067,24 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'y': TRY(put_bytes(o, v, a)); break;
         case 'l': TRY(put_i16_list(o, v, a)); break;
         case 'c': {
+            r = 1;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) > 255)
-                return 1;
+                goto done;
             uint8_t n = (uint8_t)PyList_GET_SIZE(v);
             TRY(put_raw(o, &n, 1));
             TRY(put_i16_list(o, v, n));
             break;
         }
         case 'T': {
+            r = 1;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
-                return 1;
+                goto done;
             for (Py_ssize_t k = 0; k < a; k++) {
                 PyObject *pair = PyList_GET_ITEM(v, k);
-                if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2)
-                    return 1;
+                if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                    r = 1;
+                    goto done;
+                }
                 TRY(PUT_I16(o, PyTuple_GET_ITEM(pair, 0)));
                 TRY(PUT_U8(o, PyTuple_GET_ITEM(pair, 1)));
             }
@@ -1271,9 +1094,10 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             Py_ssize_t j = i + 1;
             while (j < pg->n && pg->ops[j] != 'L')
                 j++;
-            PyObject *lst = j < pg->n ? slot(obj, pg->offsets[j]) : NULL;
+            PyObject *lst = j < pg->n ? vals[j] : NULL;
+            r = 1;
             if (lst == NULL || !PyList_Check(lst) || PyList_GET_SIZE(lst) > a)
-                return 1;
+                goto done;
             kept = PyList_GET_SIZE(lst);
             uint8_t n = (uint8_t)kept;
             TRY(put_raw(o, &n, 1));
@@ -1281,28 +1105,29 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         }
         case 'L': TRY(put_i16_list(o, v, kept)); break;
         case 'j': TRY(write_one_item(o, v, pg->sizes)); break;
-        case 'X': {
-            if (v == NULL || !PyObject_TypeCheck(v, list_type))
-                return 1;
-            PyObject *items = slot(v, list_offsets[0]), *end = slot(v, list_offsets[1]);
-            if (items == NULL || !PyList_Check(items) || end == NULL || is_marker(end) != 1)
-                return 1;
-            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); k++) {
-                PyObject *it = PyList_GET_ITEM(items, k);
-                if (is_marker(it) != 0)
-                    return 1;
-                TRY(write_one_item(o, it, pg->sizes));
-            }
-            TRY(write_one_item(o, end, pg->sizes));
-            break;
-        }
+        case 'X': TRY(write_item_list(o, v, pg->sizes)); break;
         case 'r': TRY(write_record(o, pg->sub[i], v, depth + 1)); break;
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
-        default: return 1;
+        default: r = 1; goto done;
         }
     }
-    return 0;
+    r = 0;
+done:
+    return r;
+}
+
+/* The bytes of `o` (r == 0), None (r == 1) or NULL (r == -1, an exception); frees the buffer. */
+static PyObject *
+finish(Out *o, int r)
+{
+    PyObject *out = NULL;
+    if (r == 0)
+        out = PyBytes_FromStringAndSize(o->buf ? o->buf : "", o->len);
+    else if (r == 1)
+        out = Py_NewRef(Py_None);
+    PyMem_Free(o->buf);
+    return out;
 }
 
 /*
@@ -1311,24 +1136,25 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
  * no record may hold: one that does returns None too.
  */
 static PyObject *
-write_records(PyObject *self, PyObject *args)
+write_records(PyObject *module, PyObject *args)
 {
     PyObject *capsule, *lst, *stop = Py_None;
     if (!PyArg_ParseTuple(args, "OO!|O", &capsule, &PyList_Type, &lst, &stop))
         return NULL;
-    Prog *pg = PyCapsule_GetPointer(capsule, PROG_CAPSULE);
+    Prog *pg = prog_of(module, capsule);
     if (pg == NULL)
         return NULL;
-    Out o = {NULL, 0, 0};
+    Out o = {state_of(module), NULL, 0, 0};
     int r = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst) && r == 0; i++) {
         PyObject *rec = PyList_GET_ITEM(lst, i);
-        if (stop != Py_None && pg->n > 0 && PyObject_TypeCheck(rec, pg->type)) {
-            PyObject *first = slot(rec, pg->offsets[0]);
+        if (stop != Py_None && pg->n > 0 && pg->slots[0] >= 0 && PyObject_TypeCheck(rec, pg->type)) {
+            PyObject *first = Py_XNewRef(get(pg->slots[0], rec));  /* __eq__ may run Python code */
             int same = first == NULL ? 0 : PyObject_RichCompareBool(first, stop, Py_EQ);
+            Py_XDECREF(first);
             if (same < 0) {
-                PyMem_Free(o.buf);
-                return NULL;
+                r = -1;
+                break;
             }
             if (same) {
                 r = 1;
@@ -1337,78 +1163,109 @@ write_records(PyObject *self, PyObject *args)
         }
         r = write_record(&o, pg, rec, 0);
     }
-    PyObject *out = NULL;
-    if (r == 0)
-        out = PyBytes_FromStringAndSize(o.buf ? o.buf : "", o.len);
-    else if (r == 1)
-        out = Py_NewRef(Py_None);
-    PyMem_Free(o.buf);
-    return out;
+    return finish(&o, r);
 }
 
 /* write_item(item, of, mm, bm, sm, cm, em) -> bytes, or None for the Python writer. */
 static PyObject *
-write_item(PyObject *self, PyObject *args)
+write_item(PyObject *module, PyObject *args)
 {
+    State *st = state_of(module);
     PyObject *it;
     Py_ssize_t sz[6];
     if (!PyArg_ParseTuple(args, "Onnnnnn", &it, &sz[0], &sz[1], &sz[2], &sz[3], &sz[4], &sz[5]))
         return NULL;
-    if (item_type == NULL) {
+    if (st->item_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
         return NULL;
     }
-    Out o = {NULL, 0, 0};
-    int r = write_one_item(&o, it, sz);
-    PyObject *out = NULL;
-    if (r == 0)
-        out = PyBytes_FromStringAndSize(o.buf, o.len);
-    else if (r == 1)
-        out = Py_NewRef(Py_None);
-    PyMem_Free(o.buf);
-    return out;
+    Out o = {st, NULL, 0, 0};
+    return finish(&o, write_one_item(&o, it, sz));
 }
 
+/* -- the module ---------------------------------------------------------------------------- */
+
 static PyMethodDef methods[] = {
-    {"rle_count", rle_count, METH_VARARGS, "Count the values of a TirNanoG RLE stream."},
-    {"rle_decode", rle_decode, METH_VARARGS, "Decode a TirNanoG RLE stream into a uint16 buffer."},
-    {"xor_repeat", xor_repeat, METH_VARARGS, "XOR data with a key repeated over it."},
-    {"item_types", item_types, METH_VARARGS, "The Item and Curse classes read_item builds."},
+    {"item_types", item_types, METH_VARARGS, "The Item, Curse and ItemList classes and their slots."},
     {"read_item", (PyCFunction)(void (*)(void))read_item, METH_FASTCALL,
      "One Angband 4.2 object record into an Item, or None for the Python reader."},
-    {"write_records", write_records, METH_VARARGS, "Records of a program back to bytes, or None."},
     {"write_item", write_item, METH_VARARGS, "An Item back to its object record, or None."},
-    {"byte_sum", byte_sum, METH_O, "The unsigned sum of the bytes modulo 2**32."},
-    {"rle_cover", rle_cover, METH_VARARGS, "The (count, byte) pairs that cover a number of cells."},
     {"record_program", record_program, METH_VARARGS, "Compile a record program for read_records."},
     {"read_records", (PyCFunction)(void (*)(void))read_records, METH_FASTCALL,
      "Records of a program into model objects, or None for the Python reader."},
-#ifdef __linux__
-    {"send_datagrams", send_datagrams, METH_VARARGS,
-     "Send datagrams to their addresses with sendmmsg, the GIL released."},
-#endif
+    {"write_records", write_records, METH_VARARGS, "Records of a program back to bytes, or None."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "savecraft._speedups",
-    "Compiled inner loops; savecraft works without them, only slower.", -1, methods,
+static int
+exec_module(PyObject *m)
+{
+    State *st = state_of(m);
+    for (long v = INT_LO; v <= INT_HI; v++)
+        if ((st->ints[v - INT_LO] = PyLong_FromLong(v)) == NULL)
+            return -1;
+    return PyModule_AddIntConstant(m, "VERSION", SAVECRAFT_NATIVE_VERSION);
+}
+
+static int
+traverse(PyObject *m, visitproc visit, void *arg)
+{
+    State *st = state_of(m);
+    if (st == NULL)
+        return 0;
+    Py_VISIT(st->item_type);
+    Py_VISIT(st->curse_type);
+    Py_VISIT(st->list_type);
+    return 0;
+}
+
+static int
+clear(PyObject *m)
+{
+    State *st = state_of(m);
+    if (st == NULL)
+        return 0;
+    for (int i = 0; i < INT_HI - INT_LO + 1; i++)
+        Py_CLEAR(st->ints[i]);
+    for (int i = 0; i < STR_CACHE; i++) {
+        Py_CLEAR(st->str_cache[i]);
+        Py_CLEAR(st->bytes_cache[i]);
+    }
+    Py_CLEAR(st->item_type);
+    Py_CLEAR(st->curse_type);
+    Py_CLEAR(st->list_type);
+    return 0;
+}
+
+static void
+free_module(void *m)
+{
+    clear((PyObject *)m);
+}
+
+/* Multi-phase initialisation (PEP 489): each module object (one per interpreter) has its
+   own state. The caches are changed without a lock and slots are read and written at their
+   offsets: the GIL is needed. */
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, exec_module},
+#ifdef Py_mod_multiple_interpreters
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
 };
 
-/* The interface version: savecraft.compiled refuses a build whose number differs from its
-   own (a stale build would otherwise run a silent mix of old and new code). Bump it with any
-   change of a function's signature or behaviour. */
-#define SPEEDUPS_VERSION 2
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "savecraft._native.records",
+    "Record programs and Angband object records into model objects and back; "
+    "savecraft works without it, only slower.",
+    sizeof(State), methods, slots, traverse, clear, free_module,
+};
 
 PyMODINIT_FUNC
-PyInit__speedups(void)
+PyInit_records(void)
 {
-    if (int_table_init() < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", SPEEDUPS_VERSION) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return PyModuleDef_Init(&module);
 }

@@ -1,6 +1,0 @@
-from typing import Any
-
-VERSION: int
-
-def rle_count(src: bytes, /) -> tuple[int, int, int]: ...
-def rle_decode(src: bytes, dst: Any, /) -> tuple[int, int, int]: ...
