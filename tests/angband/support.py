@@ -1,12 +1,19 @@
 """Real Angband block files taken apart with struct alone, for tests that splice blocks.
 
 Independent of savecraft's reader on purpose: a test that builds its input
-with the code under test proves less.
+with the code under test proves less. Also the real block saves that several files read.
 """
 
 from __future__ import annotations
 
 import struct
+
+from tests.samples import SAMPLES
+
+# The real block saves of the vanilla-compatible games, and the 4.2 one most tests read.
+ALL_REAL = sorted(p for p in SAMPLES.glob("*/*.sav")
+                  if p.parent.name in ("angband-block", "angband-block-variants"))
+V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 
 
 def blocks_of(data: bytes) -> list[tuple[int, str, int, int, int]]:

@@ -21,9 +21,9 @@ from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.layouts import Context, LayoutError, beleriand, layouts_for, narsil
 
-from .angband_support import block_span, blocks_of
+from .support import block_span, blocks_of
 
-BUILT = Path(__file__).parent / "data" / "angband-built"
+BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 ALIVE, RETIRED, WANDERER = (BUILT / "beleriand-0.1.0alpha" / n
                             for n in ("Hurin.sav", "Hurin-retired.sav", "Wanderer.sav"))
 NARSIL = [BUILT / "narsil-1.4.0" / n for n in ("Nerdanel.sav", "Nerdanel-retired.sav")]

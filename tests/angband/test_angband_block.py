@@ -14,16 +14,17 @@ from savecraft.cli import main
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, sample
 from savecraft.formats.angband.block import BlockSave, Description, RawBlock
-from savecraft.formats.angband.demo import samples_folder
+from tests import samples
+from tests.samples import real_samples
 
-SAMPLES = (samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples") / "angband-block"
+SAMPLES = samples.SAMPLES / "angband-block"
 REAL = sorted(SAMPLES.glob("*.sav"))
 CHARACTERS = {
     "ponyband_Asira.sav": "Asira, L7 Zebra Priest",
     "ponyband_Clever_Sparkle.sav": "Clever Sparkle, L1 Unicorn Mage",
     "ponyband_PLAYER.sav": ", L1 Unicorn Warrior",
 }
-real = pytest.mark.skipif(not REAL, reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 def spec_file(variant: bytes, blocks_: list[tuple[bytes, int, bytes]]) -> bytes:

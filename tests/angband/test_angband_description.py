@@ -14,11 +14,10 @@ import pytest
 from savecraft import diff, edit
 from savecraft.errors import Report
 from savecraft.formats.angband import block
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 VARIANTS = SAMPLES / "angband-block-variants"
-real = pytest.mark.skipif(not VARIANTS.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 def _line(data: bytes) -> str:

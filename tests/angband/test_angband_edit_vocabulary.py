@@ -23,14 +23,14 @@ import pytest
 from savecraft import api, diff, edit
 from savecraft.errors import FormatError
 from savecraft.formats.angband.block import BlockSave
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import layout_type, layouts
 from savecraft.formats.angband.layouts.records import PY_MAX_LEVEL, exp_needed
 from savecraft.formats.angband.vocabulary import GearBlock, PlayerBlock, answers
 
-from .angband_support import blocks_of
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+from .support import blocks_of
+
 FILES = {
     "Vanilla 4.2": SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav",
     "Vanilla 4.0": SAMPLES / "angband-block-variants" / "vanilla-4.0.1_Mage.sav",
@@ -41,7 +41,7 @@ FILES = {
 # The block each game keeps the carried objects in.
 GEAR_BLOCK = {"Vanilla 4.2": "gear", "Vanilla 4.0": "gear", "Anquestria": "inventory",
               "Ponyband": "inventory", "PWMAngband 1.3": "gear"}
-real = pytest.mark.skipif(not FILES["Vanilla 4.2"].exists(), reason=f"no real samples at {SAMPLES}")
+real = real_samples
 games = pytest.mark.parametrize("game", list(FILES))
 
 

@@ -13,7 +13,9 @@ from savecraft.cli import main
 from savecraft.formats.angband import sample
 from savecraft.formats.angband.block import build as build_block
 
-from tests.test_angband_real import ALL_REAL, V42
+from tests.samples import real_samples
+
+from .support import ALL_REAL, V42
 
 
 def _round_trip(src: Path, tmp_path: Path) -> Path:
@@ -30,7 +32,7 @@ def test_the_sample_block_save_rebuilds_byte_for_byte(tmp_path: Path) -> None:
     assert _round_trip(src, tmp_path).read_bytes() == src.read_bytes()
 
 
-@pytest.mark.skipif(not ALL_REAL, reason="real Angband samples are in shared/")
+@real_samples
 @pytest.mark.parametrize("src", ALL_REAL, ids=lambda p: p.name)
 def test_every_real_file_rebuilds_byte_for_byte_from_its_folder(src: Path, tmp_path: Path) -> None:
     if savecraft.validate(src).format != "angband-block":
@@ -40,7 +42,7 @@ def test_every_real_file_rebuilds_byte_for_byte_from_its_folder(src: Path, tmp_p
     assert _round_trip(src, tmp_path).read_bytes() == src.read_bytes()
 
 
-@pytest.mark.skipif(not V42.is_file(), reason="real Angband samples are in shared/")
+@real_samples
 def test_gold_edited_in_the_folder_is_the_only_change(tmp_path: Path) -> None:
     folder = tmp_path / "x"
     assert main(["extract", str(V42), "-o", str(folder)]) == 0

@@ -20,15 +20,15 @@ from savecraft.binary import Reader
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import Context, LayoutError, character, layouts_for
 from savecraft.formats.angband.layouts import faangband2 as fa2
 
-from .angband_support import block_span, blocks_of
+from tests.samples import SAMPLES
 
-BUILT = Path(__file__).parent / "data" / "angband-built" / "faangband-2.0.1"
+from .support import block_span, blocks_of
+
+BUILT = Path(__file__).parents[1] / "data" / "angband-built" / "faangband-2.0.1"
 ALIVE, DEAD, TRAVELLED = (BUILT / n for n in ("FaelinRoot.sav", "FaelinRoot-dead.sav", "Beren.sav"))
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 VANILLA42 = [SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav",
              SAMPLES / "angband-block-more" / "angband_4.2.1_Maxwell-ada4e7b-dead.sav",
              SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"]

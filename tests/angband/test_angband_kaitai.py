@@ -15,16 +15,15 @@ import pytest
 
 from savecraft.errors import Report
 from savecraft.formats.angband import block
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
 pytest.importorskip("kaitaistruct")
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 # The sound block saves: angband-block-more also holds a file cut short and a Sil save
 # (another format), which tests/test_repair.py and test_angband_players_files.py cover.
 FILES = sorted(p for p in SAMPLES.glob("angband-block*/*.sav")
               if "truncated" not in p.name and not p.name.startswith("sil_"))
-GENERATED = Path(__file__).resolve().parents[1] / "bench" / "kaitai" / "angband_block.py"
+GENERATED = Path(__file__).resolve().parents[2] / "bench" / "kaitai" / "angband_block.py"
 
 
 def _kaitai() -> ModuleType:
@@ -36,7 +35,7 @@ def _kaitai() -> ModuleType:
     return module
 
 
-@pytest.mark.skipif(not FILES, reason=f"the real samples are not at {SAMPLES}")
+@real_samples
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_the_kaitai_baseline_reads_the_blocks_savecraft_walks(path: Path) -> None:
     data = path.read_bytes()

@@ -14,11 +14,10 @@ from savecraft import api, registry
 from savecraft.cli import main
 from savecraft.errors import FormatError, Report, UnsupportedFormatError
 from savecraft.formats.angband import legacy
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
-SAMPLE = ((samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples")
-          / "angband-legacy" / "minimal_PLAYER.sav")
-real = pytest.mark.skipif(not SAMPLE.exists(), reason=f"the real sample is not at {SAMPLE}")
+SAMPLE = SAMPLES / "angband-legacy" / "minimal_PLAYER.sav"
+real = real_samples
 MESSAGE = "a pre-3.1 Angband savefile (version 1.0.0), which savecraft does not decode"
 
 
@@ -107,7 +106,7 @@ def test_numpy_and_python_checksums_agree() -> None:
 def test_info_shows_what_the_file_is_then_refuses_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from .info_convention import check_info
+    from tests.cli.info_convention import check_info
 
     when = 1_700_000_000  # 2023-11-14T22:13:20Z
     values = bytearray(range(200))
@@ -138,7 +137,7 @@ def test_info_of_a_model_whose_checksums_do_not_hold_is_all_null() -> None:
 def test_real_legacy_file_info_json(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from .info_convention import check_info
+    from tests.cli.info_convention import check_info
 
     assert main(["info", "--json", str(SAMPLE)]) == 1
     doc = json.loads(capsys.readouterr().out)

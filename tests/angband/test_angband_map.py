@@ -22,9 +22,9 @@ import savecraft
 from savecraft.errors import SavecraftError
 from savecraft.formats.angband import mapview
 from savecraft.formats.angband.layouts.levels import read_rle  # noqa: F401  (the format's RLE)
+from tests.samples import SAMPLES, real_samples
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = Path(os.environ.get("SAVECRAFT_SAMPLES", ROOT.parent / "shared" / "samples"))
+ROOT = Path(__file__).resolve().parents[2]
 ADUIAL = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 MAGE = SAMPLES / "angband-block-variants" / "vanilla-4.0.1_Mage.sav"
 LORENZ = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
@@ -32,7 +32,7 @@ DEAD = SAMPLES / "angband-block-more" / "angband_4.2.1_Maxwell-ada4e7b-dead.sav"
 PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
 PONY = SAMPLES / "angband-block" / "ponyband_Asira.sav"
 
-pytestmark = pytest.mark.skipif(not ADUIAL.exists(), reason="the real samples are not beside the checkout")
+pytestmark = real_samples
 
 
 def _block(save: Any, name: str) -> Any:

@@ -335,7 +335,7 @@ def test_info_json_keeps_the_format_description(tmp_path: Path, capsys: pytest.C
     doc = orjson.loads(capsys.readouterr().out)
     assert doc["description"] == "Angband modular savefile, version 2"
     assert doc["savefile_description"] == "Asira, L7 Zebra Priest, in the Town"
-    from .info_convention import check_info
+    from tests.cli.info_convention import check_info
 
     check_info(doc)  # docs/info-json.md
     assert doc["status"] == 1 and doc["dead"] is False and doc["variant_version"] == "3.0.6"
@@ -360,7 +360,7 @@ def test_the_documented_block_codec_example_runs() -> None:
     import types
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "angband.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "angband.md").read_text()
     example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:] if "register_block" in part)
     module = types.ModuleType("modular_doc_example")
     sys.modules[module.__name__] = module

@@ -20,9 +20,9 @@ from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.layouts import narsil, narsil13
 
-from .angband_support import blocks_of
+from .support import blocks_of
 
-BUILT = Path(__file__).parent / "data" / "angband-built" / "narsil-1.4.0"
+BUILT = Path(__file__).parents[1] / "data" / "angband-built" / "narsil-1.4.0"
 ALIVE, RETIRED = BUILT / "Nerdanel.sav", BUILT / "Nerdanel-retired.sav"
 BUILT13 = BUILT.parent / "narsil-1.3.1"
 ALIVE13, RETIRED13 = BUILT13 / "Telchar.sav", BUILT13 / "Telchar-retired.sav"

@@ -17,16 +17,15 @@ import pytest
 
 from savecraft import api, jsonmap
 from savecraft.formats.angband import block
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 MORE = SAMPLES / "angband-block-more"
 DEAD = MORE / "angband_4.2.1_Maxwell-ada4e7b-dead.sav"
 VARIS = MORE / "angband_4.0.2_Varis-2a7034d.sav"
 SERVER = MORE / "pwmangband_1.3.0b1_server.pwmg"
 PLAYERS = MORE / "pwmangband_1.6.0_players.pwmg"
 SIL = MORE / "sil_1.3.0_Vexxious.sav"
-real = pytest.mark.skipif(not MORE.is_dir(), reason="the real sample files are not here")
+real = real_samples
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

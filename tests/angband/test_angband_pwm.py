@@ -11,8 +11,6 @@ memory's kills of that race.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from savecraft import api, edit, jsonmap
@@ -20,16 +18,16 @@ from savecraft.binary import Reader
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import Context, LayoutError
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import pwmangband_world as pww
 
-from .angband_support import block_span, replace_block
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+from .support import block_span, replace_block
+
 PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
-real = pytest.mark.skipif(not PWM.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 # PWMAngband's list-tvals.h, in order (the names a SAVE_AS_STRINGS build writes).
 TVALS = ["none", "skeleton", "bottle", "stone", "corpse", "deed", "chest", "horn", "rock", "shot",

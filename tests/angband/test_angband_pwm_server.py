@@ -24,15 +24,14 @@ from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.decoding import file_context
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import pwmangband_server as pws
 from savecraft.formats.angband.layouts import pwmangband_world as pww
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 SERVER = SAMPLES / "angband-block-more" / "pwmangband_1.3.0b1_server.pwmg"
 PLAYERS = SAMPLES / "angband-block-more" / "pwmangband_1.6.0_players.pwmg"
 ARCHY = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
-real = pytest.mark.skipif(not SERVER.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 SCROLL = 33  # list-tvals.h
 
 
@@ -155,10 +154,10 @@ def test_store_orders_of_1_6_2_build_3_carry_their_order_turns(server: BlockSave
     assert w.getvalue() == struct.pack("<H", 0) + orders
 
 
-BUILT_SERVER = Path(__file__).resolve().parent / "data" / "angband-built" / "pwmangband-1.6.2" / "server"
+BUILT_SERVER = Path(__file__).resolve().parents[1] / "data" / "angband-built" / "pwmangband-1.6.2" / "server"
 
 
-@pytest.mark.parametrize("path", [SERVER, BUILT_SERVER], ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", [pytest.param(SERVER, marks=real), BUILT_SERVER], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_dump_build_and_extract_build_give_the_same_bytes(tmp_path: Path, path: Path) -> None:
     """Through the JSON dump and the extract folder, as users do (the server models must be
     known to the JSON mapping: a KeyError on ObjectSizes before)."""

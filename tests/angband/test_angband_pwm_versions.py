@@ -25,17 +25,16 @@ from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.decoding import PWM_MAGIC_RELEASES, file_context
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import pwmangband_server as pws
 from savecraft.formats.angband.layouts import pwmangband_world as pww
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 MORE = SAMPLES / "angband-block-more"
 PWM12 = MORE / "pwmangband_1.2.0b2_Brainiac.pwmg"
 PWM16 = MORE / "pwmangband_1.6.0_Ganja.pwmg"
 ARCHY = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
-real = pytest.mark.skipif(not PWM12.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 def _blocks(save: BlockSave, name: str) -> list[object]:
@@ -204,7 +203,7 @@ def test_the_1_3_file_still_reads_as_before() -> None:
 
 # -- files PWMAngband 1.6.2 wrote (tests/data/angband-built/pwmangband-1.6.2/README.md) -------
 
-BUILT = Path(__file__).resolve().parent / "data" / "angband-built" / "pwmangband-1.6.2"
+BUILT = Path(__file__).resolve().parents[1] / "data" / "angband-built" / "pwmangband-1.6.2"
 FOOD, POTION, SCROLL, LIGHT, DEED, SWORD, SOFT_ARMOUR = 36, 34, 33, 27, 5, 16, 24  # list-tvals.h
 
 

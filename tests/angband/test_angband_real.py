@@ -17,20 +17,17 @@ from savecraft import api, diff, edit, jsonmap, registry
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, Description, RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import (anquestria, character, faangband2, layouts, layouts_for,
                                              vanilla40, world)
 from savecraft.paths import PathError
 
-from .angband_support import blocks_of
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
-ALL_REAL = sorted(p for p in SAMPLES.glob("*/*.sav")
-                  if p.parent.name in ("angband-block", "angband-block-variants"))
-V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
+from .support import ALL_REAL, V42, blocks_of
+
 PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
 TRUNCATED = SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"
-real = pytest.mark.skipif(not V42.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +43,8 @@ def save42(v42: bytes) -> BlockSave:
 # -- every real file -------------------------------------------------------------------------
 
 
+@real
 def test_every_real_sample_is_tested() -> None:
-    if not V42.exists():
-        pytest.skip("no samples")
     assert len(ALL_REAL) == 7
 
 
@@ -338,7 +334,7 @@ def test_a_file_of_zeros_is_one_problem_and_fast() -> None:
     assert block.build(result.model) == data
 
 
-@pytest.mark.skipif(not TRUNCATED.exists(), reason="no samples")
+@real_samples
 def test_truncated_sample_reports_the_offset_and_keeps_what_it_read() -> None:
     data = TRUNCATED.read_bytes()
     result = api.validate(data)
@@ -419,7 +415,7 @@ def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> Non
 
 
 def test_the_documented_layout_example_runs() -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "angband.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "angband.md").read_text()
     example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:]
                    if "register_layout" in part)
     module = types.ModuleType("angband_doc_example")
@@ -487,7 +483,7 @@ def test_a_failed_block_leaves_no_sizes_behind(v42: bytes) -> None:
     assert block.build(save) == bytes(data)
 
 
-@pytest.mark.skipif(not V42.exists(), reason="no samples")
+@real_samples
 @pytest.mark.parametrize("seed", range(3))
 def test_damaged_4_2_blocks_never_crash_and_round_trip(v42: bytes, seed: int) -> None:
     import random
@@ -522,7 +518,7 @@ def test_stored_counts_are_checked_against_the_bytes_left(v42: bytes) -> None:
 def test_info_json_follows_the_convention(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from savecraft.cli import main
 
-    from .info_convention import check_info
+    from tests.cli.info_convention import check_info
 
     assert main(["info", "--json", str(path)]) == 0
     doc = json.loads(capsys.readouterr().out)

@@ -7,18 +7,16 @@ so while spans were recorded the 4.2 player block showed as one 556-byte span:
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from savecraft import spans
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
-FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+FOLDER = SAMPLES
 V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 
 
-@pytest.mark.skipif(not V42.is_file(), reason=f"the 4.2 sample is not at {V42}")
+@real_samples
 @pytest.mark.parametrize(("path", "length"), [
     ("player.au", 4), ("player.exp", 4), ("player.full_name", 7), ("misc.seed_randart", 4),
 ])
@@ -28,7 +26,7 @@ def test_fields_read_by_the_c_records_have_their_own_span(path: str, length: int
     assert [(sp.path, sp.length) for sp in found] == [(path, length)]
 
 
-@pytest.mark.skipif(not V42.is_file(), reason=f"the 4.2 sample is not at {V42}")
+@real_samples
 def test_every_field_of_a_4_2_object_has_its_own_span() -> None:
     """Objects are read from their record description while spans are recorded, so each field
     of each object (and its known copy) is its own few bytes, under the model's paths; before,

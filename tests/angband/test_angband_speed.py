@@ -25,18 +25,19 @@ from savecraft import api
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, sniffing
 from savecraft.formats.angband.block import BlockSave, RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import items, layouts, levels, world
 
-from . import angband_support
+from tests.samples import SAMPLES, real_samples
 
-FOLDER = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+from . import support as angband_support
+
+FOLDER = SAMPLES
 V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 # The sound block saves: angband-block-more also holds a file cut short and a Sil save
 # (another format), which tests/test_repair.py and test_angband_players_files.py cover.
 REAL = sorted(p for p in FOLDER.glob("angband-block*/*.sav")
               if "truncated" not in p.name and not p.name.startswith("sil_"))
-real42 = pytest.mark.skipif(not V42.is_file(), reason=f"the 4.2 sample is not at {V42}")
+real42 = real_samples
 
 
 def parse(data: bytes, verify: bool = False) -> BlockSave:
@@ -111,7 +112,7 @@ def test_a_monster_limit_of_0_keeps_the_block_raw_and_exact() -> None:
         assert block.build(got) == bad
 
 
-@pytest.mark.skipif(not REAL, reason="no real samples")
+@real_samples
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
 def test_every_real_file_is_the_same_with_and_without_re_encoding(path: Path) -> None:
     data = path.read_bytes()
@@ -167,7 +168,7 @@ needs_c = pytest.mark.skipif(items._read_item_c is None, reason="the C extension
 
 
 @needs_c
-@pytest.mark.skipif(not REAL, reason="no real samples")
+@real_samples
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
 def test_c_and_pure_readers_build_the_same_model(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = path.read_bytes()
@@ -232,7 +233,7 @@ def build_both(save: BlockSave, monkeypatch: pytest.MonkeyPatch) -> tuple[object
 
 
 @needs_c
-@pytest.mark.skipif(not REAL, reason="no real samples")
+@real_samples
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
 def test_c_and_pure_writers_write_the_same_bytes(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = path.read_bytes()
@@ -297,7 +298,7 @@ def modules_after(code: str) -> set[str]:
 PONY = FOLDER / "angband-block" / "ponyband_PLAYER.sav"
 
 
-@pytest.mark.skipif(not PONY.is_file(), reason="no Ponyband sample")
+@real_samples
 def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
     mods = modules_after(f"from savecraft.cli import main\nassert main(['validate', {str(PONY)!r}]) == 0")
     lay = "savecraft.formats.angband.layouts."
@@ -443,7 +444,7 @@ def test_c_and_pure_readers_agree_on_cut_and_scrambled_blocks(monkeypatch: pytes
 # -- the game's trial reads are not read twice --------------------------------------------------
 
 
-@pytest.mark.skipif(not REAL, reason="no real samples")
+@real_samples
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
 def test_trial_reads_kept_for_the_decoder_give_the_same_model(path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
@@ -456,7 +457,7 @@ def test_trial_reads_kept_for_the_decoder_give_the_same_model(path: Path,
     assert parse(data) == kept and parse(data, verify=True) == kept
 
 
-@pytest.mark.skipif(not PONY.is_file(), reason="no Ponyband sample")
+@real_samples
 def test_spans_of_a_file_read_in_trials_are_recorded() -> None:
     """A trial read records no spans: with spans on, the Decoder reads every block itself."""
     from savecraft import spans

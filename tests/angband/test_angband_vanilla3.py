@@ -23,9 +23,10 @@ from savecraft.formats.angband.layouts import layouts, layouts_for
 from savecraft.formats.angband.layouts import anquestria as anq
 from savecraft.formats.angband.layouts import vanilla3 as v3
 
-from .angband_support import block_span, blocks_of, replace_block
+from tests import samples
+from .support import block_span, blocks_of, replace_block
 
-BUILT = Path(__file__).resolve().parent / "data" / "angband-built"
+BUILT = Path(__file__).resolve().parents[1] / "data" / "angband-built"
 KETH = BUILT / "vanilla-3.1.2" / "vanilla-3.1.2_Keth.sav"
 KETH_DEAD = BUILT / "vanilla-3.1.2" / "vanilla-3.1.2_Keth-dead.sav"
 BRIN = BUILT / "vanilla-3.2.0" / "vanilla-3.2.0_Brin.sav"
@@ -323,16 +324,14 @@ def test_level_above_50_is_refused_as_the_loader_does() -> None:
 
 # -- the other games of the variant id are read as before -----------------------------------
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "angband-block-variants"
+SAMPLES = samples.SAMPLES / "angband-block-variants"
 
 
 @pytest.mark.parametrize(("name", "game"), [
     ("anquestria-3.2_PLAYER.sav", "Anquestria (Angband 3.x)"), ("vanilla-4.0.1_Mage.sav", "Vanilla 4.0"),
     ("vanilla-4.2_Aduial.sav", "Vanilla 4.2")])
-def test_other_vnla_samples_keep_their_game(name: str, game: str) -> None:
+def test_other_vnla_samples_keep_their_game(name: str, game: str, real_samples: Path) -> None:
     path = SAMPLES / name
-    if not path.exists():
-        pytest.skip(f"the real samples are not at {SAMPLES}")
     save = block.parse(path.read_bytes(), Report(strict=True))
     assert save.game == game and not [b for b in save.blocks if isinstance(b, RawBlock)]
 

@@ -17,19 +17,19 @@ from savecraft import api, jsonmap, registry
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import character, vanilla41, world
 from savecraft.layout import EightBitText
 
-from .angband_support import block_span, replace_block
+from tests.samples import SAMPLES, real_samples
 
-BUILT = Path(__file__).parent / "data" / "angband-built"
+from .support import block_span, replace_block
+
+BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 V420 = BUILT / "vanilla-4.2.0"
 V425 = BUILT / "vanilla-4.2.5"
 V413 = BUILT / "vanilla-4.1.3"
 FILES = sorted(BUILT.glob("vanilla-4.[12]*/*.sav"))
 PERSISTENT = sorted(V425.glob("Persa-*.sav"))
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 
 
@@ -193,7 +193,7 @@ def test_4_1_and_4_2_layouts_do_not_take_each_other_s_files() -> None:
     assert r42.player.shape == "normal"
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="no samples")
+@real_samples
 def test_the_real_samples_are_read_as_before() -> None:
     expect = {"vanilla-4.2_Aduial.sav": "Vanilla 4.2", "angband_4.2.1_Maxwell-ada4e7b-dead.sav": "Vanilla 4.2",
               "angband_4.2.2+_Lorenz.sav": "Vanilla 4.2", "vanilla-4.0.1_Mage.sav": "Vanilla 4.0",
@@ -223,7 +223,7 @@ def test_a_dead_4_1_character_has_no_level() -> None:
 # -- 8-bit text --------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not V42.exists(), reason="no samples")
+@real_samples
 def test_a_latin1_name_and_message_keep_their_blocks_decoded_and_their_bytes() -> None:
     data = V42.read_bytes()
     start, size = block_span(data, "player")
@@ -252,7 +252,7 @@ def test_a_latin1_name_and_message_keep_their_blocks_decoded_and_their_bytes() -
     assert isinstance(back.player.full_name, EightBitText) and block.build(back) == changed
 
 
-@pytest.mark.skipif(not V42.exists(), reason="no samples")
+@real_samples
 def test_8bit_text_survives_dump_build_and_extract_build(tmp_path: Path) -> None:
     data = V42.read_bytes()
     start, size = block_span(data, "player")

@@ -18,7 +18,6 @@ from savecraft import api, diff, edit, jsonmap
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import BlockSave, RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import anquestria as anq
 from savecraft.formats.angband.layouts import faangband_character as fac
 from savecraft.formats.angband.layouts import faangband_world as faw
@@ -26,12 +25,13 @@ from savecraft.formats.angband.layouts import layouts
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import vanilla40 as v40
 
-from .angband_support import block_span, replace_block
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+from .support import block_span, replace_block
+
 PONY = SAMPLES / "angband-block"
 ASIRA, SPARKLE, PLAYER = (PONY / f"ponyband_{n}.sav" for n in ("Asira", "Clever_Sparkle", "PLAYER"))
-real = pytest.mark.skipif(not ASIRA.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 FA_GAME = "FAangband 1 (Ponyband)"
 
 

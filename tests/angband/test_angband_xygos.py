@@ -14,14 +14,14 @@ from savecraft import api, jsonmap
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import layouts, xygos
 
-from .angband_support import block_span, replace_block
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
+from .support import block_span, replace_block
+
 XYGOS = SAMPLES / "angband-block-more" / "xygos_0.0.3_24580new.sav"
-pytestmark = pytest.mark.skipif(not XYGOS.exists(), reason=f"the real samples are not at {SAMPLES}")
+pytestmark = real_samples
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +127,7 @@ def test_repair_names_the_blocks_a_cut_xygos_file_never_had(data: bytes, tmp_pat
     assert "the blocks the game writes after it (misc, artifacts, player hp" in out.stderr
 
 
-BUILT = Path(__file__).parent / "data" / "angband-built" / "xygos-0.0.3"
+BUILT = Path(__file__).parents[1] / "data" / "angband-built" / "xygos-0.0.3"
 
 
 @pytest.mark.parametrize("name", ["Zoe-alive.sav", "Zoe-dead.sav"])

@@ -43,14 +43,9 @@ def test_angband_block_edit_by_block_name(tmp_path: Path) -> None:
     assert api.parse(levelled.data).description.line.startswith("Brand, L13 ")
 
 
-def test_angband_real_file_single_change() -> None:
-    from savecraft.formats.angband.demo import samples_folder
-
-    folder = samples_folder()
-    files = sorted((folder / "angband-block").glob("*.sav")) if folder else []
+def test_angband_real_file_single_change(real_samples: Path) -> None:
+    files = sorted((real_samples / "angband-block").glob("*.sav"))
     files = [f for f in files if f.stat().st_size > 50_000]
-    if not files:
-        pytest.skip("no real Angband sample on this machine")
     data = files[0].read_bytes()
     save = api.parse(data)
     k = next(i for i, b in enumerate(save.blocks) if getattr(b, "data", b""))

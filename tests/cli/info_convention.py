@@ -1,6 +1,6 @@
 """The check that an ``info --json`` document follows docs/info-json.md (for every format's tests).
 
-    from tests.info_convention import check_info
+    from tests.cli.info_convention import check_info
     check_info(doc, data_keys={"chunks"})
 """
 

@@ -18,8 +18,9 @@ from savecraft.errors import FormatError
 from savecraft.formats.tirnanog.game.sample import build_sample_game
 from savecraft.formats.tirnanog.save import sample as tng_sample
 from savecraft.paths import PathError, nearby
+from tests.samples import SAMPLES, real_samples
 
-LORENZ = Path("/work/shared/samples/angband-block-more/angband_4.2.2+_Lorenz.sav")
+LORENZ = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 
 
 def run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -35,7 +36,7 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.mark.skipif(not LORENZ.exists(), reason="needs the real samples")
+@real_samples
 @pytest.mark.parametrize("path, near", [("itmes", "gear.items"), ("gear.itmes", "gear.items"),
                                         ("au", "player.au"), ("player.exp_fra", "player.exp_frac")])
 def test_a_wrong_path_lists_the_paths_near_it(tmp_path: Path, path: str, near: str) -> None:

@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from savecraft.cli import COMMAND_MODULES, make_parser
+from tests import samples
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 PARSED_ONLY = {
     "studio": "serves until stopped and opens a browser",
@@ -75,8 +76,7 @@ script = sorted(Path("world").rglob("*.asm"))[0]
 sc("asm", str(script), "--game", "world.tng", "-o", "script.bin", "-q")
 sc("disasm", "script.bin", "-o", "script.asm", "-q")
 open("pw.txt", "w").write("secret\n")
-from savecraft.formats.angband.demo import samples_folder
-real = samples_folder() or Path(savecraft.__file__).resolve().parents[3] / "shared" / "samples"
+real = Path(sys.argv[1])  # tests/samples.py's SAMPLES
 for src, name in (("angband-truncated/vanilla-4.0.1_half-written.sav", "PLAYER.new"),
                   ("angband-block-more/angband_4.0.2_Aralorn-Copy-truncated131072.sav", "Aralorn"),
                   ("angband-block-variants/vanilla-4.2_Aduial.sav", "Aduial")):
@@ -85,6 +85,8 @@ for src, name in (("angband-truncated/vanilla-4.0.1_half-written.sav", "PLAYER.n
 for d in (".local/share/bash-completion/completions", ".zfunc", ".config/fish/completions"):
     os.makedirs(os.path.join("home", d), exist_ok=True)
 '''
+
+REAL_COPIES = ("PLAYER.new", "Aralorn", "Aduial")  # the real saves FIXTURES copies, as the examples name them
 
 
 def help_examples(command: str) -> list[str]:
@@ -105,7 +107,7 @@ COMMANDS = sorted(COMMAND_MODULES)
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("examples")
-    subprocess.run([sys.executable, "-c", FIXTURES], cwd=folder, check=True, timeout=300,
+    subprocess.run([sys.executable, "-c", FIXTURES, str(samples.SAMPLES)], cwd=folder, check=True, timeout=300,
                    env=_env(folder))
     return folder
 
@@ -136,6 +138,8 @@ def test_help_examples_run_as_written(command: str, template: Path, tmp_path: Pa
             words = words[words.index("savecraft") + 1:]
             parser.parse_args(words)  # a usage error exits 2: the example names no such option
         return
+    if any(name in example for example in examples for name in REAL_COPIES):
+        samples.require()
     folder = tmp_path / "run"
     shutil.copytree(template, folder, symlinks=True)
     for example in examples:

@@ -15,6 +15,8 @@ from savecraft.formats.qfg5 import sample as qfg5_sample
 from savecraft.formats.tirnanog.save import codec
 from savecraft.formats.tirnanog.save import sample as tng_sample
 
+from tests.samples import SAMPLES, real_samples
+
 from .info_convention import check_info
 
 TNG_SAVE_KEYS = {"file", "format", "description", "game_id", "kind", "chunks", "user_count", "users",
@@ -119,7 +121,6 @@ def test_the_level_search_refuses_wrong_levels_early_and_confirms_the_right_one(
 
 # -- how info reads on a terminal, piped, and on a damaged file -------------------------------------
 
-SAMPLES = Path("/work/shared/samples")
 LORENZ = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 HALF_WRITTEN = SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"
 ARALORN = SAMPLES / "angband-block-more" / "angband_4.0.2_Aralorn-Copy-truncated131072.sav"
@@ -142,7 +143,7 @@ def _plain(text: str) -> list[str]:
     return [re.sub(r"\x1b\[[0-9;]*m", "", line).rstrip() for line in text.splitlines()]
 
 
-@pytest.mark.skipif(not LORENZ.exists(), reason="needs the real samples")
+@real_samples
 def test_terminal_sheet_keeps_every_value_beside_its_key() -> None:
     out = _run("info", "--color=always", str(LORENZ))
     assert out.returncode == 0, out.stderr
@@ -161,7 +162,7 @@ def test_terminal_sheet_keeps_every_value_beside_its_key() -> None:
     assert len(lines) <= len(piped) - 15  # stats: 6 lines, not 21; experience and points: 3, not 9
 
 
-@pytest.mark.skipif(not LORENZ.exists(), reason="needs the real samples")
+@real_samples
 def test_terminal_lists_wrap_between_items_never_inside_one() -> None:
     plain = _run("info", "--color=never", str(LORENZ)).stdout
     items = [x.strip() for x in plain.split("inventory: ", 1)[1].split("\n  variant")[0]
@@ -186,7 +187,7 @@ def test_piped_info_is_plain_indented_text(tmp_path: Path) -> None:
     assert "  user count: 3" in out.stdout.splitlines()
 
 
-@pytest.mark.skipif(not HALF_WRITTEN.exists(), reason="needs the real samples")
+@real_samples
 @pytest.mark.parametrize("path, shown", [(HALF_WRITTEN, ["name: Alkis", "- name quests, version 1"]),
                                          (ARALORN, ["name: Aralorn", "gold: 207589"])])
 @pytest.mark.parametrize("color", ["never", "always"])
@@ -205,7 +206,7 @@ def test_a_damaged_file_shows_what_could_be_read_then_where_it_stopped(
     assert "Traceback" not in out.stderr
 
 
-@pytest.mark.skipif(not HALF_WRITTEN.exists(), reason="needs the real samples")
+@real_samples
 def test_json_of_a_damaged_file_is_the_readable_part_and_exit_1() -> None:
     out = _run("info", "--json", str(HALF_WRITTEN))
     assert out.returncode == 1 and json.loads(out.stdout)["name"] == "Alkis"

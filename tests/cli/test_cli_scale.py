@@ -21,7 +21,7 @@ import savecraft
 from savecraft import cli, fileio, jsonmap, limits
 from savecraft.formats.tirnanog.save import codec, sample
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MIB = 1 << 20
 
 

@@ -191,10 +191,10 @@ def test_diff_of_different_formats(save_file: Path, tmp_path: Path,
     if not others:
         pytest.skip("only one format is registered")
     from savecraft.commands.demo import STEPS
-    from tests.test_edit_formats import _samples
+    from tests.core.support import demo_samples
     sample = None
     for spec in STEPS:
-        for path, _, fmt in _samples(spec, tmp_path):
+        for path, _, fmt in demo_samples(spec, tmp_path):
             if fmt.name != "tirnanog-save":
                 sample = path
                 break

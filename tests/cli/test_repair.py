@@ -21,10 +21,9 @@ from savecraft import api, registry
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.decoding import Found
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.sample import modular_save
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 ARALORN = SAMPLES / "angband-block-more" / "angband_4.0.2_Aralorn-Copy-truncated131072.sav"
 HALF = SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"
 V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
@@ -33,7 +32,7 @@ PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
 PONY = SAMPLES / "angband-block" / "ponyband_Asira.sav"
 SIL = SAMPLES / "angband-block-more" / "sil_1.3.0_Vexxious.sav"
 REAL = [V42, V40, PWM, PONY]
-real = pytest.mark.skipif(not ARALORN.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 def _repair(*args: str) -> subprocess.CompletedProcess[str]:

@@ -24,18 +24,17 @@ import pytest
 from savecraft import api, diff, edit, jsonmap, paths
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import sample as angband_sample
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.qfg5 import sample as qfg5_sample
 from savecraft.formats.tirnanog.game import sample as game_sample
 from savecraft.formats.tirnanog.save.model import SaveGame
 from savecraft.formats.tirnanog.save.sample import make_user, player_save, server_save
 from savecraft.paths import Attr, Index, PathError, parse_path, resolve, same_value
+from tests import samples
 
 
 def real_angband(variants: bool = False) -> bytes | None:
-    folder = samples_folder()
-    if folder is None:
-        return None
+    samples.require()  # the test is skipped (or fails, when they are required) without them
+    folder = samples.SAMPLES
     if variants:  # a Vanilla 4.2 file: its player and gear blocks are decoded
         files = sorted((folder / "angband-block-variants").glob("vanilla-4.2_*.sav"))
     else:
@@ -186,7 +185,7 @@ def test_an_angband_description_block_is_one_block_whose_fields_change() -> None
     ]
 
 
-@pytest.mark.skipif(real_angband() is None, reason="the real samples are not found")
+@samples.real_samples
 def test_a_real_description_follows_its_player_and_refuses_an_edit_of_its_own() -> None:
     data = real_angband()
     assert data is not None

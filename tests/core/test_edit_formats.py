@@ -16,32 +16,18 @@ from typing import Any
 import pytest
 
 from savecraft import api, diff, edit, jsonmap, registry
-from savecraft.commands.demo import STEPS, load_step
+from savecraft.commands.demo import STEPS
 from savecraft.errors import FormatError
 from savecraft.paths import get, resolve
 
-MAX_SAMPLE = 8 << 20  # the generic search below decodes the whole file
-
-
-def _samples(spec: str, folder: Path) -> list[tuple[Path, bytes, registry.Format]]:
-    out = []
-    for p in load_step(spec)(folder):
-        data = p.read_bytes()
-        if len(data) > MAX_SAMPLE:
-            continue
-        try:
-            fmt = registry.detect(data)
-        except FormatError:
-            continue  # not a file format (e.g. a packet capture listing)
-        out.append((p, data, fmt))
-    return out
+from .support import demo_samples
 
 
 @pytest.fixture(scope="module", params=STEPS)
 def samples(request: pytest.FixtureRequest,
             tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, bytes, registry.Format]]:
     folder = tmp_path_factory.mktemp("demo")
-    found = _samples(request.param, folder)
+    found = demo_samples(request.param, folder)
     if not found:
         pytest.skip(f"{request.param} writes no file of a registered format")
     return found

@@ -22,7 +22,7 @@ from savecraft import registry
 from savecraft.formats.tirnanog.game.sample import build_sample_game
 from savecraft.formats.tirnanog.save import sample as save_sample
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Kinds of finding known and not yet fixed, so that any other kind still fails the test. None
 # now: the handshake refuses a game id's non-zero padding and a "\0n" language code (they would

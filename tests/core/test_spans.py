@@ -5,7 +5,6 @@ from __future__ import annotations
 import glob
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,6 @@ from savecraft.binary import Reader, SpanLog, SpanReader, recording
 from savecraft.errors import Report
 from savecraft.formats.angband import sample as angband_sample
 from savecraft.formats.angband.block import build as build_block
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.modular import build as build_modular
 from savecraft.formats.qfg5 import codec as qfg5_codec
 from savecraft.formats.qfg5 import sample as qfg5_sample
@@ -22,8 +20,8 @@ from savecraft.formats.tirnanog.game import sample as game_sample
 from savecraft.formats.tirnanog.game.header import CRC_OFFSET
 from savecraft.formats.tirnanog.save import codec as save_codec
 from savecraft.formats.tirnanog.save import sample as save_sample
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 BLOCK_SAMPLES = sorted(glob.glob(str(SAMPLES / "angband-block" / "*.sav")))
 TRUNCATED = str(SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav")
 
@@ -266,7 +264,7 @@ def test_qfg5_spans_are_file_offsets() -> None:
     assert struct.unpack_from("<I", data, at)[0] == save.inventory[1].amount
 
 
-@pytest.mark.skipif(not BLOCK_SAMPLES, reason="real Angband samples are in shared/")
+@real_samples
 def test_angband_block_headers_and_data_of_a_real_file() -> None:
     data = open(BLOCK_SAMPLES[0], "rb").read()
     smap = spans.record(data)
@@ -317,7 +315,7 @@ def test_a_bad_chunk_is_pointed_at_in_the_payload(server: bytes) -> None:
     assert problem.length is not None and problem.offset + problem.length <= off + size
 
 
-@pytest.mark.skipif(not glob.glob(TRUNCATED), reason="real Angband samples are in shared/")
+@real_samples
 def test_a_cut_short_block_points_at_the_bytes_that_are_there() -> None:
     data = open(TRUNCATED, "rb").read()
     result = spans.validate(data)

@@ -39,7 +39,7 @@ from savecraft.net.packets import (
     Whois,
 )
 
-from .tng_save_strategies import chunks, users
+from tests.tirnanog.strategies import chunks, users
 
 NUMCHAR = 3
 CTX = Context(numchar=NUMCHAR)

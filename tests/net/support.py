@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import socket
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -93,3 +94,39 @@ async def until(cond: Callable[[], bool], timeout: float = 5.0, step: float = 0.
             return True
         await asyncio.sleep(step)
     return cond()
+
+
+class ServerThread:
+    """A server on its own event loop in a thread, so a CLI command can run its own loop."""
+
+    def __init__(self, folder: Path, world_bytes: bytes | None = None) -> None:
+        self.folder = folder
+        self.world_bytes = world_bytes
+        self.ready = threading.Event()
+        self.server: GameServer | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        async def body() -> None:
+            world = world_from_bytes(self.world_bytes) if self.world_bytes else None
+            async with running_server(self.folder, world) as server:
+                self.server = server
+                self.loop = asyncio.get_running_loop()
+                self._stop = asyncio.Event()
+                self.ready.set()
+                await self._stop.wait()
+
+        run(body, timeout=120)
+
+    def __enter__(self) -> GameServer:
+        self.thread.start()
+        assert self.ready.wait(20)
+        assert self.server is not None
+        return self.server
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.loop is not None and self._stop is not None
+        self.loop.call_soon_threadsafe(self._stop.set)
+        self.thread.join(30)

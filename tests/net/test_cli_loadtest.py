@@ -14,7 +14,7 @@ from savecraft import console
 from savecraft.cli import main
 from savecraft.net.loadtest import LiveControl, LiveFigures
 
-from .test_net_client import ServerThread
+from .support import ServerThread
 
 
 def test_ctrl_c_prints_the_full_report_for_the_time_walked(

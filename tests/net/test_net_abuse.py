@@ -15,7 +15,7 @@ import pytest
 
 from savecraft.net.client import ClientError, login
 
-from .net_server_support import SPEC, free_port, player, run, running_server, until, write_world
+from .support import SPEC, free_port, player, run, running_server, until, write_world
 
 
 async def _idle_connections(port: int, n: int) -> list[tuple[asyncio.StreamReader,
@@ -201,7 +201,7 @@ def test_deny_command_adds_lists_and_removes_addresses_offline(
     from savecraft.cli import main
     from savecraft.net.state import PlayerStore
 
-    from .net_server_support import sample_world
+    from .support import sample_world
 
     world = write_world(tmp_path)
     state = tmp_path / "state.sav"

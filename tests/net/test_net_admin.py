@@ -21,7 +21,7 @@ from savecraft.net.packets import ErrorReason
 from savecraft.net.server import GameServer
 from savecraft.net.state import PlayerStore
 
-from .net_server_support import SPEC, player, run, running_server, sample_world, until
+from .support import SPEC, player, run, running_server, sample_world, until
 
 
 _TOKENS: dict[Path, dict[str, str]] = {}  # by state file: each role's operator's token
@@ -407,7 +407,7 @@ def test_serve_with_admin_needs_operators(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from .net_server_support import free_port, write_world
+    from .support import free_port, write_world
 
     world = write_world(tmp_path)
     state = tmp_path / "state.sav"

@@ -20,7 +20,7 @@ from savecraft.net.client import ClientError, login
 from savecraft.net.packets import ErrorReason
 from savecraft.net.state import PlayerStore, StateError
 
-from .net_server_support import SPEC, free_port, player, run, running_server, sample_world, \
+from .support import SPEC, free_port, player, run, running_server, sample_world, \
     until, write_world
 
 

@@ -13,7 +13,7 @@ from savecraft import api
 from savecraft.formats.tirnanog.save.model import SaveGame
 from savecraft.net.packets import LogoutRecord
 
-from .net_server_support import player, run, running_server, until, write_world
+from .support import player, run, running_server, until, write_world
 
 
 def test_two_players_register_meet_chat_leave_and_come_back_after_a_restart(tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ def test_cli_server_survives_kill_9_and_saves_on_sigterm(tmp_path: Path) -> None
         async def visit(name: str, x: int) -> None:
             from savecraft.net.client import login
 
-            from .net_server_support import SPEC
+            from .support import SPEC
             sess = await login("127.0.0.1", port, name, "pw", register=SPEC)
             sess.move(0, x, 2)
             await sess.pump_for(0.5)  # the timer (0.2 s) writes the new position

@@ -21,7 +21,7 @@ from savecraft.net.netq import NetQ
 from savecraft.net.packets import ErrorReason, LogoutRecord, Move, TextChat, UdpHello
 from savecraft.net.server_session import MAX_RECORDS, Session
 
-from .net_server_support import SPEC, player, run, running_server, until
+from .support import SPEC, player, run, running_server, until
 
 
 async def _udp(port: int) -> tuple[asyncio.DatagramTransport, list[bytes]]:

@@ -13,7 +13,7 @@ from savecraft.net.client import ClientError, login
 from savecraft.net.metrics import parse_listen
 from savecraft.net.server import GameServer
 
-from .net_server_support import SPEC, free_port, run, running_server, until
+from .support import SPEC, free_port, run, running_server, until
 
 
 async def scrape(server: GameServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -61,7 +61,7 @@ from savecraft.net.packets import (
     decode,
 )
 
-from .test_net_packets_strategies import CTX, messages
+from .strategies import CTX, messages
 
 TOKEN = bytes(range(256))
 OTP = b"\x01\x02\x03\x04\x05\x06\x07\x08"

@@ -45,7 +45,7 @@ from savecraft.net.server_login import AttemptLimiter, name_problem
 from savecraft.net.state import PlayerStore, StateError
 from savecraft.net.world import WorldError, load_world
 
-from .net_server_support import (
+from .support import (
     SPEC,
     player,
     run,

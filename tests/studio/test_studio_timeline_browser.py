@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 
 from savecraft import edit
+from tests.samples import SAMPLES, real_samples
 
 CHROMIUM = "/usr/bin/chromium"
-ADUIAL = Path("/work/shared/samples/angband-block-variants/vanilla-4.2_Aduial.sav")
+ADUIAL = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 GOLD = [672848, 680000, 655000, 700123, 700123, 1200]
@@ -31,8 +32,7 @@ if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError(f"{CHROMIUM} is missing: run scripts/install-browser.sh (as .ci/run does)")
     pytest.skip(f"{CHROMIUM} is missing (scripts/install-browser.sh installs it)", allow_module_level=True)
-if not ADUIAL.exists():
-    pytest.skip(f"{ADUIAL} (a real save) is missing", allow_module_level=True)
+pytestmark = real_samples  # every test opens Aduial, a real save
 
 sync_api = pytest.importorskip("playwright.sync_api") if not os.environ.get("CI") else \
     __import__("playwright.sync_api", fromlist=["sync_playwright"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import struct
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,10 @@ from savecraft.formats.tirnanog.save import sample
 from savecraft.paths import resolve
 from savecraft.studio import tree, views
 from savecraft.studio.documents import Workspace
+from tests.samples import SAMPLES, real_samples
 
-ADUIAL = Path("/work/shared/samples/angband-block-variants/vanilla-4.2_Aduial.sav")
-needs_aduial = pytest.mark.skipif(not ADUIAL.exists(), reason=f"{ADUIAL} (a real save) is missing")
+ADUIAL = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
+needs_aduial = real_samples
 
 
 @pytest.fixture(scope="module")
@@ -99,10 +99,9 @@ def test_qfg5_hero_summary() -> None:
     assert [r["cells"][1] for r in inventory["rows"]] == [i.sprite_id for i in save.inventory]
 
 
+@real_samples
 def test_a_format_without_a_summary_says_so() -> None:
-    legacy = Path("/work/shared/samples/angband-legacy/minimal_PLAYER.sav")
-    if not legacy.exists():
-        pytest.skip(f"{legacy} is missing")
+    legacy = SAMPLES / "angband-legacy" / "minimal_PLAYER.sav"
     doc = Workspace().open_path(legacy)
     assert doc.format.summary is None
     assert views.summary_view(doc) == {"available": False, "format": doc.format.name}

@@ -23,15 +23,16 @@ import savecraft
 from savecraft.formats.qfg5 import sample as qfg5_sample
 from savecraft.formats.tirnanog.game.sample import build_sample_game
 from savecraft.formats.tirnanog.save import sample
+from tests.samples import SAMPLES, real_samples
 
 CHROMIUM = "/usr/bin/chromium"
-ADUIAL = Path("/work/shared/samples/angband-block-variants/vanilla-4.2_Aduial.sav")
+ADUIAL = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # Enough players for six pages of the table. (With 3,000, under `pytest -n 2`, the tree waited over
 # 20 s behind the span recording, which is not yet linear in the number of users.)
 USERS = 600
-needs_aduial = pytest.mark.skipif(not ADUIAL.exists(), reason=f"{ADUIAL} (a real save) is missing")
+needs_aduial = real_samples
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):

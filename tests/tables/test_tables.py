@@ -23,10 +23,10 @@ import savecraft
 from savecraft import tables
 from savecraft.tables import core
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import make_corpus  # noqa: E402
-SAMPLES = make_corpus.SAMPLES
+from tests.samples import SAMPLES, real_samples  # noqa: E402
 
 REAL_42 = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 REAL_DEAD = SAMPLES / "angband-block-more" / "angband_4.2.1_Maxwell-ada4e7b-dead.sav"
@@ -39,7 +39,7 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def corpus(tmp_path_factory: pytest.TempPathFactory, real_samples: Path) -> Path:
     folder = tmp_path_factory.mktemp("corpus")
     make_corpus.make_angband(folder, 120, seed=7, jobs=1)
     return folder
@@ -58,6 +58,7 @@ def test_the_catalogue_is_fixed_and_every_column_says_where_it_comes_from() -> N
         assert tables.schema(t.name).names == names
 
 
+@real_samples
 def test_characters_agree_with_info_on_real_saves() -> None:
     files = [REAL_42, REAL_DEAD, SAMPLES / "angband-block-more" / "angband_4.0.2_Varis-2a7034d.sav"]
     con = tables.open([str(f) for f in files], ["characters"], jobs=1).connect()
@@ -75,6 +76,7 @@ def test_characters_agree_with_info_on_real_saves() -> None:
     assert rows[1][9] == "a grey mold" and rows[0][9] is None
 
 
+@real_samples
 def test_nothing_is_skipped_silently(tmp_path: Path) -> None:
     good = tmp_path / "good.sav"
     shutil.copy(REAL_42, good)
@@ -94,6 +96,7 @@ def test_nothing_is_skipped_silently(tmp_path: Path) -> None:
     assert len(msg) == 1 and "cannot be read" in msg[0][0]
 
 
+@real_samples
 def test_a_table_whose_code_fails_is_a_problem_row_not_a_stop(monkeypatch: pytest.MonkeyPatch) -> None:
     cat = core.catalogue()
     broken = core.Table("characters", "angband-block", "one per file", cat["characters"].columns,
@@ -119,6 +122,7 @@ def test_the_pool_gives_the_same_tables_as_one_process(corpus: Path) -> None:
     assert one["characters"].num_rows == 120 and one["problems"].num_rows == 0
 
 
+@real_samples
 def test_the_fields_table_has_every_leaf_with_its_dump_path() -> None:
     rows = core.decode_group(0, [str(REAL_42)], ["fields"])["fields"]
     by_path = {r[1]: r for r in rows}
@@ -153,6 +157,7 @@ def test_sql_on_the_corpus_as_a_user_runs_it(corpus: Path, tmp_path: Path) -> No
     assert r.stdout.splitlines() == ["\"n\"", "120"] and r.returncode == 0
 
 
+@real_samples
 def test_sql_exit_status_says_problems_were_found(tmp_path: Path) -> None:
     shutil.copy(REAL_42, tmp_path / "a.sav")
     (tmp_path / "b.sav").write_bytes(REAL_42.read_bytes()[:777])
@@ -214,6 +219,7 @@ def test_tirnanog_users_per_map_matches_the_model(tmp_path: Path) -> None:
     assert con.sql("SELECT users, kind FROM tng_saves").fetchall() == [(2000, "server")]
 
 
+@real_samples
 def test_help_and_validate_do_not_import_arrow_or_duckdb() -> None:
     prog = ("from savecraft.cli import main\nimport sys, contextlib, io\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -225,6 +231,7 @@ def test_help_and_validate_do_not_import_arrow_or_duckdb() -> None:
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
 
 
+@real_samples
 def test_the_problems_of_every_sample_are_validates(tmp_path: Path) -> None:
     """The producer reads a sound file as load does; its verdict must still be validate's."""
     files = sorted(p for p in SAMPLES.rglob("*") if p.is_file())
@@ -239,6 +246,7 @@ def test_the_problems_of_every_sample_are_validates(tmp_path: Path) -> None:
         assert [p.severity for p in problems] == [p.severity for p in result.problems], path
 
 
+@real_samples
 def test_savecraft_tables_from_a_bare_import() -> None:
     prog = (f"import savecraft\ncon = savecraft.tables([{str(REAL_42)!r}], ['characters'], jobs=1).connect()\n"
             "print(con.sql('SELECT name FROM characters').fetchall())")

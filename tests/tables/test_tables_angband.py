@@ -20,10 +20,9 @@ pytest.importorskip("duckdb")
 import savecraft  # noqa: E402
 from savecraft import tables  # noqa: E402
 from savecraft.formats.angband.block import BlockSave  # noqa: E402
-from savecraft.formats.angband.demo import samples_folder  # noqa: E402
+from tests.samples import SAMPLES, real_samples  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = samples_folder() or ROOT.parents[1] / "shared" / "samples"
+ROOT = Path(__file__).resolve().parents[2]
 V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 LORENZ = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 V40 = SAMPLES / "angband-block-variants" / "vanilla-4.0.1_Mage.sav"
@@ -32,7 +31,7 @@ PONY = SAMPLES / "angband-block" / "ponyband_Asira.sav"
 PWM = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
 XYGOS = SAMPLES / "angband-block-more" / "xygos_0.0.3_24580new.sav"
 FILES = [V42, LORENZ, V40, ANQ, PONY, PWM, XYGOS]
-pytestmark = pytest.mark.skipif(not V42.exists(), reason=f"no real samples at {SAMPLES}")
+pytestmark = real_samples
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 
 from savecraft import tables
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import make_corpus  # noqa: E402
 

@@ -13,7 +13,7 @@ import pytest
 
 from savecraft.tables import catalogue
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
 sys.path.insert(0, str(ROOT / "bench"))
 import make_corpus  # noqa: E402

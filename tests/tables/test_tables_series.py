@@ -13,16 +13,15 @@ import pytest
 import savecraft
 from savecraft import diff as diffing
 from savecraft import edit
+from tests.samples import SAMPLES
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-import make_corpus  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
-LORENZ = make_corpus.SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
+LORENZ = SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"
 
 
 @pytest.fixture(scope="module")
-def saves(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+def saves(tmp_path_factory: pytest.TempPathFactory, real_samples: Path) -> list[Path]:
     """Four saves of one character: gold rises, then stays; the level changes once."""
     d = tmp_path_factory.mktemp("series")
     data = LORENZ.read_bytes()

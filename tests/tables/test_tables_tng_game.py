@@ -22,7 +22,7 @@ from savecraft.formats.tirnanog.game.sample import build_sample_game
 from savecraft.formats.tirnanog.game.sections.s28_npc_types import NpcTypesSection
 from savecraft.formats.tirnanog.game.sections.s31_objects import ObjectsSection
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

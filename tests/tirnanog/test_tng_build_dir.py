@@ -29,7 +29,7 @@ from savecraft.formats.tirnanog.game.sections import (
     TileSpritesSection,
 )
 
-from .test_tng_fidelity import _assets, _section_of, _set_directions, maps_not_last
+from .support import assets, maps_not_last, section_of, set_directions
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_the_sample_and_random_games_build_back_byte_for_byte(game_bytes: bytes,
 
 def _gap_and_tail(data: bytes) -> bytes:
     """Seven bytes no descriptor covers in front of the maps, and more after the last asset."""
-    maps = _assets(data, MapsSection)
+    maps = assets(data, MapsSection)
 
     def edit(b: bytearray) -> None:
         for off, ln in reversed(maps):
@@ -73,13 +73,13 @@ def _gap_and_tail(data: bytes) -> bytes:
 
 
 def test_odd_asset_layouts_build_back_byte_for_byte(game_bytes: bytes, tmp_path: Path) -> None:
-    (bg, lbg), = _assets(game_bytes, BackgroundsSection)
-    atlas = _assets(game_bytes, _section_of(game_bytes, "atlases"))[0]
+    (bg, lbg), = assets(game_bytes, BackgroundsSection)
+    atlas = assets(game_bytes, section_of(game_bytes, "atlases"))[0]
     variants = {
         "maps-not-last": maps_not_last(game_bytes),
         "overlap-inside": rewrite_game(game_bytes, lambda b: set_descriptor(b, (bg, lbg), (atlas[0] + 95, 300))),
         "overlap-prefix": rewrite_game(game_bytes, lambda b: set_descriptor(b, (bg, lbg), (atlas[0], 300))),
-        "directions": _set_directions(game_bytes, _assets(game_bytes, TileSpritesSection)[0], 3),
+        "directions": set_directions(game_bytes, assets(game_bytes, TileSpritesSection)[0], 3),
         "gap-and-tail": _gap_and_tail(game_bytes),
     }
     for name, data in variants.items():

@@ -28,7 +28,7 @@ def test_info_names_every_header_field(game_file: Path, capsys: pytest.CaptureFi
                 "asset_bundle_start", "asset_bundle_end"):
         assert key in doc
     assert doc["title"] == "Sample Quest" and doc["languages"] == ["en", "de"]
-    from .info_convention import check_info
+    from tests.cli.info_convention import check_info
 
     check_info(doc)  # docs/info-json.md
     assert doc["sections"][0] == {"type": 0, "name": "strings", "strings": 33}
@@ -76,7 +76,7 @@ def test_sections_and_refs(game_file: Path, capsys: pytest.CaptureFixture[str]) 
     assert "35 maps: 2 maps" in out and "25 attributes" in out
     assert main(["sections", str(game_file), "--json"]) == 0
     table = orjson.loads(capsys.readouterr().out)
-    from .info_convention import check_info
+    from tests.cli.info_convention import check_info
 
     check_info({"format": "tirnanog-game", "description": "", **table})
     assert table["sections"][0] == {"index": 0, "offset": 8 * len(table["sections"]),

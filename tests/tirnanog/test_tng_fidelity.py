@@ -23,21 +23,16 @@ from savecraft.formats.tirnanog.game.sections import (
     MapsSection,
     NpcTypesSection,
     ObjectsSection,
-    QuestsSection,
     TileSpritesSection,
 )
-from savecraft.formats.tirnanog.game.sections.common import iter_assets
 from savecraft.formats.tirnanog.game.sections.sprites import Animation, Frame
+
+from .support import assets, maps_not_last, section_of, set_directions
 
 
 @pytest.fixture(scope="module")
 def game_bytes() -> bytes:
     return build_sample_game()
-
-
-def _assets(data: bytes, cls: type) -> list[tuple[int, int]]:
-    g = savecraft.parse(data)
-    return [(a.hint, a.length) for a in iter_assets(g.section(cls))]
 
 
 def _rebuilds_exactly(data: bytes) -> None:
@@ -48,19 +43,6 @@ def _rebuilds_exactly(data: bytes) -> None:
 
 def _messages(data: bytes) -> list[str]:
     return [str(p) for p in savecraft.validate(data).problems]
-
-
-def maps_not_last(data: bytes) -> bytes:
-    """The last quest asset moved behind the two maps."""
-    (m0, l0), (m1, l1) = _assets(data, MapsSection)
-    ((q, lq),) = _assets(data, QuestsSection)
-    assert q + lq == m0 and m0 + l0 == m1
-
-    def edit(b: bytearray) -> None:
-        set_descriptor(b, (m0, l0), (q, l0))
-        set_descriptor(b, (m1, l1), (q + l0, l1))
-        set_descriptor(b, (q, lq), (q + l0 + l1, lq))
-    return rewrite_game(data, edit, lambda a: a[:q] + a[m0:m1 + l1] + a[q:m0])
 
 
 def test_maps_that_are_not_the_last_assets_are_reported_and_kept_in_place(game_bytes: bytes) -> None:
@@ -80,8 +62,8 @@ def test_an_edit_that_resizes_an_asset_puts_the_maps_last_again(game_bytes: byte
 
 
 def test_overlapping_assets_rebuild_byte_for_byte(game_bytes: bytes) -> None:
-    ((bg, lbg),) = _assets(game_bytes, _section_of(game_bytes, "backgrounds"))
-    atlas = _assets(game_bytes, _section_of(game_bytes, "atlases"))[0]
+    ((bg, lbg),) = assets(game_bytes, section_of(game_bytes, "backgrounds"))
+    atlas = assets(game_bytes, section_of(game_bytes, "atlases"))[0]
     inside = rewrite_game(game_bytes, lambda b: set_descriptor(b, (bg, lbg), (atlas[0] + 95, 300)))
     prefix = rewrite_game(game_bytes, lambda b: set_descriptor(b, (bg, lbg), (atlas[0], 300)))
     assert any("starts after the previous one ends" in m for m in _messages(inside))
@@ -89,22 +71,10 @@ def test_overlapping_assets_rebuild_byte_for_byte(game_bytes: bytes) -> None:
         _rebuilds_exactly(data)
 
 
-def _section_of(data: bytes, kind: str) -> type:
-    g = savecraft.parse(data)
-    return next(type(s) for s in g.sections if getattr(s, "KIND", "") == kind)
-
-
-def _set_directions(data: bytes, asset: tuple[int, int], d: int) -> bytes:
-    def edit(b: bytearray) -> None:
-        at = b.find(struct.pack("<QI", *asset))
-        b[at + 15] = d
-    return rewrite_game(data, edit)
-
-
 def test_a_sprite_whose_direction_count_disagrees_with_its_map_rebuilds_byte_for_byte(
         game_bytes: bytes) -> None:
-    first = _assets(game_bytes, TileSpritesSection)[0]
-    data = _set_directions(game_bytes, first, 3)
+    first = assets(game_bytes, TileSpritesSection)[0]
+    data = set_directions(game_bytes, first, 3)
     assert "sections[9].sprites[0].directions: expected 1 (the animation records in its sprite map), " \
            "found 3" in _messages(data)
     _rebuilds_exactly(data)
@@ -117,8 +87,8 @@ def test_a_sprite_whose_direction_count_disagrees_with_its_map_rebuilds_byte_for
 
 
 def test_trailing_bytes_inside_a_sprite_map_are_reported_and_kept(game_bytes: bytes) -> None:
-    (first, length), *_ = _assets(game_bytes, TileSpritesSection)
-    maps = _assets(game_bytes, MapsSection)
+    (first, length), *_ = assets(game_bytes, TileSpritesSection)
+    maps = assets(game_bytes, MapsSection)
     n = struct.unpack_from("<I", game_bytes, 64)[0]
     base = 68 + n
     content = zlib.decompress(game_bytes[base + first : base + first + length]) + b"\1\2\3"

@@ -22,7 +22,7 @@ from savecraft.formats.tirnanog.save.model import (
     UserChunk,
 )
 
-from .tng_save_strategies import save_files, saves
+from .strategies import save_files, saves
 
 
 @pytest.fixture(scope="module")
