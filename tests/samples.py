@@ -35,4 +35,6 @@ def require() -> None:
         return
     if REQUIRED:
         pytest.fail(f"{MISSING} (SAVECRAFT_REQUIRE_SAMPLES is set)", pytrace=False)
-    pytest.skip(MISSING)
+    # Reported at the test's own line (as a skipif mark is), not at this one: -rs then lists
+    # which tests were skipped, not one line here for all of them.
+    raise pytest.skip.Exception(MISSING, _use_item_location=True)

@@ -219,7 +219,6 @@ def test_tirnanog_users_per_map_matches_the_model(tmp_path: Path) -> None:
     assert con.sql("SELECT users, kind FROM tng_saves").fetchall() == [(2000, "server")]
 
 
-@real_samples
 def test_help_and_validate_do_not_import_arrow_or_duckdb() -> None:
     prog = ("from savecraft.cli import main\nimport sys, contextlib, io\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
