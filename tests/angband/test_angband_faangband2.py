@@ -23,7 +23,7 @@ from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.layouts import Context, LayoutError, character, layouts_for
 from savecraft.formats.angband.layouts import faangband2 as fa2
 
-from tests.samples import SAMPLES
+from tests.samples import SAMPLES, real_samples
 
 from .support import block_span, blocks_of
 
@@ -32,8 +32,7 @@ ALIVE, DEAD, TRAVELLED = (BUILT / n for n in ("FaelinRoot.sav", "FaelinRoot-dead
 VANILLA42 = [SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav",
              SAMPLES / "angband-block-more" / "angband_4.2.1_Maxwell-ada4e7b-dead.sav",
              SAMPLES / "angband-block-more" / "angband_4.2.2+_Lorenz.sav"]
-real = pytest.mark.skipif(not all(p.exists() for p in VANILLA42),
-                          reason=f"the real Vanilla 4.2 samples are not at {SAMPLES}")
+real = real_samples
 
 
 @pytest.mark.parametrize("path", [ALIVE, DEAD, TRAVELLED], ids=["alive", "dead", "travelled"])

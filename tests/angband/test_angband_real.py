@@ -48,6 +48,7 @@ def test_every_real_sample_is_tested() -> None:
     assert len(ALL_REAL) == 7
 
 
+@real
 @pytest.mark.parametrize("path", ALL_REAL, ids=lambda p: p.name)
 def test_every_real_file_round_trips_byte_for_byte(path: Path) -> None:
     data = path.read_bytes()
