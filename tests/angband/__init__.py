@@ -1,0 +1,1 @@
+"""Angband family: every game's blocks, real and game-written files, spans, speed."""

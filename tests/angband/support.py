@@ -1,0 +1,46 @@
+"""Real Angband block files taken apart with struct alone, for tests that splice blocks.
+
+Independent of savecraft's reader on purpose: a test that builds its input
+with the code under test proves less. Also the real block saves that several files read.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from tests.samples import SAMPLES
+
+# The real block saves of the vanilla-compatible games, and the 4.2 one most tests read.
+ALL_REAL = sorted(p for p in SAMPLES.glob("*/*.sav")
+                  if p.parent.name in ("angband-block", "angband-block-variants"))
+V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
+
+
+def blocks_of(data: bytes) -> list[tuple[int, str, int, int, int]]:
+    """(start, name, version, size, checksum) of each block, read with struct alone."""
+    pos, out = 8, []
+    while pos < len(data):
+        name = data[pos:pos + 16].split(b"\0")[0].decode()
+        version, size, checksum = struct.unpack_from("<III", data, pos + 16)
+        out.append((pos, name, version, size, checksum))
+        pos += 28 + size + (-size % 4)
+    return out
+
+
+def block_span(data: bytes, name: str) -> tuple[int, int]:
+    """(start of the block header, data size) of the named block."""
+    for start, found, _, size, _ in blocks_of(data):
+        if found == name:
+            return start, size
+    raise KeyError(name)
+
+
+def replace_block(data: bytes, name: str, body: bytes) -> bytes:
+    """The file with one block's data replaced, its size and checksum recomputed.
+
+    The padding is written as ``x`` bytes, not zeros: a reader must not care.
+    """
+    start, size = block_span(data, name)
+    header = data[start:start + 20] + struct.pack("<II", len(body), sum(body) % 2**32)
+    old_end = start + 28 + size + (-size % 4)
+    return data[:start] + header + body + b"x" * (-len(body) % 4) + data[old_end:]

@@ -1,0 +1,1 @@
+"""The savecraft command line, run as a user runs it."""

@@ -1,0 +1,1 @@
+"""Format-independent tests: layouts, binary, JSON, paths, files, spans, compression, robustness, typing, import graph."""

@@ -1,0 +1,1 @@
+"""The network: packets, client, server, load test."""

@@ -1,0 +1,1 @@
+"""Quest for Glory V saves."""

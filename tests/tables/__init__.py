@@ -1,0 +1,1 @@
+"""savecraft.tables: Arrow, DuckDB, dask and Spark."""

@@ -1,0 +1,1 @@
+"""TirNanoG: the .tng game file and its saved games."""
