@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from savecraft import registry
 from savecraft.commands.demo import load_step
@@ -24,3 +27,28 @@ def demo_samples(spec: str, folder: Path) -> list[tuple[Path, bytes, registry.Fo
             continue  # not a file format (e.g. a packet capture listing)
         out.append((p, data, fmt))
     return out
+
+
+def model_leaves(obj: Any, path: str,
+                 special: Callable[[Any, str], Iterable[str] | None] = lambda obj, path: None
+                 ) -> Iterator[str]:
+    """The paths of every value a model stores, as dump and hexdump name them: a dataclass's
+    compared fields, a list's items; a number, text, bytes, tuple, mapping or any other object
+    is one leaf, and an empty value or None none (nothing stored). ``special(obj, path)`` gives
+    a format's own answer for an object (an asset and its inflated value), or None."""
+    got = special(obj, path)
+    if got is not None:
+        yield from got
+        return
+    if obj is None or (isinstance(obj, bytes | list | tuple | dict) and not obj):
+        return
+    if isinstance(obj, list):
+        for i, x in enumerate(obj):
+            yield from model_leaves(x, f"{path}[{i}]", special)
+        return
+    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+        yield path
+        return
+    for f in dataclasses.fields(obj):
+        if f.compare:  # compare=False: bookkeeping, not the file's value
+            yield from model_leaves(getattr(obj, f.name), f"{path}.{f.name}" if path else f.name, special)

@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 
 from savecraft import compiled
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import PRESENT, SAMPLES, real_samples
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/
 SRC = HERE.parent / "src"
 NATIVE = SRC / "savecraft" / "_native"
-SAMPLES = samples_folder()
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -180,12 +179,11 @@ def test_version_names_each_domain() -> None:
         assert len(lines) >= 2 + len(compiled.DOMAINS)
 
 
-REAL = [] if SAMPLES is None else \
-    sorted(p for p in SAMPLES.glob("angband-block*/*") if p.suffix in (".sav", ".pwmg"))
+REAL = sorted(p for p in SAMPLES.glob("angband-block*/*") if p.suffix in (".sav", ".pwmg"))
 
 
 @pytest.mark.skipif(not compiled.active("records"), reason="the C extension is not built or is turned off")
-@pytest.mark.skipif(not REAL, reason="no real samples")
+@real_samples
 def test_pure_and_compiled_commands_agree_on_real_files() -> None:
     """As users run it: `savecraft dump` of every real Angband sample, with and without
     SAVECRAFT_PURE, gives the same document, and `validate` the same verdict."""
@@ -223,13 +221,14 @@ def test_an_install_without_a_compiler_passes(tmp_path: Path) -> None:
         assert f'building extension "savecraft._native.{name}" failed' in build.stderr + build.stdout
     assert not list((tree / "src").rglob("*.so"))
     env = {**env, "PYTHONPATH": str(tree / "src")}
-    if SAMPLES is not None:
+    if PRESENT:
         env["SAVECRAFT_SAMPLES"] = str(SAMPLES)
     version = subprocess.run([sys.executable, "-m", "savecraft", "--version"], cwd=tree,
                              capture_output=True, text=True, timeout=60, env=env)
     assert version.stdout.count(": not built") == len(compiled.DOMAINS), version.stdout
-    files = ["tests/test_compiled.py", "tests/test_angband_real.py", "tests/test_tng_rle_encode.py",
-             "tests/test_tng_maps.py", "tests/test_net_crypto.py"]
+    files = ["tests/core/test_compiled.py", "tests/angband/test_angband_real.py",
+             "tests/tirnanog/test_tng_rle_encode.py", "tests/tirnanog/test_tng_maps.py",
+             "tests/net/test_net_crypto.py"]
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
                           *files], cwd=tree, capture_output=True, text=True, timeout=1200, env=env)
     assert out.returncode == 0, out.stdout[-3000:]

@@ -10,7 +10,6 @@ an asset stored as no bytes) the record that holds them.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
@@ -19,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from savecraft import spans
@@ -28,6 +26,7 @@ from savecraft.formats.tirnanog.game import open_game
 from savecraft.formats.tirnanog.game.assets import Asset, MediaAsset
 from savecraft.formats.tirnanog.game.bytecode import Script
 from savecraft.formats.tirnanog.game.demo import write_samples
+from tests.core.support import model_leaves
 
 # Values that are bits of a stored byte, or stored only by some records: they show the
 # record (or asset) that holds them. Anything else without a span of its own is a defect.
@@ -44,26 +43,16 @@ NOT_OWN = [
 ]
 
 
-def leaves(obj: Any, path: str) -> Iterator[str]:
-    if isinstance(obj, Asset):
-        if isinstance(obj, MediaAsset) or not obj.COMPRESSED:
-            yield path
-        else:
-            yield from leaves(obj.value, path + ".value")
-        return
-    if obj is None or (isinstance(obj, bytes | list) and not obj):
-        return  # nothing stored
-    if isinstance(obj, int | str | bytes | Script | np.ndarray | tuple):
-        yield path
-        return
-    if isinstance(obj, list):
-        for i, x in enumerate(obj):
-            yield from leaves(x, f"{path}[{i}]")
-        return
-    assert dataclasses.is_dataclass(obj), (path, obj)
-    for f in dataclasses.fields(obj):
-        if f.compare:  # compare=False: bookkeeping, not the file's value
-            yield from leaves(getattr(obj, f.name), f"{path}.{f.name}")
+def _asset(obj: Any, path: str) -> Iterator[str] | None:
+    """An asset is its value when inflated from its own bytes; a media asset and a script
+    (its bytecode) are one leaf each."""
+    if isinstance(obj, Script):
+        return iter([path])
+    if not isinstance(obj, Asset):
+        return None
+    if isinstance(obj, MediaAsset) or not obj.COMPRESSED:
+        return iter([path])
+    return model_leaves(obj.value, path + ".value", _asset)
 
 
 @pytest.fixture(scope="module")
@@ -72,18 +61,18 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def model_leaves(data: bytes) -> list[str]:
+def game_leaves(data: bytes) -> list[str]:
     game = open_game(data)
-    out = list(leaves(game.header, "header"))
+    out = list(model_leaves(game.header, "header", _asset))
     for i, section in enumerate(game.sections):
-        out += leaves(section, f"sections[{i}]")
+        out += model_leaves(section, f"sections[{i}]", _asset)
     return out
 
 
 def test_every_leaf_of_the_demo_game_has_a_span_hexdump_shows(demo: Path) -> None:
     data = demo.read_bytes()
     smap = spans.record(data)
-    paths = model_leaves(data)
+    paths = game_leaves(data)
     assert len(paths) > 1000
     kinds = {re.sub(r"\[\d+\]", "[]", p) for p in paths}
     for must in ("sections[].npcs[].asset.value.handlers[].script", "sections[].entries[].name",
