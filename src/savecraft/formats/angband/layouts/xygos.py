@@ -627,7 +627,7 @@ MONSTER = Struct(Monster, [
     Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
     Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
     Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
-    Field("held", ITEM_LIST), Field("primary_group", world._GROUP), Field("summon_group", world._GROUP),
+    Field("held", ITEM_LIST), Field("primary_group", world.GROUP), Field("summon_group", world.GROUP),
 ], name="monster")
 
 

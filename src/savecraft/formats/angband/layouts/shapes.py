@@ -1,0 +1,174 @@
+"""The containers of objects and monsters that Vanilla 4.2 and the games built on it (Xygos,
+FAangband 2, NarSil, Beleriand) share, declared once.
+
+Each of those games stores its own object record (and its own monster record) but wraps it the
+same way: the gear stored twice (every object, then every known copy) or once, object lists
+ended by a dummy record, the floor's list after its size, a store's stock in pairs, a level
+block holding the level as it is and as the player knows it (nothing for a dead character), the
+monster list after its limit. So the descriptions here are factories that take what differs,
+the game's model class and the description of the record it holds, and the models are generic
+dataclasses: a game's class re-declares only the fields of its own record type (the JSON
+mapping reads a field's type from its class), and inherits the rest and the behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+
+from ....layout import U8, U16, Field, List, Member, Parallel, Prefix, Struct, Terminated, Until, When
+
+# The game writes no level (map, objects, monsters, traps) for a dead character.
+ALIVE = "not ctx.need('is_dead', 'misc')"
+FINISHED_CODE = 0xFF  # the slot byte that ends a list of carried objects
+
+
+class GameObject(Protocol):
+    """What the gear's common names (``quantity``, ``note``) read in a game's object record."""
+
+    number: int
+    inscription: Any  # text, or None where a "has note" byte says there is none
+
+    @property
+    def name(self) -> str: ...
+
+
+O = TypeVar("O", bound=GameObject)
+# The default of a field whose type a game's class sets (with its own default factory).
+GAME_SETS: Any = cast(Any, None)
+
+
+@dataclass(slots=True)
+class Carried(Generic[O]):
+    """One carried object: the body slot it is wielded in, or a number past the body's slots
+    for the pack. A game's class declares ``item`` with its object record; ``NO_NOTE`` is the
+    inscription of an object without one (None where the record stores a "has note" byte)."""
+
+    NO_NOTE: ClassVar[str | None] = ""
+    slot: int = 0
+    item: O = GAME_SETS
+
+    def copies(self) -> tuple[O, ...]:
+        """The records an edit of the object changes together (the game keeps them in step)."""
+        return (self.item,)
+
+    @property
+    def name(self) -> str:
+        return self.item.name
+
+    @property
+    def quantity(self) -> int:
+        return self.item.number
+
+    @quantity.setter
+    def quantity(self, value: int) -> None:
+        for copy in self.copies():
+            copy.number = value
+
+    @property
+    def note(self) -> str:
+        return self.item.inscription or ""
+
+    @note.setter
+    def note(self, value: str) -> None:
+        for copy in self.copies():
+            copy.inscription = value or self.NO_NOTE
+
+
+@dataclass(slots=True)
+class CarriedKnown(Carried[O]):
+    """A carried object and the player's knowledge of it: ``quantity`` and ``note`` change the
+    object and the known copy together, as the game does."""
+
+    known_slot: int = 0
+    known: O = GAME_SETS
+
+    def copies(self) -> tuple[O, ...]:
+        return (self.item, self.known)
+
+
+def object_list(cls: type, obj: Struct, **native: Any) -> Struct:
+    """Objects up to the dummy record that ends the list (an object with no kind, which the
+    loader reads whole and drops; the model keeps it in ``end``)."""
+    return Struct(cls, [Terminated("items", obj, "end", "is_marker", "an empty kind name (the end marker)")],
+                  name="object list", **native)
+
+
+def gear(cls: type, entry: type, obj: Struct) -> Struct:
+    """The gear stored twice: every (slot, object), then every (slot, known object), each list
+    ended by a slot byte of 255. The model keeps each object beside its known copy."""
+    return Struct(cls, [Parallel(
+        "items",
+        [Struct(entry, [Field("slot", U8), Field("item", obj)], name="gear entry"),
+         Struct(entry, [Field("known_slot", U8), Field("known", obj)], name="known gear entry")],
+        U8, FINISHED_CODE, ("end", "known_end"),
+        "as many known objects as objects (the game pairs them)")], name="gear")
+
+
+def gear_once(cls: type, entry: type, obj: Struct) -> Struct:
+    """The gear stored once: every (slot, object), ended by a slot byte of 255."""
+    return Struct(cls, [Field("items", Until(
+        Struct(entry, [Field("slot", U8), Field("item", obj)], name="gear entry"), U8, FINISHED_CODE))],
+        name="gear")
+
+
+def stock_pair(cls: type, obj: Struct) -> Struct:
+    """An object of a store's stock: the known copy, then the object."""
+    return Struct(cls, [Field("known", obj), Field("item", obj)], name="stock pair")
+
+
+def floor(cls: type, objects: Struct) -> Struct:
+    """A level's objects: the size of its object list (``obj_max``), then the list."""
+    return Struct(cls, [Field("obj_max", U16), Field("objects", objects)], name="floor")
+
+
+def monster_list(cls: type, monster: Struct) -> Struct:
+    """A level's monsters. ``limit`` is stored: one more than the monsters (slot 0 is never
+    used); the game reads a limit of 0 as 1, and writes 1."""
+    return Struct(cls, [Field("monsters", List(monster, Prefix(U16, "limit", bias=1)))],
+                  name="monster list")
+
+
+def both_levels(cls: type, inner: Struct, name: str) -> Struct:
+    """A block of the level's ``name`` (objects, monsters, traps) twice: as it is (``cave``) and
+    as the player knows it (``known_cave``); nothing for a dead character."""
+    return Struct(cls, [When(ALIVE, [Field("cave", inner), Field("known_cave", inner)],
+                             f"the {name} of both levels exactly when the character is alive")],
+                  name=name)
+
+
+def one_level(cls: type, inner: Struct, name: str) -> Struct:
+    """A block of the level's ``name`` stored once (``cave``); nothing for a dead character."""
+    return Struct(cls, [When(ALIVE, [Field("cave", inner)],
+                             f"the level's {name} exactly when the character is alive")], name=name)
+
+
+Lv = TypeVar("Lv")  # a game's level map
+
+
+@dataclass(slots=True)
+class Whereabouts(Generic[Lv]):
+    """The dungeon block: where the player is, and the current level twice, as it is and as
+    the player knows it (a game's class declares ``cave`` and ``known_cave`` with its level)."""
+
+    depth: int = 0
+    daycount: int = 0
+    py: int = 0
+    px: int = 0
+    square_size: int = 0
+    cave: Lv | None = None
+    known_cave: Lv | None = None
+
+
+def dungeon(cls: type, level: Struct, before_square: Sequence[Member] = (), known: bool = True) -> Struct:
+    """``rd_dungeon`` of 4.2: the player's place (with a game's fields before the square size),
+    then the level as it is and, where the game keeps one (``known``), as the player knows it;
+    no level for a dead character."""
+    levels = ([Field("cave", level), Field("known_cave", level)], "the two levels") if known else \
+        ([Field("cave", level)], "the level")
+    return Struct(cls, [
+        Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16), *before_square,
+        Field("square_size", U8, export="square_size"),
+        When(ALIVE, levels[0], f"{levels[1]} exactly when the character is alive"),
+    ], name="dungeon")
