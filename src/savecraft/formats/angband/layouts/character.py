@@ -21,6 +21,7 @@ from ....layout import (
     Field,
     Len,
     List,
+    Member,
     Prefix,
     Range,
     Ref,
@@ -296,6 +297,8 @@ def stat_text(value: int) -> str:
 
 
 _BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
+# The body (``rd_player``): its name, then its slots; the same in every game built on 4.2.
+BODY: list[Member] = [Field("body_name", CStr(79)), Field("body", List(_BODY, Prefix(U16, "body_count")))]
 PLAYER = Struct(Player, [
     Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
     Field("history", CStr(249, eight_bit=EIGHT_BIT)),
@@ -308,8 +311,7 @@ PLAYER = Struct(Player, [
     Field("stat_map", Array(I16, Ref("stat_count"))),
     Field("stat_birth", Array(I16, Ref("stat_count"))),
     Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), Field("body_name", CStr(79)),
-    Field("body", List(_BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    Field("au_birth", I32), *BODY, Field("unused_body", U32),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
     Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),

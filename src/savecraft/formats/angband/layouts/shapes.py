@@ -130,6 +130,13 @@ def monster_list(cls: type, monster: Struct) -> Struct:
                   name="monster list")
 
 
+def monsters_once(cls: type, monster: Struct, which: str) -> Struct:
+    """A monsters block of one list (``monsters``, the stored limit one more than them), of
+    ``which`` monsters; nothing for a dead character."""
+    return Struct(cls, [When(ALIVE, [Field("monsters", List(monster, Prefix(U16, "limit", bias=1)))],
+                             f"{which} exactly when the character is alive")], name="monsters")
+
+
 def both_levels(cls: type, inner: Struct, name: str) -> Struct:
     """A block of the level's ``name`` (objects, monsters, traps) twice: as it is (``cave``) and
     as the player knows it (``known_cave``); nothing for a dead character."""

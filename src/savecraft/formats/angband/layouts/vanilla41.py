@@ -128,7 +128,6 @@ class Player(character.Player):
                 "in the player block tells the 4.1 releases apart")
 
 
-_BODY = Struct(character.BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
 PLAYER = Struct(Player, [
     Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
     Field("history", CStr(249, eight_bit=EIGHT_BIT)),
@@ -141,8 +140,7 @@ PLAYER = Struct(Player, [
     Field("stat_map", Array(I16, Ref("stat_count"))),
     Field("stat_birth", Array(I16, Ref("stat_count"))),
     Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), Field("body_name", CStr(79)),
-    Field("body", List(_BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    Field("au_birth", I32), *character.BODY, Field("unused_body", U32),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
                                   "(rd_player: 'Invalid player level')")),
