@@ -189,9 +189,8 @@ OBJECT = narsil.object_record(BelItem, after_grid=[Field("floor", U8)])
 
 
 @dataclass(slots=True)
-class ItemList:
-    items: list[BelItem] = field(default_factory=list)
-    end: BelItem = field(default_factory=BelItem)
+class ItemList(shapes.ObjectList[BelItem]):
+    pass
 
 
 ITEM_LIST = shapes.object_list(ItemList, OBJECT)
@@ -202,33 +201,27 @@ class GearItem(CarriedKnown[BelItem]):
     """One carried object and the player's knowledge of it (kept in step, as the game does)."""
 
     NO_NOTE: ClassVar[str | None] = None
-    item: BelItem = field(default_factory=BelItem)
-    known: BelItem = field(default_factory=BelItem)
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-beleriand"
-    items: list[GearItem] = field(default_factory=list)
 
 
 GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
 FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-beleriand"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
 OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
@@ -338,11 +331,10 @@ MONSTER = narsil.monster(Monster, ITEM_LIST, [Field("place", I16)])
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.OneList[Monster], BlockModel):
     """Every monster of every level in memory, in one list (``mon_max`` is stored: one more)."""
 
     KIND: ClassVar[str] = "monsters-beleriand"
-    monsters: list[Monster] | None = None
 
 
 MONSTERS = shapes.monsters_once(Monsters, MONSTER, "the monsters")

@@ -330,11 +330,8 @@ OBJECT = items.object_record(FaItem, [Field("origin_place", I16)])
 
 
 @dataclass(slots=True)
-class ItemList:
+class ItemList(shapes.ObjectList[FaItem]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
-
-    items: list[FaItem] = field(default_factory=list)
-    end: FaItem = field(default_factory=FaItem)
 
 
 ITEM_LIST = shapes.object_list(ItemList, OBJECT)
@@ -352,9 +349,8 @@ class GearItem(CarriedKnown[FaItem]):
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-fa2"
-    items: list[GearItem] = field(default_factory=list)
 
 
 GEAR = shapes.gear(Gear, GearItem, OBJECT)
@@ -364,9 +360,8 @@ GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 @dataclass(slots=True)
-class StockItem:
-    known: FaItem = field(default_factory=FaItem)
-    item: FaItem = field(default_factory=FaItem)
+class StockItem(shapes.StockPair[FaItem]):
+    pass
 
 
 @dataclass(slots=True)
@@ -431,27 +426,22 @@ LEVEL = world.level(Level, [Field("bones_selector", U8)])
 @dataclass(slots=True)
 class Dungeon(shapes.Whereabouts[Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-fa2"
-    cave: Level | None = None
-    known_cave: Level | None = None
 
 
 DUNGEON = shapes.dungeon(Dungeon, LEVEL)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
 FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-fa2"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
 OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
@@ -499,18 +489,16 @@ MONSTER = world.monster(
 
 
 @dataclass(slots=True)
-class MonsterList:
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
 MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-fa2"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
 MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")

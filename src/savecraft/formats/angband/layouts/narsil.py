@@ -34,6 +34,7 @@ from ....layout import (
     Ctx,
     Custom,
     Field,
+    GenericRecord,
     Len,
     List,
     Member,
@@ -465,11 +466,8 @@ OBJECT = object_record(SilItem)
 
 
 @dataclass(slots=True)
-class ItemList:
+class ItemList(shapes.ObjectList[SilItem]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
-
-    items: list[SilItem] = field(default_factory=list)
-    end: SilItem = field(default_factory=SilItem)
 
 
 ITEM_LIST = shapes.object_list(ItemList, OBJECT)
@@ -483,14 +481,11 @@ class GearItem(CarriedKnown[SilItem]):
     """One carried object and the player's knowledge of it (kept in step, as the game does)."""
 
     NO_NOTE: ClassVar[str | None] = None
-    item: SilItem = field(default_factory=SilItem)
-    known: SilItem = field(default_factory=SilItem)
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-narsil"
-    items: list[GearItem] = field(default_factory=list)
 
 
 GEAR = shapes.gear(Gear, GearItem, OBJECT)
@@ -527,27 +522,22 @@ LEVEL = Struct(Level, [
 @dataclass(slots=True)
 class Dungeon(shapes.Whereabouts[Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-narsil"
-    cave: Level | None = None
-    known_cave: Level | None = None
 
 
 DUNGEON = shapes.dungeon(Dungeon, LEVEL)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
 FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-narsil"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
 OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
@@ -560,7 +550,7 @@ H = TypeVar("H")  # the object list a version's monster carries
 
 
 @dataclass(slots=True)
-class SilMonster(Generic[H]):
+class SilMonster(GenericRecord, Generic[H]):
     """One monster (``rd_monster`` of NarSil): Sil's alertness, morale, stance and song, and
     what it carries (``held``: a version's object list, which its class declares)."""
 
@@ -600,7 +590,7 @@ class SilMonster(Generic[H]):
 
 @dataclass(slots=True)
 class Monster(SilMonster[ItemList]):
-    held: ItemList = field(default_factory=ItemList)
+    """One monster of NarSil 1.4, carrying its objects."""
 
 
 def monster(cls: type, held: Struct, after_grid: Sequence[Member] = ()) -> Struct:
@@ -626,18 +616,16 @@ MONSTER = monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class MonsterList:
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
 MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-narsil"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
 MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
@@ -676,10 +664,8 @@ TRAP_LIST = Struct(TrapList, [
 
 
 @dataclass(slots=True)
-class Traps(BlockModel):
+class Traps(shapes.BothLevels[TrapList], BlockModel):
     KIND: ClassVar[str] = "traps-narsil"
-    cave: TrapList | None = None
-    known_cave: TrapList | None = None
 
 
 TRAPS = shapes.both_levels(Traps, TRAP_LIST, "traps")

@@ -111,9 +111,8 @@ OBJECT = narsil.object_record(SilItem, first=narsil.USED, after_timeout=(), afte
 
 
 @dataclass(slots=True)
-class ItemList:
-    items: list[SilItem] = field(default_factory=list)
-    end: SilItem = field(default_factory=SilItem)
+class ItemList(shapes.ObjectList[SilItem]):
+    pass
 
 
 ITEM_LIST = shapes.object_list(ItemList, OBJECT)
@@ -124,13 +123,11 @@ class GearItem(Carried[SilItem]):
     """One carried object (1.3 keeps no separate known copy)."""
 
     NO_NOTE: ClassVar[str | None] = None
-    item: SilItem = field(default_factory=SilItem)
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-narsil13"
-    items: list[GearItem] = field(default_factory=list)
 
 
 GEAR = shapes.gear_once(Gear, GearItem, OBJECT)
@@ -151,18 +148,16 @@ DUNGEON = shapes.dungeon(Dungeon, narsil.LEVEL, known=False)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
 FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.OneLevel[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-narsil13"
-    cave: FloorObjects | None = None
 
 
 OBJECTS = shapes.one_level(Objects, FLOOR, "objects")
@@ -172,25 +167,21 @@ OBJECTS = shapes.one_level(Objects, FLOOR, "objects")
 class Monster(narsil.SilMonster[ItemList]):
     """One monster (``rd_monster`` of 1.3.1: 1.4's record, holding 1.3.1's objects)."""
 
-    held: ItemList = field(default_factory=ItemList)
-
 
 MONSTER = narsil.monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.OneList[Monster], BlockModel):
     KIND: ClassVar[str] = "monsters-narsil13"
-    monsters: list[Monster] | None = None
 
 
 MONSTERS = shapes.monsters_once(Monsters, MONSTER, "the level's monsters")
 
 
 @dataclass(slots=True)
-class Traps(BlockModel):
+class Traps(shapes.OneLevel[narsil.TrapList], BlockModel):
     KIND: ClassVar[str] = "traps-narsil13"
-    cave: narsil.TrapList | None = None
 
 
 TRAPS = shapes.one_level(Traps, narsil.TRAP_LIST, "traps")

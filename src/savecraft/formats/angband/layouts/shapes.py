@@ -7,17 +7,30 @@ ended by a dummy record, the floor's list after its size, a store's stock in pai
 block holding the level as it is and as the player knows it (nothing for a dead character), the
 monster list after its limit. So the descriptions here are factories that take what differs,
 the game's model class and the description of the record it holds, and the models are generic
-dataclasses: a game's class re-declares only the fields of its own record type (the JSON
-mapping reads a field's type from its class), and inherits the rest and the behaviour.
+records (:class:`~savecraft.layout.GenericRecord`): a game's model only names its record type
+(``class ItemList(shapes.ObjectList[FaItem])``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from ....layout import U8, U16, Field, List, Member, Parallel, Prefix, Struct, Terminated, Until, When
+from ....layout import (
+    U8,
+    U16,
+    Field,
+    GenericRecord,
+    List,
+    Member,
+    Parallel,
+    Prefix,
+    Struct,
+    Terminated,
+    Until,
+    When,
+)
 
 # The game writes no level (map, objects, monsters, traps) for a dead character.
 ALIVE = "not ctx.need('is_dead', 'misc')"
@@ -34,16 +47,20 @@ class GameObject(Protocol):
     def name(self) -> str: ...
 
 
-O = TypeVar("O", bound=GameObject)
-# The default of a field whose type a game's class sets (with its own default factory).
+O = TypeVar("O", bound=GameObject)  # a game's object record
+T = TypeVar("T")  # what a level block holds: a game's level, floor objects, monsters or traps
+# The default of a field whose type a game's class names (GenericRecord makes it a new record).
 GAME_SETS: Any = cast(Any, None)
 
 
+# -- models ---------------------------------------------------------------------------------
+
+
 @dataclass(slots=True)
-class Carried(Generic[O]):
+class Carried(GenericRecord, Generic[O]):
     """One carried object: the body slot it is wielded in, or a number past the body's slots
-    for the pack. A game's class declares ``item`` with its object record; ``NO_NOTE`` is the
-    inscription of an object without one (None where the record stores a "has note" byte)."""
+    for the pack. ``NO_NOTE`` is the inscription of an object without one (None where the
+    record stores a "has note" byte)."""
 
     NO_NOTE: ClassVar[str | None] = ""
     slot: int = 0
@@ -86,6 +103,86 @@ class CarriedKnown(Carried[O]):
 
     def copies(self) -> tuple[O, ...]:
         return (self.item, self.known)
+
+
+G = TypeVar("G")  # a game's carried object
+
+
+@dataclass(slots=True)
+class GearList(GenericRecord, Generic[G]):
+    """The gear block: every carried object."""
+
+    items: list[G] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ObjectList(GenericRecord, Generic[O]):
+    """Objects up to the dummy record that ends the list (kept in ``end``)."""
+
+    items: list[O] = field(default_factory=list)
+    end: O = GAME_SETS
+
+
+@dataclass(slots=True)
+class StockPair(GenericRecord, Generic[O]):
+    """An object of a store's stock and the player's knowledge of it."""
+
+    known: O = GAME_SETS
+    item: O = GAME_SETS
+
+
+@dataclass(slots=True)
+class Floor(GenericRecord, Generic[T]):
+    """A level's objects: the size of its object list, then the list."""
+
+    obj_max: int = 0
+    objects: T = GAME_SETS
+
+
+@dataclass(slots=True)
+class MonsterList(GenericRecord, Generic[T]):
+    """A level's monsters (``limit``, one more than them, is stored: slot 0 is never used)."""
+
+    monsters: list[T] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class OneList(GenericRecord, Generic[T]):
+    """A monsters block of one list (of the level, or of every level in memory)."""
+
+    monsters: list[T] | None = None
+
+
+@dataclass(slots=True)
+class BothLevels(GenericRecord, Generic[T]):
+    """A level block: what it holds of the level as it is and as the player knows it."""
+
+    cave: T | None = None
+    known_cave: T | None = None
+
+
+@dataclass(slots=True)
+class OneLevel(GenericRecord, Generic[T]):
+    """A level block of a game that keeps no copy of what the player knows."""
+
+    cave: T | None = None
+
+
+@dataclass(slots=True)
+class Whereabouts(GenericRecord, Generic[T]):
+    """The dungeon block: where the player is, and the current level twice, as it is and as
+    the player knows it."""
+
+    depth: int = 0
+    daycount: int = 0
+    py: int = 0
+    px: int = 0
+    square_size: int = 0
+    cave: T | None = None
+    known_cave: T | None = None
+
+
+# -- descriptions ---------------------------------------------------------------------------
 
 
 def object_list(cls: type, obj: Struct, **native: Any) -> Struct:
@@ -149,23 +246,6 @@ def one_level(cls: type, inner: Struct, name: str) -> Struct:
     """A block of the level's ``name`` stored once (``cave``); nothing for a dead character."""
     return Struct(cls, [When(ALIVE, [Field("cave", inner)],
                              f"the level's {name} exactly when the character is alive")], name=name)
-
-
-Lv = TypeVar("Lv")  # a game's level map
-
-
-@dataclass(slots=True)
-class Whereabouts(Generic[Lv]):
-    """The dungeon block: where the player is, and the current level twice, as it is and as
-    the player knows it (a game's class declares ``cave`` and ``known_cave`` with its level)."""
-
-    depth: int = 0
-    daycount: int = 0
-    py: int = 0
-    px: int = 0
-    square_size: int = 0
-    cave: Lv | None = None
-    known_cave: Lv | None = None
 
 
 def dungeon(cls: type, level: Struct, before_square: Sequence[Member] = (), known: bool = True) -> Struct:

@@ -24,6 +24,7 @@ from ....layout import (
     Ctx,
     Custom,
     Field,
+    GenericRecord,
     List,
     Member,
     Prefix,
@@ -54,14 +55,10 @@ ALIVE = shapes.ALIVE
 class GearItem(CarriedKnown[Item]):
     """One carried object and the player's knowledge of it (the game keeps the two in step)."""
 
-    item: Item = field(default_factory=Item)
-    known: Item = field(default_factory=Item)
-
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-4.2"
-    items: list[GearItem] = field(default_factory=list)
 
 
 GEAR = shapes.gear(Gear, GearItem, OBJECT)
@@ -71,9 +68,8 @@ GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 @dataclass(slots=True)
-class StockItem:
-    known: Item = field(default_factory=Item)
-    item: Item = field(default_factory=Item)
+class StockItem(shapes.StockPair[Item]):
+    pass
 
 
 @dataclass(slots=True)
@@ -148,8 +144,6 @@ LEVEL = level(Level)
 @dataclass(slots=True)
 class Dungeon(shapes.Whereabouts[Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-4.2"
-    cave: Level | None = None
-    known_cave: Level | None = None
 
 
 DUNGEON = shapes.dungeon(Dungeon, LEVEL)
@@ -159,19 +153,16 @@ DUNGEON = shapes.dungeon(Dungeon, LEVEL)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
 FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-4.2"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
 OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
@@ -187,7 +178,7 @@ H = TypeVar("H")  # the object list a game's monster carries
 
 
 @dataclass(slots=True)
-class MonsterRecord(Generic[H]):
+class MonsterRecord(GenericRecord, Generic[H]):
     """One monster (``rd_monster``): race by name, place, hit points, what it carries (``held``,
     a game's object list: its class declares the field)."""
 
@@ -212,7 +203,7 @@ class MonsterRecord(Generic[H]):
 
 @dataclass(slots=True)
 class Monster(MonsterRecord[ItemList]):
-    held: ItemList = field(default_factory=ItemList)
+    pass
 
 
 GROUP = Struct(GroupInfo, [Field("index", U16), Field("role", U8)], name="group")
@@ -238,20 +229,16 @@ MONSTER = monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class MonsterList:
-    """``limit`` is one more than the monsters stored (slot 0 is never used)."""
-
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
 MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-4.2"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
 MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
@@ -290,10 +277,8 @@ TRAP_LIST = Struct(TrapList, [
 
 
 @dataclass(slots=True)
-class Traps(BlockModel):
+class Traps(shapes.BothLevels[TrapList], BlockModel):
     KIND: ClassVar[str] = "traps-4.2"
-    cave: TrapList | None = None
-    known_cave: TrapList | None = None
 
 
 TRAPS = shapes.both_levels(Traps, TRAP_LIST, "traps")

@@ -401,11 +401,8 @@ OBJECT = Struct(Item, [
 
 
 @dataclass(slots=True)
-class ItemList:
+class ItemList(shapes.ObjectList[Item]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
-
-    items: list[Item] = field(default_factory=list)
-    end: Item = field(default_factory=Item)
 
 
 ITEM_LIST = shapes.object_list(ItemList, OBJECT)
@@ -423,9 +420,8 @@ class GearItem(CarriedKnown[Item]):
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-xygos"
-    items: list[GearItem] = field(default_factory=list)
 
 
 GEAR = shapes.gear(Gear, GearItem, OBJECT)
@@ -435,9 +431,8 @@ GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 @dataclass(slots=True)
-class StockItem:
-    known: Item = field(default_factory=Item)
-    item: Item = field(default_factory=Item)
+class StockItem(shapes.StockPair[Item]):
+    pass
 
 
 @dataclass(slots=True)
@@ -526,19 +521,16 @@ DUNGEON = shapes.dungeon(Dungeon, world.LEVEL, [
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
 FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-xygos"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
 OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
@@ -548,25 +540,21 @@ OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 class Monster(world.MonsterRecord[ItemList]):
     """One monster (as 4.2's ``rd_monster``), carrying Xygos objects."""
 
-    held: ItemList = field(default_factory=ItemList)
-
 
 MONSTER = world.monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class MonsterList:
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
 MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-xygos"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
 MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
