@@ -344,9 +344,6 @@ ITEM_LIST = shapes.object_list(ItemList, OBJECT)
 class GearItem(CarriedKnown[FaItem]):
     """One carried object and the player's knowledge of it (kept in step, as the game does)."""
 
-    item: FaItem = field(default_factory=FaItem)
-    known: FaItem = field(default_factory=FaItem)
-
 
 @dataclass(slots=True)
 class Gear(shapes.GearList[GearItem], BlockModel):

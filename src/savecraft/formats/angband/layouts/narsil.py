@@ -42,7 +42,6 @@ from ....layout import (
     Prefix,
     Ref,
     Struct,
-    Terminated,
     Tuple,
     Until,
     When,
@@ -635,32 +634,22 @@ MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 @dataclass(slots=True)
-class Trap:
+class Trap(shapes.GridTrap):
     kind: str = ""
     y: int = 0
     x: int = 0
     power: int = 0
     flags: bytes = b""
 
-    @property
-    def is_end(self) -> bool:
-        """The trap at (0, 0) that ends a list."""
-        return self.y == 0 and self.x == 0
-
 
 @dataclass(slots=True)
-class TrapList:
-    trf_size: int = 0
-    traps: list[Trap] = field(default_factory=list)
-    end: Trap = field(default_factory=Trap)
+class TrapList(shapes.TrapList[Trap]):
+    pass
 
 
 _TRAP = Struct(Trap, [Field("kind", CStr(79)), Field("y", U8), Field("x", U8), Field("power", U8),
                       Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap")
-TRAP_LIST = Struct(TrapList, [
-    Field("trf_size", U8, export="trf_size"),
-    Terminated("traps", _TRAP, "end", "is_end", "a trap at (0, 0) (the end marker)"),
-], name="trap list")
+TRAP_LIST = shapes.trap_list(TrapList, _TRAP)
 
 
 @dataclass(slots=True)

@@ -153,6 +153,28 @@ class OneList(GenericRecord, Generic[T]):
     monsters: list[T] | None = None
 
 
+class GridTrap:
+    """A trap record placed by ``y`` and ``x``: the one at (0, 0) ends a list."""
+
+    __slots__ = ()
+    y: int
+    x: int
+
+    @property
+    def is_end(self) -> bool:
+        """The trap at (0, 0) that ends a list."""
+        return self.y == 0 and self.x == 0
+
+
+@dataclass(slots=True)
+class TrapList(GenericRecord, Generic[T]):
+    """Traps up to the one at (0, 0) that ends the list (kept in ``end``)."""
+
+    trf_size: int = 0
+    traps: list[T] = field(default_factory=list)
+    end: T = GAME_SETS
+
+
 @dataclass(slots=True)
 class BothLevels(GenericRecord, Generic[T]):
     """A level block: what it holds of the level as it is and as the player knows it."""
@@ -218,6 +240,13 @@ def stock_pair(cls: type, obj: Struct) -> Struct:
 def floor(cls: type, objects: Struct) -> Struct:
     """A level's objects: the size of its object list (``obj_max``), then the list."""
     return Struct(cls, [Field("obj_max", U16), Field("objects", objects)], name="floor")
+
+
+def trap_list(cls: type, trap: Struct) -> Struct:
+    """A level's traps: the size of their flags, then the traps up to the one at (0, 0)."""
+    return Struct(cls, [Field("trf_size", U8, export="trf_size"),
+                        Terminated("traps", trap, "end", "is_end", "a trap at (0, 0) (the end marker)")],
+                  name="trap list")
 
 
 def monster_list(cls: type, monster: Struct) -> Struct:

@@ -29,7 +29,6 @@ from ....layout import (
     Member,
     Prefix,
     Struct,
-    Terminated,
     Until,
     When,
 )
@@ -245,7 +244,7 @@ MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 @dataclass(slots=True)
-class Trap:
+class Trap(shapes.GridTrap):
     kind: str = ""
     y: int = 0
     x: int = 0
@@ -253,27 +252,15 @@ class Trap:
     timeout: int = 0
     flags: bytes = b""
 
-    @property
-    def is_end(self) -> bool:
-        """The trap at (0, 0) that ends a list."""
-        return self.y == 0 and self.x == 0
-
 
 @dataclass(slots=True)
-class TrapList:
+class TrapList(shapes.TrapList[Trap]):
     """Traps up to the one at (0, 0) that ends the list (kept in ``end``)."""
-
-    trf_size: int = 0
-    traps: list[Trap] = field(default_factory=list)
-    end: Trap = field(default_factory=Trap)
 
 
 _TRAP = Struct(Trap, [Field("kind", CStr(79)), Field("y", U8), Field("x", U8), Field("power", U8),
                       Field("timeout", U8), Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap")
-TRAP_LIST = Struct(TrapList, [
-    Field("trf_size", U8, export="trf_size"),
-    Terminated("traps", _TRAP, "end", "is_end", "a trap at (0, 0) (the end marker)"),
-], name="trap list")
+TRAP_LIST = shapes.trap_list(TrapList, _TRAP)
 
 
 @dataclass(slots=True)

@@ -415,9 +415,6 @@ ITEM_LIST = shapes.object_list(ItemList, OBJECT)
 class GearItem(CarriedKnown[Item]):
     """One carried object and the player's knowledge of it (kept in step, as in 4.2)."""
 
-    item: Item = field(default_factory=Item)
-    known: Item = field(default_factory=Item)
-
 
 @dataclass(slots=True)
 class Gear(shapes.GearList[GearItem], BlockModel):
