@@ -30,7 +30,12 @@ def _bind(tp: Any, bound: dict[Any, Any]) -> Any:
 class GenericRecord:
     """Base of a generic record model: a subclass that names the type variables gets the fields
     that use them declared again with the types named. A field whose type is a bare type
-    variable defaults to a new record of the type named; the others keep their defaults."""
+    variable defaults to a new record of the type named; the others keep their defaults.
+
+    The generic base is a ``@dataclass`` with ``__slots__ = ()`` (no slots of its own) and the
+    game's class a ``@dataclass(slots=True)``: the game's class then holds every slot itself, as
+    a hand-written one does, which the C record programs need (they set the slots of the class
+    they build, found on that class)."""
 
     __slots__ = ()
 
@@ -48,6 +53,9 @@ class GenericRecord:
             bound = {p: a for p, a in zip(origin.__parameters__, get_args(base)) if not isinstance(a, TypeVar)}
             if not bound:
                 continue
+            if origin.__dict__.get("__slots__", ()) != ():
+                raise TypeError(f"{origin.__name__}: a generic record base is a @dataclass with "
+                                "__slots__ = () (its subclasses hold the slots)")
             hints = get_type_hints(origin)
             for f in dataclasses.fields(origin):
                 tp = hints[f.name]

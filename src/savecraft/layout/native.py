@@ -18,8 +18,6 @@ the same model or the exact error. Tests hold the two to each other.
 
 from __future__ import annotations
 
-import dataclasses
-
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -90,7 +88,7 @@ class Program:
             sizes = tuple([v[n] for n in self.size_names]) if self.size_names else (0,) * 6
             cls = self.struct.cls
             prog = speedups.record_program(  # type: ignore[union-attr]
-                cls, tuple(_slot(cls, s) if s else None for s, _, _ in self.specs),
+                cls, tuple(cls.__dict__[s] if s else None for s, _, _ in self.specs),
                 "".join(c for _, c, _ in self.specs), tuple(args), sizes)
             if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
                 self._compiled.clear()
@@ -152,24 +150,6 @@ def _ctx_names(specs: list[Spec]) -> list[str]:
     return names
 
 
-def _slot(cls: type, name: str) -> Any:
-    """The slot descriptor of field ``name``: the class's own, or the base class's that declares
-    it (a record model may inherit its fields from a shared base)."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return klass.__dict__[name]
-    raise KeyError(name)
-
-
-def _builds_whole(cls: type, names: list[str]) -> bool:
-    """Whether a program setting the slots ``names`` may build ``cls``: a program sets only the
-    slots it reads, so a class that inherits slots (a game's record on a shared base) must have
-    every field read; one with its own slots only is the caller's to complete, as before."""
-    if all(name in cls.__dict__ for name in names):
-        return True
-    return dataclasses.is_dataclass(cls) and {f.name for f in dataclasses.fields(cls)} <= set(names)
-
-
 def _count(count: Any) -> Any:
     """A program argument for a count: a number, a Context name, or None (not expressible)."""
     if isinstance(count, int):
@@ -219,7 +199,7 @@ def _derive(struct: Struct) -> Program | None:
             checks.append((m.name, m.check.lo, m.check.hi))
         if m.export is not None:
             post_lines.append(f"ctx.set({m.export!r}, m.{m.name}, {struct.name!r})")
-    if not specs or not _builds_whole(struct.cls, [s for s, _, _ in specs if s]):
+    if not specs:
         return None
     sizes: tuple[str, ...] = ()
     for m, (_, _, arg) in zip([m for m in struct.members if isinstance(m, Field | Len)], specs):

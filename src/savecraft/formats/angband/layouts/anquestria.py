@@ -257,17 +257,21 @@ I = TypeVar("I")  # a release's object record
 R = TypeVar("R")  # a release's store, or monster record
 
 
-@dataclass(slots=True)
+@dataclass
 class InventoryEntry(GenericRecord, HeldQuantity, Generic[I]):
     """An object the character carries, by inventory slot."""
+
+    __slots__ = ()
 
     slot: int = 0
     item: I = shapes.GAME_SETS
 
 
-@dataclass(slots=True)
+@dataclass
 class StoreRecord(GenericRecord, Generic[I]):
     """One store (the home is one): owner by index, then its stock."""
+
+    __slots__ = ()
 
     unused_head: bytes = b"\0" * 6
     owner: int = 0
@@ -275,24 +279,30 @@ class StoreRecord(GenericRecord, Generic[I]):
     stock: list[I] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class StoreList(GenericRecord, Generic[R]):
     """Every store."""
+
+    __slots__ = ()
 
     stores: list[R] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class LevelObjects(GenericRecord, Generic[I]):
     """The objects on the level (slot 0 is never used, so ``o_max`` is one more than listed)."""
+
+    __slots__ = ()
 
     objects: list[I] = field(default_factory=list)
     present: bool = True  # False: a dead character's, which the game leaves empty
 
 
-@dataclass(slots=True)
+@dataclass
 class LevelMonsters(GenericRecord, Generic[R]):
     """The monsters on the level (slot 0 is never used, so ``m_max`` is one more than listed)."""
+
+    __slots__ = ()
 
     monsters: list[R] = field(default_factory=list)
     present: bool = True  # False: a dead character's, which the game leaves empty

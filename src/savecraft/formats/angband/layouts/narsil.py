@@ -548,10 +548,12 @@ OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 H = TypeVar("H")  # the object list a version's monster carries
 
 
-@dataclass(slots=True)
+@dataclass
 class SilMonster(GenericRecord, Generic[H]):
     """One monster (``rd_monster`` of NarSil): Sil's alertness, morale, stance and song, and
     what it carries (``held``: a version's object list, which its class declares)."""
+
+    __slots__ = ()
 
     midx: int = 0
     race: str = ""

@@ -56,11 +56,13 @@ GAME_SETS: Any = cast(Any, None)
 # -- models ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass
 class Carried(GenericRecord, Generic[O]):
     """One carried object: the body slot it is wielded in, or a number past the body's slots
     for the pack. ``NO_NOTE`` is the inscription of an object without one (None where the
     record stores a "has note" byte)."""
+
+    __slots__ = ()
 
     NO_NOTE: ClassVar[str | None] = ""
     slot: int = 0
@@ -93,10 +95,12 @@ class Carried(GenericRecord, Generic[O]):
             copy.inscription = value or self.NO_NOTE
 
 
-@dataclass(slots=True)
+@dataclass
 class CarriedKnown(Carried[O]):
     """A carried object and the player's knowledge of it: ``quantity`` and ``note`` change the
     object and the known copy together, as the game does."""
+
+    __slots__ = ()
 
     known_slot: int = 0
     known: O = GAME_SETS
@@ -108,47 +112,59 @@ class CarriedKnown(Carried[O]):
 G = TypeVar("G")  # a game's carried object
 
 
-@dataclass(slots=True)
+@dataclass
 class GearList(GenericRecord, Generic[G]):
     """The gear block: every carried object."""
+
+    __slots__ = ()
 
     items: list[G] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class ObjectList(GenericRecord, Generic[O]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
+
+    __slots__ = ()
 
     items: list[O] = field(default_factory=list)
     end: O = GAME_SETS
 
 
-@dataclass(slots=True)
+@dataclass
 class StockPair(GenericRecord, Generic[O]):
     """An object of a store's stock and the player's knowledge of it."""
+
+    __slots__ = ()
 
     known: O = GAME_SETS
     item: O = GAME_SETS
 
 
-@dataclass(slots=True)
+@dataclass
 class Floor(GenericRecord, Generic[T]):
     """A level's objects: the size of its object list, then the list."""
+
+    __slots__ = ()
 
     obj_max: int = 0
     objects: T = GAME_SETS
 
 
-@dataclass(slots=True)
+@dataclass
 class MonsterList(GenericRecord, Generic[T]):
     """A level's monsters (``limit``, one more than them, is stored: slot 0 is never used)."""
+
+    __slots__ = ()
 
     monsters: list[T] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class OneList(GenericRecord, Generic[T]):
     """A monsters block of one list (of the level, or of every level in memory)."""
+
+    __slots__ = ()
 
     monsters: list[T] | None = None
 
@@ -166,34 +182,42 @@ class GridTrap:
         return self.y == 0 and self.x == 0
 
 
-@dataclass(slots=True)
+@dataclass
 class TrapList(GenericRecord, Generic[T]):
     """Traps up to the one at (0, 0) that ends the list (kept in ``end``)."""
+
+    __slots__ = ()
 
     trf_size: int = 0
     traps: list[T] = field(default_factory=list)
     end: T = GAME_SETS
 
 
-@dataclass(slots=True)
+@dataclass
 class BothLevels(GenericRecord, Generic[T]):
     """A level block: what it holds of the level as it is and as the player knows it."""
+
+    __slots__ = ()
 
     cave: T | None = None
     known_cave: T | None = None
 
 
-@dataclass(slots=True)
+@dataclass
 class OneLevel(GenericRecord, Generic[T]):
     """A level block of a game that keeps no copy of what the player knows."""
+
+    __slots__ = ()
 
     cave: T | None = None
 
 
-@dataclass(slots=True)
+@dataclass
 class Whereabouts(GenericRecord, Generic[T]):
     """The dungeon block: where the player is, and the current level twice, as it is and as
     the player knows it."""
+
+    __slots__ = ()
 
     depth: int = 0
     daycount: int = 0

@@ -176,10 +176,12 @@ class GroupInfo:
 H = TypeVar("H")  # the object list a game's monster carries
 
 
-@dataclass(slots=True)
+@dataclass
 class MonsterRecord(GenericRecord, Generic[H]):
     """One monster (``rd_monster``): race by name, place, hit points, what it carries (``held``,
     a game's object list: its class declares the field)."""
+
+    __slots__ = ()
 
     midx: int = 0
     race: str = ""
