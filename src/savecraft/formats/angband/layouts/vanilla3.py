@@ -737,20 +737,9 @@ DUNGEON = Struct(Dungeon, [When(ALIVE, [
 
 
 @dataclass(slots=True)
-class Monster1:
+class Monster1(faangband_world.MonsterHead30):
     """A monster as 3.1/3.2 write it (``rd_monsters_1``)."""
 
-    r_idx: int = 0
-    fy: int = 0
-    fx: int = 0
-    hp: int = 0
-    maxhp: int = 0
-    csleep: int = 0
-    mspeed: int = 0
-    energy: int = 0
-    stunned: int = 0
-    confused: int = 0
-    monfear: int = 0
     unused: int = 0
 
 
@@ -775,9 +764,7 @@ class Monsters7(anquestria.LevelMonsters[anquestria.Monster], BlockModel):
 
 
 MONSTERS_1 = Struct(Monsters1, [When(ALIVE, [Field("monsters", List(Struct(Monster1, [
-    Field("r_idx", I16), Field("fy", U8), Field("fx", U8), Field("hp", I16), Field("maxhp", I16),
-    Field("csleep", I16), Field("mspeed", U8), Field("energy", U8), Field("stunned", U8),
-    Field("confused", U8), Field("monfear", U8), Field("unused", U8)], name="monster"),
+    *faangband_world.MONSTER_HEAD_30, Field("unused", U8)], name="monster"),
     Prefix(U16, "m_max", bias=1)))], "monsters exactly when the character is alive", flag="present")],
     name="monsters")
 
