@@ -45,19 +45,15 @@ from ....layout import (
     Array,
     Bytes,
     CStr,
-    Ctx,
     Custom,
     Field,
-    Len,
     List,
     Prefix,
     Range,
-    Ref,
     Requires,
     SetCtx,
     Struct,
     Terminated,
-    Tuple,
     Until,
 )
 from ....errors import FormatError
@@ -220,13 +216,7 @@ PLAYER = Struct(Player, [
     Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("hitdie", U8), Field("age", I16), Field("height", I16),
     Field("weight", I16),
-    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=STAT_MAX,
-        expected=f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"),
-    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
-    Field("stat_map", Array(I16, Ref("stat_count"))),
-    Field("stat_birth", Array(I16, Ref("stat_count"))),
-    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), *character.BODY,
+    *character.stats(STAT_MAX, f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"), *character.BIRTH,
     Field("themed_level_appeared", U16), Field("themed_level", U8), Field("num_traps", U8),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
@@ -273,10 +263,6 @@ class Misc(BlockModel):
     known_ds: int = 0
 
 
-def _memory(name: str) -> Ctx:
-    return Ctx(name, "object memory")
-
-
 # What follows the visited bytes: seeds, winner, noscore, death, turn (17 bytes), the rune
 # knowledge sized by the object memory block, and the combat data (10 bytes).
 _TAIL = ("17 + ctx.need('of_size', 'object memory') + 2 * ctx.need('obj_mod_max', 'object memory')"
@@ -300,14 +286,7 @@ def _check_visited(value: bytes, tail: int, path: str) -> None:
 
 MISC = Struct(Misc, [
     Field("map", CStr(79)), Field("visited", Custom(_read_visited, _check_visited, _TAIL)),
-    Field("seed_randart", U32), Field("seed_flavor", U32), Field("total_winner", U16),
-    Field("noscore", U16), Field("is_dead", U8, export="is_dead"), Field("turn", I32),
-    Field("known_flags", Bytes(_memory("of_size"))),
-    Field("known_modifiers", Array(I16, _memory("obj_mod_max"))),
-    Field("known_elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
-    Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),
-    Field("known_curses", Bytes(_memory("curse_max"))), Field("known_ac", I16), Field("known_to_a", I16),
-    Field("known_to_h", I16), Field("known_to_d", I16), Field("known_dd", U8), Field("known_ds", U8),
+    *character.MISC_MEMBERS,
 ], name="misc")
 
 
@@ -319,10 +298,6 @@ class FaItem(Item):
     """FAangband 2's object record: Vanilla 4.2's with the place (stage) it was found at."""
 
     origin_place: int = 0
-
-
-def _size(name: str) -> Ctx:
-    return Ctx(name, "object memory")
 
 
 # ``rd_item``/``wr_item`` of FAangband 2.

@@ -141,16 +141,7 @@ class Ignore(BlockModel):
 
 _KIND_NOTE = Struct(knowledge.KindNote, [Field("tval", CStr(79)), Field("sval", CStr(79)),
                                           Field("note", CStr(79))], name="kind note")
-_EGO = Struct(knowledge.EgoIgnore, [Field("everseen", U8),
-                                     Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
-              name="ego ignore")
-IGNORE = Struct(Ignore, [
-    Len("levels_count", U8, ("levels",)), Field("levels", Bytes(Ref("levels_count"))),
-    Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
-    Field("egos", List(_EGO, Ref("ego_count"))),
-    Field("aware_notes", List(_KIND_NOTE, Prefix(U16))),
-    Field("unaware_notes", List(_KIND_NOTE, Prefix(U16))),
-], name="ignore")
+IGNORE = Struct(Ignore, knowledge.ignore_members(_KIND_NOTE), name="ignore")
 
 
 # -- player -----------------------------------------------------------------------------------
