@@ -310,16 +310,24 @@ PLAYER = Struct(Player, [
 # -- misc -------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Misc(BlockModel):
-    """Seeds, death, the game turn, and what the character knows of object properties."""
+@dataclass
+class MiscHead:
+    """What every NarSil misc block starts with: the seeds, death and the game turn (no slots of
+    its own: each version's block model holds them)."""
 
-    KIND: ClassVar[str] = "misc-narsil"
+    __slots__ = ()
     seed_randart: int = 0
     seed_flavor: int = 0
     noscore: int = 0
     is_dead: int = 0
     turn: int = 0
+
+
+@dataclass(slots=True)
+class Misc(MiscHead, BlockModel):
+    """Seeds, death, the game turn, and what the character knows of object properties."""
+
+    KIND: ClassVar[str] = "misc-narsil"
     known_flags: bytes = b""
     known_modifiers: list[int] = field(default_factory=list)
     known_elements: list[tuple[int, int]] = field(default_factory=list)
@@ -337,10 +345,12 @@ def _memory(name: str) -> Ctx:
     return Ctx(name, "object memory")
 
 
-MISC = Struct(Misc, [
+MISC_HEAD: list[Member] = [
     Field("seed_randart", U32), Field("seed_flavor", U32), Field("noscore", U16),
     Field("is_dead", U8, export="is_dead"), Field("turn", I32),
-    Field("known_flags", Bytes(_memory("of_size"))),
+]
+MISC = Struct(Misc, [
+    *MISC_HEAD, Field("known_flags", Bytes(_memory("of_size"))),
     Field("known_modifiers", Array(I16, _memory("obj_mod_max"))),
     Field("known_elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
     Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),

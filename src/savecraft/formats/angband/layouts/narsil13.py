@@ -26,10 +26,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ....layout import (
-    I32,
     U8,
-    U16,
-    U32,
     Field,
     Struct,
 )
@@ -49,21 +46,13 @@ for _struct in (character.RNG, character.OPTIONS, character.MESSAGES, knowledge.
 
 
 @dataclass(slots=True)
-class Misc(BlockModel):
+class Misc(narsil.MiscHead, BlockModel):
     """Seeds, death and the game turn (1.3 stores no knowledge of object properties)."""
 
     KIND: ClassVar[str] = "misc-narsil13"
-    seed_randart: int = 0
-    seed_flavor: int = 0
-    noscore: int = 0
-    is_dead: int = 0
-    turn: int = 0
 
 
-MISC = Struct(Misc, [
-    Field("seed_randart", U32), Field("seed_flavor", U32), Field("noscore", U16),
-    Field("is_dead", U8, export="is_dead"), Field("turn", I32),
-], name="misc")
+MISC = Struct(Misc, narsil.MISC_HEAD, name="misc")
 
 
 @dataclass(slots=True)
@@ -134,14 +123,8 @@ GEAR = shapes.gear_once(Gear, GearItem, OBJECT)
 
 
 @dataclass(slots=True)
-class Dungeon(BlockModel):
+class Dungeon(shapes.Place[narsil.Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-narsil13"
-    depth: int = 0
-    daycount: int = 0
-    py: int = 0
-    px: int = 0
-    square_size: int = 0
-    cave: narsil.Level | None = None
 
 
 DUNGEON = shapes.dungeon(Dungeon, narsil.LEVEL, known=False)

@@ -213,9 +213,9 @@ class OneLevel(GenericRecord, Generic[T]):
 
 
 @dataclass
-class Whereabouts(GenericRecord, Generic[T]):
-    """The dungeon block: where the player is, and the current level twice, as it is and as
-    the player knows it."""
+class Place(GenericRecord, Generic[T]):
+    """The dungeon block of a game that keeps no copy of what the player knows: where the
+    player is, and the current level."""
 
     __slots__ = ()
 
@@ -225,6 +225,15 @@ class Whereabouts(GenericRecord, Generic[T]):
     px: int = 0
     square_size: int = 0
     cave: T | None = None
+
+
+@dataclass
+class Whereabouts(Place[T]):
+    """The dungeon block: where the player is, and the current level twice, as it is and as
+    the player knows it."""
+
+    __slots__ = ()
+
     known_cave: T | None = None
 
 
