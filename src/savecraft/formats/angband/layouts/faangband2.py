@@ -480,17 +480,13 @@ MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 @dataclass(slots=True)
-class Chunk:
-    level: Level = field(default_factory=Level)
-    objects: FloorObjects = field(default_factory=FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
-    traps: world.TrapList = field(default_factory=world.TrapList)
+class Chunk(world.LevelChunk[Level, FloorObjects, MonsterList]):
+    pass
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(world.ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-fa2"
-    chunks: list[Chunk] | None = None
 
 
 CHUNKS = world.chunks(Chunks, Chunk, LEVEL, FLOOR, MONSTER_LIST, first=[

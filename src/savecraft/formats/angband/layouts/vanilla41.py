@@ -209,33 +209,19 @@ MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("kn
 
 
 @dataclass(slots=True)
-class Chunk:
-    """A level kept in memory (the town, and the levels the player knows)."""
-
-    level: world.Level = field(default_factory=world.Level)
-    objects: world.FloorObjects = field(default_factory=world.FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
-    traps: world.TrapList = field(default_factory=world.TrapList)
+class Chunk(world.LevelChunk[world.Level, world.FloorObjects, MonsterList]):
     info: world.ChunkInfo | None = None
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(world.ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-4.1"
-    chunks: list[Chunk] | None = None
 
 
 # A persistent level's record counts f_max + 1 features: 4.1's terrain.txt has 25, as 4.2's.
-_CHUNK = Struct(Chunk, [Field("level", world.LEVEL), Field("objects", world.FLOOR),
-                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST),
-                        When(world.PERSIST, [Field("info", world.CHUNK_INFO)],
-                             "the level's record exactly when the birth_levels_persist option is on")],
-                name="chunk")
-CHUNKS = Struct(Chunks, [
-    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
-         "chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a dead "
-         "character's)"),
-], name="chunks")
+CHUNKS = world.chunks(Chunks, Chunk, world.LEVEL, world.FLOOR, MONSTER_LIST, world.CHUNK_INFO,
+                      alive="chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a "
+                            "dead character's)")
 
 
 for _struct in (OPTIONS, MONSTER_MEMORY, PLAYER, MONSTERS, CHUNKS):

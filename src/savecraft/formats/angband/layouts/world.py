@@ -314,26 +314,51 @@ PERSIST = "ctx.need('levels_persist', 'options')"
 CHUNK_INFO = chunk_info(FEATURES)
 
 
-@dataclass(slots=True)
-class Chunk:
-    """A level kept in memory (the town, and the levels the player knows); ``info`` only when
-    levels persist."""
+Lv = TypeVar("Lv")  # a game's level map
+F = TypeVar("F")  # a game's floor objects
+M = TypeVar("M")  # a game's monster list
 
-    level: Level = field(default_factory=Level)
-    objects: FloorObjects = field(default_factory=FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
+
+@dataclass
+class LevelChunk(GenericRecord, Generic[Lv, F, M]):
+    """A level kept in memory (the town, and the levels the player knows): its map, objects,
+    monsters and traps (a game's class names its level, floor objects and monster list)."""
+
+    __slots__ = ()
+
+    level: Lv = shapes.GAME_SETS
+    objects: F = shapes.GAME_SETS
+    monsters: M = shapes.GAME_SETS
     traps: TrapList = field(default_factory=TrapList)
+
+
+C = TypeVar("C")  # a game's chunk
+
+
+@dataclass
+class ChunkList(GenericRecord, Generic[C]):
+    """The chunks block: every level kept in memory; nothing for a dead character."""
+
+    __slots__ = ()
+
+    chunks: list[C] | None = None
+
+
+@dataclass(slots=True)
+class Chunk(LevelChunk[Level, FloorObjects, MonsterList]):
+    """``info`` only when levels persist."""
+
     info: ChunkInfo | None = field(default=None, metadata={"optional": True})
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-4.2"
-    chunks: list[Chunk] | None = None
 
 
 def chunks(cls: type, chunk: type, level: Struct, objects: Struct, monsters: Struct,
-           info: Struct | None = None, first: Sequence[Member] = ()) -> Struct:
+           info: Struct | None = None, first: Sequence[Member] = (),
+           alive: str = "chunks exactly when the character is alive") -> Struct:
     """``rd_chunks`` of 4.2: every level kept in memory (its map, objects, monsters and traps,
     and ``info``, where a game stores it, when levels persist), with a game's ``first``
     members (its own requirements)."""
@@ -341,8 +366,8 @@ def chunks(cls: type, chunk: type, level: Struct, objects: Struct, monsters: Str
                     "the level's record exactly when the birth_levels_persist option is on")] if info else []
     entry = Struct(chunk, [Field("level", level), Field("objects", objects), Field("monsters", monsters),
                            Field("traps", TRAP_LIST), *persist], name="chunk")
-    return Struct(cls, [*first, When(ALIVE, [Field("chunks", List(entry, Prefix(U16, "count")))],
-                                     "chunks exactly when the character is alive")], name="chunks")
+    return Struct(cls, [*first, When(ALIVE, [Field("chunks", List(entry, Prefix(U16, "count")))], alive)],
+                  name="chunks")
 
 
 CHUNKS = chunks(Chunks, Chunk, LEVEL, FLOOR, MONSTER_LIST, CHUNK_INFO)

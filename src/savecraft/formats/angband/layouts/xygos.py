@@ -554,18 +554,13 @@ MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 @dataclass(slots=True)
-class Chunk:
-    level: world.Level = field(default_factory=world.Level)
-    objects: FloorObjects = field(default_factory=FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
-    traps: world.TrapList = field(default_factory=world.TrapList)
+class Chunk(world.LevelChunk[world.Level, FloorObjects, MonsterList]):
     info: world.ChunkInfo | None = None
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(world.ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-xygos"
-    chunks: list[Chunk] | None = None
 
 
 FEATURES = 32  # z_info->f_max: Xygos's terrain.txt at 44798ed (rd_chunks reads f_max + 1 counts)
