@@ -51,7 +51,6 @@ from ....layout import (
 )
 from . import BlockModel, register_struct
 from . import character, knowledge, narsil, shapes
-from .character import BodySlot
 from .narsil import ALIVE, MAX_ACTION
 from .shapes import CarriedKnown
 
@@ -96,27 +95,6 @@ class Player(narsil.SilCharacter, BlockModel):
     visited, home and place on the map, and the monster ridden."""
 
     KIND: ClassVar[str] = "player-beleriand"
-    full_name: str = ""
-    died_from: str = ""
-    history: str = ""
-    race: str = ""
-    house: str = ""
-    sex: str = ""
-    name_suffix: int = 0
-    game_type: int = 0
-    age: int = 0
-    height: int = 0
-    weight: int = 0
-    height_birth: int = 0
-    weight_birth: int = 0
-    stat_base: list[int] = field(default_factory=list)
-    stat_drain: list[int] = field(default_factory=list)
-    skill_base: list[int] = field(default_factory=list)
-    abilities: list[narsil.Ability] = field(default_factory=list)
-    item_abilities: list[narsil.Ability] = field(default_factory=list)
-    previous_action: bytes = b"\0" * MAX_ACTION
-    body_name: str = ""
-    body: list[BodySlot] = field(default_factory=list)
     languages: bytes = b""
     new_exp: int = 0
     exp: int = 0

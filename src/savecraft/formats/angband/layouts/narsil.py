@@ -156,34 +156,17 @@ class Ability:
     active: int = 0
 
 
+@dataclass
 class SilCharacter:
-    """What every Sil character model answers to, whichever game's fields it has: four stats
-    kept as a base value and a drain, and no level or gold."""
+    """The character as every Sil game stores it up to the body (``character_members``): names,
+    origins and looks, four stats kept as a base value and a drain, skills, abilities; no level
+    or gold. (No slots of its own: each game's player model holds them.)"""
 
     __slots__ = ()
     # The vocabulary's paths Sil's characters do not have: no level, no gold, and experience as
     # a pool to spend (``exp``, ``new_exp``) instead of a maximum.
     NOT_STORED: ClassVar[frozenset[str]] = frozenset({"au", "lev", "max_lev", "max_exp", "experience"})
     STAT_NAMES: ClassVar[tuple[str, ...]] = STAT_NAMES
-    stat_base: list[int]
-    stat_drain: list[int]
-
-    @property
-    def stat_cur(self) -> list[int]:
-        """Each stat as it stands: the base value with its drain (stored as a negative number)."""
-        return [b + d for b, d in zip(self.stat_base, self.stat_drain)]
-
-    @property
-    def stat_max(self) -> list[int]:
-        """Each stat undrained: the base value."""
-        return list(self.stat_base)
-
-
-@dataclass(slots=True)
-class Player(SilCharacter, BlockModel):
-    """The character (``rd_player`` of NarSil): Sil's, with experience to spend, no level."""
-
-    KIND: ClassVar[str] = "player-narsil"
     full_name: str = ""
     died_from: str = ""
     history: str = ""
@@ -205,6 +188,23 @@ class Player(SilCharacter, BlockModel):
     previous_action: bytes = b"\0" * MAX_ACTION
     body_name: str = ""
     body: list[BodySlot] = field(default_factory=list)
+
+    @property
+    def stat_cur(self) -> list[int]:
+        """Each stat as it stands: the base value with its drain (stored as a negative number)."""
+        return [b + d for b, d in zip(self.stat_base, self.stat_drain)]
+
+    @property
+    def stat_max(self) -> list[int]:
+        """Each stat undrained: the base value."""
+        return list(self.stat_base)
+
+
+@dataclass(slots=True)
+class Player(SilCharacter, BlockModel):
+    """The character (``rd_player`` of NarSil): Sil's, with experience to spend, no level."""
+
+    KIND: ClassVar[str] = "player-narsil"
     new_exp: int = 0
     exp: int = 0
     encounter_exp: int = 0
