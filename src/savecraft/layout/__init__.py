@@ -16,6 +16,7 @@ with it. ``docs/layouts.md`` walks through declaring one.
 
 from .compiler import FAST_READ_ERRORS, FAST_WRITE_ERRORS, Struct
 from .context import Context, LayoutError, NotCanonical
+from .generic import GenericRecord
 from .types import (
     I8,
     I16,
@@ -64,7 +65,7 @@ from .types import (
 )
 
 __all__ = [
-    "FAST_READ_ERRORS", "FAST_WRITE_ERRORS", "Struct", "Context", "LayoutError", "NotCanonical",
+    "FAST_READ_ERRORS", "FAST_WRITE_ERRORS", "Struct", "Context", "LayoutError", "NotCanonical", "GenericRecord",
     "I8", "I16", "I32", "I64", "U8", "U16", "U24", "U32", "U64", "Adapt", "Array", "Bytes", "Check",
     "Columns", "Computed", "Const", "Count", "CStr", "Ctx", "Custom", "EightBitText", "Expr", "Field", "Int",
     "Len", "List", "Member", "Optional", "Parallel", "Prefix", "Range", "Ref", "REST", "Requires", "Rest",

@@ -16,7 +16,7 @@ player block's (the sample's is empty), race and class are indexes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from ....layout import (
     I16,
@@ -31,6 +31,7 @@ from ....layout import (
     CStr,
     Custom,
     Field,
+    GenericRecord,
     List,
     Len,
     Prefix,
@@ -42,6 +43,7 @@ from ....layout import (
     When,
 )
 from . import BlockModel, Layout, character, faangband_character, faangband_world, register_layout, register_struct
+from . import shapes
 from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
@@ -248,32 +250,84 @@ class Item(Quantity, Inscribed):
     inscription: str = ""
 
 
-@dataclass(slots=True)
-class InventoryItem(HeldQuantity):
+# The containers of 3.x's object and monster records, shared by Vanilla 3.1 to 3.5 (each
+# release's own object record): a game's class names the record (shapes.GearList is the
+# inventory block).
+I = TypeVar("I")  # a release's object record
+R = TypeVar("R")  # a release's store, or monster record
+
+
+@dataclass
+class InventoryEntry(GenericRecord, HeldQuantity, Generic[I]):
+    """An object the character carries, by inventory slot."""
+
+    __slots__ = ()
+
     slot: int = 0
-    item: Item = field(default_factory=Item)
+    item: I = shapes.GAME_SETS
 
 
-@dataclass(slots=True)
-class Inventory(BlockModel):
-    """The pack and equipment by inventory slot (``rd_inventory_3``)."""
+@dataclass
+class StoreRecord(GenericRecord, Generic[I]):
+    """One store (the home is one): owner by index, then its stock."""
 
-    KIND: ClassVar[str] = "inventory-3.x"
-    items: list[InventoryItem] = field(default_factory=list)
+    __slots__ = ()
 
-
-@dataclass(slots=True)
-class Store:
     unused_head: bytes = b"\0" * 6
     owner: int = 0
     unused_tail: bytes = b"\0" * 4
-    stock: list[Item] = field(default_factory=list)
+    stock: list[I] = field(default_factory=list)
+
+
+@dataclass
+class StoreList(GenericRecord, Generic[R]):
+    """Every store."""
+
+    __slots__ = ()
+
+    stores: list[R] = field(default_factory=list)
+
+
+@dataclass
+class LevelObjects(GenericRecord, Generic[I]):
+    """The objects on the level (slot 0 is never used, so ``o_max`` is one more than listed)."""
+
+    __slots__ = ()
+
+    objects: list[I] = field(default_factory=list)
+    present: bool = True  # False: a dead character's, which the game leaves empty
+
+
+@dataclass
+class LevelMonsters(GenericRecord, Generic[R]):
+    """The monsters on the level (slot 0 is never used, so ``m_max`` is one more than listed)."""
+
+    __slots__ = ()
+
+    monsters: list[R] = field(default_factory=list)
+    present: bool = True  # False: a dead character's, which the game leaves empty
 
 
 @dataclass(slots=True)
-class Stores(BlockModel):
+class InventoryItem(InventoryEntry[Item]):
+    pass
+
+
+@dataclass(slots=True)
+class Inventory(shapes.GearList[InventoryItem], BlockModel):
+    """The pack and equipment by inventory slot (``rd_inventory_3``)."""
+
+    KIND: ClassVar[str] = "inventory-3.x"
+
+
+@dataclass(slots=True)
+class Store(StoreRecord[Item]):
+    pass
+
+
+@dataclass(slots=True)
+class Stores(StoreList[Store], BlockModel):
     KIND: ClassVar[str] = "stores-3.x"
-    stores: list[Store] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -295,12 +349,8 @@ class Dungeon(BlockModel):
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
-    """The objects on the level (slot 0 is never used, so ``o_max`` is one more than listed)."""
-
+class Objects(LevelObjects[Item], BlockModel):
     KIND: ClassVar[str] = "objects-3.x"
-    objects: list[Item] = field(default_factory=list)
-    present: bool = True
 
 
 @dataclass(slots=True)
@@ -314,10 +364,8 @@ class Monster(MonsterHead):
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(LevelMonsters[Monster], BlockModel):
     KIND: ClassVar[str] = "monsters-3.x"
-    monsters: list[Monster] = field(default_factory=list)
-    present: bool = True
 
 
 @dataclass(slots=True)

@@ -39,27 +39,20 @@ from ....layout import (
     U32,
     Array,
     Bytes,
-    Columns,
-    Const,
-    CStr,
     Ctx,
     Field,
     Len,
     List,
     Optional,
-    Parallel,
     Prefix,
     Ref,
     Struct,
-    Terminated,
-    Until,
     When,
 )
 from . import BlockModel, register_struct
-from . import character, knowledge, narsil
-from .character import BodySlot
-from .items import ITEM_MARK, NAME_MAX, NOTE_MAX
-from .narsil import ALIVE, END, FINISHED_CODE, MAX_ACTION, STAT_MAX, STAT_NAMES
+from . import character, knowledge, narsil, shapes
+from .narsil import ALIVE, MAX_ACTION
+from .shapes import CarriedKnown
 
 VARIANTS = ("USIL",)  # the variant ids this module registers layouts for (see the package)
 
@@ -90,48 +83,18 @@ class MonsterMemory(BlockModel):
     races: list[narsil.MonsterKills] = field(default_factory=list)
 
 
-_KILLS = Struct(narsil.MonsterKills, [Field("race", CStr(NAME_MAX)), Field("pkills", U16),
-                                      Field("psights", U16)], name="monster kills")
-MONSTER_MEMORY = Struct(MonsterMemory, [
-    Field("mflag_size", U8, export="mflag_size"), Field("language_size", U8, export="language_size"),
-    Field("races", Until(_KILLS, CStr(NAME_MAX), knowledge.END_OF_MONSTERS)),
-], name="monster memory")
+MONSTER_MEMORY = narsil.monster_memory(MonsterMemory, ["mflag_size", "language_size"])
 
 
 # -- player -----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class Player(BlockModel):
+class Player(narsil.SilCharacter, BlockModel):
     """The character (``rd_player`` of Beleriand): NarSil's, with languages, the regions
     visited, home and place on the map, and the monster ridden."""
 
     KIND: ClassVar[str] = "player-beleriand"
-    # The vocabulary's paths Sil's characters do not have: no level, no gold, and experience as
-    # a pool to spend (``exp``, ``new_exp``) instead of a maximum.
-    NOT_STORED: ClassVar[frozenset[str]] = frozenset({"au", "lev", "max_lev", "max_exp", "experience"})
-    STAT_NAMES: ClassVar[tuple[str, ...]] = STAT_NAMES
-    full_name: str = ""
-    died_from: str = ""
-    history: str = ""
-    race: str = ""
-    house: str = ""
-    sex: str = ""
-    name_suffix: int = 0
-    game_type: int = 0
-    age: int = 0
-    height: int = 0
-    weight: int = 0
-    height_birth: int = 0
-    weight_birth: int = 0
-    stat_base: list[int] = field(default_factory=list)
-    stat_drain: list[int] = field(default_factory=list)
-    skill_base: list[int] = field(default_factory=list)
-    abilities: list[narsil.Ability] = field(default_factory=list)
-    item_abilities: list[narsil.Ability] = field(default_factory=list)
-    previous_action: bytes = b"\0" * MAX_ACTION
-    body_name: str = ""
-    body: list[BodySlot] = field(default_factory=list)
     languages: bytes = b""
     new_exp: int = 0
     exp: int = 0
@@ -181,52 +144,12 @@ class Player(BlockModel):
     unique_forge_seen: int = 0
     ridden_monster: int = 0
 
-    @property
-    def stat_cur(self) -> list[int]:
-        """Each stat as it stands: the base value with its drain (stored as a negative number)."""
-        return [b + d for b, d in zip(self.stat_base, self.stat_drain)]
 
-    @property
-    def stat_max(self) -> list[int]:
-        """Each stat undrained: the base value."""
-        return list(self.stat_base)
-
-
-_BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
-_ABILITY = Struct(narsil.Ability, [Field("name", CStr(79)), Field("skill", U8), Field("active", U8)],
-                  name="ability")
 PLAYER = Struct(Player, [
-    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
-    Field("race", CStr(79)), Field("house", CStr(79)), Field("sex", CStr(79)),
-    Field("name_suffix", U8), Field("game_type", I16), Field("age", I16), Field("height", I16),
-    Field("weight", I16), Field("height_birth", I16), Field("weight_birth", I16),
-    Len("stat_count", U8, ("stat_base", "stat_drain"), most=STAT_MAX,
-        expected=f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"),
-    Field("stat_base", Array(I16, Ref("stat_count"))), Field("stat_drain", Array(I16, Ref("stat_count"))),
-    Field("skill_base", Array(I16, Prefix(U8, "skill_count", SKILL_MAX,
-                                          f"at most {SKILL_MAX} skills (rd_player: 'Too many skills')"))),
-    Field("abilities", Until(_ABILITY, CStr(79), END)),
-    Field("item_abilities", Until(_ABILITY, CStr(79), END)),
-    Field("previous_action", Bytes(MAX_ACTION)),
-    Field("body_name", CStr(79)), Field("body", List(_BODY, Prefix(U16, "body_count"))),
-    Field("languages", Bytes(Ctx("language_size", "monster memory"))),
-    Field("new_exp", I32), Field("exp", I32), Field("encounter_exp", I32), Field("kill_exp", I32),
-    Field("explore_exp", I32), Field("ident_exp", I32), Field("turn", I32),
-    Field("mhp", I16), Field("chp", I16), Field("msp", I16), Field("csp", I16),
-    Field("max_depth", I16), Field("region_visit", Bytes(REGION_MAX)),
-    Field("home", I16), Field("place", I16), Field("last_place", I16), Field("energy", I16),
-    Field("total_energy", U32), Field("resting_turn", U32),
-    Field("timed", Array(I16, Prefix(U8, "timed_count"))),
-    Len("vault_count", U16, ("vaults",)), Field("vaults", Bytes(Ref("vault_count"))),
-    Field("unignoring", U8), Field("last_attack_m_idx", I16), Field("consecutive_attacks", I16),
-    Field("bane_type", I16), Field("focused", U8), Field("song_main", U8), Field("song_minor", U8),
-    Field("song_duration", I16), Field("wrath", I16),
-    Field("forge_drought", U16), Field("forge_count", U16), Field("stealth_mode", U8),
-    Field("self_made_arts", U8), Field("truce", U8), Field("morgoth_hits", U8),
-    Field("crown_hint", U8), Field("crown_shatter", U8), Field("cursed", U8),
-    Field("on_the_run", U8), Field("morgoth_slain", U8), Field("escaped", U8),
-    Field("noscore", U16), Field("smithing_leftover", I16), Field("unique_forge_made", U8),
-    Field("unique_forge_seen", U8), Field("ridden_monster", U16),
+    *narsil.character_members(SKILL_MAX), Field("languages", Bytes(Ctx("language_size", "monster memory"))),
+    *narsil.experience("explore_exp"), Field("region_visit", Bytes(REGION_MAX)),
+    Field("home", I16), Field("place", I16), Field("last_place", I16), *narsil.STATE, *narsil.FORGE,
+    Field("ridden_monster", U16),
 ], name="player")
 
 
@@ -240,111 +163,46 @@ class BelItem(narsil.SilItem):
     floor: int = 0
 
 
-def _size(name: str) -> Ctx:
-    return Ctx(name, "object memory")
-
-
-_ITEM_ABILITY = Struct(narsil.ItemAbility, [Field("name", CStr(79)), Field("skill", U8)], name="ability")
-OBJECT = Struct(BelItem, [
-    Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
-    Field("unused", U8), Field("oidx", U16), Field("y", U8), Field("x", U8), Field("floor", U8),
-    Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
-    Field("image_tval", CStr(NAME_MAX)),
-    When("image_tval != ''", [Field("image_sval", CStr(NAME_MAX))],
-         "an image kind name exactly when there is an image base name"),
-    Field("pval", I16), Field("number", U8), Field("weight", I16),
-    Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
-    Field("timeout", I16), Field("used", U8), Field("att", I16), Field("dd", U8), Field("ds", U8),
-    Field("evn", I16), Field("pd", U8), Field("ps", U8), Field("origin", U8),
-    Field("origin_depth", U8), Field("origin_race", CStr(NAME_MAX)), Field("notice", U8),
-    Field("pseudo", U8),
-    Field("flags", Bytes(_size("of_size"))),
-    Field("modifiers", Array(I16, _size("obj_mod_max"))),
-    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
-    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
-    Field("abilities", Until(_ITEM_ABILITY, CStr(79), END)),
-    Field("held_m_idx", I16),
-    Field("inscription", Optional(U8, CStr(NOTE_MAX))),
-], name="object")
+OBJECT = narsil.object_record(BelItem, after_grid=[Field("floor", U8)])
 
 
 @dataclass(slots=True)
-class ItemList:
-    items: list[BelItem] = field(default_factory=list)
-    end: BelItem = field(default_factory=BelItem)
+class ItemList(shapes.ObjectList[BelItem]):
+    pass
 
 
-ITEM_LIST = Struct(ItemList, [
-    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
-    name="object list")
+ITEM_LIST = shapes.object_list(ItemList, OBJECT)
 
 
 @dataclass(slots=True)
-class GearItem:
+class GearItem(CarriedKnown[BelItem]):
     """One carried object and the player's knowledge of it (kept in step, as the game does)."""
 
-    slot: int = 0
-    item: BelItem = field(default_factory=BelItem)
-    known_slot: int = 0
-    known: BelItem = field(default_factory=BelItem)
-
-    @property
-    def name(self) -> str:
-        return self.item.name
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
-        self.known.number = value
-
-    @property
-    def note(self) -> str:
-        return self.item.inscription or ""
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.item.inscription = value or None
-        self.known.inscription = value or None
+    NO_NOTE: ClassVar[str | None] = None
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-beleriand"
-    items: list[GearItem] = field(default_factory=list)
 
 
-GEAR = Struct(Gear, [Parallel(
-    "items",
-    [Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry"),
-     Struct(GearItem, [Field("known_slot", U8), Field("known", OBJECT)], name="known gear entry")],
-    U8, FINISHED_CODE, ("end", "known_end"),
-    "as many known objects as objects (the game pairs them)")], name="gear")
+GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
-FLOOR = Struct(FloorObjects, [Field("obj_max", U16), Field("objects", ITEM_LIST)], name="floor")
+FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-beleriand"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
-OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", FLOOR), Field("known_cave", FLOOR)],
-                                 "the objects of both levels exactly when the character is alive")],
-                 name="objects")
+OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 
 
 # -- chunks -----------------------------------------------------------------------------------
@@ -447,34 +305,17 @@ class Monster:
     turns_stationary: int = 0
 
 
-MONSTER = Struct(Monster, [
-    Field("midx", U16), Field("race", CStr(79)), Field("image_race", CStr(79)), Field("y", U8),
-    Field("x", U8), Field("place", I16), Field("hp", I16), Field("maxhp", I16), Field("mana", U8),
-    Field("song", U8), Field("alertness", I16), Field("mspeed", U8), Field("energy", U8),
-    Field("origin", U8), Field("stance", U8), Field("morale", I16), Field("tmp_morale", I16),
-    Field("noise", U8), Field("encountered", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
-    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
-    Field("known_flags", Array(I16, Ctx("of_size", "object memory"))),
-    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))),
-    Field("previous_action", Bytes(MAX_ACTION)),
-    Field("held", ITEM_LIST), Field("group_index", U16), Field("group_role", U8),
-    Field("target_y", U8), Field("target_x", U8), Field("skip_this_turn", U8),
-    Field("skip_next_turn", U8), Field("consecutive_attacks", I16), Field("turns_stationary", I16),
-], name="monster")
+MONSTER = narsil.monster(Monster, ITEM_LIST, [Field("place", I16)])
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.OneList[Monster], BlockModel):
     """Every monster of every level in memory, in one list (``mon_max`` is stored: one more)."""
 
     KIND: ClassVar[str] = "monsters-beleriand"
-    monsters: list[Monster] | None = None
 
 
-MONSTERS = Struct(Monsters, [
-    When(ALIVE, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
-         "the monsters exactly when the character is alive"),
-], name="monsters")
+MONSTERS = shapes.monsters_once(Monsters, MONSTER, "the monsters")
 
 
 # -- locations --------------------------------------------------------------------------------

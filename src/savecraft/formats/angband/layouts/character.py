@@ -21,6 +21,7 @@ from ....layout import (
     Field,
     Len,
     List,
+    Member,
     Prefix,
     Range,
     Ref,
@@ -296,20 +297,31 @@ def stat_text(value: int) -> str:
 
 
 _BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
+# The body (``rd_player``): its name, then its slots; the same in every game built on 4.2.
+BODY: list[Member] = [Field("body_name", CStr(79)), Field("body", List(_BODY, Prefix(U16, "body_count")))]
+
+
+def stats(most: int, expected: str) -> list[Member]:
+    """The stats (``rd_player``): their count (at most ``most``, the loader's check), then
+    the maximum, current, mapped and birth value of each."""
+    return [
+        Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=most, expected=expected),
+        Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
+        Field("stat_map", Array(I16, Ref("stat_count"))),
+        Field("stat_birth", Array(I16, Ref("stat_count"))),
+    ]
+
+
+# The looks and gold at birth, and the body: the same in 4.1, 4.2 and FAangband 2.
+BIRTH: list[Member] = [Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
+                       Field("au_birth", I32), *BODY]
 PLAYER = Struct(Player, [
     Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
     Field("history", CStr(249, eight_bit=EIGHT_BIT)),
     Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("hitdie", U8), Field("expfact", U8), Field("age", I16),
     Field("height", I16), Field("weight", I16),
-    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=len(STAT_NAMES),
-        expected=f"at most {len(STAT_NAMES)} stats"),
-    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
-    Field("stat_map", Array(I16, Ref("stat_count"))),
-    Field("stat_birth", Array(I16, Ref("stat_count"))),
-    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), Field("body_name", CStr(79)),
-    Field("body", List(_BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    *stats(len(STAT_NAMES), f"at most {len(STAT_NAMES)} stats"), *BIRTH, Field("unused_body", U32),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
     Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
@@ -355,7 +367,8 @@ def _memory(name: str) -> Ctx:
     return Ctx(name, "object memory")
 
 
-MISC = Struct(Misc, [
+# ``rd_misc`` of 4.2 (FAangband 2 stores its map and the levels visited first).
+MISC_MEMBERS: list[Member] = [
     Field("seed_randart", U32), Field("seed_flavor", U32), Field("total_winner", U16),
     Field("noscore", U16), Field("is_dead", U8, export="is_dead"), Field("turn", I32),
     Field("known_flags", Bytes(_memory("of_size"))),
@@ -364,7 +377,8 @@ MISC = Struct(Misc, [
     Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),
     Field("known_curses", Bytes(_memory("curse_max"))), Field("known_ac", I16), Field("known_to_a", I16),
     Field("known_to_h", I16), Field("known_to_d", I16), Field("known_dd", U8), Field("known_ds", U8),
-], name="misc")
+]
+MISC = Struct(Misc, MISC_MEMBERS, name="misc")
 
 
 # -- player hp, player spells ---------------------------------------------------------------

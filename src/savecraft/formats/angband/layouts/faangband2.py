@@ -44,34 +44,25 @@ from ....layout import (
     U32,
     Array,
     Bytes,
-    Columns,
-    Const,
     CStr,
-    Ctx,
     Custom,
     Field,
-    Len,
     List,
-    Optional,
-    Parallel,
     Prefix,
     Range,
-    Ref,
     Requires,
     SetCtx,
     Struct,
     Terminated,
-    Tuple,
     Until,
-    When,
 )
 from ....errors import FormatError
 from . import BlockModel, Context, Layout, register_layout, register_struct
-from . import character, knowledge, world
+from . import character, items, knowledge, shapes, world
 from .character import MAX_LEVEL, STAT_NAMES, BodySlot, stat_text
-from .items import ITEM_MARK, NAME_MAX, NOTE_MAX, CURSE, Item
-from .levels import check_rle, read_rle
+from .items import Item
 from .records import Experience
+from .shapes import CarriedKnown
 
 VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
 
@@ -82,7 +73,6 @@ END_OF_QUESTS = "No more quests"
 END_OF_PLACES = "No more places"
 PF_BYTES = 16  # the specialties are stored in 16 bytes (PF_SIZE of them, then zeros)
 STAT_MAX = 5  # the loader refuses more stats ("Too many stats")
-ALIVE = world.ALIVE
 
 # Vanilla 4.2 layouts FAangband 2 writes byte for byte the same (its load.c reads them as 4.2 does).
 for _struct in (character.RNG, character.OPTIONS, character.MESSAGES, character.PLAYER_HP,
@@ -221,20 +211,12 @@ class Player(Experience, BlockModel):
         return out
 
 
-_BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
 PLAYER = Struct(Player, [
     Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
     Field("race", CStr(79)), Field("shape", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("hitdie", U8), Field("age", I16), Field("height", I16),
     Field("weight", I16),
-    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=STAT_MAX,
-        expected=f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"),
-    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
-    Field("stat_map", Array(I16, Ref("stat_count"))),
-    Field("stat_birth", Array(I16, Ref("stat_count"))),
-    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), Field("body_name", CStr(79)),
-    Field("body", List(_BODY, Prefix(U16, "body_count"))),
+    *character.stats(STAT_MAX, f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"), *character.BIRTH,
     Field("themed_level_appeared", U16), Field("themed_level", U8), Field("num_traps", U8),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
@@ -281,10 +263,6 @@ class Misc(BlockModel):
     known_ds: int = 0
 
 
-def _memory(name: str) -> Ctx:
-    return Ctx(name, "object memory")
-
-
 # What follows the visited bytes: seeds, winner, noscore, death, turn (17 bytes), the rune
 # knowledge sized by the object memory block, and the combat data (10 bytes).
 _TAIL = ("17 + ctx.need('of_size', 'object memory') + 2 * ctx.need('obj_mod_max', 'object memory')"
@@ -308,14 +286,7 @@ def _check_visited(value: bytes, tail: int, path: str) -> None:
 
 MISC = Struct(Misc, [
     Field("map", CStr(79)), Field("visited", Custom(_read_visited, _check_visited, _TAIL)),
-    Field("seed_randart", U32), Field("seed_flavor", U32), Field("total_winner", U16),
-    Field("noscore", U16), Field("is_dead", U8, export="is_dead"), Field("turn", I32),
-    Field("known_flags", Bytes(_memory("of_size"))),
-    Field("known_modifiers", Array(I16, _memory("obj_mod_max"))),
-    Field("known_elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
-    Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),
-    Field("known_curses", Bytes(_memory("curse_max"))), Field("known_ac", I16), Field("known_to_a", I16),
-    Field("known_to_h", I16), Field("known_to_d", I16), Field("known_dd", U8), Field("known_ds", U8),
+    *character.MISC_MEMBERS,
 ], name="misc")
 
 
@@ -329,102 +300,40 @@ class FaItem(Item):
     origin_place: int = 0
 
 
-def _size(name: str) -> Ctx:
-    return Ctx(name, "object memory")
-
-
 # ``rd_item``/``wr_item`` of FAangband 2.
-OBJECT = Struct(FaItem, [
-    Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
-    Field("version", U8), Field("oidx", U16), Field("y", U8), Field("x", U8),
-    Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
-    Field("pval", I16), Field("number", U8), Field("weight", I16),
-    Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
-    Field("effect", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16),
-    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("origin", U8),
-    Field("origin_depth", U8), Field("origin_place", I16), Field("origin_race", CStr(NAME_MAX)),
-    Field("notice", U8),
-    Field("flags", Bytes(_size("of_size"))),
-    Field("modifiers", Array(I16, _size("obj_mod_max"))),
-    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
-    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Field("curses", Optional(U8, List(CURSE, _size("curse_max")))),
-    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
-    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
-    Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
-    Field("inscription", CStr(NOTE_MAX)),
-], name="object")
+OBJECT = items.object_record(FaItem, [Field("origin_place", I16)])
 
 
 @dataclass(slots=True)
-class ItemList:
+class ItemList(shapes.ObjectList[FaItem]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
 
-    items: list[FaItem] = field(default_factory=list)
-    end: FaItem = field(default_factory=FaItem)
 
-
-ITEM_LIST = Struct(ItemList, [
-    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
-    name="object list")
+ITEM_LIST = shapes.object_list(ItemList, OBJECT)
 
 
 # -- gear -------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class GearItem:
+class GearItem(CarriedKnown[FaItem]):
     """One carried object and the player's knowledge of it (kept in step, as the game does)."""
-
-    slot: int = 0
-    item: FaItem = field(default_factory=FaItem)
-    known_slot: int = 0
-    known: FaItem = field(default_factory=FaItem)
-
-    @property
-    def name(self) -> str:
-        return self.item.name
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
-        self.known.number = value
-
-    @property
-    def note(self) -> str:
-        return self.item.inscription
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.item.inscription = value
-        self.known.inscription = value
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-fa2"
-    items: list[GearItem] = field(default_factory=list)
 
 
-GEAR = Struct(Gear, [Parallel(
-    "items",
-    [Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry"),
-     Struct(GearItem, [Field("known_slot", U8), Field("known", OBJECT)], name="known gear entry")],
-    U8, world.FINISHED_CODE, ("end", "known_end"),
-    "as many known objects as objects (the game pairs them)")], name="gear")
+GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 # -- stores -----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class StockItem:
-    known: FaItem = field(default_factory=FaItem)
-    item: FaItem = field(default_factory=FaItem)
+class StockItem(shapes.StockPair[FaItem]):
+    pass
 
 
 @dataclass(slots=True)
@@ -444,7 +353,7 @@ class Stores(BlockModel):
     stores: list[Store] = field(default_factory=list)
 
 
-_STOCK = Struct(StockItem, [Field("known", OBJECT), Field("item", OBJECT)], name="stock pair")
+_STOCK = shapes.stock_pair(StockItem, OBJECT)
 STORE = Struct(Store, [Field("owner", U8), Field("stock", List(_STOCK, Prefix(U8, "count")))],
                name="store")
 
@@ -483,61 +392,31 @@ class Level:
     connectors: list[world.Connector] | None = None
 
 
-def _square_size() -> Ctx:
-    return Ctx("square_size", "dungeon")
-
-
-_RUNS = Custom(read_rle, check_rle, "height * width")
-_CONNECTOR = Struct(world.Connector, [Field("x", U8), Field("y", U8), Field("feat", U8),
-                                      Field("info", Bytes(_square_size()))], name="connector")
-LEVEL = Struct(Level, [
-    Field("name", CStr(99)), Field("height", U16), Field("width", U16),
-    Field("info", List(_RUNS, _square_size())), Field("feat", _RUNS), Field("feeling", U8),
-    Field("feeling_squares", U16), Field("turn", I32), Field("bones_selector", U8),
-    When("ctx.need('levels_persist', 'options')", [Field("connectors", Until(_CONNECTOR, U8, 0xFF))],
-         "connectors exactly when the birth_levels_persist option is on"),
-], name="level")
+LEVEL = world.level(Level, [Field("bones_selector", U8)])
 
 
 @dataclass(slots=True)
-class Dungeon(BlockModel):
+class Dungeon(shapes.Whereabouts[Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-fa2"
-    depth: int = 0
-    daycount: int = 0
-    py: int = 0
-    px: int = 0
-    square_size: int = 0
-    cave: Level | None = None
-    known_cave: Level | None = None
 
 
-DUNGEON = Struct(Dungeon, [
-    Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16),
-    Field("square_size", U8, export="square_size"),
-    When(ALIVE, [Field("cave", LEVEL), Field("known_cave", LEVEL)],
-         "the two levels exactly when the character is alive"),
-], name="dungeon")
+DUNGEON = shapes.dungeon(Dungeon, LEVEL)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
-FLOOR = Struct(FloorObjects, [Field("obj_max", U16), Field("objects", ITEM_LIST)], name="floor")
+FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-fa2"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
-OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", FLOOR), Field("known_cave", FLOOR)],
-                                 "the objects of both levels exactly when the character is alive")],
-                 name="objects")
+OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 
 
 # -- monsters ---------------------------------------------------------------------------------
@@ -574,67 +453,46 @@ class Monster:
     summon_group: world.GroupInfo = field(default_factory=world.GroupInfo)
 
 
-_GROUP = Struct(world.GroupInfo, [Field("index", U16), Field("role", U8)], name="group")
-MONSTER = Struct(Monster, [
-    Field("midx", U16), Field("race", CStr(79)), Field("original_race", CStr(79)),
-    Field("player_race", CStr(79)), Field("original_player_race", CStr(79)), Field("y", U8),
-    Field("x", U8), Field("hp", I16), Field("maxhp", I16), Field("mspeed", U8), Field("energy", U8),
-    Field("target_y", U8), Field("target_x", U8), Field("target_midx", I16), Field("home_y", U8),
-    Field("home_x", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
-    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
-    Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
-    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
-    Field("held", ITEM_LIST), Field("primary_group", _GROUP), Field("summon_group", _GROUP),
-], name="monster")
+MONSTER = world.monster(
+    Monster, ITEM_LIST,
+    after_race=[Field("player_race", CStr(79)), Field("original_player_race", CStr(79))],
+    after_energy=[Field("target_y", U8), Field("target_x", U8), Field("target_midx", I16),
+                  Field("home_y", U8), Field("home_x", U8)])
 
 
 @dataclass(slots=True)
-class MonsterList:
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
-MONSTER_LIST = Struct(MonsterList, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
-                      name="monster list")
+MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-fa2"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
-MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("known_cave", MONSTER_LIST)],
-                                   "the monsters of both levels exactly when the character is alive")],
-                  name="monsters")
+MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 # -- chunks -----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class Chunk:
-    level: Level = field(default_factory=Level)
-    objects: FloorObjects = field(default_factory=FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
-    traps: world.TrapList = field(default_factory=world.TrapList)
+class Chunk(world.LevelChunk[Level, FloorObjects, MonsterList]):
+    pass
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(world.ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-fa2"
-    chunks: list[Chunk] | None = None
 
 
-_CHUNK = Struct(Chunk, [Field("level", LEVEL), Field("objects", FLOOR), Field("monsters", MONSTER_LIST),
-                        Field("traps", world.TRAP_LIST)], name="chunk")
-CHUNKS = Struct(Chunks, [
+CHUNKS = world.chunks(Chunks, Chunk, LEVEL, FLOOR, MONSTER_LIST, first=[
     Requires("ctx.need('is_dead', 'misc') or not ctx.need('levels_persist', 'options')",
              "chunks of a persistent-levels game store the game's feature count (z_info->f_max), "
-             "which the save does not hold"),
-    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
-         "chunks exactly when the character is alive"),
-], name="chunks")
+             "which the save does not hold")])
 
 
 for _struct in (QUESTS, PLAYER, MISC, GEAR, DUNGEON, OBJECTS, MONSTERS, CHUNKS):

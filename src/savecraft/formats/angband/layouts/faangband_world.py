@@ -204,10 +204,13 @@ class Objects(BlockModel):
     expansion: int = 0
 
 
-@dataclass(slots=True)
-class Monster:
-    """One monster (``wr_monster``): race by index, place, hit points, state."""
+@dataclass
+class MonsterHead30:
+    """The fields Angband 3.0's monster record starts with, which FAangband 1 and Vanilla 3.1
+    and 3.2 keep: race by index, place, hit points, sleep, speed, energy, three timed states.
+    (No slots of its own: each game's record, a ``@dataclass(slots=True)``, holds them.)"""
 
+    __slots__ = ()
     r_idx: int = 0
     fy: int = 0
     fx: int = 0
@@ -219,6 +222,12 @@ class Monster:
     stunned: int = 0
     confused: int = 0
     monfear: int = 0
+
+
+@dataclass(slots=True)
+class Monster(MonsterHead30):
+    """One monster (``wr_monster``): race by index, place, hit points, state."""
+
     stasis: int = 0
     rooted: int = 0
     challenged: int = 0
@@ -326,10 +335,13 @@ OBJECTS = Struct(Objects, [When(ALIVE, [
     Field("objects", List(OBJECT, Prefix(U16, "o_max", bias=1))), Field("expansion", U32)],
     "objects exactly when the character is alive")], name="objects")
 
-_MONSTER_FIELDS = [
+MONSTER_HEAD_30: list[Field] = [
     Field("r_idx", I16), Field("fy", U8), Field("fx", U8), Field("hp", I16), Field("maxhp", I16),
     Field("csleep", I16), Field("mspeed", U8), Field("energy", U8), Field("stunned", U8),
-    Field("confused", U8), Field("monfear", U8), Field("stasis", U8), Field("rooted", U8),
+    Field("confused", U8), Field("monfear", U8),
+]
+_MONSTER_FIELDS = [
+    *MONSTER_HEAD_30, Field("stasis", U8), Field("rooted", U8),
     Field("challenged", U8), Field("black_breath", U8), Field("smart", U32), Field("unused", U8),
     Field("schange", U8), Field("orig_idx", I16), Field("harass", U8), Field("mana", U8),
     Field("p_race", U8), Field("old_p_race", U8), Field("hostile", I16), Field("group", U16),

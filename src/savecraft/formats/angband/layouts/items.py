@@ -12,7 +12,7 @@ first (:class:`~.Context`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,10 +32,11 @@ from ....layout import (
     Ctx,
     Field,
     List,
+    Member,
     Optional,
     Struct,
-    Terminated,
 )
+from .shapes import object_list
 
 ITEM_MARK = 0xFFFF
 # rd_string buffer sizes of the loader: a longer string would be cut short.
@@ -208,27 +209,50 @@ def _size(name: str) -> Ctx:
 
 CURSE = Struct(Curse, [Field("power", U8), Field("timeout", U16)])
 
-# ``rd_item``/``wr_item`` of 4.2: the object record, declared once.
-OBJECT = Struct(Item, [
+# Runs of ``rd_item`` of 4.2 that the games built on it (Xygos, FAangband 2) store the same way
+# around fields of their own: the record's start and kind, its combat values and origin, its
+# powers, its elements, and its end (activation and inscription).
+KIND_NAMES: list[Member] = [
     Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
     Field("version", U8), Field("oidx", U16), Field("y", U8), Field("x", U8),
     Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
-    Field("pval", I16), Field("number", U8), Field("weight", I16),
-    Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
-    Field("effect", U8), Field("timeout", I16), Field("to_h", I16), Field("to_d", I16),
-    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("origin", U8),
-    Field("origin_depth", U8), Field("origin_race", CStr(NAME_MAX)), Field("notice", U8),
-    Field("flags", Bytes(_size("of_size"))),
+]
+
+
+def combat(after_origin_depth: Sequence[Member] = ()) -> list[Member]:
+    """The combat values and where the object was found (with a game's fields after the depth)."""
+    return [Field("to_h", I16), Field("to_d", I16), Field("to_a", I16), Field("ac", I16),
+            Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", U8),
+            *after_origin_depth, Field("origin_race", CStr(NAME_MAX)), Field("notice", U8)]
+
+
+POWERS: list[Member] = [
     Field("modifiers", Array(I16, _size("obj_mod_max"))),
     Field("brands", Optional(U8, Bytes(_size("brand_max")))),
     Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Field("curses", Optional(U8, List(CURSE, _size("curse_max")))),
-    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
+]
+ELEMENTS = Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)])
+ACTIVATION: list[Member] = [
     Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
     Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
     Field("inscription", CStr(NOTE_MAX)),
-], name="object", native_read=_native_read, native_write=_native_write, native_code="j",
-    native_sizes=_SIZES)
+]
+
+
+def object_record(cls: type, after_origin_depth: Sequence[Member] = (), **native: Any) -> Struct:
+    """``rd_item``/``wr_item`` of 4.2 (with a game's fields after the origin depth)."""
+    return Struct(cls, [
+        *KIND_NAMES, Field("pval", I16), Field("number", U8), Field("weight", I16),
+        Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
+        Field("effect", U8), Field("timeout", I16), *combat(after_origin_depth),
+        Field("flags", Bytes(_size("of_size"))), *POWERS,
+        Field("curses", Optional(U8, List(CURSE, _size("curse_max")))), ELEMENTS, *ACTIVATION,
+    ], name="object", **native)
+
+
+# The object record of 4.2, declared once.
+OBJECT = object_record(Item, native_read=_native_read, native_write=_native_write, native_code="j",
+                       native_sizes=_SIZES)
 
 
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
@@ -247,9 +271,7 @@ class ItemList:
     end: Item = field(default_factory=Item)
 
 
-ITEM_LIST = Struct(ItemList, [
-    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
-    name="object list", native_code="X", native_sizes=_SIZES)
+ITEM_LIST = object_list(ItemList, OBJECT, native_code="X", native_sizes=_SIZES)
 
 
 def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....layout import I16, U8, U16, Bytes, CStr, Ctx, Field, Len, List, Prefix, Ref, Struct, Until
+from ....layout import I16, U8, U16, Bytes, CStr, Ctx, Field, Len, List, Member, Prefix, Ref, Struct, Until
 from . import BlockModel, register_struct
 from .character import EIGHT_BIT
 from .items import NAME_MAX
@@ -106,16 +106,24 @@ _KIND_NOTE = Struct(KindNote, [Field("tval", CStr(79)), Field("sval", CStr(79)),
                                 Field("note", CStr(79, eight_bit=EIGHT_BIT))], name="kind note")
 _RUNE_NOTE = Struct(RuneNote, [Field("rune", I16), Field("note", CStr(79, eight_bit=EIGHT_BIT))],
                     name="rune note")
-_EGO = Struct(EgoIgnore, [Field("everseen", U8), Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
-              name="ego ignore")
-IGNORE = Struct(Ignore, [
-    Len("levels_count", U8, ("levels",)), Field("levels", Bytes(Ref("levels_count"))),
-    Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
-    Field("egos", List(_EGO, Ref("ego_count"))),
-    Field("aware_notes", List(_KIND_NOTE, Prefix(U16))),
-    Field("unaware_notes", List(_KIND_NOTE, Prefix(U16))),
-    Field("rune_notes", List(_RUNE_NOTE, Prefix(U16))),
-], name="ignore")
+EGO = Struct(EgoIgnore, [Field("everseen", U8), Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
+             name="ego ignore")
+
+
+def ignore_members(kind_note: Struct) -> list[Member]:
+    """``rd_ignore`` of 4.2 up to the rune inscriptions: ignore levels, ego ignoring, and the
+    auto-inscriptions of kinds (aware, then unaware) as a game stores them (``kind_note``)."""
+    return [
+        Len("levels_count", U8, ("levels",)), Field("levels", Bytes(Ref("levels_count"))),
+        Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
+        Field("egos", List(EGO, Ref("ego_count"))),
+        Field("aware_notes", List(kind_note, Prefix(U16))),
+        Field("unaware_notes", List(kind_note, Prefix(U16))),
+    ]
+
+
+IGNORE = Struct(Ignore, [*ignore_members(_KIND_NOTE), Field("rune_notes", List(_RUNE_NOTE, Prefix(U16)))],
+                name="ignore")
 
 
 @dataclass(slots=True)

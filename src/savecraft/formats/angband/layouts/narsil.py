@@ -17,8 +17,9 @@ only when a "has note" byte says so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from ....layout import (
     I16,
@@ -28,29 +29,29 @@ from ....layout import (
     U32,
     Array,
     Bytes,
-    Columns,
     Const,
     CStr,
     Ctx,
     Custom,
     Field,
+    GenericRecord,
     Len,
     List,
+    Member,
     Optional,
-    Parallel,
     Prefix,
     Ref,
     Struct,
-    Terminated,
     Tuple,
     Until,
     When,
 )
 from . import BlockModel, register_struct
-from . import character, knowledge
+from . import character, items, knowledge, shapes
 from .character import BodySlot
 from .items import ITEM_MARK, NAME_MAX, NOTE_MAX, Item
 from .levels import check_rle, read_rle
+from .shapes import CarriedKnown
 
 VARIANTS = ("USIL",)  # the variant ids this module registers layouts for (see the package)
 
@@ -62,8 +63,8 @@ SKILL_NAMES = ("melee", "archery", "evasion", "stealth", "perception", "will", "
 SKILL_MAX = 8  # rd_player: "Too many skills"
 MAX_ACTION = 6  # player.h: the previous actions kept, of the player and of each monster
 END = "end"  # the name that ends a list of abilities
-FINISHED_CODE = 0xFF
-ALIVE = "not ctx.need('is_dead', 'misc')"
+FINISHED_CODE = shapes.FINISHED_CODE
+ALIVE = shapes.ALIVE
 
 # 4.2's layouts NarSil's loader reads the same way.
 for _struct in (character.RNG, character.OPTIONS, character.MESSAGES, knowledge.ARTIFACTS):
@@ -91,10 +92,17 @@ class MonsterMemory(BlockModel):
 
 _KILLS = Struct(MonsterKills, [Field("race", CStr(NAME_MAX)), Field("pkills", U16),
                                Field("psights", U16)], name="monster kills")
-MONSTER_MEMORY = Struct(MonsterMemory, [
-    Field("mflag_size", U8, export="mflag_size"),
-    Field("races", Until(_KILLS, CStr(NAME_MAX), knowledge.END_OF_MONSTERS)),
-], name="monster memory")
+
+
+def monster_memory(cls: type, sizes: Sequence[str]) -> Struct:
+    """The sizes of the flags every monster record stores (``sizes``, in file order), then the
+    kills and sightings of each race the character knows, by name."""
+    return Struct(cls, [*[Field(size, U8, export=size) for size in sizes],
+                        Field("races", Until(_KILLS, CStr(NAME_MAX), knowledge.END_OF_MONSTERS))],
+                  name="monster memory")
+
+
+MONSTER_MEMORY = monster_memory(MonsterMemory, ["mflag_size"])
 
 
 @dataclass(slots=True)
@@ -133,16 +141,7 @@ class Ignore(BlockModel):
 
 _KIND_NOTE = Struct(knowledge.KindNote, [Field("tval", CStr(79)), Field("sval", CStr(79)),
                                           Field("note", CStr(79))], name="kind note")
-_EGO = Struct(knowledge.EgoIgnore, [Field("everseen", U8),
-                                     Field("itypes", Bytes(Ctx("itype_size", "ignore")))],
-              name="ego ignore")
-IGNORE = Struct(Ignore, [
-    Len("levels_count", U8, ("levels",)), Field("levels", Bytes(Ref("levels_count"))),
-    Len("ego_count", U16, ("egos",)), Field("itype_size", U16, export="itype_size"),
-    Field("egos", List(_EGO, Ref("ego_count"))),
-    Field("aware_notes", List(_KIND_NOTE, Prefix(U16))),
-    Field("unaware_notes", List(_KIND_NOTE, Prefix(U16))),
-], name="ignore")
+IGNORE = Struct(Ignore, knowledge.ignore_members(_KIND_NOTE), name="ignore")
 
 
 # -- player -----------------------------------------------------------------------------------
@@ -157,11 +156,13 @@ class Ability:
     active: int = 0
 
 
-@dataclass(slots=True)
-class Player(BlockModel):
-    """The character (``rd_player`` of NarSil): Sil's, with experience to spend, no level."""
+@dataclass
+class SilCharacter:
+    """The character as every Sil game stores it up to the body (``character_members``): names,
+    origins and looks, four stats kept as a base value and a drain, skills, abilities; no level
+    or gold. (No slots of its own: each game's player model holds them.)"""
 
-    KIND: ClassVar[str] = "player-narsil"
+    __slots__ = ()
     # The vocabulary's paths Sil's characters do not have: no level, no gold, and experience as
     # a pool to spend (``exp``, ``new_exp``) instead of a maximum.
     NOT_STORED: ClassVar[frozenset[str]] = frozenset({"au", "lev", "max_lev", "max_exp", "experience"})
@@ -187,6 +188,23 @@ class Player(BlockModel):
     previous_action: bytes = b"\0" * MAX_ACTION
     body_name: str = ""
     body: list[BodySlot] = field(default_factory=list)
+
+    @property
+    def stat_cur(self) -> list[int]:
+        """Each stat as it stands: the base value with its drain (stored as a negative number)."""
+        return [b + d for b, d in zip(self.stat_base, self.stat_drain)]
+
+    @property
+    def stat_max(self) -> list[int]:
+        """Each stat undrained: the base value."""
+        return list(self.stat_base)
+
+
+@dataclass(slots=True)
+class Player(SilCharacter, BlockModel):
+    """The character (``rd_player`` of NarSil): Sil's, with experience to spend, no level."""
+
+    KIND: ClassVar[str] = "player-narsil"
     new_exp: int = 0
     exp: int = 0
     encounter_exp: int = 0
@@ -232,66 +250,84 @@ class Player(BlockModel):
     unique_forge_made: int = 0
     unique_forge_seen: int = 0
 
-    @property
-    def stat_cur(self) -> list[int]:
-        """Each stat as it stands: the base value with its drain (stored as a negative number)."""
-        return [b + d for b, d in zip(self.stat_base, self.stat_drain)]
 
-    @property
-    def stat_max(self) -> list[int]:
-        """Each stat undrained: the base value."""
-        return list(self.stat_base)
+ABILITY = Struct(Ability, [Field("name", CStr(79)), Field("skill", U8), Field("active", U8)],
+                 name="ability")
 
 
-_BODY = Struct(BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
-_ABILITY = Struct(Ability, [Field("name", CStr(79)), Field("skill", U8), Field("active", U8)],
-                  name="ability")
-PLAYER = Struct(Player, [
-    Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
-    Field("race", CStr(79)), Field("house", CStr(79)), Field("sex", CStr(79)),
-    Field("name_suffix", U8), Field("game_type", I16), Field("age", I16), Field("height", I16),
-    Field("weight", I16), Field("height_birth", I16), Field("weight_birth", I16),
-    Len("stat_count", U8, ("stat_base", "stat_drain"), most=STAT_MAX,
-        expected=f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"),
-    Field("stat_base", Array(I16, Ref("stat_count"))), Field("stat_drain", Array(I16, Ref("stat_count"))),
-    Field("skill_base", Array(I16, Prefix(U8, "skill_count", SKILL_MAX,
-                                          f"at most {SKILL_MAX} skills (rd_player: 'Too many skills')"))),
-    Field("abilities", Until(_ABILITY, CStr(79), END)),
-    Field("item_abilities", Until(_ABILITY, CStr(79), END)),
-    Field("previous_action", Bytes(MAX_ACTION)),
-    Field("body_name", CStr(79)), Field("body", List(_BODY, Prefix(U16, "body_count"))),
-    Field("new_exp", I32), Field("exp", I32), Field("encounter_exp", I32), Field("kill_exp", I32),
-    Field("descent_exp", I32), Field("ident_exp", I32), Field("turn", I32),
-    Field("mhp", I16), Field("chp", I16), Field("msp", I16), Field("csp", I16),
-    Field("max_depth", I16), Field("staircasiness", U16), Field("energy", I16),
-    Field("total_energy", U32), Field("resting_turn", U32),
+def character_members(skill_max: int) -> list[Member]:
+    """``rd_player`` of NarSil to the body: the character's names, origins and looks, stats,
+    skills (at most ``skill_max``), abilities and last actions."""
+    return [
+        Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
+        Field("race", CStr(79)), Field("house", CStr(79)), Field("sex", CStr(79)),
+        Field("name_suffix", U8), Field("game_type", I16), Field("age", I16), Field("height", I16),
+        Field("weight", I16), Field("height_birth", I16), Field("weight_birth", I16),
+        Len("stat_count", U8, ("stat_base", "stat_drain"), most=STAT_MAX,
+            expected=f"at most {STAT_MAX} stats (rd_player: 'Too many stats')"),
+        Field("stat_base", Array(I16, Ref("stat_count"))), Field("stat_drain", Array(I16, Ref("stat_count"))),
+        Field("skill_base", Array(I16, Prefix(U8, "skill_count", skill_max,
+                                              f"at most {skill_max} skills (rd_player: 'Too many skills')"))),
+        Field("abilities", Until(ABILITY, CStr(79), END)),
+        Field("item_abilities", Until(ABILITY, CStr(79), END)),
+        Field("previous_action", Bytes(MAX_ACTION)), *character.BODY,
+    ]
+
+
+def experience(fourth: str) -> list[Member]:
+    """The experience to spend and its sources (the fourth is ``fourth``), the turn, health and
+    voice, and the deepest level."""
+    return [
+        Field("new_exp", I32), Field("exp", I32), Field("encounter_exp", I32), Field("kill_exp", I32),
+        Field(fourth, I32), Field("ident_exp", I32), Field("turn", I32),
+        Field("mhp", I16), Field("chp", I16), Field("msp", I16), Field("csp", I16), Field("max_depth", I16),
+    ]
+
+
+# From the energy to the wrath, and from the forge to the end: the same in NarSil and Beleriand.
+STATE: list[Member] = [
+    Field("energy", I16), Field("total_energy", U32), Field("resting_turn", U32),
     Field("timed", Array(I16, Prefix(U8, "timed_count"))),
     Len("vault_count", U16, ("vaults",)), Field("vaults", Bytes(Ref("vault_count"))),
     Field("unignoring", U8), Field("last_attack_m_idx", I16), Field("consecutive_attacks", I16),
     Field("bane_type", I16), Field("focused", U8), Field("song_main", U8), Field("song_minor", U8),
-    Field("song_duration", I16), Field("wrath", I16), Field("stairs_taken", U16),
+    Field("song_duration", I16), Field("wrath", I16),
+]
+FORGE: list[Member] = [
     Field("forge_drought", U16), Field("forge_count", U16), Field("stealth_mode", U8),
     Field("self_made_arts", U8), Field("truce", U8), Field("morgoth_hits", U8),
     Field("crown_hint", U8), Field("crown_shatter", U8), Field("cursed", U8),
     Field("on_the_run", U8), Field("morgoth_slain", U8), Field("escaped", U8),
     Field("noscore", U16), Field("smithing_leftover", I16), Field("unique_forge_made", U8),
     Field("unique_forge_seen", U8),
+]
+PLAYER = Struct(Player, [
+    *character_members(SKILL_MAX), *experience("descent_exp"), Field("staircasiness", U16), *STATE,
+    Field("stairs_taken", U16), *FORGE,
 ], name="player")
 
 
 # -- misc -------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Misc(BlockModel):
-    """Seeds, death, the game turn, and what the character knows of object properties."""
+@dataclass
+class MiscHead:
+    """What every NarSil misc block starts with: the seeds, death and the game turn (no slots of
+    its own: each version's block model holds them)."""
 
-    KIND: ClassVar[str] = "misc-narsil"
+    __slots__ = ()
     seed_randart: int = 0
     seed_flavor: int = 0
     noscore: int = 0
     is_dead: int = 0
     turn: int = 0
+
+
+@dataclass(slots=True)
+class Misc(MiscHead, BlockModel):
+    """Seeds, death, the game turn, and what the character knows of object properties."""
+
+    KIND: ClassVar[str] = "misc-narsil"
     known_flags: bytes = b""
     known_modifiers: list[int] = field(default_factory=list)
     known_elements: list[tuple[int, int]] = field(default_factory=list)
@@ -309,10 +345,12 @@ def _memory(name: str) -> Ctx:
     return Ctx(name, "object memory")
 
 
-MISC = Struct(Misc, [
+MISC_HEAD: list[Member] = [
     Field("seed_randart", U32), Field("seed_flavor", U32), Field("noscore", U16),
     Field("is_dead", U8, export="is_dead"), Field("turn", I32),
-    Field("known_flags", Bytes(_memory("of_size"))),
+]
+MISC = Struct(Misc, [
+    *MISC_HEAD, Field("known_flags", Bytes(_memory("of_size"))),
     Field("known_modifiers", Array(I16, _memory("obj_mod_max"))),
     Field("known_elements", List(Tuple(("res_level", I16), ("flags", U8)), _memory("elem_max"))),
     Field("known_brands", Bytes(_memory("brand_max"))), Field("known_slays", Bytes(_memory("slay_max"))),
@@ -330,8 +368,31 @@ class ItemAbility:
     skill: int = 0
 
 
+class SilObject:
+    """What every Sil object model answers to, whichever version's fields it has."""
+
+    __slots__ = ()
+    tval: str
+    sval: str
+    number: int
+    artifact: str
+    ego: str
+    inscription: str | None
+
+    @property
+    def is_marker(self) -> bool:
+        """The dummy record that ends a list: no kind."""
+        return not self.sval
+
+    @property
+    def name(self) -> str:
+        """The object as the game's lists name it ("3 x Flask of Oil"), as 4.2's :class:`Item`."""
+        return Item(tval=self.tval, sval=self.sval, number=self.number, artifact=self.artifact,
+                    ego=self.ego, inscription=self.inscription or "").name
+
+
 @dataclass(slots=True)
-class SilItem:
+class SilItem(SilObject):
     """One object record (``rd_item`` of NarSil): kind by name, what it looks like (an object
     seen under hallucination, ``image_*``), Sil's combat values and abilities."""
 
@@ -371,107 +432,63 @@ class SilItem:
     held_m_idx: int = 0
     inscription: str | None = None
 
-    @property
-    def is_marker(self) -> bool:
-        """The dummy record that ends a list: no kind."""
-        return not self.sval
 
-    @property
-    def name(self) -> str:
-        """The object as the game's lists name it ("3 x Flask of Oil"), as 4.2's :class:`Item`."""
-        return Item(tval=self.tval, sval=self.sval, number=self.number, artifact=self.artifact,
-                    ego=self.ego, inscription=self.inscription or "").name
+ITEM_ABILITY = Struct(ItemAbility, [Field("name", CStr(79)), Field("skill", U8)], name="ability")
+UNUSED = Field("unused", U8)
+USED = Field("used", U8)
 
 
-def _size(name: str) -> Ctx:
-    return Ctx(name, "object memory")
+def object_record(cls: type, first: Member = UNUSED, after_grid: Sequence[Member] = (),
+                  after_timeout: Sequence[Member] = (USED,), after_pseudo: Sequence[Member] = ()) -> Struct:
+    """``rd_item`` of NarSil 1.4, with what another version stores otherwise: the byte after the
+    mark (``first``), and its fields after the grid, the timeout and the pseudo-id."""
+    return Struct(cls, [
+        Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
+        first, Field("oidx", U16), Field("y", U8), Field("x", U8), *after_grid,
+        Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
+        Field("image_tval", CStr(NAME_MAX)),
+        When("image_tval != ''", [Field("image_sval", CStr(NAME_MAX))],
+             "an image kind name exactly when there is an image base name"),
+        Field("pval", I16), Field("number", U8), Field("weight", I16),
+        Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
+        Field("timeout", I16), *after_timeout, Field("att", I16), Field("dd", U8), Field("ds", U8),
+        Field("evn", I16), Field("pd", U8), Field("ps", U8), Field("origin", U8),
+        Field("origin_depth", U8), Field("origin_race", CStr(NAME_MAX)), Field("notice", U8),
+        Field("pseudo", U8), *after_pseudo,
+        Field("flags", Bytes(Ctx("of_size", "object memory"))), *items.POWERS, items.ELEMENTS,
+        Field("abilities", Until(ITEM_ABILITY, CStr(79), END)),
+        Field("held_m_idx", I16),
+        Field("inscription", Optional(U8, CStr(NOTE_MAX))),
+    ], name="object")
 
 
-_ITEM_ABILITY = Struct(ItemAbility, [Field("name", CStr(79)), Field("skill", U8)], name="ability")
-OBJECT = Struct(SilItem, [
-    Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
-    Field("unused", U8), Field("oidx", U16), Field("y", U8), Field("x", U8),
-    Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
-    Field("image_tval", CStr(NAME_MAX)),
-    When("image_tval != ''", [Field("image_sval", CStr(NAME_MAX))],
-         "an image kind name exactly when there is an image base name"),
-    Field("pval", I16), Field("number", U8), Field("weight", I16),
-    Field("artifact", CStr(NAME_MAX)), Field("ego", CStr(NAME_MAX)),
-    Field("timeout", I16), Field("used", U8), Field("att", I16), Field("dd", U8), Field("ds", U8),
-    Field("evn", I16), Field("pd", U8), Field("ps", U8), Field("origin", U8),
-    Field("origin_depth", U8), Field("origin_race", CStr(NAME_MAX)), Field("notice", U8),
-    Field("pseudo", U8),
-    Field("flags", Bytes(_size("of_size"))),
-    Field("modifiers", Array(I16, _size("obj_mod_max"))),
-    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
-    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
-    Field("abilities", Until(_ITEM_ABILITY, CStr(79), END)),
-    Field("held_m_idx", I16),
-    Field("inscription", Optional(U8, CStr(NOTE_MAX))),
-], name="object")
+OBJECT = object_record(SilItem)
 
 
 @dataclass(slots=True)
-class ItemList:
+class ItemList(shapes.ObjectList[SilItem]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
 
-    items: list[SilItem] = field(default_factory=list)
-    end: SilItem = field(default_factory=SilItem)
 
-
-ITEM_LIST = Struct(ItemList, [
-    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
-    name="object list")
+ITEM_LIST = shapes.object_list(ItemList, OBJECT)
 
 
 # -- gear -------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class GearItem:
+class GearItem(CarriedKnown[SilItem]):
     """One carried object and the player's knowledge of it (kept in step, as the game does)."""
 
-    slot: int = 0
-    item: SilItem = field(default_factory=SilItem)
-    known_slot: int = 0
-    known: SilItem = field(default_factory=SilItem)
-
-    @property
-    def name(self) -> str:
-        return self.item.name
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
-        self.known.number = value
-
-    @property
-    def note(self) -> str:
-        return self.item.inscription or ""
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.item.inscription = value or None
-        self.known.inscription = value or None
+    NO_NOTE: ClassVar[str | None] = None
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-narsil"
-    items: list[GearItem] = field(default_factory=list)
 
 
-GEAR = Struct(Gear, [Parallel(
-    "items",
-    [Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry"),
-     Struct(GearItem, [Field("known_slot", U8), Field("known", OBJECT)], name="known gear entry")],
-    U8, FINISHED_CODE, ("end", "known_end"),
-    "as many known objects as objects (the game pairs them)")], name="gear")
+GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 # -- levels -----------------------------------------------------------------------------------
@@ -503,54 +520,41 @@ LEVEL = Struct(Level, [
 
 
 @dataclass(slots=True)
-class Dungeon(BlockModel):
-    """Where the player is, and the current level twice: as it is and as the player knows it."""
-
+class Dungeon(shapes.Whereabouts[Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-narsil"
-    depth: int = 0
-    daycount: int = 0
-    py: int = 0
-    px: int = 0
-    square_size: int = 0
-    cave: Level | None = None
-    known_cave: Level | None = None
 
 
-DUNGEON = Struct(Dungeon, [
-    Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16),
-    Field("square_size", U8, export="square_size"),
-    When(ALIVE, [Field("cave", LEVEL), Field("known_cave", LEVEL)],
-         "the two levels exactly when the character is alive"),
-], name="dungeon")
+DUNGEON = shapes.dungeon(Dungeon, LEVEL)
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
-FLOOR = Struct(FloorObjects, [Field("obj_max", U16), Field("objects", ITEM_LIST)], name="floor")
+FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-narsil"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
-OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", FLOOR), Field("known_cave", FLOOR)],
-                                 "the objects of both levels exactly when the character is alive")],
-                 name="objects")
+OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 
 
 # -- monsters ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Monster:
-    """One monster (``rd_monster`` of NarSil): Sil's alertness, morale, stance and song."""
+H = TypeVar("H")  # the object list a version's monster carries
+
+
+@dataclass
+class SilMonster(GenericRecord, Generic[H]):
+    """One monster (``rd_monster`` of NarSil): Sil's alertness, morale, stance and song, and
+    what it carries (``held``: a version's object list, which its class declares)."""
+
+    __slots__ = ()
 
     midx: int = 0
     race: str = ""
@@ -575,7 +579,7 @@ class Monster:
     known_flags: list[int] = field(default_factory=list)
     known_res: list[int] = field(default_factory=list)
     previous_action: bytes = b"\0" * MAX_ACTION
-    held: ItemList = field(default_factory=ItemList)
+    held: H = shapes.GAME_SETS
     group_index: int = 0
     group_role: int = 0
     target_y: int = 0
@@ -586,85 +590,77 @@ class Monster:
     turns_stationary: int = 0
 
 
-MONSTER = Struct(Monster, [
-    Field("midx", U16), Field("race", CStr(79)), Field("image_race", CStr(79)), Field("y", U8),
-    Field("x", U8), Field("hp", I16), Field("maxhp", I16), Field("mana", U8), Field("song", U8),
-    Field("alertness", I16), Field("mspeed", U8), Field("energy", U8), Field("origin", U8),
-    Field("stance", U8), Field("morale", I16), Field("tmp_morale", I16), Field("noise", U8),
-    Field("encountered", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
-    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
-    Field("known_flags", Array(I16, Ctx("of_size", "object memory"))),
-    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))),
-    Field("previous_action", Bytes(MAX_ACTION)),
-    Field("held", ITEM_LIST), Field("group_index", U16), Field("group_role", U8),
-    Field("target_y", U8), Field("target_x", U8), Field("skip_this_turn", U8),
-    Field("skip_next_turn", U8), Field("consecutive_attacks", I16), Field("turns_stationary", I16),
-], name="monster")
+@dataclass(slots=True)
+class Monster(SilMonster[ItemList]):
+    """One monster of NarSil 1.4, carrying its objects."""
+
+
+def monster(cls: type, held: Struct, after_grid: Sequence[Member] = ()) -> Struct:
+    """``rd_monster`` of NarSil 1.4, carrying a version's object list, with the fields a game
+    stores after the monster's grid."""
+    return Struct(cls, [
+        Field("midx", U16), Field("race", CStr(79)), Field("image_race", CStr(79)), Field("y", U8),
+        Field("x", U8), *after_grid, Field("hp", I16), Field("maxhp", I16), Field("mana", U8),
+        Field("song", U8), Field("alertness", I16), Field("mspeed", U8), Field("energy", U8),
+        Field("origin", U8), Field("stance", U8), Field("morale", I16), Field("tmp_morale", I16),
+        Field("noise", U8), Field("encountered", U8), Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+        Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
+        Field("known_flags", Array(I16, Ctx("of_size", "object memory"))),
+        Field("known_res", Array(I16, Ctx("elem_max", "object memory"))),
+        Field("previous_action", Bytes(MAX_ACTION)),
+        Field("held", held), Field("group_index", U16), Field("group_role", U8),
+        Field("target_y", U8), Field("target_x", U8), Field("skip_this_turn", U8),
+        Field("skip_next_turn", U8), Field("consecutive_attacks", I16), Field("turns_stationary", I16),
+    ], name="monster")
+
+
+MONSTER = monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class MonsterList:
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
-MONSTER_LIST = Struct(MonsterList, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
-                      name="monster list")
+MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-narsil"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
-MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("known_cave", MONSTER_LIST)],
-                                   "the monsters of both levels exactly when the character is alive")],
-                  name="monsters")
+MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 # -- traps ------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class Trap:
+class Trap(shapes.GridTrap):
     kind: str = ""
     y: int = 0
     x: int = 0
     power: int = 0
     flags: bytes = b""
 
-    @property
-    def is_end(self) -> bool:
-        """The trap at (0, 0) that ends a list."""
-        return self.y == 0 and self.x == 0
-
 
 @dataclass(slots=True)
-class TrapList:
-    trf_size: int = 0
-    traps: list[Trap] = field(default_factory=list)
-    end: Trap = field(default_factory=Trap)
+class TrapList(shapes.TrapList[Trap]):
+    pass
 
 
 _TRAP = Struct(Trap, [Field("kind", CStr(79)), Field("y", U8), Field("x", U8), Field("power", U8),
                       Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap")
-TRAP_LIST = Struct(TrapList, [
-    Field("trf_size", U8, export="trf_size"),
-    Terminated("traps", _TRAP, "end", "is_end", "a trap at (0, 0) (the end marker)"),
-], name="trap list")
+TRAP_LIST = shapes.trap_list(TrapList, _TRAP)
 
 
 @dataclass(slots=True)
-class Traps(BlockModel):
+class Traps(shapes.BothLevels[TrapList], BlockModel):
     KIND: ClassVar[str] = "traps-narsil"
-    cave: TrapList | None = None
-    known_cave: TrapList | None = None
 
 
-TRAPS = Struct(Traps, [When(ALIVE, [Field("cave", TRAP_LIST), Field("known_cave", TRAP_LIST)],
-                             "the traps of both levels exactly when the character is alive")],
-               name="traps")
+TRAPS = shapes.both_levels(Traps, TRAP_LIST, "traps")
 
 
 # -- history, monster groups ------------------------------------------------------------------

@@ -39,7 +39,7 @@ object flags!", "... pvals allowed!").
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from ....layout import (
     I16,
@@ -66,7 +66,7 @@ from ....layout import (
     When,
 )
 from . import BlockModel, Layout, anquestria, character, faangband_character, faangband_world, register_layout
-from . import register_struct
+from . import register_struct, shapes
 from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
@@ -555,58 +555,60 @@ ITEM_6 = _item(Item5, Ctx("pval_bytes", "object memory"), Ctx("of_size", "object
                Ctx("pval_flag_bytes", "object memory"), True)
 
 
+class _Inscribed(Protocol):
+    inscription: str
+
+
+class _HoldsInscribed(Protocol):
+    @property
+    def item(self) -> _Inscribed: ...
+
+
 class _HeldNote:
     """``note``: the inscription of the object an inventory entry holds (``quantity`` is
     :class:`HeldQuantity`'s), so the common edit paths reach it as in every game."""
 
     __slots__ = ()
-    item: Item1 | Item4
 
     @property
-    def note(self) -> str:
+    def note(self: _HoldsInscribed) -> str:
         return self.item.inscription
 
     @note.setter
-    def note(self, value: str) -> None:
+    def note(self: _HoldsInscribed, value: str) -> None:
         self.item.inscription = value
 
 
 @dataclass(slots=True)
-class InventoryItem1(HeldQuantity, _HeldNote):
-    slot: int = 0
-    item: Item1 = field(default_factory=Item1)
+class InventoryItem1(anquestria.InventoryEntry[Item1], _HeldNote):
+    pass
 
 
 @dataclass(slots=True)
-class InventoryItem4(HeldQuantity, _HeldNote):
-    slot: int = 0
-    item: Item4 = field(default_factory=Item4)
+class InventoryItem4(anquestria.InventoryEntry[Item4], _HeldNote):
+    pass
 
 
 @dataclass(slots=True)
-class InventoryItem5(HeldQuantity, _HeldNote):
-    slot: int = 0
-    item: Item5 = field(default_factory=Item5)
+class InventoryItem5(anquestria.InventoryEntry[Item5], _HeldNote):
+    pass
 
 
 @dataclass(slots=True)
-class Inventory1(BlockModel):
+class Inventory1(shapes.GearList[InventoryItem1], BlockModel):
     """The pack and equipment by inventory slot, ended by slot 0xFFFF (3.1, 3.2)."""
 
     KIND: ClassVar[str] = "inventory-3.2"
-    items: list[InventoryItem1] = field(default_factory=list)
 
 
 @dataclass(slots=True)
-class Inventory4(BlockModel):
+class Inventory4(shapes.GearList[InventoryItem4], BlockModel):
     KIND: ClassVar[str] = "inventory-3.3"
-    items: list[InventoryItem4] = field(default_factory=list)
 
 
 @dataclass(slots=True)
-class Inventory5(BlockModel):
+class Inventory5(shapes.GearList[InventoryItem5], BlockModel):
     KIND: ClassVar[str] = "inventory-3.4"
-    items: list[InventoryItem5] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -615,47 +617,35 @@ class Inventory6(Inventory5):
 
 
 @dataclass(slots=True)
-class Store1:
-    unused_head: bytes = b"\0" * 6
-    owner: int = 0
-    unused_tail: bytes = b"\0" * 4
-    stock: list[Item1] = field(default_factory=list)
+class Store1(anquestria.StoreRecord[Item1]):
+    pass
 
 
 @dataclass(slots=True)
-class Store4:
-    unused_head: bytes = b"\0" * 6
-    owner: int = 0
-    unused_tail: bytes = b"\0" * 4
-    stock: list[Item4] = field(default_factory=list)
+class Store4(anquestria.StoreRecord[Item4]):
+    pass
 
 
 @dataclass(slots=True)
-class Store5:
-    unused_head: bytes = b"\0" * 6
-    owner: int = 0
-    unused_tail: bytes = b"\0" * 4
-    stock: list[Item5] = field(default_factory=list)
+class Store5(anquestria.StoreRecord[Item5]):
+    pass
 
 
 @dataclass(slots=True)
-class Stores1(BlockModel):
+class Stores1(anquestria.StoreList[Store1], BlockModel):
     """Every store (the home is one): owner by index, then its stock."""
 
     KIND: ClassVar[str] = "stores-3.2"
-    stores: list[Store1] = field(default_factory=list)
 
 
 @dataclass(slots=True)
-class Stores4(BlockModel):
+class Stores4(anquestria.StoreList[Store4], BlockModel):
     KIND: ClassVar[str] = "stores-3.3"
-    stores: list[Store4] = field(default_factory=list)
 
 
 @dataclass(slots=True)
-class Stores5(BlockModel):
+class Stores5(anquestria.StoreList[Store5], BlockModel):
     KIND: ClassVar[str] = "stores-3.4"
-    stores: list[Store5] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -664,26 +654,18 @@ class Stores6(Stores5):
 
 
 @dataclass(slots=True)
-class Objects1(BlockModel):
-    """The objects on the level (slot 0 is never used: ``o_max`` is one more than listed)."""
-
+class Objects1(anquestria.LevelObjects[Item1], BlockModel):
     KIND: ClassVar[str] = "objects-3.2"
-    objects: list[Item1] = field(default_factory=list)
-    present: bool = True  # False: a dead character's, which the game leaves empty
 
 
 @dataclass(slots=True)
-class Objects4(BlockModel):
+class Objects4(anquestria.LevelObjects[Item4], BlockModel):
     KIND: ClassVar[str] = "objects-3.3"
-    objects: list[Item4] = field(default_factory=list)
-    present: bool = True
 
 
 @dataclass(slots=True)
-class Objects5(BlockModel):
+class Objects5(anquestria.LevelObjects[Item5], BlockModel):
     KIND: ClassVar[str] = "objects-3.4"
-    objects: list[Item5] = field(default_factory=list)
-    present: bool = True
 
 
 @dataclass(slots=True)
@@ -755,53 +737,34 @@ DUNGEON = Struct(Dungeon, [When(ALIVE, [
 
 
 @dataclass(slots=True)
-class Monster1:
+class Monster1(faangband_world.MonsterHead30):
     """A monster as 3.1/3.2 write it (``rd_monsters_1``)."""
 
-    r_idx: int = 0
-    fy: int = 0
-    fx: int = 0
-    hp: int = 0
-    maxhp: int = 0
-    csleep: int = 0
-    mspeed: int = 0
-    energy: int = 0
-    stunned: int = 0
-    confused: int = 0
-    monfear: int = 0
     unused: int = 0
 
 
 @dataclass(slots=True)
-class Monsters1(BlockModel):
+class Monsters1(anquestria.LevelMonsters[Monster1], BlockModel):
     KIND: ClassVar[str] = "monsters-3.2"
-    monsters: list[Monster1] = field(default_factory=list)
-    present: bool = True
 
 
 @dataclass(slots=True)
-class Monsters6(BlockModel):
+class Monsters6(anquestria.LevelMonsters[anquestria.Monster], BlockModel):
     """3.3 and 3.4's monsters (``rd_monsters_6``: the bytes of Anquestria's version 5)."""
 
     KIND: ClassVar[str] = "monsters-3.3"
-    monsters: list[anquestria.Monster] = field(default_factory=list)
-    present: bool = True
 
 
 @dataclass(slots=True)
-class Monsters7(BlockModel):
+class Monsters7(anquestria.LevelMonsters[anquestria.Monster], BlockModel):
     """3.5's monsters (``rd_monsters_7``): 3.3's record with as many known player-flag bytes as
     the object memory block says."""
 
     KIND: ClassVar[str] = "monsters-3.5"
-    monsters: list[anquestria.Monster] = field(default_factory=list)
-    present: bool = True
 
 
 MONSTERS_1 = Struct(Monsters1, [When(ALIVE, [Field("monsters", List(Struct(Monster1, [
-    Field("r_idx", I16), Field("fy", U8), Field("fx", U8), Field("hp", I16), Field("maxhp", I16),
-    Field("csleep", I16), Field("mspeed", U8), Field("energy", U8), Field("stunned", U8),
-    Field("confused", U8), Field("monfear", U8), Field("unused", U8)], name="monster"),
+    *faangband_world.MONSTER_HEAD_30, Field("unused", U8)], name="monster"),
     Prefix(U16, "m_max", bias=1)))], "monsters exactly when the character is alive", flag="present")],
     name="monsters")
 

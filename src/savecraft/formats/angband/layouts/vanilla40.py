@@ -44,7 +44,7 @@ from ....layout import (
     Until,
     When,
 )
-from . import BlockModel, character, register_struct
+from . import BlockModel, character, register_struct, shapes
 from .faangband import Inscription
 from .items import NAME_MAX
 from .levels import check_rle, read_rle
@@ -397,19 +397,13 @@ class Trap:
 
 
 @dataclass(slots=True)
-class TrapList:
+class TrapList(shapes.TrapList[Trap]):
     """Traps up to the one at (0, 0) that ends the list (kept in ``end``)."""
-
-    trf_size: int = 0
-    traps: list[Trap] = field(default_factory=list)
-    end: Trap = field(default_factory=Trap)
 
 
 @dataclass(slots=True)
-class Traps(BlockModel):
+class Traps(shapes.BothLevels[TrapList], BlockModel):
     KIND: ClassVar[str] = "traps-4.0"
-    cave: TrapList | None = None
-    known_cave: TrapList | None = None
 
 
 @dataclass(slots=True)
@@ -473,8 +467,7 @@ PLAYER = Struct(Player, [
     Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
     Field("stat_birth", Array(I16, Ref("stat_count"))),
     Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), Field("body_name", CStr(79)),
-    Field("body", List(character._BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    Field("au_birth", I32), *character.BODY, Field("unused_body", U32),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, character.MAX_LEVEL, f"a level from 1 to {character.MAX_LEVEL}")),
     Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16), Field("csp", I16),
@@ -578,13 +571,9 @@ MONSTERS = Struct(Monsters, [When(ALIVE, [
     Field("known_cave", monster_list(MONSTER, "known_cave"))],
     "monsters exactly when the character is alive")], name="monsters")
 
-TRAP_LIST = Struct(TrapList, [
-    Field("trf_size", U8, export="trf_size"),
-    Terminated("traps", Struct(Trap, [
-        Field("t_idx", U8), Field("fy", U8), Field("fx", U8), Field("xtra", U8),
-        Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap"),
-        "end", "is_end", "a trap at (0, 0) (the end marker)"),
-], name="trap list")
+TRAP_LIST = shapes.trap_list(TrapList, Struct(Trap, [
+    Field("t_idx", U8), Field("fy", U8), Field("fx", U8), Field("xtra", U8),
+    Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap"))
 
 TRAPS = Struct(Traps, [When(ALIVE, [Field("cave", TRAP_LIST), Field("known_cave", TRAP_LIST)],
                             "traps exactly when the character is alive")], name="traps")

@@ -39,11 +39,9 @@ from ....layout import (
     CStr,
     Ctx,
     Field,
-    Len,
     List,
     Prefix,
     Range,
-    Ref,
     SetCtx,
     Struct,
     Until,
@@ -128,21 +126,14 @@ class Player(character.Player):
                 "in the player block tells the 4.1 releases apart")
 
 
-_BODY = Struct(character.BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
 PLAYER = Struct(Player, [
     Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
     Field("history", CStr(249, eight_bit=EIGHT_BIT)),
     Field("race", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("hitdie", U8), Field("expfact", U8), Field("age", I16),
     Field("height", I16), Field("weight", I16),
-    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=len(STAT_NAMES),
-        expected=f"at most {len(STAT_NAMES)} stats (rd_player: 'Too many stats')"),
-    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
-    Field("stat_map", Array(I16, Ref("stat_count"))),
-    Field("stat_birth", Array(I16, Ref("stat_count"))),
-    Field("height_birth", I16), Field("weight_birth", I16), Field("unused_birth", I16),
-    Field("au_birth", I32), Field("body_name", CStr(79)),
-    Field("body", List(_BODY, Prefix(U16, "body_count"))), Field("unused_body", U32),
+    *character.stats(len(STAT_NAMES), f"at most {len(STAT_NAMES)} stats (rd_player: 'Too many stats')"),
+    *character.BIRTH, Field("unused_body", U32),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
                                   "(rd_player: 'Invalid player level')")),
@@ -218,33 +209,19 @@ MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("kn
 
 
 @dataclass(slots=True)
-class Chunk:
-    """A level kept in memory (the town, and the levels the player knows)."""
-
-    level: world.Level = field(default_factory=world.Level)
-    objects: world.FloorObjects = field(default_factory=world.FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
-    traps: world.TrapList = field(default_factory=world.TrapList)
+class Chunk(world.LevelChunk[world.Level, world.FloorObjects, MonsterList]):
     info: world.ChunkInfo | None = None
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(world.ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-4.1"
-    chunks: list[Chunk] | None = None
 
 
 # A persistent level's record counts f_max + 1 features: 4.1's terrain.txt has 25, as 4.2's.
-_CHUNK = Struct(Chunk, [Field("level", world.LEVEL), Field("objects", world.FLOOR),
-                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST),
-                        When(world.PERSIST, [Field("info", world.CHUNK_INFO)],
-                             "the level's record exactly when the birth_levels_persist option is on")],
-                name="chunk")
-CHUNKS = Struct(Chunks, [
-    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
-         "chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a dead "
-         "character's)"),
-], name="chunks")
+CHUNKS = world.chunks(Chunks, Chunk, world.LEVEL, world.FLOOR, MONSTER_LIST, world.CHUNK_INFO,
+                      alive="chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a "
+                            "dead character's)")
 
 
 for _struct in (OPTIONS, MONSTER_MEMORY, PLAYER, MONSTERS, CHUNKS):

@@ -8,8 +8,9 @@ be the same bytes), checked to cover the level exactly once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from ....layout import (
     I16,
@@ -23,92 +24,51 @@ from ....layout import (
     Ctx,
     Custom,
     Field,
+    GenericRecord,
     List,
-    Parallel,
+    Member,
     Prefix,
     Struct,
-    Terminated,
     Until,
     When,
 )
-from . import BlockModel, register_struct
+from . import BlockModel, register_struct, shapes
 from .items import ITEM_LIST, OBJECT, Item, ItemList
 from .levels import check_rle, read_rle
+from .shapes import CarriedKnown
 
 VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see the package)
 
 VANILLA = frozenset({"VNLA"})
 GAME = "Vanilla 4.2"
-FINISHED_CODE = 0xFF
+FINISHED_CODE = shapes.FINISHED_CODE
 
 
-# The game writes no level (map, objects, monsters, traps) for a dead character.
-ALIVE = "not ctx.need('is_dead', 'misc')"
+ALIVE = shapes.ALIVE
 
 
 # -- gear -----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class GearItem:
-    """One carried object and the player's knowledge of it (the game keeps the two in step).
-
-    ``slot`` is the body slot it is wielded in, or a number past the body's
-    slots for the pack. ``quantity`` and ``note`` change the object and the
-    known copy together, as the game does.
-    """
-
-    slot: int = 0
-    item: Item = field(default_factory=Item)
-    known_slot: int = 0
-    known: Item = field(default_factory=Item)
-
-    @property
-    def name(self) -> str:
-        return self.item.name
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
-        self.known.number = value
-
-    @property
-    def note(self) -> str:
-        return self.item.inscription
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.item.inscription = value
-        self.known.inscription = value
+class GearItem(CarriedKnown[Item]):
+    """One carried object and the player's knowledge of it (the game keeps the two in step)."""
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-4.2"
-    items: list[GearItem] = field(default_factory=list)
 
 
-# The gear is stored twice: every (slot, object), then every (slot, known object), each list
-# ended by a slot byte of 255. The model keeps each object beside its known copy.
-GEAR = Struct(Gear, [Parallel(
-    "items",
-    [Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry"),
-     Struct(GearItem, [Field("known_slot", U8), Field("known", OBJECT)], name="known gear entry")],
-    U8, FINISHED_CODE, ("end", "known_end"),
-    "as many known objects as objects (the game pairs them)")], name="gear")
+GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 # -- stores ---------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class StockItem:
-    known: Item = field(default_factory=Item)
-    item: Item = field(default_factory=Item)
+class StockItem(shapes.StockPair[Item]):
+    pass
 
 
 @dataclass(slots=True)
@@ -125,7 +85,7 @@ class Stores(BlockModel):
     stores: list[Store] = field(default_factory=list)
 
 
-_STOCK = Struct(StockItem, [Field("known", OBJECT), Field("item", OBJECT)], name="stock pair")
+_STOCK = shapes.stock_pair(StockItem, OBJECT)
 _STORE = Struct(Store, [Field("owner", U8), Field("stock", List(_STOCK, Prefix(U8, "count")))],
                 name="store")
 STORES = Struct(Stores, [Field("stores", List(_STORE, Prefix(U16, "count")))], name="stores")
@@ -164,59 +124,47 @@ def _square_size() -> Ctx:
 _RUNS = Custom(read_rle, check_rle, "height * width")
 _CONNECTOR = Struct(Connector, [Field("x", U8), Field("y", U8), Field("feat", U8),
                                 Field("info", Bytes(_square_size()))], name="connector")
-LEVEL = Struct(Level, [
-    Field("name", CStr(99)), Field("height", U16), Field("width", U16),
-    Field("info", List(_RUNS, _square_size())), Field("feat", _RUNS), Field("feeling", U8),
-    Field("feeling_squares", U16), Field("turn", I32),
-    When("ctx.need('levels_persist', 'options')", [Field("connectors", Until(_CONNECTOR, U8, 0xFF))],
-         "connectors exactly when the birth_levels_persist option is on"),
-], name="level")
+
+
+def level(cls: type, after_turn: Sequence[Member] = ()) -> Struct:
+    """``rd_dungeon_aux`` of 4.2, with the fields a game stores after the level's turn."""
+    return Struct(cls, [
+        Field("name", CStr(99)), Field("height", U16), Field("width", U16),
+        Field("info", List(_RUNS, _square_size())), Field("feat", _RUNS), Field("feeling", U8),
+        Field("feeling_squares", U16), Field("turn", I32), *after_turn,
+        When("ctx.need('levels_persist', 'options')", [Field("connectors", Until(_CONNECTOR, U8, 0xFF))],
+             "connectors exactly when the birth_levels_persist option is on"),
+    ], name="level")
+
+
+LEVEL = level(Level)
 
 
 @dataclass(slots=True)
-class Dungeon(BlockModel):
-    """Where the player is, and the current level twice: as it is, and as the player knows it."""
-
+class Dungeon(shapes.Whereabouts[Level], BlockModel):
     KIND: ClassVar[str] = "dungeon-4.2"
-    depth: int = 0
-    daycount: int = 0
-    py: int = 0
-    px: int = 0
-    square_size: int = 0
-    cave: Level | None = None
-    known_cave: Level | None = None
 
 
-DUNGEON = Struct(Dungeon, [
-    Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16),
-    Field("square_size", U8, export="square_size"),
-    When(ALIVE, [Field("cave", LEVEL), Field("known_cave", LEVEL)],
-         "the two levels exactly when the character is alive"),
-], name="dungeon")
+DUNGEON = shapes.dungeon(Dungeon, LEVEL)
 
 
 # -- floor objects, monsters, traps ---------------------------------------------------------
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
-FLOOR = Struct(FloorObjects, [Field("obj_max", U16), Field("objects", ITEM_LIST)], name="floor")
+FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-4.2"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
-OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", FLOOR), Field("known_cave", FLOOR)],
-                                 "the objects of both levels exactly when the character is alive")],
-                 name="objects")
+OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 
 
 @dataclass(slots=True)
@@ -225,9 +173,15 @@ class GroupInfo:
     role: int = 0
 
 
-@dataclass(slots=True)
-class Monster:
-    """One monster (``rd_monster``): race by name, place, hit points, what it carries."""
+H = TypeVar("H")  # the object list a game's monster carries
+
+
+@dataclass
+class MonsterRecord(GenericRecord, Generic[H]):
+    """One monster (``rd_monster``): race by name, place, hit points, what it carries (``held``,
+    a game's object list: its class declares the field)."""
+
+    __slots__ = ()
 
     midx: int = 0
     race: str = ""
@@ -243,50 +197,56 @@ class Monster:
     known_flags: bytes = b""
     known_res: list[int] = field(default_factory=list)
     mimic: int = 0
-    held: ItemList = field(default_factory=ItemList)
+    held: H = shapes.GAME_SETS
     primary_group: GroupInfo = field(default_factory=GroupInfo)
     summon_group: GroupInfo = field(default_factory=GroupInfo)
 
 
-_GROUP = Struct(GroupInfo, [Field("index", U16), Field("role", U8)], name="group")
-MONSTER = Struct(Monster, [
-    Field("midx", U16), Field("race", CStr(79)), Field("original_race", CStr(79)), Field("y", U8),
-    Field("x", U8), Field("hp", I16), Field("maxhp", I16), Field("mspeed", U8), Field("energy", U8),
-    Field("timed", Array(I16, Prefix(U8, "timed_count"))),
-    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
-    Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
-    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
-    Field("held", ITEM_LIST), Field("primary_group", _GROUP), Field("summon_group", _GROUP),
-], name="monster")
+@dataclass(slots=True)
+class Monster(MonsterRecord[ItemList]):
+    pass
+
+
+GROUP = Struct(GroupInfo, [Field("index", U16), Field("role", U8)], name="group")
+
+
+def monster(cls: type, held: Struct, after_race: Sequence[Member] = (),
+            after_energy: Sequence[Member] = ()) -> Struct:
+    """``rd_monster`` of 4.2, carrying a game's object list (``held``), with the fields a game
+    stores after the races and after the energy."""
+    return Struct(cls, [
+        Field("midx", U16), Field("race", CStr(79)), Field("original_race", CStr(79)), *after_race,
+        Field("y", U8), Field("x", U8), Field("hp", I16), Field("maxhp", I16), Field("mspeed", U8),
+        Field("energy", U8), *after_energy,
+        Field("timed", Array(I16, Prefix(U8, "timed_count"))),
+        Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
+        Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
+        Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
+        Field("held", held), Field("primary_group", GROUP), Field("summon_group", GROUP),
+    ], name="monster")
+
+
+MONSTER = monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class MonsterList:
-    """``limit`` is one more than the monsters stored (slot 0 is never used)."""
-
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
-# ``limit`` is stored: one more than the monsters (slot 0 is never used); the game reads a
-# limit of 0 as 1, and writes 1.
-MONSTER_LIST = Struct(MonsterList, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
-                      name="monster list")
+MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-4.2"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
-MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("known_cave", MONSTER_LIST)],
-                                   "the monsters of both levels exactly when the character is alive")],
-                  name="monsters")
+MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 @dataclass(slots=True)
-class Trap:
+class Trap(shapes.GridTrap):
     kind: str = ""
     y: int = 0
     x: int = 0
@@ -294,39 +254,23 @@ class Trap:
     timeout: int = 0
     flags: bytes = b""
 
-    @property
-    def is_end(self) -> bool:
-        """The trap at (0, 0) that ends a list."""
-        return self.y == 0 and self.x == 0
-
 
 @dataclass(slots=True)
-class TrapList:
+class TrapList(shapes.TrapList[Trap]):
     """Traps up to the one at (0, 0) that ends the list (kept in ``end``)."""
-
-    trf_size: int = 0
-    traps: list[Trap] = field(default_factory=list)
-    end: Trap = field(default_factory=Trap)
 
 
 _TRAP = Struct(Trap, [Field("kind", CStr(79)), Field("y", U8), Field("x", U8), Field("power", U8),
                       Field("timeout", U8), Field("flags", Bytes(Ctx("trf_size", "traps")))], name="trap")
-TRAP_LIST = Struct(TrapList, [
-    Field("trf_size", U8, export="trf_size"),
-    Terminated("traps", _TRAP, "end", "is_end", "a trap at (0, 0) (the end marker)"),
-], name="trap list")
+TRAP_LIST = shapes.trap_list(TrapList, _TRAP)
 
 
 @dataclass(slots=True)
-class Traps(BlockModel):
+class Traps(shapes.BothLevels[TrapList], BlockModel):
     KIND: ClassVar[str] = "traps-4.2"
-    cave: TrapList | None = None
-    known_cave: TrapList | None = None
 
 
-TRAPS = Struct(Traps, [When(ALIVE, [Field("cave", TRAP_LIST), Field("known_cave", TRAP_LIST)],
-                             "the traps of both levels exactly when the character is alive")],
-               name="traps")
+TRAPS = shapes.both_levels(Traps, TRAP_LIST, "traps")
 
 
 # -- chunks ---------------------------------------------------------------------------------
@@ -370,33 +314,63 @@ PERSIST = "ctx.need('levels_persist', 'options')"
 CHUNK_INFO = chunk_info(FEATURES)
 
 
-@dataclass(slots=True)
-class Chunk:
-    """A level kept in memory (the town, and the levels the player knows); ``info`` only when
-    levels persist."""
+Lv = TypeVar("Lv")  # a game's level map
+F = TypeVar("F")  # a game's floor objects
+M = TypeVar("M")  # a game's monster list
 
-    level: Level = field(default_factory=Level)
-    objects: FloorObjects = field(default_factory=FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
+
+@dataclass
+class LevelChunk(GenericRecord, Generic[Lv, F, M]):
+    """A level kept in memory (the town, and the levels the player knows): its map, objects,
+    monsters and traps (a game's class names its level, floor objects and monster list)."""
+
+    __slots__ = ()
+
+    level: Lv = shapes.GAME_SETS
+    objects: F = shapes.GAME_SETS
+    monsters: M = shapes.GAME_SETS
     traps: TrapList = field(default_factory=TrapList)
+
+
+C = TypeVar("C")  # a game's chunk
+
+
+@dataclass
+class ChunkList(GenericRecord, Generic[C]):
+    """The chunks block: every level kept in memory; nothing for a dead character."""
+
+    __slots__ = ()
+
+    chunks: list[C] | None = None
+
+
+@dataclass(slots=True)
+class Chunk(LevelChunk[Level, FloorObjects, MonsterList]):
+    """``info`` only when levels persist."""
+
     info: ChunkInfo | None = field(default=None, metadata={"optional": True})
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-4.2"
-    chunks: list[Chunk] | None = None
 
 
-_CHUNK = Struct(Chunk, [Field("level", LEVEL), Field("objects", FLOOR), Field("monsters", MONSTER_LIST),
-                        Field("traps", TRAP_LIST),
-                        When(PERSIST, [Field("info", CHUNK_INFO)],
-                             "the level's record exactly when the birth_levels_persist option is on")],
-                name="chunk")
-CHUNKS = Struct(Chunks, [
-    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
-         "chunks exactly when the character is alive"),
-], name="chunks")
+def chunks(cls: type, chunk: type, level: Struct, objects: Struct, monsters: Struct,
+           info: Struct | None = None, first: Sequence[Member] = (),
+           alive: str = "chunks exactly when the character is alive") -> Struct:
+    """``rd_chunks`` of 4.2: every level kept in memory (its map, objects, monsters and traps,
+    and ``info``, where a game stores it, when levels persist), with a game's ``first``
+    members (its own requirements)."""
+    persist = [When(PERSIST, [Field("info", info)],
+                    "the level's record exactly when the birth_levels_persist option is on")] if info else []
+    entry = Struct(chunk, [Field("level", level), Field("objects", objects), Field("monsters", monsters),
+                           Field("traps", TRAP_LIST), *persist], name="chunk")
+    return Struct(cls, [*first, When(ALIVE, [Field("chunks", List(entry, Prefix(U16, "count")))], alive)],
+                  name="chunks")
+
+
+CHUNKS = chunks(Chunks, Chunk, LEVEL, FLOOR, MONSTER_LIST, CHUNK_INFO)
 
 for _struct in (GEAR, STORES, DUNGEON, OBJECTS, MONSTERS, TRAPS, CHUNKS):
     register_struct(_struct, _struct.name, 1, VANILLA, GAME)

@@ -39,7 +39,6 @@ from ....layout import (
     Array,
     Bytes,
     Columns,
-    Const,
     CStr,
     Ctx,
     Expr,
@@ -47,19 +46,18 @@ from ....layout import (
     Len,
     List,
     Optional,
-    Parallel,
     Prefix,
     Range,
     Ref,
     SetCtx,
     Struct,
-    Terminated,
     When,
 )
-from . import BlockModel, character, knowledge, register_struct, world
+from . import BlockModel, character, items, knowledge, register_struct, shapes, world
 from .character import EIGHT_BIT
-from .items import ITEM_MARK, KIND_PREFIX, NAME_MAX, NOTE_MAX, Curse
+from .items import KIND_PREFIX, NAME_MAX, Curse
 from .records import Experience
+from .shapes import CarriedKnown
 
 VARIANTS = ("XyGs",)  # the variant ids this module registers layouts for (see the package)
 
@@ -72,7 +70,6 @@ TOTAL_SPELLS = 48  # total_spells (the player spells block stores it too)
 PF_SIZE = 10  # FLAG_SIZE(PF_MAX): 79 player flags (list-player-flags.h)
 MAX_EGOS = 2  # object.h
 MAX_STORES = 11  # what wr_stores writes first (store.txt)
-ALIVE = world.ALIVE
 STAT_NAMES = ("str", "int", "wis", "dex", "con", "chr", "spd")  # list-stats.h: STAT_MAX is 7
 
 
@@ -263,7 +260,6 @@ def _hook(which: str) -> Bytes:
 
 _SOLDIER = Struct(SoldierState, [Field("gift_waiting", I32), Field("gift_given", I32),
                                  Field("storename", CStr(4095))], name="soldier state")
-_BODY = Struct(character.BodySlot, [Field("type", U16), Field("name", CStr(79))], name="body slot")
 PLAYER = Struct(Player, [
     Field("full_name", CStr(31, eight_bit=EIGHT_BIT)), Field("died_from", CStr(79, eight_bit=EIGHT_BIT)),
     Field("history", CStr(249, eight_bit=EIGHT_BIT)),
@@ -271,13 +267,9 @@ PLAYER = Struct(Player, [
     Field("shape", CStr(79)), Field("character_class", CStr(79)),
     Field("name_suffix", U8), Field("expfact_low", U16), Field("expfact_high", U16),
     Field("age", I16), Field("height", I16), Field("weight", I32),
-    Len("stat_count", U8, ("stat_max", "stat_cur", "stat_map", "stat_birth"), most=len(STAT_NAMES),
-        expected=f"at most {len(STAT_NAMES)} stats (rd_player: 'Too many stats')"),
-    Field("stat_max", Array(I16, Ref("stat_count"))), Field("stat_cur", Array(I16, Ref("stat_count"))),
-    Field("stat_map", Array(I16, Ref("stat_count"))),
-    Field("stat_birth", Array(I16, Ref("stat_count"))),
+    *character.stats(len(STAT_NAMES), f"at most {len(STAT_NAMES)} stats (rd_player: 'Too many stats')"),
     Field("height_birth", I16), Field("weight_birth", I32), Field("au_birth", I32),
-    Field("body_name", CStr(79)), Field("body", List(_BODY, Prefix(U16, "body_count"))),
+    *character.BODY,
     Field("unused_body", U32),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL} "
                                   "(rd_player: 'Invalid player level')")),
@@ -395,96 +387,45 @@ def _size(name: str) -> Ctx:
 
 _FAULT = Struct(Curse, [Field("power", U8), Field("timeout", U16)], name="fault")
 OBJECT = Struct(Item, [
-    Const("mark", U16, ITEM_MARK, "0xFFFF, the start of an object record"),
-    Field("version", U8), Field("oidx", U16), Field("y", U8), Field("x", U8),
-    Field("tval", CStr(NAME_MAX)), Field("sval", CStr(NAME_MAX)),
-    Field("pval", I32), Field("number", U8), Field("weight", I32),
+    *items.KIND_NAMES, Field("pval", I32), Field("number", U8), Field("weight", I32),
     Field("artifact", CStr(NAME_MAX)), Field("egos", List(CStr(NAME_MAX), MAX_EGOS)),
-    Field("effect", I16), Field("timeout", I32), Field("to_h", I16), Field("to_d", I16),
-    Field("to_a", I16), Field("ac", I16), Field("dd", U8), Field("ds", U8), Field("origin", U8),
-    Field("origin_depth", U8), Field("origin_race", CStr(NAME_MAX)), Field("notice", U8),
+    Field("effect", I16), Field("timeout", I32), *items.combat(),
     Columns(_size("of_size"), [("flags", U8, True), ("carried_flags", U8, True)]),
-    Field("pflags", Bytes(PF_SIZE)),
-    Field("modifiers", Array(I16, _size("obj_mod_max"))),
-    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
-    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Field("faults", Optional(U8, List(_FAULT, _size("curse_max")))),
-    Columns(_size("elem_max"), [("el_res", I16, False), ("el_flags", U8, True)]),
-    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
-    Field("time_base", U16), Field("time_dice", U16), Field("time_sides", U16),
-    Field("inscription", CStr(NOTE_MAX)),
+    Field("pflags", Bytes(PF_SIZE)), *items.POWERS,
+    Field("faults", Optional(U8, List(_FAULT, _size("curse_max")))), items.ELEMENTS, *items.ACTIVATION,
 ], name="object")
 
 
 @dataclass(slots=True)
-class ItemList:
+class ItemList(shapes.ObjectList[Item]):
     """Objects up to the dummy record that ends the list (kept in ``end``)."""
 
-    items: list[Item] = field(default_factory=list)
-    end: Item = field(default_factory=Item)
 
-
-ITEM_LIST = Struct(ItemList, [
-    Terminated("items", OBJECT, "end", "is_marker", "an empty kind name (the end marker)")],
-    name="object list")
+ITEM_LIST = shapes.object_list(ItemList, OBJECT)
 
 
 # -- gear -----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class GearItem:
+class GearItem(CarriedKnown[Item]):
     """One carried object and the player's knowledge of it (kept in step, as in 4.2)."""
-
-    slot: int = 0
-    item: Item = field(default_factory=Item)
-    known_slot: int = 0
-    known: Item = field(default_factory=Item)
-
-    @property
-    def name(self) -> str:
-        return self.item.name
-
-    @property
-    def quantity(self) -> int:
-        return self.item.number
-
-    @quantity.setter
-    def quantity(self, value: int) -> None:
-        self.item.number = value
-        self.known.number = value
-
-    @property
-    def note(self) -> str:
-        return self.item.inscription
-
-    @note.setter
-    def note(self, value: str) -> None:
-        self.item.inscription = value
-        self.known.inscription = value
 
 
 @dataclass(slots=True)
-class Gear(BlockModel):
+class Gear(shapes.GearList[GearItem], BlockModel):
     KIND: ClassVar[str] = "gear-xygos"
-    items: list[GearItem] = field(default_factory=list)
 
 
-GEAR = Struct(Gear, [Parallel(
-    "items",
-    [Struct(GearItem, [Field("slot", U8), Field("item", OBJECT)], name="gear entry"),
-     Struct(GearItem, [Field("known_slot", U8), Field("known", OBJECT)], name="known gear entry")],
-    U8, world.FINISHED_CODE, ("end", "known_end"),
-    "as many known objects as objects (the game pairs them)")], name="gear")
+GEAR = shapes.gear(Gear, GearItem, OBJECT)
 
 
 # -- stores ---------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
-class StockItem:
-    known: Item = field(default_factory=Item)
-    item: Item = field(default_factory=Item)
+class StockItem(shapes.StockPair[Item]):
+    pass
 
 
 @dataclass(slots=True)
@@ -523,7 +464,7 @@ class Stores(BlockModel):
     other_towns: list[TownStores] = field(default_factory=list)
 
 
-_STOCK = Struct(StockItem, [Field("known", OBJECT), Field("item", OBJECT)], name="stock pair")
+_STOCK = shapes.stock_pair(StockItem, OBJECT)
 
 
 def _store(first_town: bool) -> Struct:
@@ -567,116 +508,63 @@ class Dungeon(BlockModel):
     known_cave: world.Level | None = None
 
 
-DUNGEON = Struct(Dungeon, [
-    Field("depth", U16), Field("daycount", U16), Field("py", U16), Field("px", U16),
+DUNGEON = shapes.dungeon(Dungeon, world.LEVEL, [
     Field("last_1_y", I32), Field("last_1_x", I32), Field("last_2_y", I32), Field("last_2_x", I32),
-    Field("momentum", U16), Field("square_size", U8, export="square_size"),
-    When(ALIVE, [Field("cave", world.LEVEL), Field("known_cave", world.LEVEL)],
-         "the two levels exactly when the character is alive"),
-], name="dungeon")
+    Field("momentum", U16)])
 
 
 @dataclass(slots=True)
-class FloorObjects:
-    obj_max: int = 0
-    objects: ItemList = field(default_factory=ItemList)
+class FloorObjects(shapes.Floor[ItemList]):
+    pass
 
 
-FLOOR = Struct(FloorObjects, [Field("obj_max", U16), Field("objects", ITEM_LIST)], name="floor")
+FLOOR = shapes.floor(FloorObjects, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class Objects(BlockModel):
+class Objects(shapes.BothLevels[FloorObjects], BlockModel):
     KIND: ClassVar[str] = "objects-xygos"
-    cave: FloorObjects | None = None
-    known_cave: FloorObjects | None = None
 
 
-OBJECTS = Struct(Objects, [When(ALIVE, [Field("cave", FLOOR), Field("known_cave", FLOOR)],
-                                 "the objects of both levels exactly when the character is alive")],
-                 name="objects")
+OBJECTS = shapes.both_levels(Objects, FLOOR, "objects")
 
 
 @dataclass(slots=True)
-class Monster:
+class Monster(world.MonsterRecord[ItemList]):
     """One monster (as 4.2's ``rd_monster``), carrying Xygos objects."""
 
-    midx: int = 0
-    race: str = ""
-    original_race: str = "none"
-    y: int = 0
-    x: int = 0
-    hp: int = 0
-    maxhp: int = 0
-    mspeed: int = 0
-    energy: int = 0
-    timed: list[int] = field(default_factory=list)
-    mflag: bytes = b""
-    known_flags: bytes = b""
-    known_res: list[int] = field(default_factory=list)
-    mimic: int = 0
-    held: ItemList = field(default_factory=ItemList)
-    primary_group: world.GroupInfo = field(default_factory=world.GroupInfo)
-    summon_group: world.GroupInfo = field(default_factory=world.GroupInfo)
 
-
-MONSTER = Struct(Monster, [
-    Field("midx", U16), Field("race", CStr(79)), Field("original_race", CStr(79)), Field("y", U8),
-    Field("x", U8), Field("hp", I16), Field("maxhp", I16), Field("mspeed", U8), Field("energy", U8),
-    Field("timed", Array(I16, Prefix(U8, "timed_count"))),
-    Field("mflag", Bytes(Ctx("mflag_size", "monster memory"))),
-    Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
-    Field("known_res", Array(I16, Ctx("elem_max", "object memory"))), Field("mimic", U16),
-    Field("held", ITEM_LIST), Field("primary_group", world._GROUP), Field("summon_group", world._GROUP),
-], name="monster")
+MONSTER = world.monster(Monster, ITEM_LIST)
 
 
 @dataclass(slots=True)
-class MonsterList:
-    monsters: list[Monster] = field(default_factory=list)
+class MonsterList(shapes.MonsterList[Monster]):
+    pass
 
 
-MONSTER_LIST = Struct(MonsterList, [Field("monsters", List(MONSTER, Prefix(U16, "limit", bias=1)))],
-                      name="monster list")
+MONSTER_LIST = shapes.monster_list(MonsterList, MONSTER)
 
 
 @dataclass(slots=True)
-class Monsters(BlockModel):
+class Monsters(shapes.BothLevels[MonsterList], BlockModel):
     KIND: ClassVar[str] = "monsters-xygos"
-    cave: MonsterList | None = None
-    known_cave: MonsterList | None = None
 
 
-MONSTERS = Struct(Monsters, [When(ALIVE, [Field("cave", MONSTER_LIST), Field("known_cave", MONSTER_LIST)],
-                                   "the monsters of both levels exactly when the character is alive")],
-                  name="monsters")
+MONSTERS = shapes.both_levels(Monsters, MONSTER_LIST, "monsters")
 
 
 @dataclass(slots=True)
-class Chunk:
-    level: world.Level = field(default_factory=world.Level)
-    objects: FloorObjects = field(default_factory=FloorObjects)
-    monsters: MonsterList = field(default_factory=MonsterList)
-    traps: world.TrapList = field(default_factory=world.TrapList)
+class Chunk(world.LevelChunk[world.Level, FloorObjects, MonsterList]):
     info: world.ChunkInfo | None = None
 
 
 @dataclass(slots=True)
-class Chunks(BlockModel):
+class Chunks(world.ChunkList[Chunk], BlockModel):
     KIND: ClassVar[str] = "chunks-xygos"
-    chunks: list[Chunk] | None = None
 
 
 FEATURES = 32  # z_info->f_max: Xygos's terrain.txt at 44798ed (rd_chunks reads f_max + 1 counts)
-_CHUNK = Struct(Chunk, [Field("level", world.LEVEL), Field("objects", FLOOR),
-                        Field("monsters", MONSTER_LIST), Field("traps", world.TRAP_LIST),
-                        When(world.PERSIST, [Field("info", world.chunk_info(FEATURES))],
-                             "the level's record exactly when the birth_levels_persist option is on")],
-                name="chunk")
-CHUNKS = Struct(Chunks, [
-    When(ALIVE, [Field("chunks", List(_CHUNK, Prefix(U16, "count")))],
-         "chunks exactly when the character is alive"),
-], name="chunks")
+CHUNKS = world.chunks(Chunks, Chunk, world.LEVEL, FLOOR, MONSTER_LIST, world.chunk_info(FEATURES))
 
 
 for _struct in (WORLD, QUESTS, PLAYER, PLAYER_HP, GEAR, STORES, DUNGEON, OBJECTS, MONSTERS, CHUNKS):
