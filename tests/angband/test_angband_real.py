@@ -8,7 +8,6 @@ import struct
 import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 
 import pytest
@@ -415,17 +414,18 @@ def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> Non
     assert w.getvalue() == b"".join(parts) == v42[at:end_fast]
 
 
-def test_the_documented_layout_example_runs() -> None:
+def test_the_documented_layout_example_runs(tmp_path: Path) -> None:
+    """In a process of its own: the layout it registers (a 'DEMO' game whose player block is
+    only gold) must not stay registered for the tests that walk every layout."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "angband.md").read_text()
     example = next(part.split("```", 1)[0] for part in text.split("```python\n")[1:]
                    if "register_layout" in part)
-    module = types.ModuleType("angband_doc_example")
-    sys.modules[module.__name__] = module
-    try:
-        exec(compile(example, "docs/angband.md", "exec"), module.__dict__)  # noqa: S102 (our own doc)
-    finally:
-        del sys.modules[module.__name__]
-    assert layouts_for("DEMO", "player", 1)[0].game == "Demo 1.0"
+    script = tmp_path / "angband_doc_example.py"
+    script.write_text(example + "\nfrom savecraft.formats.angband.layouts import layouts_for\n"
+                      "assert layouts_for('DEMO', 'player', 1)[0].game == 'Demo 1.0'\n")
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert not layouts_for("DEMO", "player", 1)  # nothing registered here
 
 
 @real
