@@ -70,6 +70,9 @@ _CHUNKS: dict[bytes, tuple[str]] = {
 _MAGIC: dict[type, bytes] = {UserChunk: b"USER", NpcChunk: b"NPC\0", MapChunk: b"MAP\0",
                              DenyChunk: b"DENY", GlobalsChunk: b"GLBL", QuestsChunk: b"QSTS"}
 _HEAD = cached_struct("<" + (CHUNK_HEAD.code or ""))
+CHECKED_BY_SCAN = frozenset(magic for magic in BODIES if magic != b"MAP\0")
+"""The chunks :func:`scan_chunks` reads through their body's layout (the skim, else the
+checked reader): one that passed decodes without a problem, so validate need not decode it."""
 
 
 def sniff(data: bytes) -> bool:
@@ -196,7 +199,7 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
     sink = active_sink()
     max_chunks = limits.get("chunks")
     ctx = Context()
-    skims = {magic: layout.fast_skip_fn for magic, layout in BODIES.items() if magic != b"MAP\0"}
+    skims = {magic: BODIES[magic].fast_skip_fn for magic in CHECKED_BY_SCAN}
     file_tiles = 0
     while pos < end:
         index = len(chunks)
