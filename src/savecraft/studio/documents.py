@@ -83,12 +83,17 @@ def run_elsewhere(job: str, data: bytes, format: str, *args: Any) -> Any:
     a pipe (never a file or the command line); if that process cannot run,
     the job runs here.
     """
-    if len(data) >= SEPARATE_VALIDATION and _spare_core():
+    if runs_elsewhere(data):
         try:
             return _in_child(job, data, format, args)
         except (OSError, subprocess.SubprocessError, pickle.UnpicklingError, EOFError, ValueError):
             pass
     return _JOBS[job](data, format, *args)
+
+
+def runs_elsewhere(data: bytes) -> bool:
+    """Whether :func:`run_elsewhere` would run a job on ``data`` in a process of its own now."""
+    return len(data) >= SEPARATE_VALIDATION and _spare_core()
 
 
 def _spare_core() -> bool:
@@ -160,6 +165,9 @@ class Document:
         self.saved = data
         self.format = registry.detect(data)  # FormatError for a file of no known format
         self._validation: tuple[bytes, Future[tuple[list[Problem], list[str]]]] | None = None
+        # Guards only ``_validation``: a problems request must not wait for the model's parse
+        # (under ``lock``) to start a validation that runs in a process of its own.
+        self._validation_lock = threading.Lock()
         self._span_maps: list[tuple[bytes, spans.SpanMap]] = []
 
     # -- state ------------------------------------------------------------------------
@@ -213,8 +221,15 @@ class Document:
         return self._validate(self.data).result()
 
     def _validate(self, data: bytes) -> Future[tuple[list[Problem], list[str]]]:
-        """The validation of ``data``: the one under way or done, else a new one started."""
-        with self.lock:
+        """The validation of ``data``: the one under way or done, else a new one started.
+
+        Started at once, beside the model's parse, when it runs in a process of its own (the
+        page asks for the problems with the tree: the two then take one core each). When it
+        would run in this process it waits for the parse first: both are pure Python under
+        one interpreter lock, so side by side they would both end when the second would have,
+        and the tree, which needs only the model, would wait for the problems.
+        """
+        with self._validation_lock:
             if self._validation is not None and self._validation[0] is data:
                 return self._validation[1]
             future: Future[tuple[list[Problem], list[str]]] = Future()
@@ -222,6 +237,9 @@ class Document:
 
         def run() -> None:
             try:
+                if not runs_elsewhere(data):
+                    with self.lock:  # the model's parse first (warm), then this
+                        pass
                 future.set_result(validate_data(data, self.format.name))
             except BaseException as err:  # the request waiting for it reports it
                 future.set_exception(err)
