@@ -146,3 +146,23 @@ def test_validate_reports_each_chunk_problem_with_its_place(tmp_path: Path) -> N
     assert got == [(deny + HEAD_SIZE, "deny.entries[0].family"),
                    (user + entity + 15, "users[1].entity.attributes"),
                    (None, "users[2].name")], record["problems"]
+
+
+def test_the_scan_picks_each_users_name_and_flags_as_the_reader_reads_them() -> None:
+    """The summary's and validate's names come from the scan's pick (no second pass over 50,000
+    users): for every user the values the reader decodes, a banned one and a non-ASCII name too;
+    a decoded (perhaps edited) user is read from its object."""
+    save = sample.server_save(users=6, attributes=2, items=2)
+    save.users[1].name = "Éadaoin ßeta"
+    save.users[4].flags |= 1
+    loaded = savecraft.parse(savecraft.build(save))
+    chunks = loaded.chunks
+    users = [i for i in range(len(chunks)) if chunks.magic(i) == b"USER"]
+    picked = [chunks.picked_or_none(i) for i in users]
+    assert picked == [(u.name, u.flags) for u in save.users]
+    assert all(chunks.picked_or_none(i) is None for i in range(len(chunks)) if i not in users)
+    loaded.users[2].name = "Renamed"  # decoded: its object is what the names say now
+    assert chunks.picked_or_none(users[2]) is None
+    info = savecraft.registry.get("tirnanog-save").info(loaded)
+    assert info["users"] == [u.name for u in save.users[:2]] + ["Renamed"] + [u.name for u in save.users[3:]]
+    assert info["banned_users"] == [save.users[4].name]

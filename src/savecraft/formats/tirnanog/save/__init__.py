@@ -13,7 +13,7 @@ from ....parts import load_part
 from ....registry import Format, register
 from ....speed import gc_paused
 from . import codec
-from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, chunk_magic
+from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, _Pending, chunk_magic
 
 
 def _when(ts: int) -> str | None:
@@ -38,35 +38,38 @@ def _named_users(save: SaveGame) -> list[tuple[int, str, int]]:
     a problem too).
 
     A summary of a server save with 100,000 players must not build 100,000
-    entities: the name and the flags byte are picked from the bytes of the
-    chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
+    entities: the name and the flags byte were picked from the bytes by the
+    chunk scan (:data:`.codec.PICKED`), or are picked here from the bytes of
+    the chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
     """
     from ....layout import FAST_READ_ERRORS, Context
     from .layouts import HEAD_SIZE, USER
 
-    pick = USER.picker(("name", "flags"))
+    pick = USER.picker(codec.PICKED[b"USER"])
     ctx = Context()
     out: list[tuple[int, str, int]] = []
     chunks = save.chunks
     k = -1
-    for i in range(len(chunks)):
-        raw = chunks.raw_or_none(i)
-        if raw is not None:
-            if raw[:4] != b"USER":
+    for i, item in enumerate(chunks._items):  # one pass, no call per chunk (100,000 of them)
+        if type(item) is _Pending:
+            raw = item.raw
+            if not raw.startswith(b"USER"):
                 continue
             k += 1
-            try:
-                (name, flags), _ = pick(raw, HEAD_SIZE, len(raw), ctx)
-            except FAST_READ_ERRORS:
-                user = chunks[i]
-                name, flags = user.name, user.flags
+            if item.picked is not None:
+                name, flags = item.picked
+            else:
+                try:
+                    (name, flags), _ = pick(raw, HEAD_SIZE, len(raw), ctx)
+                except FAST_READ_ERRORS:
+                    user = chunks[i]
+                    name, flags = user.name, user.flags
         else:
-            user = chunks[i]
-            if chunk_magic(user) == b"USER":
+            if chunk_magic(item) == b"USER":
                 k += 1
-            if not isinstance(user, UserChunk):
+            if not isinstance(item, UserChunk):
                 continue
-            name, flags = user.name, user.flags
+            name, flags = item.name, item.flags
         out.append((k, name, flags))
     return out
 

@@ -291,6 +291,11 @@ class ChunkList(MutableSequence[Any]):
             return self._decode(item.raw, item.offset)
         return item
 
+    def picked_or_none(self, i: int) -> tuple[Any, ...] | None:
+        """What the chunk scan picked from chunk ``i``'s bytes, if it was never decoded."""
+        item = self._items[i]
+        return item.picked if type(item) is _Pending else None
+
     def raw_or_none(self, i: int) -> bytes | None:
         """The original bytes of chunk ``i`` if it was never decoded (so never changed)."""
         item = self._items[i]
@@ -439,6 +444,9 @@ class _Built(dict[str, Any]):
 class _Pending:
     raw: bytes
     offset: int
+    # What the chunk scan picked from the bytes while checking them (a USER's name and
+    # flags): the summary and validate's check read it instead of a second pass.
+    picked: tuple[Any, ...] | None = None
 
 
 _MAGIC_OF: dict[type, bytes] = {
