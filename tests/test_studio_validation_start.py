@@ -1,33 +1,27 @@
 """When the studio's validation of a document starts: beside the model's parse, or after it.
 
-The page asks for the problems together with the tree. A validation that runs in a process
-of its own starts at once, on the other core, while the model is still being parsed under
-the document's lock (it used to wait for that lock: the problems of a 50,000-player save
-came a parse later). One that runs in the studio's own process waits for the parse, since
-both hold the one interpreter lock and the tree needs only the model.
+A validation that runs in a process of its own starts as the file opens, on the other core,
+while the model is still being parsed under the document's lock (it used to wait for that
+lock, and to start only when the page asked, after the tree: the problems of a 50,000-player
+save came a parse later). One that runs in the studio's own process waits for the parse,
+since both hold the one interpreter lock and the tree needs only the model.
 """
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiohttp import ClientSession
-from aiohttp.test_utils import TestServer
 
 import savecraft
 from savecraft.formats.tirnanog.save import sample
 from savecraft.studio import documents
 from savecraft.studio.documents import Document, Workspace
-from savecraft.studio.server import HEADER, make_app
 
 WAIT = 60  # seconds: a bound, never a synchronisation (each wait ends on an event)
 HOLD = 600  # how long the stand-in parse may hold the lock: it is released by the test
-TOKEN = "test-token-0123456789"
 
 
 @pytest.fixture()
@@ -90,56 +84,21 @@ def test_a_validation_in_this_process_starts_after_the_parse(
     assert problems == savecraft.validate(broken_save).problems
 
 
-def _record_starts(monkeypatch: pytest.MonkeyPatch, doc: Document) -> list[bool]:
-    """Whether a tree had been answered when each validation started."""
-    seen: list[bool] = []
-    real = documents._JOBS["validate"]
-
-    def validate(data: bytes, format: str) -> tuple[list[savecraft.Problem], list[str]]:
-        seen.append(doc.tree_shown.is_set())
-        return real(data, format)  # type: ignore[no-any-return]
-
-    monkeypatch.setitem(documents._JOBS, "validate", validate)
-    return seen
-
-
-def test_a_big_file_validated_here_waits_for_the_first_tree_asked_for_beside_it(
+def test_a_big_file_opened_with_a_core_spare_is_validated_from_the_start(
         broken_save: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page asks for the problems and the tree at once; in the studio's own process the
-    validation starts once the tree is answered (through the server, as the page asks)."""
-    monkeypatch.setattr(documents, "SEPARATE_VALIDATION", 0)  # big, as far as this is concerned
-    monkeypatch.setattr(documents, "_spare_core", lambda: False)
+    """Opened (as the command line and the page open files), its validation is under way
+    before anything asks; opened as one of a folder for the timeline, it is not."""
+    monkeypatch.setattr(documents, "SEPARATE_VALIDATION", 0)
+    monkeypatch.setattr(documents, "_spare_core", lambda: True)
     path = tmp_path / "server.sav"
     path.write_bytes(broken_save)
     ws = Workspace()
     doc = ws.open_path(path)
-    seen = _record_starts(monkeypatch, doc)
-
-    async def main() -> tuple[Any, Any]:
-        server = TestServer(make_app(ws, TOKEN), host="127.0.0.1")
-        await server.start_server()
-        try:
-            async with ClientSession(headers={HEADER: TOKEN}) as session:
-                async def get(what: str) -> Any:
-                    async with session.get(server.make_url(f"/api/doc/{doc.id}/{what}"),
-                                           timeout=WAIT) as r:
-                        assert r.status == 200
-                        return await r.json()
-                return tuple(await asyncio.gather(get("problems"), get("tree")))
-        finally:
-            await server.close()
-
-    problems, shown = asyncio.run(main())
-    assert seen == [True]
-    assert shown["children"] and [p["path"] for p in problems["problems"]] == ["users[3].name"]
-
-
-def test_a_big_file_validated_here_with_no_tree_asked_for_waits_a_bounded_time(
-        broken_save: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(documents, "SEPARATE_VALIDATION", 0)
-    monkeypatch.setattr(documents, "_spare_core", lambda: False)
-    monkeypatch.setattr(documents, "TREE_FIRST", 0.05)
-    doc = Document("d1", "server.sav", broken_save)
-    seen = _record_starts(monkeypatch, doc)
-    problems, _ = doc.problems()
-    assert seen == [False] and problems == savecraft.validate(broken_save).problems
+    assert doc._validation is not None and doc._validation[0] is doc.data
+    started = doc._validation[1]
+    problems, _ = doc.problems()  # the same run, not a second one
+    assert doc._validation[1] is started
+    assert problems == savecraft.validate(broken_save).problems
+    assert ws.open_path(path, validate=False)._validation is None
+    monkeypatch.setattr(documents, "_spare_core", lambda: False)  # no core spare: only when asked
+    assert ws.open_path(path)._validation is None

@@ -15,10 +15,11 @@ behind something it does not need yet. Opening a document starts reading its
 model in the background. The spans have their own lock
 (:attr:`Document.span_lock`): the tree, which reads the model under the
 document's lock, never queues behind a recording; a big file is parsed once
-for both (:attr:`Document.model`). The ``validate`` list, which decodes the
+for both (:attr:`Document.model`). The ``validate`` list, which reads the
 whole file, runs without either lock, and for a big file, when a core is
-spare, in a process of its own (:func:`run_elsewhere`), away from this
-process's interpreter lock, so the tree and the bytes answer meanwhile.
+spare, in a process of its own (:func:`run_elsewhere`) started as the file
+opens, away from this process's interpreter lock, so the tree and the bytes
+answer meanwhile; without a spare core, in this process after the parse.
 """
 
 from __future__ import annotations
@@ -46,9 +47,6 @@ SEPARATE_VALIDATION = 4 << 20
 SHARED_PARSE = 4 << 20
 """Files from this size on are parsed once for the model and the spans (:attr:`Document.model`)."""
 _CHILDREN = threading.BoundedSemaphore(2)  # processes of their own running at once
-TREE_FIRST = 3.0
-"""Seconds a big file's validation in the studio's own process waits for the first tree
-answer (so the tree is not shared with it); an API client that never asks waits no longer."""
 SPAN_MAPS_KEPT = 3  # span maps kept per document: the current bytes, and those an edit compares
 
 
@@ -168,11 +166,9 @@ class Document:
         self.saved = data
         self.format = registry.detect(data)  # FormatError for a file of no known format
         self._validation: tuple[bytes, Future[tuple[list[Problem], list[str]]]] | None = None
-        # Guards only ``_validation``: a problems request must not wait for the model's parse
-        # (under ``lock``) to start a validation that runs in a process of its own.
+        # Guards only ``_validation``: starting a validation that runs in a process of its own
+        # must not wait for the model's parse (under ``lock``).
         self._validation_lock = threading.Lock()
-        # Set once a tree answer was made: a big file validated in this process waits for it.
-        self.tree_shown = threading.Event()
         self._span_maps: list[tuple[bytes, spans.SpanMap]] = []
 
     # -- state ------------------------------------------------------------------------
@@ -228,13 +224,11 @@ class Document:
     def _validate(self, data: bytes) -> Future[tuple[list[Problem], list[str]]]:
         """The validation of ``data``: the one under way or done, else a new one started.
 
-        Started at once, beside the model's parse, when it runs in a process of its own (the
-        page asks for the problems with the tree: the two then take one core each). When a
-        big file's would run in this process it waits for the parse and then for the first
-        tree answered (:attr:`tree_shown`, at most :data:`TREE_FIRST` seconds): all of it is
-        pure Python under one interpreter lock, so side by side with them it would end no
-        sooner and the tree, which needs only the model, would come later (measured at load
-        7: the tree 1.25 times later, the problems no sooner).
+        One that runs in a process of its own starts at once, beside the model's parse (on
+        the other core: :meth:`warm` starts it so). One that runs in this process waits for
+        the parse: both are pure Python under one interpreter lock, so side by side they
+        would both end when the second would have, and the tree, which needs only the model,
+        would come later.
         """
         with self._validation_lock:
             if self._validation is not None and self._validation[0] is data:
@@ -247,8 +241,6 @@ class Document:
                 if not runs_elsewhere(data):
                     with self.lock:  # the model's parse first (warm), then this
                         pass
-                    if len(data) >= SEPARATE_VALIDATION:
-                        self.tree_shown.wait(TREE_FIRST)
                 future.set_result(validate_data(data, self.format.name))
             except BaseException as err:  # the request waiting for it reports it
                 future.set_exception(err)
@@ -272,16 +264,21 @@ class Document:
             del self._span_maps[:-SPAN_MAPS_KEPT]
             return smap
 
-    def warm(self) -> None:
+    def warm(self, validate: bool = True) -> None:
         """Start reading the model in the background: the page's first questions need it.
 
         A request that comes first waits for the same parse under the same
-        lock, never doing it twice. Nothing else starts here: the spans
-        recorded beside the first tree and overview requests would share this
-        process's interpreter lock with them, and a validation would hold the
-        bytes of a file that may yet be refused (a dropped file that does not
-        read is let go at once).
+        lock, never doing it twice. A big file's validation starts here too
+        when it would run in a process of its own (a core is spare): there it
+        takes nothing from the parse, and the problems are ready about when
+        the tree is instead of a validation after it (``validate=False``: a
+        folder of files opened for the timeline, whose problems nobody asked
+        for). Nothing else starts here: the spans recorded beside the first
+        tree and overview requests, or a validation in this process, would
+        share this process's interpreter lock with them.
         """
+        if validate and runs_elsewhere(self.data):
+            self._validate(self.data)
 
         def run() -> None:
             try:
@@ -349,12 +346,14 @@ class Workspace:
         with self._lock:
             return f"d{next(self._ids)}"
 
-    def open_path(self, path: str | Path) -> Document:
+    def open_path(self, path: str | Path, *, validate: bool = True) -> Document:
+        """Open a file; ``validate``: start its validation early where that costs the page
+        nothing (:meth:`Document.warm`)."""
         p = Path(path).expanduser()
         data = read_input(p)
         doc = Document(self._next_id(), p.name, data, p.resolve())
         self.documents[doc.id] = doc
-        doc.warm()
+        doc.warm(validate)
         return doc
 
     def open_bytes(self, name: str, data: bytes) -> Document:

@@ -275,10 +275,8 @@ async def doc_tree(request: web.Request) -> web.StreamResponse:
     def work() -> dict[str, Any]:
         with doc.lock:
             model = doc.model
-            answer = tree.children(model, path, start, tree.PAGE,
-                                   refnames.describer(doc.format.name, model), refnames.sprite_types())
-        doc.tree_shown.set()  # a validation in this process may start now (Document._validate)
-        return answer
+            return tree.children(model, path, start, tree.PAGE,
+                                 refnames.describer(doc.format.name, model), refnames.sprite_types())
 
     return web.json_response(await _run(work))
 

@@ -108,14 +108,13 @@ async function activate(docId) {
   });
   // Pictures after the overview (it says which it draws itself), not after the bytes.
   summary.catch(() => {}).then(() => loadPictures(docId)).catch(() => {});
-  // Problems come from validate, which needs neither the tree nor field spans: asked for with the
-  // overview and the tree, so a big file's validation runs while they are read and painted.
-  loadProblems(docId).catch((err) => $("problems").replaceChildren(el("p", { class: "hint" }, err.message)));
   await tree.setDoc(docId);
   await frame();
   timing.treePaint = performance.now();
   timing.fromActivate = timing.treePaint - started;
   document.body.dataset.treeReady = docId;
+  // Problems come from validate, which needs no field spans: they load beside the bytes, not after.
+  loadProblems(docId).catch((err) => $("problems").replaceChildren(el("p", { class: "hint" }, err.message)));
   await hexView.setDoc(docId);
   timing.hexPaint = performance.now();
   document.body.dataset.hexReady = docId;
