@@ -102,3 +102,23 @@ def test_a_big_file_opened_with_a_core_spare_is_validated_from_the_start(
     assert ws.open_path(path, validate=False)._validation is None
     monkeypatch.setattr(documents, "_spare_core", lambda: False)  # no core spare: only when asked
     assert ws.open_path(path)._validation is None
+
+
+def test_a_validation_in_this_process_once_the_model_is_read_does_not_wait_for_the_lock(
+        broken_save: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree and reveal requests of a person's clicks hold the document's lock one after
+    another; a validation asked for then does not queue behind them."""
+    monkeypatch.setattr(documents, "_spare_core", lambda: False)
+    doc = Document("d1", "server.sav", broken_save)
+    doc.model  # noqa: B018 (read: the parse is over)
+    _, release = _hold(doc.lock)  # a click's request, holding the lock
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            asked = pool.submit(doc.problems)
+            try:
+                problems, _ = asked.result(timeout=WAIT)
+            finally:
+                release.set()
+    finally:
+        release.set()
+    assert problems == savecraft.validate(broken_save).problems
