@@ -284,7 +284,8 @@ class ChunkList(MutableSequence[Any]):
 
     def decoded(self, i: int) -> Any:
         """Chunk ``i`` decoded, without keeping the result when it was not decoded yet
-        (validate checks that every chunk decodes, and builds nothing that lasts)."""
+        (validate decodes the chunks the scan did not check through a layout, and builds
+        nothing that lasts)."""
         item = self._items[i]
         if type(item) is _Pending:
             assert self._decode is not None
