@@ -70,6 +70,13 @@ _CHUNKS: dict[bytes, tuple[str]] = {
 _MAGIC: dict[type, bytes] = {UserChunk: b"USER", NpcChunk: b"NPC\0", MapChunk: b"MAP\0",
                              DenyChunk: b"DENY", GlobalsChunk: b"GLBL", QuestsChunk: b"QSTS"}
 _HEAD = cached_struct("<" + (CHUNK_HEAD.code or ""))
+PICKED: dict[bytes, tuple[str, ...]] = {b"USER": ("name", "flags")}
+"""The values :func:`scan_chunks` picks from the chunks it checks (the layout's
+:meth:`~savecraft.layout.Struct.picker`: its skim returning them, as cheap): a user's name
+and flags, which the summary and validate's name check need of every user."""
+CHECKED_BY_SCAN = frozenset(magic for magic in BODIES if magic != b"MAP\0")
+"""The chunks :func:`scan_chunks` reads through their body's layout (the skim, else the
+checked reader): one that passed decodes without a problem, so validate need not decode it."""
 
 
 def sniff(data: bytes) -> bool:
@@ -196,7 +203,8 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
     sink = active_sink()
     max_chunks = limits.get("chunks")
     ctx = Context()
-    skims = {magic: layout.fast_skip_fn for magic, layout in BODIES.items() if magic != b"MAP\0"}
+    skims = {magic: BODIES[magic].fast_skip_fn for magic in CHECKED_BY_SCAN if magic not in PICKED}
+    picks = {magic: BODIES[magic].picker(names) for magic, names in PICKED.items()}
     file_tiles = 0
     while pos < end:
         index = len(chunks)
@@ -234,6 +242,17 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
                         continue
                 except FAST_READ_ERRORS:
                     pass
+            else:
+                pick = picks.get(magic)
+                if pick is not None:
+                    try:  # the skim that also returns a few values (the same acceptance)
+                        picked, stop = pick(content, pos + HEAD_SIZE, pos + size, ctx)
+                        if stop == pos + size:
+                            pending.append(_Pending(raw, pos, picked))
+                            pos += size
+                            continue
+                    except FAST_READ_ERRORS:
+                        pass
             path = chunk_path(magic, k, index)
             try:
                 r = Reader(raw, HEAD_SIZE, base=pos, path=path, what="the chunk")

@@ -284,12 +284,18 @@ class ChunkList(MutableSequence[Any]):
 
     def decoded(self, i: int) -> Any:
         """Chunk ``i`` decoded, without keeping the result when it was not decoded yet
-        (validate checks that every chunk decodes, and builds nothing that lasts)."""
+        (validate decodes the chunks the scan did not check through a layout, and builds
+        nothing that lasts)."""
         item = self._items[i]
         if type(item) is _Pending:
             assert self._decode is not None
             return self._decode(item.raw, item.offset)
         return item
+
+    def picked_or_none(self, i: int) -> tuple[Any, ...] | None:
+        """What the chunk scan picked from chunk ``i``'s bytes, if it was never decoded."""
+        item = self._items[i]
+        return item.picked if type(item) is _Pending else None
 
     def raw_or_none(self, i: int) -> bytes | None:
         """The original bytes of chunk ``i`` if it was never decoded (so never changed)."""
@@ -439,6 +445,9 @@ class _Built(dict[str, Any]):
 class _Pending:
     raw: bytes
     offset: int
+    # What the chunk scan picked from the bytes while checking them (a USER's name and
+    # flags): the summary and validate's check read it instead of a second pass.
+    picked: tuple[Any, ...] | None = None
 
 
 _MAGIC_OF: dict[type, bytes] = {
