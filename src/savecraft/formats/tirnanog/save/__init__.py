@@ -42,7 +42,8 @@ def _named_users(save: SaveGame) -> list[tuple[int, str, int]]:
     chunk scan (:data:`.codec.PICKED`), or are picked here from the bytes of
     the chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
     """
-    from .picking import user_values
+    from ....layout import FAST_READ_ERRORS, Context
+    from .layouts import HEAD_SIZE, USER
 
     pick = USER.picker(codec.PICKED[b"USER"])
     ctx = Context()
