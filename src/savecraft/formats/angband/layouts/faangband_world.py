@@ -255,11 +255,16 @@ class Monsters(BlockModel):
 
 @dataclass(slots=True)
 class Ghost(BlockModel):
-    """What is left of the old player-ghost record: a name ("Broken Ghost") and 60 bytes."""
+    """What is left of the old player-ghost record: a name ("Broken Ghost") and 60 bytes.
+
+    Both are None for a dead character, whose save writes no ghost record (the
+    loader reads none either), so a dump of a dead character says null for both
+    and a build from it writes nothing.
+    """
 
     KIND: ClassVar[str] = "ghost-faan"
     ghost_name: str | None = None
-    data: bytes = b""
+    data: bytes | None = None
 
 
 OBJECT = Struct(Item, [

@@ -1,0 +1,66 @@
+"""Anquestria files written by the game itself (tests/data/angband-built/anquestria-32d7389):
+a new character saved in the town, and the same character dead.
+
+The dead character's blocks of the level are empty (the game writes no ghost record
+for a dead character): its JSON dump says null for the ghost's name and data, and a
+build from that dump gives back the file byte for byte. The live one stands in the town,
+whose maps the game writes over the whole 66 x 198 dungeon area.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from savecraft import api
+from savecraft.errors import Report
+from savecraft.formats.angband import block
+from savecraft.formats.angband.block import RawBlock
+
+BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
+             if (p / "data" / "angband-built").is_dir()) / "anquestria-32d7389"
+ALIVE = BUILT / "Lyra.sav"
+DEAD = BUILT / "Lyra-dead.sav"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_a_dead_characters_dump_builds_back_byte_for_byte(tmp_path: Path) -> None:
+    dumped = _run("dump", str(DEAD))
+    assert dumped.returncode == 0, dumped.stderr
+    doc = json.loads(dumped.stdout)
+    ghost = [b for b in doc["data"]["blocks"] if b.get("kind") == "ghost-faan"]
+    assert ghost == [{"kind": "ghost-faan", "ghost_name": None, "data": None}]
+    (tmp_path / "dead.json").write_text(dumped.stdout)
+    built = _run("build", str(tmp_path / "dead.json"), "-o", str(tmp_path / "dead.sav"))
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "dead.sav").read_bytes() == DEAD.read_bytes()
+
+
+def test_both_files_decode_whole_validate_and_rebuild() -> None:
+    for path in (ALIVE, DEAD):
+        data = path.read_bytes()
+        save = block.parse(data, Report(strict=True), verify=True)
+        assert save.game == "Anquestria (Angband 3.x)", path
+        assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == [], path
+        assert block.build(save) == data, path
+        assert api.validate(data).problems == [], path
+        checked = _run("validate", str(path))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_town_level_is_read_over_the_whole_dungeon_area() -> None:
+    """The character stands in the town (22 x 66), and the maps cover 66 x 198 squares."""
+    save = block.parse(ALIVE.read_bytes(), Report(strict=True))
+    d = save.dungeon
+    assert d is not None
+    assert (d.depth, getattr(d, "height"), getattr(d, "width")) == (0, 22, 66)
+    for runs in (getattr(d, "info"), getattr(d, "info2"), getattr(d, "feat")):
+        assert sum(runs[0::2]) == 66 * 198
+    dead = block.parse(DEAD.read_bytes(), Report(strict=True))
+    assert dead.dungeon is not None and getattr(dead.dungeon, "present") is False
