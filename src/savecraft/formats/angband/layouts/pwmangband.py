@@ -204,10 +204,16 @@ class Player(Experience, BlockModel):
     """The character (``rd_player`` of PWMAngband): gold, experience, hit and spell points, stats.
 
     Name, race and class are in the header block. ``experience`` sets the
-    current and maximum experience together, as in the Vanilla model.
+    current and maximum experience together, as in the Vanilla model. The
+    highest level follows only the levels reached: PWMAngband's
+    ``adjust_level`` (src/server/player.c, the same at every magic from
+    7e62df8 to 1941cee) raises ``max_lev`` when the level passes it, and
+    ``rd_player`` raises it to the level; unlike Vanilla 4.2 nothing raises
+    it from the maximum experience.
     """
 
     KIND: ClassVar[str] = "player-pwm"
+    MAX_LEV_FROM_MAX_EXP: ClassVar[bool] = False
     id: int = 0
     died_from: str = ""
     died_flavor: str = ""

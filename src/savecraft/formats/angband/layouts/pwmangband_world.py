@@ -593,8 +593,32 @@ class PlayerLevel:
 
 @dataclass(slots=True)
 class Dungeon(BlockModel):
+    """The player's level (``rd_player_dungeon``), None for a dead character.
+
+    ``depth`` is the common path to where the character is (0: the surface):
+    the game keeps it as the player's world position, ``p->wpos.depth``, which
+    this block stores as ``level.wpos_depth``.
+    """
+
     KIND: ClassVar[str] = "dungeon-pwm"
     level: PlayerLevel | None = None
+
+    @property
+    def present(self) -> bool:
+        """False for a dead character's block, which the game leaves empty (no depth then)."""
+        return self.level is not None
+
+    @property
+    def depth(self) -> int:
+        if self.level is None:
+            raise AttributeError("depth: a dead character's dungeon block holds no level")
+        return self.level.wpos_depth
+
+    @depth.setter
+    def depth(self, value: int) -> None:
+        if self.level is None:
+            raise AttributeError("depth: a dead character's dungeon block holds no level")
+        self.level.wpos_depth = value
 
 
 _LEVEL_HEAD = Record("PWMAngband player level", [
