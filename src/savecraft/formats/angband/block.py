@@ -364,17 +364,18 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     """
     save, found = walk(data, report)
     trials: Trials = {}
+    facts: dict[str, int] = {}
     why = ""
     if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
         game, why = pwm_server_game(data, found)  # the server and players files: by the magic
     else:
         because: list[str] = []
-        game = choose_game(data, save.variant, found, trials, because)
+        game = choose_game(data, save.variant, found, trials, because, facts)
         why = "; ".join(because)
     save.game = game or ""
     save.game_reason = why
     decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials,
-                      why=why if game is None else "")
+                      why=why if game is None else "", facts=facts)
     # Thousands of records, none of them garbage: unless something was wrong (a caught
     # error may leave a reference cycle behind), they go straight to the oldest generation.
     with gc_paused(keep=lambda: not report.problems):

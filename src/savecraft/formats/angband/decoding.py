@@ -127,7 +127,7 @@ Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[s
 
 
 def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None,
-                because: list[str] | None = None) -> str | None:
+                because: list[str] | None = None, facts: dict[str, int] | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
     hand-made player block, a file cut short before it, a game without a player layout),
     the game whose layouts read
@@ -135,7 +135,9 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
 
     That second way reads every block in a trial; given ``trials``, what the chosen game's
     trial read is kept there, so the :class:`Decoder` need not read it again. ``because``
-    receives the reason, for ``info`` (several games write one variant id: ``VNLA``).
+    receives the reason, for ``info`` (several games write one variant id: ``VNLA``);
+    ``facts`` what the chosen player block tells the blocks before it (its model's
+    ``context_facts``: the options block of Vanilla 4.2 by release), for the decoder's context.
     """
     said = because if because is not None else []
     named, why = header_game(data, variant)
@@ -179,6 +181,9 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                 model = _trial(data, chosen, anchor, Context())[1]
                 reason = getattr(model, "release_reason", None)
                 detail = reason() if callable(reason) else ""
+                told = getattr(model, "context_facts", None)
+                if facts is not None and callable(told):
+                    facts.update(told())
                 said.append(f"its player block reads exactly with the {game} layout"
                             + (f" (and the {named} savefile magic says so)" if named else "") + why
                             + (f"; {detail}" if detail else ""))
@@ -332,7 +337,8 @@ class Decoder:
     """Decodes blocks in file order, carrying the context earlier blocks set."""
 
     def __init__(self, data: bytes, variant: str, game: str | None, report: Report,
-                 verify: bool = True, trials: Trials | None = None, why: str = "") -> None:
+                 verify: bool = True, trials: Trials | None = None, why: str = "",
+                 facts: dict[str, int] | None = None) -> None:
         self.data = data
         self.why = why  # when given: why no block of this file has a layout (not a fault)
         # Trial reads of choose_game, used where the context is the same as the trial's was
@@ -344,6 +350,9 @@ class Decoder:
         self.verify = verify
         self.ctx = file_context(variant, data[:4])
         self.enc_ctx = file_context(variant, data[:4])
+        for name, value in (facts or {}).items():  # what the player block tells earlier blocks
+            self.ctx.set(name, value, "player")
+            self.enc_ctx.set(name, value, "player")
         self._layouts: dict[tuple[str, int], list[Layout]] = {}
 
     def layouts(self, f: Found) -> list[Layout]:
