@@ -24,9 +24,9 @@ from savecraft.formats.angband.demo import samples_folder
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir())
-TARLO = BUILT / "vanilla-4.2.0" / "Tarlo-delay300.sav"
+TARLO = BUILT / "vanilla-movement-delay-4.2.0" / "Tarlo-delay300.sav"
 SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
-EVERY_42 = sorted([*BUILT.glob("vanilla-4.2.*/*.sav"),
+EVERY_42 = sorted([*BUILT.glob("vanilla-4.2*/*.sav"), TARLO,
                    *(SAMPLES / "angband-block-more").glob("angband_4.2*.sav"),
                    *(SAMPLES / "angband-block-variants").glob("vanilla-4.2*.sav")])
 

@@ -105,10 +105,10 @@ class Options(BlockModel):
     KIND: ClassVar[str] = "options-4.2"
     delay_factor: int = 0
     hitpoint_warn: int = 0
-    delay_u16: bool = False
     lazymove_delay: int = 0
     sidebar_mode: int | None = 0
     options: dict[str, int] = field(default_factory=dict)
+    delay_u16: bool = False
 
 
 @dataclass(slots=True)
