@@ -601,7 +601,11 @@ def info(save: BlockSave) -> dict[str, Any]:
             out["level"] = d.level
             out["race"] = d.race
             out["class"] = d.character_class
-    out.update(sheet.character_sheet(save))
+    found = sheet.character_sheet(save)
+    line = sheet.summary_line(found) if d is None else None
+    if line is not None:  # no description block: the line from the decoded blocks
+        out["summary"] = line
+    out.update(found)
     if save.variant == PWMG.decode():
         out["savefile_magic"] = ".".join(str(b) for b in save.magic)
         kind = "player"
