@@ -571,7 +571,7 @@ def build(save: BlockSave) -> bytes:
     if len(save.magic) != 4 or (variant != PWMG and save.magic != MAGIC):
         raise FormatError(None, "magic", "'Save' (or 4 version bytes before 'PWMG')", repr(save.magic))
     w.record(FILE_HEADER, (save.magic, variant), "header")
-    ctx = file_context(save.variant, save.magic)
+    ctx = file_context(save.variant, save.magic, save.game)
     for i, block in enumerate(save.blocks):
         path = f"blocks[{i}]"
         name = block_name(block).encode("ascii", errors="replace")
