@@ -64,3 +64,26 @@ def test_the_town_level_is_read_over_the_whole_dungeon_area() -> None:
         assert sum(runs[0::2]) == 66 * 198
     dead = block.parse(DEAD.read_bytes(), Report(strict=True))
     assert dead.dungeon is not None and getattr(dead.dungeon, "present") is False
+
+
+def test_history_text_in_the_games_8_bit_encoding_reads_and_rebuilds() -> None:
+    """Anquestria's monster list has "Sméagol" in Latin-1, so a real save's history holds
+    "Killed Sm\\xe9agol" (the Anquestria repository's own lib/save/Twilight does): the game
+    writes the bytes as they are. The entry is laid out here as ``wr_history`` writes one
+    (type, turn, place, level, artifact, text), added to the game-written file's history."""
+    import struct
+
+    from .angband_support import block_span, replace_block
+
+    data = ALIVE.read_bytes()
+    start, size = block_span(data, "history")
+    body = data[start + 28:start + 28 + size]
+    count = struct.unpack_from("<I", body)[0]
+    entry = struct.pack("<HihhB", 32, 540557, 7, 15, 0) + b"Killed Sm\xe9agol\0"
+    changed = replace_block(data, "history", struct.pack("<I", count + 1) + body[4:] + entry)
+    save = block.parse(changed, Report(strict=True), verify=True)
+    history = next(b for b in save.blocks if block.block_name(b) == "history")
+    assert str(getattr(history, "entries")[-1].event) == "Killed Sméagol"
+    assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == []
+    assert block.build(save) == changed
+    assert api.validate(changed).problems == []
