@@ -34,8 +34,8 @@ def test_a_dead_characters_dump_builds_back_byte_for_byte(tmp_path: Path) -> Non
     dumped = _run("dump", str(DEAD))
     assert dumped.returncode == 0, dumped.stderr
     doc = json.loads(dumped.stdout)
-    ghost = [b for b in doc["data"]["blocks"] if b.get("kind") == "ghost-faan"]
-    assert ghost == [{"kind": "ghost-faan", "ghost_name": None, "data": None}]
+    ghost = [b for b in doc["data"]["blocks"] if b.get("kind") == "ghost-anquestria"]
+    assert ghost == [{"kind": "ghost-anquestria", "ghost_name": None, "data": None}]
     (tmp_path / "dead.json").write_text(dumped.stdout)
     built = _run("build", str(tmp_path / "dead.json"), "-o", str(tmp_path / "dead.sav"))
     assert built.returncode == 0, built.stderr

@@ -194,7 +194,7 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
     "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
-    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters", "anquestria.Ghost",
     "vanilla41.Options", "vanilla41.MonsterMemory", "vanilla41.Player", "vanilla41.Monsters",
     "vanilla41.Chunks", "xygos.World", "xygos.Quests", "xygos.Player", "xygos.PlayerHp", "xygos.Gear",
     "xygos.Stores", "xygos.Dungeon", "xygos.Objects", "xygos.Monsters", "xygos.Chunks",

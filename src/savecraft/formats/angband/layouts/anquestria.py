@@ -443,8 +443,17 @@ for _struct, _version in (
         (character.PLAYER_HP, 1), (character.PLAYER_SPELLS, 1), (RANDARTS, 2), (INVENTORY, 3),
         (STORES, 3), (DUNGEON, 1), (OBJECTS, 3), (MONSTERS, 5)):
     register_struct(_struct, _struct.name, _version, VANILLA, GAME, exact=True)
-# Blocks Anquestria writes as FAangband 1 does.
-register_struct(faangband_world.GHOST, "ghost", 1, VANILLA, GAME)
+@dataclass(slots=True)
+class Ghost(faangband_world.Ghost):
+    """The old ghost record as FAangband 1 lays it out, but written only for a living
+    character (Anquestria's ``wr_ghost``; a dead character's block is empty: None for both)."""
+
+    KIND: ClassVar[str] = "ghost-anquestria"
+
+
+GHOST = Struct(Ghost, [When(ALIVE, faangband_world.GHOST_FIELDS,
+                            "a ghost record exactly when the character is alive")], name="ghost")
+register_struct(GHOST, "ghost", 1, VANILLA, GAME)
 register_layout(Layout("history", 1, VANILLA, faangband_character.History,
                        faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write, GAME,
                        exact=True))
