@@ -73,14 +73,19 @@ def test_history_text_in_the_games_8_bit_encoding_reads_and_rebuilds() -> None:
     (type, turn, place, level, artifact, text), added to the game-written file's history."""
     import struct
 
-    from .angband_support import block_span, replace_block
-
     data = ALIVE.read_bytes()
-    start, size = block_span(data, "history")
-    body = data[start + 28:start + 28 + size]
+    pos = 8  # the blocks, walked with struct alone: 16-byte name, version, size, checksum, data
+    while data[pos:pos + 16].split(b"\0")[0] != b"history":
+        pos += 28 + struct.unpack_from("<I", data, pos + 20)[0]
+        pos += -pos % 4
+    size = struct.unpack_from("<I", data, pos + 20)[0]
+    body = data[pos + 28:pos + 28 + size]
     count = struct.unpack_from("<I", body)[0]
     entry = struct.pack("<HihhB", 32, 540557, 7, 15, 0) + b"Killed Sm\xe9agol\0"
-    changed = replace_block(data, "history", struct.pack("<I", count + 1) + body[4:] + entry)
+    new = struct.pack("<I", count + 1) + body[4:] + entry
+    end = pos + 28 + size + (-size % 4)
+    changed = (data[:pos + 20] + struct.pack("<II", len(new), sum(new) % 2**32) + new
+               + b"x" * (-len(new) % 4) + data[end:])  # the game pads blocks with 'x'
     save = block.parse(changed, Report(strict=True), verify=True)
     history = next(b for b in save.blocks if block.block_name(b) == "history")
     assert str(getattr(history, "entries")[-1].event) == "Killed Sméagol"

@@ -189,7 +189,9 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                 model = _trial(data, chosen, anchor, Context())[1]
                 reason = getattr(model, "release_reason", None)
                 detail = reason() if callable(reason) else ""
-                told = getattr(model, "context_facts", None)
+                # (what the chosen player block tells the blocks before it: the model whose
+                # release_reason this is, where its game has releases to tell apart)
+                told = getattr(getattr(reason, "__self__", None), "context_facts", None)
                 if facts is not None and callable(told):
                     facts.update(told())
                 said.append(f"its player block reads exactly with the {game} layout"
