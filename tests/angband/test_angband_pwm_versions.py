@@ -117,17 +117,21 @@ def test_an_edit_of_a_1_2_0_beta_2_file_keeps_the_other_bytes(tmp_path: Path) ->
 
 
 @real
-def test_a_file_of_the_same_magic_from_a_fork_is_not_claimed() -> None:
+def test_a_file_of_the_same_magic_from_a_fork_is_not_read_as_pwmangband() -> None:
     """The 1.6.0.0 sample was written by a server with six stats (the Tangaria fork; PWMAngband
     has five, list-stats.h): PWMAngband's 1.6.0.0 player layout does not read its player block,
-    so no block is shown as PWMAngband's, and nothing is reported as a fault of the file."""
+    so it is read as Tangaria (layouts/tangaria.py, tests/test_angband_tangaria.py), never as
+    PWMAngband, and nothing is reported as a fault of the file."""
     data = PWM16.read_bytes()
     save = api.parse(data)
-    assert save.game == ""
-    assert all(isinstance(b, RawBlock) for b in save.blocks if block.block_name(b) != "description")
-    # the reason names the check the player block fails: the level, read where a 5-stat
-    # layout expects it (after the sixth stats), is 0
-    assert "does not read its player block" in save.game_reason and ".lev: " in save.game_reason
+    assert save.game == "Tangaria"
+    assert "PWMAngband's own player layout does not read it" in save.game_reason
+    player = next(b for b in save.blocks if block.block_name(b) == "player")
+    # PWMAngband's layout alone (no fork in the context) refuses the player block: the level,
+    # read where a 5-stat layout expects it (after the sixth stats), is 0
+    with pytest.raises(FormatError, match="lev: expected a level from 1 to 50, found 0"):
+        pw.PLAYER.read(Reader(pw.PLAYER.pack(player, file_context("PWMG", data[:4], "Tangaria"))),
+                       file_context("PWMG", data[:4]))
     assert api.validate(data).problems == []
     assert block.build(save) == data
 

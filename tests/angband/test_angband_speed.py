@@ -452,8 +452,8 @@ def test_trial_reads_kept_for_the_decoder_give_the_same_model(path: Path,
 
     data = path.read_bytes()
     kept = parse(data)
-    monkeypatch.setattr(block, "choose_game", lambda d, v, f, trials=None, because=None:
-                        decoding.choose_game(d, v, f, because=because))
+    monkeypatch.setattr(block, "choose_game", lambda d, v, f, trials=None, because=None, facts=None:
+                        decoding.choose_game(d, v, f, because=because, facts=facts))
     assert parse(data) == kept and parse(data, verify=True) == kept
 
 

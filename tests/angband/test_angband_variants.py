@@ -215,7 +215,8 @@ def test_a_dead_characters_level_blocks_are_empty() -> None:
     misc = bytearray(data[start + 28:start + 28 + size])
     misc[-7] = 1  # is_dead: the byte before feeling, do_feeling and the turn
     dead = replace_block(data, "misc", bytes(misc))
-    for name in ("dungeon", "objects", "monsters", "ghost"):
+    # (Ponyband writes its ghost block for a dead character too: ponyband-59f6ca5/Mint-dead.sav)
+    for name in ("dungeon", "objects", "monsters"):
         dead = replace_block(dead, name, b"")
     save = api.parse(dead)
     assert not [b for b in save.blocks if isinstance(b, RawBlock)]

@@ -194,7 +194,7 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "vanilla40.Chunks", "vanilla40.History", "anquestria.Options", "anquestria.MonsterMemory",
     "anquestria.ObjectMemory", "anquestria.Quests", "anquestria.Artifacts", "anquestria.Player",
     "anquestria.Squelch", "anquestria.Misc", "anquestria.Randarts", "anquestria.Inventory",
-    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters",
+    "anquestria.Stores", "anquestria.Dungeon", "anquestria.Objects", "anquestria.Monsters", "anquestria.Ghost",
     "vanilla41.Options", "vanilla41.MonsterMemory", "vanilla41.Player", "vanilla41.Monsters",
     "vanilla41.Chunks", "xygos.World", "xygos.Quests", "xygos.Player", "xygos.PlayerHp", "xygos.Gear",
     "xygos.Stores", "xygos.Dungeon", "xygos.Objects", "xygos.Monsters", "xygos.Chunks",
@@ -364,17 +364,18 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     """
     save, found = walk(data, report)
     trials: Trials = {}
+    facts: dict[str, int] = {}
     why = ""
     if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
         game, why = pwm_server_game(data, found)  # the server and players files: by the magic
     else:
         because: list[str] = []
-        game = choose_game(data, save.variant, found, trials, because)
+        game = choose_game(data, save.variant, found, trials, because, facts)
         why = "; ".join(because)
     save.game = game or ""
     save.game_reason = why
     decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials,
-                      why=why if game is None else "")
+                      why=why if game is None else "", facts=facts)
     # Thousands of records, none of them garbage: unless something was wrong (a caught
     # error may leave a reference cycle behind), they go straight to the oldest generation.
     with gc_paused(keep=lambda: not report.problems):
@@ -570,7 +571,7 @@ def build(save: BlockSave) -> bytes:
     if len(save.magic) != 4 or (variant != PWMG and save.magic != MAGIC):
         raise FormatError(None, "magic", "'Save' (or 4 version bytes before 'PWMG')", repr(save.magic))
     w.record(FILE_HEADER, (save.magic, variant), "header")
-    ctx = file_context(save.variant, save.magic)
+    ctx = file_context(save.variant, save.magic, save.game)
     for i, block in enumerate(save.blocks):
         path = f"blocks[{i}]"
         name = block_name(block).encode("ascii", errors="replace")
@@ -600,7 +601,11 @@ def info(save: BlockSave) -> dict[str, Any]:
             out["level"] = d.level
             out["race"] = d.race
             out["class"] = d.character_class
-    out.update(sheet.character_sheet(save))
+    found = sheet.character_sheet(save)
+    line = sheet.summary_line(found) if d is None else None
+    if line is not None:  # no description block: the line from the decoded blocks
+        out["summary"] = line
+    out.update(found)
     if save.variant == PWMG.decode():
         out["savefile_magic"] = ".".join(str(b) for b in save.magic)
         kind = "player"

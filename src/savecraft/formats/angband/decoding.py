@@ -25,7 +25,7 @@ from typing import Any
 
 from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
-from .layouts import Context, Layout, LayoutError, NotCanonical, layout_of, layouts_for
+from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, layout_of, layouts_for
 
 ANCHOR = "player"
 
@@ -54,12 +54,15 @@ PWM_LAYOUTS_BY_MAGIC = {magic: PWM_GAME for magic in PWM_MAGIC_RELEASES}
 PWM_MAGIC = "pwm_magic"  # the Context entry (pwmangband.MAGIC): the magic as one number
 
 
-def file_context(variant: str, magic: bytes) -> Context:
+def file_context(variant: str, magic: bytes, game: str | None = None) -> Context:
     """The context the first block is read and written in: what the file header says that
-    layouts depend on (PWMAngband's savefile magic, as 0x01060200 for 1.6.2.0)."""
+    layouts depend on (PWMAngband's savefile magic, as 0x01060200 for 1.6.2.0), and what the
+    game the file is read as says (a fork writing PWMAngband's header: Tangaria's ``pwm_fork``)."""
     ctx = Context()
     if variant == "PWMG" and len(magic) == 4:
         ctx.set(PWM_MAGIC, int.from_bytes(magic, "big"), "the file header")
+    for name, value in game_context(variant, game).items():
+        ctx.set(name, value, "the game")
     return ctx
 
 
@@ -127,7 +130,7 @@ Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[s
 
 
 def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None,
-                because: list[str] | None = None) -> str | None:
+                because: list[str] | None = None, facts: dict[str, int] | None = None) -> str | None:
     """The game whose player layout reads the player block; failing that (a damaged or
     hand-made player block, a file cut short before it, a game without a player layout),
     the game whose layouts read
@@ -135,7 +138,9 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
 
     That second way reads every block in a trial; given ``trials``, what the chosen game's
     trial read is kept there, so the :class:`Decoder` need not read it again. ``because``
-    receives the reason, for ``info`` (several games write one variant id: ``VNLA``).
+    receives the reason, for ``info`` (several games write one variant id: ``VNLA``);
+    ``facts`` what the chosen player block tells the blocks before it (its model's
+    ``context_facts``: the options block of Vanilla 4.2 by release), for the decoder's context.
     """
     said = because if because is not None else []
     named, why = header_game(data, variant)
@@ -145,15 +150,20 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     games: list[str] = []
     # No player block (a file cut short before it): the blocks before the cut decide, below.
     if named is not None:  # PWMAngband: the magic names the game, read with the magic in the Context
-        for layout in layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ():
-            if named is not None and layout.game != named:
-                continue
+        # (then a fork that writes the same header, if PWMAngband's own player layout fails)
+        mine = layouts_for(variant, anchor.name, anchor.version) if anchor is not None else []
+        for layout in sorted(mine, key=lambda lay: lay.game != named):
             games.append(layout.game)
-            if anchor is not None and _reads(data, layout, anchor, file_context(variant, data[:4])):
+            if anchor is not None and _reads(data, layout, anchor,
+                                             file_context(variant, data[:4], layout.game)):
+                shown = ".".join(str(b) for b in data[:4])
                 said.append(f"its player block reads exactly with the {layout.game} layout"
-                            + (f" of savefile magic {'.'.join(str(b) for b in data[:4])}, which "
-                               f"PWMAngband {PWM_MAGIC_RELEASES[bytes(data[:4])]} writes" if named else ""))
+                            + (f" of savefile magic {shown}, which PWMAngband "
+                               f"{PWM_MAGIC_RELEASES[bytes(data[:4])]} writes" if layout.game == named
+                               else f" (a fork writing {named}'s savefile magic {shown}; {named}'s own "
+                               "player layout does not read it)"))
                 return layout.game
+        games = [g for g in games if g == named]
     else:
         anchors = [lay for lay in (layouts_for(variant, anchor.name, anchor.version) if anchor is not None else ())
                    if named is None or lay.game == named]
@@ -178,6 +188,11 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
                 # A game whose releases write the same blocks says which release the block fits.
                 reason = getattr(models[game], "release_reason", None)
                 detail = reason() if callable(reason) else ""
+                # (what the chosen player block tells the blocks before it: the model whose
+                # release_reason this is, where its game has releases to tell apart)
+                told = getattr(getattr(reason, "__self__", None), "context_facts", None)
+                if facts is not None and callable(told):
+                    facts.update(told())
                 said.append(f"its player block reads exactly with the {game} layout"
                             + (f" (and the {named} savefile magic says so)" if named else "") + why
                             + (f"; {detail}" if detail else ""))
@@ -332,7 +347,8 @@ class Decoder:
     """Decodes blocks in file order, carrying the context earlier blocks set."""
 
     def __init__(self, data: bytes, variant: str, game: str | None, report: Report,
-                 verify: bool = True, trials: Trials | None = None, why: str = "") -> None:
+                 verify: bool = True, trials: Trials | None = None, why: str = "",
+                 facts: dict[str, int] | None = None) -> None:
         self.data = data
         self.why = why  # when given: why no block of this file has a layout (not a fault)
         # Trial reads of choose_game, used where the context is the same as the trial's was
@@ -342,8 +358,11 @@ class Decoder:
         self.game = game
         self.report = report
         self.verify = verify
-        self.ctx = file_context(variant, data[:4])
-        self.enc_ctx = file_context(variant, data[:4])
+        self.ctx = file_context(variant, data[:4], game)
+        self.enc_ctx = file_context(variant, data[:4], game)
+        for name, value in (facts or {}).items():  # what the player block tells earlier blocks
+            self.ctx.set(name, value, "player")
+            self.enc_ctx.set(name, value, "player")
         self._layouts: dict[tuple[str, int], list[Layout]] = {}
 
     def layouts(self, f: Found) -> list[Layout]:

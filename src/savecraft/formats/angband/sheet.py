@@ -55,6 +55,9 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     elif save.description is not None and save.description.text is None:  # race, class by index
         d = save.description
         out.update({"name": getattr(p, "full_name", d.name), "race": d.race, "class": d.character_class})
+    elif hasattr(p, "prace"):  # by index, and nothing in the file names them (Anquestria)
+        out.update({"name": getattr(p, "full_name", ""), "race_index": p.prace,
+                    "class_index": getattr(p, "pclass", None)})
     if hasattr(p, "house"):  # NarSil and Beleriand: a house, and no class
         out["house"] = p.house
     if hasattr(p, "lev"):  # (Sil's characters have no level, and no gold)
@@ -75,7 +78,10 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     })
     dungeon = save.dungeon
     if dungeon is not None and getattr(dungeon, "present", True):  # 3.x: no level once dead
-        out["depth"] = dungeon.depth
+        if hasattr(dungeon, "stage"):  # FAangband 1: a stage of its map, whose depth the file lacks
+            out["stage"] = dungeon.stage
+        elif getattr(dungeon, "level", True) is not None:  # (PWMAngband: none once dead)
+            out["depth"] = dungeon.depth
     if getattr(p, "max_depth", None) is not None:  # FAangband keeps stages, no maximum depth
         out["max_depth"] = getattr(p, "max_depth")
     misc = _misc(save)
@@ -89,6 +95,30 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
         out["equipment"] = [f"{slots[g.slot].name}: {object_name(g)}" for g in worn]
         out["inventory"] = [object_name(g) for g in gear.items if g.slot >= len(slots)]
     return out
+
+
+def summary_line(sheet: dict[str, Any]) -> str | None:
+    """The top of the sheet in one line, in the savefile menu's form ("Brin, L1 High-Elf Mage,
+    at DL5"), for a file without the description block that holds the game's own line (Vanilla
+    3.1 to 3.4, Anquestria). Built from the decoded blocks only: race and class by name where
+    savecraft knows the game's names for the stored indexes, else the indexes as stored."""
+    if "name" not in sheet or "level" not in sheet:
+        return None
+    who = f"{sheet['name']}, L{sheet['level']}"
+    if sheet.get("race") is not None or sheet.get("class") is not None:
+        who += " " + " ".join(str(sheet[k]) for k in ("race", "class") if sheet.get(k) is not None)
+    elif "race_index" in sheet:
+        who += f" (race {sheet['race_index']}, class {sheet['class_index']})"
+    state = sheet.get("state")
+    if state in ("dead", "retired"):
+        return f"{who}, {state}" + (f" ({sheet['dead']})" if sheet.get("dead") else "")
+    if state == "winner":
+        who += ", winner"
+    if "depth" in sheet:
+        return who + (", in the town" if sheet["depth"] == 0 else f", at DL{sheet['depth']}")
+    if "stage" in sheet:
+        return who + f", at stage {sheet['stage']}"
+    return who
 
 
 def _by_index(names: tuple[str, ...], index: int) -> str | None:

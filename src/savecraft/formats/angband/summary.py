@@ -36,6 +36,8 @@ def summary(save: BlockSave) -> dict[str, Any]:
         return {"title": "Angband save", "subtitle": "no character block was read", "sections": []}
     name = sheet.get("name") or "(nameless)"
     who = " ".join(str(sheet[k]) for k in ("race", "class") if sheet.get(k))
+    if not who and "race_index" in sheet:  # (Anquestria: indexes, and no names in the file)
+        who = f"race {sheet['race_index']}, class {sheet['class_index']}"
     # (a Sil character, NarSil's, has no level and no gold)
     subtitle = (f"{who}, level {sheet['level']}" if "level" in sheet else who) \
         + (f" (died: {sheet['dead']})" if sheet.get("dead") else "")
@@ -52,6 +54,8 @@ def summary(save: BlockSave) -> dict[str, Any]:
     if "depth" in sheet:
         facts.append({"label": "Depth", "value": f"{sheet['depth'] * 50:,} ft (level {sheet['depth']})",
                       "path": "dungeon.depth"})
+    if "stage" in sheet:  # FAangband 1: a stage of its map (the file does not say its depth)
+        facts.append({"label": "Stage", "value": str(sheet["stage"]), "path": "dungeon.stage"})
     if "max_depth" in sheet:
         facts.append({"label": "Deepest", "value": f"{sheet['max_depth'] * 50:,} ft (level {sheet['max_depth']})",
                       "path": "player.max_depth"})

@@ -101,19 +101,15 @@ def _gear(save: BlockSave) -> Iterator[tuple[Any, ...]]:
 
 def depth(save: BlockSave) -> int | None:
     """The current dungeon level, where the file has it: the dungeon block's ``depth`` (4.x,
-    3.x), PWMAngband's level ``wpos_depth``, else the menu line's ", at DL<n>" (4.2 and the
-    games that write its line, Xygos among them, when no dungeon block is decoded). FAangband
-    stores a stage, whose depth is in the game's stage map, not in the file: null."""
+    3.x; PWMAngband's is its level's ``wpos_depth``), else the menu line's ", at DL<n>" (4.2 and
+    the games that write its line, Xygos among them, when no dungeon block is decoded). A dead
+    character's dungeon block holds no level (``present`` False): null. FAangband stores a
+    stage, whose depth is in the game's stage map, not in the file: null."""
     d = save.dungeon
     if d is not None:
-        if save.variant == "FAAN" or hasattr(d, "stage"):
+        if save.variant == "FAAN" or hasattr(d, "stage") or not getattr(d, "present", True):
             return None
         return d.depth
-    raw = next((b for b in save.blocks if block_name(b) == "dungeon" and not isinstance(b, RawBlock)),
-               None)
-    wpos_depth = getattr(getattr(raw, "level", None), "wpos_depth", None)
-    if isinstance(wpos_depth, int):  # PWMAngband: where in the world the player is
-        return wpos_depth
     line = save.description
     if line is not None and line.text is None:
         m = _AT_DL.fullmatch(line.rest)

@@ -119,6 +119,24 @@ def register_struct(struct: Struct, name: str, version: int, variants: frozenset
                                   exact=exact))
 
 
+_GAME_CONTEXT: dict[str, dict[str, int]] = {}
+
+
+def register_game_context(game: str, values: dict[str, int]) -> None:
+    """What reading a file as ``game`` puts in the Context before its first block (a fork that
+    writes another game's header, whose own fields are conditions over these entries)."""
+    _GAME_CONTEXT[game] = dict(values)
+
+
+def game_context(variant: str, game: str | None) -> dict[str, int]:
+    """The Context entries :func:`register_game_context` gave ``game`` (loading the layout
+    modules of ``variant`` first: a build from JSON may not have imported them)."""
+    if not game:
+        return {}
+    _load(variant)
+    return _GAME_CONTEXT.get(game, {})
+
+
 def layouts_for(variant: str, name: str, version: int) -> list[Layout]:
     """The layouts that may apply, in the order they are tried (empty: the block stays raw)."""
     _load(variant)
@@ -138,6 +156,12 @@ def layout_type(model: type) -> Layout | None:
 def loaded_models() -> list[type]:
     """The block model classes registered so far (only the modules imported yet: no import)."""
     return list(_BY_MODEL)
+
+
+def registered(game: str) -> list[Layout]:
+    """The layouts registered so far for ``game``, importing nothing (for a module that
+    registers another game's layouts as its own: a fork that writes them the same way)."""
+    return [lay for lay in _ALL if lay.game == game]
 
 
 def layouts() -> list[Layout]:

@@ -453,14 +453,20 @@ STORES = Struct(Stores, [Field("stores", List(Struct(Store, [
     Field("unused_tail", Bytes(4)), Field("stock", List(OBJECT, Ref("count")))], name="store"),
     Prefix(U16, "count")))], name="stores")
 
-_RUNS = Custom(read_rle, check_rle, "height * width")
+# rd_dungeon reads the three maps over the whole DUNGEON_HGT x DUNGEON_WID area (defines.h),
+# whatever size the level stores, and wr_dungeon writes the whole area: in the town (22 x 66)
+# the runs cover far more squares than height * width.
+DUNGEON_HGT = 66
+DUNGEON_WID = 198
+_RUNS = Custom(read_rle, check_rle, f"{DUNGEON_HGT} * {DUNGEON_WID}")
 DUNGEON = Struct(Dungeon, [When(ALIVE, [
     Field("depth", I16), Field("daycount", U16), Field("py", I16), Field("px", I16), Field("height", I16),
     Field("width", I16), Field("unused", Bytes(4)),
+    Check(f"0 <= py < {DUNGEON_HGT} and 0 <= px < {DUNGEON_WID}", "py",
+          "a player inside the dungeon (rd_dungeon: 'Ignoring illegal player location')",
+          "f'({py}, {px})'"),
     Field("info", _RUNS), Field("info2", _RUNS), Field("feat", _RUNS)],
     "a level exactly when the character is alive", flag="present"),
-    Check("not present or (height > 0 and width > 0 and 0 <= py < height and 0 <= px < width)", "py",
-          "a player inside the level", "f'({py}, {px}) in {height} x {width}'"),
 ], name="dungeon")
 
 OBJECTS = Struct(Objects, [When(ALIVE, [Field("objects", List(OBJECT, Prefix(U16, "o_max", bias=1)))],
@@ -485,8 +491,17 @@ for _struct, _version in (
         (character.PLAYER_HP, 1), (character.PLAYER_SPELLS, 1), (RANDARTS, 2), (INVENTORY, 3),
         (STORES, 3), (DUNGEON, 1), (OBJECTS, 3), (MONSTERS, 5)):
     register_struct(_struct, _struct.name, _version, VANILLA, GAME, exact=True)
-# Blocks Anquestria writes as FAangband 1 does.
-register_struct(faangband_world.GHOST, "ghost", 1, VANILLA, GAME)
+@dataclass(slots=True)
+class Ghost(faangband_world.Ghost):
+    """The old ghost record as FAangband 1 lays it out, but written only for a living
+    character (Anquestria's ``wr_ghost``; a dead character's block is empty: None for both)."""
+
+    KIND: ClassVar[str] = "ghost-anquestria"
+
+
+GHOST = Struct(Ghost, [When(ALIVE, faangband_world.GHOST_FIELDS,
+                            "a ghost record exactly when the character is alive")], name="ghost")
+register_struct(GHOST, "ghost", 1, VANILLA, GAME)
 register_layout(Layout("history", 1, VANILLA, faangband_character.History,
                        faangband_character.HISTORY_3X.read, faangband_character.HISTORY.write, GAME,
                        exact=True))

@@ -16,6 +16,7 @@ from ....layout import (
     Adapt,
     Array,
     Bytes,
+    Computed,
     CStr,
     Ctx,
     Field,
@@ -27,8 +28,10 @@ from ....layout import (
     Ref,
     SetCtx,
     Struct,
+    Switch,
     Tuple,
     Until,
+    When,
 )
 from . import BlockModel, register_struct
 from .items import NAME_MAX
@@ -88,12 +91,25 @@ RNG = Struct(Rng, [Field("rand_value", U32), Field("state_i", U32), Field("z", A
 
 @dataclass(slots=True)
 class Options(BlockModel):
+    """The special options, then each option by name (``rd_options``).
+
+    4.2.0 and 4.2.1 store the movement delay as a u16 (their loader keeps a value
+    below 1000); 4.2.2 on store it as a byte followed by the sidebar mode
+    (``sidebar_mode`` is None before). Nothing in the block says which: the player
+    block does (4.2.0 writes 52 timed effects, see :func:`release`), and the
+    decoder puts its release range in the context (``release_last``) before this
+    block is read. ``delay_u16`` keeps the choice, so a rebuild writes the same
+    bytes. A 4.2.1 file cannot be told from 4.2.2 to 4.2.5 and is read as those
+    (the same bytes for a delay below 256 and the left sidebar).
+    """
+
     KIND: ClassVar[str] = "options-4.2"
     delay_factor: int = 0
     hitpoint_warn: int = 0
     lazymove_delay: int = 0
-    sidebar_mode: int = 0
+    sidebar_mode: int | None = 0
     options: dict[str, int] = field(default_factory=dict)
+    delay_u16: bool = False
 
 
 @dataclass(slots=True)
@@ -118,9 +134,15 @@ def _options_list(options: dict[str, int]) -> list[_Option]:
 
 
 _OPTION = Struct(_Option, [Field("name", CStr(39)), Field("value", U8)], name="option")
+# The context entry the decoder sets from the player block: the last 4.2 release that writes
+# the file's player block, as 0x040200 for 4.2.0 (absent for the other games of this layout,
+# all of which write the 4.2.2 options).
+RELEASE_LAST = "release_last"
 OPTIONS = Struct(Options, [
-    Field("delay_factor", U8), Field("hitpoint_warn", U8), Field("lazymove_delay", U8),
-    Field("sidebar_mode", U8),
+    Field("delay_factor", U8), Field("hitpoint_warn", U8),
+    Computed("delay_u16", f"ctx.values.get({RELEASE_LAST!r}, 0) in (0x040200, 0x040201)"),
+    Field("lazymove_delay", Switch("delay_u16", {True: U16, False: U8})),
+    When("not delay_u16", [Field("sidebar_mode", U8)], "the sidebar mode from 4.2.2 on"),
     Field("options", Adapt(Until(_OPTION, CStr(39), ""), _options_dict, _options_list,
                            "each option once")),
     SetCtx("levels_persist", "options.get('birth_levels_persist', 0)"),
@@ -247,6 +269,15 @@ class Player(Experience, BlockModel):
         """Which 4.2 releases write this block, and why (for ``info``'s game reason)."""
         label, why = release(self)
         return f"read as Vanilla {label}: {why}"
+
+    def context_facts(self) -> dict[str, int]:
+        """What the blocks before this one need to know of the file (the options block: the
+        release range's last release, ``release_last``, as 0x040200 for 4.2.0)."""
+        label = release(self)[0]
+        last = label.rsplit("-", 1)[-1].split(".")
+        if len(last) != 3:
+            return {}
+        return {RELEASE_LAST: int(last[0]) << 16 | int(last[1]) << 8 | int(last[2])}
 
 
 # Which 4.2 release wrote a file: nothing in it names the release, and every release writes

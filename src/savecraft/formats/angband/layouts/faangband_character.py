@@ -222,7 +222,9 @@ MISC = Struct(Misc, [
 
 _ENTRIES = Field("entries", List(Struct(HistoryEntry, [
     Field("type", U16), Field("turn", I32), Field("place", I16), Field("clev", I16), Field("a_idx", U8),
-    Field("event", CStr(79))], name="history entry"), Prefix(U32, "count")))
+    # The games write the text's bytes as they are (Anquestria's own lib/save/Twilight holds
+    # an 0xE9, Latin-1 'e' acute): text that is not UTF-8 is read as Latin-1, written back as read.
+    Field("event", CStr(79, eight_bit="latin-1"))], name="history entry"), Prefix(U32, "count")))
 # FAangband's writer adds an "expansion" word that Angband 3.x's does not write (the model's
 # None): one writer for both, writing the word when the model has it; a reader each.
 HISTORY = Struct(History, [_ENTRIES, When("True", [Field("expansion", U32)], "", by_model=True)],

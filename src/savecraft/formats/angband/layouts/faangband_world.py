@@ -17,8 +17,9 @@ Two details are not in the file and come from the game's source:
   grids (``MAX_TEMP_GRIDS``) and that of earlier ones does not (the samples
   hold both); the block's size decides, and any other size is refused.
 
-The blocks of a dead character's level (dungeon, objects, monsters, ghost)
-are empty, as the game writes nothing for them.
+The blocks of a dead character's level (dungeon, objects, monsters) are
+empty, as the game writes nothing for them; the ghost block is written alive
+or dead.
 """
 
 from __future__ import annotations
@@ -194,6 +195,12 @@ class Dungeon(BlockModel):
         """FAangband has stages rather than depths; the stage is what the file holds."""
         return self.stage
 
+    @property
+    def present(self) -> bool:
+        """False for a dead character's block, which the game leaves empty (its stage and
+        place are then only the model's zeros)."""
+        return self.info is not None
+
 
 @dataclass(slots=True)
 class Objects(BlockModel):
@@ -201,7 +208,7 @@ class Objects(BlockModel):
 
     KIND: ClassVar[str] = "objects-faan"
     objects: list[Item] | None = None
-    expansion: int = 0
+    expansion: int | None = 0  # (None with the objects: a dead character's block is empty)
 
 
 @dataclass
@@ -257,18 +264,24 @@ class Monsters(BlockModel):
 
     KIND: ClassVar[str] = "monsters-faan"
     monsters: list[Monster] | None = None
-    expansion: int = 0
-    # False for the builds whose record has no root and challenge bytes (49 bytes, not 51).
-    root_and_challenge: bool = True
+    expansion: int | None = 0  # (None with the monsters: a dead character's block is empty)
+    # False for the builds whose record has no root and challenge bytes (49 bytes, not 51);
+    # None for a dead character's empty block.
+    root_and_challenge: bool | None = True
 
 
 @dataclass(slots=True)
 class Ghost(BlockModel):
-    """What is left of the old player-ghost record: a name ("Broken Ghost") and 60 bytes."""
+    """What is left of the old player-ghost record: a name ("Broken Ghost") and 60 bytes.
+
+    Ponyband's ``wr_ghost`` writes it for a dead character too (its loader table
+    reads the block with ``rd_null``); a game that writes none for a dead
+    character (Anquestria: its model is a subclass) has None for both.
+    """
 
     KIND: ClassVar[str] = "ghost-faan"
     ghost_name: str | None = None
-    data: bytes = b""
+    data: bytes | None = None
 
 
 OBJECT = Struct(Item, [
@@ -368,8 +381,8 @@ MONSTERS = Struct(Monsters, [When(ALIVE, [
         False: List(MONSTER_EARLY, Expr("max(m_max - 1, 0)"))})),
     Field("expansion", U32)], "monsters exactly when the character is alive")], name="monsters")
 
-GHOST = Struct(Ghost, [When(ALIVE, [Field("ghost_name", CStr(GHOST_NAME_MAX)), Field("data", Bytes(GHOST_DATA))],
-                            "a ghost record exactly when the character is alive")], name="ghost")
+GHOST_FIELDS = [Field("ghost_name", CStr(GHOST_NAME_MAX)), Field("data", Bytes(GHOST_DATA))]
+GHOST = Struct(Ghost, GHOST_FIELDS, name="ghost")  # wr_ghost: alive or dead
 
 for _struct in (INVENTORY, STORES, DUNGEON, OBJECTS, MONSTERS, GHOST):
     register_struct(_struct, _struct.name, 1, FAAN, FAANGBAND)

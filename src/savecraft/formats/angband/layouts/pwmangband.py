@@ -42,6 +42,16 @@ V1_6 = 0x01060000  # 1.6.0: 16-bit artifact and ego indexes
 V1_6_1 = 0x01060100  # 1.6.1: the object's worn_time
 
 
+# A fork that writes PWMAngband's magic with its own fields: the Context entry the decoder sets
+# from the game it reads the file as (Tangaria: 1; absent for PWMAngband itself). The fields a
+# fork adds are ``When``s over it, in these shared declarations (layouts/tangaria.py).
+FORK = "pwm_fork"
+TANGARIA = 1
+IS_TANGARIA = f"ctx.values.get({FORK!r}, 0) == {TANGARIA}"
+# STAT_MAX: five stats (list-stats.h); Tangaria adds charisma.
+STAT_COUNT = Expr(f"6 if {IS_TANGARIA} else {5}")
+
+
 def since(version: int) -> str:
     """The condition "the file's magic is ``version`` or later", for a ``When``."""
     return f"ctx.need({MAGIC!r}, 'the file header') >= {version}"
@@ -204,10 +214,18 @@ class Player(Experience, BlockModel):
     """The character (``rd_player`` of PWMAngband): gold, experience, hit and spell points, stats.
 
     Name, race and class are in the header block. ``experience`` sets the
-    current and maximum experience together, as in the Vanilla model.
+    current and maximum experience together, as in the Vanilla model. The
+    highest level follows only the levels reached: PWMAngband's
+    ``adjust_level`` (src/server/player.c, the same at every magic from
+    7e62df8 to 1941cee) raises ``max_lev`` when the level passes it, and
+    ``rd_player`` raises it to the level; unlike Vanilla 4.2 nothing raises
+    it from the maximum experience.
     """
 
     KIND: ClassVar[str] = "player-pwm"
+    MAX_LEV_FROM_MAX_EXP: ClassVar[bool] = False
+    # The sheet's stat names, as many as the file stores (Tangaria's sixth is charisma).
+    STAT_NAMES: ClassVar[tuple[str, ...]] = ("str", "int", "wis", "dex", "con", "chr")
     id: int = 0
     died_from: str = ""
     died_flavor: str = ""
@@ -259,8 +277,8 @@ PLAYER = Struct(Player, [
     Field("died_flavor", CStr(159, ENCODING)),
     Field("death_info", _DEATH), Field("history", List(CStr(items.NAME_MAX, ENCODING), HISTORY_LINES)),
     Field("hitdie", U8), Field("expfact", I16), Field("age", I16), Field("height", I16),
-    Field("weight", I16), Field("stat_max", Array(I16, STAT_MAX)), Field("stat_cur", Array(I16, STAT_MAX)),
-    Field("stat_map", Array(I16, STAT_MAX)), Field("stat_birth", Array(I16, STAT_MAX)),
+    Field("weight", I16), Field("stat_max", Array(I16, STAT_COUNT)), Field("stat_cur", Array(I16, STAT_COUNT)),
+    Field("stat_map", Array(I16, STAT_COUNT)), Field("stat_birth", Array(I16, STAT_COUNT)),
     Field("au", I32), Field("max_exp", I32), Field("exp", I32), Field("exp_frac", U16),
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
     Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16), Field("csp", I16),

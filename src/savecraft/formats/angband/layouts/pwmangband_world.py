@@ -33,7 +33,8 @@ from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, CStr, Ctx, Field, 
                         Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout
 from .levels import check_rle, read_rle
-from .pwmangband import (ENCODING, GAME, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic, name_or_index,
+from .pwmangband import (ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic,
+                         name_or_index,
                          rd_name_or_index, read_build, since, with_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
 
@@ -123,6 +124,11 @@ class Misc(BlockModel):
     k_idx: int = 0
     knowledge: RuneKnowledge | None = None
     as_names: bool | None = None
+    # Tangaria's (None in PWMAngband's files): its account.
+    account_id: int | None = None
+    account_name: str | None = None
+    account_score: int | None = None
+    supporter: int | None = None
 
 
 def _size(name: str) -> Ctx:
@@ -149,6 +155,8 @@ MISC = Struct(Misc, [
     *[Field(n, I16) for n in ("quest_cur_num", "quest_max_num", "quest_timer")], Field("party", U8),
     Field("retire_timer", U16), Field("tim_mimic_what", I16),
     Field("poly_race", name_or_index(U16, numbers=False)), Field("k_idx", I16),
+    When(IS_TANGARIA, [Field("account_id", U32), Field("account_name", CStr(NAME_MAX, ENCODING)),
+                       Field("account_score", U32), Field("supporter", U8)], "Tangaria's account"),
     SetCtx("is_dead", "is_dead"),
     When("not is_dead", [Field("knowledge", _RUNES)], "rune knowledge exactly when the character is alive"),
 ], name="misc")
@@ -250,6 +258,7 @@ class Item(Quantity):
     bypass_aware: int = 0
     origin_player: str | None = None
     worn_time: int | None = None
+    soulbound: int | None = None  # Tangaria's (None in PWMAngband's files)
 
     @property
     def is_marker(self) -> bool:
@@ -286,6 +295,7 @@ ITEM = Struct(Item, [
     Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
     When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
     Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
+    When(IS_TANGARIA, [Field("soulbound", U8)], "Tangaria's soulbound"),
     When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
     When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
 ], name="object")
@@ -609,8 +619,32 @@ class PlayerLevel:
 
 @dataclass(slots=True)
 class Dungeon(BlockModel):
+    """The player's level (``rd_player_dungeon``), None for a dead character.
+
+    ``depth`` is the common path to where the character is (0: the surface):
+    the game keeps it as the player's world position, ``p->wpos.depth``, which
+    this block stores as ``level.wpos_depth``.
+    """
+
     KIND: ClassVar[str] = "dungeon-pwm"
     level: PlayerLevel | None = None
+
+    @property
+    def present(self) -> bool:
+        """False for a dead character's block, which the game leaves empty (no depth then)."""
+        return self.level is not None
+
+    @property
+    def depth(self) -> int:
+        if self.level is None:
+            raise AttributeError("depth: a dead character's dungeon block holds no level")
+        return self.level.wpos_depth
+
+    @depth.setter
+    def depth(self, value: int) -> None:
+        if self.level is None:
+            raise AttributeError("depth: a dead character's dungeon block holds no level")
+        self.level.wpos_depth = value
 
 
 _LEVEL_HEAD = Record("PWMAngband player level", [
