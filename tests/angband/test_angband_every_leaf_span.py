@@ -47,6 +47,7 @@ NOT_OWN = [
     r"blocks\[\d+\]\.shape",  # Vanilla 4.1 stores no shape (the model has 4.2's field)
     # Ponyband's older monster record stores neither; the flag says which record it is
     r"blocks\[\d+\]\.root_and_challenge", r"blocks\[\d+\]\.monsters\[\d+\]\.(rooted|challenged)",
+    r"blocks\[\d+\]\.delay_u16",  # which form of the movement delay the release stores (4.2.0/4.2.1: u16)
     # a PWMAngband monster's blow with no method stores nothing else (``rd_monster``)
     r"blocks\[\d+\]\.levels\[\d+\]\.monsters\[\d+\]\.blows\[\d+\]\.(effect|dice|sides)",
     # PWMAngband's build (item names or indexes) is told from the bytes, not stored

@@ -14,18 +14,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from savecraft.errors import Report
 from savecraft.formats.angband import block
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 PWM12 = SAMPLES / "angband-block-more" / "pwmangband_1.2.0b2_Brainiac.pwmg"
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir())
 SAVETEST = BUILT / "pwmangband-1.6.2" / "Savetest"
-real = pytest.mark.skipif(not PWM12.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -15,19 +15,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from savecraft import api
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from savecraft.formats.angband.demo import samples_folder
 from savecraft.formats.angband.layouts import pwmangband_world as pww
+from tests.samples import SAMPLES, real_samples
 
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 GANJA = SAMPLES / "angband-block-more" / "pwmangband_1.6.0_Ganja.pwmg"
 BRAINIAC = SAMPLES / "angband-block-more" / "pwmangband_1.2.0b2_Brainiac.pwmg"
-real = pytest.mark.skipif(not GANJA.exists(), reason=f"the real samples are not at {SAMPLES}")
+real = real_samples
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -17,11 +17,10 @@ from typing import Any
 
 import pytest
 
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES, real_samples
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir())
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 ASIRA = SAMPLES / "angband-block" / "ponyband_Asira.sav"
 
 
@@ -76,7 +75,7 @@ def test_anquestria_shows_the_stored_race_and_class_indexes_and_the_screens_valu
     assert (dead["state"], dead["dead"]) == ("dead", "Quitting") and "depth" not in dead
 
 
-@pytest.mark.skipif(not ASIRA.exists(), reason=f"the real samples are not at {SAMPLES}")
+@real_samples
 def test_faangband_1_says_the_stage_it_stores_not_a_depth() -> None:
     doc = _info(ASIRA)
     assert doc["character"] == "Asira, L7 Zebra Priest"  # the game's line (no depth in it)

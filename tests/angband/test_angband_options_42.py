@@ -20,12 +20,11 @@ from savecraft import api
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from savecraft.formats.angband.demo import samples_folder
+from tests.samples import SAMPLES
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir())
 TARLO = BUILT / "vanilla-movement-delay-4.2.0" / "Tarlo-delay300.sav"
-SAMPLES = samples_folder() or Path(__file__).resolve().parents[2] / "shared" / "samples"
 EVERY_42 = sorted([*BUILT.glob("vanilla-4.2*/*.sav"), TARLO,
                    *(SAMPLES / "angband-block-more").glob("angband_4.2*.sav"),
                    *(SAMPLES / "angband-block-variants").glob("vanilla-4.2*.sav")])
