@@ -134,31 +134,4 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int
-exec_module(PyObject *m)
-{
-    return PyModule_AddIntConstant(m, "VERSION", SAVECRAFT_NATIVE_VERSION);
-}
-
-/* Multi-phase initialisation (PEP 489); the module keeps no state at all, so it
-   may be loaded in any interpreter, and it needs no GIL (each call works on its own buffers). */
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, exec_module},
-#ifdef Py_mod_multiple_interpreters
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil
-    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
-#endif
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "savecraft._native.rle", "Run-length walks: TirNanoG tile streams, Angband level layers.", 0, methods, slots, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC
-PyInit_rle(void)
-{
-    return PyModuleDef_Init(&module);
-}
+SAVECRAFT_STATELESS_MODULE(rle, "Run-length walks: TirNanoG tile streams, Angband level layers.")
