@@ -1,7 +1,7 @@
 """Small files that claim huge things: the inputs the limits in ``savecraft.limits`` exist for.
 
 Each builder returns the file's bytes (a few kilobytes on disk) and is used by
-the tests (``tests/test_tng_limits.py``) and by ``bench/bench_memory.py``. They
+the tests (``tests/tirnanog/test_tng_limits.py``) and by ``bench/bench_memory.py``. They
 are generated, never stored: a change to a format's writer changes them too.
 """
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Python packages: the browser the studio's tests drive
-# (scripts/install-browser.sh) and a Java runtime for Spark (tests/test_tables_spark.py, the
+# (scripts/install-browser.sh) and a Java runtime for Spark (tests/tables/test_tables_spark.py, the
 # `spark` extra). Debian's packages only; apt-get runs only for what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"

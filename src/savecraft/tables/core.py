@@ -144,7 +144,7 @@ def validated(path: str) -> tuple[str | None, Any, list[Any]]:
     them finds an error is the file read again by :func:`savecraft.api.validate`,
     which collects every problem. A sound file costs a load, not a validation
     (a third of the time for a 100,000-user TirNanoG save), with the same
-    result: tests/test_tables.py compares the two on every sample.
+    result: tests/tables/test_tables.py compares the two on every sample.
     """
     from .. import api, paths
     from ..errors import FormatError, Report

@@ -181,7 +181,7 @@ def layouts() -> list[Layout]:
 # by importing: reading the package's few files costs well under a millisecond. A variant no
 # module names imports them all. Modules are imported in the order of their names, so the
 # order in which the layouts of one key are tried (and so which game a file's player block
-# names first) does not depend on the file. tests/test_angband_speed.py checks that every
+# names first) does not depend on the file. tests/angband/test_angband_speed.py checks that every
 # module registers layouts only for the variants its line names.
 _VARIANTS_LINE = re.compile(rb"^VARIANTS(?:: [^=]+)? = \(([^)\n]*)\)", re.MULTILINE)
 _loaded: set[str] = set()
