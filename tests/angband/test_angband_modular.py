@@ -191,7 +191,7 @@ def test_truncation_at_every_block_boundary() -> None:
 def test_truncated_file_header() -> None:
     with pytest.raises(FormatError) as err:
         parse(b"Save\x02\x01abc")
-    assert err.value.offset == 6 and err.value.path == "header.description"
+    assert err.value.offset == 6 and err.value.path == "description"  # the model's path
 
 
 def test_bad_checksum_reported_at_its_field() -> None:
@@ -213,7 +213,7 @@ def test_bad_magic_and_version_all_reported() -> None:
     data = bytearray(modular.build(sample.modular_save()))
     data[0:4] = b"Sav!"
     data[4] = 3
-    assert problems(bytes(data))[:2] == [(0, "header.magic"), (4, "header.version")]
+    assert problems(bytes(data))[:2] == [(0, "magic"), (4, "version")]
     with pytest.raises(FormatError) as err:
         parse(bytes(data))
     assert err.value.offset == 0

@@ -281,7 +281,8 @@ def test_angband_modular_block_spans() -> None:
     data = build_modular(angband_sample.modular_save())
     smap = spans.record(data)
     assert smap.format == "angband-modular"
-    assert smap.span_of("header.magic") == spans.Span("file", 0, 4, "header.magic")
+    assert smap.span_of("magic") == spans.Span("file", 0, 4, "magic")
+    assert smap.span_of("description") == spans.Span("file", 6, 64, "description")  # the model's paths
     first = smap.span_of("blocks[0]")
     assert first is not None and first.space == "file"
     assert smap.at("file", first.offset).path.startswith("blocks[0]")  # type: ignore[union-attr]

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import orjson
 
-from ...binary import Reader, Writer, join_path
+from ...binary import Reader, Writer, join_path, rename_spans, span_mark
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
 from ...jsonmap import decoder, encoder
@@ -165,12 +165,13 @@ def parse(data: bytes, report: Report) -> ModularSave:
 
 
 def _read_header(r: Reader, save: ModularSave, report: Report) -> None:
-    head: FileHeader = FILE_HEADER.read(r, _NO_CONTEXT, "header")
+    # under the model's paths (status, description; magic and version are constants of it)
+    head: FileHeader = FILE_HEADER.read(r, _NO_CONTEXT)
     magic, version, status, desc = head.magic, head.version, head.status, head.description
     if magic != MAGIC:
-        report.error(0, "header.magic", "the bytes 'Save' (83 97 118 101)", repr(magic))
+        report.error(0, "magic", "the bytes 'Save' (83 97 118 101)", repr(magic))
     if version != MODULAR_VERSION:
-        report.error(4, "header.version", "savefile format version 2", str(version))
+        report.error(4, "version", "savefile format version 2", str(version))
     save.status = status
     save.description, save.description_padding = split_description(desc)
 
@@ -230,10 +231,11 @@ def _decode_block(vendor: int, type_: int, version: int, data: bytes, start: int
     if codec is None:
         return OpaqueBlock(vendor, type_, version, data)
     reader = Reader(data, base=start + BLOCK_HEADER_SIZE, path=name, what=f"the {codec.name} block")
+    mark = span_mark(reader)
     try:
         value = codec.decode(reader)
     except FormatError as err:
-        report.capture(err)
+        report.capture(err)  # named at the block: the model keeps it opaque
         return OpaqueBlock(vendor, type_, version, data)
     w = Writer(name)
     codec.encode(value, w)
@@ -241,6 +243,7 @@ def _decode_block(vendor: int, type_: int, version: int, data: bytes, start: int
         report.warning(start, name, f"a {codec.name} block that its codec writes back the same",
                        "a different encoding (kept as opaque bytes)")
         return OpaqueBlock(vendor, type_, version, data)
+    rename_spans(reader, mark, "", "value")  # decoded: its fields are the model's blocks[i].value.*
     return DecodedBlock(value)
 
 

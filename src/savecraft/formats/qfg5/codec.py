@@ -115,7 +115,10 @@ def parse(data: bytes, report: Report) -> QfgSave:
 
 
 def _read(r: Reader, save: QfgSave, report: Report) -> None:
+    at = r.pos
     magic, check1, items, noise, check2, player_type = r.record(HEADER, "header")
+    if r.spans is not None:  # the one header field the model keeps, under the model's path too
+        r.spans.add(r.base + at + HEADER.offsets[HEADER.names.index("player_type")], 4, "player_type")
     if magic != MAGIC:
         report.error(0, "header.magic", repr(MAGIC.decode()), repr(magic))
     if check1 != CHECK_1:
