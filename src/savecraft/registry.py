@@ -69,6 +69,12 @@ class Format:
     it leaves for later, its list items' shown names), called on first use so
     that the plugin imports its span code only when spans are recorded; None:
     the plain parse records everything.
+    ``pictures``: returns the format's pictures for the studio (a module or object with
+    ``listing(model)``, plain descriptions of what can be drawn, and ``render(model, name,
+    query)``, one as PNG bytes), imported on first use; None: nothing to draw.
+    ``references(model)``: how the studio's tree names a reference field of this file
+    (``describe(kind, value)``, None where it cannot) and the record types that are a
+    reference as a whole; None: the format has no references.
     """
 
     name: str
@@ -87,6 +93,8 @@ class Format:
     summary: Callable[[Any], dict[str, Any]] | None = None
     field_hint: Callable[[str, Any], dict[str, str] | None] | None = None
     spans: Callable[[], Any] | None = None
+    pictures: Callable[[], Any] | None = None
+    references: Callable[[Any], tuple[Callable[[str, Any], str | None], tuple[type, ...]]] | None = None
 
 
 _FORMATS: dict[str, Format] = {}

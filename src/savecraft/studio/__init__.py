@@ -5,8 +5,8 @@ the library; the page is plain ES modules shipped in ``static/`` (no build
 step, nothing loaded from the network). Everything the page shows comes from
 format-neutral views of the models: the field tree (:mod:`.tree`), the bytes
 and their field spans (:mod:`.hexview`), problems, edits and diffs
-(:mod:`.documents`); only pictures (:mod:`.pictures`) and reference names
-(:mod:`.refnames`) know particular formats.
+(:mod:`.documents`); pictures (:mod:`.pictures`) and reference names
+(:mod:`.refnames`) come from the format's own hooks. The studio names no format.
 """
 
 from __future__ import annotations

@@ -1,266 +1,36 @@
 """Pictures of a document: what a person would rather look at than read.
 
-The one module of the studio that knows formats. It lists what can be drawn
-(a save's preview; a game's atlases, backgrounds, sprite animations and
-maps, and its scripts as assembly) as plain descriptions the page shows without knowing the format: an
-``image`` (one PNG), an ``animation`` (PNG frames and a frame time) or a
-``map`` (a PNG drawn on request with chosen layers, by the same renderer as
-``savecraft render-map``) or a ``text`` (a script's assembly). A format with nothing to draw lists nothing.
+What can be drawn is the format's own knowledge: its ``pictures`` hook (on the
+:class:`~savecraft.registry.Format`, imported on first use) lists plain descriptions
+the page shows without knowing the format: an ``image`` (one PNG), an ``animation``
+(PNG frames and a frame time), a ``map`` (a PNG drawn on request with chosen layers)
+or a ``text`` (a script's assembly); and draws one by name. A format without the hook
+lists nothing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import FormatError, SavecraftError
+from ..errors import SavecraftError
 from .documents import Document
 
-SPRITE_LIMIT = 48
-SCRIPT_LIMIT = 200  # animations listed per sprite section (the tree reaches the rest)
-FRAME_MS = 150
-SPRITE_KINDS = ("ui_sprites", "tile_sprites", "character_sprites", "portrait_sprites")
 PNG = "image/png"
-
-
-def _section(game: Any, kind: str) -> Any:
-    for s in getattr(game, "sections", ()):
-        if getattr(s, "KIND", None) == kind:
-            return s
-    return None
-
-
-def _section_index(game: Any, kind: str) -> int:
-    for k, s in enumerate(getattr(game, "sections", ())):
-        if getattr(s, "KIND", None) == kind:
-            return k
-    return -1
 
 
 def listing(doc: Document) -> list[dict[str, Any]]:
     """What this document can show as pictures, in the order a person looks for it."""
+    hook = doc.format.pictures
+    if hook is None:
+        return []
     with doc.lock:
-        model = doc.model
-        name = doc.format.name
-        if name == "tirnanog-save":
-            return _save_listing(model)
-        if name == "tirnanog-game":
-            return _game_listing(model)
-        if name == "angband-block":
-            return _angband_listing(model)
-        return []
-
-
-def _angband_listing(save: Any) -> list[dict[str, Any]]:
-    """The dungeon level the save stores, as stored and as the character knows it."""
-    from ..formats.angband import mapview
-
-    out: list[dict[str, Any]] = []
-    for known, name, what in ((False, "level", "as stored"), (True, "level-known", "as the character knows it")):
-        try:
-            level = mapview.level_map(save, known=known)
-        except SavecraftError:
-            continue
-        out.append({"name": name, "kind": "map", "title": f"dungeon level {level.depth}, {what}",
-                    "layers": [{"id": i, "name": n} for i, n in enumerate(mapview.LAYERS)],
-                    "width": level.width * mapview.CELL, "height": level.height * mapview.CELL,
-                    "path": "blocks[name=dungeon]"})
-    return out
-
-
-def _save_listing(save: Any) -> list[dict[str, Any]]:
-    if getattr(save, "preview", None) is None:
-        return []
-    return [{"name": "preview", "kind": "image", "title": "Save preview (256 x 256)",
-             "path": "preview.image"}]
-
-
-def _game_listing(game: Any) -> list[dict[str, Any]]:
-    from ..formats.tirnanog.game.render import tile_layers
-
-    out: list[dict[str, Any]] = []
-    maps = _section(game, "maps")
-    mk = _section_index(game, "maps")
-    for i, entry in enumerate(getattr(maps, "maps", ()) if maps is not None else ()):
-        layers: list[int] = []
-        width = height = 0
-        try:
-            from ..formats.tirnanog.game.render import canvas_size, game_map
-
-            _, m = game_map(game, i)
-            layers = tile_layers(m)
-            h = game.header
-            width, height = canvas_size(h.game_type, m.size, h.tile_width, h.tile_height)
-        except FormatError:
-            pass
-        out.append({"name": f"map-{i}", "kind": "map", "title": f"map {i}: {game.string(entry.name)}",
-                    "layers": layers, "width": width, "height": height,
-                    "path": f"{_section_path(game, mk)}.maps[{i}]"})
-    for kind, title in (("atlases", "atlas"), ("backgrounds", "background")):
-        sec = _section(game, kind)
-        k = _section_index(game, kind)
-        for i, _ in enumerate(getattr(sec, "entries", ()) if sec is not None else ()):
-            out.append({"name": f"{kind}-{i}", "kind": "image", "title": f"{title} {i}",
-                        "path": f"{_section_path(game, k)}.entries[{i}].asset"})
-    from ..formats.tirnanog.game.refs import describe
-    from ..formats.tirnanog.game.sections.common import SpriteRef
-
-    for kind in SPRITE_KINDS:
-        sec = _section(game, kind)
-        k = _section_index(game, kind)
-        cat = int(getattr(sec, "CATEGORY", -1)) if sec is not None else -1
-        for i, sprite in enumerate(list(getattr(sec, "sprites", ()))[:SPRITE_LIMIT] if sec is not None else ()):
-            try:
-                anims = sprite.asset.value.animations
-            except FormatError:
-                continue
-            for a, anim in enumerate(anims):
-                n = len(anim.frames)
-                if not n:
-                    continue
-                try:  # named as references to it read: "tiles sprite 3 (object 'Sword')"
-                    named = describe(game, "sprite", SpriteRef(cat, i))
-                except (FormatError, LookupError, TypeError, ValueError):
-                    named = f"{kind.replace('_', ' ')} {i}"
-                out.append({"name": f"{kind}-{i}-{a}", "kind": "animation",
-                            "title": f"{named}, animation {a}",
-                            "frames": n, "frame_ms": FRAME_MS,
-                            "path": f"{_section_path(game, k)}.sprites[{i}].asset.value.animations[{a}]"})
-    return out + _scripts(game)
-
-
-def _section_path(game: Any, k: int) -> str:
-    """Section ``k`` as every path names it (``maps``, ``translations[0]``, ``sections[8]``)."""
-    from ..paths import Attr, Index, format_path, shown
-
-    return format_path(shown(game, [Attr("sections"), Index(k)]))
-
-
-def _scripts(game: Any) -> list[dict[str, Any]]:
-    """Every script of the game as its assembly (labels and names as ``savecraft disasm`` prints)."""
-    from ..formats.tirnanog.game.assets import Asset
-    from ..formats.tirnanog.game.bytecode import Script
-    from ..formats.tirnanog.game.sections.common import iter_values
-
-    out: list[dict[str, Any]] = []
-    for k, section in enumerate(getattr(game, "sections", ())):
-        try:
-            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), _section_path(game, k)))
-        except FormatError:
-            continue
-        for path, value in found:
-            script = value
-            if isinstance(value, Asset):  # a script asset, or an asset holding scripts
-                try:
-                    inner = value.value
-                except FormatError:
-                    continue
-                if isinstance(inner, Script):
-                    script, path = inner, path + ".value"
-                else:
-                    subs = list(iter_values(inner, Script, path + ".value"))
-                    out += [_script_entry(p, s, game) for p, s in subs if s.text][: SCRIPT_LIMIT - len(out)]
-                    continue
-            if isinstance(script, Script) and script.text and len(out) < SCRIPT_LIMIT:
-                out.append(_script_entry(path, script, game))
-    return out
-
-
-def _script_entry(path: str, script: Any, game: Any = None) -> dict[str, Any]:
-    """A script titled by the records that hold it (``npc types › npcs 'Guard' › handlers 0``)."""
-    title = path
-    if game is not None:
-        from ..formats.tirnanog.game.summary import script_title
-
-        title = script_title(game, path)
-    return {"name": f"script:{path}", "kind": "text", "title": f"script: {title}", "path": path + ".text",
-            "text": script.text}
+        return hook().listing(doc.model)  # type: ignore[no-any-return]
 
 
 def render(doc: Document, name: str, query: dict[str, str]) -> tuple[bytes, str]:
-    """The PNG of one listed picture (``map-N`` takes ``layers`` and ``scale``)."""
+    """The PNG of one listed picture (a map takes ``layers`` and ``scale``, a frame ``frame``)."""
+    hook = doc.format.pictures
+    if hook is None:
+        raise SavecraftError(f"a {doc.format.name} file has no pictures")
     with doc.lock:
-        model = doc.model
-        kind, _, rest = name.partition("-")
-        if doc.format.name == "tirnanog-save" and name == "preview":
-            from ..formats.tirnanog.save.preview import to_png
-
-            if model.preview is None:
-                raise SavecraftError("this save has no preview")
-            return to_png(model.preview), PNG
-        if doc.format.name == "angband-block" and name in ("level", "level-known"):
-            from ..formats.angband import mapview
-
-            layers = None
-            if "layers" in query:
-                layers = {int(x) for x in query["layers"].split(",") if x.strip().isdigit()}
-            level = mapview.level_map(model, known=name == "level-known", layers=layers)
-            return mapview.to_png(level), PNG
-        if doc.format.name != "tirnanog-game":
-            raise SavecraftError(f"a {doc.format.name} file has no pictures")
-        if kind == "map":
-            return _map(model, _number(rest, name), query), PNG
-        if name.startswith(("atlases-", "backgrounds-")):
-            sec_kind, _, index = name.rpartition("-")
-            sec = _section(model, sec_kind)
-            entries = getattr(sec, "entries", []) if sec is not None else []
-            i = _number(index, name)
-            if not 0 <= i < len(entries):
-                raise SavecraftError(f"no picture {name!r}")
-            return bytes(entries[i].asset.value), PNG
-        for sk in SPRITE_KINDS:
-            if name.startswith(sk + "-"):
-                sprite, _, anim = name[len(sk) + 1 :].partition("-")
-                frame = _number(query.get("frame", "0"), "frame")
-                return _frame(model, sk, _number(sprite, name), _number(anim, name), frame), PNG
-        raise SavecraftError(f"no picture {name!r}")
-
-
-def _number(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise SavecraftError(f"{what}: expected a number, found {text!r}") from None
-
-
-def _map(game: Any, index: int, query: dict[str, str]) -> bytes:
-    from ..formats.tirnanog.game import render as r
-
-    layers = None
-    if "layers" in query:
-        layers = [int(x) for x in query["layers"].split(",") if x.strip().isdigit()]
-    scale = float(query.get("scale", "1") or 1)
-    if not 0.01 <= scale <= 4:
-        raise SavecraftError(f"scale: expected 0.01 to 4, found {scale}")
-    _, m = r.game_map(game, index)
-    h = game.header
-    scale = min(scale, r.fit_scale(m.size, h.tile_width, h.tile_height, h.game_type))
-    picture = r.render_map(m, r.game_tiles(game), h.tile_width, h.tile_height, h.game_type, layers,
-                           scale)
-    return r.to_png(picture)
-
-
-def _frame(game: Any, kind: str, index: int, anim: int, frame: int) -> bytes:
-    from ..formats.tirnanog.game import render as r
-
-    sec = _section(game, kind)
-    sprites = getattr(sec, "sprites", []) if sec is not None else []
-    if not 0 <= index < len(sprites):
-        raise SavecraftError(f"no sprite {index} in {kind}")
-    anims = sprites[index].asset.value.animations
-    if not 0 <= anim < len(anims):
-        raise SavecraftError(f"no animation {anim} in {kind}[{index}]")
-    atlases = _section(game, "atlases")
-    entries = getattr(atlases, "entries", []) if atlases is not None else []
-    cache: dict[int, Any] = {}
-
-    def atlas(i: int) -> Any:
-        if i not in cache:
-            if not 0 <= i < len(entries):
-                raise FormatError(None, "atlases", f"an atlas index below {len(entries)}", str(i))
-            cache[i] = r.load_png(entries[i].asset.value, f"atlases[{i}]")
-        return cache[i]
-
-    count = len(anims[anim].frames)
-    picture = r.sprite_image(anims[anim], atlas, frame % max(count, 1), path=f"{kind}[{index}]")
-    return r.to_png(picture)
-
+        return hook().render(doc.model, name, query), PNG

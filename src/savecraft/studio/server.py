@@ -275,8 +275,7 @@ async def doc_tree(request: web.Request) -> web.StreamResponse:
     def work() -> dict[str, Any]:
         with doc.lock:
             model = doc.model
-            return tree.children(model, path, start, tree.PAGE,
-                                 refnames.describer(doc.format.name, model), refnames.sprite_types())
+            return tree.children(model, path, start, tree.PAGE, *refnames.references(doc.format, model))
 
     return web.json_response(await _run(work))
 
@@ -289,8 +288,7 @@ async def doc_reveal(request: web.Request) -> web.StreamResponse:
     def work() -> dict[str, Any]:
         with doc.lock:
             model = doc.model
-            return tree.reveal(model, path, refnames.describer(doc.format.name, model),
-                               refnames.sprite_types())
+            return tree.reveal(model, path, *refnames.references(doc.format, model))
 
     return web.json_response(await _run(work))
 

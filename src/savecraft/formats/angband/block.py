@@ -744,4 +744,5 @@ FORMAT = register(Format(
     repair=lambda data: importlib.import_module(f"{__package__}.repair").repair(data),
     summary=_studio_summary,
     field_hint=_studio_field_hint,
+    pictures=lambda: importlib.import_module(f"{__package__}.pictures"),  # the level, when asked
 ))

@@ -94,6 +94,27 @@ def _studio_summary(model: Any) -> dict[str, Any]:
     return summary(model)
 
 
+def _pictures() -> Any:
+    """The studio's pictures of a game: maps, atlases, sprites, scripts (imported when asked)."""
+    from . import pictures
+
+    return pictures
+
+
+def _references(model: Any) -> tuple[Any, tuple[type, ...]]:
+    """How the studio names a reference of this game (a string offset by its string, a sprite
+    by what uses it), and the record that is a reference as a whole (a sprite reference)."""
+    from .refs import describe
+    from .sections.common import SpriteRef
+
+    def name(kind: str, value: Any) -> str | None:
+        try:
+            return describe(model, kind, value)
+        except (FormatError, LookupError, TypeError, ValueError):
+            return None
+    return name, (SpriteRef,)
+
+
 FORMAT = register(Format(
     name="tirnanog-game",
     description="TirNanoG game file",
@@ -108,6 +129,8 @@ FORMAT = register(Format(
     suffixes=(".tng",),
     summary=_studio_summary,
     spans=_span_adapter,
+    pictures=_pictures,
+    references=_references,
 ))
 
 __all__ = [

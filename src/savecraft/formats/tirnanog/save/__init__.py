@@ -213,6 +213,13 @@ def _studio_field_hint(path: str, value: Any) -> dict[str, str] | None:
     return field_hint(path, value)
 
 
+def _pictures() -> Any:
+    """The studio's picture of a save: its preview (imported when asked)."""
+    from . import pictures
+
+    return pictures
+
+
 FORMAT = register(Format(
     name="tirnanog-save",
     description="TirNanoG saved game, player or server",
@@ -228,6 +235,7 @@ FORMAT = register(Format(
     summary=_studio_summary,
     field_hint=_studio_field_hint,
     spans=_span_adapter,
+    pictures=_pictures,
 ))
 
 __all__ = ["FORMAT", "NpcChunk", "SaveGame", "UserChunk", "codec", "preview"]
