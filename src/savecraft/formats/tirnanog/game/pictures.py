@@ -11,13 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ....errors import FormatError, SavecraftError
-from ....paths import Attr, Index, format_path, shown
 from . import render as draw
-from .assets import Asset
-from .bytecode import Script
 from .refs import describe
-from .sections.common import SpriteRef, iter_values
-from .summary import script_title
+from .sections.common import SpriteRef
+from .summary import game_scripts, script_title, section_path
 
 SPRITE_LIMIT = 48
 SCRIPT_LIMIT = 200  # animations listed per sprite section (the tree reaches the rest)
@@ -56,13 +53,13 @@ def listing(game: Any) -> list[dict[str, Any]]:
             pass
         out.append({"name": f"map-{i}", "kind": "map", "title": f"map {i}: {game.string(entry.name)}",
                     "layers": layers, "width": width, "height": height,
-                    "path": f"{_section_path(game, mk)}.maps[{i}]"})
+                    "path": f"{section_path(game, mk)}.maps[{i}]"})
     for kind, title in (("atlases", "atlas"), ("backgrounds", "background")):
         sec = _section(game, kind)
         k = _section_index(game, kind)
         for i, _ in enumerate(getattr(sec, "entries", ()) if sec is not None else ()):
             out.append({"name": f"{kind}-{i}", "kind": "image", "title": f"{title} {i}",
-                        "path": f"{_section_path(game, k)}.entries[{i}].asset"})
+                        "path": f"{section_path(game, k)}.entries[{i}].asset"})
     for kind in SPRITE_KINDS:
         sec = _section(game, kind)
         k = _section_index(game, kind)
@@ -83,39 +80,13 @@ def listing(game: Any) -> list[dict[str, Any]]:
                 out.append({"name": f"{kind}-{i}-{a}", "kind": "animation",
                             "title": f"{named}, animation {a}",
                             "frames": n, "frame_ms": FRAME_MS,
-                            "path": f"{_section_path(game, k)}.sprites[{i}].asset.value.animations[{a}]"})
+                            "path": f"{section_path(game, k)}.sprites[{i}].asset.value.animations[{a}]"})
     return out + _scripts(game)
-
-
-def _section_path(game: Any, k: int) -> str:
-    """Section ``k`` as every path names it (``maps``, ``translations[0]``, ``sections[8]``)."""
-    return format_path(shown(game, [Attr("sections"), Index(k)]))
 
 
 def _scripts(game: Any) -> list[dict[str, Any]]:
     """Every script of the game as its assembly (labels and names as ``savecraft disasm`` prints)."""
-    out: list[dict[str, Any]] = []
-    for k, section in enumerate(getattr(game, "sections", ())):
-        try:
-            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), _section_path(game, k)))
-        except FormatError:
-            continue
-        for path, value in found:
-            script = value
-            if isinstance(value, Asset):  # a script asset, or an asset holding scripts
-                try:
-                    inner = value.value
-                except FormatError:
-                    continue
-                if isinstance(inner, Script):
-                    script, path = inner, path + ".value"
-                else:
-                    subs = list(iter_values(inner, Script, path + ".value"))
-                    out += [_script_entry(p, s, game) for p, s in subs if s.text][: SCRIPT_LIMIT - len(out)]
-                    continue
-            if isinstance(script, Script) and script.text and len(out) < SCRIPT_LIMIT:
-                out.append(_script_entry(path, script, game))
-    return out
+    return [_script_entry(path, script, game) for path, script in game_scripts(game, SCRIPT_LIMIT)]
 
 
 def _script_entry(path: str, script: Any, game: Any = None) -> dict[str, Any]:

@@ -31,7 +31,7 @@ def layer_name(i: int) -> str:
     return f"tiles {i} ({'under' if i < NPC_LAYER else 'over'} characters)"
 
 
-def _section_path(game: Game, k: int) -> str:
+def section_path(game: Game, k: int) -> str:
     from ....paths import Attr, Index, format_path, shown
 
     return format_path(shown(game, [Attr("sections"), Index(k)]))
@@ -98,7 +98,7 @@ def game_scripts(game: Game, limit: int) -> list[tuple[str, Any]]:
         if len(out) >= limit:
             break
         try:
-            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), _section_path(game, k)))
+            found: list[tuple[str, Any]] = list(iter_values(section, (Script, Asset), section_path(game, k)))
         except FormatError:
             continue
         for path, value in found:
@@ -149,7 +149,7 @@ def summary(game: Game) -> dict[str, Any]:
             continue
         for i, entry in enumerate(sec.maps):
             item: dict[str, Any] = {"name": f"map-{i}", "title": f"map {i}: {game.string(entry.name)}",
-                                    "path": f"{_section_path(game, k)}.maps[{i}]", "layers": []}
+                                    "path": f"{section_path(game, k)}.maps[{i}]", "layers": []}
             try:
                 _, m = game_map(game, i)
                 item["layers"] = [{"id": n, "name": layer_name(n)} for n in tile_layers(m)]
@@ -172,7 +172,7 @@ def summary(game: Game) -> dict[str, Any]:
             except (FormatError, LookupError, TypeError, ValueError):
                 text = f"{CATEGORY_NAMES.get(cat, kind)} sprite {i}"
             sprites.append({"label": CATEGORY_NAMES.get(cat, kind), "text": text,
-                            "path": f"{_section_path(game, k)}.sprites[{i}]"})
+                            "path": f"{section_path(game, k)}.sprites[{i}]"})
     if sprites:
         sections.append({"kind": "list", "title": f"Sprites ({len(sprites):,})", "items": sprites,
                          "search": True})
