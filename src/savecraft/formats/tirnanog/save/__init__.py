@@ -13,7 +13,7 @@ from ....parts import load_part
 from ....registry import Format, register
 from ....speed import gc_paused
 from . import codec
-from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, _Pending, chunk_magic
+from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, chunk_magic
 
 
 def _when(ts: int) -> str | None:
@@ -42,36 +42,9 @@ def _named_users(save: SaveGame) -> list[tuple[int, str, int]]:
     chunk scan (:data:`.codec.PICKED`), or are picked here from the bytes of
     the chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
     """
-    from ....layout import FAST_READ_ERRORS, Context
-    from .layouts import HEAD_SIZE, USER
+    from .picking import user_values
 
-    pick = USER.picker(codec.PICKED[b"USER"])
-    ctx = Context()
-    out: list[tuple[int, str, int]] = []
-    chunks = save.chunks
-    k = -1
-    for i, item in enumerate(chunks._items):  # one pass, no call per chunk (100,000 of them)
-        if type(item) is _Pending:
-            raw = item.raw
-            if not raw.startswith(b"USER"):
-                continue
-            k += 1
-            if item.picked is not None:
-                name, flags = item.picked
-            else:
-                try:
-                    (name, flags), _ = pick(raw, HEAD_SIZE, len(raw), ctx)
-                except FAST_READ_ERRORS:
-                    user = chunks[i]
-                    name, flags = user.name, user.flags
-        else:
-            if chunk_magic(item) == b"USER":
-                k += 1
-            if not isinstance(item, UserChunk):
-                continue
-            name, flags = item.name, item.flags
-        out.append((k, name, flags))
-    return out
+    return [(k, name, flags) for k, (name, flags) in user_values(save, codec.PICKED[b"USER"])]
 
 
 def _user_names(save: SaveGame) -> tuple[list[str], list[str]]:

@@ -43,7 +43,7 @@ def game(save: SaveGame) -> str | None:
 
 def _picked(save: SaveGame, names: tuple[str, ...]) -> Iterator[tuple[int, tuple[Any, ...]]]:
     """``names`` of each user (items and quests as tuples), with the user's place among them."""
-    return enumerate(user_values(save, names, _as_tuple))
+    return enumerate(values for _, values in user_values(save, names, _as_tuple))
 
 
 def _save(save: SaveGame) -> Iterator[tuple[Any, ...]]:
