@@ -68,8 +68,10 @@ def make_game(size_mb: int) -> bytes:
     maps = game.require(MapsSection)
     template = maps.maps[0].asset.value
     game.header.map_size_log2 = 9  # 512 x 512 maps
-    for m in maps.maps:  # the sample's own maps grow to the new size too
-        m.asset.value.layers = np.full((11, 512, 512), 0xFFFF, dtype=np.uint16)
+    for m in maps.maps:  # the sample's own maps grow to the new size too, their tiles repeated
+        small = m.asset.value.layers  # (so the studio's first map shows its picture, not an empty one)
+        reps = (1, -(-512 // small.shape[1]), -(-512 // small.shape[2]))
+        m.asset.value.layers = np.ascontiguousarray(np.tile(small, reps)[:, :512, :512])
         m.asset.value.rle_stream = None
     for k in range(4):
         layers = np.full((11, 512, 512), 0xFFFF, dtype=np.uint16)
