@@ -27,6 +27,12 @@ the optional C extension (``savecraft._native.records``); ``SAVECRAFT_PURE=1`` t
 Python paths instead.
 
     python3 bench/bench_angband.py [FILE] [ROUNDS]
+    python3 bench/bench_angband.py --each-game [ROUNDS]
+
+``--each-game``: the largest file of each game and version (as ``info`` names it) among the
+real samples and the game-written files in ``tests/data/angband-built``, each one's full
+decode as the median ratio to the bare walk of the same bytes, alternating round by round
+(issue 20's goal: within 10x for every game).
 """
 
 from __future__ import annotations
@@ -102,7 +108,45 @@ def kaitai_with_checksums(parse: Callable[[bytes], Any], data: bytes) -> int:
     return bad
 
 
+def largest_of_each_game() -> dict[str, Path]:
+    """The largest real or game-written block save of each game and version, by ``game``."""
+    folders = [Path(__file__).resolve().parents[1] / "tests" / "data" / "angband-built"]
+    samples = samples_folder()
+    if samples is not None:
+        folders.append(samples)
+    best: dict[str, tuple[int, Path]] = {}
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.suffix == ".md":
+                continue
+            data = path.read_bytes()
+            try:
+                save = block.parse(data, Report(strict=True))
+            except Exception:  # another format, or a damaged file: not a decode to time
+                continue
+            if any(isinstance(b, block.RawBlock) for b in save.blocks):
+                continue
+            game = save.game or "?"
+            if game not in best or len(data) > best[game][0]:
+                best[game] = (len(data), path)
+    return {game: path for game, (_, path) in sorted(best.items())}
+
+
+def each_game(rounds: int) -> None:
+    print("full decode of the largest file of each game, median ratio to the bare struct walk:")
+    for game, path in largest_of_each_game().items():
+        data = path.read_bytes()
+        ratios = []
+        for _ in range(rounds):
+            base = _time(lambda: bare_walk(data), 100)
+            ratios.append(_time(lambda: block.parse(data, Report(strict=True)), 5) / base)
+        print(f"  {game:34s} {path.name:42s} {len(data):8d} bytes {statistics.median(ratios):7.1f}x")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--each-game":
+        each_game(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+        return
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else sample()
     if path is None:
         sys.exit("no 4.2 sample found: give a file, or set SAVECRAFT_SAMPLES")
