@@ -63,7 +63,7 @@ def join_path(path: str, name: str) -> str:
     return f"{path}.{name}"
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -270,8 +270,8 @@ class Reader:
             have = self.end - self.pos
             self.fail(
                 name,
-                expected or _plural(n, "byte"),
-                f"the end of {self.what} after {_plural(have, 'byte')}" if have else f"the end of {self.what}",
+                expected or plural(n, "byte"),
+                f"the end of {self.what} after {plural(have, 'byte')}" if have else f"the end of {self.what}",
             )
 
     def skip(self, n: int, name: str = "") -> None:
@@ -375,8 +375,8 @@ class Reader:
             field = rec.field_at(have)
             self.fail(
                 join_path(name, field),
-                f"{_plural(rec.size, 'byte')} of {rec.name}",
-                f"the end of {self.what} after {_plural(have, 'byte')}",
+                f"{plural(rec.size, 'byte')} of {rec.name}",
+                f"the end of {self.what} after {plural(have, 'byte')}",
                 at=pos + rec.offsets[rec.names.index(field)] if rec.names else pos,
             )
         self.pos = pos + rec.size
@@ -408,8 +408,8 @@ class Reader:
             fit = (self.end - self.pos) // item_size if item_size else 0
             self.fail(
                 name,
-                f"at most {_plural(fit, what)} ({item_size} bytes each) in the "
-                f"{_plural(self.end - self.pos, 'byte')} left",
+                f"at most {plural(fit, what)} ({item_size} bytes each) in the "
+                f"{plural(self.end - self.pos, 'byte')} left",
                 f"a count of {n}",
             )
         return n
@@ -748,7 +748,7 @@ class Writer:
     def bytes(self, value: Buffer, name: str = "", size: int | None = None) -> None:
         """Raw bytes; with ``size``, exactly that many (shorter is an error, not padding)."""
         if size is not None and len(value) != size:
-            self._bad(name, _plural(size, "byte"), _plural(len(value), "byte"))
+            self._bad(name, plural(size, "byte"), plural(len(value), "byte"))
         self.buf += value
 
     def cstr(self, value: str, name: str = "", encoding: str = "utf-8") -> None:
