@@ -21,7 +21,7 @@ from __future__ import annotations
 import builtins
 import re
 import struct
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Iterable, Sequence, Sized
 from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Any, NoReturn
@@ -391,13 +391,6 @@ class Reader:
         self.pos += size * count
         return st.unpack_from(self.data, pos)
 
-    def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
-        """``count`` records of one layout in a row (the items of a list ``name``)."""
-        self.count(count, rec.size, name, rec.name)
-        pos = self.pos
-        self.pos += rec.size * count
-        return list(iter_records(rec, self.data[pos : self.pos]))
-
     def count(self, n: int, item_size: int, name: str, what: str = "item") -> int:
         """Check that ``n`` items of ``item_size`` bytes fit in what remains.
 
@@ -654,14 +647,6 @@ class SpanReader(Reader):
             self.spans.log.entries.extend((space, at + k * size, size, f"{where}[{k}]") for k in range(count))
         return values
 
-    def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
-        pos = self.pos
-        values = super().records(rec, count, name)
-        self._note(pos, rec.size * count, name)
-        for k in range(count):  # each item is exactly its record: nothing to widen
-            self._note_record(rec, pos + k * rec.size, f"{name}[{k}]", item=False)
-        return values
-
 
 _STRUCT_CACHE: dict[str, struct.Struct] = {}
 
@@ -799,13 +784,6 @@ class Writer:
 
     def patch_u32(self, pos: int, value: int) -> None:
         _U32.pack_into(self.buf, pos, value)
-
-
-def iter_records(rec: Record, data: Buffer) -> Iterator[tuple[Any, ...]]:
-    """Every whole record in ``data`` (callers check ``len(data) % rec.size``)."""
-    if rec._simple:
-        return rec.struct.iter_unpack(data[: len(data) - len(data) % rec.size])
-    return (rec.unpack_from(data, off) for off in range(0, len(data) - rec.size + 1, rec.size))
 
 
 def concat(parts: Iterable[Buffer]) -> bytes:

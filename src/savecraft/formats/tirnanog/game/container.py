@@ -308,9 +308,9 @@ def section_block(game: Game, ctx: BuildContext) -> bytes:
             raise FormatError(None, "sections", "a section type from 0 to 255", str(t))
         entries.append(TableEntry(pos, len(d), t))
         pos += len(d)
-    ctx = Context()
-    ctx.set("entries", len(entries), "the section table")
-    return SECTION_TABLE.pack(SectionTable(entries), ctx, "sections") + b"".join(datas)
+    counts = Context()
+    counts.set("entries", len(entries), "the section table")
+    return SECTION_TABLE.pack(SectionTable(entries), counts, "sections") + b"".join(datas)
 
 
 def _matches(orig: bytes, datas: list[bytes], game: Game) -> bool:
