@@ -16,6 +16,7 @@ from typing import Any
 from ....binary import Reader
 from ....errors import FormatError, UnsupportedFormatError
 from ....layout import U8, U16, U32, U64, Bytes, Check, Computed, Const, Context, Field, Stored, Struct
+from ..type_byte import type_byte
 
 MAGIC = b"#!/usr/bin/tngp\n"
 HEADER_SIZE = 64
@@ -133,17 +134,10 @@ def _id_bytes(game_id: str, padding: bytes) -> bytes:
     return raw.ljust(GAME_ID_SIZE, b"\0")
 
 
-_TILE = "a tile size from 0 to 1023 (10 bits)"
 HEADER = Struct(Header, [
     # What the builder refuses: a model the header has no room for.
     Check(f"type(game_id) is str and game_id.isascii() and len(game_id) <= {GAME_ID_SIZE}", "game_id",
           f"at most {GAME_ID_SIZE} ASCII characters", "repr(game_id)", on_write=True, on_read=False),
-    Check("type(tile_width) is int and 0 <= tile_width < 1024", "tile_width", _TILE, "tile_width",
-          on_write=True, on_read=False),
-    Check("type(tile_height) is int and 0 <= tile_height < 1024", "tile_height", _TILE, "tile_height",
-          on_write=True, on_read=False),
-    Check("type(game_type) is int and 0 <= game_type < 16", "game_type", "a game type from 0 to 15 (4 bits)",
-          "game_type", on_write=True, on_read=False),
     Const("magic", Bytes(len(MAGIC)), MAGIC, repr(MAGIC)),
     # The id's 16 bytes are read under its name (their span is the id's), then seen as the id
     # and the bytes after its NUL (kept when not zero).
@@ -153,12 +147,7 @@ HEADER = Struct(Header, [
     Computed("game_id_padding", "_id_padding(game_id)"),
     Computed("game_id", "_id_text(game_id)"),
     Field("revision", U8),
-    # The game type byte: the type in bits 0-3, bits 8-9 of the tile width and height in 4-5, 6-7.
-    Stored("type_byte", U8, "(game_type & 0x0F) | (tile_width >> 8 & 3) << 4 | (tile_height >> 8 & 3) << 6"),
-    Stored("tile_width_low", U8, "tile_width & 0xFF"), Stored("tile_height_low", U8, "tile_height & 0xFF"),
-    Computed("game_type", "type_byte & 0x0F"),
-    Computed("tile_width", "tile_width_low | (type_byte >> 4 & 3) << 8"),
-    Computed("tile_height", "tile_height_low | (type_byte >> 6 & 3) << 8"),
+    *type_byte("a tile size from 0 to 1023 (10 bits)", "a game type from 0 to 15 (4 bits)", "{}"),
     *[Field(name, U8) for name in ("map_size_log2", "atlas_size_log2", "sample_rate_code", "fps",
                                    "default_actions", "map_layers", "transport_methods", "highest_command",
                                    "char_delta_y", "char_sprites_per_layer")],

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from .... import limits
 from ....binary import Reader, Writer, join_path
 from ....errors import FormatError, Report
-from ....layout import I8, U8, U16, U24, Bytes, Context, Field, Struct
+from ....layout import I8, U8, U16, U24, Bytes, Computed, Context, Field, Stored, Struct
 from .. import rle
 from .sections.common import SpriteRef as SpriteRef  # the one sprite reference of every section
 
@@ -41,10 +41,9 @@ SPAWNER_LAYER = 6
 EMPTY_TILE = 0xFFFF
 NOT_SET = 0xFFFFFF
 
-
-
-# The records as stored (the model's values differ: neighbours as six indices, the parallax
-# kind as a flag, the daylight sprite as a reference); the parser and builder convert.
+# The header and a patrol path's head as stored (the model's values differ: neighbours as six
+# indices, the daylight sprite as a reference, counts and sizes as lengths); the parser and the
+# builder convert. A parallax is read and written as the model (PARALLAX, below the model).
 
 
 @dataclass(slots=True)
@@ -61,18 +60,6 @@ class MapHeader:
 
 
 @dataclass(slots=True)
-class ParallaxRecord:
-    kind: int = 0
-    speed_x: int = 0
-    delta_x: int = 0
-    speed_y: int = 0
-    delta_y: int = 0
-    interval: int = 0
-    sprite_category: int = 0
-    sprite_index: int = 0
-
-
-@dataclass(slots=True)
 class PatrolHead:
     id: int = 0
     length: int = 0
@@ -83,14 +70,8 @@ MAP_HEADER = Struct(MapHeader, [
     Field("daylight_category", U8), Field("daylight_index", U16), Field("music", U24),
     Field("parallax_count", U8), Field("patrol_count", U8), Field("rle_size", U24),
 ], name="map header", whole=True)
-PARALLAX = Struct(ParallaxRecord, [
-    Field("kind", U8), Field("speed_x", I8), Field("delta_x", U8), Field("speed_y", I8), Field("delta_y", U8),
-    Field("interval", U16), Field("sprite_category", U8), Field("sprite_index", U16),
-], name="parallax", whole=True)
 PATROL_HEAD = Struct(PatrolHead, [Field("id", U8), Field("length", U16)], name="patrol path", whole=True)
 _NO_CONTEXT = Context()  # the records need no values from elsewhere
-
-assert MAP_HEADER.min_size == HEADER_SIZE and PARALLAX.min_size == 10
 
 
 @dataclass(slots=True)
@@ -105,6 +86,17 @@ class Parallax:
     interval: int = 0  # in 1/100 s
     sprite: SpriteRef = field(default_factory=SpriteRef)
     kind_byte: int | None = None  # the byte itself when it is neither 0 nor 1 (kept, and reported)
+
+
+PARALLAX = Struct(Parallax, [
+    # byte 0: 0 foreground, 1 background; any other byte is kept as it is (and reported)
+    Stored("kind", U8, "kind_byte if kind_byte is not None and kind_byte not in (0, 1) else int(background)"),
+    Field("speed_x", I8), Field("delta_x", U8), Field("speed_y", I8), Field("delta_y", U8), Field("interval", U16),
+    Stored("sprite_category", U8, "sprite.category"), Stored("sprite_index", U16, "sprite.index"),
+    Computed("background", "kind == 1"), Computed("kind_byte", "None if kind in (0, 1) else kind"),
+    Computed("sprite", "SpriteRef(sprite_category, sprite_index)"),
+], name="parallax", whole=True, env={"SpriteRef": SpriteRef})
+assert MAP_HEADER.min_size == HEADER_SIZE and PARALLAX.min_size == 10
 
 
 @dataclass(slots=True)
@@ -217,16 +209,12 @@ def parse_map(
     parallaxes = []
     for k in range(npar):
         at = r.offset
-        pr: ParallaxRecord = PARALLAX.read_item(r, _NO_CONTEXT, f"parallaxes[{k}]")
-        kind, sx, dx, sy, dy, interval, cat, idx = (pr.kind, pr.speed_x, pr.delta_x, pr.speed_y, pr.delta_y,
-                                                    pr.interval, pr.sprite_category, pr.sprite_index)
-        p = Parallax(kind == 1, sx, dx, sy, dy, interval, SpriteRef(cat, idx),
-                     None if kind in (0, 1) else kind)
+        p: Parallax = PARALLAX.read_item(r, _NO_CONTEXT, f"parallaxes[{k}]")
         pp = join_path(path, f"parallaxes[{k}]")
-        if kind not in (0, 1):
-            rep.warning(at, join_path(pp, "kind"), "0 (foreground) or 1 (background)", str(kind))
-        for name, v, lo in (("speed_x", sx, -100), ("delta_x", dx, 0), ("speed_y", sy, -100),
-                            ("delta_y", dy, 0)):
+        if p.kind_byte is not None:
+            rep.warning(at, join_path(pp, "kind"), "0 (foreground) or 1 (background)", str(p.kind_byte))
+        for name, v, lo in (("speed_x", p.speed_x, -100), ("delta_x", p.delta_x, 0), ("speed_y", p.speed_y, -100),
+                            ("delta_y", p.delta_y, 0)):
             if not lo <= v <= 100:
                 rep.warning(at + PARALLAX.offset_of(name),
                             join_path(pp, name), f"a value from {lo} to 100", str(v))
@@ -319,10 +307,7 @@ def build_map(m: MapAsset) -> bytes:
                                m.daylight_sprite.index, m.music, len(m.parallaxes), len(m.patrol_paths),
                                len(block)), w, _NO_CONTEXT, "header")
     for k, p in enumerate(m.parallaxes):
-        kind = p.kind_byte if p.kind_byte is not None and p.kind_byte not in (0, 1) else int(
-            p.background)
-        PARALLAX.write(ParallaxRecord(kind, p.speed_x, p.delta_x, p.speed_y, p.delta_y, p.interval,
-                                      p.sprite.category, p.sprite.index), w, _NO_CONTEXT, f"parallaxes[{k}]")
+        PARALLAX.write(p, w, _NO_CONTEXT, f"parallaxes[{k}]")
     for k, pp in enumerate(m.patrol_paths):
         PATROL_HEAD.write(PatrolHead(pp.id, len(pp.points)), w, _NO_CONTEXT, f"patrol_paths[{k}]")
         flat: list[int] = []
