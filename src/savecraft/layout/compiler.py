@@ -1371,8 +1371,9 @@ class Struct(Type):
         """One record at the reader's position: fast unless spans are recorded or it meets
         anything unusual, then checked (the same model, or the located error)."""
         if r.spans is None:
+            fast = self._fast  # (a small record read a thousand times: no property on the way)
             try:
-                model, pos = self.fast_read_fn(r.data, r.pos, r.end, ctx)
+                model, pos = (fast[0] if fast is not None else self.fast_read_fn)(r.data, r.pos, r.end, ctx)
             except FAST_READ_ERRORS:
                 pass
             else:
