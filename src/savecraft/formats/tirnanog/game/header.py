@@ -176,8 +176,8 @@ def parse_header(data: Any) -> Header:
     if len(data) < HEADER_SIZE:
         raise FormatError(0, "header", f"a {HEADER_SIZE}-byte header", f"{len(data)} bytes")
     # While spans are recorded: the header's, and each stored field's (header.type_byte...).
-    return HEADER.read_item(Reader(data, 0, HEADER_SIZE, what="the file"), _NO_CONTEXT,  # type: ignore[no-any-return]
-                            "header")
+    header: Header = HEADER.read_item(Reader(data, 0, HEADER_SIZE, what="the file"), _NO_CONTEXT, "header")
+    return header
 
 
 def build_header(h: Header, crc: int = 0) -> bytes:

@@ -48,6 +48,8 @@ NOT_SET = 0xFFFFFF
 
 @dataclass(slots=True)
 class MapHeader:
+    """The 34 bytes before the parallaxes, as stored."""
+
     title: int = 0
     neighbours: bytes = bytes(3 * NEIGHBOURS)  # six u24 string indices
     daylight_length: int = 0
@@ -61,6 +63,8 @@ class MapHeader:
 
 @dataclass(slots=True)
 class PatrolHead:
+    """A patrol path's id and point count, as stored before its points."""
+
     id: int = 0
     length: int = 0
 
