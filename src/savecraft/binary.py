@@ -21,7 +21,7 @@ from __future__ import annotations
 import builtins
 import re
 import struct
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Iterable, Sequence, Sized
 from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Any, NoReturn
@@ -63,7 +63,7 @@ def join_path(path: str, name: str) -> str:
     return f"{path}.{name}"
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -270,8 +270,8 @@ class Reader:
             have = self.end - self.pos
             self.fail(
                 name,
-                expected or _plural(n, "byte"),
-                f"the end of {self.what} after {_plural(have, 'byte')}" if have else f"the end of {self.what}",
+                expected or plural(n, "byte"),
+                f"the end of {self.what} after {plural(have, 'byte')}" if have else f"the end of {self.what}",
             )
 
     def skip(self, n: int, name: str = "") -> None:
@@ -375,8 +375,8 @@ class Reader:
             field = rec.field_at(have)
             self.fail(
                 join_path(name, field),
-                f"{_plural(rec.size, 'byte')} of {rec.name}",
-                f"the end of {self.what} after {_plural(have, 'byte')}",
+                f"{plural(rec.size, 'byte')} of {rec.name}",
+                f"the end of {self.what} after {plural(have, 'byte')}",
                 at=pos + rec.offsets[rec.names.index(field)] if rec.names else pos,
             )
         self.pos = pos + rec.size
@@ -391,13 +391,6 @@ class Reader:
         self.pos += size * count
         return st.unpack_from(self.data, pos)
 
-    def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
-        """``count`` records of one layout in a row (the items of a list ``name``)."""
-        self.count(count, rec.size, name, rec.name)
-        pos = self.pos
-        self.pos += rec.size * count
-        return list(iter_records(rec, self.data[pos : self.pos]))
-
     def count(self, n: int, item_size: int, name: str, what: str = "item") -> int:
         """Check that ``n`` items of ``item_size`` bytes fit in what remains.
 
@@ -408,8 +401,8 @@ class Reader:
             fit = (self.end - self.pos) // item_size if item_size else 0
             self.fail(
                 name,
-                f"at most {_plural(fit, what)} ({item_size} bytes each) in the "
-                f"{_plural(self.end - self.pos, 'byte')} left",
+                f"at most {plural(fit, what)} ({item_size} bytes each) in the "
+                f"{plural(self.end - self.pos, 'byte')} left",
                 f"a count of {n}",
             )
         return n
@@ -654,14 +647,6 @@ class SpanReader(Reader):
             self.spans.log.entries.extend((space, at + k * size, size, f"{where}[{k}]") for k in range(count))
         return values
 
-    def records(self, rec: Record, count: int, name: str) -> list[tuple[Any, ...]]:
-        pos = self.pos
-        values = super().records(rec, count, name)
-        self._note(pos, rec.size * count, name)
-        for k in range(count):  # each item is exactly its record: nothing to widen
-            self._note_record(rec, pos + k * rec.size, f"{name}[{k}]", item=False)
-        return values
-
 
 _STRUCT_CACHE: dict[str, struct.Struct] = {}
 
@@ -748,7 +733,7 @@ class Writer:
     def bytes(self, value: Buffer, name: str = "", size: int | None = None) -> None:
         """Raw bytes; with ``size``, exactly that many (shorter is an error, not padding)."""
         if size is not None and len(value) != size:
-            self._bad(name, _plural(size, "byte"), _plural(len(value), "byte"))
+            self._bad(name, plural(size, "byte"), plural(len(value), "byte"))
         self.buf += value
 
     def cstr(self, value: str, name: str = "", encoding: str = "utf-8") -> None:
@@ -799,13 +784,6 @@ class Writer:
 
     def patch_u32(self, pos: int, value: int) -> None:
         _U32.pack_into(self.buf, pos, value)
-
-
-def iter_records(rec: Record, data: Buffer) -> Iterator[tuple[Any, ...]]:
-    """Every whole record in ``data`` (callers check ``len(data) % rec.size``)."""
-    if rec._simple:
-        return rec.struct.iter_unpack(data[: len(data) - len(data) % rec.size])
-    return (rec.unpack_from(data, off) for off in range(0, len(data) - rec.size + 1, rec.size))
 
 
 def concat(parts: Iterable[Buffer]) -> bytes:

@@ -22,15 +22,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 import importlib
-import struct
 import sys
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_type_hints
 
 import orjson
 
-from ...binary import Reader, Record, Writer
+from ...binary import Reader, Writer, cached_struct
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
+from ...layout import U32, Bytes, Field, Struct
 from ...parts import load_part, read_part
 from ...registry import Format, register
 from ...speed import gc_paused
@@ -96,10 +96,32 @@ else:
 
 NAME_SIZE = 16
 PAD = b"x"
-FILE_HEADER = Record("file header", [("magic", "bytes[4]"), ("variant", "bytes[4]")])
-BLOCK_HEADER = Record("block header", [
-    ("name", "bytes[16]"), ("version", "u32"), ("size", "u32"), ("checksum", "u32"),
-])
+
+
+@dataclass(slots=True)
+class FileHeader:
+    """The 8 bytes before the blocks, as stored (the model keeps both: magic, variant)."""
+
+    magic: bytes = MAGIC
+    variant: bytes = b"VNLA"
+
+
+@dataclass(slots=True)
+class BlockHeader:
+    """A block's 28-byte header as stored: its NUL-padded name, version, data size and the byte
+    sum of the data."""
+
+    name: bytes = bytes(NAME_SIZE)
+    version: int = 0
+    size: int = 0
+    checksum: int = 0
+
+
+FILE_HEADER = Struct(FileHeader, [Field("magic", Bytes(4)), Field("variant", Bytes(4))], name="file header",
+                     whole=True)
+BLOCK_HEADER = Struct(BlockHeader, [Field("name", Bytes(NAME_SIZE)), Field("version", U32), Field("size", U32),
+                                    Field("checksum", U32)], name="block header", whole=True)
+_NO_CONTEXT = Context()  # the headers need no values from elsewhere
 DESCRIPTION = "description"
 VARIANTS = {"VNLA": "Vanilla Angband (or a game that writes its id: FAangband 2, Anquestria)",
             "FAAN": "FAangband 1 (or a variant of it)", "PWMG": "PWMAngband", "XyGs": "Xygos",
@@ -394,7 +416,8 @@ def walk(data: bytes, report: Report) -> tuple[BlockSave, list[Found]]:
     r = Reader(data, what="the file")
     found: list[Found] = []
     try:
-        magic, variant = r.record(FILE_HEADER)  # under the model's paths: magic, variant
+        head: FileHeader = FILE_HEADER.read(r, _NO_CONTEXT)  # under the model's paths: magic, variant
+        magic, variant = head.magic, head.variant
         save.magic = magic
         if variant != PWMG and magic != MAGIC:
             report.error(0, "magic", "the bytes 'Save' (83 97 118 101; the loader's "
@@ -427,7 +450,8 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
             r.pos = f.data_start + f.size + (-f.size % 4)
             return f
     path = f"blocks[{index}]"
-    raw_name, version, size, checksum = r.record(BLOCK_HEADER, path)
+    head: BlockHeader = BLOCK_HEADER.read_item(r, _NO_CONTEXT, path)
+    raw_name, version, size, checksum = head.name, head.version, head.size, head.checksum
     text = raw_name.split(b"\0", 1)[0]
     if not text or not all(0x20 <= b <= 0x7E for b in text):
         rest = r.end - start
@@ -462,7 +486,7 @@ def _read_block(r: Reader, index: int, report: Report) -> Found | None:
     return Found(index, start, text.decode("latin-1"), version, data_start, size)
 
 
-_HEADER = struct.Struct("<16sIII")
+_HEADER = cached_struct("<" + (BLOCK_HEADER.code or ""))  # the header's values in one unpack
 
 
 def _sound_block(data: bytes, start: int, end: int, index: int) -> Found | None:
@@ -570,7 +594,7 @@ def build(save: BlockSave) -> bytes:
         raise FormatError(None, "variant", "a 4-letter ASCII variant id", repr(save.variant))
     if len(save.magic) != 4 or (variant != PWMG and save.magic != MAGIC):
         raise FormatError(None, "magic", "'Save' (or 4 version bytes before 'PWMG')", repr(save.magic))
-    w.record(FILE_HEADER, (save.magic, variant), "header")
+    FILE_HEADER.write(FileHeader(save.magic, variant), w, _NO_CONTEXT, "header")
     ctx = file_context(save.variant, save.magic, save.game)
     for i, block in enumerate(save.blocks):
         path = f"blocks[{i}]"
@@ -580,7 +604,8 @@ def build(save: BlockSave) -> bytes:
         if isinstance(block, Description) and "\0" in block.line:
             raise FormatError(None, path, "a description without NUL characters", repr(block.line))
         data = block_data(block, save, ctx, path)
-        w.record(BLOCK_HEADER, (name, block_version(block), len(data), byte_sum(data)), path)
+        BLOCK_HEADER.write(BlockHeader(name.ljust(NAME_SIZE, b"\0"), block_version(block), len(data),
+                                       byte_sum(data)), w, _NO_CONTEXT, path)
         w.bytes(data)
         w.bytes(PAD * (-len(data) % 4))
     w.bytes(save.trailing)

@@ -16,9 +16,11 @@ message than the misreading that 133 would produce further on.
 
 from __future__ import annotations
 
-from ...binary import Reader, Record, Writer
+from dataclasses import dataclass
+
+from ...binary import Reader, Writer
 from ...errors import FormatError, Report
-from ...layout import U32, Adapt, Array, Bytes, Check, Const, Context, Ctx, Field, Len, List, Prefix, Ref
+from ...layout import U16, U32, Adapt, Array, Bytes, Check, Const, Context, Ctx, Field, Len, List, Prefix, Ref
 from ...layout import Struct, Switch, When
 from .model import (
     BELT_SLOTS,
@@ -46,10 +48,24 @@ CHECK_1 = 0xDE89
 CHECK_2 = 0xA8A5
 ITEMS_KEY = 0xBEAD
 NOISE_KEY = 0xFACE
-HEADER = Record("header", [
-    ("magic", "bytes[10]"), ("check1", "u16"), ("items", "u16"), ("noise", "u16"), ("check2", "u16"),
-    ("player_type", "u32"),
-])
+
+
+@dataclass(slots=True)
+class Header:
+    """The 22 bytes as stored: the checks and counts are the parser's to judge (every wrong one
+    is reported, and the file read on), so they are plain fields here, not constants."""
+
+    magic: bytes = MAGIC
+    check1: int = CHECK_1
+    items: int = ITEMS_KEY  # the inventory count XOR ITEMS_KEY
+    noise: int = NOISE_KEY  # the noise length XOR NOISE_KEY
+    check2: int = CHECK_2
+    player_type: int = 0
+
+
+HEADER = Struct(Header, [Field("magic", Bytes(len(MAGIC))), Field("check1", U16), Field("items", U16),
+                         Field("noise", U16), Field("check2", U16), Field("player_type", U32)],
+                name="header", whole=True)
 # What follows the header, declared once: the parser reads and the builder writes with these.
 ITEM = Struct(InventoryItem, [Field("sprite_id", U32), Field("amount", U32), Field("unique", U32),
                               Field("zapped", U32)], name="inventory item")
@@ -93,6 +109,7 @@ TAIL = Struct(QfgSave, [
         "", defaults=True),
 ], name="savegame tail")
 _TAIL_FIELDS = TAIL.field_names()
+_NO_CONTEXT = Context()  # the header needs no values from elsewhere
 MAX_ROOM_GUESS = 4096  # how many room records the wrong-room-count diagnosis tries
 
 
@@ -116,9 +133,11 @@ def parse(data: bytes, report: Report) -> QfgSave:
 
 def _read(r: Reader, save: QfgSave, report: Report) -> None:
     at = r.pos
-    magic, check1, items, noise, check2, player_type = r.record(HEADER, "header")
+    head: Header = HEADER.read_item(r, _NO_CONTEXT, "header")
+    magic, check1, items, noise, check2, player_type = (head.magic, head.check1, head.items, head.noise,
+                                                        head.check2, head.player_type)
     if r.spans is not None:  # the one header field the model keeps, under the model's path too
-        r.spans.add(r.base + at + HEADER.offsets[HEADER.names.index("player_type")], 4, "player_type")
+        r.spans.add(r.base + at + HEADER.offset_of("player_type"), 4, "player_type")
     if magic != MAGIC:
         report.error(0, "header.magic", repr(MAGIC.decode()), repr(magic))
     if check1 != CHECK_1:
@@ -224,8 +243,8 @@ def build(save: QfgSave) -> bytes:
     if save.total_rule not in TOTAL_RULES:
         raise FormatError(None, "total_rule", "one of " + ", ".join(TOTAL_RULES), repr(save.total_rule))
     w = Writer()
-    w.record(HEADER, (MAGIC, CHECK_1, len(save.inventory) ^ ITEMS_KEY, len(save.noise) ^ NOISE_KEY,
-                      CHECK_2, save.player_type), "header")
+    HEADER.write(Header(MAGIC, CHECK_1, len(save.inventory) ^ ITEMS_KEY, len(save.noise) ^ NOISE_KEY,
+                        CHECK_2, save.player_type), w, _NO_CONTEXT, "header")
     ctx = _context(len(save.noise), len(save.inventory))
     BODY.write(save, w, ctx)
     w.u32(save.objects_total(), "objects.total")

@@ -27,9 +27,10 @@ from typing import ClassVar
 from ...binary import Reader, Writer
 from ...compression import Deflated, inflate
 from ...errors import FormatError, Report
-from ...layout import I32, REST, U8, U16, U32, U64, Adapt, Array, Bytes, Check, Computed, Const, CStr, Field
+from ...layout import I32, REST, U8, U16, U32, U64, Adapt, Array, Bytes, Const, CStr, Field
 from ...layout import Context as Context_
-from ...layout import Stored, Struct
+from ...layout import Struct
+from ...formats.tirnanog.type_byte import type_byte
 from ...formats.tirnanog.save.codec import payload_bytes, scan_chunks
 from ...formats.tirnanog.save.model import ChunkList, SaveGame, UserChunk
 from .base import (
@@ -167,17 +168,7 @@ describe(ServerHello, [
     Field("version", U16), Const("magic", Bytes(4), SERVER_MAGIC, repr(SERVER_MAGIC)),
     Field("features", U64), Field("game_id", GAME_ID), Field("revision", U8),
     # The game type byte holds the type (bits 0-3) and bits 8-9 of both tile sizes (NOTES.md).
-    Check("type(tile_width) is int and 0 <= tile_width < 1024", "tile_width", _TILE, "repr(tile_width)",
-          on_write=True, on_read=False),
-    Check("type(tile_height) is int and 0 <= tile_height < 1024", "tile_height", _TILE,
-          "repr(tile_height)", on_write=True, on_read=False),
-    Check("type(game_type) is int and 0 <= game_type < 16", "game_type", "a game type from 0 to 15",
-          "repr(game_type)", on_write=True, on_read=False),
-    Stored("type_byte", U8, "game_type | (tile_width >> 8) << 4 | (tile_height >> 8) << 6"),
-    Stored("tile_width_low", U8, "tile_width & 0xFF"), Stored("tile_height_low", U8, "tile_height & 0xFF"),
-    Computed("game_type", "type_byte & 0x0F"),
-    Computed("tile_width", "tile_width_low | (type_byte >> 4 & 3) << 8"),
-    Computed("tile_height", "tile_height_low | (type_byte >> 6 & 3) << 8"),
+    *type_byte(_TILE, "a game type from 0 to 15", "repr({})"),
     *[Field(name, U8) for name in ("map_size", "atlas_size", "audio_rate", "fps", "default_actions",
                                    "map_layers", "transports", "highest_command", "sprite_delta_y",
                                    "sprites_per_layer")],

@@ -13,16 +13,17 @@ kind, maps at the end; then every descriptor, size and both CRCs follow.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass, field
 from typing import Any
 
-from ....binary import Reader, Record, Writer, active_sink, stream_space
+from ....binary import Reader, Writer, active_sink, stream_space
 from ....errors import FormatError, Report
+from ....layout import U8, U24, U32, Context, Ctx, Field, List, Struct
 from ....paths import Attr, Index, format_path, shown
 from ..crc_stream import read_stream, write_stream
 from .assets import Asset, AssetContext, Source
 from .header import (
     CRC_OFFSET,
-    HEADER,
     HEADER_SIZE,
     EncryptedGameError,
     build_header,
@@ -34,8 +35,28 @@ from .refs import script_names
 from .sections import CODECS, LAST_TYPE, MapsSection, StringsSection, opaque, section_name
 from .sections.common import BuildContext, ParseContext, iter_assets, iter_values
 
-TABLE = struct.Struct("<I3sB")
-TABLE_ENTRY = Record("section table entry", [("offset", "u32"), ("length", "u24"), ("type", "u8")])
+
+
+@dataclass(slots=True)
+class TableEntry:
+    """Where a section's data is in the inflated section block, and its type."""
+
+    offset: int = 0
+    length: int = 0
+    type: int = 0
+
+
+@dataclass(slots=True)
+class SectionTable:
+    """The table at the start of the section block: one entry per section, in table order."""
+
+    table: list[TableEntry] = field(default_factory=list)
+
+
+TABLE_ENTRY = Struct(TableEntry, [Field("offset", U32), Field("length", U24), Field("type", U8)],
+                     name="section table entry")
+# As many entries as the first one's offset says (the table ends where the first section starts).
+SECTION_TABLE = Struct(SectionTable, [Field("table", List(TABLE_ENTRY, Ctx("entries")))], name="section table")
 SECTIONS_AT = HEADER_SIZE + 4  # the compressed block starts after the header and its size
 
 
@@ -46,8 +67,6 @@ def read_game(src: Source, report: Report | None = None, *, verify_file_crc: boo
     header = parse_header(data)
     if header.encrypted:
         raise EncryptedGameError(header)
-    if active_sink() is not None:  # recording: the header and its fields, through the one Record
-        Reader(data, 0, HEADER_SIZE, what="the file").record(HEADER, "header")
     r = Reader(data, HEADER_SIZE, what="the file")
     n = r.u32("sections.size")
     if n < 4:
@@ -105,13 +124,11 @@ def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[A
         raise FormatError(0, "sections.table[0].offset",
                           f"a multiple of 8 within the {len(buf)}-byte section block (the table's size)",
                           str(first))
-    entries = [(off, int.from_bytes(ln, "little"), t) for off, ln, t in TABLE.iter_unpack(buf[:first])]
     sink = active_sink()
-    if sink is not None:  # recording: the table (its entries are read in one unpack above)
-        Reader(buf, 0, first, path="sections").records(TABLE_ENTRY, first // 8, "table")
     pos = first
     canonical = True
-    for i, (off, length, t) in enumerate(entries):
+    for i, entry in enumerate(_table(buf, first)):  # (with spans while recording)
+        off, length, t = entry.offset, entry.length, entry.type
         name = section_name(t)
         end = off + length
         if off != pos:
@@ -142,6 +159,14 @@ def _read_sections(buf: bytes, ctx: ParseContext, enc: GameEncoding, out: list[A
     if not canonical or pos != len(buf):
         enc.section_buffer = buf
         report.note("the section block is not laid out in table order (kept as it is)")
+
+
+def _table(buf: bytes, first: int) -> list[TableEntry]:
+    """The section table's entries: the ``first`` bytes of the section block."""
+    ctx = Context()
+    ctx.set("entries", first // TABLE_ENTRY.min_size, "the section table")
+    table: SectionTable = SECTION_TABLE.read(Reader(buf, 0, first, path="sections"), ctx)
+    return table.table
 
 
 def _read_gaps(game: Game, assets: list[Asset[Any]], src: Source, base: int, report: Report) -> None:
@@ -275,26 +300,27 @@ def section_block(game: Game, ctx: BuildContext) -> bytes:
     orig = game.encoding.section_buffer
     if orig is not None and _matches(orig, datas, game):
         return orig
-    table = bytearray()
-    pos = 8 * len(datas)
+    entries = []
+    pos = TABLE_ENTRY.min_size * len(datas)
     for s, d in zip(game.sections, datas):
         t = int(s.TYPE)
         if not 0 <= t < 256:
             raise FormatError(None, "sections", "a section type from 0 to 255", str(t))
-        table += TABLE.pack(pos, len(d).to_bytes(3, "little"), t)
+        entries.append(TableEntry(pos, len(d), t))
         pos += len(d)
-    return bytes(table) + b"".join(datas)
+    counts = Context()
+    counts.set("entries", len(entries), "the section table")
+    return SECTION_TABLE.pack(SectionTable(entries), counts, "sections") + b"".join(datas)
 
 
 def _matches(orig: bytes, datas: list[bytes], game: Game) -> bool:
     if len(orig) < 8:
         return False
     first = int.from_bytes(orig[:4], "little")
-    if first != 8 * len(datas) or first > len(orig):
+    if first != TABLE_ENTRY.min_size * len(datas) or first > len(orig):
         return False
-    for (off, ln, t), d, s in zip(TABLE.iter_unpack(orig[:first]), datas, game.sections):
-        length = int.from_bytes(ln, "little")
-        if t != int(s.TYPE) or orig[off : off + length] != d:
+    for e, d, s in zip(_table(orig, first), datas, game.sections):
+        if e.type != int(s.TYPE) or orig[e.offset : e.offset + e.length] != d:
             return False
     return True
 

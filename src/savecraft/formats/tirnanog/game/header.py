@@ -7,28 +7,23 @@ be up to 1023 pixels wide while the header keeps one byte per dimension.
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from ....binary import Record
+from ....binary import Reader
 from ....errors import FormatError, UnsupportedFormatError
+from ....layout import U8, U16, U32, U64, Bytes, Check, Computed, Const, Context, Field, Stored, Struct
+from ..type_byte import type_byte
 
 MAGIC = b"#!/usr/bin/tngp\n"
 HEADER_SIZE = 64
 CRC_OFFSET = 56
 ENCRYPTION_OFFSET = 60
 
-HEADER = Record("header", [
-    ("magic", "bytes[16]"), ("game_id", "bytes[16]"), ("revision", "u8"), ("type_byte", "u8"),
-    ("tile_width_low", "u8"), ("tile_height_low", "u8"), ("map_size_log2", "u8"),
-    ("atlas_size_log2", "u8"), ("sample_rate_code", "u8"), ("fps", "u8"),
-    ("default_actions", "u8"), ("map_layers", "u8"), ("transport_methods", "u8"),
-    ("highest_command", "u8"), ("char_delta_y", "u8"), ("char_sprites_per_layer", "u8"),
-    ("reserved", "u16"), ("unique_id", "u64"), ("crc", "u32"), ("encryption", "u32"),
-])
-assert HEADER.size == HEADER_SIZE
+GAME_ID_SIZE = 16
 
 
 class GameType(IntEnum):
@@ -122,6 +117,45 @@ class Header:
         }
 
 
+def _id_text(raw: bytes) -> str:
+    return raw.partition(b"\0")[0].decode("ascii")
+
+
+def _id_padding(raw: bytes) -> bytes:
+    """The bytes after the id's NUL, kept when they are not all zero (written back as read)."""
+    pad = raw.partition(b"\0")[2]
+    return pad if any(pad) else b""
+
+
+def _id_bytes(game_id: str, padding: bytes) -> bytes:
+    raw = game_id.encode("ascii")
+    if padding and len(raw) + 1 + len(padding) == GAME_ID_SIZE:
+        raw += b"\0" + padding
+    return raw.ljust(GAME_ID_SIZE, b"\0")
+
+
+HEADER = Struct(Header, [
+    # What the builder refuses: a model the header has no room for.
+    Check(f"type(game_id) is str and game_id.isascii() and len(game_id) <= {GAME_ID_SIZE}", "game_id",
+          f"at most {GAME_ID_SIZE} ASCII characters", "repr(game_id)", on_write=True, on_read=False),
+    Const("magic", Bytes(len(MAGIC)), MAGIC, repr(MAGIC)),
+    # The id's 16 bytes are read under its name (their span is the id's), then seen as the id
+    # and the bytes after its NUL (kept when not zero).
+    Stored("game_id", Bytes(GAME_ID_SIZE), "_id_bytes(game_id, game_id_padding)"),
+    Check("game_id.partition(b'\\0')[0].isascii()", "game_id", "an ASCII game id", "repr(game_id)",
+          back=GAME_ID_SIZE),
+    Computed("game_id_padding", "_id_padding(game_id)"),
+    Computed("game_id", "_id_text(game_id)"),
+    Field("revision", U8),
+    *type_byte("a tile size from 0 to 1023 (10 bits)", "a game type from 0 to 15 (4 bits)", "{}"),
+    *[Field(name, U8) for name in ("map_size_log2", "atlas_size_log2", "sample_rate_code", "fps",
+                                   "default_actions", "map_layers", "transport_methods", "highest_command",
+                                   "char_delta_y", "char_sprites_per_layer")],
+    Field("reserved", U16), Field("unique_id", U64), Field("crc", U32), Field("encryption", U32),
+], name="header", env={"_id_text": _id_text, "_id_padding": _id_padding, "_id_bytes": _id_bytes})
+_NO_CONTEXT = Context()  # the header needs no values from elsewhere
+
+
 class EncryptedGameError(UnsupportedFormatError):
     """An encrypted (proprietary) game file: recognised, shown, never decrypted."""
 
@@ -141,43 +175,14 @@ def parse_header(data: Any) -> Header:
     """Decode the first 64 bytes (``data`` may be bytes or an mmap); no CRC check here."""
     if len(data) < HEADER_SIZE:
         raise FormatError(0, "header", f"a {HEADER_SIZE}-byte header", f"{len(data)} bytes")
-    v = HEADER.unpack_from(data, 0)
-    if v[0] != MAGIC:
-        raise FormatError(0, "header.magic", repr(MAGIC), repr(v[0]))
-    raw_id: bytes = v[1]
-    name, _, pad = raw_id.partition(b"\0")
-    try:
-        game_id = name.decode("ascii")
-    except UnicodeDecodeError:
-        raise FormatError(16, "header.game_id", "an ASCII game id", repr(raw_id)) from None
-    tb = v[3]
-    return Header(
-        game_id=game_id, revision=v[2], game_type=tb & 0x0F,
-        tile_width=v[4] | ((tb >> 4) & 3) << 8, tile_height=v[5] | ((tb >> 6) & 3) << 8,
-        map_size_log2=v[6], atlas_size_log2=v[7], sample_rate_code=v[8], fps=v[9],
-        default_actions=v[10], map_layers=v[11], transport_methods=v[12], highest_command=v[13],
-        char_delta_y=v[14], char_sprites_per_layer=v[15], reserved=v[16], unique_id=v[17],
-        game_id_padding=pad if any(pad) else b"", crc=v[18], encryption=v[19],
-    )
+    # While spans are recorded: the header's, and each stored field's (header.type_byte...).
+    header: Header = HEADER.read_item(Reader(data, 0, HEADER_SIZE, what="the file"), _NO_CONTEXT, "header")
+    return header
 
 
 def build_header(h: Header, crc: int = 0) -> bytes:
-    raw_id = h.game_id.encode("ascii", "strict") if h.game_id.isascii() else b""
-    if not h.game_id.isascii() or len(raw_id) > 16:
-        raise FormatError(None, "header.game_id", "at most 16 ASCII characters", repr(h.game_id))
-    if h.game_id_padding and len(raw_id) + 1 + len(h.game_id_padding) == 16:
-        raw_id = raw_id + b"\0" + h.game_id_padding
-    for name, value in (("tile_width", h.tile_width), ("tile_height", h.tile_height)):
-        if not 0 <= value < 1024:
-            raise FormatError(None, f"header.{name}", "a tile size from 0 to 1023 (10 bits)", str(value))
-    if not 0 <= h.game_type < 16:
-        raise FormatError(None, "header.game_type", "a game type from 0 to 15 (4 bits)", str(h.game_type))
-    return HEADER.pack(
-        MAGIC, raw_id.ljust(16, b"\0"), h.revision, h.type_byte, h.tile_width & 0xFF,
-        h.tile_height & 0xFF, h.map_size_log2, h.atlas_size_log2, h.sample_rate_code, h.fps,
-        h.default_actions, h.map_layers, h.transport_methods, h.highest_command, h.char_delta_y,
-        h.char_sprites_per_layer, h.reserved, h.unique_id, crc, h.encryption,
-    )
+    """The 64 bytes, with ``crc`` in place of the CRC the model was read with."""
+    return HEADER.pack(h if h.crc == crc else dataclasses.replace(h, crc=crc), _NO_CONTEXT, "header")
 
 
 def file_crc(data: Any, chunk: int = 1 << 24) -> int:

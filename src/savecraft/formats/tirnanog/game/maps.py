@@ -22,8 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .... import limits
-from ....binary import Reader, Record, Writer, join_path
+from ....binary import Reader, Writer, join_path
 from ....errors import FormatError, Report
+from ....layout import I8, U8, U16, U24, Bytes, Computed, Context, Field, Stored, Struct
 from .. import rle
 from .sections.common import SpriteRef as SpriteRef  # the one sprite reference of every section
 
@@ -40,24 +41,41 @@ SPAWNER_LAYER = 6
 EMPTY_TILE = 0xFFFF
 NOT_SET = 0xFFFFFF
 
-MAP_HEADER = Record("map header", [
-    ("title", "u24"),
-    ("neighbours", "bytes[18]"),
-    ("daylight_length", "u16"),
-    ("daylight_category", "u8"),
-    ("daylight_index", "u16"),
-    ("music", "u24"),
-    ("parallax_count", "u8"),
-    ("patrol_count", "u8"),
-    ("rle_size", "u24"),
-])
-PARALLAX = Record("parallax", [
-    ("kind", "u8"), ("speed_x", "i8"), ("delta_x", "u8"), ("speed_y", "i8"), ("delta_y", "u8"),
-    ("interval", "u16"), ("sprite_category", "u8"), ("sprite_index", "u16"),
-])
-PATROL_HEAD = Record("patrol path", [("id", "u8"), ("length", "u16")])
+# The header and a patrol path's head as stored (the model's values differ: neighbours as six
+# indices, the daylight sprite as a reference, counts and sizes as lengths); the parser and the
+# builder convert. A parallax is read and written as the model (PARALLAX, below the model).
 
-assert MAP_HEADER.size == HEADER_SIZE and PARALLAX.size == 10
+
+@dataclass(slots=True)
+class MapHeader:
+    """The 34 bytes before the parallaxes, as stored."""
+
+    title: int = 0
+    neighbours: bytes = bytes(3 * NEIGHBOURS)  # six u24 string indices
+    daylight_length: int = 0
+    daylight_category: int = 0
+    daylight_index: int = 0
+    music: int = 0
+    parallax_count: int = 0
+    patrol_count: int = 0
+    rle_size: int = 0
+
+
+@dataclass(slots=True)
+class PatrolHead:
+    """A patrol path's id and point count, as stored before its points."""
+
+    id: int = 0
+    length: int = 0
+
+
+MAP_HEADER = Struct(MapHeader, [
+    Field("title", U24), Field("neighbours", Bytes(3 * NEIGHBOURS)), Field("daylight_length", U16),
+    Field("daylight_category", U8), Field("daylight_index", U16), Field("music", U24),
+    Field("parallax_count", U8), Field("patrol_count", U8), Field("rle_size", U24),
+], name="map header", whole=True)
+PATROL_HEAD = Struct(PatrolHead, [Field("id", U8), Field("length", U16)], name="patrol path", whole=True)
+_NO_CONTEXT = Context()  # the records need no values from elsewhere
 
 
 @dataclass(slots=True)
@@ -72,6 +90,17 @@ class Parallax:
     interval: int = 0  # in 1/100 s
     sprite: SpriteRef = field(default_factory=SpriteRef)
     kind_byte: int | None = None  # the byte itself when it is neither 0 nor 1 (kept, and reported)
+
+
+PARALLAX = Struct(Parallax, [
+    # byte 0: 0 foreground, 1 background; any other byte is kept as it is (and reported)
+    Stored("kind", U8, "kind_byte if kind_byte is not None and kind_byte not in (0, 1) else int(background)"),
+    Field("speed_x", I8), Field("delta_x", U8), Field("speed_y", I8), Field("delta_y", U8), Field("interval", U16),
+    Stored("sprite_category", U8, "sprite.category"), Stored("sprite_index", U16, "sprite.index"),
+    Computed("background", "kind == 1"), Computed("kind_byte", "None if kind in (0, 1) else kind"),
+    Computed("sprite", "SpriteRef(sprite_category, sprite_index)"),
+], name="parallax", whole=True, env={"SpriteRef": SpriteRef})
+assert MAP_HEADER.min_size == HEADER_SIZE and PARALLAX.min_size == 10
 
 
 @dataclass(slots=True)
@@ -177,29 +206,28 @@ def parse_map(
     """
     rep = report if report is not None else Report()
     r = Reader(data, base=offset, path=path, what="the map asset")
-    (title, nb_raw, daylight_length, day_cat, day_idx, music, npar, npat,
-     rle_size) = r.record(MAP_HEADER, "header")
+    head: MapHeader = MAP_HEADER.read_item(r, _NO_CONTEXT, "header")
+    nb_raw, npar, npat, rle_size = head.neighbours, head.parallax_count, head.patrol_count, head.rle_size
     neighbours = [int.from_bytes(nb_raw[i:i + 3], "little") for i in range(0, 18, 3)]
-    r.count(npar, PARALLAX.size, "parallaxes", "parallax record")
+    r.count(npar, PARALLAX.min_size, "parallaxes", "parallax record")
     parallaxes = []
     for k in range(npar):
         at = r.offset
-        kind, sx, dx, sy, dy, interval, cat, idx = r.record(PARALLAX, f"parallaxes[{k}]")
-        p = Parallax(kind == 1, sx, dx, sy, dy, interval, SpriteRef(cat, idx),
-                     None if kind in (0, 1) else kind)
+        p: Parallax = PARALLAX.read_item(r, _NO_CONTEXT, f"parallaxes[{k}]")
         pp = join_path(path, f"parallaxes[{k}]")
-        if kind not in (0, 1):
-            rep.warning(at, join_path(pp, "kind"), "0 (foreground) or 1 (background)", str(kind))
-        for name, v, lo in (("speed_x", sx, -100), ("delta_x", dx, 0), ("speed_y", sy, -100),
-                            ("delta_y", dy, 0)):
+        if p.kind_byte is not None:
+            rep.warning(at, join_path(pp, "kind"), "0 (foreground) or 1 (background)", str(p.kind_byte))
+        for name, v, lo in (("speed_x", p.speed_x, -100), ("delta_x", p.delta_x, 0), ("speed_y", p.speed_y, -100),
+                            ("delta_y", p.delta_y, 0)):
             if not lo <= v <= 100:
-                rep.warning(at + PARALLAX.offsets[PARALLAX.names.index(name)],
+                rep.warning(at + PARALLAX.offset_of(name),
                             join_path(pp, name), f"a value from {lo} to 100", str(v))
         parallaxes.append(p)
     paths = []
     for k in range(npat):
         at = r.offset
-        pid, length = r.record(PATROL_HEAD, f"patrol_paths[{k}]")
+        ph: PatrolHead = PATROL_HEAD.read_item(r, _NO_CONTEXT, f"patrol_paths[{k}]")
+        pid, length = ph.id, ph.length
         if pid > 98:
             rep.warning(at, join_path(path, f"patrol_paths[{k}].id"), "a patrol path id from 0 to 98",
                         str(pid))
@@ -209,7 +237,7 @@ def parse_map(
     rle_at = r.offset
     if rle_size > r.remaining:
         r.fail("header.rle_size", f"an RLE block of at most {r.remaining} bytes (what is left)",
-               str(rle_size), at=MAP_HEADER.offsets[-1])
+               str(rle_size), at=MAP_HEADER.offset_of("rle_size"))
     block = r.bytes(rle_size, "layers")
     known = layers * size * size if layers is not None and size is not None else None
     lpath = join_path(path, "layers")
@@ -234,8 +262,9 @@ def parse_map(
         rep.warning(rle_at + rle_size, join_path(path, "trailing"), "the end of the map asset",
                     f"{len(trailing)} more bytes (kept)")
     return MapAsset(
-        title=title, neighbours=neighbours, daylight_length=daylight_length,
-        daylight_sprite=SpriteRef(day_cat, day_idx), music=music, parallaxes=parallaxes,
+        title=head.title, neighbours=neighbours, daylight_length=head.daylight_length,
+        daylight_sprite=SpriteRef(head.daylight_category, head.daylight_index), music=head.music,
+        parallaxes=parallaxes,
         patrol_paths=paths, layers=tiles.reshape(shape[0], shape[1], shape[1]),
         trailing=trailing, rle_stream=block,
     )
@@ -278,16 +307,13 @@ def build_map(m: MapAsset) -> bytes:
                           f"{len(block)} bytes")
     w.check_count(m.parallaxes, 255, "parallaxes", "records")
     w.check_count(m.patrol_paths, 255, "patrol_paths", "records")
-    w.record(MAP_HEADER, (m.title, nb.getvalue(), m.daylight_length, m.daylight_sprite.category,
-                          m.daylight_sprite.index, m.music, len(m.parallaxes),
-                          len(m.patrol_paths), len(block)), "header")
+    MAP_HEADER.write(MapHeader(m.title, nb.getvalue(), m.daylight_length, m.daylight_sprite.category,
+                               m.daylight_sprite.index, m.music, len(m.parallaxes), len(m.patrol_paths),
+                               len(block)), w, _NO_CONTEXT, "header")
     for k, p in enumerate(m.parallaxes):
-        kind = p.kind_byte if p.kind_byte is not None and p.kind_byte not in (0, 1) else int(
-            p.background)
-        w.record(PARALLAX, (kind, p.speed_x, p.delta_x, p.speed_y, p.delta_y, p.interval,
-                            p.sprite.category, p.sprite.index), f"parallaxes[{k}]")
+        PARALLAX.write(p, w, _NO_CONTEXT, f"parallaxes[{k}]")
     for k, pp in enumerate(m.patrol_paths):
-        w.record(PATROL_HEAD, (pp.id, len(pp.points)), f"patrol_paths[{k}]")
+        PATROL_HEAD.write(PatrolHead(pp.id, len(pp.points)), w, _NO_CONTEXT, f"patrol_paths[{k}]")
         flat: list[int] = []
         for x, y in pp.points:
             flat += (x, y)

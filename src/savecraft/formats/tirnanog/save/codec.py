@@ -11,13 +11,14 @@ about chunks count from the start of the inflated chunk data.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .... import limits
-from ....binary import Reader, Record, Writer, active_sink, cached_struct, join_path, stream_space
+from ....binary import Reader, Writer, active_sink, cached_struct, join_path, stream_space
 from ....compression import inflate
 from ....errors import FormatError, Report
-from ....layout import FAST_READ_ERRORS, Context
+from ....layout import FAST_READ_ERRORS, Bytes, Const, Context, Field, Struct
 from ....lazy import lazy_module
 from ....speed import gc_paused
 from ..crc_stream import read_stream, write_stream
@@ -57,7 +58,19 @@ else:  # numpy, for map tiles only: not imported for a save without them (start-
     rle = lazy_module("savecraft.formats.tirnanog.rle")
 
 MAGIC = b"TNG Saved Game\n\0"
-HEADER = Record("header", [("magic", "bytes[16]"), ("game_id", "bytes[16]")])
+GAME_ID_SIZE = 16
+
+
+@dataclass(slots=True)
+class SaveHeader:
+    """The 32 bytes before the chunks, as stored: the game id's bytes, NUL-padded (the parser
+    judges them: a problem there is reported and the file read on)."""
+
+    game_id: bytes = bytes(GAME_ID_SIZE)
+
+
+HEADER = Struct(SaveHeader, [Const("magic", Bytes(len(MAGIC)), MAGIC, repr(MAGIC)),
+                             Field("game_id", Bytes(GAME_ID_SIZE))], name="header", whole=True)
 PREVIEW_HEAD_SIZE = PRVW_HEAD.fixed_size() or 0
 PREVIEW_PIXELS = 256 * 256 * 2
 PAYLOAD = "payload"  # the field path of the deflate stream, and the byte space of its inflated chunks
@@ -298,8 +311,7 @@ def parse(data: bytes, report: Report | None = None) -> SaveGame:
     r.need(16, "magic")
     if data[:16] != MAGIC:
         r.fail("magic", repr(MAGIC), repr(bytes(data[:16])))
-    head = r.record(HEADER)
-    game_id_raw: bytes = head[1]
+    game_id_raw: bytes = HEADER.read(r, Context()).game_id
     gid, _, pad = game_id_raw.partition(b"\0")
     if any(pad):
         report.error(16, "game_id", "a game id padded with zero bytes", repr(game_id_raw))
@@ -358,8 +370,10 @@ def _parse_preview(r: Reader, report: Report) -> Preview:
 
 def build(save: SaveGame) -> bytes:
     w = Writer()
-    w.bytes(MAGIC)
-    w.fixed_str(save.game_id, 16, "game_id")
+    raw_id = save.game_id.encode("utf-8")
+    if len(raw_id) > GAME_ID_SIZE:
+        w._bad("game_id", f"a string of at most {GAME_ID_SIZE} bytes", f"{len(raw_id)} bytes ({save.game_id!r})")
+    HEADER.write(SaveHeader(raw_id.ljust(GAME_ID_SIZE, b"\0")), w, Context())
     if save.preview is not None:
         p = save.preview
         if len(p.reserved) != 18:
