@@ -91,7 +91,12 @@ def write_str(w: Writer, text: str, name: str, limit: int = NAME_MAX) -> None:
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+    """A block read and written by code over the descriptions. ``exact``: its reader reads only
+    what its writer writes back the same way (the descriptions read only canonical encodings;
+    the build a block is read as is kept in the model, and a block read as neither build
+    depends on has the same bytes in both), so a load does not re-encode it."""
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 @dataclass(slots=True)
@@ -354,15 +359,30 @@ WILD_MAP = Struct(WildMap, [
 # -- the SAVE_AS_STRINGS build option -------------------------------------------------------
 
 BUILD = "save_as_strings"  # the Context entry: 1 for a names build, 0 for an indexes build
+# The build a trial read is of (read_build tries both): the Context entry the descriptions'
+# names-or-index fields switch on, set around each read and write of such a block.
+AS_NAMES = "pwm_as_names"
 M = TypeVar("M")
 
 
-def _trial(r: Reader, read_as: Callable[[Reader, bool], M], as_names: bool) -> tuple[M, int] | None:
+def _read_as(r: Reader, ctx: Context, read_as: Callable[[Reader, bool], M], as_names: bool) -> M:
+    """``read_as`` of one build, with the ``pwm_as_names`` entry the descriptions' names-or-index
+    fields switch on set for the whole block (taken away after): set once per block, not around
+    every record."""
+    ctx.values[AS_NAMES] = int(as_names)
+    try:
+        return read_as(r, as_names)
+    finally:
+        del ctx.values[AS_NAMES]
+
+
+def _trial(r: Reader, ctx: Context, read_as: Callable[[Reader, bool], M], as_names: bool
+           ) -> tuple[M, int] | None:
     """The block read one way, unrecorded, and where the reading ended; None if it does not fit."""
     with not_recording():
         trial = Reader(r.data, r.pos, r.end)
         try:
-            m = read_as(trial, as_names)
+            m = _read_as(trial, ctx, read_as, as_names)
         except (FormatError, LayoutError):  # LayoutError: NotCanonical, a byte the other build misreads
             return None
     return (m, trial.pos) if trial.at_end() else None
@@ -384,7 +404,7 @@ def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, b
 
     def fit(as_names: bool) -> tuple[M, int] | None:
         if as_names not in tried:
-            tried[as_names] = _trial(r, read_as, as_names)
+            tried[as_names] = _trial(r, ctx, read_as, as_names)
         return tried[as_names]
 
     settled = fit(bool(known)) if known is not None else None
@@ -408,7 +428,7 @@ def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, b
     if kept is not None and active_sink() is None:  # the trial is the reading: no spans to note
         m, r.pos = kept
     else:
-        m = read_as(r, as_names)
+        m = _read_as(r, ctx, read_as, as_names)
     if not depends(m):
         return m, None
     if known is None:
@@ -493,9 +513,6 @@ class History(BlockModel):
     artifacts_as_names: bool | None = None
 
 
-# The build a trial read is of (read_build tries both): the Context entry the descriptions'
-# names-or-index fields switch on, set around each read and write of such a block.
-AS_NAMES = "pwm_as_names"
 
 
 def _name(text: str) -> str:
@@ -555,14 +572,14 @@ def with_build(ctx: Context, as_names: bool, run: Callable[[], M]) -> M:
         del ctx.values[AS_NAMES]
 
 
-def _rd_history_as(r: Reader, ctx: Context, as_names: bool) -> History:
-    m: History = with_build(ctx, as_names, lambda: HISTORY.read(r, ctx))
-    return m
-
-
 def _rd_history(r: Reader, ctx: Context) -> History:
-    m, build = read_build(r, ctx, "history", lambda rr, as_names: _rd_history_as(rr, ctx, as_names),
+    m, build = read_build(r, ctx, "history", lambda rr, _: HISTORY.read(rr, ctx),
                           lambda m: any(e.artifact for e in m.entries))
+    if build is None and any(isinstance(e.artifact, str) for e in m.entries):
+        # From 1.6.0 an entry without an artifact differs between the builds (a u16 0, or an
+        # empty name), so only the names reading may fit a block naming none: it is of that
+        # build (None would write it back in the index form).
+        build = True
     m.artifacts_as_names = build  # None: no artifact, the same bytes in both builds
     return m
 

@@ -24,6 +24,7 @@ Two things the player's file does not say are settled as follows:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -48,7 +49,9 @@ ITEM_VERSION = 1  # what wr_item writes first (the loader skips it)
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+    """``exact``, as the player file's code layouts (see :func:`.pwmangband._layout`)."""
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
@@ -162,14 +165,8 @@ MISC = Struct(Misc, [
 ], name="misc")
 
 
-def _rd_misc_as(r: Reader, ctx: Context, as_names: bool) -> Misc:
-    m: Misc = with_build(ctx, as_names, lambda: MISC.read(r, ctx))
-    return m
-
-
 def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    m, build = read_build(r, ctx, "misc", lambda rr, as_names: _rd_misc_as(rr, ctx, as_names),
-                          lambda m: True)
+    m, build = read_build(r, ctx, "misc", lambda rr, _: MISC.read(rr, ctx), lambda m: True)
     m.as_names = build
     return m
 
@@ -302,13 +299,20 @@ ITEM = Struct(Item, [
 
 
 def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
-    """One object record of the file's build (``as_names``)."""
+    """One object record of the file's build (``as_names``), alone. The blocks' readers read
+    their records with :data:`ITEM` directly: :func:`.pwmangband.read_build` sets the build in
+    the Context once for the whole block."""
     it: Item = with_build(ctx, as_names, lambda: ITEM.read(r, ctx, path))
     return it
 
 
 def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
     with_build(ctx, as_names, lambda: ITEM.write(it, w, ctx, path))
+
+
+def write_block(ctx: Context, as_names: bool, write: Callable[[], None]) -> None:
+    """A block's records written with its build set in the Context once (``with_build``)."""
+    with_build(ctx, as_names, write)
 
 
 def min_item(ctx: Context) -> int:
@@ -324,20 +328,21 @@ class ItemPair(HeldQuantity):
     known: Item = field(default_factory=Item)
 
 
-def read_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
+def read_pair(r: Reader, ctx: Context, path: str) -> ItemPair:
+    """An object and its known copy, in the build the Context's ``pwm_as_names`` says."""
     at = r.pos
-    item = read_item(r, ctx, as_names, f"{path}.item")
+    item = ITEM.read(r, ctx, f"{path}.item")
     if item.is_marker:
         r.fail(f"{path}.item.tval", "an object (the game refuses an object of no kind here)",
                "the end-of-list record", at=at)
-    return ItemPair(item, read_item(r, ctx, as_names, f"{path}.known"))
+    return ItemPair(item, ITEM.read(r, ctx, f"{path}.known"))
 
 
-def write_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
+def write_pair(p: ItemPair, w: Writer, ctx: Context, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
-    write_item(p.item, w, ctx, as_names, f"{path}.item")
-    write_item(p.known, w, ctx, as_names, f"{path}.known")
+    ITEM.write(p.item, w, ctx, f"{path}.item")
+    ITEM.write(p.known, w, ctx, f"{path}.known")
 
 
 def check_build(as_names: bool | None, depends: bool, path: str) -> bool:
@@ -378,7 +383,7 @@ def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
         if code == FINISHED_CODE:
             return m
         r.need(2 * least, p, "an object and its known copy")
-        pair = read_pair(r, ctx, as_names, p)
+        pair = read_pair(r, ctx, p)
         m.items.append(GearItem(pair.item, pair.known, code))
 
 
@@ -391,12 +396,15 @@ def _rd_gear(r: Reader, ctx: Context) -> Gear:
 
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
-    for i, g in enumerate(m.items):
-        if g.slot == FINISHED_CODE:
-            raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
-        w.u8(g.slot, f"items[{i}].slot")
-        write_pair(g, w, ctx, as_names, f"items[{i}]")
-    w.u8(FINISHED_CODE, "end")
+
+    def write() -> None:
+        for i, g in enumerate(m.items):
+            if g.slot == FINISHED_CODE:
+                raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
+            w.u8(g.slot, f"items[{i}].slot")
+            write_pair(g, w, ctx, f"items[{i}]")
+        w.u8(FINISHED_CODE, "end")
+    write_block(ctx, as_names, write)
 
 
 # -- home -----------------------------------------------------------------------------------
@@ -415,7 +423,7 @@ class Home(BlockModel):
 def _rd_home_as(r: Reader, ctx: Context, as_names: bool) -> Home:
     m = Home(r.u8("owner"))
     n = r.count(r.i16("count"), 2 * min_item(ctx), "items", "object")
-    m.items = [read_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
+    m.items = [read_pair(r, ctx, f"items[{i}]") for i in range(n)]
     m.as_names = as_names
     return m
 
@@ -431,8 +439,11 @@ def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
     w.u8(m.owner, "owner")
     w.i16(len(m.items), "count")
-    for i, p in enumerate(m.items):
-        write_pair(p, w, ctx, as_names, f"items[{i}]")
+
+    def write() -> None:
+        for i, p in enumerate(m.items):
+            write_pair(p, w, ctx, f"items[{i}]")
+    write_block(ctx, as_names, write)
 
 
 # -- objects on the player's level ----------------------------------------------------------
@@ -449,25 +460,36 @@ class Objects(BlockModel):
     as_names: bool | None = None
 
 
-def read_object_list(r: Reader, ctx: Context, as_names: bool, path: str, end: str
-                     ) -> tuple[list[ItemPair], Item]:
+def read_object_list(r: Reader, ctx: Context, path: str, end: str) -> tuple[list[ItemPair], Item]:
     """Objects and their known copies up to the dummy record (``wr_dummy_item``), which the
-    model keeps as ``end`` (its spans too: read as the next element, noted under ``end``)."""
+    model keeps as ``end`` (its spans too: read as the next element, noted under ``end``), in
+    the build the Context's ``pwm_as_names`` says."""
     items: list[ItemPair] = []
     least = min_item(ctx)
+    read = ITEM.read
     while True:
         p = f"{path}[{len(items)}]"
         r.need(least, p, "an object or the end-of-list record")
         mark = span_mark(r)
-        item = read_item(r, ctx, as_names, f"{p}.item")
+        item = read(r, ctx, f"{p}.item")
         if item.is_marker:
             rename_spans(r, mark, f"{p}.item", end)
             return items, item
-        items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
+        items.append(ItemPair(item, read(r, ctx, f"{p}.known")))
+
+
+def write_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, path: str,
+                      end_path: str) -> None:
+    """The objects, then the end record (``wr_dummy_item``), in the Context's build."""
+    for i, p in enumerate(items):
+        write_pair(p, w, ctx, f"{path}[{i}]")
+    if not end.is_marker:
+        raise FormatError(None, f"{end_path}.tval", "the end-of-list record (no kind)", repr(end.tval))
+    ITEM.write(end, w, ctx, end_path)
 
 
 def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
-    items, end = read_object_list(r, ctx, as_names, "items", "end")
+    items, end = read_object_list(r, ctx, "items", "end")
     return Objects(items, end=end, as_names=as_names)
 
 
@@ -485,12 +507,8 @@ def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "items", "objects exactly when the character is alive", repr(m.items))
     if m.items is None or m.end is None:
         return
-    as_names = check_build(m.as_names, True, "")
-    for i, p in enumerate(m.items):
-        write_pair(p, w, ctx, as_names, f"items[{i}]")
-    if not m.end.is_marker:
-        raise FormatError(None, "end.tval", "the end-of-list record (no kind)", repr(m.end.tval))
-    write_item(m.end, w, ctx, as_names, "end")
+    as_names, items, end = check_build(m.as_names, True, ""), m.items, m.end
+    write_block(ctx, as_names, lambda: write_object_list(items, end, w, ctx, "items", "end"))
 
 
 # -- traps ----------------------------------------------------------------------------------
