@@ -28,16 +28,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer, rename_spans, span_mark
+from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
-from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, CStr, Ctx, Field, List, Optional, SetCtx, Struct,
-                        Switch, Tuple, When)
-from . import BlockModel, Context, Layout, register_layout
+from ....layout import (I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
+                        SetCtx, Struct, Switch, Tuple, When)
+from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic,
                          name_or_index,
                          rd_name_or_index, read_build, since, with_build, wr_name_or_index)
-from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
+from .records import HeldQuantity, Quantity, alive
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -665,41 +665,35 @@ class Dungeon(BlockModel):
         self.level.wpos_depth = value
 
 
-_LEVEL_HEAD = Record("PWMAngband player level", [
-    ("wpos_y", "i16"), ("wpos_x", "i16"), ("wpos_depth", "i16"), ("py", "i16"), ("px", "i16"),
-    ("height", "u16"), ("width", "u16")])
+def _read_feat(r: Reader, arg: tuple[int, int], name: str) -> bytes:
+    """The terrain runs: ``arg`` is (the level's squares, the size of one run)."""
+    return read_feat_runs(r, arg[0], name, arg[1])
 
 
-def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not alive(ctx):
-        return Dungeon()
-    lv = PlayerLevel()
-    set_from_record(lv, _LEVEL_HEAD, r.record(_LEVEL_HEAD, "level"))
-    cells = lv.height * lv.width
-    lv.feat = read_feat_runs(r, cells, "level.feat", feat_run(ctx))
-    while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
-        lv.info.append(read_rle(r, cells, f"level.info[{len(lv.info)}]"))
-    return Dungeon(lv)
+def _check_feat(runs: bytes, arg: tuple[int, int], path: str) -> None:
+    check_feat_runs(runs, arg[0], path, arg[1])
 
 
-def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.level is not None):
-        raise FormatError(None, "level", "a level exactly when the character is alive", repr(m.level))
-    if m.level is None:
-        return
-    lv = m.level
-    cells = lv.height * lv.width
-    w.record(_LEVEL_HEAD, record_values(lv, _LEVEL_HEAD), "level")
-    check_feat_runs(lv.feat, cells, "level.feat", feat_run(ctx))
-    w.bytes(lv.feat, "level.feat")
-    for n, runs in enumerate(lv.info):
-        check_rle(runs, cells, f"level.info[{n}]")
-        w.bytes(runs, f"level.info[{n}]")
+# ``rd_player_dungeon``: where the level is, where the player stands, its size, the terrain
+# runs (u8 count, then the feature: u16 from 1.3.0, u8 before) and the square-info layers:
+# SQUARE_SIZE of them, a size the player file does not store, so as many as the block holds
+# (none on a level of no squares).
+_LEVEL = Struct(PlayerLevel, [
+    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth", "py", "px")],
+    Field("height", U16), Field("width", U16),
+    Field("feat", Custom(_read_feat, _check_feat, f"(height * width, 3 if {since(V1_3)} else 2)")),
+    When("height * width", [Field("info", List(Custom(read_rle, check_rle, "height * width"), REST))],
+         "square-info layers on a level of some squares", defaults=True),
+], name="level")
+DUNGEON = Struct(Dungeon, [
+    When("not ctx.need('is_dead', 'misc')", [Field("level", _LEVEL)],
+         "a level exactly when the character is alive"),
+], name="dungeon")
 
 
 _layout("misc", Misc, _rd_misc, _wr_misc)
 _layout("gear", Gear, _rd_gear, _wr_gear)
-_layout("dungeon", Dungeon, _rd_dungeon, _wr_dungeon)
+register_struct(DUNGEON, "dungeon", 1, PWMG, GAME)
 _layout("objects", Objects, _rd_objects, _wr_objects)
 _layout("traps", Traps, _rd_traps, _wr_traps)
 _layout("home", Home, _rd_home, _wr_home)
