@@ -1,0 +1,180 @@
+"""PWMAngband's layouts are ``exact``: a load of a player, server or players file re-encodes no
+block (their readers read only what their writers write back), and the tests re-encode every
+file to hold them to it. The build a block is read as (``SAVE_AS_STRINGS`` or indexes) is still
+told from the bytes, and a block that only the other build reads, or that neither reads, still
+stays raw with the same located problem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from savecraft import jsonmap
+from savecraft.errors import Report
+from savecraft.formats.angband import block, decoding
+from savecraft.formats.angband.block import BlockSave, RawBlock
+from savecraft.formats.angband.layouts import layout_of, layouts_for
+from savecraft.formats.angband.layouts import pwmangband as pw
+from savecraft.formats.angband.layouts import pwmangband_world as pww
+from tests.samples import SAMPLES, real_samples
+
+from .support import block_span, replace_block
+
+BUILT = Path(__file__).resolve().parents[1] / "data" / "angband-built"
+MORE = SAMPLES / "angband-block-more"
+ARCHY = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
+BRAINIAC = MORE / "pwmangband_1.2.0b2_Brainiac.pwmg"
+SERVER = MORE / "pwmangband_1.3.0b1_server.pwmg"
+SAVETEST = BUILT / "pwmangband-1.6.2" / "Savetest"
+REAL = [ARCHY, BRAINIAC, SERVER, MORE / "pwmangband_1.6.0_Ganja.pwmg", MORE / "pwmangband_1.6.0_players.pwmg"]
+GAME_WRITTEN = [BUILT / v / n for v in ("pwmangband-1.5.0", "pwmangband-1.6.2")
+                for n in ("players", "server")] + [BUILT / "pwmangband-1.5.0" / "Fivetest", SAVETEST]
+FILES = [pytest.param(p, marks=real_samples) for p in REAL] + GAME_WRITTEN
+
+
+def _id(p: Path) -> str:
+    return f"{p.parent.name}/{p.name}"
+
+
+class _CountingWriter(decoding.Writer):
+    """The decoder's Writer, counting its use: a Writer is made only to re-encode a block."""
+
+    made = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        type(self).made += 1
+        super().__init__(*args, **kwargs)
+
+
+def test_every_pwmangband_layout_is_exact() -> None:
+    names = ["header", "monster memory", "object memory", "player", "ignore", "misc", "artifacts",
+             "player hp", "player spells", "gear", "dungeon", "objects", "traps", "history", "wild map",
+             "home", "stores", "dungeons", "monsters", "parties", "houses", "arenas", "wilderness",
+             "player_names", "misc"]
+    found = [lay for n in names for lay in layouts_for("PWMG", n, 1)]
+    assert {lay.game for lay in found} == {"PWMAngband", "PWMAngband server", "Tangaria"}
+    assert [f"{lay.game} {lay.name}" for lay in found if not lay.exact] == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=_id)
+def test_a_load_re_encodes_no_block(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    """The load decodes every block and makes no Writer; a verifying parse (which re-encodes
+    every block) gives the same model, and every block writes its bytes back."""
+    monkeypatch.setattr(decoding, "Writer", _CountingWriter)
+    data = path.read_bytes()
+    _CountingWriter.made = 0
+    save = block.parse(data, Report(strict=True))
+    assert _CountingWriter.made == 0
+    assert not [b for b in save.blocks if isinstance(b, RawBlock)]
+    checked = block.parse(data, Report(strict=True), verify=True)
+    # (the counter counts the re-encodings: one per block a layout decoded)
+    assert _CountingWriter.made == sum(layout_of(b) is not None for b in save.blocks) > 0
+    assert checked == save and block.build(checked) == data
+
+
+# What the layouts found in damaged files before they were exact (the same offset, path,
+# expected and found): a block only the other build reads, and blocks cut short.
+OTHER_BUILD = [
+    (ARCHY, "gear", 40284, "blocks[10]", "the PWMAngband 'gear' layout",
+     "the PWMAngband layout needs the build the 'misc' block was written by (indexes); this block "
+     "reads only as the SAVE_AS_STRINGS (names) build"),
+    (SERVER, "objects", 109524, "blocks[6]", "the PWMAngband server 'objects' layout",
+     "the PWMAngband server layout needs the build the 'stores' block was written by (indexes); "
+     "this block reads only as the SAVE_AS_STRINGS (names) build"),
+]
+
+
+def _as_names(it: pww.Item) -> None:
+    """An object record as a SAVE_AS_STRINGS build writes it (a name with a letter for every
+    kind; the end record's "none" and no kind name; no artifact or ego: "")."""
+    it.tval = "none" if it.tval == 0 else f"kind {it.tval}"
+    it.sval = f"kind {it.sval}" if it.sval else ""
+    it.artifact, it.ego = "", ""
+
+
+def _named(save: BlockSave, name: str) -> Any:
+    return next(b for b in save.blocks if block.block_name(b) == name)
+
+
+@real_samples
+@pytest.mark.parametrize(("path", "name", "offset", "where", "expected", "found"), OTHER_BUILD,
+                         ids=lambda v: _id(v) if isinstance(v, Path) else None)
+def test_a_block_only_the_other_build_reads_stays_raw_where_it_did(
+        path: Path, name: str, offset: int, where: str, expected: str, found: str) -> None:
+    save = block.parse(path.read_bytes(), Report(strict=True))
+    b = _named(save, name)
+    if isinstance(b, pww.Gear):
+        for g in b.items:
+            _as_names(g.item)
+            _as_names(g.known)
+    else:
+        for lv in b.levels:
+            for p in lv.items:
+                _as_names(p.item)
+                _as_names(p.known)
+            _as_names(lv.end)
+    b.as_names = True
+    report = Report()
+    bad = block.parse(block.build(save), report)
+    raw = [x for x in bad.blocks if isinstance(x, RawBlock)]
+    assert [(x.name, x.failed, x.reason) for x in raw] == [(name, True, found)]
+    assert [(p.offset, p.path, p.expected, p.found) for p in report.problems] == [
+        (offset, where, expected, found)]
+
+
+CUT = [
+    (ARCHY, "gear", 1, 46940, "blocks[10].items[14].slot", "1 byte", "the end of the 'gear' block"),
+    (SERVER, "objects", 1, 109770, "blocks[6].levels[0].items[0].item.bypass_aware", "1 byte",
+     "the end of the 'objects' block"),
+    (SERVER, "monsters", 3, 137900, "blocks[7].levels[0].monsters[74].held[0]",
+     "an object or the end-of-list record", "the end of the 'monsters' block after 234 bytes"),
+    (BRAINIAC, "home", 1, 161320, "blocks[16].items[23].known.bypass_aware", "1 byte",
+     "the end of the 'home' block"),
+    (BRAINIAC, "dungeon", 1, 63224, "blocks[11].level.info[2]", "run-length pairs covering 13068 squares",
+     "13005 squares before the end of the block"),
+    (BRAINIAC, "history", 1, 142075, "blocks[14].entries[149].event", "a NUL-terminated Latin-1 string",
+     "the end of the 'history' block"),
+]
+
+
+@real_samples
+@pytest.mark.parametrize(("path", "name", "cut", "offset", "where", "expected", "found"), CUT,
+                         ids=lambda v: _id(v) if isinstance(v, Path) else None)
+def test_a_block_cut_short_names_where(path: Path, name: str, cut: int, offset: int, where: str,
+                                       expected: str, found: str) -> None:
+    data = path.read_bytes()
+    start, size = block_span(data, name)
+    report = Report()
+    save = block.parse(replace_block(data, name, data[start + 28:start + 28 + size - cut]), report)
+    assert [block.block_name(b) for b in save.blocks if isinstance(b, RawBlock)] == [name]
+    assert [(p.offset, p.path, p.expected, p.found) for p in report.problems] == [(offset, where, expected, found)]
+
+
+def test_a_names_build_history_of_1_6_without_artifacts_reads_back() -> None:
+    """From 1.6.0 the history's artifact is a u16 index or a name, so an entry naming no
+    artifact differs between the builds (two 0 bytes, or one): such a block read as names says
+    so, and writes the same bytes back (it stayed raw: written back in the index form)."""
+    save = block.parse(SAVETEST.read_bytes(), Report(strict=True))
+    names = jsonmap.loads(jsonmap.dumps(save))
+    misc = _named(names, "misc")
+    misc.as_names, misc.quest_race, misc.poly_race = True, "", ""
+    gear, objects = _named(names, "gear"), _named(names, "objects")
+    for it in [x for g in gear.items for x in (g.item, g.known)] + [
+            x for p in objects.items for x in (p.item, p.known)] + [objects.end]:
+        _as_names(it)
+    gear.as_names = objects.as_names = True
+    history = _named(names, "history")
+    assert isinstance(history, pw.History) and history.entries and history.artifacts_as_names is None
+    for e in history.entries:
+        e.artifact = ""
+    history.artifacts_as_names = True
+    data = block.build(names)
+    again = block.parse(data, Report(strict=True), verify=True)
+    assert not [b.name for b in again.blocks if isinstance(b, RawBlock)]
+    history2 = _named(again, "history")
+    assert history2.artifacts_as_names is True and [e.artifact for e in history2.entries] == [""] * len(
+        history.entries)
+    assert again == names and block.build(again) == data
