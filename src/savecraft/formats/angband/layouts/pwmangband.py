@@ -17,15 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from ....binary import Reader, Writer, active_sink, not_recording
 from ....errors import FormatError
 from ....layout import I16, I32, U8, U16, Array, Bytes, Columns, CStr, Ctx, Field, Len, List, Range, Ref
-from ....layout import U32, Adapt, Expr, Int, Prefix, SetCtx, Struct, Switch, When
+from ....layout import U32, Adapt, Expr, Int, Prefix, SetCtx, Struct, Switch, Type, When
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout, register_struct
 from . import items
 from .records import Experience
+
+if TYPE_CHECKING:
+    from ....layout.compiler import Emitter
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -535,20 +538,35 @@ def _name_out(value: object) -> str:
     return value
 
 
-def _index_out(value: object) -> int:
-    if not isinstance(value, int):
-        raise TypeError(f"{value!r} (the block is written by an indexes build)")
-    return value
+class Index(Int):
+    """The index an indexes build stores for a kind, artifact, ego or race: a plain integer of
+    ``kind`` (so it joins a run of fixed fields, read in one unpack), whose writer refuses a
+    name, saying which build the block is written by."""
+
+    def __init__(self, kind: Int) -> None:
+        super().__init__(kind.kind)
+
+    def checked_write(self, e: Emitter, value: str, name: str) -> None:
+        e.line(f"if not isinstance({value}, int): raise FormatError(None, _j(w.path, {name}), "
+               f"'an index (an indexes build)', repr({value}) + ' (the block is written by an indexes build)')")
+        super().checked_write(e, value, name)
+
+
+def name_or_index_as(as_names: bool, index: Int, numbers: bool = True, limit: int = NAME_MAX) -> Type:
+    """An artifact, ego, kind or race field as one build stores it: ``index`` in an indexes
+    build, a name (of at most ``limit`` bytes, the loader's buffer) in a names build;
+    ``numbers``: the name may be a number (artifacts and egos)."""
+    if not as_names:
+        return Index(index)
+    return Adapt(CStr(limit, ENCODING), _name_or_number if numbers else _name, _name_out,
+                 "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))
 
 
 def name_or_index(index: Int, numbers: bool = True, limit: int = NAME_MAX) -> Switch:
-    """An artifact, ego, kind or race field: ``index`` in an indexes build, a name (of at most
-    ``limit`` bytes, the loader's buffer) in a names build (the ``pwm_as_names`` entry the
-    build trial sets); ``numbers``: the name may be a number (artifacts and egos)."""
+    """:func:`name_or_index_as` of the build the ``pwm_as_names`` entry says (set by
+    :func:`read_build` for the block), for a record read once in a block."""
     return Switch(f"1 if ctx.values.get({AS_NAMES!r}) else 0", {
-        0: Adapt(index, int, _index_out, "an index (an indexes build)"),
-        1: Adapt(CStr(limit, ENCODING), _name_or_number if numbers else _name, _name_out,
-                 "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))})
+        0: name_or_index_as(False, index, numbers, limit), 1: name_or_index_as(True, index, numbers, limit)})
 
 
 _HIST_ENTRY = Struct(HistoryEntry, [

@@ -34,9 +34,9 @@ from ....layout import (I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, C
                         SetCtx, Struct, Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
-from .pwmangband import (ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic,
-                         name_or_index,
-                         rd_name_or_index, read_build, since, with_build, wr_name_or_index)
+from .pwmangband import (AS_NAMES, ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1,
+                         magic, name_or_index, name_or_index_as, rd_name_or_index, read_build, since,
+                         with_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
@@ -264,50 +264,66 @@ class Item(Quantity):
         return (self.tval, self.sval) in ((0, 0), ("none", ""))
 
 
-_KIND = Switch(f"1 if {since(V1_4)} else 0", {  # wr_tval_sval: u16 from 1.4.0 (beta 8)
-    0: name_or_index(U8, numbers=False, limit=KIND_NAME_MAX),
-    1: name_or_index(U16, numbers=False, limit=KIND_NAME_MAX)})
-_ART = Switch(f"1 if {since(V1_6)} else 0", {  # wr_artifact, wr_ego: u16 from 1.6.0
-    0: name_or_index(U8), 1: name_or_index(U16)})
 _CURSE = Struct(CurseData, [
     *[Field(n, I16) for n in ("power", "timeout", "to_a", "to_h", "to_d")],
     Field("modifiers", Array(I16, _size("obj_mod_max")))], name="curse")
-# ``wr_item``: the object record of every magic, declared once.
-ITEM = Struct(Item, [
-    Field("version", U8), Field("iy", U8), Field("ix", U8),
-    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
-    Field("tval", _KIND), Field("sval", _KIND),
-    Field("pval", I32), Field("number", U8), Field("weight", I16), Field("randart_seed", I32),
-    Field("artifact", _ART), Field("ego", _ART),
-    Field("effect", U8), *[Field(n, I16) for n in ("timeout", "to_h", "to_d", "to_a", "ac")],
-    Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", I16),
-    Field("origin_race", CStr(NOTE_MAX, ENCODING)), Field("notice", U8),
-    Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
-    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
-    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Field("curses", Optional(U8, List(_CURSE, _size("curse_max")))),
-    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
-    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
-    *[Field(n, I16) for n in ("time_base", "time_dice", "time_sides")],
-    Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
-    When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
-    Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
-    When(IS_TANGARIA, [Field("soulbound", U8)], "Tangaria's soulbound"),
-    When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
-    When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
-], name="object")
+
+
+def _item_record(wide_kind: bool, wide_art: bool, as_names: bool) -> Struct:
+    """``wr_item``: the object record of every magic, declared once, as one build stores it
+    (``as_names``) with the index widths of the file's magic: tval and sval u16 from 1.4.0
+    (beta 8, ``wr_tval_sval``; u8 before), artifact and ego u16 from 1.6.0 (``wr_artifact``,
+    ``wr_ego``). So in an indexes build the record's fixed fields up to ``origin_depth`` are
+    one run, read in one unpack; :func:`item_record` gives the one a block's records are of."""
+    kind = name_or_index_as(as_names, U16 if wide_kind else U8, numbers=False, limit=KIND_NAME_MAX)
+    art = name_or_index_as(as_names, U16 if wide_art else U8)
+    return Struct(Item, [
+        Field("version", U8), Field("iy", U8), Field("ix", U8),
+        *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
+        Field("tval", kind), Field("sval", kind),
+        Field("pval", I32), Field("number", U8), Field("weight", I16), Field("randart_seed", I32),
+        Field("artifact", art), Field("ego", art),
+        Field("effect", U8), *[Field(n, I16) for n in ("timeout", "to_h", "to_d", "to_a", "ac")],
+        Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", I16),
+        Field("origin_race", CStr(NOTE_MAX, ENCODING)), Field("notice", U8),
+        Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
+        Field("brands", Optional(U8, Bytes(_size("brand_max")))),
+        Field("slays", Optional(U8, Bytes(_size("slay_max")))),
+        Field("curses", Optional(U8, List(_CURSE, _size("curse_max")))),
+        Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
+        Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+        *[Field(n, I16) for n in ("time_base", "time_dice", "time_sides")],
+        Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
+        When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
+        Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
+        When(IS_TANGARIA, [Field("soulbound", U8)], "Tangaria's soulbound"),
+        When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
+        When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
+    ], name="object")
+
+
+_ITEMS = {key: _item_record(*key) for key in
+          [(False, False, False), (False, False, True), (True, False, False), (True, False, True),
+           (True, True, False), (True, True, True)]}
+
+
+def item_record(ctx: Context) -> Struct:
+    """The object record of the file's magic and of the build the Context's ``pwm_as_names``
+    entry says (set for the whole block by :func:`.pwmangband.read_build` and the writers)."""
+    version = magic(ctx)
+    return _ITEMS[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))]
 
 
 def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
     """One object record of the file's build (``as_names``), alone. The blocks' readers read
-    their records with :data:`ITEM` directly: :func:`.pwmangband.read_build` sets the build in
+    their records with :func:`item_record` directly: :func:`.pwmangband.read_build` sets the build in
     the Context once for the whole block."""
-    it: Item = with_build(ctx, as_names, lambda: ITEM.read(r, ctx, path))
+    it: Item = with_build(ctx, as_names, lambda: item_record(ctx).read(r, ctx, path))
     return it
 
 
 def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
-    with_build(ctx, as_names, lambda: ITEM.write(it, w, ctx, path))
+    with_build(ctx, as_names, lambda: item_record(ctx).write(it, w, ctx, path))
 
 
 def write_block(ctx: Context, as_names: bool, write: Callable[[], None]) -> None:
@@ -331,18 +347,20 @@ class ItemPair(HeldQuantity):
 def read_pair(r: Reader, ctx: Context, path: str) -> ItemPair:
     """An object and its known copy, in the build the Context's ``pwm_as_names`` says."""
     at = r.pos
-    item = ITEM.read(r, ctx, f"{path}.item")
+    read = item_record(ctx).read
+    item = read(r, ctx, f"{path}.item")
     if item.is_marker:
         r.fail(f"{path}.item.tval", "an object (the game refuses an object of no kind here)",
                "the end-of-list record", at=at)
-    return ItemPair(item, ITEM.read(r, ctx, f"{path}.known"))
+    return ItemPair(item, read(r, ctx, f"{path}.known"))
 
 
 def write_pair(p: ItemPair, w: Writer, ctx: Context, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
-    ITEM.write(p.item, w, ctx, f"{path}.item")
-    ITEM.write(p.known, w, ctx, f"{path}.known")
+    write = item_record(ctx).write
+    write(p.item, w, ctx, f"{path}.item")
+    write(p.known, w, ctx, f"{path}.known")
 
 
 def check_build(as_names: bool | None, depends: bool, path: str) -> bool:
@@ -466,7 +484,7 @@ def read_object_list(r: Reader, ctx: Context, path: str, end: str) -> tuple[list
     the build the Context's ``pwm_as_names`` says."""
     items: list[ItemPair] = []
     least = min_item(ctx)
-    read = ITEM.read
+    read = item_record(ctx).read
     while True:
         p = f"{path}[{len(items)}]"
         r.need(least, p, "an object or the end-of-list record")
@@ -485,7 +503,7 @@ def write_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context,
         write_pair(p, w, ctx, f"{path}[{i}]")
     if not end.is_marker:
         raise FormatError(None, f"{end_path}.tval", "the end-of-list record (no kind)", repr(end.tval))
-    ITEM.write(end, w, ctx, end_path)
+    item_record(ctx).write(end, w, ctx, end_path)
 
 
 def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
