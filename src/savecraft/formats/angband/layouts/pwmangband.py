@@ -150,18 +150,26 @@ class MonsterMemory(BlockModel):
     races: list[Lore] = field(default_factory=list)
 
 
-MONSTER_MEMORY = Struct(MonsterMemory, [
-    Len("count", U16, ("races",)), Field("rf_size", U8, export="rf_size"),
-    Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
-    Field("races", List(Struct(Lore, [
+def _lore(thefts: bool) -> Struct:
+    """One race's lore (``rd_monster_memory``), as the file's magic stores it: ``thefts`` from
+    1.4.0 on (a plain field then, so where the C extension is built the list of every race's
+    lore is read and written by its record program); before, None, and the writer refuses one."""
+    return Struct(Lore, [
         Field("spawned", U8), Field("seen", U8), Field("pseen", U8), Field("pdeaths", I16),
         Field("tdeaths", I16), Field("pkills", I16),
-        When(since(V1_4), [Field("thefts", I16)], "thefts from 1.4.0 on"),
+        Field("thefts", I16) if thefts else When(since(V1_4), [Field("thefts", I16)], "thefts from 1.4.0 on"),
         Field("tkills", I16), Field("wake", U8),
         Field("ignore", U8), Field("cast_innate", U8), Field("cast_spell", U8),
         Field("blows", Bytes(Ctx("blows_max", "monster memory"))),
         Field("flags", Bytes(Ctx("rf_size", "monster memory"))),
-        Field("spell_flags", Bytes(Ctx("rsf_size", "monster memory")))], name="lore"), Ref("count"))),
+        Field("spell_flags", Bytes(Ctx("rsf_size", "monster memory")))], name="lore")
+
+
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Len("count", U16, ("races",)), Field("rf_size", U8, export="rf_size"),
+    Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
+    Field("races", Switch(f"1 if {since(V1_4)} else 0", {
+        0: List(_lore(False), Ref("count")), 1: List(_lore(True), Ref("count"))})),
 ], name="monster memory")
 
 
