@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from savecraft import jsonmap
-from savecraft.errors import Report
+from savecraft.binary import Reader
+from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, decoding
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.layouts import layout_of, layouts_for
@@ -178,3 +179,53 @@ def test_a_names_build_history_of_1_6_without_artifacts_reads_back() -> None:
     assert history2.artifacts_as_names is True and [e.artifact for e in history2.entries] == [""] * len(
         history.entries)
     assert again == names and block.build(again) == data
+
+
+# Terrain runs cut short (the level head, then fewer runs than cover the level): the runs'
+# counts are added up at once now, and the problem is the one the run-by-run walk found.
+FEAT_CUT = [
+    (ARCHY, "dungeon", 14 + 11, 46986, "blocks[11].level.feat", "3-byte runs covering 13068 squares",
+     "205 squares before the end of the block"),
+    (ARCHY, "dungeon", 14, 46986, "blocks[11].level.feat", "3-byte runs covering 13068 squares",
+     "0 squares before the end of the block"),
+    (BRAINIAC, "dungeon", 14 + 7, 59722, "blocks[11].level.feat", "2-byte runs covering 13068 squares",
+     "359 squares before the end of the block"),
+    (SERVER, "dungeons", 5 + 27 + 9, 95707, "blocks[5].levels[0].feat", "3-byte runs covering 13068 squares",
+     "205 squares before the end of the block"),
+]
+
+
+@real_samples
+@pytest.mark.parametrize(("path", "name", "keep", "offset", "where", "expected", "found"), FEAT_CUT,
+                         ids=lambda v: _id(v) if isinstance(v, Path) else None)
+def test_terrain_runs_cut_short_name_where(path: Path, name: str, keep: int, offset: int, where: str,
+                                          expected: str, found: str) -> None:
+    data = path.read_bytes()
+    start, _ = block_span(data, name)
+    report = Report()
+    save = block.parse(replace_block(data, name, data[start + 28:start + 28 + keep]), report)
+    assert [block.block_name(b) for b in save.blocks if isinstance(b, RawBlock)] == [name]
+    assert [(p.offset, p.path, p.expected, p.found) for p in report.problems] == [(offset, where, expected, found)]
+
+
+@pytest.mark.parametrize(("data", "cells", "run", "read"), [
+    (b"\x02A\x03B\x05C", 5, 2, 4),  # 2 + 3: the runs that reach the squares, no more
+    (b"\x02A\x03B\x05C", 6, 2, 6),  # 2 + 3 + 5 passes 6: the last run may go past
+    (b"\x00A\x05B\x01C", 5, 2, 4),  # a run of no squares is still a run
+    (b"\x02A\x00\x03B\x00\x09", 5, 3, 6),  # 1.3.0 on: a u16 feature after each count
+    (b"\x02A", 0, 2, 0),  # a level of no squares has no runs
+])
+def test_the_terrain_runs_read_are_those_that_cover_the_level(data: bytes, cells: int, run: int,
+                                                              read: int) -> None:
+    r = Reader(data)
+    assert pww.read_feat_runs(r, cells, "feat", run) == data[:read] and r.pos == read
+    pww.check_feat_runs(data[:read], cells, "feat", run)
+
+
+def test_terrain_runs_that_do_not_just_cover_the_level_are_refused() -> None:
+    with pytest.raises(FormatError, match="10 squares before the end of the block"):
+        pww.read_feat_runs(Reader(b"\x02A\x03B\x05C\x07"), 11, "feat", 2)  # (a half run at the end)
+    with pytest.raises(FormatError, match="6 bytes covering 5"):
+        pww.check_feat_runs(b"\x02A\x03B\x01C", 5, "feat", 2)  # a run too many
+    with pytest.raises(FormatError, match="3 bytes covering 2"):
+        pww.check_feat_runs(b"\x02A\x03", 5, "feat", 2)  # a half run

@@ -615,23 +615,37 @@ def feat_run(ctx: Context) -> int:
 
 
 def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
-    """The (u8 count, feature) runs that fill ``cells`` squares, as stored."""
-    done, pos = 0, r.pos
-    while done < cells:
-        if pos + run > r.end:
-            r.fail(name, f"{run}-byte runs covering {cells} squares",
-                   f"{done} squares before the end of the block")
-        done += r.data[pos]
-        pos += run
-    return r.bytes(pos - r.pos, name)
+    """The (u8 count, feature) runs that fill ``cells`` squares, as stored: the first runs
+    whose counts add up to ``cells`` or more (the counts of the whole runs before the block's
+    end added up at once, as :func:`.levels.read_rle` does for its pairs)."""
+    if cells <= 0:
+        return r.bytes(0, name)
+    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
+
+    whole = (r.end - r.pos) // run
+    counts = np.frombuffer(r.data, np.uint8, count=whole * run, offset=r.pos)[::run] if whole else \
+        np.zeros(0, np.uint8)
+    done = np.cumsum(counts, dtype=np.int64)
+    k = int(np.searchsorted(done, cells))  # the first run at which the counts reach ``cells``
+    if k >= len(done):
+        r.fail(name, f"{run}-byte runs covering {cells} squares",
+               f"{int(done[-1]) if len(done) else 0} squares before the end of the block")
+    return r.bytes(run * (k + 1), name)
 
 
 def check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
+    """Refuse runs that do not just cover ``cells`` squares: what :func:`read_feat_runs` would
+    not read back (the counts added up at once)."""
+    import numpy as np
+
+    raw = bytes(runs)
+    whole = len(raw) // run
     done, k = 0, 0
-    while done < cells and k + run <= len(runs):
-        done += runs[k]
-        k += run
-    if done < cells or k != len(runs):
+    if cells > 0 and whole:
+        total = np.cumsum(np.frombuffer(raw, np.uint8, count=whole * run)[::run], dtype=np.int64)
+        j = int(np.searchsorted(total, cells))
+        done, k = (int(total[j]), run * (j + 1)) if j < whole else (int(total[-1]), run * whole)
+    if done < cells or k != len(raw):
         raise FormatError(None, name, f"{run}-byte runs that just cover {cells} squares",
                           f"{len(runs)} bytes covering {done}")
 
