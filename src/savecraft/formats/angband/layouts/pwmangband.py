@@ -599,8 +599,11 @@ def with_build(ctx: Context, as_names: bool, run: Callable[[], M]) -> M:
 
 
 def _rd_history(r: Reader, ctx: Context) -> History:
-    m, build = read_build(r, ctx, "history", lambda rr, _: HISTORY.read(rr, ctx),
-                          lambda m: any(e.artifact for e in m.entries))
+    def read_as(rr: Reader, _: bool) -> History:
+        h: History = HISTORY.read(rr, ctx)
+        return h
+
+    m, build = read_build(r, ctx, "history", read_as, lambda m: any(e.artifact for e in m.entries))
     if build is None and any(isinstance(e.artifact, str) for e in m.entries):
         # From 1.6.0 an entry without an artifact differs between the builds (a u16 0, or an
         # empty name), so only the names reading may fit a block naming none: it is of that

@@ -166,7 +166,11 @@ MISC = Struct(Misc, [
 
 
 def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    m, build = read_build(r, ctx, "misc", lambda rr, _: MISC.read(rr, ctx), lambda m: True)
+    def read_as(rr: Reader, _: bool) -> Misc:
+        m: Misc = MISC.read(rr, ctx)
+        return m
+
+    m, build = read_build(r, ctx, "misc", read_as, lambda m: True)
     m.as_names = build
     return m
 
