@@ -31,7 +31,7 @@ from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
 from .pwmangband_world import (ItemPair, Item, Trap, check_build, check_feat_runs, feat_run, min_item,
-                               read_feat_runs, read_object_list, read_pair, read_trap_list,
+                               read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
@@ -277,7 +277,7 @@ def _rd_stores_as(r: Reader, ctx: Context, as_names: bool) -> Stores:
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
         k = r.count(r.i16(f"stores[{i}].count"), 2 * least, f"stores[{i}].items", "object")
-        s.items = [read_pair(r, ctx, f"stores[{i}].items[{j}]") for j in range(k)]
+        s.items = read_pairs(r, ctx, k, f"stores[{i}].items")
         m.stores.append(s)
     version = magic(ctx)
     orders, timed = STORE_ORDERS_1_1, False

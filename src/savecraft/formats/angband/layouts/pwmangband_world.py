@@ -30,7 +30,7 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
-from ....layout import (I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
+from ....layout import (FAST_READ_ERRORS, I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
                         SetCtx, Struct, Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
@@ -359,6 +359,48 @@ def read_pair(r: Reader, ctx: Context, path: str) -> ItemPair:
     return ItemPair(item, read(r, ctx, f"{path}.known"))
 
 
+def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> Item | None:
+    """Objects and their known copies read straight from the bytes with the record's generated
+    fast reader (no Reader step per record), for a read that notes no spans: up to ``most``
+    pairs (-1: up to the end record, which is returned) appended to ``items``, ``r`` moved past
+    each whole pair. It stops at anything unusual (a record the fast reader gives up on, the
+    end record where an object must be, too few bytes left): the caller's checked loop then
+    reads on from there, and gives the same model or the located problem."""
+    if r.spans is not None:
+        return None
+    read, d, stop, pos = item_record(ctx).fast_read_fn, r.data, r.end, r.pos
+    least = min_item(ctx)
+    item: Item
+    known: Item
+    try:
+        while most < 0 or len(items) < most:
+            if pos + least > stop:
+                return None
+            item, pos = read(d, pos, stop, ctx)
+            if item.is_marker:
+                if most >= 0 or pos > stop:
+                    return None
+                r.pos = pos
+                return item
+            known, pos = read(d, pos, stop, ctx)
+            if pos > stop:
+                return None
+            items.append(ItemPair(item, known))
+            r.pos = pos
+    except FAST_READ_ERRORS:
+        pass
+    return None
+
+
+def read_pairs(r: Reader, ctx: Context, n: int, path: str) -> list[ItemPair]:
+    """``n`` objects and their known copies (a home's or a store's stock): read fast where no
+    spans are noted, from the first unusual record on one by one, checked."""
+    items: list[ItemPair] = []
+    _fast_pairs(r, ctx, n, items)
+    items += [read_pair(r, ctx, f"{path}[{i}]") for i in range(len(items), n)]
+    return items
+
+
 def write_pair(p: ItemPair, w: Writer, ctx: Context, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
@@ -445,7 +487,7 @@ class Home(BlockModel):
 def _rd_home_as(r: Reader, ctx: Context, as_names: bool) -> Home:
     m = Home(r.u8("owner"))
     n = r.count(r.i16("count"), 2 * min_item(ctx), "items", "object")
-    m.items = [read_pair(r, ctx, f"items[{i}]") for i in range(n)]
+    m.items = read_pairs(r, ctx, n, "items")
     m.as_names = as_names
     return m
 
@@ -487,6 +529,9 @@ def read_object_list(r: Reader, ctx: Context, path: str, end: str) -> tuple[list
     model keeps as ``end`` (its spans too: read as the next element, noted under ``end``), in
     the build the Context's ``pwm_as_names`` says."""
     items: list[ItemPair] = []
+    done = _fast_pairs(r, ctx, -1, items)
+    if done is not None:
+        return items, done
     least = min_item(ctx)
     read = item_record(ctx).read
     while True:
