@@ -603,13 +603,15 @@ def _rd_history(r: Reader, ctx: Context) -> History:
         h: History = HISTORY.read(rr, ctx)
         return h
 
-    m, build = read_build(r, ctx, "history", read_as, lambda m: any(e.artifact for e in m.entries))
-    if build is None and any(isinstance(e.artifact, str) for e in m.entries):
-        # From 1.6.0 an entry without an artifact differs between the builds (a u16 0, or an
-        # empty name), so only the names reading may fit a block naming none: it is of that
-        # build (None would write it back in the index form).
-        build = True
-    m.artifacts_as_names = build  # None: no artifact, the same bytes in both builds
+    # From 1.6.0 an entry's artifact is a u16 index or a name, so even an entry naming none
+    # differs between the builds (two 0 bytes, or one): such a block depends on the build (it
+    # settles it, or must be of the build an earlier block settled).
+    wide = magic(ctx) >= V1_6
+    m, build = read_build(r, ctx, "history", read_as,
+                          lambda m: any(e.artifact for e in m.entries) or wide and bool(m.entries))
+    if build is False and not any(e.artifact for e in m.entries):
+        build = None  # no artifact: written back in the index form, as read
+    m.artifacts_as_names = build  # None: no artifact, read (and written) in the index form
     return m
 
 
