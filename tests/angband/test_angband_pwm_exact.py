@@ -278,3 +278,19 @@ def test_mutated_blocks_that_decode_write_back_the_same_bytes(path: Path) -> Non
             decoded += 1
             assert block.build(save) == mutated, name
     assert decoded >= 8, decoded
+
+
+@pytest.mark.parametrize(("path", "thefts", "expected"), [
+    (BUILT / "pwmangband-1.5.0" / "Fivetest", None, "expected an integer from -32768 to 32767 (i16), found None"),
+    (SAVETEST, None, "expected an integer from -32768 to 32767 (i16), found None"),
+    pytest.param(ARCHY, 5, "expected thefts from 1.4.0 on, found True", marks=real_samples),
+], ids=lambda v: _id(v) if isinstance(v, Path) else None)
+def test_the_lore_writer_refuses_thefts_the_magic_does_not_store(path: Path, thefts: int | None,
+                                                                 expected: str) -> None:
+    """Thefts are stored from 1.4.0 on (a plain field of the lore record, which the record
+    program reads): a race without them is refused there, and one with them before."""
+    save = block.parse(path.read_bytes(), Report(strict=True))
+    _named(save, "monster memory").races[3].thefts = thefts
+    with pytest.raises(FormatError) as err:
+        block.build(save)
+    assert str(err.value) == f"blocks[2].races[3].thefts: {expected}"

@@ -157,7 +157,8 @@ def _lore(thefts: bool) -> Struct:
     return Struct(Lore, [
         Field("spawned", U8), Field("seen", U8), Field("pseen", U8), Field("pdeaths", I16),
         Field("tdeaths", I16), Field("pkills", I16),
-        Field("thefts", I16) if thefts else When(since(V1_4), [Field("thefts", I16)], "thefts from 1.4.0 on"),
+        # (before 1.4.0 the Switch below picks this record: no thefts, which the writer refuses)
+        Field("thefts", I16) if thefts else When("False", [Field("thefts", I16)], "thefts from 1.4.0 on"),
         Field("tkills", I16), Field("wake", U8),
         Field("ignore", U8), Field("cast_innate", U8), Field("cast_spell", U8),
         Field("blows", Bytes(Ctx("blows_max", "monster memory"))),
