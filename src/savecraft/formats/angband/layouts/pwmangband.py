@@ -17,15 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from ....binary import Reader, Writer, active_sink, not_recording
 from ....errors import FormatError
 from ....layout import I16, I32, U8, U16, Array, Bytes, Columns, CStr, Ctx, Field, Len, List, Range, Ref
-from ....layout import U32, Adapt, Expr, Int, Prefix, SetCtx, Struct, Switch, When
+from ....layout import U32, Adapt, Expr, Int, Prefix, SetCtx, Struct, Switch, Type, When
 from . import BlockModel, Context, Layout, LayoutError, character, register_layout, register_struct
 from . import items
 from .records import Experience
+
+if TYPE_CHECKING:
+    from ....layout.compiler import Emitter
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -91,7 +94,12 @@ def write_str(w: Writer, text: str, name: str, limit: int = NAME_MAX) -> None:
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+    """A block read and written by code over the descriptions. ``exact``: its reader reads only
+    what its writer writes back the same way (the descriptions read only canonical encodings;
+    the build a block is read as is kept in the model, and a block read as neither build
+    depends on has the same bytes in both), so a load does not re-encode it."""
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 @dataclass(slots=True)
@@ -142,18 +150,27 @@ class MonsterMemory(BlockModel):
     races: list[Lore] = field(default_factory=list)
 
 
-MONSTER_MEMORY = Struct(MonsterMemory, [
-    Len("count", U16, ("races",)), Field("rf_size", U8, export="rf_size"),
-    Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
-    Field("races", List(Struct(Lore, [
+def _lore(thefts: bool) -> Struct:
+    """One race's lore (``rd_monster_memory``), as the file's magic stores it: ``thefts`` from
+    1.4.0 on (a plain field then, so where the C extension is built the list of every race's
+    lore is read and written by its record program); before, None, and the writer refuses one."""
+    return Struct(Lore, [
         Field("spawned", U8), Field("seen", U8), Field("pseen", U8), Field("pdeaths", I16),
         Field("tdeaths", I16), Field("pkills", I16),
-        When(since(V1_4), [Field("thefts", I16)], "thefts from 1.4.0 on"),
+        # (before 1.4.0 the Switch below picks this record: no thefts, which the writer refuses)
+        Field("thefts", I16) if thefts else When("False", [Field("thefts", I16)], "thefts from 1.4.0 on"),
         Field("tkills", I16), Field("wake", U8),
         Field("ignore", U8), Field("cast_innate", U8), Field("cast_spell", U8),
         Field("blows", Bytes(Ctx("blows_max", "monster memory"))),
         Field("flags", Bytes(Ctx("rf_size", "monster memory"))),
-        Field("spell_flags", Bytes(Ctx("rsf_size", "monster memory")))], name="lore"), Ref("count"))),
+        Field("spell_flags", Bytes(Ctx("rsf_size", "monster memory")))], name="lore")
+
+
+MONSTER_MEMORY = Struct(MonsterMemory, [
+    Len("count", U16, ("races",)), Field("rf_size", U8, export="rf_size"),
+    Field("rsf_size", U8, export="rsf_size"), Field("blows_max", U8, export="blows_max"),
+    Field("races", Switch(f"1 if {since(V1_4)} else 0", {
+        0: List(_lore(False), Ref("count")), 1: List(_lore(True), Ref("count"))})),
 ], name="monster memory")
 
 
@@ -354,15 +371,30 @@ WILD_MAP = Struct(WildMap, [
 # -- the SAVE_AS_STRINGS build option -------------------------------------------------------
 
 BUILD = "save_as_strings"  # the Context entry: 1 for a names build, 0 for an indexes build
+# The build a trial read is of (read_build tries both): the Context entry the descriptions'
+# names-or-index fields switch on, set around each read and write of such a block.
+AS_NAMES = "pwm_as_names"
 M = TypeVar("M")
 
 
-def _trial(r: Reader, read_as: Callable[[Reader, bool], M], as_names: bool) -> tuple[M, int] | None:
+def _read_as(r: Reader, ctx: Context, read_as: Callable[[Reader, bool], M], as_names: bool) -> M:
+    """``read_as`` of one build, with the ``pwm_as_names`` entry the descriptions' names-or-index
+    fields switch on set for the whole block (taken away after): set once per block, not around
+    every record."""
+    ctx.values[AS_NAMES] = int(as_names)
+    try:
+        return read_as(r, as_names)
+    finally:
+        del ctx.values[AS_NAMES]
+
+
+def _trial(r: Reader, ctx: Context, read_as: Callable[[Reader, bool], M], as_names: bool
+           ) -> tuple[M, int] | None:
     """The block read one way, unrecorded, and where the reading ended; None if it does not fit."""
     with not_recording():
         trial = Reader(r.data, r.pos, r.end)
         try:
-            m = read_as(trial, as_names)
+            m = _read_as(trial, ctx, read_as, as_names)
         except (FormatError, LayoutError):  # LayoutError: NotCanonical, a byte the other build misreads
             return None
     return (m, trial.pos) if trial.at_end() else None
@@ -384,7 +416,7 @@ def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, b
 
     def fit(as_names: bool) -> tuple[M, int] | None:
         if as_names not in tried:
-            tried[as_names] = _trial(r, read_as, as_names)
+            tried[as_names] = _trial(r, ctx, read_as, as_names)
         return tried[as_names]
 
     settled = fit(bool(known)) if known is not None else None
@@ -408,7 +440,7 @@ def read_build(r: Reader, ctx: Context, block: str, read_as: Callable[[Reader, b
     if kept is not None and active_sink() is None:  # the trial is the reading: no spans to note
         m, r.pos = kept
     else:
-        m = read_as(r, as_names)
+        m = _read_as(r, ctx, read_as, as_names)
     if not depends(m):
         return m, None
     if known is None:
@@ -493,9 +525,6 @@ class History(BlockModel):
     artifacts_as_names: bool | None = None
 
 
-# The build a trial read is of (read_build tries both): the Context entry the descriptions'
-# names-or-index fields switch on, set around each read and write of such a block.
-AS_NAMES = "pwm_as_names"
 
 
 def _name(text: str) -> str:
@@ -518,20 +547,35 @@ def _name_out(value: object) -> str:
     return value
 
 
-def _index_out(value: object) -> int:
-    if not isinstance(value, int):
-        raise TypeError(f"{value!r} (the block is written by an indexes build)")
-    return value
+class Index(Int):
+    """The index an indexes build stores for a kind, artifact, ego or race: a plain integer of
+    ``kind`` (so it joins a run of fixed fields, read in one unpack), whose writer refuses a
+    name, saying which build the block is written by."""
+
+    def __init__(self, kind: Int) -> None:
+        super().__init__(kind.kind)
+
+    def checked_write(self, e: Emitter, value: str, name: str) -> None:
+        e.line(f"if not isinstance({value}, int): raise FormatError(None, _j(w.path, {name}), "
+               f"'an index (an indexes build)', repr({value}) + ' (the block is written by an indexes build)')")
+        super().checked_write(e, value, name)
+
+
+def name_or_index_as(as_names: bool, index: Int, numbers: bool = True, limit: int = NAME_MAX) -> Type:
+    """An artifact, ego, kind or race field as one build stores it: ``index`` in an indexes
+    build, a name (of at most ``limit`` bytes, the loader's buffer) in a names build;
+    ``numbers``: the name may be a number (artifacts and egos)."""
+    if not as_names:
+        return Index(index)
+    return Adapt(CStr(limit, ENCODING), _name_or_number if numbers else _name, _name_out,
+                 "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))
 
 
 def name_or_index(index: Int, numbers: bool = True, limit: int = NAME_MAX) -> Switch:
-    """An artifact, ego, kind or race field: ``index`` in an indexes build, a name (of at most
-    ``limit`` bytes, the loader's buffer) in a names build (the ``pwm_as_names`` entry the
-    build trial sets); ``numbers``: the name may be a number (artifacts and egos)."""
+    """:func:`name_or_index_as` of the build the ``pwm_as_names`` entry says (set by
+    :func:`read_build` for the block), for a record read once in a block."""
     return Switch(f"1 if ctx.values.get({AS_NAMES!r}) else 0", {
-        0: Adapt(index, int, _index_out, "an index (an indexes build)"),
-        1: Adapt(CStr(limit, ENCODING), _name_or_number if numbers else _name, _name_out,
-                 "a name from the game's data (printable, with a letter)" + (" or a number" if numbers else ""))})
+        0: name_or_index_as(False, index, numbers, limit), 1: name_or_index_as(True, index, numbers, limit)})
 
 
 _HIST_ENTRY = Struct(HistoryEntry, [
@@ -555,15 +599,20 @@ def with_build(ctx: Context, as_names: bool, run: Callable[[], M]) -> M:
         del ctx.values[AS_NAMES]
 
 
-def _rd_history_as(r: Reader, ctx: Context, as_names: bool) -> History:
-    m: History = with_build(ctx, as_names, lambda: HISTORY.read(r, ctx))
-    return m
-
-
 def _rd_history(r: Reader, ctx: Context) -> History:
-    m, build = read_build(r, ctx, "history", lambda rr, as_names: _rd_history_as(rr, ctx, as_names),
-                          lambda m: any(e.artifact for e in m.entries))
-    m.artifacts_as_names = build  # None: no artifact, the same bytes in both builds
+    def read_as(rr: Reader, _: bool) -> History:
+        h: History = HISTORY.read(rr, ctx)
+        return h
+
+    # From 1.6.0 an entry's artifact is a u16 index or a name, so even an entry naming none
+    # differs between the builds (two 0 bytes, or one): such a block depends on the build (it
+    # settles it, or must be of the build an earlier block settled).
+    wide = magic(ctx) >= V1_6
+    m, build = read_build(r, ctx, "history", read_as,
+                          lambda m: any(e.artifact for e in m.entries) or wide and bool(m.entries))
+    if build is False and not any(e.artifact for e in m.entries):
+        build = None  # no artifact: written back in the index form, as read
+    m.artifacts_as_names = build  # None: no artifact, read (and written) in the index form
     return m
 
 

@@ -31,8 +31,8 @@ from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
 from .pwmangband_world import (ItemPair, Item, Trap, check_build, check_feat_runs, feat_run, min_item,
-                               read_feat_runs, read_object_list, read_pair, read_trap_list,
-                               write_item, write_pair)
+                               read_feat_runs, read_object_list, read_pairs, read_trap_list,
+                               write_block, write_object_list, write_pair)
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -43,7 +43,9 @@ STORE_ORDERS = 8  # STORE_ORDERS from 1.3.0; a count of one more says the orders
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+    """``exact``, as the player file's code layouts (see :func:`.pwmangband._layout`)."""
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 # -- records declared once ------------------------------------------------------------------
@@ -275,7 +277,7 @@ def _rd_stores_as(r: Reader, ctx: Context, as_names: bool) -> Stores:
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
         k = r.count(r.i16(f"stores[{i}].count"), 2 * least, f"stores[{i}].items", "object")
-        s.items = [read_pair(r, ctx, as_names, f"stores[{i}].items[{j}]") for j in range(k)]
+        s.items = read_pairs(r, ctx, k, f"stores[{i}].items")
         m.stores.append(s)
     version = magic(ctx)
     orders, timed = STORE_ORDERS_1_1, False
@@ -305,14 +307,18 @@ def _rd_stores(r: Reader, ctx: Context) -> Stores:
     return m
 
 
-def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
-    as_names = check_build(m.as_names, any(s.items for s in m.stores), "")
-    w.u16(len(m.stores), "count")
-    for i, s in enumerate(m.stores):
+def _wr_store_list(stores: list[Store], w: Writer, ctx: Context) -> None:
+    w.u16(len(stores), "count")
+    for i, s in enumerate(stores):
         w.u8(s.owner, f"stores[{i}].owner")
         w.i16(len(s.items), f"stores[{i}].count")
         for j, pair in enumerate(s.items):
-            write_pair(pair, w, ctx, as_names, f"stores[{i}].items[{j}]")
+            write_pair(pair, w, ctx, f"stores[{i}].items[{j}]")
+
+
+def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
+    as_names = check_build(m.as_names, any(s.items for s in m.stores), "")
+    write_block(ctx, as_names, lambda: _wr_store_list(m.stores, w, ctx))
     version = magic(ctx)
     timed = any(o.order_turn is not None for o in m.orders)
     if version >= V1_3:
@@ -429,22 +435,13 @@ class ServerObjects(BlockModel):
     as_names: bool | None = None
 
 
-def _wr_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, as_names: bool,
-                    path: str) -> None:
-    for i, p in enumerate(items):
-        write_pair(p, w, ctx, as_names, f"{path}[{i}]")
-    if not end.is_marker:
-        raise FormatError(None, f"{path}.end.tval", "the end-of-list record (no kind)", repr(end.tval))
-    write_item(end, w, ctx, as_names, f"{path}.end")
-
-
 def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> ServerObjects:
     m = ServerObjects(as_names=as_names)
     n = r.count(r.u32("count"), 6 + min_item(ctx), "levels", "level")
     for i in range(n):
         lv = LevelObjects(r.i16(f"levels[{i}].wpos_y"), r.i16(f"levels[{i}].wpos_x"),
                           r.i16(f"levels[{i}].wpos_depth"))
-        lv.items, lv.end = read_object_list(r, ctx, as_names, f"levels[{i}].items", f"levels[{i}].end")
+        lv.items, lv.end = read_object_list(r, ctx, f"levels[{i}].items", f"levels[{i}].end")
         m.levels.append(lv)
     return m
 
@@ -459,10 +456,14 @@ def _rd_objects(r: Reader, ctx: Context) -> ServerObjects:
 def _wr_objects(m: ServerObjects, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.levels), "")
     w.u32(len(m.levels), "count")
-    for i, lv in enumerate(m.levels):
-        for name in ("wpos_y", "wpos_x", "wpos_depth"):
-            w.i16(getattr(lv, name), f"levels[{i}].{name}")
-        _wr_object_list(lv.items, lv.end, w, ctx, as_names, f"levels[{i}].items")
+
+    def write() -> None:
+        for i, lv in enumerate(m.levels):
+            for name in ("wpos_y", "wpos_x", "wpos_depth"):
+                w.i16(getattr(lv, name), f"levels[{i}].{name}")
+            path = f"levels[{i}].items"
+            write_object_list(lv.items, lv.end, w, ctx, path, f"{path}.end")
+    write_block(ctx, as_names, write)
 
 
 # -- each level's monsters ------------------------------------------------------------------
@@ -572,7 +573,7 @@ def _rd_monster(r: Reader, ctx: Context, as_names: bool, mflag: int | None, p: s
         m.blows.append(b)
     m.level, m.clone, m.origin = r.i16(f"{p}.level"), r.u8(f"{p}.clone"), r.u8(f"{p}.origin")
     m.mimicked = r.u16(f"{p}.mimicked")
-    m.held, m.held_end = read_object_list(r, ctx, as_names, f"{p}.held", f"{p}.held_end")
+    m.held, m.held_end = read_object_list(r, ctx, f"{p}.held", f"{p}.held_end")
     if version >= V1_4:
         m.primary_group, m.primary_role = r.u16(f"{p}.primary_group"), r.u8(f"{p}.primary_role")
         m.summon_group, m.summon_role = r.u16(f"{p}.summon_group"), r.u8(f"{p}.summon_role")
@@ -631,7 +632,7 @@ def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, mflag: int 
     w.u8(m.clone, f"{p}.clone")
     w.u8(m.origin, f"{p}.origin")
     w.u16(m.mimicked, f"{p}.mimicked")
-    _wr_object_list(m.held, m.held_end, w, ctx, as_names, f"{p}.held")
+    write_object_list(m.held, m.held_end, w, ctx, f"{p}.held", f"{p}.held.end")
     if later:
         w.u16(m.primary_group or 0, f"{p}.primary_group")
         w.u8(m.primary_role or 0, f"{p}.primary_role")
@@ -671,13 +672,16 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
     if m.mflag_size is not None:
         w.u8(m.mflag_size, "mflag_size")
     w.u32(len(m.levels), "count")
-    for i, lv in enumerate(m.levels):
-        p = f"levels[{i}]"
-        for name in ("wpos_y", "wpos_x", "wpos_depth"):
-            w.i16(getattr(lv, name), f"{p}.{name}")
-        w.u16(len(lv.monsters) + 1, f"{p}.limit")
-        for j, mon in enumerate(lv.monsters):
-            _wr_monster(mon, w, ctx, as_names, m.mflag_size, f"{p}.monsters[{j}]")
+
+    def write() -> None:
+        for i, lv in enumerate(m.levels):
+            p = f"levels[{i}]"
+            for name in ("wpos_y", "wpos_x", "wpos_depth"):
+                w.i16(getattr(lv, name), f"{p}.{name}")
+            w.u16(len(lv.monsters) + 1, f"{p}.limit")
+            for j, mon in enumerate(lv.monsters):
+                _wr_monster(mon, w, ctx, as_names, m.mflag_size, f"{p}.monsters[{j}]")
+    write_block(ctx, as_names, write)
 
 
 # -- each level's traps ---------------------------------------------------------------------

@@ -24,19 +24,20 @@ Two things the player's file does not say are settled as follows:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Record, Writer, rename_spans, span_mark
+from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
-from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, CStr, Ctx, Field, List, Optional, SetCtx, Struct,
-                        Switch, Tuple, When)
-from . import BlockModel, Context, Layout, register_layout
+from ....layout import (FAST_READ_ERRORS, I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
+                        SetCtx, Struct, Switch, Tuple, When)
+from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
-from .pwmangband import (ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1, magic,
-                         name_or_index,
-                         rd_name_or_index, read_build, since, with_build, wr_name_or_index)
-from .records import HeldQuantity, Quantity, alive, record_values, set_from_record
+from .pwmangband import (AS_NAMES, ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1,
+                         magic, name_or_index, name_or_index_as, rd_name_or_index, read_build, since,
+                         with_build, wr_name_or_index)
+from .records import HeldQuantity, Quantity, alive
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -48,7 +49,9 @@ ITEM_VERSION = 1  # what wr_item writes first (the loader skips it)
 
 
 def _layout(name: str, model: type, decode: object, encode: object) -> None:
-    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME))  # type: ignore[arg-type]
+    """``exact``, as the player file's code layouts (see :func:`.pwmangband._layout`)."""
+    register_layout(Layout(name, 1, PWMG, model, decode, encode, GAME,  # type: ignore[arg-type]
+                           exact=True))
 
 
 def _sizes(ctx: Context) -> tuple[int, int, int, int, int, int]:
@@ -162,14 +165,12 @@ MISC = Struct(Misc, [
 ], name="misc")
 
 
-def _rd_misc_as(r: Reader, ctx: Context, as_names: bool) -> Misc:
-    m: Misc = with_build(ctx, as_names, lambda: MISC.read(r, ctx))
-    return m
-
-
 def _rd_misc(r: Reader, ctx: Context) -> Misc:
-    m, build = read_build(r, ctx, "misc", lambda rr, as_names: _rd_misc_as(rr, ctx, as_names),
-                          lambda m: True)
+    def read_as(rr: Reader, _: bool) -> Misc:
+        m: Misc = MISC.read(rr, ctx)
+        return m
+
+    m, build = read_build(r, ctx, "misc", read_as, lambda m: True)
     m.as_names = build
     return m
 
@@ -267,48 +268,71 @@ class Item(Quantity):
         return (self.tval, self.sval) in ((0, 0), ("none", ""))
 
 
-_KIND = Switch(f"1 if {since(V1_4)} else 0", {  # wr_tval_sval: u16 from 1.4.0 (beta 8)
-    0: name_or_index(U8, numbers=False, limit=KIND_NAME_MAX),
-    1: name_or_index(U16, numbers=False, limit=KIND_NAME_MAX)})
-_ART = Switch(f"1 if {since(V1_6)} else 0", {  # wr_artifact, wr_ego: u16 from 1.6.0
-    0: name_or_index(U8), 1: name_or_index(U16)})
 _CURSE = Struct(CurseData, [
     *[Field(n, I16) for n in ("power", "timeout", "to_a", "to_h", "to_d")],
     Field("modifiers", Array(I16, _size("obj_mod_max")))], name="curse")
-# ``wr_item``: the object record of every magic, declared once.
-ITEM = Struct(Item, [
-    Field("version", U8), Field("iy", U8), Field("ix", U8),
-    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
-    Field("tval", _KIND), Field("sval", _KIND),
-    Field("pval", I32), Field("number", U8), Field("weight", I16), Field("randart_seed", I32),
-    Field("artifact", _ART), Field("ego", _ART),
-    Field("effect", U8), *[Field(n, I16) for n in ("timeout", "to_h", "to_d", "to_a", "ac")],
-    Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", I16),
-    Field("origin_race", CStr(NOTE_MAX, ENCODING)), Field("notice", U8),
-    Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
-    Field("brands", Optional(U8, Bytes(_size("brand_max")))),
-    Field("slays", Optional(U8, Bytes(_size("slay_max")))),
-    Field("curses", Optional(U8, List(_CURSE, _size("curse_max")))),
-    Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
-    Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
-    *[Field(n, I16) for n in ("time_base", "time_dice", "time_sides")],
-    Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
-    When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
-    Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
-    When(IS_TANGARIA, [Field("soulbound", U8)], "Tangaria's soulbound"),
-    When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
-    When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
-], name="object")
+
+
+def _item_record(wide_kind: bool, wide_art: bool, as_names: bool) -> Struct:
+    """``wr_item``: the object record of every magic, declared once, as one build stores it
+    (``as_names``) with the index widths of the file's magic: tval and sval u16 from 1.4.0
+    (beta 8, ``wr_tval_sval``; u8 before), artifact and ego u16 from 1.6.0 (``wr_artifact``,
+    ``wr_ego``). So in an indexes build the record's fixed fields up to ``origin_depth`` are
+    one run, read in one unpack; :func:`item_record` gives the one a block's records are of."""
+    kind = name_or_index_as(as_names, U16 if wide_kind else U8, numbers=False, limit=KIND_NAME_MAX)
+    art = name_or_index_as(as_names, U16 if wide_art else U8)
+    return Struct(Item, [
+        Field("version", U8), Field("iy", U8), Field("ix", U8),
+        *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
+        Field("tval", kind), Field("sval", kind),
+        Field("pval", I32), Field("number", U8), Field("weight", I16), Field("randart_seed", I32),
+        Field("artifact", art), Field("ego", art),
+        Field("effect", U8), *[Field(n, I16) for n in ("timeout", "to_h", "to_d", "to_a", "ac")],
+        Field("dd", U8), Field("ds", U8), Field("origin", U8), Field("origin_depth", I16),
+        Field("origin_race", CStr(NOTE_MAX, ENCODING)), Field("notice", U8),
+        Field("flags", Bytes(_size("of_size"))), Field("modifiers", Array(I32, _size("obj_mod_max"))),
+        Field("brands", Optional(U8, Bytes(_size("brand_max")))),
+        Field("slays", Optional(U8, Bytes(_size("slay_max")))),
+        Field("curses", Optional(U8, List(_CURSE, _size("curse_max")))),
+        Field("elements", List(Tuple(("res_level", I16), ("flags", U8)), _size("elem_max"))),
+        Field("held_m_idx", I16), Field("mimicking_m_idx", I16), Field("activation", U16),
+        *[Field(n, I16) for n in ("time_base", "time_dice", "time_sides")],
+        Field("note", CStr(NOTE_MAX, ENCODING)), Field("creator", I32), Field("owner", I32),
+        When(since(V1_3), [Field("level_req", U8)], "level_req from 1.3.0 on"),
+        Field("ignore_protect", U8), Field("ordered", U8), Field("decay", I16), Field("bypass_aware", U8),
+        When(IS_TANGARIA, [Field("soulbound", U8)], "Tangaria's soulbound"),
+        When(since(V1_5), [Field("origin_player", CStr(NOTE_MAX, ENCODING))], "origin_player from 1.5.0 on"),
+        When(since(V1_6_1), [Field("worn_time", U16)], "worn_time from 1.6.1 on"),
+    ], name="object")
+
+
+_ITEMS = {key: _item_record(*key) for key in
+          [(False, False, False), (False, False, True), (True, False, False), (True, False, True),
+           (True, True, False), (True, True, True)]}
+
+
+def item_record(ctx: Context) -> Struct:
+    """The object record of the file's magic and of the build the Context's ``pwm_as_names``
+    entry says (set for the whole block by :func:`.pwmangband.read_build` and the writers)."""
+    version = magic(ctx)
+    return _ITEMS[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))]
 
 
 def read_item(r: Reader, ctx: Context, as_names: bool, path: str) -> Item:
-    """One object record of the file's build (``as_names``)."""
-    it: Item = with_build(ctx, as_names, lambda: ITEM.read(r, ctx, path))
+    """One object record of the file's build (``as_names``), alone. The blocks' readers read
+    their records with :func:`item_record` directly: :func:`.pwmangband.read_build` sets the build in
+    the Context once for the whole block."""
+    it: Item = with_build(ctx, as_names, lambda: item_record(ctx).read(r, ctx, path))
     return it
 
 
 def write_item(it: Item, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
-    with_build(ctx, as_names, lambda: ITEM.write(it, w, ctx, path))
+    with_build(ctx, as_names, lambda: item_record(ctx).write(it, w, ctx, path))
+
+
+def write_block(ctx: Context, as_names: bool, write: Callable[[], None]) -> None:
+    """A block's records written with its build set in the Context once (``with_build``)."""
+    with_build(ctx, as_names, write)
 
 
 def min_item(ctx: Context) -> int:
@@ -324,20 +348,65 @@ class ItemPair(HeldQuantity):
     known: Item = field(default_factory=Item)
 
 
-def read_pair(r: Reader, ctx: Context, as_names: bool, path: str) -> ItemPair:
+def read_pair(r: Reader, ctx: Context, path: str) -> ItemPair:
+    """An object and its known copy, in the build the Context's ``pwm_as_names`` says."""
     at = r.pos
-    item = read_item(r, ctx, as_names, f"{path}.item")
+    read = item_record(ctx).read
+    item = read(r, ctx, f"{path}.item")
     if item.is_marker:
         r.fail(f"{path}.item.tval", "an object (the game refuses an object of no kind here)",
                "the end-of-list record", at=at)
-    return ItemPair(item, read_item(r, ctx, as_names, f"{path}.known"))
+    return ItemPair(item, read(r, ctx, f"{path}.known"))
 
 
-def write_pair(p: ItemPair, w: Writer, ctx: Context, as_names: bool, path: str) -> None:
+def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> Item | None:
+    """Objects and their known copies read straight from the bytes with the record's generated
+    fast reader (no Reader step per record), for a read that notes no spans: up to ``most``
+    pairs (-1: up to the end record, which is returned) appended to ``items``, ``r`` moved past
+    each whole pair. It stops at anything unusual (a record the fast reader gives up on, the
+    end record where an object must be, too few bytes left): the caller's checked loop then
+    reads on from there, and gives the same model or the located problem."""
+    if r.spans is not None:
+        return None
+    read, d, stop, pos = item_record(ctx).fast_read_fn, r.data, r.end, r.pos
+    least = min_item(ctx)
+    item: Item
+    known: Item
+    try:
+        while most < 0 or len(items) < most:
+            if pos + least > stop:
+                return None
+            item, pos = read(d, pos, stop, ctx)
+            if item.is_marker:
+                if most >= 0 or pos > stop:
+                    return None
+                r.pos = pos
+                return item
+            known, pos = read(d, pos, stop, ctx)
+            if pos > stop:
+                return None
+            items.append(ItemPair(item, known))
+            r.pos = pos
+    except FAST_READ_ERRORS:
+        pass
+    return None
+
+
+def read_pairs(r: Reader, ctx: Context, n: int, path: str) -> list[ItemPair]:
+    """``n`` objects and their known copies (a home's or a store's stock): read fast where no
+    spans are noted, from the first unusual record on one by one, checked."""
+    items: list[ItemPair] = []
+    _fast_pairs(r, ctx, n, items)
+    items += [read_pair(r, ctx, f"{path}[{i}]") for i in range(len(items), n)]
+    return items
+
+
+def write_pair(p: ItemPair, w: Writer, ctx: Context, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
-    write_item(p.item, w, ctx, as_names, f"{path}.item")
-    write_item(p.known, w, ctx, as_names, f"{path}.known")
+    write = item_record(ctx).write
+    write(p.item, w, ctx, f"{path}.item")
+    write(p.known, w, ctx, f"{path}.known")
 
 
 def check_build(as_names: bool | None, depends: bool, path: str) -> bool:
@@ -378,7 +447,7 @@ def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
         if code == FINISHED_CODE:
             return m
         r.need(2 * least, p, "an object and its known copy")
-        pair = read_pair(r, ctx, as_names, p)
+        pair = read_pair(r, ctx, p)
         m.items.append(GearItem(pair.item, pair.known, code))
 
 
@@ -391,12 +460,15 @@ def _rd_gear(r: Reader, ctx: Context) -> Gear:
 
 def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
-    for i, g in enumerate(m.items):
-        if g.slot == FINISHED_CODE:
-            raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
-        w.u8(g.slot, f"items[{i}].slot")
-        write_pair(g, w, ctx, as_names, f"items[{i}]")
-    w.u8(FINISHED_CODE, "end")
+
+    def write() -> None:
+        for i, g in enumerate(m.items):
+            if g.slot == FINISHED_CODE:
+                raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
+            w.u8(g.slot, f"items[{i}].slot")
+            write_pair(g, w, ctx, f"items[{i}]")
+        w.u8(FINISHED_CODE, "end")
+    write_block(ctx, as_names, write)
 
 
 # -- home -----------------------------------------------------------------------------------
@@ -415,7 +487,7 @@ class Home(BlockModel):
 def _rd_home_as(r: Reader, ctx: Context, as_names: bool) -> Home:
     m = Home(r.u8("owner"))
     n = r.count(r.i16("count"), 2 * min_item(ctx), "items", "object")
-    m.items = [read_pair(r, ctx, as_names, f"items[{i}]") for i in range(n)]
+    m.items = read_pairs(r, ctx, n, "items")
     m.as_names = as_names
     return m
 
@@ -431,8 +503,11 @@ def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
     w.u8(m.owner, "owner")
     w.i16(len(m.items), "count")
-    for i, p in enumerate(m.items):
-        write_pair(p, w, ctx, as_names, f"items[{i}]")
+
+    def write() -> None:
+        for i, p in enumerate(m.items):
+            write_pair(p, w, ctx, f"items[{i}]")
+    write_block(ctx, as_names, write)
 
 
 # -- objects on the player's level ----------------------------------------------------------
@@ -449,25 +524,39 @@ class Objects(BlockModel):
     as_names: bool | None = None
 
 
-def read_object_list(r: Reader, ctx: Context, as_names: bool, path: str, end: str
-                     ) -> tuple[list[ItemPair], Item]:
+def read_object_list(r: Reader, ctx: Context, path: str, end: str) -> tuple[list[ItemPair], Item]:
     """Objects and their known copies up to the dummy record (``wr_dummy_item``), which the
-    model keeps as ``end`` (its spans too: read as the next element, noted under ``end``)."""
+    model keeps as ``end`` (its spans too: read as the next element, noted under ``end``), in
+    the build the Context's ``pwm_as_names`` says."""
     items: list[ItemPair] = []
+    done = _fast_pairs(r, ctx, -1, items)
+    if done is not None:
+        return items, done
     least = min_item(ctx)
+    read = item_record(ctx).read
     while True:
         p = f"{path}[{len(items)}]"
         r.need(least, p, "an object or the end-of-list record")
         mark = span_mark(r)
-        item = read_item(r, ctx, as_names, f"{p}.item")
+        item = read(r, ctx, f"{p}.item")
         if item.is_marker:
             rename_spans(r, mark, f"{p}.item", end)
             return items, item
-        items.append(ItemPair(item, read_item(r, ctx, as_names, f"{p}.known")))
+        items.append(ItemPair(item, read(r, ctx, f"{p}.known")))
+
+
+def write_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, path: str,
+                      end_path: str) -> None:
+    """The objects, then the end record (``wr_dummy_item``), in the Context's build."""
+    for i, p in enumerate(items):
+        write_pair(p, w, ctx, f"{path}[{i}]")
+    if not end.is_marker:
+        raise FormatError(None, f"{end_path}.tval", "the end-of-list record (no kind)", repr(end.tval))
+    item_record(ctx).write(end, w, ctx, end_path)
 
 
 def _rd_objects_as(r: Reader, ctx: Context, as_names: bool) -> Objects:
-    items, end = read_object_list(r, ctx, as_names, "items", "end")
+    items, end = read_object_list(r, ctx, "items", "end")
     return Objects(items, end=end, as_names=as_names)
 
 
@@ -485,12 +574,8 @@ def _wr_objects(m: Objects, w: Writer, ctx: Context) -> None:
         raise FormatError(None, "items", "objects exactly when the character is alive", repr(m.items))
     if m.items is None or m.end is None:
         return
-    as_names = check_build(m.as_names, True, "")
-    for i, p in enumerate(m.items):
-        write_pair(p, w, ctx, as_names, f"items[{i}]")
-    if not m.end.is_marker:
-        raise FormatError(None, "end.tval", "the end-of-list record (no kind)", repr(m.end.tval))
-    write_item(m.end, w, ctx, as_names, "end")
+    as_names, items, end = check_build(m.as_names, True, ""), m.items, m.end
+    write_block(ctx, as_names, lambda: write_object_list(items, end, w, ctx, "items", "end"))
 
 
 # -- traps ----------------------------------------------------------------------------------
@@ -579,23 +664,37 @@ def feat_run(ctx: Context) -> int:
 
 
 def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
-    """The (u8 count, feature) runs that fill ``cells`` squares, as stored."""
-    done, pos = 0, r.pos
-    while done < cells:
-        if pos + run > r.end:
-            r.fail(name, f"{run}-byte runs covering {cells} squares",
-                   f"{done} squares before the end of the block")
-        done += r.data[pos]
-        pos += run
-    return r.bytes(pos - r.pos, name)
+    """The (u8 count, feature) runs that fill ``cells`` squares, as stored: the first runs
+    whose counts add up to ``cells`` or more (the counts of the whole runs before the block's
+    end added up at once, as :func:`.levels.read_rle` does for its pairs)."""
+    if cells <= 0:
+        return r.bytes(0, name)
+    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
+
+    whole = (r.end - r.pos) // run
+    counts = np.frombuffer(r.data, np.uint8, count=whole * run, offset=r.pos)[::run] if whole else \
+        np.zeros(0, np.uint8)
+    done = np.cumsum(counts, dtype=np.int64)
+    k = int(np.searchsorted(done, cells))  # the first run at which the counts reach ``cells``
+    if k >= len(done):
+        r.fail(name, f"{run}-byte runs covering {cells} squares",
+               f"{int(done[-1]) if len(done) else 0} squares before the end of the block")
+    return r.bytes(run * (k + 1), name)
 
 
 def check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
+    """Refuse runs that do not just cover ``cells`` squares: what :func:`read_feat_runs` would
+    not read back (the counts added up at once)."""
+    import numpy as np
+
+    raw = bytes(runs)
+    whole = len(raw) // run
     done, k = 0, 0
-    while done < cells and k + run <= len(runs):
-        done += runs[k]
-        k += run
-    if done < cells or k != len(runs):
+    if cells > 0 and whole:
+        total = np.cumsum(np.frombuffer(raw, np.uint8, count=whole * run)[::run], dtype=np.int64)
+        j = int(np.searchsorted(total, cells))
+        done, k = (int(total[j]), run * (j + 1)) if j < whole else (int(total[-1]), run * whole)
+    if done < cells or k != len(raw):
         raise FormatError(None, name, f"{run}-byte runs that just cover {cells} squares",
                           f"{len(runs)} bytes covering {done}")
 
@@ -647,41 +746,35 @@ class Dungeon(BlockModel):
         self.level.wpos_depth = value
 
 
-_LEVEL_HEAD = Record("PWMAngband player level", [
-    ("wpos_y", "i16"), ("wpos_x", "i16"), ("wpos_depth", "i16"), ("py", "i16"), ("px", "i16"),
-    ("height", "u16"), ("width", "u16")])
+def _read_feat(r: Reader, arg: tuple[int, int], name: str) -> bytes:
+    """The terrain runs: ``arg`` is (the level's squares, the size of one run)."""
+    return read_feat_runs(r, arg[0], name, arg[1])
 
 
-def _rd_dungeon(r: Reader, ctx: Context) -> Dungeon:
-    if not alive(ctx):
-        return Dungeon()
-    lv = PlayerLevel()
-    set_from_record(lv, _LEVEL_HEAD, r.record(_LEVEL_HEAD, "level"))
-    cells = lv.height * lv.width
-    lv.feat = read_feat_runs(r, cells, "level.feat", feat_run(ctx))
-    while not r.at_end() and cells:  # SQUARE_SIZE layers: as many as the block holds
-        lv.info.append(read_rle(r, cells, f"level.info[{len(lv.info)}]"))
-    return Dungeon(lv)
+def _check_feat(runs: bytes, arg: tuple[int, int], path: str) -> None:
+    check_feat_runs(runs, arg[0], path, arg[1])
 
 
-def _wr_dungeon(m: Dungeon, w: Writer, ctx: Context) -> None:
-    if alive(ctx) != (m.level is not None):
-        raise FormatError(None, "level", "a level exactly when the character is alive", repr(m.level))
-    if m.level is None:
-        return
-    lv = m.level
-    cells = lv.height * lv.width
-    w.record(_LEVEL_HEAD, record_values(lv, _LEVEL_HEAD), "level")
-    check_feat_runs(lv.feat, cells, "level.feat", feat_run(ctx))
-    w.bytes(lv.feat, "level.feat")
-    for n, runs in enumerate(lv.info):
-        check_rle(runs, cells, f"level.info[{n}]")
-        w.bytes(runs, f"level.info[{n}]")
+# ``rd_player_dungeon``: where the level is, where the player stands, its size, the terrain
+# runs (u8 count, then the feature: u16 from 1.3.0, u8 before) and the square-info layers:
+# SQUARE_SIZE of them, a size the player file does not store, so as many as the block holds
+# (none on a level of no squares).
+_LEVEL = Struct(PlayerLevel, [
+    *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth", "py", "px")],
+    Field("height", U16), Field("width", U16),
+    Field("feat", Custom(_read_feat, _check_feat, f"(height * width, 3 if {since(V1_3)} else 2)")),
+    When("height * width", [Field("info", List(Custom(read_rle, check_rle, "height * width"), REST))],
+         "square-info layers on a level of some squares", defaults=True),
+], name="level")
+DUNGEON = Struct(Dungeon, [
+    When("not ctx.need('is_dead', 'misc')", [Field("level", _LEVEL)],
+         "a level exactly when the character is alive"),
+], name="dungeon")
 
 
 _layout("misc", Misc, _rd_misc, _wr_misc)
 _layout("gear", Gear, _rd_gear, _wr_gear)
-_layout("dungeon", Dungeon, _rd_dungeon, _wr_dungeon)
+register_struct(DUNGEON, "dungeon", 1, PWMG, GAME)
 _layout("objects", Objects, _rd_objects, _wr_objects)
 _layout("traps", Traps, _rd_traps, _wr_traps)
 _layout("home", Home, _rd_home, _wr_home)
