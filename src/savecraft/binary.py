@@ -3,9 +3,8 @@
 Both work on little-endian data and know where they are: the reader tracks the
 byte offset (relative to the start of the file or stream being decoded) and a
 field path, so any failure becomes a :class:`~savecraft.errors.FormatError`
-that says where and what. Fixed layouts are declared once as a :class:`Record`
-(name and type per field) and compiled to a single :class:`struct.Struct`, so a
-record costs one ``unpack_from`` call, not one call per field.
+that says where and what. Record layouts are declared once with
+:mod:`savecraft.layout`, whose generated readers and writers use these two.
 
 Span recording (what :mod:`savecraft.spans` builds on) lives here too, so
 every format gets it from the reads it already does: while a
@@ -19,7 +18,6 @@ is one context-variable look-up per Reader created.
 from __future__ import annotations
 
 import builtins
-import re
 import struct
 from collections.abc import Iterable, Sequence, Sized
 from contextvars import ContextVar, Token
@@ -51,9 +49,6 @@ _U64 = struct.Struct("<Q")
 _I64 = struct.Struct("<q")
 _I8 = struct.Struct("<b")
 
-_TYPE_RE = re.compile(r"^(?:(u8|i8|u16|i16|u24|u32|i32|u64|i64)(?:\[(\d+)\])?|bytes\[(\d+)\])$")
-
-
 def join_path(path: str, name: str) -> str:
     """Append a field name (``.name``) or an index (``[3]``) to a field path."""
     if not name:
@@ -65,147 +60,6 @@ def join_path(path: str, name: str) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-class Record:
-    """A fixed-size little-endian layout, declared once and compiled to one Struct.
-
-    Field types: ``u8 i8 u16 i16 u24 u32 i32 u64 i64``, arrays of them
-    (``u16[32]``, unpacked as a tuple) and ``bytes[N]``.
-    """
-
-    __slots__ = ("name", "names", "types", "struct", "size", "offsets", "sizes", "counts", "_groups",
-                 "_u24", "_simple")
-
-    def __init__(self, name: str, fields: Sequence[tuple[str, str]]) -> None:
-        self.name = name
-        self.names = tuple(f for f, _ in fields)
-        self.types = tuple(t for _, t in fields)
-        fmt = ["<"]
-        offsets = []
-        sizes: list[int] = []
-        counts: list[int] = []  # -1 for a scalar or bytes[N], else the array length
-        groups: list[tuple[int, int]] = []  # (start index in flat tuple, count or -1 for scalar)
-        u24: list[int] = []
-        pos = 0
-        flat = 0
-        for fname, ftype in fields:
-            m = _TYPE_RE.match(ftype)
-            if not m:
-                raise ValueError(f"record {name}: field {fname}: unknown type {ftype!r}")
-            offsets.append(pos)
-            if m.group(3) is not None:
-                n = int(m.group(3))
-                fmt.append(f"{n}s")
-                pos += n
-                sizes.append(n)
-                counts.append(-1)
-                groups.append((flat, -1))
-                flat += 1
-                continue
-            code, size = _SCALARS[m.group(1)]
-            count = m.group(2)
-            if count is None:
-                fmt.append(code)
-                if m.group(1) == "u24":
-                    u24.append(len(groups))
-                groups.append((flat, -1))
-                flat += 1
-                pos += size
-                sizes.append(size)
-                counts.append(-1)
-            else:
-                if m.group(1) == "u24":
-                    raise ValueError(f"record {name}: arrays of u24 are not supported")
-                n = int(count)
-                fmt.append(f"{n}{code}")
-                groups.append((flat, n))
-                flat += n
-                pos += size * n
-                sizes.append(size * n)
-                counts.append(n)
-        self.struct = struct.Struct("".join(fmt))
-        self.size = self.struct.size
-        self.offsets = tuple(offsets)
-        self.sizes = tuple(sizes)
-        self.counts = tuple(counts)
-        self._groups = tuple(groups)
-        self._u24 = tuple(u24)
-        self._simple = not u24 and all(c == -1 for _, c in groups)
-
-    def __repr__(self) -> str:
-        return f"Record({self.name!r}, size={self.size})"
-
-    def field_at(self, rel: int) -> str:
-        """The name of the field that covers byte ``rel`` of the record."""
-        for fname, off in zip(reversed(self.names), reversed(self.offsets)):
-            if rel >= off:
-                return fname
-        return self.names[0] if self.names else ""
-
-    def _group(self, flat: tuple[Any, ...]) -> tuple[Any, ...]:
-        if self._simple:
-            return flat
-        if len(flat) == len(self._groups):  # no arrays: only u24 fields to widen
-            lst = list(flat)
-            for i in self._u24:
-                lst[i] = int.from_bytes(lst[i], "little")
-            return tuple(lst)
-        out: list[Any] = []
-        for start, count in self._groups:
-            if count == -1:
-                out.append(flat[start])
-            else:
-                out.append(flat[start : start + count])
-        for i in self._u24:
-            out[i] = int.from_bytes(out[i], "little")
-        return tuple(out)
-
-    def unpack_from(self, buf: Buffer, offset: int = 0) -> tuple[Any, ...]:
-        """Unpack without bounds reporting: callers check the size first."""
-        return self._group(self.struct.unpack_from(buf, offset))
-
-    def _flatten(self, values: Sequence[Any]) -> list[Any]:
-        if len(values) != len(self.names):
-            raise ValueError(f"record {self.name}: {len(self.names)} values expected, got {len(values)}")
-        if self._simple:
-            return list(values)
-        flat: list[Any] = []
-        for i, ((_, count), v) in enumerate(zip(self._groups, values)):
-            if count == -1:
-                if i in self._u24:
-                    flat.append(int(v).to_bytes(3, "little"))
-                else:
-                    flat.append(v)
-            else:
-                if len(v) != count:
-                    raise ValueError(
-                        f"record {self.name}: field {self.names[i]} needs {count} values, got {len(v)}"
-                    )
-                flat.extend(v)
-        return flat
-
-    def pack(self, *values: Any) -> bytes:
-        try:
-            return self.struct.pack(*self._flatten(values))
-        except (struct.error, OverflowError) as exc:
-            raise self._pack_error(values, exc) from None
-
-    def _pack_error(self, values: Sequence[Any], exc: Exception) -> FormatError:
-        for fname, ftype, v in zip(self.names, self.types, values):
-            m = _TYPE_RE.match(ftype)
-            assert m
-            if m.group(3) is not None:
-                if not isinstance(v, bytes | bytearray) or len(v) > int(m.group(3)):
-                    return FormatError(None, fname, f"at most {m.group(3)} bytes", repr(v)[:40])
-                continue
-            kind = m.group(1)
-            vals = v if m.group(2) is not None else (v,)
-            lo, hi = int_range(kind)
-            for x in vals:
-                if not isinstance(x, int) or not lo <= x <= hi:
-                    return FormatError(None, fname, f"an integer from {lo} to {hi} ({kind})", repr(x))
-        return FormatError(None, self.name, "values that fit the record", str(exc))
 
 
 def int_range(kind: str) -> tuple[int, int]:
@@ -368,20 +222,6 @@ class Reader:
                       at=self.pos - n + exc.start)
 
     # -- records and arrays -------------------------------------------------------
-    def record(self, rec: Record, name: str = "") -> tuple[Any, ...]:
-        pos = self.pos
-        if rec.size > self.end - pos:
-            have = self.end - pos
-            field = rec.field_at(have)
-            self.fail(
-                join_path(name, field),
-                f"{plural(rec.size, 'byte')} of {rec.name}",
-                f"the end of {self.what} after {plural(have, 'byte')}",
-                at=pos + rec.offsets[rec.names.index(field)] if rec.names else pos,
-            )
-        self.pos = pos + rec.size
-        return rec.unpack_from(self.data, pos)
-
     def array(self, kind: str, count: int, name: str) -> tuple[int, ...]:
         """``count`` scalars of one type (``u16``, ``i32``...) in one unpack."""
         code, size = _SCALARS[kind]
@@ -605,36 +445,6 @@ class SpanReader(Reader):
         self._note(self.pos, n, name)
         return Reader.fixed_str(self, n, name, encoding)
 
-    def _note_record(self, rec: Record, pos: int, name: str, item: bool = True) -> None:
-        """The record (when named), each field, and each element of an array field.
-
-        ``item``: the name is an item's own path, which may go on past the
-        record (a block header, then its data); a map widens such a span.
-        """
-        log = self.spans.log
-        space = self.spans.space
-        append = log.entries.append
-        where = join_path(self.path, name)
-        at = self.base + pos
-        if name:
-            if item:
-                log.items.append(len(log.entries))
-            append((space, at, rec.size, where))
-        prefix = where + "." if where else ""
-        for fname, off, size, count in zip(rec.names, rec.offsets, rec.sizes, rec.counts):
-            fpath = prefix + fname
-            append((space, at + off, size, fpath))
-            if count > 0:
-                step = size // count
-                start = at + off
-                log.entries.extend((space, start + k * step, step, f"{fpath}[{k}]") for k in range(count))
-
-    def record(self, rec: Record, name: str = "") -> tuple[Any, ...]:
-        pos = self.pos
-        values = super().record(rec, name)
-        self._note_record(rec, pos, name)
-        return values
-
     def array(self, kind: str, count: int, name: str) -> tuple[int, ...]:
         pos = self.pos
         values = super().array(kind, count, name)
@@ -750,13 +560,6 @@ class Writer:
             self._bad(name, f"a string of at most {size} bytes", f"{len(raw)} bytes ({value!r})")
         self.buf += raw
         self.buf += pad * (size - len(raw))
-
-    def record(self, rec: Record, values: Sequence[Any], name: str = "") -> None:
-        try:
-            self.buf += rec.pack(*values)
-        except FormatError as err:
-            raise FormatError(None, join_path(join_path(self.path, name), err.path), err.expected,
-                              err.found) from None
 
     def array(self, kind: str, values: Sequence[int], name: str = "") -> None:
         code, _ = _SCALARS[kind]

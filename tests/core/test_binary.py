@@ -6,43 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from savecraft.binary import Reader, Record, Writer, int_range, join_path
+from savecraft.binary import Reader, Writer, int_range, join_path
 from savecraft.errors import FormatError
-
-HEAD = Record("head", [("magic", "bytes[4]"), ("size", "u32"), ("map", "u24"), ("slots", "u16[3]"),
-                       ("x", "i32")])
-
-
-def test_record_layout_is_one_struct() -> None:
-    assert HEAD.size == 4 + 4 + 3 + 6 + 4
-    assert HEAD.struct.format == "<4sI3s3Hi"
-    assert HEAD.offsets == (0, 4, 8, 11, 17)
-
-
-def test_record_round_trip() -> None:
-    values = (b"USER", 99, 0x123456, (1, 2, 65535), -7)
-    raw = HEAD.pack(*values)
-    assert HEAD.unpack_from(raw) == values
-    assert Reader(raw).record(HEAD) == values
-
-
-def test_record_pack_names_the_bad_field() -> None:
-    with pytest.raises(FormatError) as exc:
-        HEAD.pack(b"USER", 1, 2, (1, 2, 70000), 0)
-    assert exc.value.path == "slots"
-    assert "0 to 65535" in exc.value.expected
-
-
-def test_truncated_record_points_at_the_field_that_is_cut() -> None:
-    raw = HEAD.pack(b"USER", 1, 2, (1, 2, 3), 4)[:10]
-    r = Reader(raw, base=0x20, path="users[1]", what="the chunk")
-    with pytest.raises(FormatError) as exc:
-        r.record(HEAD, "head")
-    err = exc.value
-    assert err.offset == 0x20 + 8  # the u24 "map" field starts at 8 and is cut at 10
-    assert err.path == "users[1].head.map"
-    assert "the end of the chunk" in err.found
-
 
 def test_error_message_shape() -> None:
     r = Reader(b"Bob", base=0x29, path="users[1]", what="the chunk")

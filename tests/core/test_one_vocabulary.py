@@ -8,13 +8,9 @@ import ast
 from pathlib import Path
 
 import savecraft
+from savecraft import binary
 
 SRC = Path(savecraft.__file__).resolve().parent
-
-# Still on binary.Record in this branch: PWMAngband's player level head (engineer pwmperf's branch
-# declares it as a description) and the two helpers that moved a model's fields to and from it.
-# Once that branch is merged nothing uses Record, and it goes with this list.
-PENDING = {"formats/angband/layouts/pwmangband_world.py", "formats/angband/layouts/records.py"}
 
 
 def _uses_record(tree: ast.AST) -> bool:
@@ -33,7 +29,8 @@ def _uses_record(tree: ast.AST) -> bool:
 def test_no_module_declares_a_layout_with_binary_record() -> None:
     users = {p.relative_to(SRC).as_posix() for p in sorted(SRC.rglob("*.py"))
              if p.name != "binary.py" and _uses_record(ast.parse(p.read_text(encoding="utf-8")))}
-    assert users <= PENDING, sorted(users - PENDING)
+    assert users == set()
+    assert not hasattr(binary, "Record")  # and the old vocabulary itself is gone
 
 
 def test_the_check_finds_a_record_declaration() -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import glob
 import struct
 import zlib
+from dataclasses import dataclass, field
 
 import pytest
 
 from savecraft import api, binary, jsonmap, paths, spans
 from savecraft.binary import Reader, SpanLog, SpanReader, recording
 from savecraft.errors import Report
+from savecraft.layout import U8, U16, Array, Bytes, Context, Field, Struct
 from savecraft.formats.angband import sample as angband_sample
 from savecraft.formats.angband.block import build as build_block
 from savecraft.formats.angband.modular import build as build_modular
@@ -73,11 +75,18 @@ def test_readers_record_only_inside_recording() -> None:
     ]
 
 
+@dataclass(slots=True)
+class _Rec:
+    a: int = 0
+    b: list[int] = field(default_factory=list)
+    c: bytes = b""
+
+
 def test_record_fields_and_array_elements_are_noted() -> None:
-    rec = binary.Record("r", [("a", "u8"), ("b", "u16[2]"), ("c", "bytes[3]")])
+    rec = Struct(_Rec, [Field("a", U8), Field("b", Array(U16, 2)), Field("c", Bytes(3))], whole=True)
     log = SpanLog()
     with recording(log), binary.stream_space("inner", b"x" * 20, (4, 9)):
-        Reader(bytes(range(20)), base=10).record(rec, "item")
+        rec.read_item(Reader(bytes(range(20)), base=10), Context(), "item")
     assert log.entries == [
         ("inner", 10, 8, "item"), ("inner", 10, 1, "item.a"), ("inner", 11, 4, "item.b"),
         ("inner", 11, 2, "item.b[0]"), ("inner", 13, 2, "item.b[1]"), ("inner", 15, 3, "item.c"),

@@ -1,30 +1,13 @@
-"""What the variant layouts share: a model's fields to and from a fixed ``Record``, the
-"is the character alive" switch of the level blocks, the experience rule of a player, and
-the common names every game's objects answer to (``quantity``, ``note``).
-
-The games' loaders read long runs of fixed fields; a layout declares each run
-once as a :class:`~savecraft.binary.Record` whose field names are the model's,
-and moves it in one step with these helpers.
-"""
+"""What the variant layouts share: the "is the character alive" switch of the level blocks,
+the experience rule of a player, and the common names every game's objects answer to
+(``quantity``, ``note``)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
-from ....binary import Record
 from ....errors import FormatError
 from . import Context
-
-
-def record_values(model: object, rec: Record) -> list[Any]:
-    """The model's values for ``rec``'s fields, in the record's order (to write it)."""
-    return [getattr(model, name) for name in rec.names]
-
-
-def set_from_record(model: object, rec: Record, values: tuple[Any, ...]) -> None:
-    """Set the model's fields named by ``rec`` from the values the record read."""
-    for name, value in zip(rec.names, values):
-        setattr(model, name, value)
 
 
 def alive(ctx: Context) -> bool:
