@@ -204,7 +204,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     best, best_read, best_known, best_kept = None, 0, 0, {}
     tied = False
     for game in games:
-        ctx, read, known = file_context(variant, data[:4]), 0, 0
+        ctx, read, known = file_context(variant, data[:4], game), 0, 0
         kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
@@ -257,7 +257,7 @@ def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) ->
         return readers[0], ""
     best, best_key, best_read, best_known = readers[0], (1, 0), -1, 0
     for game in readers:
-        ctx, read, known = Context(), 0, 0
+        ctx, read, known = file_context(variant, data[:4], game), 0, 0
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
             known += bool(mine)
@@ -303,8 +303,8 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
     gets the context its own game's layouts of the blocks before it set."""
     with not_recording():
         r = Reader(data, anchor.data_start, anchor.data_start + anchor.size)
-        try:
-            model = layout.decode(r, Context())
+        try:  # (in what the game says: a fork's fields are conditions over it, FAangband 1.4's)
+            model = layout.decode(r, file_context(variant, data[:4], layout.game))
             return model if r.at_end() else None
         except NotCanonical:
             return None
@@ -312,7 +312,7 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
             pass  # a value an earlier block stores: read those first
         except FormatError:
             return None
-    ctx = Context()
+    ctx = file_context(variant, data[:4], layout.game)
     for f in found:
         if f is anchor:
             break

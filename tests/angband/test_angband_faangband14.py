@@ -1,0 +1,188 @@
+"""FAangband 1.4.5 files, written by the game itself (tests/data/angband-built/faangband-1.4.5).
+
+FAangband 1.4 writes the same variant id and block versions as Ponyband, its fork, with fewer
+fields in the player, misc and monster records; nothing in the file says which of the two wrote
+it, so the player block decides, both ways. Values are held against what the game showed (the
+character screen and the game's own character dump, in the folder's README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from savecraft import api, diff, edit
+from savecraft.binary import Reader
+from savecraft.errors import FormatError, Report
+from savecraft.formats.angband import block
+from savecraft.formats.angband.block import RawBlock
+from savecraft.formats.angband.decoding import file_context
+from savecraft.formats.angband.layouts import LayoutError, layouts_for
+from savecraft.formats.angband.layouts import character, faangband14, faangband_character, faangband_world
+
+from tests.samples import SAMPLES, real_samples
+
+from .support import blocks_of
+
+BUILT = Path(__file__).parents[1] / "data" / "angband-built"
+ALIVE, DEAD = (BUILT / "faangband-1.4.5" / n for n in ("Tuor.sav", "Tuor-dead.sav"))
+PONY_BUILT = [BUILT / "ponyband-59f6ca5" / n for n in ("Mint.sav", "Mint-dead.sav")]
+PONY_REAL = [SAMPLES / "angband-block" / n for n in ("ponyband_Asira.sav", "ponyband_Clever_Sparkle.sav",
+                                                       "ponyband_PLAYER.sav")]
+real = real_samples
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def _info(path: Path) -> dict[str, Any]:
+    done = _run("info", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+def test_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
+    data = path.read_bytes()
+    report = Report()
+    save = block.parse(data, report, verify=True)  # re-encodes every block and compares
+    assert save.game == faangband14.GAME == "FAangband 1.4"
+    assert save.game_reason == "its player block reads exactly with the FAangband 1.4 layout"
+    assert [b for b in save.blocks if isinstance(b, RawBlock)] == []
+    assert [name for _, name, _, _, _ in blocks_of(data)] == [block.block_name(b) for b in save.blocks]
+    assert api.build(save) == data
+    assert api.validate(data).ok and not report.problems
+    checked = _run("validate", str(path))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_character_as_the_game_showed_it() -> None:
+    save = api.load(ALIVE)
+    p = save.player
+    assert isinstance(p, faangband_character.Player)
+    assert (p.full_name, p.lev, p.max_lev, p.exp, p.max_exp, p.au) == ("Tuor", 2, 2, 10, 10, 346)
+    assert (p.chp, p.mhp, p.csp, p.msp) == (18, 18, 4, 4)
+    assert (p.age, p.height, p.weight, p.sc) == (20, 62, 159, 56)
+    # the dump's "Stat Breakdown" column "Intrnl" (before race and class: 13, 18/10, 10, 11, 15, 10)
+    assert p.stat_cur == p.stat_max == [16, 16, 10, 10, 16, 10]
+    assert (p.prace, p.pclass, p.psex) == (0, 1, 0)  # Easterling (first race), Mage, female
+    # Ponyband's own fields are not in FAangband's record
+    assert p.pmark is None and p.previous_action is None and p.alignment is None
+    misc = next(b for b in save.blocks if isinstance(b, faangband_character.Misc))
+    assert misc.turn == 91 and misc.follow_distance is None and not misc.is_dead  # "Game Turn 91"
+    dungeon = save.dungeon
+    assert isinstance(dungeon, faangband_world.Dungeon) and dungeon.temp_grids is None
+    assert dungeon.stage == 5  # the dump's "Current Location : Eriador Level 0" (the town)
+    monsters = next(b for b in save.blocks if isinstance(b, faangband_world.Monsters))
+    assert monsters.monsters and not monsters.root_and_challenge  # the townspeople, 45-byte records
+    assert all(m.faction is None and m.threat is None for m in monsters.monsters)
+    gear = save.gear
+    assert isinstance(gear, faangband_world.Inventory)
+    # a Magestaff (1d3) (+0,+0) [4,+0] wielded; 4 Rations of Food, 5 Wooden Torches in the pack
+    staff = next(g.item for g in gear.items if (g.item.dd, g.item.ds, g.item.ac) == (1, 3, 4))
+    assert (staff.to_h, staff.to_d, staff.to_a, staff.number) == (0, 0, 0, 1)
+    assert sorted(g.item.number for g in gear.items) == [1, 1, 1, 1, 4, 5]
+
+
+def test_the_dead_character() -> None:
+    save = api.load(DEAD)
+    p = save.player
+    assert isinstance(p, faangband_character.Player) and p.died_from == "Quitting"
+    misc = next(b for b in save.blocks if isinstance(b, faangband_character.Misc))
+    assert misc.is_dead == 1 and misc.turn == 91
+    # no level, objects or monsters once dead; the ghost block all the same
+    assert save.dungeon is not None and not save.dungeon.present
+    ghost = next(b for b in save.blocks if isinstance(b, faangband_world.Ghost))
+    assert ghost.ghost_name == "Broken Ghost"
+
+
+def test_info_as_the_game_showed_it() -> None:
+    doc = _info(ALIVE)
+    assert doc["character"] == "Tuor, L2 Easterling Mage"
+    assert (doc["name"], doc["race"], doc["class"], doc["level"]) == ("Tuor", "Easterling", "Mage", 2)
+    assert (doc["experience"], doc["gold"], doc["turns"]) == ({"current": 10, "max": 10}, 346, 91)
+    assert (doc["hit_points"], doc["spell_points"]) == ({"current": 18, "max": 18}, {"current": 4, "max": 4})
+    assert doc["stats"]["int"]["current"] == 16 and doc["stats"]["chr"]["current"] == 10
+    assert doc["state"] == "alive" and doc["game"] == "FAangband 1.4"
+    dead = _info(DEAD)
+    assert dead["character"] == "Tuor, dead (Quitting)"  # "Killed in Eriador town by Quitting"
+    assert (dead["state"], dead["dead"], dead["level"], dead["gold"]) == ("dead", "Quitting", 2, 346)
+    assert (dead["race_index"], dead["class_index"]) == (0, 1)
+
+
+@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+def test_dump_and_extract_build_back_byte_for_byte(path: Path, tmp_path: Path) -> None:
+    dumped = _run("dump", str(path), "-o", str(tmp_path / "save.json"))
+    assert dumped.returncode == 0, dumped.stderr
+    built = _run("build", str(tmp_path / "save.json"), "-o", str(tmp_path / "dumped.sav"))
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "dumped.sav").read_bytes() == path.read_bytes()
+    folder = tmp_path / "parts"
+    assert _run("extract", str(path), "-o", str(folder)).returncode == 0
+    assert not list(folder.glob("*.bin"))  # no block left raw
+    assert _run("build", str(folder), "-o", str(tmp_path / "extracted.sav")).returncode == 0
+    assert (tmp_path / "extracted.sav").read_bytes() == path.read_bytes()
+
+
+def test_a_gold_edit_changes_that_field_alone() -> None:
+    data = ALIVE.read_bytes()
+    new = edit.edit_bytes(data, {"player.au": 5000}).data
+    for start, _, _, size, checksum in blocks_of(new):
+        assert sum(new[start + 28:start + 28 + size]) % 2**32 == checksum
+    assert api.validate(new).ok
+    changed = [(c.path.split(".")[-1], c.old, c.new) for c in diff.diff_bytes(data, new).changes]
+    assert changed == [("au", 346, 5000)]
+
+
+def _reads_player(data: bytes, game: str) -> bool:
+    """Whether ``game``'s player layout consumes this file's player block exactly, in the context
+    the game gives (FAangband 1.4's fields are conditions over it) and the blocks before it set
+    (the stat count is the object memory block's)."""
+    ctx = file_context("FAAN", data[:4], game)
+    for start, name, version, size, _ in blocks_of(data):
+        layout = next((lay for lay in layouts_for("FAAN", name, version) if lay.game == game), None)
+        if layout is None:  # the description: read apart
+            continue
+        r = Reader(data, start + 28, start + 28 + size)
+        try:
+            layout.decode(r, ctx)
+        except (FormatError, LayoutError):
+            return False
+        if name == "player":
+            return r.at_end()
+    return False
+
+
+@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+def test_ponybands_player_layout_does_not_read_faangband_14(path: Path) -> None:
+    data = path.read_bytes()
+    assert _reads_player(data, faangband14.GAME)
+    assert not _reads_player(data, character.FAANGBAND)
+
+
+@pytest.mark.parametrize("path", PONY_BUILT, ids=["alive", "dead"])
+def test_ponyband_files_still_read_as_ponyband(path: Path) -> None:
+    data = path.read_bytes()
+    assert _reads_player(data, character.FAANGBAND)
+    assert not _reads_player(data, faangband14.GAME)
+    save = api.load(path)
+    assert save.game == character.FAANGBAND
+    assert not any(isinstance(b, RawBlock) for b in save.blocks)
+
+
+@real
+@pytest.mark.parametrize("index", range(3), ids=["Asira", "Clever_Sparkle", "PLAYER"])
+def test_ponyband_samples_still_read_as_ponyband(index: int) -> None:
+    data = PONY_REAL[index].read_bytes()
+    assert not _reads_player(data, faangband14.GAME)
+    save = block.parse(data, Report(), verify=True)
+    assert save.game == character.FAANGBAND
+    assert not any(isinstance(b, RawBlock) for b in save.blocks)
+    assert block.build(save) == data
