@@ -5,8 +5,10 @@ at the samples' commit 59f6ca5, read back by ``rd_player_2``, ``rd_misc``, ``rd_
 FAangband 1.4.0-1.4.5 itself (NickMcConnell/FAangband, the same ``save.c`` at each tag) writes
 the same blocks with fewer fields: no cutie mark, last moves or alignment in the player block,
 its age, height, weight and social class stored signed (``rd_s16b``), and no follow distance
-in misc. Those are conditions over the ``faan_game`` context entry (:data:`FAAN_GAME`) that the
-game the file is read as sets (:mod:`.faangband14`); without it (0) the file is Ponyband's.
+in misc; 1.2.3-1.3.3 write the player block as version 1 (``rd_player_1``: the same without
+the map and game modes). Those are conditions over the ``faan_game`` context entry
+(:data:`FAAN_GAME`) that the game the file is read as sets (:mod:`.faangband14`,
+:mod:`.faangband13`); without it (0) the file is Ponyband's.
 
 Race, class, cutie mark and sex are stored as indexes into the game's data
 files, not as names; the description block carries the names the game
@@ -33,6 +35,7 @@ from ....layout import (
     Field,
     Int,
     List,
+    Member,
     Prefix,
     Range,
     Struct,
@@ -49,10 +52,12 @@ FAAN = frozenset({"FAAN"})
 # Which FAangband 1 writes the file: a context entry the game the file is read as sets
 # (layouts.register_game_context); the blocks differ in a few fields, the block versions not.
 FAAN_GAME = "faan_game"
-PONYBAND, FAANGBAND_14 = 0, 1
-IS_FA14 = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) == {FAANGBAND_14}"
-IS_PONY = f"not {IS_FA14}"
-_SIGNED = f"1 if {IS_FA14} else 0"  # FAangband 1.4 reads these rd_s16b, Ponyband rd_u16b
+PONYBAND, FAANGBAND_14, FAANGBAND_13 = 0, 1, 2  # FAANGBAND_13: 1.2.3 to 1.3.3
+IS_FA = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {PONYBAND}"  # FAangband's own releases
+IS_PONY = f"not {IS_FA}"
+# The map and game modes came with player block version 2 (1.4.0); 1.2.3-1.3.3 write version 1.
+HAS_MAP = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {FAANGBAND_13}"
+_SIGNED = f"1 if {IS_FA} else 0"  # FAangband reads these rd_s16b, Ponyband rd_u16b
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
 BAREHAND = 12  # barehand_dam[]: a druid's unarmed damage by level band
 FA_STAT_NAMES = (*STAT_NAMES, "chr")  # FAangband keeps charisma (A_MAX 6)
@@ -120,8 +125,8 @@ class Player(Experience, BlockModel):
     max_lev: int = 1
     recall: list[int] = field(default_factory=list)
     recall_pt: int = 0
-    map: int = 0
-    game_modes: list[int] = field(default_factory=list)
+    map: int | None = 0  # (None in player block version 1, as game_modes)
+    game_modes: list[int] | None = field(default_factory=list)
     speed_boost: int = 0
     heighten_power: int = 0
     sc: int = 0
@@ -199,8 +204,16 @@ class History(BlockModel):
     expansion: int | None = 0
 
 
+@dataclass(slots=True)
+class Player1(Player):
+    """The player block version 1 (FAangband 1.2.3-1.3.3, ``rd_player_1``): no map or game
+    modes (None)."""
+
+    KIND: ClassVar[str] = "player-faan-1"
+
+
 _A_MAX = Ctx("a_max", "object memory")
-PLAYER = Struct(Player, [
+_PLAYER_MEMBERS: list[Member] = [
     Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
     Field("prace", U8), Field("pclass", U8),
     When(IS_PONY, [Field("pmark", U8)], "Ponyband's cutie mark"), Field("psex", U8),
@@ -215,8 +228,9 @@ PLAYER = Struct(Player, [
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
     Field("home", I16), Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
     Field("csp", I16), Field("csp_frac", U16), Field("max_lev", I16),
-    Field("recall", _counted(I16, "recall")), Field("recall_pt", I16), Field("map", U8),
-    Field("game_modes", _counted(U8, "game_modes")),
+    Field("recall", _counted(I16, "recall")), Field("recall_pt", I16),
+    When(HAS_MAP, [Field("map", U8), Field("game_modes", _counted(U8, "game_modes"))],
+         "the map and the game modes (player block version 2)"),
     Field("speed_boost", I16), Field("heighten_power", I16), Field("sc", Switch(_SIGNED, {0: U16, 1: I16})),
     When(IS_PONY, [Field("alignment", I16)], "Ponyband's alignment"),
     Field("food", I16), Field("energy", I16), Field("word_recall", I16), Field("see_infra", I16),
@@ -228,7 +242,9 @@ PLAYER = Struct(Player, [
     Field("mana_reserve", U8), Field("themed_level", U8), Field("themed_level_appeared", U32),
     Field("specialties", _counted(U8, "specialties")),
     Field("unused_c", Bytes(2)), Field("expansion", Bytes(8)),
-], name="player")
+]
+PLAYER = Struct(Player, _PLAYER_MEMBERS, name="player")
+PLAYER_1 = Struct(Player1, _PLAYER_MEMBERS, name="player")  # (registered by faangband13)
 
 MISC = Struct(Misc, [
     Field("seed_flavor", U32), Field("seed_town", Array(U32, Prefix(U8, "town_count"))),

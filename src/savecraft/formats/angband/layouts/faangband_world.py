@@ -63,7 +63,7 @@ from ....layout import (
 )
 from . import BlockModel, register_struct
 from .character import FAANGBAND
-from .faangband_character import IS_FA14, IS_PONY
+from .faangband_character import IS_FA, IS_PONY
 from .levels import check_rle, read_rle
 from .records import HeldQuantity, Inscribed, Quantity
 
@@ -380,7 +380,7 @@ MONSTER_EARLY = Struct(Monster, [
 # Record sizes: Ponyband's later builds 51 bytes, its earlier ones 49; FAangband 1.4's 45 (no
 # root, challenge, faction or threat). (A When is not counted in min_size: add the faction's 4.)
 _FACTION = 4
-_SIZE = f"({MONSTER_EARLY.min_size} if {IS_FA14} else {MONSTER_EARLY.min_size + _FACTION})"
+_SIZE = f"({MONSTER_EARLY.min_size} if {IS_FA} else {MONSTER_EARLY.min_size + _FACTION})"
 MONSTERS = Struct(Monsters, [When(ALIVE, [
     Stored("m_max", U16, "len(monsters) + 1"),
     Computed("root_and_challenge",

@@ -1,9 +1,11 @@
-"""FAangband 1.4.5 files, written by the game itself (tests/data/angband-built/faangband-1.4.5).
+"""FAangband 1.4.5 and 1.3.3 files, written by the games themselves
+(tests/data/angband-built/faangband-1.4.5, faangband-1.3.3).
 
 FAangband 1.4 writes the same variant id and block versions as Ponyband, its fork, with fewer
 fields in the player, misc and monster records; nothing in the file says which of the two wrote
-it, so the player block decides, both ways. Values are held against what the game showed (the
-character screen and the game's own character dump, in the folder's README.md).
+it, so the player block decides, both ways. 1.3.3 writes three blocks at version 1 (options,
+player, squelch) and no description: the block versions decide. Values are held against what
+the games showed (the character screen, and the game's own character dump kept beside each file).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.decoding import file_context
 from savecraft.formats.angband.layouts import LayoutError, layouts_for
-from savecraft.formats.angband.layouts import character, faangband14, faangband_character, faangband_world
+from savecraft.formats.angband.layouts import (character, faangband, faangband13, faangband14, faangband_character,
+                                               faangband_world)
 
 from tests.samples import SAMPLES, real_samples
 
@@ -31,6 +34,8 @@ from .support import blocks_of
 
 BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 ALIVE, DEAD = (BUILT / "faangband-1.4.5" / n for n in ("Tuor.sav", "Tuor-dead.sav"))
+ALIVE13, DEAD13 = (BUILT / "faangband-1.3.3" / n for n in ("Idril.sav", "Idril-dead.sav"))
+GAMES = {ALIVE: faangband14.GAME, DEAD: faangband14.GAME, ALIVE13: faangband13.GAME, DEAD13: faangband13.GAME}
 PONY_BUILT = [BUILT / "ponyband-59f6ca5" / n for n in ("Mint.sav", "Mint-dead.sav")]
 PONY_REAL = [SAMPLES / "angband-block" / n for n in ("ponyband_Asira.sav", "ponyband_Clever_Sparkle.sav",
                                                        "ponyband_PLAYER.sav")]
@@ -48,13 +53,24 @@ def _info(path: Path) -> dict[str, Any]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+def _stats_before_race_and_class(dump: Path) -> list[int]:
+    """The "Intrnl" column of the game's own character dump ("Stat Breakdown")."""
+    lines = dump.read_text(encoding="latin-1").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Stat Intrnl"))
+    return [int(line.split()[1]) for line in lines[at + 1:at + 7]]
+
+
+FILES = [ALIVE, DEAD, ALIVE13, DEAD13]
+IDS = ["1.4.5-alive", "1.4.5-dead", "1.3.3-alive", "1.3.3-dead"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_every_block_decoded_valid_and_byte_exact(path: Path) -> None:
     data = path.read_bytes()
     report = Report()
     save = block.parse(data, report, verify=True)  # re-encodes every block and compares
-    assert save.game == faangband14.GAME == "FAangband 1.4"
-    assert save.game_reason == "its player block reads exactly with the FAangband 1.4 layout"
+    assert save.game == GAMES[path]
+    assert save.game_reason == f"its player block reads exactly with the {GAMES[path]} layout"
     assert [b for b in save.blocks if isinstance(b, RawBlock)] == []
     assert [name for _, name, _, _, _ in blocks_of(data)] == [block.block_name(b) for b in save.blocks]
     assert api.build(save) == data
@@ -71,7 +87,8 @@ def test_the_character_as_the_game_showed_it() -> None:
     assert (p.chp, p.mhp, p.csp, p.msp) == (18, 18, 4, 4)
     assert (p.age, p.height, p.weight, p.sc) == (20, 62, 159, 56)
     # the dump's "Stat Breakdown" column "Intrnl" (before race and class: 13, 18/10, 10, 11, 15, 10)
-    assert p.stat_cur == p.stat_max == [16, 16, 10, 10, 16, 10]
+    assert p.stat_cur == p.stat_max == _stats_before_race_and_class(ALIVE.with_name("Tuor-dump.txt"))
+    assert p.stat_cur == [16, 16, 10, 10, 16, 10]
     assert (p.prace, p.pclass, p.psex) == (0, 1, 0)  # Easterling (first race), Mage, female
     # Ponyband's own fields are not in FAangband's record
     assert p.pmark is None and p.previous_action is None and p.alignment is None
@@ -117,7 +134,40 @@ def test_info_as_the_game_showed_it() -> None:
     assert (dead["race_index"], dead["class_index"]) == (0, 1)
 
 
-@pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
+def test_the_133_character_as_the_game_showed_it() -> None:
+    save = api.load(ALIVE13)
+    p = save.player
+    assert isinstance(p, faangband_character.Player1)  # player block version 1: no map, no modes
+    assert p.map is None and p.game_modes is None and p.pmark is None
+    assert (p.full_name, p.lev, p.exp, p.max_exp, p.au) == ("Idril", 1, 0, 0, 224)
+    assert (p.chp, p.mhp, p.csp, p.msp) == (14, 14, 0, 0)
+    assert (p.age, p.height, p.weight, p.sc) == (24, 34, 50, 44)
+    assert (p.prace, p.pclass, p.psex) == (3, 3, 0)  # Hobbit, Rogue (4th of each list), female
+    assert p.stat_cur == p.stat_max == _stats_before_race_and_class(ALIVE13.with_name("Idril-dump.txt"))
+    assert p.stat_cur == [16, 16, 10, 10, 16, 10]
+    options = next(b for b in save.blocks if isinstance(b, faangband.Options1))
+    assert len(options.flags) == len(options.masks) == 8 and any(options.masks)
+    assert any(isinstance(b, faangband.Squelch1) for b in save.blocks)
+    assert save.description is None  # 1.3.3 writes none
+    misc = next(b for b in save.blocks if isinstance(b, faangband_character.Misc))
+    assert misc.turn == 51 and not misc.is_dead  # "Game Turn 51"
+    assert save.dungeon is not None and save.dungeon.stage == 79  # "Gladden Fields Level 0"
+    gear = save.gear
+    assert isinstance(gear, faangband_world.Inventory)
+    # a Dagger (1d4) (+0,+0), Soft Leather Armour [4,+0], a torch; 7 Rations, 5 Wooden Torches
+    assert any((g.item.dd, g.item.ds, g.item.to_h, g.item.to_d) == (1, 4, 0, 0) for g in gear.items)
+    assert any((g.item.ac, g.item.to_a) == (4, 0) for g in gear.items)
+    assert sorted(g.item.number for g in gear.items) == [1, 1, 1, 1, 5, 7]
+    doc = _info(ALIVE13)
+    assert doc["summary"] == "Idril, L1 (race 3, class 3), at stage 79"
+    assert (doc["gold"], doc["turns"], doc["level"], doc["state"]) == (224, 51, 1, "alive")
+    assert (doc["hit_points"], doc["spell_points"]) == ({"current": 14, "max": 14}, {"current": 0, "max": 0})
+    dead = _info(DEAD13)
+    assert (dead["state"], dead["dead"], dead["not_decoded"]) == ("dead", "Quitting", [])
+    assert dead["summary"] == "Idril, L1 (race 3, class 3), dead (Quitting)"
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_dump_and_extract_build_back_byte_for_byte(path: Path, tmp_path: Path) -> None:
     dumped = _run("dump", str(path), "-o", str(tmp_path / "save.json"))
     assert dumped.returncode == 0, dumped.stderr
@@ -165,6 +215,17 @@ def test_ponybands_player_layout_does_not_read_faangband_14(path: Path) -> None:
     data = path.read_bytes()
     assert _reads_player(data, faangband14.GAME)
     assert not _reads_player(data, character.FAANGBAND)
+
+
+@pytest.mark.parametrize("path", [ALIVE13, DEAD13], ids=["alive", "dead"])
+def test_only_133s_layouts_read_its_version_1_blocks(path: Path) -> None:
+    data = path.read_bytes()
+    versions = {(name, version) for _, name, version, _, _ in blocks_of(data)}
+    assert {("options", 1), ("player", 1), ("squelch", 1)} <= versions and "description" not in {
+        name for name, _ in versions}
+    for name in ("options", "player", "squelch"):
+        assert {lay.game for lay in layouts_for("FAAN", name, 1)} == {faangband13.GAME}
+    assert _reads_player(data, faangband13.GAME)
 
 
 @pytest.mark.parametrize("path", PONY_BUILT, ids=["alive", "dead"])
