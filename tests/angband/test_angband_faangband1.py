@@ -1,10 +1,11 @@
-"""FAangband 1.4.5 and 1.3.3 files, written by the games themselves
-(tests/data/angband-built/faangband-1.4.5, faangband-1.3.3).
+"""FAangband 1.4.5, 1.3.3 and 1.2.1 files, written by the games themselves
+(tests/data/angband-built/faangband-1.4.5, faangband-1.3.3, faangband-1.2.1).
 
 FAangband 1.4 writes the same variant id and block versions as Ponyband, its fork, with fewer
 fields in the player, misc and monster records; nothing in the file says which of the two wrote
 it, so the player block decides, both ways. 1.3.3 writes three blocks at version 1 (options,
-player, squelch) and no description: the block versions decide. Values are held against what
+player, squelch) and no description: the block versions decide; 1.2.1 writes 1.3.3's blocks
+but traps, with the level's older info maps. Values are held against what
 the games showed (the character screen, and the game's own character dump kept beside each file).
 """
 
@@ -35,7 +36,9 @@ from .support import blocks_of
 BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 ALIVE, DEAD = (BUILT / "faangband-1.4.5" / n for n in ("Tuor.sav", "Tuor-dead.sav"))
 ALIVE13, DEAD13 = (BUILT / "faangband-1.3.3" / n for n in ("Idril.sav", "Idril-dead.sav"))
-GAMES = {ALIVE: faangband14.GAME, DEAD: faangband14.GAME, ALIVE13: faangband13.GAME, DEAD13: faangband13.GAME}
+ALIVE12, DEAD12 = (BUILT / "faangband-1.2.1" / n for n in ("Luthien.sav", "Luthien-dead.sav"))
+GAMES = {ALIVE: faangband14.GAME, DEAD: faangband14.GAME, ALIVE13: faangband13.GAME, DEAD13: faangband13.GAME,
+         ALIVE12: faangband13.GAME, DEAD12: faangband13.GAME}
 PONY_BUILT = [BUILT / "ponyband-59f6ca5" / n for n in ("Mint.sav", "Mint-dead.sav")]
 PONY_REAL = [SAMPLES / "angband-block" / n for n in ("ponyband_Asira.sav", "ponyband_Clever_Sparkle.sav",
                                                        "ponyband_PLAYER.sav")]
@@ -60,8 +63,8 @@ def _stats_before_race_and_class(dump: Path) -> list[int]:
     return [int(line.split()[1]) for line in lines[at + 1:at + 7]]
 
 
-FILES = [ALIVE, DEAD, ALIVE13, DEAD13]
-IDS = ["1.4.5-alive", "1.4.5-dead", "1.3.3-alive", "1.3.3-dead"]
+FILES = [ALIVE, DEAD, ALIVE13, DEAD13, ALIVE12, DEAD12]
+IDS = ["1.4.5-alive", "1.4.5-dead", "1.3.3-alive", "1.3.3-dead", "1.2.1-alive", "1.2.1-dead"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
@@ -167,6 +170,34 @@ def test_the_133_character_as_the_game_showed_it() -> None:
     assert dead["summary"] == "Idril, L1 (race 3, class 3), dead (Quitting)"
 
 
+def test_the_121_character_as_the_game_showed_it() -> None:
+    save = api.load(ALIVE12)
+    p = save.player
+    assert isinstance(p, faangband_character.Player1) and p.map is None
+    assert (p.full_name, p.lev, p.exp, p.max_exp, p.au) == ("Luthien", 4, 45, 45, 0)
+    assert (p.chp, p.mhp, p.csp, p.msp) == (26, 26, 7, 7)
+    assert (p.age, p.height, p.weight, p.sc, p.prace, p.pclass) == (316, 53, 81, 63, 2, 2)  # Grey-Elf Priest
+    assert p.stat_cur == _stats_before_race_and_class(ALIVE12.with_name("Luthien-dump.txt"))
+    names = [block.block_name(b) for b in save.blocks]
+    assert "traps" not in names and "description" not in names  # 1.2.1 writes neither
+    dungeon = save.dungeon
+    assert isinstance(dungeon, faangband_world.Dungeon)
+    # the older level: a square size of 0, then two info maps (cave_info, cave_info2)
+    assert dungeon.square_size == 0 and dungeon.info is not None and len(dungeon.info) == 2
+    assert dungeon.stage == 153  # "Menegroth Level 0"
+    misc = next(b for b in save.blocks if isinstance(b, faangband_character.Misc))
+    assert misc.turn == 31
+    gear = save.gear
+    assert isinstance(gear, faangband_world.Inventory)
+    # a Mace of Doriath (2d4) (+2,+2) [+4] (an ego item); 4 Rations of Food, 4 Wooden Torches
+    mace = next(g.item for g in gear.items if (g.item.dd, g.item.ds) == (2, 4))
+    assert (mace.to_h, mace.to_d, mace.to_a) == (2, 2, 4) and mace.name2 != 0
+    assert sorted(g.item.number for g in gear.items) == [1, 1, 1, 1, 4, 4]
+    dead = _info(DEAD12)
+    assert (dead["state"], dead["dead"], dead["not_decoded"]) == ("dead", "Quitting", [])
+    assert dead["summary"] == "Luthien, L4 (race 2, class 2), dead (Quitting)"
+
+
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_dump_and_extract_build_back_byte_for_byte(path: Path, tmp_path: Path) -> None:
     dumped = _run("dump", str(path), "-o", str(tmp_path / "save.json"))
@@ -217,7 +248,7 @@ def test_ponybands_player_layout_does_not_read_faangband_14(path: Path) -> None:
     assert not _reads_player(data, character.FAANGBAND)
 
 
-@pytest.mark.parametrize("path", [ALIVE13, DEAD13], ids=["alive", "dead"])
+@pytest.mark.parametrize("path", [ALIVE13, DEAD13, ALIVE12, DEAD12], ids=IDS[2:])
 def test_only_133s_layouts_read_its_version_1_blocks(path: Path) -> None:
     data = path.read_bytes()
     versions = {(name, version) for _, name, version, _, _ in blocks_of(data)}

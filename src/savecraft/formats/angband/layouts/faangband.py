@@ -1,7 +1,7 @@
 """FAangband 1 as Ponyband writes it (variant ``FAAN``): options, monster memory, object
 memory, quests, player spells, randarts, squelch, artifacts and traps (Ponyband's
 ``src/load.c`` and ``save.c`` at the samples' commit 59f6ca5). FAangband 1.4 writes these
-the same way; 1.2.3-1.3.3 write the options as version 1 (option bits and masks, not names)
+the same way; 1.2.0-1.3.3 write the options as version 1 (option bits and masks, not names)
 and the squelch block as version 1 (the same bytes): :data:`OPTIONS_1`, :data:`SQUELCH_1`.
 
 Rng, messages and player hp share Vanilla's layouts (:mod:`.character`); the
@@ -68,7 +68,7 @@ class Options(BlockModel):
 
 @dataclass(slots=True)
 class Options1(BlockModel):
-    """The options block version 1 (FAangband 1.2.3-1.3.3, read by ``rd_options_1``): each
+    """The options block version 1 (FAangband 1.2.0-1.3.3, read by ``rd_options_1``): each
     option a bit of ``flags`` by its index (read where its bit of ``masks`` is set)."""
 
     KIND: ClassVar[str] = "options-faan-1"
@@ -206,7 +206,7 @@ class Squelch(BlockModel):
 
 @dataclass(slots=True)
 class Squelch1(Squelch):
-    """The squelch block version 1 (FAangband 1.2.3-1.3.3): the same bytes as version 2, the
+    """The squelch block version 1 (FAangband 1.2.0-1.3.3): the same bytes as version 2, the
     quality settings counted by their own byte (``TYPE_MAX`` of them, not ``Q_TV_MAX`` times
     ``SQUELCH_MAX``)."""
 

@@ -5,7 +5,7 @@ at the samples' commit 59f6ca5, read back by ``rd_player_2``, ``rd_misc``, ``rd_
 FAangband 1.4.0-1.4.5 itself (NickMcConnell/FAangband, the same ``save.c`` at each tag) writes
 the same blocks with fewer fields: no cutie mark, last moves or alignment in the player block,
 its age, height, weight and social class stored signed (``rd_s16b``), and no follow distance
-in misc; 1.2.3-1.3.3 write the player block as version 1 (``rd_player_1``: the same without
+in misc; 1.2.0-1.3.3 write the player block as version 1 (``rd_player_1``: the same without
 the map and game modes). Those are conditions over the ``faan_game`` context entry
 (:data:`FAAN_GAME`) that the game the file is read as sets (:mod:`.faangband14`,
 :mod:`.faangband13`); without it (0) the file is Ponyband's.
@@ -52,10 +52,10 @@ FAAN = frozenset({"FAAN"})
 # Which FAangband 1 writes the file: a context entry the game the file is read as sets
 # (layouts.register_game_context); the blocks differ in a few fields, the block versions not.
 FAAN_GAME = "faan_game"
-PONYBAND, FAANGBAND_14, FAANGBAND_13 = 0, 1, 2  # FAANGBAND_13: 1.2.3 to 1.3.3
+PONYBAND, FAANGBAND_14, FAANGBAND_13 = 0, 1, 2  # FAANGBAND_13: 1.2.0 to 1.3.3
 IS_FA = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {PONYBAND}"  # FAangband's own releases
 IS_PONY = f"not {IS_FA}"
-# The map and game modes came with player block version 2 (1.4.0); 1.2.3-1.3.3 write version 1.
+# The map and game modes came with player block version 2 (1.4.0); 1.2.0-1.3.3 write version 1.
 HAS_MAP = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {FAANGBAND_13}"
 _SIGNED = f"1 if {IS_FA} else 0"  # FAangband reads these rd_s16b, Ponyband rd_u16b
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
@@ -206,7 +206,7 @@ class History(BlockModel):
 
 @dataclass(slots=True)
 class Player1(Player):
-    """The player block version 1 (FAangband 1.2.3-1.3.3, ``rd_player_1``): no map or game
+    """The player block version 1 (FAangband 1.2.0-1.3.3, ``rd_player_1``): no map or game
     modes (None)."""
 
     KIND: ClassVar[str] = "player-faan-1"
