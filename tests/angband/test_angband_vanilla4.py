@@ -40,8 +40,8 @@ def _info(path: Path) -> dict:  # type: ignore[type-arg]
 
 
 def test_every_built_file_is_tested() -> None:
-    assert len(FILES) == 8 and len(PERSISTENT) == 2
-    for folder in (V420, V425, V413):
+    assert len(FILES) == 10 and len(PERSISTENT) == 2
+    for folder in (V420, V425, V413, BUILT / "vanilla-4.1.0"):
         assert (folder / "README.md").exists()
 
 
@@ -89,6 +89,12 @@ SHOWN = {
                                               "body: Soft Leather Armour"],
                                    pack=["Ration of Food", "Potion of Berserk Strength",
                                          "Scroll of Word of Recall", "Wooden Torch"]),
+    "vanilla-4.1.0/Elwing": dict(name="ElwingElwing", race="Dwarf", cls="Priest", gold=91, hp=13, sp=2,
+                                 turns=51, self_stats=[17, 10, 16, 16, 10],
+                                 equipment=["weapon: Mace", "light: Wooden Torch"],
+                                 pack=["[Beginners Handbook]", "Ration of Food",
+                                       "2 x Potion of Cure Serious Wounds", "Scroll of Word of Recall",
+                                       "Wooden Torch"]),
     "vanilla-4.1.3/Celebrin": dict(name="Celebrin", race="Elf", cls="Mage", gold=372, hp=9, sp=2,
                                    turns=81, self_stats=[17, 16, 10, 16, 10],
                                    equipment=["weapon: Dagger", "light: Wooden Torch"],
