@@ -35,7 +35,8 @@ FILES = [SAMPLES / "angband-block-variants" / name for name in (
             "vanilla-4.2.5/Persa-persistent-dl1.sav",
             "faangband-2.0.1/FaelinRoot.sav", "narsil-1.3.0/Beleg.sav", "narsil-1.4.0/Nerdanel.sav",
             "beleriand-0.1.0alpha/Hurin-retired.sav", "pwmangband-1.6.2/Savetest",
-            "pwmangband-1.6.2/server")]
+            "pwmangband-1.6.2/server", "faangband-1.4.5/Tuor.sav", "faangband-1.3.3/Idril.sav",
+            "vanilla-4.1.0/Elwing-dead.sav")]
 
 # Values with no bytes of their own: they show the record (or block) that holds them.
 NOT_OWN = [

@@ -141,7 +141,7 @@ def test_info_says_which_game_a_vnla_file_was_read_as_and_why() -> None:
     doc = _info(SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav")
     assert doc["game"] == "Vanilla 4.2"
     assert doc["game_reason"].startswith("its player block reads exactly with the Vanilla 4.2 layout; "
-                                         "read as Vanilla 4.2.1-4.2.5")
+                                         "read as Vanilla 4.2.1-4.2.6")
     assert "FAangband 2" in doc["variant_name"]  # VNLA is not Vanilla's alone
     cut = _run("info", "--json", str(SAMPLES / "angband-truncated" / "vanilla-4.0.1_half-written.sav"))
     assert json.loads(cut.stdout)["game_reason"].startswith("the file has no player block, and "

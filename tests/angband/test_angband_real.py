@@ -70,7 +70,8 @@ def test_table_is_keyed_by_variant_name_and_version() -> None:
     # (FAangband 2 writes VNLA too: its player layout reads only its own, tests/test_angband_faangband2.py)
     models = [lay.model for lay in layouts_for("VNLA", "player", 1)]
     assert models[0] is character.Player and {vanilla40.Player, faangband2.Player} <= set(models)
-    assert layouts_for("FAAN", "player", 1) == []
+    # FAangband 1.2.0-1.3.3 alone write the player block version 1 (rd_player_1)
+    assert [lay.game for lay in layouts_for("FAAN", "player", 1)] == ["FAangband 1.2.0-1.3.3"]
     # Anquestria and Vanilla 3.1 to 3.4 write a player block version 2 (3.2 to 3.4 the same bytes)
     assert [lay.game for lay in layouts_for("VNLA", "player", 2)] == [
         "Anquestria (Angband 3.x)", "Vanilla 3.1", "Vanilla 3.2", "Vanilla 3.3", "Vanilla 3.4"]

@@ -28,6 +28,7 @@ BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 V420 = BUILT / "vanilla-4.2.0"
 V425 = BUILT / "vanilla-4.2.5"
 V413 = BUILT / "vanilla-4.1.3"
+V426 = BUILT / "vanilla-4.2.6"
 FILES = sorted(BUILT.glob("vanilla-4.[12]*/*.sav"))
 PERSISTENT = sorted(V425.glob("Persa-*.sav"))
 V42 = SAMPLES / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
@@ -40,8 +41,8 @@ def _info(path: Path) -> dict:  # type: ignore[type-arg]
 
 
 def test_every_built_file_is_tested() -> None:
-    assert len(FILES) == 8 and len(PERSISTENT) == 2
-    for folder in (V420, V425, V413):
+    assert len(FILES) == 12 and len(PERSISTENT) == 2
+    for folder in (V420, V425, V413, BUILT / "vanilla-4.1.0", V426):
         assert (folder / "README.md").exists()
 
 
@@ -89,6 +90,19 @@ SHOWN = {
                                               "body: Soft Leather Armour"],
                                    pack=["Ration of Food", "Potion of Berserk Strength",
                                          "Scroll of Word of Recall", "Wooden Torch"]),
+    # 4.2.6's Q retires the character: dead, "Retiring"
+    "vanilla-4.2.6/Morwen": dict(name="Morwen", race="Human", cls="Warrior", gold=140, hp=20, sp=0,
+                                 turns=51, self_stats=[17, 10, 10, 16, 16], cause="Retiring",
+                                 equipment=["weapon: Dagger", "light: Wooden Torch",
+                                            "body: Soft Leather Armour"],
+                                 pack=["3 x Ration of Food", "Potion of Berserk Strength",
+                                       "Scroll of Word of Recall", "Wooden Torch"]),
+    "vanilla-4.1.0/Elwing": dict(name="ElwingElwing", race="Dwarf", cls="Priest", gold=91, hp=13, sp=2,
+                                 turns=51, self_stats=[17, 10, 16, 16, 10],
+                                 equipment=["weapon: Mace", "light: Wooden Torch"],
+                                 pack=["[Beginners Handbook]", "Ration of Food",
+                                       "2 x Potion of Cure Serious Wounds", "Scroll of Word of Recall",
+                                       "Wooden Torch"]),
     "vanilla-4.1.3/Celebrin": dict(name="Celebrin", race="Elf", cls="Mage", gold=372, hp=9, sp=2,
                                    turns=81, self_stats=[17, 16, 10, 16, 10],
                                    equipment=["weapon: Dagger", "light: Wooden Torch"],
@@ -115,8 +129,9 @@ def test_info_reads_what_the_game_showed(path: Path) -> None:
     assert len(doc["inventory"]) == len(shown["pack"])
     assert doc["not_decoded"] == [] and doc["trailing_bytes"] == 0
     if path.stem.endswith("-dead"):
-        assert (doc["state"], doc["dead"]) == ("dead", "Quitting")
-        assert doc["character"] == f"{shown['name']}, dead (Quitting)"
+        cause = shown.get("cause", "Quitting")
+        assert (doc["state"], doc["dead"]) == ("dead", cause)
+        assert doc["character"] == f"{shown['name']}, dead ({cause})"
     else:
         assert doc["state"] == "alive"
         assert doc["character"] == f"{shown['name']}, L1 {shown['race']} {shown['cls']}, at DL0"
@@ -133,7 +148,11 @@ def test_each_file_is_read_as_the_release_that_wrote_it() -> None:
     for path in V425.glob("*.sav"):  # nothing a new 4.2.5 character stores is 4.2.5's alone
         doc = _info(path)
         assert doc["game"] == "Vanilla 4.2"
-        assert "read as Vanilla 4.2.1-4.2.5: it stores 53 timed effects" in doc["game_reason"]
+        assert "read as Vanilla 4.2.1-4.2.6: it stores 53 timed effects" in doc["game_reason"]
+    for path in V426.glob("*.sav"):  # 4.2.6 writes what 4.2.5 writes: the range, not a release
+        doc = _info(path)
+        assert doc["game"] == "Vanilla 4.2"
+        assert "read as Vanilla 4.2.1-4.2.6: it stores 53 timed effects" in doc["game_reason"]
     for path in V413.glob("*.sav"):
         doc = _info(path)
         assert doc["game"] == "Vanilla 4.1"
@@ -160,11 +179,11 @@ def test_the_bytes_later_releases_fill_narrow_the_release() -> None:
     old_y = _player_with(data, 14, 5)
     save = block.parse(old_y, Report(strict=False))
     assert save.player is not None and save.player.old_y == 5
-    assert "read as Vanilla 4.2.4-4.2.5: " in save.game_reason and "old grid is stored" in save.game_reason
+    assert "read as Vanilla 4.2.4-4.2.6: " in save.game_reason and "old grid is stored" in save.game_reason
     skip = _player_with(data, 8, 1)
     save = block.parse(skip, Report(strict=False))
     assert save.player is not None and save.player.unused_more[4] == 1
-    assert "read as Vanilla 4.2.5: " in save.game_reason and "skip_cmd_coercion" in save.game_reason
+    assert "read as Vanilla 4.2.5-4.2.6: " in save.game_reason and "skip_cmd_coercion" in save.game_reason
     assert block.build(save) == skip
 
 
@@ -172,14 +191,14 @@ def test_release_is_what_the_player_block_says() -> None:
     p = character.Player(timed=[0] * 52, unused_more=b"\0" * 5)
     assert character.release(p)[0] == "4.2.0"
     p.timed = [0] * 53
-    assert character.release(p)[0] == "4.2.1-4.2.5"
+    assert character.release(p)[0] == "4.2.1-4.2.6"
     p.old_x = 3
-    assert character.release(p)[0] == "4.2.4-4.2.5"
+    assert character.release(p)[0] == "4.2.4-4.2.6"
     p.unused_more = b"\0\0\0\0\1"
-    assert character.release(p)[0] == "4.2.5"
+    assert character.release(p)[0] == "4.2.5-4.2.6"
     p.timed = [0] * 40
     assert character.release(p) == ("4.2", "it stores 40 timed effects, which no 4.2 release writes "
-                                            "(4.2.0 writes 52, 4.2.1-4.2.5 write 53)")
+                                            "(4.2.0 writes 52, 4.2.1-4.2.6 write 53)")
 
 
 def test_4_1_and_4_2_layouts_do_not_take_each_other_s_files() -> None:
@@ -205,7 +224,7 @@ def test_the_real_samples_are_read_as_before() -> None:
         assert save.game == game, name
         assert not [b for b in save.blocks if isinstance(b, RawBlock)], name
     aduial = block.parse(V42.read_bytes(), Report(strict=False))
-    assert "read as Vanilla 4.2.1-4.2.5" in aduial.game_reason  # its character dump says 4.2.1
+    assert "read as Vanilla 4.2.1-4.2.6" in aduial.game_reason  # its character dump says 4.2.1
 
 
 def test_a_dead_4_1_character_has_no_level() -> None:

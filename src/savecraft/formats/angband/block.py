@@ -207,6 +207,7 @@ Block = Union[  # (quoted: in modules imported for the first file of their varia
     "pwmangband_server.Wilderness", "pwmangband_server.PlayerNames", "faangband.Options", "faangband.MonsterMemory", "faangband.ObjectMemory",
     "faangband.Quests", "faangband.PlayerSpells", "faangband.Randarts", "faangband.Traps",
     "faangband.Squelch", "faangband.Artifacts", "faangband_character.Player",
+    "faangband.Options1", "faangband.Squelch1", "faangband_character.Player1",
     "faangband_character.Misc", "faangband_character.History", "faangband_world.Inventory",
     "faangband_world.Stores", "faangband_world.Dungeon", "faangband_world.Objects",
     "faangband_world.Monsters", "faangband_world.Ghost", "vanilla40.Options",

@@ -177,11 +177,17 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
             # (a player layout that needs a size an earlier block stores gets that game's earlier blocks'
             # context; two games sharing the player layout, NarSil 1.3 and 1.4, are told apart by
             # reading every block, in _among)
+            # (what each game's read of the blocks before the player block left: the decoder takes
+            # the chosen game's instead of reading those blocks again)
+            by_game: dict[str, Trials] = {}
             models = {lay.game: m for lay in pool if anchor is not None
-                      and (m := _anchor_read(data, variant, found, anchor, lay)) is not None}
+                      and (m := _anchor_read(data, variant, found, anchor, lay,
+                                             by_game.setdefault(lay.game, {}))) is not None}
             readers = list(models)
             if readers and anchor is not None:
                 game, why = _among(data, variant, found, readers)
+                if trials is not None:
+                    trials.update(by_game.get(game, {}))
                 if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
                     why = (f"; of the {len(anchors)} games with a layout for this player block, only {game} "
                            "has one for every block name and version in the file")
@@ -204,7 +210,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     best, best_read, best_known, best_kept = None, 0, 0, {}
     tied = False
     for game in games:
-        ctx, read, known = file_context(variant, data[:4]), 0, 0
+        ctx, read, known = file_context(variant, data[:4], game), 0, 0
         kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
@@ -257,7 +263,7 @@ def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) ->
         return readers[0], ""
     best, best_key, best_read, best_known = readers[0], (1, 0), -1, 0
     for game in readers:
-        ctx, read, known = Context(), 0, 0
+        ctx, read, known = file_context(variant, data[:4], game), 0, 0
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
             known += bool(mine)
@@ -297,14 +303,16 @@ def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
     return _trial(data, layout, f, ctx)[0]
 
 
-def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout) -> Any:
+def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout,
+                 kept: Trials | None = None) -> Any:
     """The player block as ``layout`` reads it whole, or None; a player layout that needs a
     size an earlier block stores (Beleriand's languages, sized by its monster memory block)
-    gets the context its own game's layouts of the blocks before it set."""
+    gets the context its own game's layouts of the blocks before it set. ``kept`` receives
+    those reads of the blocks before it (as ``choose_game``'s ``trials``)."""
     with not_recording():
         r = Reader(data, anchor.data_start, anchor.data_start + anchor.size)
-        try:
-            model = layout.decode(r, Context())
+        try:  # (in what the game says: a fork's fields are conditions over it, FAangband 1.4's)
+            model = layout.decode(r, file_context(variant, data[:4], layout.game))
             return model if r.at_end() else None
         except NotCanonical:
             return None
@@ -312,12 +320,18 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
             pass  # a value an earlier block stores: read those first
         except FormatError:
             return None
-    ctx = Context()
+    ctx = file_context(variant, data[:4], layout.game)
     for f in found:
         if f is anchor:
             break
         for lay in layouts_for(variant, f.name, f.version):
-            if lay.game == layout.game and _reads(data, lay, f, ctx):
+            if lay.game != layout.game:
+                continue
+            before = ctx.values.copy() if kept is not None else {}
+            ok, read = _trial(data, lay, f, ctx)
+            if ok:
+                if kept is not None:
+                    kept[f.index, id(lay)] = (before, read, ctx.values.copy(), ctx.source.copy())
                 break
     ok, model = _trial(data, layout, anchor, ctx)
     return model if ok else None

@@ -99,7 +99,7 @@ class Options(BlockModel):
     block does (4.2.0 writes 52 timed effects, see :func:`release`), and the
     decoder puts its release range in the context (``release_last``) before this
     block is read. ``delay_u16`` keeps the choice, so a rebuild writes the same
-    bytes. A 4.2.1 file cannot be told from 4.2.2 to 4.2.5 and is read as those
+    bytes. A 4.2.1 file cannot be told from 4.2.2 on and is read as those
     (the same bytes for a delay below 256 and the left sidebar).
     """
 
@@ -285,15 +285,19 @@ class Player(Experience, BlockModel):
 # to 4.2.3 write as 0 with the old grid, 4.2.5 a third with skip_cmd_coercion). What differs is
 # what each release writes there, as read from save.c at each tag: ``wr_player`` writes exactly
 # TMD_MAX timed effects (52 in 4.2.0, 53 from 4.2.1 on: list-player-timed.h; every loader reads
-# fewer or more, discarding the extra ones, so no count is refused).
-RELEASES_42 = ("4.2.0", "4.2.1", "4.2.2", "4.2.3", "4.2.4", "4.2.5")
+# fewer or more, discarding the extra ones, so no count is refused). 4.2.6 (December 2025)
+# writes what 4.2.5 writes (save.c the same; list-player-timed.h the same): a new option and
+# an object flag, both stored with their names or sizes, so only the ranges end later.
+RELEASES_42 = ("4.2.0", "4.2.1", "4.2.2", "4.2.3", "4.2.4", "4.2.5", "4.2.6")
+LAST_42 = RELEASES_42[-1]
 
 
 def release(p: Player) -> tuple[str, str]:
-    """The 4.2 releases that write this player block (a range, "4.2.1-4.2.5"), and why.
+    """The 4.2 releases that write this player block (a range, "4.2.1-4.2.6"), and why.
 
     Only what a release writes differently counts: the number of timed effects (TMD_MAX),
-    the old grid (4.2.4 on; earlier releases write zeros) and skip_cmd_coercion (4.2.5 on).
+    the old grid (4.2.4 on; earlier releases write zeros) and skip_cmd_coercion (4.2.5 on;
+    4.2.6 writes the same as 4.2.5).
     A block that says nothing more is shown as the whole range it fits, never narrowed by
     guessing.
     """
@@ -302,19 +306,19 @@ def release(p: Player) -> tuple[str, str]:
         first, why = "4.2.0", [f"it stores {n} timed effects, 4.2.0's TMD_MAX (4.2.1 on write 53)"]
         last = "4.2.0"
     elif n == TMD_MAX_BY_RELEASE["4.2.1"]:
-        first, last = "4.2.1", "4.2.5"
-        why = [f"it stores {n} timed effects, the TMD_MAX of 4.2.1 to 4.2.5 (4.2.0 writes 52)"]
+        first, last = "4.2.1", LAST_42
+        why = [f"it stores {n} timed effects, the TMD_MAX of 4.2.1 to {LAST_42} (4.2.0 writes 52)"]
         if p.unused_more[4:5] not in (b"", b"\0"):
-            first, why = "4.2.5", why + ["skip_cmd_coercion is set (4.2.5 writes it; earlier releases "
+            first, why = "4.2.5", why + ["skip_cmd_coercion is set (4.2.5 on write it; earlier releases "
                                          "write 0 in that byte)"]
         elif p.old_y or p.old_x:
-            first, why = "4.2.4", why + ["the old grid is stored (4.2.4 writes it; 4.2.0-4.2.3 write 0)"]
+            first, why = "4.2.4", why + ["the old grid is stored (4.2.4 on write it; 4.2.0-4.2.3 write 0)"]
         else:
-            why.append("nothing it stores tells 4.2.1 to 4.2.5 apart (the old grid and "
+            why.append(f"nothing it stores tells 4.2.1 to {LAST_42} apart (the old grid and "
                        "skip_cmd_coercion are 0)")
     else:
         return "4.2", (f"it stores {n} timed effects, which no 4.2 release writes "
-                       "(4.2.0 writes 52, 4.2.1-4.2.5 write 53)")
+                       f"(4.2.0 writes 52, 4.2.1-{LAST_42} write 53)")
     label = first if first == last else f"{first}-{last}"
     return label, "; ".join(why)
 

@@ -1,6 +1,8 @@
 """FAangband 1 as Ponyband writes it (variant ``FAAN``): options, monster memory, object
 memory, quests, player spells, randarts, squelch, artifacts and traps (Ponyband's
-``src/load.c`` and ``save.c`` at the samples' commit 59f6ca5).
+``src/load.c`` and ``save.c`` at the samples' commit 59f6ca5). FAangband 1.4 writes these
+the same way; 1.2.0-1.3.3 write the options as version 1 (option bits and masks, not names)
+and the squelch block as version 1 (the same bytes): :data:`OPTIONS_1`, :data:`SQUELCH_1`.
 
 Rng, messages and player hp share Vanilla's layouts (:mod:`.character`); the
 player, misc and history blocks are in :mod:`.faangband_character`, the
@@ -28,6 +30,7 @@ from ....layout import (
     Field,
     Len,
     List,
+    Member,
     Prefix,
     Ref,
     Stored,
@@ -42,6 +45,7 @@ VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see t
 
 FAAN = frozenset({"FAAN"})
 TERM_MAX = 8  # ANGBAND_TERM_MAX: window flags and masks stored per terminal
+OPTION_WORDS = 8  # options version 1: 8 words of option bits, then 8 of masks
 
 
 def _memory(name: str) -> Ctx:
@@ -60,6 +64,24 @@ class Options(BlockModel):
     options: dict[str, int] = field(default_factory=dict)
     window_flags: list[int] = field(default_factory=list)
     window_masks: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Options1(BlockModel):
+    """The options block version 1 (FAangband 1.2.0-1.3.3, read by ``rd_options_1``): each
+    option a bit of ``flags`` by its index (read where its bit of ``masks`` is set)."""
+
+    KIND: ClassVar[str] = "options-faan-1"
+    autosave: int = 0
+    autosave_freq: int = 0
+    delay_factor: int = 0
+    hitpoint_warn: int = 0
+    panel_change: int = 0
+    lazymove_delay: int = 0
+    flags: list[int] = field(default_factory=lambda: [0] * OPTION_WORDS)
+    masks: list[int] = field(default_factory=lambda: [0] * OPTION_WORDS)
+    window_flags: list[int] = field(default_factory=lambda: [0] * TERM_MAX)
+    window_masks: list[int] = field(default_factory=lambda: [0] * TERM_MAX)
 
 
 @dataclass(slots=True)
@@ -183,6 +205,15 @@ class Squelch(BlockModel):
 
 
 @dataclass(slots=True)
+class Squelch1(Squelch):
+    """The squelch block version 1 (FAangband 1.2.0-1.3.3): the same bytes as version 2, the
+    quality settings counted by their own byte (``TYPE_MAX`` of them, not ``Q_TV_MAX`` times
+    ``SQUELCH_MAX``)."""
+
+    KIND: ClassVar[str] = "squelch-faan-1"
+
+
+@dataclass(slots=True)
 class ArtifactState:
     created: int = 0
     seen: int = 0
@@ -226,13 +257,19 @@ class Artifacts(BlockModel):
     random: list[RandomArtifact] = field(default_factory=list)
 
 
+_SPECIAL_OPTIONS = [Field("autosave", U8), Field("autosave_freq", I16), Field("delay_factor", U8),
+                    Field("hitpoint_warn", U8), Field("panel_change", U8), Field("lazymove_delay", U16)]
+_WINDOWS = [Field("window_flags", Array(U32, TERM_MAX)), Field("window_masks", Array(U32, TERM_MAX))]
+OPTIONS_1 = Struct(Options1, [
+    *_SPECIAL_OPTIONS, Field("flags", Array(U32, OPTION_WORDS)), Field("masks", Array(U32, OPTION_WORDS)),
+    *_WINDOWS,
+], name="options")  # (registered by faangband13)
 OPTIONS = Struct(Options, [
-    Field("autosave", U8), Field("autosave_freq", I16), Field("delay_factor", U8),
-    Field("hitpoint_warn", U8), Field("panel_change", U8), Field("lazymove_delay", U16),
+    *_SPECIAL_OPTIONS,
     Field("options", Adapt(Until(Struct(_Option, [Field("name", CStr(19)), Field("value", U8)],
                                         name="option"), CStr(19), ""),
                            _options_dict, _options_list, "each option once")),
-    Field("window_flags", Array(U32, TERM_MAX)), Field("window_masks", Array(U32, TERM_MAX)),
+    *_WINDOWS,
 ], name="options")
 
 MONSTER_MEMORY = Struct(MonsterMemory, [
@@ -275,13 +312,15 @@ TRAPS = Struct(Traps, [
     Field("expansion", U32),
 ], name="traps")
 
-SQUELCH = Struct(Squelch, [
+_SQUELCH_MEMBERS: list[Member] = [
     Len("quality_count", U8, ("quality",)), Field("quality", Bytes(Ref("quality_count"))),
     Field("egos", List(Struct(EgoSquelch, [Field("flags", U8), Field("expansion", U32)], name="ego"),
                        Prefix(U16, "ego_count"))),
     Field("inscriptions", List(Struct(Inscription, [Field("kind_index", I16), Field("text", CStr(79))],
                                       name="inscription"), Prefix(U16, "inscription_count"))),
-], name="squelch")
+]
+SQUELCH = Struct(Squelch, _SQUELCH_MEMBERS, name="squelch")
+SQUELCH_1 = Struct(Squelch1, _SQUELCH_MEMBERS, name="squelch")  # (registered by faangband13)
 
 _BONUSES = Expr("sum(ctx.need(n, 'object memory') for n in "
                 "('max_p_res', 'a_max', 'max_p_bonus', 'max_p_slay', 'max_p_brand'))")

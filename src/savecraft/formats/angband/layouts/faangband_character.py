@@ -2,6 +2,14 @@
 history blocks (``wr_player``, ``wr_misc``, ``wr_history`` of Ponyband's ``src/save.c``
 at the samples' commit 59f6ca5, read back by ``rd_player_2``, ``rd_misc``, ``rd_history``).
 
+FAangband 1.4.0-1.4.5 itself (NickMcConnell/FAangband, the same ``save.c`` at each tag) writes
+the same blocks with fewer fields: no cutie mark, last moves or alignment in the player block,
+its age, height, weight and social class stored signed (``rd_s16b``), and no follow distance
+in misc; 1.2.0-1.3.3 write the player block as version 1 (``rd_player_1``: the same without
+the map and game modes). Those are conditions over the ``faan_game`` context entry
+(:data:`FAAN_GAME`) that the game the file is read as sets (:mod:`.faangband14`,
+:mod:`.faangband13`); without it (0) the file is Ponyband's.
+
 Race, class, cutie mark and sex are stored as indexes into the game's data
 files, not as names; the description block carries the names the game
 showed. How many stats the player has is the ``a_max`` the object memory
@@ -27,9 +35,11 @@ from ....layout import (
     Field,
     Int,
     List,
+    Member,
     Prefix,
     Range,
     Struct,
+    Switch,
     When,
 )
 from . import BlockModel, register_struct
@@ -39,6 +49,15 @@ from .records import Experience
 VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
 
 FAAN = frozenset({"FAAN"})
+# Which FAangband 1 writes the file: a context entry the game the file is read as sets
+# (layouts.register_game_context); the blocks differ in a few fields, the block versions not.
+FAAN_GAME = "faan_game"
+PONYBAND, FAANGBAND_14, FAANGBAND_13 = 0, 1, 2  # FAANGBAND_13: 1.2.0 to 1.3.3
+IS_FA = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {PONYBAND}"  # FAangband's own releases
+IS_PONY = f"not {IS_FA}"
+# The map and game modes came with player block version 2 (1.4.0); 1.2.0-1.3.3 write version 1.
+HAS_MAP = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {FAANGBAND_13}"
+_SIGNED = f"1 if {IS_FA} else 0"  # FAangband reads these rd_s16b, Ponyband rd_u16b
 ACTION_MAX = 6  # previous_action[]: the last moves, kept for the "charge" attack
 BAREHAND = 12  # barehand_dam[]: a druid's unarmed damage by level band
 FA_STAT_NAMES = (*STAT_NAMES, "chr")  # FAangband keeps charisma (A_MAX 6)
@@ -74,7 +93,7 @@ class Player(Experience, BlockModel):
     history: str = ""
     prace: int = 0
     pclass: int = 0
-    pmark: int = 0
+    pmark: int | None = 0  # (Ponyband only: None for FAangband 1.4, as alignment and the last moves)
     psex: int = 0
     name_suffix: int = 0
     hitdie: int = 0
@@ -82,7 +101,7 @@ class Player(Experience, BlockModel):
     age: int = 0
     height: int = 0
     weight: int = 0
-    previous_action: bytes = b"\0" * ACTION_MAX
+    previous_action: bytes | None = b"\0" * ACTION_MAX
     stat_max: list[int] = field(default_factory=list)
     stat_cur: list[int] = field(default_factory=list)
     stat_birth: list[int] = field(default_factory=list)
@@ -106,12 +125,12 @@ class Player(Experience, BlockModel):
     max_lev: int = 1
     recall: list[int] = field(default_factory=list)
     recall_pt: int = 0
-    map: int = 0
-    game_modes: list[int] = field(default_factory=list)
+    map: int | None = 0  # (None in player block version 1, as game_modes)
+    game_modes: list[int] | None = field(default_factory=list)
     speed_boost: int = 0
     heighten_power: int = 0
     sc: int = 0
-    alignment: int = 0
+    alignment: int | None = 0
     food: int = 0
     energy: int = 0
     word_recall: int = 0
@@ -155,7 +174,7 @@ class Misc(BlockModel):
     score: int = 0
     total_winner: int = 0
     noscore: int = 0
-    follow_distance: int = 0
+    follow_distance: int | None = 0  # (Ponyband only)
     is_dead: int = 0
     feeling: int = 0
     do_feeling: int = 0
@@ -185,12 +204,22 @@ class History(BlockModel):
     expansion: int | None = 0
 
 
+@dataclass(slots=True)
+class Player1(Player):
+    """The player block version 1 (FAangband 1.2.0-1.3.3, ``rd_player_1``): no map or game
+    modes (None)."""
+
+    KIND: ClassVar[str] = "player-faan-1"
+
+
 _A_MAX = Ctx("a_max", "object memory")
-PLAYER = Struct(Player, [
+_PLAYER_MEMBERS: list[Member] = [
     Field("full_name", CStr(31)), Field("died_from", CStr(79)), Field("history", CStr(249)),
-    Field("prace", U8), Field("pclass", U8), Field("pmark", U8), Field("psex", U8),
-    Field("name_suffix", U8), Field("hitdie", U8), Field("unused_hitdie", U8), Field("age", U16),
-    Field("height", U16), Field("weight", U16), Field("previous_action", Bytes(ACTION_MAX)),
+    Field("prace", U8), Field("pclass", U8),
+    When(IS_PONY, [Field("pmark", U8)], "Ponyband's cutie mark"), Field("psex", U8),
+    Field("name_suffix", U8), Field("hitdie", U8), Field("unused_hitdie", U8),
+    *[Field(name, Switch(_SIGNED, {0: U16, 1: I16})) for name in ("age", "height", "weight")],
+    When(IS_PONY, [Field("previous_action", Bytes(ACTION_MAX))], "Ponyband's last moves"),
     Field("stat_max", Array(I16, _A_MAX)), Field("stat_cur", Array(I16, _A_MAX)),
     Field("stat_birth", Array(I16, _A_MAX)),
     Field("height_birth", I16), Field("weight_birth", I16), Field("sc_birth", I16), Field("au_birth", I32),
@@ -199,9 +228,11 @@ PLAYER = Struct(Player, [
     Field("lev", I16, check=Range(1, MAX_LEVEL, f"a level from 1 to {MAX_LEVEL}")),
     Field("home", I16), Field("mhp", I16), Field("chp", I16), Field("chp_frac", U16), Field("msp", I16),
     Field("csp", I16), Field("csp_frac", U16), Field("max_lev", I16),
-    Field("recall", _counted(I16, "recall")), Field("recall_pt", I16), Field("map", U8),
-    Field("game_modes", _counted(U8, "game_modes")),
-    Field("speed_boost", I16), Field("heighten_power", I16), Field("sc", U16), Field("alignment", I16),
+    Field("recall", _counted(I16, "recall")), Field("recall_pt", I16),
+    When(HAS_MAP, [Field("map", U8), Field("game_modes", _counted(U8, "game_modes"))],
+         "the map and the game modes (player block version 2)"),
+    Field("speed_boost", I16), Field("heighten_power", I16), Field("sc", Switch(_SIGNED, {0: U16, 1: I16})),
+    When(IS_PONY, [Field("alignment", I16)], "Ponyband's alignment"),
     Field("food", I16), Field("energy", I16), Field("word_recall", I16), Field("see_infra", I16),
     Field("timed", _counted(I16, "timed")),
     Field("special_attack", U32), Field("unused_a", Bytes(2)), Field("black_breath", U8),
@@ -211,12 +242,15 @@ PLAYER = Struct(Player, [
     Field("mana_reserve", U8), Field("themed_level", U8), Field("themed_level_appeared", U32),
     Field("specialties", _counted(U8, "specialties")),
     Field("unused_c", Bytes(2)), Field("expansion", Bytes(8)),
-], name="player")
+]
+PLAYER = Struct(Player, _PLAYER_MEMBERS, name="player")
+PLAYER_1 = Struct(Player1, _PLAYER_MEMBERS, name="player")  # (registered by faangband13)
 
 MISC = Struct(Misc, [
     Field("seed_flavor", U32), Field("seed_town", Array(U32, Prefix(U8, "town_count"))),
     Field("quests", U16), Field("score", U32), Field("total_winner", U16), Field("noscore", U16),
-    Field("follow_distance", U16), Field("is_dead", U8, export="is_dead"), Field("feeling", U8),
+    When(IS_PONY, [Field("follow_distance", U16)], "Ponyband's follow distance"),
+    Field("is_dead", U8, export="is_dead"), Field("feeling", U8),
     Field("do_feeling", U8), Field("turn", I32),
 ], name="misc")
 

@@ -20,6 +20,12 @@ Two details are not in the file and come from the game's source:
 The blocks of a dead character's level (dungeon, objects, monsters) are
 empty, as the game writes nothing for them; the ghost block is written alive
 or dead.
+
+FAangband 1.4.0-1.4.5 (read as the game :mod:`.faangband14`, the ``faan_game`` context
+entry) writes these blocks as Ponyband does but for three things: its monster record has
+neither MLAngband's root and challenge bytes nor the faction and threat words (45 bytes),
+its dungeon block never ends with temporary grids, and its object record writes the flag and
+bonus arrays first index first (the same bytes in the model: they are kept as stored).
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from ....layout import (
     Field,
     Len,
     List,
+    Member,
     Prefix,
     Range,
     Ref,
@@ -56,6 +63,7 @@ from ....layout import (
 )
 from . import BlockModel, register_struct
 from .character import FAANGBAND
+from .faangband_character import IS_FA, IS_PONY
 from .levels import check_rle, read_rle
 from .records import HeldQuantity, Inscribed, Quantity
 
@@ -250,8 +258,8 @@ class Monster(MonsterHead30):
     hostile: int = 0
     group: int = 0
     group_leader: int = 0
-    faction: int = 0
-    threat: int = 0
+    faction: int | None = 0  # (Ponyband only, as threat: None for FAangband 1.4)
+    threat: int | None = 0
     y_terr: int = 0
     x_terr: int = 0
     spare: int = 0
@@ -338,8 +346,8 @@ DUNGEON = Struct(Dungeon, [When(ALIVE, [
           "f'({py}, {px}) in {height} x {width}'"),
     Field("info", List(_RUNS, Expr("max(2, square_size)"))), Field("feat", _RUNS)],
     "a map exactly when the character is alive", defaults=True),
-    When(f"info is not None and left == {2 * TEMP_GRIDS}", [Field("temp_grids", Bytes(2 * TEMP_GRIDS))],
-         "", by_model=True),
+    When(f"info is not None and left == {2 * TEMP_GRIDS} and {IS_PONY}",
+         [Field("temp_grids", Bytes(2 * TEMP_GRIDS))], "", by_model=True),
     Check("left == 0", "temp_grids", f"the end of the block, or {TEMP_GRIDS} temporary grids",
           "f'{left} more bytes'"),
 ], name="dungeon")
@@ -353,29 +361,35 @@ MONSTER_HEAD_30: list[Field] = [
     Field("csleep", I16), Field("mspeed", U8), Field("energy", U8), Field("stunned", U8),
     Field("confused", U8), Field("monfear", U8),
 ]
-_MONSTER_FIELDS = [
+_MONSTER_FIELDS: list[Member] = [
     *MONSTER_HEAD_30, Field("stasis", U8), Field("rooted", U8),
     Field("challenged", U8), Field("black_breath", U8), Field("smart", U32), Field("unused", U8),
     Field("schange", U8), Field("orig_idx", I16), Field("harass", U8), Field("mana", U8),
     Field("p_race", U8), Field("old_p_race", U8), Field("hostile", I16), Field("group", U16),
-    Field("group_leader", U16), Field("faction", U16), Field("threat", U16), Field("y_terr", U16),
-    Field("x_terr", U16), Field("spare", I16), Field("expansion", U32)]
+    Field("group_leader", U16),
+    When(IS_PONY, [Field("faction", U16), Field("threat", U16)], "Ponyband's faction and threat"),
+    Field("y_terr", U16), Field("x_terr", U16), Field("spare", I16), Field("expansion", U32)]
 MONSTER = Struct(Monster, _MONSTER_FIELDS, name="monster")
 # Builds before MLAngband's root and challenge (Ponyband 8f6084a) write neither byte.
 MONSTER_EARLY = Struct(Monster, [
-    *[f for f in _MONSTER_FIELDS if f.name not in ("rooted", "challenged")],
+    *[f for f in _MONSTER_FIELDS if getattr(f, "name", "") not in ("rooted", "challenged")],
     Check("m.rooted == 0 and m.challenged == 0", "rooted",
           "no root or challenge (this build's record has no room for them)",
           "f'{m.rooted}, {m.challenged}'", on_write=True, on_read=False)],
     name="monster (before root and challenge)")
+# Record sizes: Ponyband's later builds 51 bytes, its earlier ones 49; FAangband 1.4's 45 (no
+# root, challenge, faction or threat). (A When is not counted in min_size: add the faction's 4.)
+_FACTION = 4
+_SIZE = f"({MONSTER_EARLY.min_size} if {IS_FA} else {MONSTER_EARLY.min_size + _FACTION})"
 MONSTERS = Struct(Monsters, [When(ALIVE, [
     Stored("m_max", U16, "len(monsters) + 1"),
     Computed("root_and_challenge",
-             f"m_max <= 1 or left - 4 != (m_max - 1) * {MONSTER_EARLY.min_size}"),
-    Check(f"m_max <= 1 or left - 4 == (m_max - 1) * ({MONSTER.min_size} if root_and_challenge else "
-          f"{MONSTER_EARLY.min_size})", "monsters",
-          f"monster records of {MONSTER.min_size} bytes (or {MONSTER_EARLY.min_size} in early builds) "
-          "and a 4-byte end", "f'{left} bytes'"),
+             f"{IS_PONY} and (m_max <= 1 or left - 4 != (m_max - 1) * {MONSTER_EARLY.min_size + _FACTION})"),
+    Check(f"m_max <= 1 or left - 4 == (m_max - 1) * ({MONSTER.min_size + _FACTION} if root_and_challenge "
+          f"else {_SIZE})", "monsters",
+          f"monster records of {MONSTER.min_size + _FACTION} bytes (or {MONSTER_EARLY.min_size + _FACTION} "
+          f"in early builds; FAangband 1.4: {MONSTER_EARLY.min_size}) and a 4-byte end",
+          "f'{left} bytes'"),
     Field("monsters", Switch("root_and_challenge", {
         True: List(MONSTER, Expr("max(m_max - 1, 0)")),
         False: List(MONSTER_EARLY, Expr("max(m_max - 1, 0)"))})),

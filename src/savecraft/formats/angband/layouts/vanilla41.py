@@ -17,9 +17,11 @@ the bytes differ, the description is here:
 4.1.0 differs from 4.1.1-4.1.3 in the same bytes, not in the layout: the slot
 4.1.1 uses for ``recall_depth`` is a 0 written as "oops", the level's turn is
 its creation turn, and it has no ``birth_levels_persist`` option (so no level
-connectors). One thing 4.1.0 writes that no description here reads: chunks of a
-dead character (its ``wr_chunks`` has the "is dead" test commented out); such a
-block stays raw, with the reason.
+connectors). 4.1.0 also writes the chunks of a dead character (its ``wr_chunks`` and
+``rd_chunks`` have the "is dead" test commented out), each only its level's map: the
+objects, monsters and traps writers of a chunk still return for the dead. 4.1.1 on write
+nothing there; so a dead character's chunks block holds the levels (``dead_levels``) when it
+has bytes, and is empty otherwise.
 """
 
 from __future__ import annotations
@@ -215,13 +217,23 @@ class Chunk(world.LevelChunk[world.Level, world.FloorObjects, MonsterList]):
 
 @dataclass(slots=True)
 class Chunks(world.ChunkList[Chunk], BlockModel):
+    """``dead_levels``: the maps 4.1.0 writes for a dead character (None otherwise)."""
+
     KIND: ClassVar[str] = "chunks-4.1"
+    dead_levels: list[world.Level] | None = None
 
 
+# 4.1.0, dead: the chunk count, then each chunk's level alone (wr_dungeon_aux; the objects,
+# monsters and traps writers return for the dead). Read exactly when the block has bytes.
+_DEAD_LEVELS = When(f"not ({ALIVE}) and left > 0",
+                    [Field("dead_levels", List(world.LEVEL, Prefix(U16, "count")))],
+                    "the levels of a dead character exactly when 4.1.0 wrote them (a block with bytes)",
+                    by_model=True)
 # A persistent level's record counts f_max + 1 features: 4.1's terrain.txt has 25, as 4.2's.
 CHUNKS = world.chunks(Chunks, Chunk, world.LEVEL, world.FLOOR, MONSTER_LIST, world.CHUNK_INFO,
+                      first=[_DEAD_LEVELS],
                       alive="chunks exactly when the character is alive (4.1.1 on; 4.1.0 also writes a "
-                            "dead character's)")
+                            "dead character's levels, read above)")
 
 
 for _struct in (OPTIONS, MONSTER_MEMORY, PLAYER, MONSTERS, CHUNKS):
