@@ -112,7 +112,7 @@ def test_info_and_validate_from_the_command_line() -> None:
     assert doc["equipment"] == ["light: Wooden Torch"] and doc["state"] == "alive"
     retired = json.loads(subprocess.run([sys.executable, "-m", "savecraft", "info", "--json", str(RETIRED)],
                                         capture_output=True, text=True, check=True).stdout)
-    assert retired["state"] == "dead" and retired["dead"] == "Retiring"
+    assert retired["state"] == "retired" and retired["dead"] == "Retiring"  # "You have retired"
     ok = subprocess.run([sys.executable, "-m", "savecraft", "validate", str(ALIVE), str(RETIRED)],
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr

@@ -90,7 +90,7 @@ SHOWN = {
                                               "body: Soft Leather Armour"],
                                    pack=["Ration of Food", "Potion of Berserk Strength",
                                          "Scroll of Word of Recall", "Wooden Torch"]),
-    # 4.2.6's Q retires the character: dead, "Retiring"
+    # 4.2.6's Q retires the character: dead, "Retiring", and its exit screen says "You have retired"
     "vanilla-4.2.6/Morwen": dict(name="Morwen", race="Human", cls="Warrior", gold=140, hp=20, sp=0,
                                  turns=51, self_stats=[17, 10, 10, 16, 16], cause="Retiring",
                                  equipment=["weapon: Dagger", "light: Wooden Torch",
@@ -130,8 +130,9 @@ def test_info_reads_what_the_game_showed(path: Path) -> None:
     assert doc["not_decoded"] == [] and doc["trailing_bytes"] == 0
     if path.stem.endswith("-dead"):
         cause = shown.get("cause", "Quitting")
-        assert (doc["state"], doc["dead"]) == ("dead", cause)
-        assert doc["character"] == f"{shown['name']}, dead ({cause})"
+        # (the game's exit screen: "You have retired" for 4.2.6's retire command, else "slain")
+        assert (doc["state"], doc["dead"]) == ("retired" if cause == "Retiring" else "dead", cause)
+        assert doc["character"] == f"{shown['name']}, dead ({cause})"  # the game's own line
     else:
         assert doc["state"] == "alive"
         assert doc["character"] == f"{shown['name']}, L1 {shown['race']} {shown['cls']}, at DL0"

@@ -133,16 +133,22 @@ def _misc(save: BlockSave) -> Any:
                  and hasattr(b, "is_dead")), None)
 
 
+RETIRING = "Retiring"
+"""The cause a game stores for a character its player retired (Vanilla 4.2.6's ``do_cmd_retire``,
+NarSil's and Beleriand's): their exit screens test for it and say "You have retired"."""
+
+
 def _state(misc: Any, p: Any) -> dict[str, Any]:
     """``state``: alive, winner (won, still playing), dead, or retired (won, then ended the game:
-    the game then writes "Ripe Old Age" as the cause); ``dead``: what killed the character."""
+    the game then writes "Ripe Old Age" as the cause; or ended by the player's retire command,
+    :data:`RETIRING`); ``dead``: the cause the game stored."""
     if misc is None:
         return {}
     won = bool(getattr(misc, "total_winner", 0))
     if not getattr(misc, "is_dead", 0):
         return {"state": "winner" if won else "alive"}
     cause = getattr(p, "died_from", None)
-    return {"state": "retired" if won else "dead", "dead": cause}
+    return {"state": "retired" if won or cause == RETIRING else "dead", "dead": cause}
 
 
 def check_consistency(save: BlockSave, report: Report) -> None:
