@@ -446,7 +446,7 @@ read_item(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /*
- * Record programs: the other repeated records of a 4.2 save (monster memory,
+ * Record programs: the repeated records of a save (objects, monster memory,
  * messages, history, monsters, stores) described as a string of field codes,
  * one per slot of the model class, compiled once per class and sizes:
  *
@@ -462,6 +462,24 @@ read_item(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  *   X           an ItemList: object records up to the one without a kind
  *   r           a nested record of the program `arg`
  *   n N         a list of records of the program `arg` after its u8 / u16 count
+ *   M           a list of `count` records of a program (args: program, count)
+ *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
+ *   K           no slot: a constant the game requires (args: value, kind B H h I or i)
+ *   ?           no slot: a "has" byte of 0 or 1; with 0 the next code's value is None
+ *               and nothing of it is stored
+ *   !           no slot: the next `n` codes are stored only when the value of code `index`
+ *               equals (or, negated, differs from) a constant; None otherwise
+ *               (args: index, constant, negated, n)
+ *   z           a field stored only under a condition that does not hold: None
+ *   P p         two interleaved columns of `count` u8 or i16 (P's slot the first, p's the
+ *               second; each a list of ints or, u8, bytes) (P's args: count, column bits)
+ *   U           records of a program until `stop` stands in place of their first field
+ *               (a string of at most `limit` bytes, or a u8) (args: program, stop, limit)
+ *   E e         records of a program up to the one whose attribute `name` is true: E's
+ *               slot the list, e's the end record (E's args: program, name)
+ *   G g         one list stored as two lists, each ended by the u8 `stop` in place of its
+ *               first field; g (no slot) sets the fields of its program on the records of
+ *               G's list, one by one (args: program, stop; g's also G's index)
  *
  * Every code reads the canonical form only (the writer derives each count from
  * the list it writes, with the same width), and anything else makes the whole
@@ -476,8 +494,10 @@ typedef struct Prog {
     Py_ssize_t n;
     char ops[PROG_MAX];
     Py_ssize_t arg[PROG_MAX];
+    Py_ssize_t arg2[PROG_MAX];  /* a second number: a limit, a kind, column bits, an index */
     struct Prog *sub[PROG_MAX];
     PyObject *subref[PROG_MAX];
+    PyObject *obj[PROG_MAX];    /* a constant: a stop value, an attribute name, a value compared with */
     Py_ssize_t slots[PROG_MAX];
     Py_ssize_t sizes[6];
 } Prog;
@@ -492,9 +512,18 @@ prog_free(PyObject *capsule)
         return;
     Py_XDECREF(pg->module);
     Py_XDECREF(pg->type);
-    for (Py_ssize_t i = 0; i < PROG_MAX; i++)
+    for (Py_ssize_t i = 0; i < PROG_MAX; i++) {
         Py_XDECREF(pg->subref[i]);
+        Py_XDECREF(pg->obj[i]);
+    }
     PyMem_Free(pg);
+}
+
+/* Does the program start with a u8 (a field, or a constant), which a stop byte can stand for? */
+static int
+starts_with_u8(const Prog *pg)
+{
+    return pg->n > 0 && (pg->ops[0] == 'B' || (pg->ops[0] == 'K' && pg->arg2[0] == 'B'));
 }
 
 /* A program of this module (one made by another copy of it would use another state). */
@@ -548,22 +577,102 @@ record_program(PyObject *module, PyObject *args)
     }
     for (Py_ssize_t i = 0; i < nops; i++) {
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
-        pg->ops[i] = ops[i];
-        if (ops[i] == 0 || strchr("BHhIisylTcCLjXrnN", ops[i]) == NULL) {
-            PyErr_Format(PyExc_ValueError, "unknown field code %c", ops[i]);
+        char op = ops[i];
+        pg->ops[i] = op;
+        if (op == 0 || strchr("BHhIisylTcCLjXrnNMSK?!zPpUEeGg", op) == NULL) {
+            PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
-        if ((ops[i] == 'C') != (pg->slots[i] < 0)) {
-            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C, none for C");
+        if ((strchr("CK?!g", op) != NULL) != (pg->slots[i] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! g, none for those");
             goto fail;
         }
-        if (strchr("rnN", ops[i])) {
+        if ((op == 'P' || op == 'E') && (i + 1 >= nops || ops[i + 1] != (op == 'P' ? 'p' : 'e'))) {
+            PyErr_SetString(PyExc_ValueError, "P is followed by p, E by e");
+            goto fail;
+        }
+        if (strchr("MSKPU!EGg", op)) {  /* a tuple of arguments */
+            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' ? 3 : 2;
+            if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
+                PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
+                goto fail;
+            }
+            PyObject *a0 = PyTuple_GET_ITEM(a, 0), *a1 = PyTuple_GET_ITEM(a, 1);
+            if (strchr("MUEGg", op)) {
+                Prog *sub = prog_of(module, a0);
+                if (sub == NULL)
+                    goto fail;
+                pg->subref[i] = Py_NewRef(a0);
+                pg->sub[i] = sub;
+                if (op == 'M') {
+                    pg->arg[i] = PyLong_AsSsize_t(a1);
+                } else {
+                    pg->obj[i] = Py_NewRef(a1);  /* the stop value, or the attribute's name */
+                    if (op == 'E' ? !PyUnicode_Check(a1) :
+                        !(PyUnicode_Check(a1) && op == 'U') && !(PyLong_Check(a1) && starts_with_u8(sub))) {
+                        PyErr_SetString(PyExc_ValueError, "a stop u8 for a program that starts with a u8, "
+                                        "or a stop string (U), or an attribute name (E)");
+                        goto fail;
+                    }
+                    if (PyLong_Check(a1)) {
+                        pg->arg2[i] = PyLong_AsSsize_t(a1);  /* the stop byte */
+                        if (pg->arg2[i] < 0 || pg->arg2[i] > 255) {
+                            PyErr_Clear();
+                            PyErr_SetString(PyExc_ValueError, "a stop byte is 0 to 255");
+                            goto fail;
+                        }
+                    } else {
+                        pg->arg2[i] = -1;
+                    }
+                    if (op == 'U' || op == 'g') {
+                        pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));  /* limit, G's index */
+                        if (op == 'g' && !PyErr_Occurred() && (pg->arg[i] >= i || ops[pg->arg[i]] != 'G')) {
+                            PyErr_SetString(PyExc_ValueError, "g names the index of a G before it");
+                            goto fail;
+                        }
+                    }
+                }
+            } else if (op == 'K') {
+                pg->arg[i] = PyLong_AsSsize_t(a0);
+                const char *k = PyUnicode_Check(a1) ? PyUnicode_AsUTF8(a1) : NULL;
+                if (k == NULL || strlen(k) != 1 || strchr("BHhIi", k[0]) == NULL) {
+                    PyErr_Clear();
+                    PyErr_SetString(PyExc_ValueError, "a constant's kind is one of B H h I i");
+                    goto fail;
+                }
+                pg->arg2[i] = k[0];
+            } else if (op == '!') {
+                pg->arg[i] = PyLong_AsSsize_t(a0);
+                pg->obj[i] = Py_NewRef(a1);
+                Py_ssize_t neg = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
+                Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 3));
+                if (!PyErr_Occurred() && (pg->arg[i] < 0 || pg->arg[i] >= i || n < 1 || i + n >= nops ||
+                                          pg->slots[pg->arg[i]] < 0)) {
+                    PyErr_SetString(PyExc_ValueError, "! compares a field before it and governs codes after it");
+                    goto fail;
+                }
+                pg->arg2[i] = (neg != 0) | (n << 1);
+            } else {  /* S P: a count, and a limit or column bits */
+                pg->arg[i] = PyLong_AsSsize_t(a0);
+                pg->arg2[i] = PyLong_AsSsize_t(a1);
+            }
+            if (PyErr_Occurred())
+                goto fail;
+            if ((op != 'K' && pg->arg[i] < 0) || (strchr("SP", op) && pg->arg2[i] < 0)) {
+                PyErr_SetString(PyExc_ValueError, "sizes are not negative");
+                goto fail;
+            }
+            if (op == 'P' && (pg->arg2[i] > 15 || (pg->arg2[i] & 3) == 3 || (pg->arg2[i] & 12) == 12)) {
+                PyErr_SetString(PyExc_ValueError, "columns of u8 or i16, bytes only of u8");
+                goto fail;
+            }
+        } else if (strchr("rnN", op)) {
             Prog *sub = prog_of(module, a);
             if (sub == NULL)
                 goto fail;
             pg->subref[i] = Py_NewRef(a);
             pg->sub[i] = sub;
-        } else if (strchr("sylTC", ops[i])) {
+        } else if (strchr("sylTC", op)) {
             pg->arg[i] = PyLong_AsSsize_t(a);
             if (pg->arg[i] < 0) {
                 if (!PyErr_Occurred())
@@ -571,7 +680,7 @@ record_program(PyObject *module, PyObject *args)
                 goto fail;
             }
         }
-        if (strchr("jX", ops[i]) && (st->item_type == NULL || st->list_type == NULL)) {
+        if (strchr("jX", op) && (st->item_type == NULL || st->list_type == NULL)) {
             PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
             goto fail;
         }
@@ -633,18 +742,240 @@ read_item_list(Cursor *c, const Py_ssize_t *sizes)
     }
 }
 
+/* A number of kind B H h I i at c->pos into *out; 0, or -1 past the end. */
+static int
+rd_num(Cursor *c, char kind, long long *out)
+{
+    int width = kind == 'B' ? 1 : kind == 'H' || kind == 'h' ? 2 : 4;
+    if (!need(c, width))
+        return -1;
+    const uint8_t *q = c->p + c->pos;
+    uint32_t u = q[0];
+    if (width > 1)
+        u |= (uint32_t)q[1] << 8;
+    if (width > 2)
+        u |= ((uint32_t)q[2] << 16) | ((uint32_t)q[3] << 24);
+    c->pos += width;
+    *out = kind == 'h' ? (long long)(int16_t)u : kind == 'i' ? (long long)(int32_t)u : (long long)u;
+    return 0;
+}
+
+/* `count` strings of at most `limit` bytes, as a list. */
+static PyObject *
+read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
+{
+    PyObject *lst = PyList_New(count);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *x = rd_str(c, limit);
+        if (x == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, k, x);
+    }
+    return lst;
+}
+
+/* `count` records of `sub`, as a list. */
+static PyObject *
+read_fixed(Prog *sub, Cursor *c, Py_ssize_t count, int depth)
+{
+    if (count > c->end - c->pos)  /* every record is at least a byte: a count past the end is none of ours */
+        return NULL;
+    PyObject *lst = PyList_New(count);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *rec = read_record(sub, c, depth + 1);
+        if (rec == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, k, rec);
+    }
+    return lst;
+}
+
+/* One column of n values of (bits & 1 ? i16 : u8) taken from an interleaved run of `stride`
+   bytes per row, at byte `at` of each row: a list of ints, or (bits & 2) bytes. */
+static PyObject *
+read_column(Cursor *c, Py_ssize_t n, unsigned bits, Py_ssize_t at, Py_ssize_t stride)
+{
+    State *st = c->st;
+    const uint8_t *q = c->p + c->pos + at;
+    if ((bits & 2) && n == 0)
+        return cached_bytes(st, q, 0);
+    if (bits & 2) {
+        uint8_t small[256], *f = n <= 256 ? small : PyMem_Malloc((size_t)(n ? n : 1));
+        if (f == NULL)
+            return PyErr_NoMemory();
+        for (Py_ssize_t k = 0; k < n; k++)
+            f[k] = q[k * stride];
+        PyObject *b = cached_bytes(st, f, n);
+        if (f != small)
+            PyMem_Free(f);
+        return b;
+    }
+    PyObject *lst = PyList_New(n);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint8_t *e = q + k * stride;
+        PyObject *x = bits & 1 ? INT((int16_t)(e[0] | (e[1] << 8))) : INT(e[0]);
+        if (x == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, k, x);
+    }
+    return lst;
+}
+
+/* Two interleaved columns (P): the first returned, the second in *second. */
+static PyObject *
+read_columns(Cursor *c, Py_ssize_t n, Py_ssize_t bits, PyObject **second)
+{
+    Py_ssize_t w1 = bits & 1 ? 2 : 1, w2 = bits & 4 ? 2 : 1;
+    if (n > (c->end - c->pos) / (w1 + w2))
+        return NULL;
+    PyObject *a = read_column(c, n, (unsigned)bits & 3, 0, w1 + w2);
+    if (a == NULL)
+        return NULL;
+    *second = read_column(c, n, ((unsigned)bits >> 2) & 3, w1, w1 + w2);
+    if (*second == NULL) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    c->pos += n * (w1 + w2);
+    return a;
+}
+
+/* Is the stop value at c->pos? 1 (read past it), 0 (c->pos unchanged), -1 not ours. */
+static int
+at_stop(Cursor *c, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit)
+{
+    if (stop_byte >= 0) {
+        if (!need(c, 1))
+            return -1;
+        if (c->p[c->pos] == stop_byte) {
+            c->pos++;
+            return 1;
+        }
+        return 0;
+    }
+    Py_ssize_t at = c->pos;
+    PyObject *first = rd_str(c, limit);
+    if (first == NULL)
+        return -1;
+    int same = PyUnicode_Compare(first, stop) == 0;
+    Py_DECREF(first);
+    if (!same)
+        c->pos = at;
+    return same;
+}
+
+/* Records of `sub` until the stop value in place of their first field (U, G, g). */
+static PyObject *
+read_until(Prog *sub, Cursor *c, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit, int depth)
+{
+    PyObject *lst = PyList_New(0);
+    if (lst == NULL)
+        return NULL;
+    for (;;) {
+        int r = at_stop(c, stop_byte, stop, limit);
+        if (r == 1)
+            return lst;
+        PyObject *rec = r < 0 ? NULL : read_record(sub, c, depth + 1);
+        if (rec == NULL || PyList_Append(lst, rec) < 0) {
+            Py_XDECREF(rec);
+            Py_DECREF(lst);
+            return NULL;
+        }
+        Py_DECREF(rec);
+    }
+}
+
+/* Is `name` of rec true? 1, 0, or -1 (its property raised: not ours, no exception left). */
+static int
+attr_true(PyObject *rec, PyObject *name)
+{
+    PyObject *x = PyObject_GetAttr(rec, name);
+    int t = x == NULL ? -1 : PyObject_IsTrue(x);
+    Py_XDECREF(x);
+    if (t < 0)
+        PyErr_Clear();
+    return t;
+}
+
+/* Records of `sub` up to the one whose `name` is true (E): the list, the end one in *last. */
+static PyObject *
+read_terminated(Prog *sub, Cursor *c, PyObject *name, PyObject **last, int depth)
+{
+    PyObject *lst = PyList_New(0);
+    if (lst == NULL)
+        return NULL;
+    for (;;) {
+        PyObject *rec = read_record(sub, c, depth + 1);
+        int t = rec == NULL ? -1 : attr_true(rec, name);
+        if (t == 1) {
+            *last = rec;
+            return lst;
+        }
+        if (t < 0 || PyList_Append(lst, rec) < 0) {
+            Py_XDECREF(rec);
+            Py_DECREF(lst);
+            return NULL;
+        }
+        Py_DECREF(rec);
+    }
+}
+
+/* g: the second list's records give their program's fields to the first list's, one by one;
+   0, or -1 where the lists differ in length (or in class). */
+static int
+merge(Prog *sub, PyObject *into, PyObject *from)
+{
+    Py_ssize_t n = PyList_GET_SIZE(into);
+    if (PyList_GET_SIZE(from) != n)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!PyObject_TypeCheck(PyList_GET_ITEM(into, k), sub->type))
+            return -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        char *a = (char *)PyList_GET_ITEM(into, k), *b = (char *)PyList_GET_ITEM(from, k);
+        for (Py_ssize_t j = 0; j < sub->n; j++) {
+            Py_ssize_t off = sub->slots[j];
+            if (off < 0)
+                continue;
+            PyObject **dst = (PyObject **)(a + off), **src = (PyObject **)(b + off);
+            Py_XSETREF(*dst, *src);  /* moved: the second list is dropped next */
+            *src = NULL;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
 read_record(Prog *pg, Cursor *c, int depth)
 {
     State *st = c->st;
     PyObject *v[PROG_MAX] = {NULL};
-    Py_ssize_t i, kept = 0;
+    PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
+    Py_ssize_t i, kept = 0, skip = 0;
     int end;
+    long long num;
     if (depth > 8)
         return NULL;
     for (i = 0; i < pg->n; i++) {
         Py_ssize_t a = pg->arg[i];
         PyObject *x = NULL;
+        if (skip > 0) {  /* a field not stored ("has" byte 0, a condition that does not hold) */
+            skip--;
+            v[i] = Py_NewRef(Py_None);
+            continue;
+        }
         switch (pg->ops[i]) {
         case 'B': if (need(c, 1)) x = INT(rd_u8(c)); break;
         case 'H': if (need(c, 2)) x = INT(rd_u16(c)); break;
@@ -687,6 +1018,45 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
+        case 'M': x = read_fixed(pg->sub[i], c, a, depth); break;
+        case 'S': x = read_strs(c, a, pg->arg2[i]); break;
+        case 'K':
+            if (rd_num(c, (char)pg->arg2[i], &num) == 0 && num == a)
+                x = Py_NewRef(Py_None);
+            break;
+        case '?':
+            if (need(c, 1) && (num = rd_u8(c)) <= 1) {
+                skip = num == 0;
+                x = Py_NewRef(Py_None);
+            }
+            break;
+        case '!': {
+            int same = PyObject_RichCompareBool(v[a], pg->obj[i], Py_EQ);
+            if (same < 0) {
+                PyErr_Clear();
+                break;
+            }
+            if (same == (pg->arg2[i] & 1))  /* the condition does not hold */
+                skip = pg->arg2[i] >> 1;
+            x = Py_NewRef(Py_None);
+            break;
+        }
+        case 'z': x = Py_NewRef(Py_None); break;
+        case 'P': x = read_columns(c, a, pg->arg2[i], &pending); break;
+        case 'E': x = read_terminated(pg->sub[i], c, pg->obj[i], &pending, depth); break;
+        case 'p':
+        case 'e': x = pending; pending = NULL; break;
+        case 'U': x = read_until(pg->sub[i], c, pg->arg2[i], pg->obj[i], a, depth); break;
+        case 'G': x = read_until(pg->sub[i], c, pg->arg2[i], NULL, 0, depth); break;
+        case 'g': {
+            PyObject *second = read_until(pg->sub[i], c, pg->arg2[i], NULL, 0, depth);
+            if (second == NULL)
+                break;
+            if (merge(pg->sub[i], v[a], second) == 0)
+                x = Py_NewRef(Py_None);
+            Py_DECREF(second);
+            break;
+        }
         }
         if (x == NULL)
             goto fail;
@@ -694,6 +1064,7 @@ read_record(Prog *pg, Cursor *c, int depth)
     }
     return fill(pg->type, pg->slots, v, pg->n);
 fail:
+    Py_XDECREF(pending);
     for (Py_ssize_t k = 0; k < i; k++)
         Py_DECREF(v[k]);
     return NULL;
@@ -723,7 +1094,7 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     long stop_byte = -1;
     if (count < 0 && PyLong_Check(stop)) {
         stop_byte = PyLong_AsLong(stop);
-        if (stop_byte < 0 || stop_byte > 255 || pg->n == 0 || pg->ops[0] != 'B') {
+        if (stop_byte < 0 || stop_byte > 255 || !starts_with_u8(pg)) {
             PyErr_SetString(PyExc_ValueError, "a stop byte needs a program that starts with a u8");
             return NULL;
         }
@@ -1030,11 +1401,146 @@ write_counted(Out *o, Prog *sub, PyObject *lst, int width, int depth)
     return r;
 }
 
+/* A number of kind B H h I i (1 where it is no int of that kind). */
+static int
+put_num(Out *o, PyObject *v, char kind)
+{
+    switch (kind) {
+    case 'B': return PUT_U8(o, v);
+    case 'H': return PUT_U16(o, v);
+    case 'h': return PUT_I16(o, v);
+    }
+    if (v == NULL || !PyLong_Check(v))
+        return 1;
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    long long lo = kind == 'I' ? 0 : -2147483648LL;
+    long long hi = kind == 'I' ? 4294967295LL : 2147483647LL;
+    if (overflow || x < lo || x > hi) {
+        PyErr_Clear();
+        return 1;
+    }
+    uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
+    return put_raw(o, b, 4);
+}
+
+/* The constant of K: `value` as a number of `kind` (it was checked when compiled). */
+static int
+put_const(Out *o, Py_ssize_t value, char kind)
+{
+    int width = kind == 'B' ? 1 : kind == 'H' || kind == 'h' ? 2 : 4;
+    uint8_t b[4] = {(uint8_t)value, (uint8_t)(value >> 8), (uint8_t)(value >> 16), (uint8_t)(value >> 24)};
+    return put_raw(o, b, width);
+}
+
+/* A list of exactly n records of `sub` (M). */
+static int
+write_fixed(Out *o, Prog *sub, PyObject *lst, Py_ssize_t n, int depth)
+{
+    if (lst == NULL || !PyList_Check(lst) || PyList_GET_SIZE(lst) != n)
+        return 1;
+    int r = 0;
+    for (Py_ssize_t k = 0; k < n && r == 0; k++)
+        r = write_record(o, sub, PyList_GET_ITEM(lst, k), depth + 1);
+    return r;
+}
+
+/* Two columns of n values interleaved (P): each a list of ints or, u8, bytes. */
+static int
+write_columns(Out *o, PyObject *a, PyObject *b, Py_ssize_t n, Py_ssize_t bits)
+{
+    PyObject *col[2] = {a, b};
+    for (int j = 0; j < 2; j++) {
+        unsigned cb = ((unsigned)bits >> (2 * j)) & 3;
+        PyObject *x = col[j];
+        if (x == NULL || (cb & 2 ? !PyBytes_CheckExact(x) || PyBytes_GET_SIZE(x) != n
+                                 : !PyList_Check(x) || PyList_GET_SIZE(x) != n))
+            return 1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (int j = 0; j < 2; j++) {
+            unsigned cb = ((unsigned)bits >> (2 * j)) & 3;
+            int r;
+            if (cb & 2)
+                r = put_raw(o, PyBytes_AS_STRING(col[j]) + k, 1);
+            else
+                r = cb & 1 ? PUT_I16(o, PyList_GET_ITEM(col[j], k)) : PUT_U8(o, PyList_GET_ITEM(col[j], k));
+            if (r)
+                return r;
+        }
+    }
+    return 0;
+}
+
+/* Records of `sub`, none with the stop value as its first field, then the stop value (U G g). */
+static int
+write_until(Out *o, Prog *sub, PyObject *lst, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit,
+            int depth)
+{
+    if (lst == NULL || !PyList_Check(lst))
+        return 1;
+    PyObject *stop_int = NULL;
+    int r = 0;
+    if (stop_byte >= 0 && (stop_int = PyLong_FromSsize_t(stop_byte)) == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst) && r == 0; k++) {
+        PyObject *rec = PyList_GET_ITEM(lst, k);
+        if (!PyObject_TypeCheck(rec, sub->type)) {
+            r = 1;
+            break;
+        }
+        if (sub->n > 0 && sub->slots[0] >= 0) {
+            PyObject *first = Py_XNewRef(get(sub->slots[0], rec));  /* __eq__ may run Python code */
+            int same = first == NULL ? 0 : PyObject_RichCompareBool(first, stop_int ? stop_int : stop, Py_EQ);
+            Py_XDECREF(first);
+            if (same != 0) {
+                r = same < 0 ? -1 : 1;
+                break;
+            }
+        }
+        r = write_record(o, sub, rec, depth + 1);
+    }
+    Py_XDECREF(stop_int);
+    if (r == 0) {
+        if (stop_byte >= 0) {
+            uint8_t b = (uint8_t)stop_byte;
+            r = put_raw(o, &b, 1);
+        } else {
+            r = put_str(o, stop, limit);
+        }
+    }
+    return r;
+}
+
+/* E e: the records, none of them an end record, then the end record. */
+static int
+write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, PyObject *name, int depth)
+{
+    if (lst == NULL || !PyList_Check(lst) || last == NULL)
+        return 1;
+    int r = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst) && r == 0; k++) {
+        PyObject *rec = PyList_GET_ITEM(lst, k);
+        if (!PyObject_TypeCheck(rec, sub->type))
+            return 1;
+        Py_INCREF(rec);  /* the property may run any Python code */
+        int t = attr_true(rec, name);
+        r = t != 0 ? 1 : write_record(o, sub, rec, depth + 1);
+        Py_DECREF(rec);
+    }
+    if (r == 0) {
+        if (!PyObject_TypeCheck(last, sub->type) || attr_true(last, name) != 1)
+            return 1;
+        r = write_record(o, sub, last, depth + 1);
+    }
+    return r;
+}
+
 static int
 write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
     PyObject *vals[PROG_MAX];
-    Py_ssize_t kept = 0;
+    Py_ssize_t kept = 0, skip = 0;
     int r = 1;
     if (depth > 8 || obj == NULL || !PyObject_TypeCheck(obj, pg->type))
         return 1;
@@ -1042,27 +1548,20 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
     for (Py_ssize_t i = 0; i < pg->n; i++) {
         PyObject *v = vals[i];
         Py_ssize_t a = pg->arg[i];
+        if (skip > 0) {  /* not stored: the model holds None (the Python writer says what else) */
+            skip--;
+            if (v != Py_None) {
+                r = 1;
+                goto done;
+            }
+            continue;
+        }
         switch (pg->ops[i]) {
         case 'B': TRY(PUT_U8(o, v)); break;
         case 'H': TRY(PUT_U16(o, v)); break;
         case 'h': TRY(PUT_I16(o, v)); break;
         case 'I':
-        case 'i': {
-            r = 1;
-            if (v == NULL || !PyLong_Check(v))
-                goto done;
-            int overflow;
-            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-            long long lo = pg->ops[i] == 'I' ? 0 : -2147483648LL;
-            long long hi = pg->ops[i] == 'I' ? 4294967295LL : 2147483647LL;
-            if (overflow || x < lo || x > hi) {
-                PyErr_Clear();
-                goto done;
-            }
-            uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
-            TRY(put_raw(o, b, 4));
-            break;
-        }
+        case 'i': TRY(put_num(o, v, pg->ops[i])); break;
         case 's': TRY(put_str(o, v, a)); break;
         case 'y': TRY(put_bytes(o, v, a)); break;
         case 'l': TRY(put_i16_list(o, v, a)); break;
@@ -1109,6 +1608,52 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'r': TRY(write_record(o, pg->sub[i], v, depth + 1)); break;
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
+        case 'M': TRY(write_fixed(o, pg->sub[i], v, a, depth)); break;
+        case 'S': {
+            r = 1;
+            if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
+                goto done;
+            for (Py_ssize_t k = 0; k < a; k++)
+                TRY(put_str(o, PyList_GET_ITEM(v, k), pg->arg2[i]));
+            break;
+        }
+        case 'K': TRY(put_const(o, a, (char)pg->arg2[i])); break;
+        case '?': {
+            PyObject *next = vals[i + 1];  /* (compiled: ? is never last) */
+            r = 1;
+            if (next == NULL)
+                goto done;
+            uint8_t has = next != Py_None;
+            TRY(put_raw(o, &has, 1));
+            skip = !has;
+            break;
+        }
+        case '!': {
+            Py_ssize_t n = pg->arg2[i] >> 1;
+            r = 1;
+            if (vals[a] == NULL)
+                goto done;
+            int same = PyObject_RichCompareBool(vals[a], pg->obj[i], Py_EQ);
+            if (same < 0) {
+                r = -1;
+                goto done;
+            }
+            int holds = same != (pg->arg2[i] & 1);
+            for (Py_ssize_t k = 1; k <= n; k++)  /* stored exactly when it holds */
+                if (vals[i + k] == NULL || (vals[i + k] == Py_None) == holds)
+                    goto done;
+            skip = holds ? 0 : n;
+            r = 0;
+            break;
+        }
+        case 'z': if (v != Py_None) { r = 1; goto done; } break;
+        case 'P': TRY(write_columns(o, v, vals[i + 1], a, pg->arg2[i])); break;
+        case 'p':
+        case 'e': break;
+        case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], pg->obj[i], depth)); break;
+        case 'U': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], pg->obj[i], a, depth)); break;
+        case 'G': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], NULL, 0, depth)); break;
+        case 'g': TRY(write_until(o, pg->sub[i], vals[a], pg->arg2[i], NULL, 0, depth)); break;
         default: r = 1; goto done;
         }
     }
