@@ -1,18 +1,18 @@
 /*
  * savecraft._native.records: the compiled backend of record descriptions.
  *
- * A Vanilla 4.2 save is mostly repeated records: ~700 object records (37
+ * An Angband save is mostly repeated records: hundreds of object records (40
  * fields, six of them strings, array sizes set by an earlier block), monster
  * memory, messages, history, monsters, stores. Read field by field in Python a
- * record costs ~6 us, most of it building the model object; here the whole
+ * record costs ~6-10 us, most of it building the model object; here the whole
  * 4.2 parse takes a fifth of the pure path's time and a build an eighth
  * (measured alternating SAVECRAFT_PURE=1 and not, medians).
  *
  * savecraft/layout/native.py derives a record program (one field code per
  * model slot, below) from each description that the codes can express, so
- * this is a backend of the same one description; the object record (code `j`,
- * `X` for a list of them) is the one record read with code of its own here.
- * Every reader reads the canonical case only and answers None otherwise (bytes
+ * this is a backend of the same one description: no record is read with code
+ * of its own here (the 4.2 object record was, until its derived program came
+ * within 1.04x of it). Every reader reads the canonical case only and answers None otherwise (bytes
  * past the end, a string over its limit or not UTF-8, a "has" byte other than
  * 0 or 1): the generated Python then reads the same bytes and gives the same
  * model or the exact error. The writers likewise answer None for anything the
@@ -49,12 +49,6 @@
 #error "the object records are filled at CPython slot offsets: the pure Python paths run instead"
 #endif
 
-#define ITEM_FIELDS 37
-#define CURSE_FIELDS 2
-#define LIST_FIELDS 2
-#define ITEM_NAME_MAX 127
-#define SVAL 5 /* the object kind's name: empty in the record that ends a list */
-
 /* Ints of fields are mostly small: -256..1023 come from a table made once (a reference
  * count increment instead of a call), the rest from PyLong_FromLong. */
 #define INT_LO (-256)
@@ -70,9 +64,6 @@ typedef struct {
     PyObject *ints[INT_HI - INT_LO + 1];
     PyObject *str_cache[STR_CACHE];
     PyObject *bytes_cache[STR_CACHE];
-    /* the classes of object records (item_types), and their slots' offsets in record order */
-    PyTypeObject *item_type, *curse_type, *list_type;
-    Py_ssize_t item_slots[ITEM_FIELDS], curse_slots[CURSE_FIELDS], list_slots[LIST_FIELDS];
 } State;
 
 static inline State *
@@ -255,197 +246,6 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
 }
 
 /*
- * One object record at c->pos. Returns the Item, or NULL: with an exception set on a
- * real failure (memory), without one where the Python reader must take over.
- * `*end` says whether it is the record without a kind that ends a list.
- */
-static PyObject *
-read_one_item(Cursor *c, const Py_ssize_t *sz, int *end)
-{
-    State *st = c->st;
-    Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
-    PyObject *v[ITEM_FIELDS] = {NULL};
-    Py_ssize_t k = 0, start = c->pos;
-    unsigned flag;
-
-#define PUT(expr) do { if ((v[k++] = (expr)) == NULL) goto fail; } while (0)
-    if (!need(c, 7) || rd_u16(c) != 0xFFFF)
-        goto fail;
-    PUT(INT(rd_u8(c)));   /* version */
-    PUT(INT(rd_u16(c)));  /* oidx */
-    PUT(INT(rd_u8(c)));   /* y */
-    PUT(INT(rd_u8(c)));   /* x */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* tval */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* sval */
-    if (!need(c, 5))
-        goto fail;
-    PUT(INT(rd_i16(c)));  /* pval */
-    PUT(INT(rd_u8(c)));   /* number */
-    PUT(INT(rd_i16(c)));  /* weight */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* artifact */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* ego */
-    if (!need(c, 15))
-        goto fail;
-    PUT(INT(rd_u8(c)));   /* effect */
-    for (int i = 0; i < 5; i++)
-        PUT(INT(rd_i16(c)));  /* timeout, to_h, to_d, to_a, ac */
-    for (int i = 0; i < 4; i++)
-        PUT(INT(rd_u8(c)));   /* dd, ds, origin, origin_depth */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* origin_race */
-    if (!need(c, 1))
-        goto fail;
-    PUT(INT(rd_u8(c)));   /* notice */
-    PUT(rd_bytes(c, of));  /* flags */
-    PUT(rd_i16_list(c, mm));  /* modifiers */
-    for (int j = 0; j < 2; j++) {  /* brands, slays */
-        Py_ssize_t n = j ? sm : bm;
-        if (!need(c, 1) || (flag = rd_u8(c)) > 1)
-            goto fail;
-        if (flag)
-            PUT(rd_bytes(c, n));
-        else
-            PUT(Py_NewRef(Py_None));
-    }
-    if (!need(c, 1) || (flag = rd_u8(c)) > 1)
-        goto fail;
-    if (!flag) {
-        PUT(Py_NewRef(Py_None));
-    } else {
-        if (!need(c, 3 * cm))
-            goto fail;
-        PyObject *lst = PyList_New(cm);
-        PUT(lst);
-        for (Py_ssize_t i = 0; i < cm; i++) {
-            PyObject *cv[CURSE_FIELDS];
-            cv[0] = INT(rd_u8(c));
-            cv[1] = INT(rd_u16(c));
-            if (cv[0] == NULL || cv[1] == NULL) {
-                Py_XDECREF(cv[0]);
-                Py_XDECREF(cv[1]);
-                goto fail;
-            }
-            PyObject *curse = fill(st->curse_type, st->curse_slots, cv, CURSE_FIELDS);
-            if (curse == NULL)
-                goto fail;
-            PyList_SET_ITEM(lst, i, curse);
-        }
-    }
-    if (!need(c, 3 * em + 12))
-        goto fail;
-    {
-        uint8_t small[256], *f = em <= 256 ? small : PyMem_Malloc((size_t)em);
-        PyObject *res = PyList_New(em), *fl = NULL;
-        if (res == NULL || f == NULL) {
-            Py_XDECREF(res);
-            if (f != small && f != NULL)
-                PyMem_Free(f);
-            goto fail;
-        }
-        v[k++] = res;
-        for (Py_ssize_t i = 0; i < em; i++) {
-            PyObject *lvl = INT(rd_i16(c));
-            if (lvl == NULL)
-                break;
-            PyList_SET_ITEM(res, i, lvl);
-            f[i] = (uint8_t)rd_u8(c);
-        }
-        if (!PyErr_Occurred())
-            fl = cached_bytes(st, f, em);
-        if (f != small)
-            PyMem_Free(f);
-        if (fl == NULL)
-            goto fail;
-        v[k++] = fl;
-    }
-    PUT(INT(rd_i16(c)));  /* held_m_idx */
-    PUT(INT(rd_i16(c)));  /* mimicking_m_idx */
-    for (int i = 0; i < 4; i++)
-        PUT(INT(rd_u16(c)));  /* activation, time_base, time_dice, time_sides */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* inscription */
-#undef PUT
-    *end = PyUnicode_GET_LENGTH(v[SVAL]) == 0;
-    return fill(st->item_type, st->item_slots, v, ITEM_FIELDS);
-fail:
-    for (Py_ssize_t i = 0; i < ITEM_FIELDS; i++)
-        Py_XDECREF(v[i]);
-    c->pos = start;
-    return NULL;
-}
-
-/* Fast-call arguments: data, pos, end, then the six sizes of the object memory block. */
-static int
-item_args(State *st, PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c,
-          Py_ssize_t *sz)
-{
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "9 arguments expected");
-        return -1;
-    }
-    if (st->item_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
-        return -1;
-    }
-    Py_ssize_t vals[8];
-    for (int i = 0; i < 8; i++) {
-        vals[i] = PyLong_AsSsize_t(args[1 + i]);
-        if (vals[i] == -1 && PyErr_Occurred())
-            return -1;
-        if (vals[i] < 0) {
-            PyErr_SetString(PyExc_ValueError, "positions and sizes are not negative");
-            return -1;
-        }
-    }
-    if (PyObject_GetBuffer(args[0], view, PyBUF_SIMPLE) < 0)
-        return -1;
-    c->st = st;
-    c->p = (const uint8_t *)view->buf;
-    c->pos = vals[0];
-    c->end = vals[1] < view->len ? vals[1] : view->len;
-    memcpy(sz, vals + 2, 6 * sizeof(Py_ssize_t));
-    return 0;
-}
-
-/* item_types(Item, item_slots, Curse, curse_slots, ItemList, list_slots): the classes built. */
-static PyObject *
-item_types(PyObject *module, PyObject *args)
-{
-    State *st = state_of(module);
-    PyTypeObject *it, *ct, *lt;
-    PyObject *islots, *cslots, *lslots;
-    Py_ssize_t is[ITEM_FIELDS], cs[CURSE_FIELDS], ls[LIST_FIELDS];
-    if (!PyArg_ParseTuple(args, "O!OO!OO!O", &PyType_Type, &it, &islots, &PyType_Type, &ct, &cslots,
-                          &PyType_Type, &lt, &lslots))
-        return NULL;
-    if (slot_offsets(it, islots, is, ITEM_FIELDS, 0) < 0 || slot_offsets(ct, cslots, cs, CURSE_FIELDS, 0) < 0 ||
-        slot_offsets(lt, lslots, ls, LIST_FIELDS, 0) < 0)
-        return NULL;
-    memcpy(st->item_slots, is, sizeof(is));
-    memcpy(st->curse_slots, cs, sizeof(cs));
-    memcpy(st->list_slots, ls, sizeof(ls));
-    Py_XSETREF(st->item_type, (PyTypeObject *)Py_NewRef(it));
-    Py_XSETREF(st->curse_type, (PyTypeObject *)Py_NewRef(ct));
-    Py_XSETREF(st->list_type, (PyTypeObject *)Py_NewRef(lt));
-    Py_RETURN_NONE;
-}
-
-/* read_item(data, pos, end, of, mm, bm, sm, cm, em) -> (Item, pos) or None. */
-static PyObject *
-read_item(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    Py_buffer view;
-    Cursor c;
-    Py_ssize_t sz[6];
-    int end;
-    if (item_args(state_of(module), args, nargs, &view, &c, sz) < 0)
-        return NULL;
-    PyObject *item = read_one_item(&c, sz, &end);
-    PyBuffer_Release(&view);
-    if (item == NULL)
-        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
-    return Py_BuildValue("(Nn)", item, c.pos);
-}
-
-/*
  * Record programs: the repeated records of a save (objects, monster memory,
  * messages, history, monsters, stores) described as a string of field codes,
  * one per slot of the model class, compiled once per class and sizes:
@@ -458,8 +258,6 @@ read_item(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  *   T           a list of `arg` (i16, u8) tuples
  *   C L         a u8 count of at most `arg` (no slot: its descriptor is None), then lists
  *               of that many i16 (each L; the writer checks they are all that long)
- *   j           one object record (an Item), with the program's six sizes
- *   X           an ItemList: object records up to the one without a kind
  *   r           a nested record of the program `arg`
  *   n N         a list of records of the program `arg` after its u8 / u16 count
  *   M           a list of `count` records of a program (args: program, count)
@@ -499,7 +297,6 @@ typedef struct Prog {
     PyObject *subref[PROG_MAX];
     PyObject *obj[PROG_MAX];    /* a constant: a stop value, an attribute name, a value compared with */
     Py_ssize_t slots[PROG_MAX];
-    Py_ssize_t sizes[6];
 } Prog;
 
 #define PROG_CAPSULE "savecraft._native.records.Prog"
@@ -538,20 +335,19 @@ prog_of(PyObject *module, PyObject *capsule)
     return pg;
 }
 
-/* record_program(cls, slots, ops, args, sizes) -> capsule; args: one int or program per op. */
+/* record_program(cls, slots, ops, args) -> capsule; args: one per op (an int, a program, or a
+   tuple of such and constants). */
 static PyObject *
 record_program(PyObject *module, PyObject *args)
 {
-    State *st = state_of(module);
     PyTypeObject *tp;
-    PyObject *slots, *pargs, *sizes;
+    PyObject *slots, *pargs;
     const char *ops;
     Py_ssize_t nops;
-    if (!PyArg_ParseTuple(args, "O!Os#O!O!", &PyType_Type, &tp, &slots, &ops, &nops,
-                          &PyTuple_Type, &pargs, &PyTuple_Type, &sizes))
+    if (!PyArg_ParseTuple(args, "O!Os#O!", &PyType_Type, &tp, &slots, &ops, &nops, &PyTuple_Type, &pargs))
         return NULL;
-    if (nops > PROG_MAX || PyTuple_GET_SIZE(pargs) != nops || PyTuple_GET_SIZE(sizes) != 6) {
-        PyErr_SetString(PyExc_ValueError, "one argument per field code, six sizes, at most 64 fields");
+    if (nops > PROG_MAX || PyTuple_GET_SIZE(pargs) != nops) {
+        PyErr_SetString(PyExc_ValueError, "one argument per field code, at most 64 fields");
         return NULL;
     }
     Prog *pg = PyMem_Calloc(1, sizeof(Prog));
@@ -567,19 +363,11 @@ record_program(PyObject *module, PyObject *args)
     pg->type = (PyTypeObject *)Py_NewRef(tp);
     if (slot_offsets(tp, slots, pg->slots, nops, 1) < 0)
         goto fail;
-    for (int i = 0; i < 6; i++) {
-        pg->sizes[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(sizes, i));
-        if (pg->sizes[i] < 0) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "sizes are not negative");
-            goto fail;
-        }
-    }
     for (Py_ssize_t i = 0; i < nops; i++) {
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisylTcCLjXrnNMSK?!zPpUEeGg", op) == NULL) {
+        if (op == 0 || strchr("BHhIisylTcCLrnNMSK?!zPpUEeGg", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
@@ -680,10 +468,6 @@ record_program(PyObject *module, PyObject *args)
                 goto fail;
             }
         }
-        if (strchr("jX", op) && (st->item_type == NULL || st->list_type == NULL)) {
-            PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
-            goto fail;
-        }
     }
     return capsule;
 fail:
@@ -712,34 +496,6 @@ read_counted(Prog *sub, Cursor *c, int width, int depth)
         PyList_SET_ITEM(lst, i, rec);
     }
     return lst;
-}
-
-/* Object records up to the one without a kind (sval ""), as an ItemList. */
-static PyObject *
-read_item_list(Cursor *c, const Py_ssize_t *sizes)
-{
-    State *st = c->st;
-    PyObject *items = PyList_New(0);
-    if (items == NULL)
-        return NULL;
-    for (;;) {
-        int end;
-        PyObject *it = read_one_item(c, sizes, &end);
-        if (it == NULL) {
-            Py_DECREF(items);
-            return NULL;
-        }
-        if (end) {
-            PyObject *v[LIST_FIELDS] = {items, it};
-            return fill(st->list_type, st->list_slots, v, LIST_FIELDS);
-        }
-        int err = PyList_Append(items, it);
-        Py_DECREF(it);
-        if (err < 0) {
-            Py_DECREF(items);
-            return NULL;
-        }
-    }
 }
 
 /* A number of kind B H h I i at c->pos into *out; 0, or -1 past the end. */
@@ -964,7 +720,6 @@ read_record(Prog *pg, Cursor *c, int depth)
     PyObject *v[PROG_MAX] = {NULL};
     PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
     Py_ssize_t i, kept = 0, skip = 0;
-    int end;
     long long num;
     if (depth > 8)
         return NULL;
@@ -1013,8 +768,6 @@ read_record(Prog *pg, Cursor *c, int depth)
                 x = Py_NewRef(Py_None);
             break;
         case 'L': x = rd_i16_list(c, kept); break;
-        case 'j': x = read_one_item(c, pg->sizes, &end); break;
-        case 'X': x = read_item_list(c, pg->sizes); break;
         case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
@@ -1257,133 +1010,6 @@ get_all(const Py_ssize_t *slots, PyObject *obj, PyObject **vals, Py_ssize_t n)
 /* Inside a function with `int r` and a `done:` label. */
 #define TRY(expr) do { if ((r = (expr)) != 0) goto done; } while (0)
 
-static int
-write_curse(Out *o, PyObject *c)
-{
-    State *st = o->st;
-    PyObject *v[CURSE_FIELDS];
-    int r = 1;
-    if (!PyObject_TypeCheck(c, st->curse_type))
-        return 1;
-    get_all(st->curse_slots, c, v, CURSE_FIELDS);
-    TRY(PUT_U8(o, v[0]));
-    TRY(PUT_U16(o, v[1]));
-done:
-    return r;
-}
-
-static int
-write_one_item(Out *o, PyObject *it, const Py_ssize_t *sz)
-{
-    State *st = o->st;
-    Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
-    PyObject *v[ITEM_FIELDS];
-    int r = 1;
-    if (it == NULL || !PyObject_TypeCheck(it, st->item_type))
-        return 1;
-    get_all(st->item_slots, it, v, ITEM_FIELDS);
-    static const uint8_t mark[2] = {0xFF, 0xFF};
-    TRY(put_raw(o, mark, 2));
-    TRY(PUT_U8(o, v[0]));
-    TRY(PUT_U16(o, v[1]));
-    TRY(PUT_U8(o, v[2]));
-    TRY(PUT_U8(o, v[3]));
-    TRY(put_str(o, v[4], ITEM_NAME_MAX));
-    TRY(put_str(o, v[5], ITEM_NAME_MAX));
-    TRY(PUT_I16(o, v[6]));
-    TRY(PUT_U8(o, v[7]));
-    TRY(PUT_I16(o, v[8]));
-    TRY(put_str(o, v[9], ITEM_NAME_MAX));
-    TRY(put_str(o, v[10], ITEM_NAME_MAX));
-    TRY(PUT_U8(o, v[11]));
-    for (int i = 12; i < 17; i++)
-        TRY(PUT_I16(o, v[i]));
-    for (int i = 17; i < 21; i++)
-        TRY(PUT_U8(o, v[i]));
-    TRY(put_str(o, v[21], ITEM_NAME_MAX));
-    TRY(PUT_U8(o, v[22]));
-    TRY(put_bytes(o, v[23], of));
-    TRY(put_i16_list(o, v[24], mm));
-    for (int j = 0; j < 2; j++) {
-        PyObject *b = v[25 + j];
-        if (b == NULL) {
-            r = 1;
-            goto done;
-        }
-        uint8_t has = b != Py_None;
-        TRY(put_raw(o, &has, 1));
-        if (has)
-            TRY(put_bytes(o, b, j ? sm : bm));
-    }
-    PyObject *curses = v[27];
-    if (curses == NULL) {
-        r = 1;
-        goto done;
-    }
-    uint8_t has = curses != Py_None;
-    TRY(put_raw(o, &has, 1));
-    if (has) {
-        if (!PyList_Check(curses) || PyList_GET_SIZE(curses) != cm) {
-            r = 1;
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < cm; i++)
-            TRY(write_curse(o, PyList_GET_ITEM(curses, i)));
-    }
-    PyObject *res = v[28], *fl = v[29];
-    if (res == NULL || !PyList_Check(res) || PyList_GET_SIZE(res) != em ||
-        fl == NULL || !PyBytes_CheckExact(fl) || PyBytes_GET_SIZE(fl) != em) {
-        r = 1;
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < em; i++) {
-        TRY(PUT_I16(o, PyList_GET_ITEM(res, i)));
-        TRY(put_raw(o, PyBytes_AS_STRING(fl) + i, 1));
-    }
-    TRY(PUT_I16(o, v[30]));
-    TRY(PUT_I16(o, v[31]));
-    for (int i = 32; i < 36; i++)
-        TRY(PUT_U16(o, v[i]));
-    TRY(put_str(o, v[36], ITEM_NAME_MAX));
-done:
-    return r;
-}
-
-/* 1 when `it` is an Item without a kind (the end of a list), 0 when with one, -1 neither. */
-static int
-is_marker(State *st, PyObject *it)
-{
-    if (it == NULL || !PyObject_TypeCheck(it, st->item_type))
-        return -1;
-    PyObject *sval = get(st->item_slots[SVAL], it);
-    return sval == NULL || !PyUnicode_Check(sval) ? -1 : PyUnicode_GET_LENGTH(sval) == 0;
-}
-
-static int
-write_item_list(Out *o, PyObject *lst, const Py_ssize_t *sizes)
-{
-    State *st = o->st;
-    PyObject *v[LIST_FIELDS] = {NULL, NULL};
-    int r = 1;
-    if (lst == NULL || !PyObject_TypeCheck(lst, st->list_type))
-        return 1;
-    get_all(st->list_slots, lst, v, LIST_FIELDS);
-    PyObject *items = v[0], *end = v[1];
-    if (items == NULL || !PyList_Check(items) || is_marker(st, end) != 1)
-        goto done;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); k++) {
-        PyObject *it = PyList_GET_ITEM(items, k);
-        if (is_marker(st, it) != 0) {
-            r = 1;
-            goto done;
-        }
-        TRY(write_one_item(o, it, sizes));
-    }
-    TRY(write_one_item(o, end, sizes));
-done:
-    return r;
-}
-
 static int write_record(Out *o, Prog *pg, PyObject *obj, int depth);
 
 static int
@@ -1603,8 +1229,6 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             break;
         }
         case 'L': TRY(put_i16_list(o, v, kept)); break;
-        case 'j': TRY(write_one_item(o, v, pg->sizes)); break;
-        case 'X': TRY(write_item_list(o, v, pg->sizes)); break;
         case 'r': TRY(write_record(o, pg->sub[i], v, depth + 1)); break;
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
@@ -1711,30 +1335,9 @@ write_records(PyObject *module, PyObject *args)
     return finish(&o, r);
 }
 
-/* write_item(item, of, mm, bm, sm, cm, em) -> bytes, or None for the Python writer. */
-static PyObject *
-write_item(PyObject *module, PyObject *args)
-{
-    State *st = state_of(module);
-    PyObject *it;
-    Py_ssize_t sz[6];
-    if (!PyArg_ParseTuple(args, "Onnnnnn", &it, &sz[0], &sz[1], &sz[2], &sz[3], &sz[4], &sz[5]))
-        return NULL;
-    if (st->item_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
-        return NULL;
-    }
-    Out o = {st, NULL, 0, 0};
-    return finish(&o, write_one_item(&o, it, sz));
-}
-
 /* -- the module ---------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
-    {"item_types", item_types, METH_VARARGS, "The Item, Curse and ItemList classes and their slots."},
-    {"read_item", (PyCFunction)(void (*)(void))read_item, METH_FASTCALL,
-     "One Angband 4.2 object record into an Item, or None for the Python reader."},
-    {"write_item", write_item, METH_VARARGS, "An Item back to its object record, or None."},
     {"record_program", record_program, METH_VARARGS, "Compile a record program for read_records."},
     {"read_records", (PyCFunction)(void (*)(void))read_records, METH_FASTCALL,
      "Records of a program into model objects, or None for the Python reader."},
@@ -1755,12 +1358,7 @@ exec_module(PyObject *m)
 static int
 traverse(PyObject *m, visitproc visit, void *arg)
 {
-    State *st = state_of(m);
-    if (st == NULL)
-        return 0;
-    Py_VISIT(st->item_type);
-    Py_VISIT(st->curse_type);
-    Py_VISIT(st->list_type);
+    (void)m, (void)visit, (void)arg;  /* the state holds ints, strings and bytes: no cycles */
     return 0;
 }
 
@@ -1776,9 +1374,6 @@ clear(PyObject *m)
         Py_CLEAR(st->str_cache[i]);
         Py_CLEAR(st->bytes_cache[i]);
     }
-    Py_CLEAR(st->item_type);
-    Py_CLEAR(st->curse_type);
-    Py_CLEAR(st->list_type);
     return 0;
 }
 

@@ -9,8 +9,7 @@ record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
 ``K`` a constant, ``?`` a "has" byte (:class:`~.types.Optional`), ``!`` fields stored when an
 earlier field has (or has not) a value and ``z`` a field whose condition does not hold
-(:class:`~.types.When`), and two codes a format may lend a record: ``j`` one object and ``X``
-an object list of Angband 4.2). This module derives that program from a
+(:class:`~.types.When`)). This module derives that program from a
 :class:`~.compiler.Struct`, so the compiled path is a backend of the same one description and
 never a second copy of a layout. A description that uses anything the programs cannot express
 simply has no program; the generated Python runs instead.
@@ -27,7 +26,8 @@ model or the exact error. Tests hold the two to each other.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..binary import active_sink
@@ -67,8 +67,7 @@ if TYPE_CHECKING:
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
 # The record machine of the C module, or None (then no description has a program).
 _Buffer = bytes | bytearray | memoryview
-_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...], tuple[int, ...]],
-                          Capsule] | None = None
+_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...]], Capsule] | None = None
 _read_records: Callable[[Capsule, _Buffer, int, int, int, Any],
                         tuple[list[Any], int] | None] | None = None
 _write_records: Callable[[Capsule, list[Any], Any], bytes | None] | None = None
@@ -77,6 +76,20 @@ if active("records"):
     from .._native.records import record_program as _record_program
     from .._native.records import write_records as _write_records
 _AVAILABLE = _record_program is not None
+_suspended = False  # see suspended()
+
+
+@contextmanager
+def suspended() -> Iterator[None]:
+    """Inside, every program answers None, so the generated Python reads and writes
+    everything: how a test holds the two paths to each other in one process (a new process
+    with SAVECRAFT_PURE=1 also generates the code a description without a program gets)."""
+    global _suspended
+    was, _suspended = _suspended, True
+    try:
+        yield
+    finally:
+        _suspended = was
 
 
 class _Ref:
@@ -117,13 +130,12 @@ class Program:
     """The C program of one description, compiled per set of Context values it depends on."""
 
     def __init__(self, struct: Struct, specs: list[Spec], post: Callable[[Any, Context], None] | None,
-                 checks: list[tuple[str, int, int]], size_names: tuple[str, ...]) -> None:
+                 checks: list[tuple[str, int, int]]) -> None:
         self.struct = struct
         self.specs = specs
         self.post = post
         self.checks = checks
-        self.size_names = size_names  # the six sizes the ``j``/``X`` codes read with
-        names: list[str] = list(size_names)
+        names: list[str] = []
         whens: list[Callable[[Context], bool]] = []
         _depends(specs, names, whens)
         self._names = tuple(names)
@@ -133,6 +145,8 @@ class Program:
 
     def compiled(self, ctx: Context) -> Capsule | None:
         """The capsule for the values in ``ctx``; None while one is unknown."""
+        if _suspended:
+            return None
         v = ctx.values
         try:
             key = tuple([v[n] for n in self._names])
@@ -159,11 +173,10 @@ class Program:
             args = tuple(_resolve(arg, ctx, at) for _, _, arg in specs)
         except _NoProgram:
             return None
-        sizes = tuple([ctx.values[n] for n in self.size_names]) if self.size_names else (0,) * 6
         cls = self.struct.cls
         assert _record_program is not None  # (program_of made none without it)
         return _record_program(cls, tuple(_slot(cls, s) if s else None for s, _, _ in specs),
-                               "".join(c for _, c, _ in specs), args, sizes)
+                               "".join(c for _, c, _ in specs), args)
 
     def _stops(self, stop: Any) -> bool:
         """Whether ``stop`` can stand in place of the first field (a string, or a u8)."""
@@ -299,8 +312,6 @@ def _program(struct: Struct) -> Program | None:
 
 
 def _derive(struct: Struct) -> Program | None:
-    if struct.native_code is not None:  # a record the extension reads with code of its own
-        return None
     specs: list[Spec] = []
     checks: list[tuple[str, int, int]] = []
     post_lines: list[str] = []
@@ -332,21 +343,13 @@ def _derive(struct: Struct) -> Program | None:
     cls = struct.cls
     if not all(type(_slot(cls, s)).__name__ == "member_descriptor" for s in slots):
         return None  # (a field that is no slot: a program fills slots)
-    sizes: tuple[str, ...] = ()  # the six sizes of the j/X codes, here or in a nested program
-    for m in struct.members:
-        if isinstance(m, Field) and getattr(m.type, "native_code", None) is not None:
-            sizes = m.type.native_sizes  # type: ignore[attr-defined]
-    for _, _, arg in _every_spec(specs):
-        for a in arg if isinstance(arg, tuple) else (arg,):
-            if isinstance(a, Program) and a.size_names:
-                sizes = a.size_names
     post = None
     if post_lines:
         ns: dict[str, Any] = {}
         exec(compile("def post(m, ctx):\n" + "\n".join("    " + line for line in post_lines),
                      f"<layout {struct.name} native>", "exec"), ns)
         post = ns["post"]
-    prog = Program(struct, specs, post, checks, sizes)
+    prog = Program(struct, specs, post, checks)
     # every field of the class is set by the program (the generated reader would give the
     # others their defaults; a record from C would lack them)
     prog.complete = not dataclasses.is_dataclass(cls) or \
@@ -475,7 +478,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             ok = e.encoding == "utf-8" and e.most is not None and count is not None
             return (m.name, "S", (count, e.most)) if ok else None
         if isinstance(t.elem, Struct) and t.index is None:
-            sub = program_of(t.elem) if t.elem.native_code is None else None
+            sub = program_of(t.elem)
             if sub is None:
                 return None
             if count is not None:
@@ -487,7 +490,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
                 return (m.name, "n" if p.kind is U8 else "N", sub)
         return None
     if isinstance(t, Until):
-        sub = program_of(t.elem) if isinstance(t.elem, Struct) and t.elem.native_code is None else None
+        sub = program_of(t.elem) if isinstance(t.elem, Struct) else None
         if sub is None:
             return None
         if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8" \
@@ -497,8 +500,6 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return (m.name, "U", (sub, t.stop, 0))
         return None
     if isinstance(t, Struct):
-        if t.native_code is not None:
-            return (m.name, t.native_code, 0)
         sub = program_of(t)
         return None if sub is None else (m.name, "r", sub)
     return None
