@@ -262,6 +262,11 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *   n N         a list of records of the program `arg` after its u8 / u16 count
  *   M           a list of `count` records of a program (args: program, count)
  *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
+ *   D           a field of the model the record does not store: its default (args: the
+ *               value, and 1 where it is a factory to call for each record)
+ *   Q           no slot: a count of kind B H or I, at most `most`, of the lists after it whose
+ *               count is -1 (y l M S; also after C) (args: kind, most, the place of the
+ *               first of those lists, whose length the writer writes)
  *   K           no slot: a constant the game requires (args: value, kind B H h I or i)
  *   ?           no slot: a "has" byte of 0 or 1; with 0 the next code's value is None
  *               and nothing of it is stored
@@ -367,20 +372,29 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisylTcCLrnNMSK?!zPpUEeGg", op) == NULL) {
+        if (op == 0 || strchr("BHhIisylTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
-        if ((strchr("CK?!g", op) != NULL) != (pg->slots[i] < 0)) {
-            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! g, none for those");
+        if ((strchr("CK?!gQ", op) != NULL) != (pg->slots[i] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! g Q, none for those");
             goto fail;
         }
         if ((op == 'P' || op == 'E') && (i + 1 >= nops || ops[i + 1] != (op == 'P' ? 'p' : 'e'))) {
             PyErr_SetString(PyExc_ValueError, "P is followed by p, E by e");
             goto fail;
         }
-        if (strchr("MSKPU!EGg", op)) {  /* a tuple of arguments */
-            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' ? 3 : 2;
+        if (op == 'D') {  /* (value, 1 to call it for each record: a default factory) */
+            if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != 2) {
+                PyErr_SetString(PyExc_ValueError, "2 arguments for field code D");
+                goto fail;
+            }
+            pg->obj[i] = Py_NewRef(PyTuple_GET_ITEM(a, 0));
+            pg->arg[i] = PyObject_IsTrue(PyTuple_GET_ITEM(a, 1));
+            if (pg->arg[i] < 0)
+                goto fail;
+        } else if (strchr("MSKPU!EGgQ", op)) {  /* a tuple of arguments */
+            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' ? 3 : 2;
             if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
                 PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
                 goto fail;
@@ -420,15 +434,24 @@ record_program(PyObject *module, PyObject *args)
                         }
                     }
                 }
-            } else if (op == 'K') {
-                pg->arg[i] = PyLong_AsSsize_t(a0);
+            } else if (op == 'K' || op == 'Q') {
+                pg->arg[i] = PyLong_AsSsize_t(a0);  /* the value, or the most */
                 const char *k = PyUnicode_Check(a1) ? PyUnicode_AsUTF8(a1) : NULL;
-                if (k == NULL || strlen(k) != 1 || strchr("BHhIi", k[0]) == NULL) {
+                if (k == NULL || strlen(k) != 1 || strchr(op == 'K' ? "BHhIi" : "BHI", k[0]) == NULL) {
                     PyErr_Clear();
-                    PyErr_SetString(PyExc_ValueError, "a constant's kind is one of B H h I i");
+                    PyErr_SetString(PyExc_ValueError, "a constant's kind is one of B H h I i, a count's B H I");
                     goto fail;
                 }
                 pg->arg2[i] = k[0];
+                if (op == 'Q') {  /* the place of the first list it counts, for the writer */
+                    Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
+                    long long top = k[0] == 'B' ? 255 : k[0] == 'H' ? 65535 : 4294967295LL;
+                    if (!PyErr_Occurred() && (at <= i || at >= nops || pg->arg[i] > top)) {
+                        PyErr_SetString(PyExc_ValueError, "Q counts a list after it, at most its kind's largest");
+                        goto fail;
+                    }
+                    pg->arg2[i] |= at << 8;
+                }
             } else if (op == '!') {
                 pg->arg[i] = PyLong_AsSsize_t(a0);
                 pg->obj[i] = Py_NewRef(a1);
@@ -446,7 +469,8 @@ record_program(PyObject *module, PyObject *args)
             }
             if (PyErr_Occurred())
                 goto fail;
-            if ((op != 'K' && pg->arg[i] < 0) || (strchr("SP", op) && pg->arg2[i] < 0)) {
+            /* (a count of -1 in M and S: the one the last Q or C read) */
+            if ((op != 'K' && pg->arg[i] < (strchr("MS", op) ? -1 : 0)) || (strchr("SP", op) && pg->arg2[i] < 0)) {
                 PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
             }
@@ -462,7 +486,7 @@ record_program(PyObject *module, PyObject *args)
             pg->sub[i] = sub;
         } else if (strchr("sylTC", op)) {
             pg->arg[i] = PyLong_AsSsize_t(a);
-            if (pg->arg[i] < 0) {
+            if (pg->arg[i] < (strchr("yl", op) ? -1 : 0)) {  /* y l: -1 is the last Q's or C's count */
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
@@ -703,7 +727,7 @@ merge(Prog *sub, PyObject *into, PyObject *from)
         char *a = (char *)PyList_GET_ITEM(into, k), *b = (char *)PyList_GET_ITEM(from, k);
         for (Py_ssize_t j = 0; j < sub->n; j++) {
             Py_ssize_t off = sub->slots[j];
-            if (off < 0)
+            if (off < 0 || sub->ops[j] == 'D')  /* (only what the second list stores) */
                 continue;
             PyObject **dst = (PyObject **)(a + off), **src = (PyObject **)(b + off);
             Py_XSETREF(*dst, *src);  /* moved: the second list is dropped next */
@@ -746,8 +770,8 @@ read_record(Prog *pg, Cursor *c, int depth)
             }
             break;
         case 's': x = rd_str(c, a); break;
-        case 'y': x = rd_bytes(c, a); break;
-        case 'l': x = rd_i16_list(c, a); break;
+        case 'y': x = rd_bytes(c, a < 0 ? kept : a); break;
+        case 'l': x = rd_i16_list(c, a < 0 ? kept : a); break;
         case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
         case 'T':
             if (need(c, 3 * a) && (x = PyList_New(a)) != NULL) {
@@ -771,8 +795,14 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
-        case 'M': x = read_fixed(pg->sub[i], c, a, depth); break;
-        case 'S': x = read_strs(c, a, pg->arg2[i]); break;
+        case 'M': x = read_fixed(pg->sub[i], c, a < 0 ? kept : a, depth); break;
+        case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i]); break;
+        case 'Q':
+            if (rd_num(c, (char)(pg->arg2[i] & 0xFF), &num) == 0 && num <= a) {
+                kept = (Py_ssize_t)num;
+                x = Py_NewRef(Py_None);
+            }
+            break;
         case 'K':
             if (rd_num(c, (char)pg->arg2[i], &num) == 0 && num == a)
                 x = Py_NewRef(Py_None);
@@ -795,6 +825,11 @@ read_record(Prog *pg, Cursor *c, int depth)
             break;
         }
         case 'z': x = Py_NewRef(Py_None); break;
+        case 'D':
+            x = a ? PyObject_CallNoArgs(pg->obj[i]) : Py_NewRef(pg->obj[i]);
+            if (x == NULL)
+                PyErr_Clear();  /* (the generated reader calls it again, and says) */
+            break;
         case 'P': x = read_columns(c, a, pg->arg2[i], &pending); break;
         case 'E': x = read_terminated(pg->sub[i], c, pg->obj[i], &pending, depth); break;
         case 'p':
@@ -1189,8 +1224,8 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'I':
         case 'i': TRY(put_num(o, v, pg->ops[i])); break;
         case 's': TRY(put_str(o, v, a)); break;
-        case 'y': TRY(put_bytes(o, v, a)); break;
-        case 'l': TRY(put_i16_list(o, v, a)); break;
+        case 'y': TRY(put_bytes(o, v, a < 0 ? kept : a)); break;
+        case 'l': TRY(put_i16_list(o, v, a < 0 ? kept : a)); break;
         case 'c': {
             r = 1;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) > 255)
@@ -1232,9 +1267,22 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'r': TRY(write_record(o, pg->sub[i], v, depth + 1)); break;
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
-        case 'M': TRY(write_fixed(o, pg->sub[i], v, a, depth)); break;
+        case 'M': TRY(write_fixed(o, pg->sub[i], v, a < 0 ? kept : a, depth)); break;
+        case 'Q': {  /* the length of the list at arg2 >> 8 (every list it counts is checked) */
+            PyObject *lst = vals[pg->arg2[i] >> 8];
+            r = 1;
+            if (lst == NULL || !(PyList_Check(lst) || PyBytes_CheckExact(lst)))
+                goto done;
+            kept = PyList_Check(lst) ? PyList_GET_SIZE(lst) : PyBytes_GET_SIZE(lst);
+            if (kept > a)
+                goto done;
+            TRY(put_const(o, kept, (char)(pg->arg2[i] & 0xFF)));
+            break;
+        }
         case 'S': {
             r = 1;
+            if (a < 0)
+                a = kept;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
                 goto done;
             for (Py_ssize_t k = 0; k < a; k++)
@@ -1273,7 +1321,8 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'z': if (v != Py_None) { r = 1; goto done; } break;
         case 'P': TRY(write_columns(o, v, vals[i + 1], a, pg->arg2[i])); break;
         case 'p':
-        case 'e': break;
+        case 'e':
+        case 'D': break;
         case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], pg->obj[i], depth)); break;
         case 'U': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], pg->obj[i], a, depth)); break;
         case 'G': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], NULL, 0, depth)); break;

@@ -282,12 +282,15 @@ def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
     return arg
 
 
-def _count(count: Any) -> Any:
-    """A program argument for a count: a number, a Context value, or None (not expressible)."""
+def _count(count: Any, lens: dict[str, int] | None = None) -> Any:
+    """A program argument for a count: a number, a Context value, -1 (what the record's count,
+    a Len, says), or None (not expressible)."""
     if isinstance(count, int):
         return count
     if isinstance(count, Ctx):
         return _Ref(count.name)
+    if isinstance(count, Ref) and lens is not None and count.name in lens:
+        return -1
     return None
 
 
@@ -317,12 +320,20 @@ def _derive(struct: Struct) -> Program | None:
     post_lines: list[str] = []
     lens: dict[str, int] = {}
     seen: set[str] = set()
+    counted: tuple[str, ...] = ()  # the lists the last count is of (one count at a time)
     for m in struct.members:
         if isinstance(m, Len):
-            if m.kind is not U8 or m.most is None:
+            code = _NUMBER.get(id(m.kind))
+            if code not in ("B", "H", "I") or not set(counted) <= seen:
                 return None
-            lens[m.name] = m.most
-            specs.append(("", "C", m.most))
+            lens[m.name] = m.most if m.most is not None else m.kind.hi
+            counted = tuple(m.of)
+            arrays = [f for f in struct.members if isinstance(f, Field) and f.name in m.of
+                      and isinstance(f.type, Array) and f.type.kind is I16]
+            if code == "B" and m.most is not None and len(arrays) == len(m.of):
+                specs.append(("", "C", m.most))  # (then L lists)
+            else:
+                specs.append(("", "Q", (code, lens[m.name], _FieldAt(m.of[0]))))
             continue
         if isinstance(m, SetCtx):
             post_lines.append(f"ctx.set({m.name!r}, {_on_model(m.expr, struct)}, {struct.name!r})")
@@ -349,11 +360,23 @@ def _derive(struct: Struct) -> Program | None:
         exec(compile("def post(m, ctx):\n" + "\n".join("    " + line for line in post_lines),
                      f"<layout {struct.name} native>", "exec"), ns)
         post = ns["post"]
+    complete = True
+    if dataclasses.is_dataclass(cls):  # a field the record does not store: its default (D)
+        for f in dataclasses.fields(cls):
+            if f.name in slots:
+                continue
+            if not f.init or type(_slot(cls, f.name)).__name__ != "member_descriptor":
+                complete = False
+            elif f.default is not dataclasses.MISSING:
+                specs.append((f.name, "D", (f.default, 0)))
+            elif f.default_factory is not dataclasses.MISSING:
+                specs.append((f.name, "D", (f.default_factory, 1)))
+            else:
+                complete = False
     prog = Program(struct, specs, post, checks)
-    # every field of the class is set by the program (the generated reader would give the
-    # others their defaults; a record from C would lack them)
-    prog.complete = not dataclasses.is_dataclass(cls) or \
-        {f.name for f in dataclasses.fields(cls)} <= slots
+    # every field of the class is set by the program (a record from C would otherwise lack
+    # one, where the generated reader calls the class)
+    prog.complete = complete
     return prog
 
 
@@ -459,7 +482,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return None
         return (m.name, "s", t.most)
     if isinstance(t, Bytes):
-        arg = _count(t.size)
+        arg = _count(t.size, lens)
         return None if arg is None else (m.name, "y", arg)
     if isinstance(t, Array) and t.kind is I16 and not t.as_bytes:
         if isinstance(t.count, Ref) and t.count.name in lens:
@@ -470,9 +493,9 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         arg = _count(t.count)
         return None if arg is None else (m.name, "l", arg)
     if isinstance(t, List):
-        count = _count(t.count)
+        count = _count(t.count, lens)
         if isinstance(t.elem, Tuple) and [k for _, k in t.elem.parts] == [I16, U8]:
-            return None if count is None else (m.name, "T", count)
+            return None if count is None or count == -1 else (m.name, "T", count)
         if isinstance(t.elem, CStr):
             e = t.elem
             ok = e.encoding == "utf-8" and e.most is not None and count is not None
