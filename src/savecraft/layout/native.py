@@ -333,7 +333,7 @@ def _derive(struct: Struct) -> Program | None:
             if code == "B" and m.most is not None and len(arrays) == len(m.of):
                 specs.append(("", "C", m.most))  # (then L lists)
             else:
-                specs.append(("", "Q", (code, lens[m.name], _FieldAt(m.of[0]))))
+                specs.append(("", "Q", (lens[m.name], code, _FieldAt(m.of[0]))))
             continue
         if isinstance(m, SetCtx):
             post_lines.append(f"ctx.set({m.name!r}, {_on_model(m.expr, struct)}, {struct.name!r})")
