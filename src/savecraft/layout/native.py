@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..binary import active_sink
@@ -138,20 +139,20 @@ class Program:
         names: list[str] = []
         whens: list[Callable[[Context], bool]] = []
         _depends(specs, names, whens)
-        self._names = tuple(names)
-        self._whens = tuple(whens)
-        self._compiled: dict[tuple[Any, ...], Capsule] = {}
+        self._names = tuple(dict.fromkeys(names))  # (a stock pair's two objects: the same sizes)
+        self._whens = tuple(dict.fromkeys(whens))
+        self._key: Callable[[dict[str, Any]], Any] | None = itemgetter(*self._names) if self._names else None
+        self._compiled: dict[Any, Capsule] = {}
         self.complete = True  # every field of the class is one of the program's (see _derive)
 
     def compiled(self, ctx: Context) -> Capsule | None:
         """The capsule for the values in ``ctx``; None while one is unknown."""
         if _suspended:
             return None
-        v = ctx.values
         try:
-            key = tuple([v[n] for n in self._names])
+            key: Any = self._key(ctx.values) if self._key is not None else ()
             if self._whens:
-                key += tuple([holds(ctx) for holds in self._whens])
+                key = (key, tuple([holds(ctx) for holds in self._whens]))
         except (KeyError, LayoutError):
             return None
         prog = self._compiled.get(key)
@@ -478,9 +479,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         code = _NUMBER.get(id(t))
         return None if code is None else (m.name, code, 0)
     if isinstance(t, CStr):
-        if t.encoding != "utf-8" or t.most is None:
-            return None
-        return (m.name, "s", t.most)
+        return (m.name, "s", _limit(t)) if t.encoding == "utf-8" else None
     if isinstance(t, Bytes):
         arg = _count(t.size, lens)
         return None if arg is None else (m.name, "y", arg)
@@ -498,8 +497,8 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return None if count is None or count == -1 else (m.name, "T", count)
         if isinstance(t.elem, CStr):
             e = t.elem
-            ok = e.encoding == "utf-8" and e.most is not None and count is not None
-            return (m.name, "S", (count, e.most)) if ok else None
+            ok = e.encoding == "utf-8" and count is not None
+            return (m.name, "S", (count, _limit(e))) if ok else None
         if isinstance(t.elem, Struct) and t.index is None:
             sub = program_of(t.elem)
             if sub is None:
@@ -516,9 +515,8 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         sub = program_of(t.elem) if isinstance(t.elem, Struct) else None
         if sub is None:
             return None
-        if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8" \
-                and t.first.most is not None:
-            return (m.name, "U", (sub, t.stop, t.first.most))
+        if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8":
+            return (m.name, "U", (sub, t.stop, _limit(t.first)))
         if type(t.stop) is int and t.first is U8 and _starts_with_u8(sub):
             return (m.name, "U", (sub, t.stop, 0))
         return None
@@ -526,6 +524,11 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         sub = program_of(t)
         return None if sub is None else (m.name, "r", sub)
     return None
+
+
+def _limit(t: CStr) -> int:
+    """The most bytes of a string (one without a limit: any the file can hold)."""
+    return t.most if t.most is not None else 2**31
 
 
 def _starts_with_u8(prog: Program) -> bool:
