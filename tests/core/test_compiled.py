@@ -517,3 +517,22 @@ def test_pure_and_compiled_read_every_angband_file_alike() -> None:
     assert got[0] == got[1] and len(got[0]) == len(files)
     rebuilt = [line for line in got[0] if " True " in line]
     assert len(rebuilt) >= len(files) - 2  # all but the truncated file and the Sil save
+
+
+@needs_records
+def test_a_latin1_strings_of_the_older_games() -> None:
+    """3.1 and 3.2 store Latin-1 text: read as the generated Python reads it; a string past
+    its limit is refused, and text outside Latin-1 is the Python writer's to refuse."""
+    from savecraft.layout import U8, Context, CStr, Field, Struct
+    from savecraft.layout import native
+
+    s = Struct(_Rec, [Field("a", CStr(4, "latin-1")), Field("b", CStr(9, "latin-1")), Field("c", U8)],
+               name="latin")
+    err = _holds_to_python(s, b"Fe\xe9\0abc\0\7", b"Fe\xe9xy\0abc\0\7", Context(), "a")
+    assert "rec.a" in err and "at most 4" in err
+    assert _outcome(s, b"Fe\xe9\0abc\0\7", Context()) == _Rec("Feé", "abc", 7)
+    prog = native.program_of(s)
+    assert prog is not None and prog.write([_Rec("F\u0153", "", 7)], Context()) is None  # (œ: not Latin-1)
+    with native.suspended():
+        pure = _written(s, _Rec("F\u0153", "", 7), Context())
+    assert _written(s, _Rec("F\u0153", "", 7), Context()) == pure and isinstance(pure, str)

@@ -198,6 +198,29 @@ rd_str(Cursor *c, Py_ssize_t limit)
     return text;
 }
 
+/* A NUL-terminated Latin-1 string of at most `limit` bytes; NULL (no exception) when not so. */
+static PyObject *
+rd_latin1(Cursor *c, Py_ssize_t limit)
+{
+    const uint8_t *s = c->p + c->pos;
+    Py_ssize_t room = c->end - c->pos;
+    const uint8_t *nul = memchr(s, 0, (size_t)(room < limit + 1 ? room : limit + 1));
+    if (nul == NULL)
+        return NULL;
+    Py_ssize_t n = nul - s, k = 0;
+    while (k < n && s[k] < 0x80)
+        k++;
+    /* ASCII (the common case) is the same text in UTF-8: the cache of rd_str serves it */
+    PyObject *text = k == n && n <= STR_CACHE_MAX ? cached_str(c->st, s, n)
+                                                  : PyUnicode_DecodeLatin1((const char *)s, n, NULL);
+    if (text == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    c->pos += n + 1;
+    return text;
+}
+
 static PyObject *
 cached_bytes(State *st, const uint8_t *s, Py_ssize_t n)
 {
@@ -252,6 +275,7 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *
  *   B H h I i   u8 u16 i16 u32 i32, as an int
  *   s           a NUL-terminated UTF-8 string of at most `arg` bytes
+ *   a           a NUL-terminated Latin-1 string of at most `arg` bytes (3.1 and 3.2's text)
  *   y           `arg` bytes
  *   l           a list of `arg` i16
  *   c           a list of i16 after its u8 count
@@ -372,7 +396,7 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisylTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisaylTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
@@ -484,7 +508,7 @@ record_program(PyObject *module, PyObject *args)
                 goto fail;
             pg->subref[i] = Py_NewRef(a);
             pg->sub[i] = sub;
-        } else if (strchr("sylTC", op)) {
+        } else if (strchr("saylTC", op)) {
             pg->arg[i] = PyLong_AsSsize_t(a);
             if (pg->arg[i] < (strchr("yl", op) ? -1 : 0)) {  /* y l: -1 is the last Q's or C's count */
                 if (!PyErr_Occurred())
@@ -770,6 +794,7 @@ read_record(Prog *pg, Cursor *c, int depth)
             }
             break;
         case 's': x = rd_str(c, a); break;
+        case 'a': x = rd_latin1(c, a); break;
         case 'y': x = rd_bytes(c, a < 0 ? kept : a); break;
         case 'l': x = rd_i16_list(c, a < 0 ? kept : a); break;
         case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
@@ -1012,6 +1037,22 @@ put_str(Out *o, PyObject *v, Py_ssize_t limit)
     return put_raw(o, u, n + 1);  /* with its NUL */
 }
 
+/* Text all of whose characters are Latin-1 (one byte each in CPython's storage, which then
+   is the Latin-1 encoding), without NUL, at most `limit` bytes. */
+static int
+put_latin1(Out *o, PyObject *v, Py_ssize_t limit)
+{
+    if (v == NULL || !PyUnicode_CheckExact(v) || PyUnicode_KIND(v) != PyUnicode_1BYTE_KIND)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(v);
+    const char *u = (const char *)PyUnicode_1BYTE_DATA(v);
+    if (n > limit || memchr(u, 0, (size_t)n) != NULL)
+        return 1;
+    if (put_raw(o, u, n) < 0)
+        return -1;
+    return put_raw(o, "", 1);  /* its NUL */
+}
+
 static int
 put_bytes(Out *o, PyObject *v, Py_ssize_t n)
 {
@@ -1224,6 +1265,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'I':
         case 'i': TRY(put_num(o, v, pg->ops[i])); break;
         case 's': TRY(put_str(o, v, a)); break;
+        case 'a': TRY(put_latin1(o, v, a)); break;
         case 'y': TRY(put_bytes(o, v, a < 0 ? kept : a)); break;
         case 'l': TRY(put_i16_list(o, v, a < 0 ? kept : a)); break;
         case 'c': {

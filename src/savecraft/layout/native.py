@@ -3,7 +3,7 @@
 The C module ``savecraft._native.records`` (when :mod:`savecraft.compiled` says it is
 active) runs small record programs: one field code per model slot (``B H h I i``
 numbers, ``s`` a NUL-terminated UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L``
-lists of i16, ``T`` (i16, u8) pairs, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
+lists of i16, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
 records and lists of them, ``U`` records until a stop value, ``E``+``e`` records up to an end
 record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
@@ -479,6 +479,8 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         code = _NUMBER.get(id(t))
         return None if code is None else (m.name, code, 0)
     if isinstance(t, CStr):
+        if t.encoding == "latin-1" and t.eight_bit is None:
+            return (m.name, "a", _limit(t))
         return (m.name, "s", _limit(t)) if t.encoding == "utf-8" else None
     if isinstance(t, Bytes):
         arg = _count(t.size, lens)
