@@ -536,3 +536,22 @@ def test_a_latin1_strings_of_the_older_games() -> None:
     with native.suspended():
         pure = _written(s, _Rec("F\u0153", "", 7), Context())
     assert _written(s, _Rec("F\u0153", "", 7), Context()) == pure and isinstance(pure, str)
+
+
+@needs_records
+def test_programs_the_c_module_refuses_to_compile() -> None:
+    """The shape of a program is checked when it is compiled, not trusted when it runs."""
+    from savecraft._native import records
+
+    power, timeout = _Rec.__dict__["a"], _Rec.__dict__["b"]
+    with pytest.raises(ValueError, match=r"\? is followed by the code of its field"):
+        records.record_program(_Rec, (power, None), "B?", (0, 0))
+    with pytest.raises(ValueError, match="P is followed by p"):
+        records.record_program(_Rec, (power, timeout), "PB", ((2, 0), 0))
+    with pytest.raises(ValueError, match="! compares a field before it"):
+        records.record_program(_Rec, (None, power), "!B", ((0, 0, 0, 1), 0))
+    with pytest.raises(ValueError, match="Q counts a list after it"):
+        records.record_program(_Rec, (None, power), "Qy", ((300, "B", 1), -1))
+    with pytest.raises(ValueError, match="a stop u8 for a program that starts with a u8"):
+        string = records.record_program(_Rec, (power,), "s", (9,))
+        records.record_program(_Rec, (power,), "U", ((string, 0, 0),))

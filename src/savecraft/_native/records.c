@@ -408,6 +408,10 @@ record_program(PyObject *module, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "P is followed by p, E by e");
             goto fail;
         }
+        if (op == '?' && (i + 1 >= nops || pg->slots[i + 1] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "? is followed by the code of its field");
+            goto fail;
+        }
         if (op == 'D') {  /* (value, 1 to call it for each record: a default factory) */
             if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != 2) {
                 PyErr_SetString(PyExc_ValueError, "2 arguments for field code D");
@@ -1221,20 +1225,24 @@ write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, PyObject *nam
     if (lst == NULL || !PyList_Check(lst) || last == NULL)
         return 1;
     int r = 0;
+    Py_INCREF(lst);  /* the property may run any Python code (even change the model) */
+    Py_INCREF(last);
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst) && r == 0; k++) {
         PyObject *rec = PyList_GET_ITEM(lst, k);
-        if (!PyObject_TypeCheck(rec, sub->type))
-            return 1;
-        Py_INCREF(rec);  /* the property may run any Python code */
+        if (!PyObject_TypeCheck(rec, sub->type)) {
+            r = 1;
+            break;
+        }
+        Py_INCREF(rec);
         int t = attr_true(rec, name);
         r = t != 0 ? 1 : write_record(o, sub, rec, depth + 1);
         Py_DECREF(rec);
     }
-    if (r == 0) {
-        if (!PyObject_TypeCheck(last, sub->type) || attr_true(last, name) != 1)
-            return 1;
-        r = write_record(o, sub, last, depth + 1);
-    }
+    if (r == 0)
+        r = !PyObject_TypeCheck(last, sub->type) || attr_true(last, name) != 1 ? 1
+            : write_record(o, sub, last, depth + 1);
+    Py_DECREF(last);
+    Py_DECREF(lst);
     return r;
 }
 
@@ -1347,7 +1355,9 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             r = 1;
             if (vals[a] == NULL)
                 goto done;
-            int same = PyObject_RichCompareBool(vals[a], pg->obj[i], Py_EQ);
+            PyObject *earlier = Py_NewRef(vals[a]);  /* __eq__ may run Python code */
+            int same = PyObject_RichCompareBool(earlier, pg->obj[i], Py_EQ);
+            Py_DECREF(earlier);
             if (same < 0) {
                 r = -1;
                 goto done;
