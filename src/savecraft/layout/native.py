@@ -315,7 +315,21 @@ def _program(struct: Struct) -> Program | None:
     return prog
 
 
+def _inline(struct: Struct) -> bool:
+    """A record of fixed values with a constant (a message whose type it is): the generated
+    code reads it in one unpack where it is used (a batch of 40 movement records), faster than
+    a call into a program per record; it gets no program."""
+    from .compiler import _run_of
+
+    return any(isinstance(m, Const) for m in struct.members) and all(
+        isinstance(m, Field | Const) and _run_of(m) is not None
+        and not (isinstance(m, Field) and (m.check is not None or m.export is not None))
+        for m in struct.members)
+
+
 def _derive(struct: Struct) -> Program | None:
+    if _inline(struct):
+        return None
     specs: list[Spec] = []
     checks: list[tuple[str, int, int]] = []
     post_lines: list[str] = []
@@ -479,6 +493,8 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         code = _NUMBER.get(id(t))
         return None if code is None else (m.name, code, 0)
     if isinstance(t, CStr):
+        if t.most is None:  # (a record with a string of any length: a chat message, read alone,
+            return None     # is read faster by the generated code than through a program call)
         if t.encoding == "latin-1" and t.eight_bit is None:
             return (m.name, "a", _limit(t))
         return (m.name, "s", _limit(t)) if t.encoding == "utf-8" else None
@@ -499,7 +515,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return None if count is None or count == -1 else (m.name, "T", count)
         if isinstance(t.elem, CStr):
             e = t.elem
-            ok = e.encoding == "utf-8" and count is not None
+            ok = e.encoding == "utf-8" and e.most is not None and count is not None
             return (m.name, "S", (count, _limit(e))) if ok else None
         if isinstance(t.elem, Struct) and t.index is None:
             sub = program_of(t.elem)
@@ -517,7 +533,8 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         sub = program_of(t.elem) if isinstance(t.elem, Struct) else None
         if sub is None:
             return None
-        if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8":
+        if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8" \
+                and t.first.most is not None:
             return (m.name, "U", (sub, t.stop, _limit(t.first)))
         if type(t.stop) is int and t.first is U8 and _starts_with_u8(sub):
             return (m.name, "U", (sub, t.stop, 0))
@@ -529,8 +546,9 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
 
 
 def _limit(t: CStr) -> int:
-    """The most bytes of a string (one without a limit: any the file can hold)."""
-    return t.most if t.most is not None else 2**31
+    """The most bytes of a string."""
+    assert t.most is not None
+    return t.most
 
 
 def _starts_with_u8(prog: Program) -> bool:
