@@ -561,3 +561,29 @@ def test_programs_the_c_module_refuses_to_compile() -> None:
     with pytest.raises(ValueError, match="a stop u8 for a program that starts with a u8"):
         string = records.record_program(_Rec, (power,), "s", (9,))
         records.record_program(_Rec, (power,), "U", ((string, 0, 0),))
+
+
+@needs_records
+def test_an_end_record_told_by_an_empty_field_is_tested_in_c() -> None:
+    """``is_end`` that is ``return not self.name`` is the emptiness of that field, tested on
+    the record read (no Python call per record); any other property is called."""
+    from savecraft.layout import Context, CStr, Field, Struct, Terminated
+    from savecraft.layout import native
+
+    named = Struct(_Ended, [Field("name", CStr(9))], name="named")
+
+    @dataclass(slots=True)
+    class Odd:
+        name: str = ""
+
+        @property
+        def is_end(self) -> bool:
+            return self.name == "end"
+
+    s = Struct(_Rec, [Terminated("a", named, "b", "is_end", "an empty name")], name="ends")
+    odd = Struct(_Rec, [Terminated("a", Struct(Odd, [Field("name", CStr(9))], name="odd"), "b", "is_end",
+                                   "the name 'end'")], name="odd ends")
+    for struct, data, end_index in ((s, b"x\0y\0\0", 0), (odd, b"x\0end\0", -1)):
+        prog = native.program_of(struct)
+        assert prog is not None and prog.specs[0][2][2] == end_index
+        _holds_to_python(struct, data, data[:-1], Context(), "E")

@@ -302,8 +302,9 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *               second; each a list of ints or, u8, bytes) (P's args: count, column bits)
  *   U           records of a program until `stop` stands in place of their first field
  *               (a string of at most `limit` bytes, or a u8) (args: program, stop, limit)
- *   E e         records of a program up to the one whose attribute `name` is true: E's
- *               slot the list, e's the end record (E's args: program, name)
+ *   E e         records of a program up to the one whose attribute `name` is true (where
+ *               that attribute is "not self.<field>": the one whose field `index` is empty):
+ *               E's slot the list, e's the end record (E's args: program, name, index or -1)
  *   G g         one list stored as two lists, each ended by the u8 `stop` in place of its
  *               first field; g (no slot) sets the fields of its program on the records of
  *               G's list, one by one (args: program, stop; g's also G's index)
@@ -422,7 +423,7 @@ record_program(PyObject *module, PyObject *args)
             if (pg->arg[i] < 0)
                 goto fail;
         } else if (strchr("MSKPU!EGgQ", op)) {  /* a tuple of arguments */
-            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' ? 3 : 2;
+            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
             if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
                 PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
                 goto fail;
@@ -453,6 +454,14 @@ record_program(PyObject *module, PyObject *args)
                         }
                     } else {
                         pg->arg2[i] = -1;
+                    }
+                    if (op == 'E') {  /* the field whose emptiness makes the end record, or -1 */
+                        pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
+                        if (!PyErr_Occurred() && (pg->arg[i] < -1 || pg->arg[i] >= sub->n ||
+                                                  (pg->arg[i] >= 0 && sub->slots[pg->arg[i]] < 0))) {
+                            PyErr_SetString(PyExc_ValueError, "E names a field of its program, or -1");
+                            goto fail;
+                        }
                     }
                     if (op == 'U' || op == 'g') {
                         pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));  /* limit, G's index */
@@ -498,7 +507,7 @@ record_program(PyObject *module, PyObject *args)
             if (PyErr_Occurred())
                 goto fail;
             /* (a count of -1 in M and S: the one the last Q or C read) */
-            if ((op != 'K' && pg->arg[i] < (strchr("MS", op) ? -1 : 0)) || (strchr("SP", op) && pg->arg2[i] < 0)) {
+            if ((op != 'K' && pg->arg[i] < (strchr("MSE", op) ? -1 : 0)) || (strchr("SP", op) && pg->arg2[i] < 0)) {
                 PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
             }
@@ -717,16 +726,36 @@ attr_true(PyObject *rec, PyObject *name)
     return t;
 }
 
-/* Records of `sub` up to the one whose `name` is true (E): the list, the end one in *last. */
+/* Is rec the end record of E: its field `field` (an index of sub's) empty, or (field -1) its
+   attribute `name` true? 1, 0, or -1 (not ours, no exception left). */
+static int
+is_end(Prog *sub, PyObject *rec, Py_ssize_t field, PyObject *name)
+{
+    if (field < 0)
+        return attr_true(rec, name);
+    PyObject *v = get(sub->slots[field], rec);
+    if (v == NULL)
+        return -1;
+    Py_INCREF(v);  /* (__bool__ of a value a user set may run Python code) */
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (t < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return !t;
+}
+
+/* Records of `sub` up to the end record (E): the list, the end one in *last. */
 static PyObject *
-read_terminated(Prog *sub, Cursor *c, PyObject *name, PyObject **last, int depth)
+read_terminated(Prog *sub, Cursor *c, Py_ssize_t field, PyObject *name, PyObject **last, int depth)
 {
     PyObject *lst = PyList_New(0);
     if (lst == NULL)
         return NULL;
     for (;;) {
         PyObject *rec = read_record(sub, c, depth + 1);
-        int t = rec == NULL ? -1 : attr_true(rec, name);
+        int t = rec == NULL ? -1 : is_end(sub, rec, field, name);
         if (t == 1) {
             *last = rec;
             return lst;
@@ -860,7 +889,7 @@ read_record(Prog *pg, Cursor *c, int depth)
                 PyErr_Clear();  /* (the generated reader calls it again, and says) */
             break;
         case 'P': x = read_columns(c, a, pg->arg2[i], &pending); break;
-        case 'E': x = read_terminated(pg->sub[i], c, pg->obj[i], &pending, depth); break;
+        case 'E': x = read_terminated(pg->sub[i], c, a, pg->obj[i], &pending, depth); break;
         case 'p':
         case 'e': x = pending; pending = NULL; break;
         case 'U': x = read_until(pg->sub[i], c, pg->arg2[i], pg->obj[i], a, depth); break;
@@ -1220,7 +1249,8 @@ write_until(Out *o, Prog *sub, PyObject *lst, Py_ssize_t stop_byte, PyObject *st
 
 /* E e: the records, none of them an end record, then the end record. */
 static int
-write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, PyObject *name, int depth)
+write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, Py_ssize_t field, PyObject *name,
+                 int depth)
 {
     if (lst == NULL || !PyList_Check(lst) || last == NULL)
         return 1;
@@ -1234,12 +1264,12 @@ write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, PyObject *nam
             break;
         }
         Py_INCREF(rec);
-        int t = attr_true(rec, name);
+        int t = is_end(sub, rec, field, name);
         r = t != 0 ? 1 : write_record(o, sub, rec, depth + 1);
         Py_DECREF(rec);
     }
     if (r == 0)
-        r = !PyObject_TypeCheck(last, sub->type) || attr_true(last, name) != 1 ? 1
+        r = !PyObject_TypeCheck(last, sub->type) || is_end(sub, last, field, name) != 1 ? 1
             : write_record(o, sub, last, depth + 1);
     Py_DECREF(last);
     Py_DECREF(lst);
@@ -1375,7 +1405,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'p':
         case 'e':
         case 'D': break;
-        case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], pg->obj[i], depth)); break;
+        case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], a, pg->obj[i], depth)); break;
         case 'U': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], pg->obj[i], a, depth)); break;
         case 'G': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], NULL, 0, depth)); break;
         case 'g': TRY(write_until(o, pg->sub[i], vals[a], pg->arg2[i], NULL, 0, depth)); break;

@@ -432,8 +432,13 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
             bits |= ((kind is I16) | (as_bytes << 1)) << (2 * j)
         return [(m.columns[0][0], "P", (_count(m.count), bits)), (m.columns[1][0], "p", 0)]
     if isinstance(m, Terminated):
-        sub = program_of(m.elem) if isinstance(m.elem, Struct) else None
-        return None if sub is None else [(m.name, "E", (sub, m.is_end)), (m.end, "e", 0)]
+        elem = m.elem
+        sub = program_of(elem) if isinstance(elem, Struct) else None
+        if sub is None or not isinstance(elem, Struct):
+            return None
+        field = _emptiness(elem.cls, m.is_end)
+        at = [s for s, _, _ in sub.specs].index(field) if field in [s for s, _, _ in sub.specs] else -1
+        return [(m.name, "E", (sub, m.is_end, at)), (m.end, "e", 0)]
     if isinstance(m, Parallel):
         if len(m.passes) != 2 or m.first is not U8 or type(m.stop) is not int:
             return None
@@ -443,6 +448,32 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
         return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
     if isinstance(m, When):
         return _when_specs(m, lens, seen)
+    return None
+
+
+def _emptiness(cls: type, name: str) -> str | None:
+    """The field ``name`` tests the emptiness of, where that property of ``cls`` is just
+    ``return not self.<field>`` (the end record of an object list: no kind name): the C code
+    then tests the field itself instead of calling the property for every record."""
+    import ast
+    import inspect
+    import textwrap
+
+    prop = getattr(cls, name, None)
+    if not isinstance(prop, property) or prop.fget is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(prop.fget)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    fn = tree.body[0]
+    if not isinstance(fn, ast.FunctionDef):
+        return None
+    body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.UnaryOp) \
+            and isinstance(body[0].value.op, ast.Not) and isinstance(body[0].value.operand, ast.Attribute) \
+            and isinstance(body[0].value.operand.value, ast.Name) and body[0].value.operand.value.id == "self":
+        return body[0].value.operand.attr
     return None
 
 
