@@ -683,15 +683,24 @@ at_stop(Cursor *c, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit)
         }
         return 0;
     }
-    Py_ssize_t at = c->pos;
-    PyObject *first = rd_str(c, limit);
-    if (first == NULL)
+    /* the string's bytes against the stop's UTF-8 (no string made: the record's own read
+       decodes it, and refuses what is not UTF-8) */
+    Py_ssize_t want;
+    const char *u = PyUnicode_AsUTF8AndSize(stop, &want);
+    if (u == NULL) {
+        PyErr_Clear();
         return -1;
-    int same = PyUnicode_Compare(first, stop) == 0;
-    Py_DECREF(first);
-    if (!same)
-        c->pos = at;
-    return same;
+    }
+    const uint8_t *s = c->p + c->pos;
+    Py_ssize_t room = c->end - c->pos;
+    const uint8_t *nul = memchr(s, 0, (size_t)(room < limit + 1 ? room : limit + 1));
+    if (nul == NULL)
+        return -1;
+    if (nul - s == want && memcmp(s, u, (size_t)want) == 0) {
+        c->pos += want + 1;
+        return 1;
+    }
+    return 0;
 }
 
 /* Records of `sub` until the stop value in place of their first field (U, G, g). */
@@ -957,23 +966,12 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (lst == NULL || pos < 0 || pos > c.end)
         goto done;
     for (Py_ssize_t k = 0; count < 0 || k < count; k++) {
-        if (stop_byte >= 0) {
-            if (!need(&c, 1))
+        if (count < 0) {
+            int r = at_stop(&c, stop_byte, stop, pg->arg[0]);
+            if (r < 0)
                 goto done;
-            if (c.p[c.pos] == stop_byte) {
-                c.pos++;
+            if (r == 1)
                 break;
-            }
-        } else if (count < 0) {
-            Py_ssize_t at = c.pos;
-            PyObject *first = rd_str(&c, pg->arg[0]);
-            if (first == NULL)
-                goto done;
-            int same = PyUnicode_Compare(first, stop) == 0;
-            Py_DECREF(first);
-            if (same)
-                break;
-            c.pos = at;
         }
         PyObject *rec = read_record(pg, &c, 0);
         if (rec == NULL)
