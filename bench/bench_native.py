@@ -7,7 +7,8 @@ path round by round (so a change of the machine's speed hits both alike); each
 child reports the best of a few repeats, and the bench prints the median of the
 per-round ratios pure / compiled:
 
-* records: a full decode (``block.parse``) and a build of the Vanilla 4.2 sample;
+* records: a full decode (``block.parse``) and a build of the Vanilla 4.2 sample, and of the
+  game-written Xygos, FAangband 2 and NarSil 1.4 files (tests/data/angband-built);
 * rle: ``parse_map`` of a generated 512 x 512 x 11 map (bench_tng_maps.py's), and
   the 4.2 parse with only Angband's level runs in numpy (toggled in the compiled
   child: a share of the whole parse, which must not lose more than 1.1x);
@@ -70,6 +71,13 @@ def child() -> None:
         levels._rle_cover = None
         out["cover off: 4.2 parse"] = _best(lambda: block.parse(data, Report(strict=True)), 3)
         levels._rle_cover = cover
+    built = Path(__file__).resolve().parents[1] / "tests" / "data" / "angband-built"
+    for game, path in (("Xygos", "xygos-0.0.3/Zoe-alive.sav"), ("FAangband 2", "faangband-2.0.1/Beren.sav"),
+                       ("NarSil 1.4", "narsil-1.4.0/Nerdanel.sav")):
+        other = (built / path).read_bytes()  # object records of their own, derived programs
+        kept = block.parse(other, Report(strict=True))
+        out[f"records: {game} parse"] = _best(lambda: block.parse(other, Report(strict=True)), 3)
+        out[f"records: {game} build"] = _best(lambda: block.build(kept), 3)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_tng_maps import make_map
 

@@ -406,8 +406,12 @@ def test_fast_and_checked_item_paths_agree(v42: bytes, save42: BlockSave) -> Non
     fast, end_fast = items.OBJECT._compile()[0](v42, at, r.end, ctx)  # the generated fast reader
     checked = items.OBJECT.checked_only(r, ctx, "x")
     assert checked == fast and r.pos == end_fast
-    if items._read_item_c is not None:
-        assert items._native_read(v42, at, r.end, ctx) == (fast, end_fast)
+    from savecraft.layout import native
+
+    program = native.program_of(items.OBJECT)  # the C program derived from the description
+    if program is not None:
+        assert program.read_one(v42, at, r.end, ctx) == (fast, end_fast)
+        assert program.write_one(fast, ctx) == v42[at:end_fast]
     w = Writer()
     items.OBJECT.checked_write_fn(fast, w, ctx, "x.")
     parts: list[bytes] = []

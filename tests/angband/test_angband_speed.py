@@ -17,6 +17,7 @@ import random
 import struct
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,9 @@ from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, sniffing
 from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.layouts import items, layouts, levels, world
+from savecraft.layout import native
 
-from tests.samples import SAMPLES, real_samples
+from tests.samples import SAMPLES, real_samples, require
 
 from . import support as angband_support
 
@@ -38,6 +40,8 @@ V42 = FOLDER / "angband-block-variants" / "vanilla-4.2_Aduial.sav"
 REAL = sorted(p for p in FOLDER.glob("angband-block*/*.sav")
               if "truncated" not in p.name and not p.name.startswith("sil_"))
 real42 = real_samples
+# Files the games wrote themselves (tests/data/angband-built), one for each game and version.
+BUILT = sorted((Path(__file__).resolve().parents[1] / "data" / "angband-built").glob("*/*.sav"))
 
 
 def parse(data: bytes, verify: bool = False) -> BlockSave:
@@ -152,9 +156,9 @@ def parse_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ob
     """(C, pure Python) outcome of a load: the model, or the error's text."""
     out = []
     for compiled in (True, False):
-        with monkeypatch.context() as m:
+        with monkeypatch.context() as m, ExitStack() as stack:
             if not compiled:
-                m.setattr(items, "_read_item_c", None)  # also every Records program
+                stack.enter_context(native.suspended())  # every record program
                 m.setattr(levels, "_rle_cover", None)
                 m.setattr(sniffing, "_c_sum", None)
             try:
@@ -164,13 +168,14 @@ def parse_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ob
     return out[0], out[1]
 
 
-needs_c = pytest.mark.skipif(items._read_item_c is None, reason="the C extension is not built")
+needs_c = pytest.mark.skipif(not native._AVAILABLE, reason="the C extension is not built")
 
 
 @needs_c
-@real_samples
-@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*REAL, *BUILT], ids=lambda p: p.name)
 def test_c_and_pure_readers_build_the_same_model(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if path in REAL:
+        require()
     data = path.read_bytes()
     fast, slow = parse_both(data, monkeypatch)
     assert isinstance(fast, BlockSave) and fast == slow
@@ -202,15 +207,22 @@ def test_c_byte_sum_is_the_sum_of_the_bytes(size: int) -> None:
 
 
 @needs_c
-def test_the_c_item_reader_fills_every_field_of_item() -> None:
-    assert set(items._ITEM_SLOTS) == {f.name for f in dataclasses.fields(items.Item)}
+def test_the_object_program_is_derived_and_fills_every_field_of_item() -> None:
+    """The 4.2 object record and its lists have programs derived from their descriptions
+    (no record is read by code of its own), setting every field of the model."""
+    program = native.program_of(items.OBJECT)
+    assert program is not None and program.complete
+    assert {s for s, _, _ in program.specs if s} == {f.name for f in dataclasses.fields(items.Item)}
+    listing = native.program_of(items.ITEM_LIST)
+    assert listing is not None and [c for _, c, _ in listing.specs] == ["E", "e"]
 
 
 @real42
 def test_savecraft_pure_turns_the_c_reader_off_and_reads_the_same() -> None:
     """SAVECRAFT_PURE=1 (savecraft.compiled) is how a user gets the pure path: same model."""
     code = ("import sys; from savecraft.formats.angband.layouts import items; "
-            "from savecraft import api; assert items._read_item_c is None; "
+            "from savecraft import api; from savecraft.layout import native; "
+            "assert not native._AVAILABLE and native.program_of(items.OBJECT) is None; "
             f"sys.stdout.write(repr(api.load({str(V42)!r})))")
     env = {**os.environ, "SAVECRAFT_PURE": "1"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
@@ -218,13 +230,13 @@ def test_savecraft_pure_turns_the_c_reader_off_and_reads_the_same() -> None:
     assert out.stdout == repr(api.load(V42))
 
 
-def build_both(save: BlockSave, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+def build_both(save: BlockSave) -> tuple[object, object]:
     """(C, pure Python) outcome of a build: the bytes, or the error."""
     out: list[object] = []
     for compiled in (True, False):
-        with monkeypatch.context() as m:
+        with ExitStack() as stack:
             if not compiled:
-                m.setattr(items, "_read_item_c", None)
+                stack.enter_context(native.suspended())
             try:
                 out.append(block.build(save))
             except Exception as err:  # the same error either way, whatever its type
@@ -233,11 +245,40 @@ def build_both(save: BlockSave, monkeypatch: pytest.MonkeyPatch) -> tuple[object
 
 
 @needs_c
-@real_samples
-@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
-def test_c_and_pure_writers_write_the_same_bytes(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("path", [*REAL, *BUILT], ids=lambda p: p.name)
+def test_c_and_pure_writers_write_the_same_bytes(path: Path) -> None:
+    if path in REAL:
+        require()
     data = path.read_bytes()
-    assert build_both(parse(data), monkeypatch) == (data, data)
+    assert build_both(parse(data)) == (data, data)
+
+
+# One file of each game whose object records have programs of the newer codes (constants, "has"
+# bytes, column pairs, conditions, lists ended by a value or an end record, the gear's two lists).
+MUTATED = [p for p in BUILT if p.parent.name in (
+    "xygos-0.0.3", "faangband-2.0.1", "narsil-1.4.0", "narsil-1.3.0", "beleriand-0.1.0alpha",
+    "vanilla-4.1.3", "vanilla-3.5.1", "anquestria-32d7389") and "dead" not in p.name and "retired" not in p.name]
+
+
+@needs_c
+@pytest.mark.parametrize("path", MUTATED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_c_and_pure_agree_on_mutated_files_of_every_game(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A byte changed anywhere (checksum fixed): the same model or error from either reader,
+    and what decodes builds the same bytes back either way."""
+    data = path.read_bytes()
+    rng = random.Random(path.name)
+    spans = [(start + 28, size) for _, start, size in blocks_of(data) if size]
+    decoded = 0
+    for _ in range(40):
+        start, size = rng.choice(spans)
+        at = start + rng.randrange(size)
+        bad = with_byte(data, at, rng.choice([0, 1, 2, 0x80, 0xC3, 0xFF, rng.randrange(256)]))
+        fast, slow = parse_both(bad, monkeypatch)
+        assert fast == slow, at
+        if isinstance(fast, BlockSave):
+            decoded += 1
+            assert build_both(fast) == (bad, bad), at
+    assert decoded > 10
 
 
 EDITS = [
@@ -282,7 +323,7 @@ def test_c_and_pure_writers_agree_on_edits(path: str, value: object,
     for part in parents:
         obj = obj[int(part)] if part.isdigit() else getattr(obj, part)  # type: ignore[index]
     setattr(obj, last, value)
-    fast, slow = build_both(save, monkeypatch)
+    fast, slow = build_both(save)
     assert fast == slow
 
 
@@ -306,7 +347,7 @@ def test_validate_of_a_faangband_file_imports_only_its_layouts() -> None:
     for other in ("world", "knowledge", "pwmangband", "vanilla40", "anquestria"):
         assert lay + other not in mods
     assert "savecraft.jsonmap" not in mods
-    if items._read_item_c is not None:  # (the pure path maps levels with numpy)
+    if native._AVAILABLE:  # (the pure path maps levels with numpy)
         assert "numpy" not in mods
 
 
@@ -410,7 +451,7 @@ def test_a_deleted_field_is_the_python_writers_error(path: str,
     for part in parents:
         obj = obj[int(part)] if part.isdigit() else getattr(obj, part)  # type: ignore[index]
     delattr(obj, last)
-    fast, slow = build_both(save, monkeypatch)
+    fast, slow = build_both(save)
     assert fast == slow and isinstance(fast, str)
 
 

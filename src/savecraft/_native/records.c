@@ -1,19 +1,20 @@
 /*
  * savecraft._native.records: the compiled backend of record descriptions.
  *
- * A Vanilla 4.2 save is mostly repeated records: ~700 object records (37
+ * An Angband save is mostly repeated records: hundreds of object records (40
  * fields, six of them strings, array sizes set by an earlier block), monster
  * memory, messages, history, monsters, stores. Read field by field in Python a
- * record costs ~6 us, most of it building the model object; here the whole
+ * record costs ~6-10 us, most of it building the model object; here the whole
  * 4.2 parse takes a fifth of the pure path's time and a build an eighth
  * (measured alternating SAVECRAFT_PURE=1 and not, medians).
  *
  * savecraft/layout/native.py derives a record program (one field code per
  * model slot, below) from each description that the codes can express, so
- * this is a backend of the same one description; the object record (code `j`,
- * `X` for a list of them) is the one record read with code of its own here.
- * Every reader reads the canonical case only and answers None otherwise (bytes
- * past the end, a string over its limit or not UTF-8, a "has" byte other than
+ * this is a backend of the same one description: no record is read with code
+ * of its own here (the 4.2 object record was, until its derived program came
+ * within 1.1x of it: a 4.2 parse 0.98x, a build 1.04x, best of alternating
+ * runs). Every reader reads the canonical case only and answers None otherwise
+ * (bytes past the end, a string over its limit or not UTF-8, a "has" byte other than
  * 0 or 1): the generated Python then reads the same bytes and gives the same
  * model or the exact error. The writers likewise answer None for anything the
  * Python writer would write differently or refuse. Tests hold the two paths
@@ -49,12 +50,6 @@
 #error "the object records are filled at CPython slot offsets: the pure Python paths run instead"
 #endif
 
-#define ITEM_FIELDS 37
-#define CURSE_FIELDS 2
-#define LIST_FIELDS 2
-#define ITEM_NAME_MAX 127
-#define SVAL 5 /* the object kind's name: empty in the record that ends a list */
-
 /* Ints of fields are mostly small: -256..1023 come from a table made once (a reference
  * count increment instead of a call), the rest from PyLong_FromLong. */
 #define INT_LO (-256)
@@ -70,9 +65,6 @@ typedef struct {
     PyObject *ints[INT_HI - INT_LO + 1];
     PyObject *str_cache[STR_CACHE];
     PyObject *bytes_cache[STR_CACHE];
-    /* the classes of object records (item_types), and their slots' offsets in record order */
-    PyTypeObject *item_type, *curse_type, *list_type;
-    Py_ssize_t item_slots[ITEM_FIELDS], curse_slots[CURSE_FIELDS], list_slots[LIST_FIELDS];
 } State;
 
 static inline State *
@@ -207,6 +199,29 @@ rd_str(Cursor *c, Py_ssize_t limit)
     return text;
 }
 
+/* A NUL-terminated Latin-1 string of at most `limit` bytes; NULL (no exception) when not so. */
+static PyObject *
+rd_latin1(Cursor *c, Py_ssize_t limit)
+{
+    const uint8_t *s = c->p + c->pos;
+    Py_ssize_t room = c->end - c->pos;
+    const uint8_t *nul = memchr(s, 0, (size_t)(room < limit + 1 ? room : limit + 1));
+    if (nul == NULL)
+        return NULL;
+    Py_ssize_t n = nul - s, k = 0;
+    while (k < n && s[k] < 0x80)
+        k++;
+    /* ASCII (the common case) is the same text in UTF-8: the cache of rd_str serves it */
+    PyObject *text = k == n && n <= STR_CACHE_MAX ? cached_str(c->st, s, n)
+                                                  : PyUnicode_DecodeLatin1((const char *)s, n, NULL);
+    if (text == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    c->pos += n + 1;
+    return text;
+}
+
 static PyObject *
 cached_bytes(State *st, const uint8_t *s, Py_ssize_t n)
 {
@@ -255,213 +270,45 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
 }
 
 /*
- * One object record at c->pos. Returns the Item, or NULL: with an exception set on a
- * real failure (memory), without one where the Python reader must take over.
- * `*end` says whether it is the record without a kind that ends a list.
- */
-static PyObject *
-read_one_item(Cursor *c, const Py_ssize_t *sz, int *end)
-{
-    State *st = c->st;
-    Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
-    PyObject *v[ITEM_FIELDS] = {NULL};
-    Py_ssize_t k = 0, start = c->pos;
-    unsigned flag;
-
-#define PUT(expr) do { if ((v[k++] = (expr)) == NULL) goto fail; } while (0)
-    if (!need(c, 7) || rd_u16(c) != 0xFFFF)
-        goto fail;
-    PUT(INT(rd_u8(c)));   /* version */
-    PUT(INT(rd_u16(c)));  /* oidx */
-    PUT(INT(rd_u8(c)));   /* y */
-    PUT(INT(rd_u8(c)));   /* x */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* tval */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* sval */
-    if (!need(c, 5))
-        goto fail;
-    PUT(INT(rd_i16(c)));  /* pval */
-    PUT(INT(rd_u8(c)));   /* number */
-    PUT(INT(rd_i16(c)));  /* weight */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* artifact */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* ego */
-    if (!need(c, 15))
-        goto fail;
-    PUT(INT(rd_u8(c)));   /* effect */
-    for (int i = 0; i < 5; i++)
-        PUT(INT(rd_i16(c)));  /* timeout, to_h, to_d, to_a, ac */
-    for (int i = 0; i < 4; i++)
-        PUT(INT(rd_u8(c)));   /* dd, ds, origin, origin_depth */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* origin_race */
-    if (!need(c, 1))
-        goto fail;
-    PUT(INT(rd_u8(c)));   /* notice */
-    PUT(rd_bytes(c, of));  /* flags */
-    PUT(rd_i16_list(c, mm));  /* modifiers */
-    for (int j = 0; j < 2; j++) {  /* brands, slays */
-        Py_ssize_t n = j ? sm : bm;
-        if (!need(c, 1) || (flag = rd_u8(c)) > 1)
-            goto fail;
-        if (flag)
-            PUT(rd_bytes(c, n));
-        else
-            PUT(Py_NewRef(Py_None));
-    }
-    if (!need(c, 1) || (flag = rd_u8(c)) > 1)
-        goto fail;
-    if (!flag) {
-        PUT(Py_NewRef(Py_None));
-    } else {
-        if (!need(c, 3 * cm))
-            goto fail;
-        PyObject *lst = PyList_New(cm);
-        PUT(lst);
-        for (Py_ssize_t i = 0; i < cm; i++) {
-            PyObject *cv[CURSE_FIELDS];
-            cv[0] = INT(rd_u8(c));
-            cv[1] = INT(rd_u16(c));
-            if (cv[0] == NULL || cv[1] == NULL) {
-                Py_XDECREF(cv[0]);
-                Py_XDECREF(cv[1]);
-                goto fail;
-            }
-            PyObject *curse = fill(st->curse_type, st->curse_slots, cv, CURSE_FIELDS);
-            if (curse == NULL)
-                goto fail;
-            PyList_SET_ITEM(lst, i, curse);
-        }
-    }
-    if (!need(c, 3 * em + 12))
-        goto fail;
-    {
-        uint8_t small[256], *f = em <= 256 ? small : PyMem_Malloc((size_t)em);
-        PyObject *res = PyList_New(em), *fl = NULL;
-        if (res == NULL || f == NULL) {
-            Py_XDECREF(res);
-            if (f != small && f != NULL)
-                PyMem_Free(f);
-            goto fail;
-        }
-        v[k++] = res;
-        for (Py_ssize_t i = 0; i < em; i++) {
-            PyObject *lvl = INT(rd_i16(c));
-            if (lvl == NULL)
-                break;
-            PyList_SET_ITEM(res, i, lvl);
-            f[i] = (uint8_t)rd_u8(c);
-        }
-        if (!PyErr_Occurred())
-            fl = cached_bytes(st, f, em);
-        if (f != small)
-            PyMem_Free(f);
-        if (fl == NULL)
-            goto fail;
-        v[k++] = fl;
-    }
-    PUT(INT(rd_i16(c)));  /* held_m_idx */
-    PUT(INT(rd_i16(c)));  /* mimicking_m_idx */
-    for (int i = 0; i < 4; i++)
-        PUT(INT(rd_u16(c)));  /* activation, time_base, time_dice, time_sides */
-    PUT(rd_str(c, ITEM_NAME_MAX));  /* inscription */
-#undef PUT
-    *end = PyUnicode_GET_LENGTH(v[SVAL]) == 0;
-    return fill(st->item_type, st->item_slots, v, ITEM_FIELDS);
-fail:
-    for (Py_ssize_t i = 0; i < ITEM_FIELDS; i++)
-        Py_XDECREF(v[i]);
-    c->pos = start;
-    return NULL;
-}
-
-/* Fast-call arguments: data, pos, end, then the six sizes of the object memory block. */
-static int
-item_args(State *st, PyObject *const *args, Py_ssize_t nargs, Py_buffer *view, Cursor *c,
-          Py_ssize_t *sz)
-{
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "9 arguments expected");
-        return -1;
-    }
-    if (st->item_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
-        return -1;
-    }
-    Py_ssize_t vals[8];
-    for (int i = 0; i < 8; i++) {
-        vals[i] = PyLong_AsSsize_t(args[1 + i]);
-        if (vals[i] == -1 && PyErr_Occurred())
-            return -1;
-        if (vals[i] < 0) {
-            PyErr_SetString(PyExc_ValueError, "positions and sizes are not negative");
-            return -1;
-        }
-    }
-    if (PyObject_GetBuffer(args[0], view, PyBUF_SIMPLE) < 0)
-        return -1;
-    c->st = st;
-    c->p = (const uint8_t *)view->buf;
-    c->pos = vals[0];
-    c->end = vals[1] < view->len ? vals[1] : view->len;
-    memcpy(sz, vals + 2, 6 * sizeof(Py_ssize_t));
-    return 0;
-}
-
-/* item_types(Item, item_slots, Curse, curse_slots, ItemList, list_slots): the classes built. */
-static PyObject *
-item_types(PyObject *module, PyObject *args)
-{
-    State *st = state_of(module);
-    PyTypeObject *it, *ct, *lt;
-    PyObject *islots, *cslots, *lslots;
-    Py_ssize_t is[ITEM_FIELDS], cs[CURSE_FIELDS], ls[LIST_FIELDS];
-    if (!PyArg_ParseTuple(args, "O!OO!OO!O", &PyType_Type, &it, &islots, &PyType_Type, &ct, &cslots,
-                          &PyType_Type, &lt, &lslots))
-        return NULL;
-    if (slot_offsets(it, islots, is, ITEM_FIELDS, 0) < 0 || slot_offsets(ct, cslots, cs, CURSE_FIELDS, 0) < 0 ||
-        slot_offsets(lt, lslots, ls, LIST_FIELDS, 0) < 0)
-        return NULL;
-    memcpy(st->item_slots, is, sizeof(is));
-    memcpy(st->curse_slots, cs, sizeof(cs));
-    memcpy(st->list_slots, ls, sizeof(ls));
-    Py_XSETREF(st->item_type, (PyTypeObject *)Py_NewRef(it));
-    Py_XSETREF(st->curse_type, (PyTypeObject *)Py_NewRef(ct));
-    Py_XSETREF(st->list_type, (PyTypeObject *)Py_NewRef(lt));
-    Py_RETURN_NONE;
-}
-
-/* read_item(data, pos, end, of, mm, bm, sm, cm, em) -> (Item, pos) or None. */
-static PyObject *
-read_item(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    Py_buffer view;
-    Cursor c;
-    Py_ssize_t sz[6];
-    int end;
-    if (item_args(state_of(module), args, nargs, &view, &c, sz) < 0)
-        return NULL;
-    PyObject *item = read_one_item(&c, sz, &end);
-    PyBuffer_Release(&view);
-    if (item == NULL)
-        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
-    return Py_BuildValue("(Nn)", item, c.pos);
-}
-
-/*
- * Record programs: the other repeated records of a 4.2 save (monster memory,
+ * Record programs: the repeated records of a save (objects, monster memory,
  * messages, history, monsters, stores) described as a string of field codes,
  * one per slot of the model class, compiled once per class and sizes:
  *
  *   B H h I i   u8 u16 i16 u32 i32, as an int
  *   s           a NUL-terminated UTF-8 string of at most `arg` bytes
+ *   a           a NUL-terminated Latin-1 string of at most `arg` bytes (3.1 and 3.2's text)
  *   y           `arg` bytes
  *   l           a list of `arg` i16
  *   c           a list of i16 after its u8 count
  *   T           a list of `arg` (i16, u8) tuples
  *   C L         a u8 count of at most `arg` (no slot: its descriptor is None), then lists
  *               of that many i16 (each L; the writer checks they are all that long)
- *   j           one object record (an Item), with the program's six sizes
- *   X           an ItemList: object records up to the one without a kind
  *   r           a nested record of the program `arg`
  *   n N         a list of records of the program `arg` after its u8 / u16 count
+ *   M           a list of `count` records of a program (args: program, count)
+ *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
+ *   D           a field of the model the record does not store: its default (args: the
+ *               value, and 1 where it is a factory to call for each record)
+ *   Q           no slot: a count of kind B H or I, at most `most`, of the lists after it whose
+ *               count is -1 (y l M S; also after C) (args: kind, most, the place of the
+ *               first of those lists, whose length the writer writes)
+ *   K           no slot: a constant the game requires (args: value, kind B H h I or i)
+ *   ?           no slot: a "has" byte of 0 or 1; with 0 the next code's value is None
+ *               and nothing of it is stored
+ *   !           no slot: the next `n` codes are stored only when the value of code `index`
+ *               equals (or, negated, differs from) a constant; None otherwise
+ *               (args: index, constant, negated, n)
+ *   z           a field stored only under a condition that does not hold: None
+ *   P p         two interleaved columns of `count` u8 or i16 (P's slot the first, p's the
+ *               second; each a list of ints or, u8, bytes) (P's args: count, column bits)
+ *   U           records of a program until `stop` stands in place of their first field
+ *               (a string of at most `limit` bytes, or a u8) (args: program, stop, limit)
+ *   E e         records of a program up to the one whose attribute `name` is true (where
+ *               that attribute is "not self.<field>": the one whose field `index` is empty):
+ *               E's slot the list, e's the end record (E's args: program, name, index or -1)
+ *   G g         one list stored as two lists, each ended by the u8 `stop` in place of its
+ *               first field; g (no slot) sets the fields of its program on the records of
+ *               G's list, one by one (args: program, stop; g's also G's index)
  *
  * Every code reads the canonical form only (the writer derives each count from
  * the list it writes, with the same width), and anything else makes the whole
@@ -476,10 +323,11 @@ typedef struct Prog {
     Py_ssize_t n;
     char ops[PROG_MAX];
     Py_ssize_t arg[PROG_MAX];
+    Py_ssize_t arg2[PROG_MAX];  /* a second number: a limit, a kind, column bits, an index */
     struct Prog *sub[PROG_MAX];
     PyObject *subref[PROG_MAX];
+    PyObject *obj[PROG_MAX];    /* a constant: a stop value, an attribute name, a value compared with */
     Py_ssize_t slots[PROG_MAX];
-    Py_ssize_t sizes[6];
 } Prog;
 
 #define PROG_CAPSULE "savecraft._native.records.Prog"
@@ -492,9 +340,18 @@ prog_free(PyObject *capsule)
         return;
     Py_XDECREF(pg->module);
     Py_XDECREF(pg->type);
-    for (Py_ssize_t i = 0; i < PROG_MAX; i++)
+    for (Py_ssize_t i = 0; i < PROG_MAX; i++) {
         Py_XDECREF(pg->subref[i]);
+        Py_XDECREF(pg->obj[i]);
+    }
     PyMem_Free(pg);
+}
+
+/* Does the program start with a u8 (a field, or a constant), which a stop byte can stand for? */
+static int
+starts_with_u8(const Prog *pg)
+{
+    return pg->n > 0 && (pg->ops[0] == 'B' || (pg->ops[0] == 'K' && pg->arg2[0] == 'B'));
 }
 
 /* A program of this module (one made by another copy of it would use another state). */
@@ -509,20 +366,19 @@ prog_of(PyObject *module, PyObject *capsule)
     return pg;
 }
 
-/* record_program(cls, slots, ops, args, sizes) -> capsule; args: one int or program per op. */
+/* record_program(cls, slots, ops, args) -> capsule; args: one per op (an int, a program, or a
+   tuple of such and constants). */
 static PyObject *
 record_program(PyObject *module, PyObject *args)
 {
-    State *st = state_of(module);
     PyTypeObject *tp;
-    PyObject *slots, *pargs, *sizes;
+    PyObject *slots, *pargs;
     const char *ops;
     Py_ssize_t nops;
-    if (!PyArg_ParseTuple(args, "O!Os#O!O!", &PyType_Type, &tp, &slots, &ops, &nops,
-                          &PyTuple_Type, &pargs, &PyTuple_Type, &sizes))
+    if (!PyArg_ParseTuple(args, "O!Os#O!", &PyType_Type, &tp, &slots, &ops, &nops, &PyTuple_Type, &pargs))
         return NULL;
-    if (nops > PROG_MAX || PyTuple_GET_SIZE(pargs) != nops || PyTuple_GET_SIZE(sizes) != 6) {
-        PyErr_SetString(PyExc_ValueError, "one argument per field code, six sizes, at most 64 fields");
+    if (nops > PROG_MAX || PyTuple_GET_SIZE(pargs) != nops) {
+        PyErr_SetString(PyExc_ValueError, "one argument per field code, at most 64 fields");
         return NULL;
     }
     Prog *pg = PyMem_Calloc(1, sizeof(Prog));
@@ -538,42 +394,141 @@ record_program(PyObject *module, PyObject *args)
     pg->type = (PyTypeObject *)Py_NewRef(tp);
     if (slot_offsets(tp, slots, pg->slots, nops, 1) < 0)
         goto fail;
-    for (int i = 0; i < 6; i++) {
-        pg->sizes[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(sizes, i));
-        if (pg->sizes[i] < 0) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "sizes are not negative");
-            goto fail;
-        }
-    }
     for (Py_ssize_t i = 0; i < nops; i++) {
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
-        pg->ops[i] = ops[i];
-        if (ops[i] == 0 || strchr("BHhIisylTcCLjXrnN", ops[i]) == NULL) {
-            PyErr_Format(PyExc_ValueError, "unknown field code %c", ops[i]);
+        char op = ops[i];
+        pg->ops[i] = op;
+        if (op == 0 || strchr("BHhIisaylTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
+            PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
-        if ((ops[i] == 'C') != (pg->slots[i] < 0)) {
-            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C, none for C");
+        if ((strchr("CK?!gQ", op) != NULL) != (pg->slots[i] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! g Q, none for those");
             goto fail;
         }
-        if (strchr("rnN", ops[i])) {
+        if ((op == 'P' || op == 'E') && (i + 1 >= nops || ops[i + 1] != (op == 'P' ? 'p' : 'e'))) {
+            PyErr_SetString(PyExc_ValueError, "P is followed by p, E by e");
+            goto fail;
+        }
+        if (op == '?' && (i + 1 >= nops || pg->slots[i + 1] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "? is followed by the code of its field");
+            goto fail;
+        }
+        if (op == 'D') {  /* (value, 1 to call it for each record: a default factory) */
+            if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != 2) {
+                PyErr_SetString(PyExc_ValueError, "2 arguments for field code D");
+                goto fail;
+            }
+            pg->obj[i] = Py_NewRef(PyTuple_GET_ITEM(a, 0));
+            pg->arg[i] = PyObject_IsTrue(PyTuple_GET_ITEM(a, 1));
+            if (pg->arg[i] < 0)
+                goto fail;
+        } else if (strchr("MSKPU!EGgQ", op)) {  /* a tuple of arguments */
+            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
+            if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
+                PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
+                goto fail;
+            }
+            PyObject *a0 = PyTuple_GET_ITEM(a, 0), *a1 = PyTuple_GET_ITEM(a, 1);
+            if (strchr("MUEGg", op)) {
+                Prog *sub = prog_of(module, a0);
+                if (sub == NULL)
+                    goto fail;
+                pg->subref[i] = Py_NewRef(a0);
+                pg->sub[i] = sub;
+                if (op == 'M') {
+                    pg->arg[i] = PyLong_AsSsize_t(a1);
+                } else {
+                    pg->obj[i] = Py_NewRef(a1);  /* the stop value, or the attribute's name */
+                    if (op == 'E' ? !PyUnicode_Check(a1) :
+                        !(PyUnicode_Check(a1) && op == 'U') && !(PyLong_Check(a1) && starts_with_u8(sub))) {
+                        PyErr_SetString(PyExc_ValueError, "a stop u8 for a program that starts with a u8, "
+                                        "or a stop string (U), or an attribute name (E)");
+                        goto fail;
+                    }
+                    if (PyLong_Check(a1)) {
+                        pg->arg2[i] = PyLong_AsSsize_t(a1);  /* the stop byte */
+                        if (pg->arg2[i] < 0 || pg->arg2[i] > 255) {
+                            PyErr_Clear();
+                            PyErr_SetString(PyExc_ValueError, "a stop byte is 0 to 255");
+                            goto fail;
+                        }
+                    } else {
+                        pg->arg2[i] = -1;
+                    }
+                    if (op == 'E') {  /* the field whose emptiness makes the end record, or -1 */
+                        pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
+                        if (!PyErr_Occurred() && (pg->arg[i] < -1 || pg->arg[i] >= sub->n ||
+                                                  (pg->arg[i] >= 0 && sub->slots[pg->arg[i]] < 0))) {
+                            PyErr_SetString(PyExc_ValueError, "E names a field of its program, or -1");
+                            goto fail;
+                        }
+                    }
+                    if (op == 'U' || op == 'g') {
+                        pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));  /* limit, G's index */
+                        if (op == 'g' && !PyErr_Occurred() && (pg->arg[i] >= i || ops[pg->arg[i]] != 'G')) {
+                            PyErr_SetString(PyExc_ValueError, "g names the index of a G before it");
+                            goto fail;
+                        }
+                    }
+                }
+            } else if (op == 'K' || op == 'Q') {
+                pg->arg[i] = PyLong_AsSsize_t(a0);  /* the value, or the most */
+                const char *k = PyUnicode_Check(a1) ? PyUnicode_AsUTF8(a1) : NULL;
+                if (k == NULL || strlen(k) != 1 || strchr(op == 'K' ? "BHhIi" : "BHI", k[0]) == NULL) {
+                    PyErr_Clear();
+                    PyErr_SetString(PyExc_ValueError, "a constant's kind is one of B H h I i, a count's B H I");
+                    goto fail;
+                }
+                pg->arg2[i] = k[0];
+                if (op == 'Q') {  /* the place of the first list it counts, for the writer */
+                    Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
+                    long long top = k[0] == 'B' ? 255 : k[0] == 'H' ? 65535 : 4294967295LL;
+                    if (!PyErr_Occurred() && (at <= i || at >= nops || pg->arg[i] > top)) {
+                        PyErr_SetString(PyExc_ValueError, "Q counts a list after it, at most its kind's largest");
+                        goto fail;
+                    }
+                    pg->arg2[i] |= at << 8;
+                }
+            } else if (op == '!') {
+                pg->arg[i] = PyLong_AsSsize_t(a0);
+                pg->obj[i] = Py_NewRef(a1);
+                Py_ssize_t neg = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
+                Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 3));
+                if (!PyErr_Occurred() && (pg->arg[i] < 0 || pg->arg[i] >= i || n < 1 || i + n >= nops ||
+                                          pg->slots[pg->arg[i]] < 0)) {
+                    PyErr_SetString(PyExc_ValueError, "! compares a field before it and governs codes after it");
+                    goto fail;
+                }
+                pg->arg2[i] = (neg != 0) | (n << 1);
+            } else {  /* S P: a count, and a limit or column bits */
+                pg->arg[i] = PyLong_AsSsize_t(a0);
+                pg->arg2[i] = PyLong_AsSsize_t(a1);
+            }
+            if (PyErr_Occurred())
+                goto fail;
+            /* (a count of -1 in M and S: the one the last Q or C read) */
+            if ((op != 'K' && pg->arg[i] < (strchr("MSE", op) ? -1 : 0)) || (strchr("SP", op) && pg->arg2[i] < 0)) {
+                PyErr_SetString(PyExc_ValueError, "sizes are not negative");
+                goto fail;
+            }
+            if (op == 'P' && (pg->arg2[i] > 15 || (pg->arg2[i] & 3) == 3 || (pg->arg2[i] & 12) == 12)) {
+                PyErr_SetString(PyExc_ValueError, "columns of u8 or i16, bytes only of u8");
+                goto fail;
+            }
+        } else if (strchr("rnN", op)) {
             Prog *sub = prog_of(module, a);
             if (sub == NULL)
                 goto fail;
             pg->subref[i] = Py_NewRef(a);
             pg->sub[i] = sub;
-        } else if (strchr("sylTC", ops[i])) {
+        } else if (strchr("saylTC", op)) {
             pg->arg[i] = PyLong_AsSsize_t(a);
-            if (pg->arg[i] < 0) {
+            if (pg->arg[i] < (strchr("yl", op) ? -1 : 0)) {  /* y l: -1 is the last Q's or C's count */
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
             }
-        }
-        if (strchr("jX", ops[i]) && (st->item_type == NULL || st->list_type == NULL)) {
-            PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
-            goto fail;
         }
     }
     return capsule;
@@ -605,32 +560,248 @@ read_counted(Prog *sub, Cursor *c, int width, int depth)
     return lst;
 }
 
-/* Object records up to the one without a kind (sval ""), as an ItemList. */
+/* A number of kind B H h I i at c->pos into *out; 0, or -1 past the end. */
+static int
+rd_num(Cursor *c, char kind, long long *out)
+{
+    int width = kind == 'B' ? 1 : kind == 'H' || kind == 'h' ? 2 : 4;
+    if (!need(c, width))
+        return -1;
+    const uint8_t *q = c->p + c->pos;
+    uint32_t u = q[0];
+    if (width > 1)
+        u |= (uint32_t)q[1] << 8;
+    if (width > 2)
+        u |= ((uint32_t)q[2] << 16) | ((uint32_t)q[3] << 24);
+    c->pos += width;
+    *out = kind == 'h' ? (long long)(int16_t)u : kind == 'i' ? (long long)(int32_t)u : (long long)u;
+    return 0;
+}
+
+/* `count` strings of at most `limit` bytes, as a list. */
 static PyObject *
-read_item_list(Cursor *c, const Py_ssize_t *sizes)
+read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
+{
+    PyObject *lst = PyList_New(count);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *x = rd_str(c, limit);
+        if (x == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, k, x);
+    }
+    return lst;
+}
+
+/* `count` records of `sub`, as a list. */
+static PyObject *
+read_fixed(Prog *sub, Cursor *c, Py_ssize_t count, int depth)
+{
+    if (count > c->end - c->pos)  /* every record is at least a byte: a count past the end is none of ours */
+        return NULL;
+    PyObject *lst = PyList_New(count);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *rec = read_record(sub, c, depth + 1);
+        if (rec == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, k, rec);
+    }
+    return lst;
+}
+
+/* One column of n values of (bits & 1 ? i16 : u8) taken from an interleaved run of `stride`
+   bytes per row, at byte `at` of each row: a list of ints, or (bits & 2) bytes. */
+static PyObject *
+read_column(Cursor *c, Py_ssize_t n, unsigned bits, Py_ssize_t at, Py_ssize_t stride)
 {
     State *st = c->st;
-    PyObject *items = PyList_New(0);
-    if (items == NULL)
+    const uint8_t *q = c->p + c->pos + at;
+    if ((bits & 2) && n == 0)
+        return cached_bytes(st, q, 0);
+    if (bits & 2) {
+        uint8_t small[256], *f = n <= 256 ? small : PyMem_Malloc((size_t)(n ? n : 1));
+        if (f == NULL)
+            return PyErr_NoMemory();
+        for (Py_ssize_t k = 0; k < n; k++)
+            f[k] = q[k * stride];
+        PyObject *b = cached_bytes(st, f, n);
+        if (f != small)
+            PyMem_Free(f);
+        return b;
+    }
+    PyObject *lst = PyList_New(n);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const uint8_t *e = q + k * stride;
+        PyObject *x = bits & 1 ? INT((int16_t)(e[0] | (e[1] << 8))) : INT(e[0]);
+        if (x == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, k, x);
+    }
+    return lst;
+}
+
+/* Two interleaved columns (P): the first returned, the second in *second. */
+static PyObject *
+read_columns(Cursor *c, Py_ssize_t n, Py_ssize_t bits, PyObject **second)
+{
+    Py_ssize_t w1 = bits & 1 ? 2 : 1, w2 = bits & 4 ? 2 : 1;
+    if (n > (c->end - c->pos) / (w1 + w2))
+        return NULL;
+    PyObject *a = read_column(c, n, (unsigned)bits & 3, 0, w1 + w2);
+    if (a == NULL)
+        return NULL;
+    *second = read_column(c, n, ((unsigned)bits >> 2) & 3, w1, w1 + w2);
+    if (*second == NULL) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    c->pos += n * (w1 + w2);
+    return a;
+}
+
+/* Is the stop value at c->pos? 1 (read past it), 0 (c->pos unchanged), -1 not ours. */
+static int
+at_stop(Cursor *c, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit)
+{
+    if (stop_byte >= 0) {
+        if (!need(c, 1))
+            return -1;
+        if (c->p[c->pos] == stop_byte) {
+            c->pos++;
+            return 1;
+        }
+        return 0;
+    }
+    /* the string's bytes against the stop's UTF-8 (no string made: the record's own read
+       decodes it, and refuses what is not UTF-8) */
+    Py_ssize_t want;
+    const char *u = PyUnicode_AsUTF8AndSize(stop, &want);
+    if (u == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    const uint8_t *s = c->p + c->pos;
+    Py_ssize_t room = c->end - c->pos;
+    const uint8_t *nul = memchr(s, 0, (size_t)(room < limit + 1 ? room : limit + 1));
+    if (nul == NULL)
+        return -1;
+    if (nul - s == want && memcmp(s, u, (size_t)want) == 0) {
+        c->pos += want + 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Records of `sub` until the stop value in place of their first field (U, G, g). */
+static PyObject *
+read_until(Prog *sub, Cursor *c, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit, int depth)
+{
+    PyObject *lst = PyList_New(0);
+    if (lst == NULL)
         return NULL;
     for (;;) {
-        int end;
-        PyObject *it = read_one_item(c, sizes, &end);
-        if (it == NULL) {
-            Py_DECREF(items);
+        int r = at_stop(c, stop_byte, stop, limit);
+        if (r == 1)
+            return lst;
+        PyObject *rec = r < 0 ? NULL : read_record(sub, c, depth + 1);
+        if (rec == NULL || PyList_Append(lst, rec) < 0) {
+            Py_XDECREF(rec);
+            Py_DECREF(lst);
             return NULL;
         }
-        if (end) {
-            PyObject *v[LIST_FIELDS] = {items, it};
-            return fill(st->list_type, st->list_slots, v, LIST_FIELDS);
+        Py_DECREF(rec);
+    }
+}
+
+/* Is `name` of rec true? 1, 0, or -1 (its property raised: not ours, no exception left). */
+static int
+attr_true(PyObject *rec, PyObject *name)
+{
+    PyObject *x = PyObject_GetAttr(rec, name);
+    int t = x == NULL ? -1 : PyObject_IsTrue(x);
+    Py_XDECREF(x);
+    if (t < 0)
+        PyErr_Clear();
+    return t;
+}
+
+/* Is rec the end record of E: its field `field` (an index of sub's) empty, or (field -1) its
+   attribute `name` true? 1, 0, or -1 (not ours, no exception left). */
+static int
+is_end(Prog *sub, PyObject *rec, Py_ssize_t field, PyObject *name)
+{
+    if (field < 0)
+        return attr_true(rec, name);
+    PyObject *v = get(sub->slots[field], rec);
+    if (v == NULL)
+        return -1;
+    Py_INCREF(v);  /* (__bool__ of a value a user set may run Python code) */
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (t < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return !t;
+}
+
+/* Records of `sub` up to the end record (E): the list, the end one in *last. */
+static PyObject *
+read_terminated(Prog *sub, Cursor *c, Py_ssize_t field, PyObject *name, PyObject **last, int depth)
+{
+    PyObject *lst = PyList_New(0);
+    if (lst == NULL)
+        return NULL;
+    for (;;) {
+        PyObject *rec = read_record(sub, c, depth + 1);
+        int t = rec == NULL ? -1 : is_end(sub, rec, field, name);
+        if (t == 1) {
+            *last = rec;
+            return lst;
         }
-        int err = PyList_Append(items, it);
-        Py_DECREF(it);
-        if (err < 0) {
-            Py_DECREF(items);
+        if (t < 0 || PyList_Append(lst, rec) < 0) {
+            Py_XDECREF(rec);
+            Py_DECREF(lst);
             return NULL;
+        }
+        Py_DECREF(rec);
+    }
+}
+
+/* g: the second list's records give their program's fields to the first list's, one by one;
+   0, or -1 where the lists differ in length (or in class). */
+static int
+merge(Prog *sub, PyObject *into, PyObject *from)
+{
+    Py_ssize_t n = PyList_GET_SIZE(into);
+    if (PyList_GET_SIZE(from) != n)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!PyObject_TypeCheck(PyList_GET_ITEM(into, k), sub->type))
+            return -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        char *a = (char *)PyList_GET_ITEM(into, k), *b = (char *)PyList_GET_ITEM(from, k);
+        for (Py_ssize_t j = 0; j < sub->n; j++) {
+            Py_ssize_t off = sub->slots[j];
+            if (off < 0 || sub->ops[j] == 'D')  /* (only what the second list stores) */
+                continue;
+            PyObject **dst = (PyObject **)(a + off), **src = (PyObject **)(b + off);
+            Py_XSETREF(*dst, *src);  /* moved: the second list is dropped next */
+            *src = NULL;
         }
     }
+    return 0;
 }
 
 static PyObject *
@@ -638,13 +809,19 @@ read_record(Prog *pg, Cursor *c, int depth)
 {
     State *st = c->st;
     PyObject *v[PROG_MAX] = {NULL};
-    Py_ssize_t i, kept = 0;
-    int end;
+    PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
+    Py_ssize_t i, kept = 0, skip = 0;
+    long long num;
     if (depth > 8)
         return NULL;
     for (i = 0; i < pg->n; i++) {
         Py_ssize_t a = pg->arg[i];
         PyObject *x = NULL;
+        if (skip > 0) {  /* a field not stored ("has" byte 0, a condition that does not hold) */
+            skip--;
+            v[i] = Py_NewRef(Py_None);
+            continue;
+        }
         switch (pg->ops[i]) {
         case 'B': if (need(c, 1)) x = INT(rd_u8(c)); break;
         case 'H': if (need(c, 2)) x = INT(rd_u16(c)); break;
@@ -660,8 +837,9 @@ read_record(Prog *pg, Cursor *c, int depth)
             }
             break;
         case 's': x = rd_str(c, a); break;
-        case 'y': x = rd_bytes(c, a); break;
-        case 'l': x = rd_i16_list(c, a); break;
+        case 'a': x = rd_latin1(c, a); break;
+        case 'y': x = rd_bytes(c, a < 0 ? kept : a); break;
+        case 'l': x = rd_i16_list(c, a < 0 ? kept : a); break;
         case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
         case 'T':
             if (need(c, 3 * a) && (x = PyList_New(a)) != NULL) {
@@ -682,11 +860,59 @@ read_record(Prog *pg, Cursor *c, int depth)
                 x = Py_NewRef(Py_None);
             break;
         case 'L': x = rd_i16_list(c, kept); break;
-        case 'j': x = read_one_item(c, pg->sizes, &end); break;
-        case 'X': x = read_item_list(c, pg->sizes); break;
         case 'r': x = read_record(pg->sub[i], c, depth + 1); break;
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
+        case 'M': x = read_fixed(pg->sub[i], c, a < 0 ? kept : a, depth); break;
+        case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i]); break;
+        case 'Q':
+            if (rd_num(c, (char)(pg->arg2[i] & 0xFF), &num) == 0 && num <= a) {
+                kept = (Py_ssize_t)num;
+                x = Py_NewRef(Py_None);
+            }
+            break;
+        case 'K':
+            if (rd_num(c, (char)pg->arg2[i], &num) == 0 && num == a)
+                x = Py_NewRef(Py_None);
+            break;
+        case '?':
+            if (need(c, 1) && (num = rd_u8(c)) <= 1) {
+                skip = num == 0;
+                x = Py_NewRef(Py_None);
+            }
+            break;
+        case '!': {
+            int same = PyObject_RichCompareBool(v[a], pg->obj[i], Py_EQ);
+            if (same < 0) {
+                PyErr_Clear();
+                break;
+            }
+            if (same == (pg->arg2[i] & 1))  /* the condition does not hold */
+                skip = pg->arg2[i] >> 1;
+            x = Py_NewRef(Py_None);
+            break;
+        }
+        case 'z': x = Py_NewRef(Py_None); break;
+        case 'D':
+            x = a ? PyObject_CallNoArgs(pg->obj[i]) : Py_NewRef(pg->obj[i]);
+            if (x == NULL)
+                PyErr_Clear();  /* (the generated reader calls it again, and says) */
+            break;
+        case 'P': x = read_columns(c, a, pg->arg2[i], &pending); break;
+        case 'E': x = read_terminated(pg->sub[i], c, a, pg->obj[i], &pending, depth); break;
+        case 'p':
+        case 'e': x = pending; pending = NULL; break;
+        case 'U': x = read_until(pg->sub[i], c, pg->arg2[i], pg->obj[i], a, depth); break;
+        case 'G': x = read_until(pg->sub[i], c, pg->arg2[i], NULL, 0, depth); break;
+        case 'g': {
+            PyObject *second = read_until(pg->sub[i], c, pg->arg2[i], NULL, 0, depth);
+            if (second == NULL)
+                break;
+            if (merge(pg->sub[i], v[a], second) == 0)
+                x = Py_NewRef(Py_None);
+            Py_DECREF(second);
+            break;
+        }
         }
         if (x == NULL)
             goto fail;
@@ -694,6 +920,7 @@ read_record(Prog *pg, Cursor *c, int depth)
     }
     return fill(pg->type, pg->slots, v, pg->n);
 fail:
+    Py_XDECREF(pending);
     for (Py_ssize_t k = 0; k < i; k++)
         Py_DECREF(v[k]);
     return NULL;
@@ -723,7 +950,7 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     long stop_byte = -1;
     if (count < 0 && PyLong_Check(stop)) {
         stop_byte = PyLong_AsLong(stop);
-        if (stop_byte < 0 || stop_byte > 255 || pg->n == 0 || pg->ops[0] != 'B') {
+        if (stop_byte < 0 || stop_byte > 255 || !starts_with_u8(pg)) {
             PyErr_SetString(PyExc_ValueError, "a stop byte needs a program that starts with a u8");
             return NULL;
         }
@@ -739,23 +966,12 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (lst == NULL || pos < 0 || pos > c.end)
         goto done;
     for (Py_ssize_t k = 0; count < 0 || k < count; k++) {
-        if (stop_byte >= 0) {
-            if (!need(&c, 1))
+        if (count < 0) {
+            int r = at_stop(&c, stop_byte, stop, pg->arg[0]);
+            if (r < 0)
                 goto done;
-            if (c.p[c.pos] == stop_byte) {
-                c.pos++;
+            if (r == 1)
                 break;
-            }
-        } else if (count < 0) {
-            Py_ssize_t at = c.pos;
-            PyObject *first = rd_str(&c, pg->arg[0]);
-            if (first == NULL)
-                goto done;
-            int same = PyUnicode_Compare(first, stop) == 0;
-            Py_DECREF(first);
-            if (same)
-                break;
-            c.pos = at;
         }
         PyObject *rec = read_record(pg, &c, 0);
         if (rec == NULL)
@@ -853,6 +1069,22 @@ put_str(Out *o, PyObject *v, Py_ssize_t limit)
     return put_raw(o, u, n + 1);  /* with its NUL */
 }
 
+/* Text all of whose characters are Latin-1 (one byte each in CPython's storage, which then
+   is the Latin-1 encoding), without NUL, at most `limit` bytes. */
+static int
+put_latin1(Out *o, PyObject *v, Py_ssize_t limit)
+{
+    if (v == NULL || !PyUnicode_CheckExact(v) || PyUnicode_KIND(v) != PyUnicode_1BYTE_KIND)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(v);
+    const char *u = (const char *)PyUnicode_1BYTE_DATA(v);
+    if (n > limit || memchr(u, 0, (size_t)n) != NULL)
+        return 1;
+    if (put_raw(o, u, n) < 0)
+        return -1;
+    return put_raw(o, "", 1);  /* its NUL */
+}
+
 static int
 put_bytes(Out *o, PyObject *v, Py_ssize_t n)
 {
@@ -886,133 +1118,6 @@ get_all(const Py_ssize_t *slots, PyObject *obj, PyObject **vals, Py_ssize_t n)
 /* Inside a function with `int r` and a `done:` label. */
 #define TRY(expr) do { if ((r = (expr)) != 0) goto done; } while (0)
 
-static int
-write_curse(Out *o, PyObject *c)
-{
-    State *st = o->st;
-    PyObject *v[CURSE_FIELDS];
-    int r = 1;
-    if (!PyObject_TypeCheck(c, st->curse_type))
-        return 1;
-    get_all(st->curse_slots, c, v, CURSE_FIELDS);
-    TRY(PUT_U8(o, v[0]));
-    TRY(PUT_U16(o, v[1]));
-done:
-    return r;
-}
-
-static int
-write_one_item(Out *o, PyObject *it, const Py_ssize_t *sz)
-{
-    State *st = o->st;
-    Py_ssize_t of = sz[0], mm = sz[1], bm = sz[2], sm = sz[3], cm = sz[4], em = sz[5];
-    PyObject *v[ITEM_FIELDS];
-    int r = 1;
-    if (it == NULL || !PyObject_TypeCheck(it, st->item_type))
-        return 1;
-    get_all(st->item_slots, it, v, ITEM_FIELDS);
-    static const uint8_t mark[2] = {0xFF, 0xFF};
-    TRY(put_raw(o, mark, 2));
-    TRY(PUT_U8(o, v[0]));
-    TRY(PUT_U16(o, v[1]));
-    TRY(PUT_U8(o, v[2]));
-    TRY(PUT_U8(o, v[3]));
-    TRY(put_str(o, v[4], ITEM_NAME_MAX));
-    TRY(put_str(o, v[5], ITEM_NAME_MAX));
-    TRY(PUT_I16(o, v[6]));
-    TRY(PUT_U8(o, v[7]));
-    TRY(PUT_I16(o, v[8]));
-    TRY(put_str(o, v[9], ITEM_NAME_MAX));
-    TRY(put_str(o, v[10], ITEM_NAME_MAX));
-    TRY(PUT_U8(o, v[11]));
-    for (int i = 12; i < 17; i++)
-        TRY(PUT_I16(o, v[i]));
-    for (int i = 17; i < 21; i++)
-        TRY(PUT_U8(o, v[i]));
-    TRY(put_str(o, v[21], ITEM_NAME_MAX));
-    TRY(PUT_U8(o, v[22]));
-    TRY(put_bytes(o, v[23], of));
-    TRY(put_i16_list(o, v[24], mm));
-    for (int j = 0; j < 2; j++) {
-        PyObject *b = v[25 + j];
-        if (b == NULL) {
-            r = 1;
-            goto done;
-        }
-        uint8_t has = b != Py_None;
-        TRY(put_raw(o, &has, 1));
-        if (has)
-            TRY(put_bytes(o, b, j ? sm : bm));
-    }
-    PyObject *curses = v[27];
-    if (curses == NULL) {
-        r = 1;
-        goto done;
-    }
-    uint8_t has = curses != Py_None;
-    TRY(put_raw(o, &has, 1));
-    if (has) {
-        if (!PyList_Check(curses) || PyList_GET_SIZE(curses) != cm) {
-            r = 1;
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < cm; i++)
-            TRY(write_curse(o, PyList_GET_ITEM(curses, i)));
-    }
-    PyObject *res = v[28], *fl = v[29];
-    if (res == NULL || !PyList_Check(res) || PyList_GET_SIZE(res) != em ||
-        fl == NULL || !PyBytes_CheckExact(fl) || PyBytes_GET_SIZE(fl) != em) {
-        r = 1;
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < em; i++) {
-        TRY(PUT_I16(o, PyList_GET_ITEM(res, i)));
-        TRY(put_raw(o, PyBytes_AS_STRING(fl) + i, 1));
-    }
-    TRY(PUT_I16(o, v[30]));
-    TRY(PUT_I16(o, v[31]));
-    for (int i = 32; i < 36; i++)
-        TRY(PUT_U16(o, v[i]));
-    TRY(put_str(o, v[36], ITEM_NAME_MAX));
-done:
-    return r;
-}
-
-/* 1 when `it` is an Item without a kind (the end of a list), 0 when with one, -1 neither. */
-static int
-is_marker(State *st, PyObject *it)
-{
-    if (it == NULL || !PyObject_TypeCheck(it, st->item_type))
-        return -1;
-    PyObject *sval = get(st->item_slots[SVAL], it);
-    return sval == NULL || !PyUnicode_Check(sval) ? -1 : PyUnicode_GET_LENGTH(sval) == 0;
-}
-
-static int
-write_item_list(Out *o, PyObject *lst, const Py_ssize_t *sizes)
-{
-    State *st = o->st;
-    PyObject *v[LIST_FIELDS] = {NULL, NULL};
-    int r = 1;
-    if (lst == NULL || !PyObject_TypeCheck(lst, st->list_type))
-        return 1;
-    get_all(st->list_slots, lst, v, LIST_FIELDS);
-    PyObject *items = v[0], *end = v[1];
-    if (items == NULL || !PyList_Check(items) || is_marker(st, end) != 1)
-        goto done;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); k++) {
-        PyObject *it = PyList_GET_ITEM(items, k);
-        if (is_marker(st, it) != 0) {
-            r = 1;
-            goto done;
-        }
-        TRY(write_one_item(o, it, sizes));
-    }
-    TRY(write_one_item(o, end, sizes));
-done:
-    return r;
-}
-
 static int write_record(Out *o, Prog *pg, PyObject *obj, int depth);
 
 static int
@@ -1030,11 +1135,151 @@ write_counted(Out *o, Prog *sub, PyObject *lst, int width, int depth)
     return r;
 }
 
+/* A number of kind B H h I i (1 where it is no int of that kind). */
+static int
+put_num(Out *o, PyObject *v, char kind)
+{
+    switch (kind) {
+    case 'B': return PUT_U8(o, v);
+    case 'H': return PUT_U16(o, v);
+    case 'h': return PUT_I16(o, v);
+    }
+    if (v == NULL || !PyLong_Check(v))
+        return 1;
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    long long lo = kind == 'I' ? 0 : -2147483648LL;
+    long long hi = kind == 'I' ? 4294967295LL : 2147483647LL;
+    if (overflow || x < lo || x > hi) {
+        PyErr_Clear();
+        return 1;
+    }
+    uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
+    return put_raw(o, b, 4);
+}
+
+/* The constant of K: `value` as a number of `kind` (it was checked when compiled). */
+static int
+put_const(Out *o, Py_ssize_t value, char kind)
+{
+    int width = kind == 'B' ? 1 : kind == 'H' || kind == 'h' ? 2 : 4;
+    uint8_t b[4] = {(uint8_t)value, (uint8_t)(value >> 8), (uint8_t)(value >> 16), (uint8_t)(value >> 24)};
+    return put_raw(o, b, width);
+}
+
+/* A list of exactly n records of `sub` (M). */
+static int
+write_fixed(Out *o, Prog *sub, PyObject *lst, Py_ssize_t n, int depth)
+{
+    if (lst == NULL || !PyList_Check(lst) || PyList_GET_SIZE(lst) != n)
+        return 1;
+    int r = 0;
+    for (Py_ssize_t k = 0; k < n && r == 0; k++)
+        r = write_record(o, sub, PyList_GET_ITEM(lst, k), depth + 1);
+    return r;
+}
+
+/* Two columns of n values interleaved (P): each a list of ints or, u8, bytes. */
+static int
+write_columns(Out *o, PyObject *a, PyObject *b, Py_ssize_t n, Py_ssize_t bits)
+{
+    PyObject *col[2] = {a, b};
+    for (int j = 0; j < 2; j++) {
+        unsigned cb = ((unsigned)bits >> (2 * j)) & 3;
+        PyObject *x = col[j];
+        if (x == NULL || (cb & 2 ? !PyBytes_CheckExact(x) || PyBytes_GET_SIZE(x) != n
+                                 : !PyList_Check(x) || PyList_GET_SIZE(x) != n))
+            return 1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (int j = 0; j < 2; j++) {
+            unsigned cb = ((unsigned)bits >> (2 * j)) & 3;
+            int r;
+            if (cb & 2)
+                r = put_raw(o, PyBytes_AS_STRING(col[j]) + k, 1);
+            else
+                r = cb & 1 ? PUT_I16(o, PyList_GET_ITEM(col[j], k)) : PUT_U8(o, PyList_GET_ITEM(col[j], k));
+            if (r)
+                return r;
+        }
+    }
+    return 0;
+}
+
+/* Records of `sub`, none with the stop value as its first field, then the stop value (U G g). */
+static int
+write_until(Out *o, Prog *sub, PyObject *lst, Py_ssize_t stop_byte, PyObject *stop, Py_ssize_t limit,
+            int depth)
+{
+    if (lst == NULL || !PyList_Check(lst))
+        return 1;
+    PyObject *stop_int = NULL;
+    int r = 0;
+    if (stop_byte >= 0 && (stop_int = PyLong_FromSsize_t(stop_byte)) == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst) && r == 0; k++) {
+        PyObject *rec = PyList_GET_ITEM(lst, k);
+        if (!PyObject_TypeCheck(rec, sub->type)) {
+            r = 1;
+            break;
+        }
+        if (sub->n > 0 && sub->slots[0] >= 0) {
+            PyObject *first = Py_XNewRef(get(sub->slots[0], rec));  /* __eq__ may run Python code */
+            int same = first == NULL ? 0 : PyObject_RichCompareBool(first, stop_int ? stop_int : stop, Py_EQ);
+            Py_XDECREF(first);
+            if (same != 0) {
+                r = same < 0 ? -1 : 1;
+                break;
+            }
+        }
+        r = write_record(o, sub, rec, depth + 1);
+    }
+    Py_XDECREF(stop_int);
+    if (r == 0) {
+        if (stop_byte >= 0) {
+            uint8_t b = (uint8_t)stop_byte;
+            r = put_raw(o, &b, 1);
+        } else {
+            r = put_str(o, stop, limit);
+        }
+    }
+    return r;
+}
+
+/* E e: the records, none of them an end record, then the end record. */
+static int
+write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, Py_ssize_t field, PyObject *name,
+                 int depth)
+{
+    if (lst == NULL || !PyList_Check(lst) || last == NULL)
+        return 1;
+    int r = 0;
+    Py_INCREF(lst);  /* the property may run any Python code (even change the model) */
+    Py_INCREF(last);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst) && r == 0; k++) {
+        PyObject *rec = PyList_GET_ITEM(lst, k);
+        if (!PyObject_TypeCheck(rec, sub->type)) {
+            r = 1;
+            break;
+        }
+        Py_INCREF(rec);
+        int t = is_end(sub, rec, field, name);
+        r = t != 0 ? 1 : write_record(o, sub, rec, depth + 1);
+        Py_DECREF(rec);
+    }
+    if (r == 0)
+        r = !PyObject_TypeCheck(last, sub->type) || is_end(sub, last, field, name) != 1 ? 1
+            : write_record(o, sub, last, depth + 1);
+    Py_DECREF(last);
+    Py_DECREF(lst);
+    return r;
+}
+
 static int
 write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
     PyObject *vals[PROG_MAX];
-    Py_ssize_t kept = 0;
+    Py_ssize_t kept = 0, skip = 0;
     int r = 1;
     if (depth > 8 || obj == NULL || !PyObject_TypeCheck(obj, pg->type))
         return 1;
@@ -1042,30 +1287,24 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
     for (Py_ssize_t i = 0; i < pg->n; i++) {
         PyObject *v = vals[i];
         Py_ssize_t a = pg->arg[i];
+        if (skip > 0) {  /* not stored: the model holds None (the Python writer says what else) */
+            skip--;
+            if (v != Py_None) {
+                r = 1;
+                goto done;
+            }
+            continue;
+        }
         switch (pg->ops[i]) {
         case 'B': TRY(PUT_U8(o, v)); break;
         case 'H': TRY(PUT_U16(o, v)); break;
         case 'h': TRY(PUT_I16(o, v)); break;
         case 'I':
-        case 'i': {
-            r = 1;
-            if (v == NULL || !PyLong_Check(v))
-                goto done;
-            int overflow;
-            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-            long long lo = pg->ops[i] == 'I' ? 0 : -2147483648LL;
-            long long hi = pg->ops[i] == 'I' ? 4294967295LL : 2147483647LL;
-            if (overflow || x < lo || x > hi) {
-                PyErr_Clear();
-                goto done;
-            }
-            uint8_t b[4] = {(uint8_t)x, (uint8_t)(x >> 8), (uint8_t)(x >> 16), (uint8_t)(x >> 24)};
-            TRY(put_raw(o, b, 4));
-            break;
-        }
+        case 'i': TRY(put_num(o, v, pg->ops[i])); break;
         case 's': TRY(put_str(o, v, a)); break;
-        case 'y': TRY(put_bytes(o, v, a)); break;
-        case 'l': TRY(put_i16_list(o, v, a)); break;
+        case 'a': TRY(put_latin1(o, v, a)); break;
+        case 'y': TRY(put_bytes(o, v, a < 0 ? kept : a)); break;
+        case 'l': TRY(put_i16_list(o, v, a < 0 ? kept : a)); break;
         case 'c': {
             r = 1;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) > 255)
@@ -1104,11 +1343,71 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             break;
         }
         case 'L': TRY(put_i16_list(o, v, kept)); break;
-        case 'j': TRY(write_one_item(o, v, pg->sizes)); break;
-        case 'X': TRY(write_item_list(o, v, pg->sizes)); break;
         case 'r': TRY(write_record(o, pg->sub[i], v, depth + 1)); break;
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
+        case 'M': TRY(write_fixed(o, pg->sub[i], v, a < 0 ? kept : a, depth)); break;
+        case 'Q': {  /* the length of the list at arg2 >> 8 (every list it counts is checked) */
+            PyObject *lst = vals[pg->arg2[i] >> 8];
+            r = 1;
+            if (lst == NULL || !(PyList_Check(lst) || PyBytes_CheckExact(lst)))
+                goto done;
+            kept = PyList_Check(lst) ? PyList_GET_SIZE(lst) : PyBytes_GET_SIZE(lst);
+            if (kept > a)
+                goto done;
+            TRY(put_const(o, kept, (char)(pg->arg2[i] & 0xFF)));
+            break;
+        }
+        case 'S': {
+            r = 1;
+            if (a < 0)
+                a = kept;
+            if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
+                goto done;
+            for (Py_ssize_t k = 0; k < a; k++)
+                TRY(put_str(o, PyList_GET_ITEM(v, k), pg->arg2[i]));
+            break;
+        }
+        case 'K': TRY(put_const(o, a, (char)pg->arg2[i])); break;
+        case '?': {
+            PyObject *next = vals[i + 1];  /* (compiled: ? is never last) */
+            r = 1;
+            if (next == NULL)
+                goto done;
+            uint8_t has = next != Py_None;
+            TRY(put_raw(o, &has, 1));
+            skip = !has;
+            break;
+        }
+        case '!': {
+            Py_ssize_t n = pg->arg2[i] >> 1;
+            r = 1;
+            if (vals[a] == NULL)
+                goto done;
+            PyObject *earlier = Py_NewRef(vals[a]);  /* __eq__ may run Python code */
+            int same = PyObject_RichCompareBool(earlier, pg->obj[i], Py_EQ);
+            Py_DECREF(earlier);
+            if (same < 0) {
+                r = -1;
+                goto done;
+            }
+            int holds = same != (pg->arg2[i] & 1);
+            for (Py_ssize_t k = 1; k <= n; k++)  /* stored exactly when it holds */
+                if (vals[i + k] == NULL || (vals[i + k] == Py_None) == holds)
+                    goto done;
+            skip = holds ? 0 : n;
+            r = 0;
+            break;
+        }
+        case 'z': if (v != Py_None) { r = 1; goto done; } break;
+        case 'P': TRY(write_columns(o, v, vals[i + 1], a, pg->arg2[i])); break;
+        case 'p':
+        case 'e':
+        case 'D': break;
+        case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], a, pg->obj[i], depth)); break;
+        case 'U': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], pg->obj[i], a, depth)); break;
+        case 'G': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], NULL, 0, depth)); break;
+        case 'g': TRY(write_until(o, pg->sub[i], vals[a], pg->arg2[i], NULL, 0, depth)); break;
         default: r = 1; goto done;
         }
     }
@@ -1166,30 +1465,9 @@ write_records(PyObject *module, PyObject *args)
     return finish(&o, r);
 }
 
-/* write_item(item, of, mm, bm, sm, cm, em) -> bytes, or None for the Python writer. */
-static PyObject *
-write_item(PyObject *module, PyObject *args)
-{
-    State *st = state_of(module);
-    PyObject *it;
-    Py_ssize_t sz[6];
-    if (!PyArg_ParseTuple(args, "Onnnnnn", &it, &sz[0], &sz[1], &sz[2], &sz[3], &sz[4], &sz[5]))
-        return NULL;
-    if (st->item_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "item_types() was not called");
-        return NULL;
-    }
-    Out o = {st, NULL, 0, 0};
-    return finish(&o, write_one_item(&o, it, sz));
-}
-
 /* -- the module ---------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
-    {"item_types", item_types, METH_VARARGS, "The Item, Curse and ItemList classes and their slots."},
-    {"read_item", (PyCFunction)(void (*)(void))read_item, METH_FASTCALL,
-     "One Angband 4.2 object record into an Item, or None for the Python reader."},
-    {"write_item", write_item, METH_VARARGS, "An Item back to its object record, or None."},
     {"record_program", record_program, METH_VARARGS, "Compile a record program for read_records."},
     {"read_records", (PyCFunction)(void (*)(void))read_records, METH_FASTCALL,
      "Records of a program into model objects, or None for the Python reader."},
@@ -1210,12 +1488,7 @@ exec_module(PyObject *m)
 static int
 traverse(PyObject *m, visitproc visit, void *arg)
 {
-    State *st = state_of(m);
-    if (st == NULL)
-        return 0;
-    Py_VISIT(st->item_type);
-    Py_VISIT(st->curse_type);
-    Py_VISIT(st->list_type);
+    (void)m, (void)visit, (void)arg;  /* the state holds ints, strings and bytes: no cycles */
     return 0;
 }
 
@@ -1231,9 +1504,6 @@ clear(PyObject *m)
         Py_CLEAR(st->str_cache[i]);
         Py_CLEAR(st->bytes_cache[i]);
     }
-    Py_CLEAR(st->item_type);
-    Py_CLEAR(st->curse_type);
-    Py_CLEAR(st->list_type);
     return 0;
 }
 

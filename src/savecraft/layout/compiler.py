@@ -16,10 +16,10 @@ order) and compiled, on first use, into:
 :meth:`Struct.read` runs the fast reader and, when it gives up or spans are
 recorded, the checked one from the same start, so both always agree: the
 checked reader is the definition, the fast one an optimisation of it, and
-there is no second copy of the layout to drift. An optional native backend
-(``native_read``/``native_write``) is tried first for the few records where
-compiled code is measurably faster; it answers None for anything it does not
-handle and the generated code takes over.
+there is no second copy of the layout to drift. The C record program derived
+from the same description (:mod:`.native`), where the extension is built, is
+tried first; it answers None for anything it does not handle and the
+generated code takes over.
 """
 
 from __future__ import annotations
@@ -403,30 +403,20 @@ class Struct(Type):
 
     ``name`` names the record in messages and as the source of the Context
     values it sets; ``env``, names its expressions may use besides its fields.
-    ``native_read(data, pos, end, ctx) -> (model, pos) | None`` and
-    ``native_write(model, ctx) -> bytes | None`` are an optional compiled
-    backend for the same layout. ``whole``: a record of fixed size the game reads in one
-    piece (a file's or a block's header): too few bytes for it is one problem naming the
-    record ("28 bytes of block header") at the field where they run out.
+    ``whole``: a record of fixed size the game reads in one piece (a file's or a block's
+    header): too few bytes for it is one problem naming the record ("28 bytes of block
+    header") at the field where they run out. Where the C extension is built, the record's
+    program (:mod:`.native`, derived from the same members) is tried first.
     """
 
     def __init__(self, cls: type, members: Sequence[Member], *, name: str | None = None,
-                 native_read: Callable[..., tuple[Any, int] | None] | None = None,
-                 native_write: Callable[[Any, Context], bytes | None] | None = None,
-                 native_code: str | None = None, native_sizes: tuple[str, ...] = (),
                  env: dict[str, Any] | None = None, whole: bool = False) -> None:
         self.cls = cls
         # Names the expressions of ``Computed``, ``Stored``, ``Check``... may use beyond the
         # record's fields and ``ctx`` (an enum the stored number is seen as).
         self.env = dict(env or {})
-        # A record the C extension reads with code of its own (``j``: an Angband object), and
-        # the Context names of the sizes it reads with; see :mod:`.native`.
-        self.native_code = native_code
-        self.native_sizes = native_sizes
         self.members = tuple(members)
         self.name = name or cls.__name__
-        self.native_read = native_read
-        self.native_write = native_write
         self.min_size = sum(_member_min(m) for m in self.members)
         self.whole = whole
         if whole and self._offsets() is None:
@@ -1223,11 +1213,12 @@ class Struct(Type):
     def _fast_functions(self) -> tuple[Any, Any]:
         """The fast reader and writer, behind the native backend when there is one."""
         if self._fast is None:
-            native_read, native_write = self.native_read, self.native_write
+            native_read: Callable[..., tuple[Any, int] | None] | None = None
+            native_write: Callable[[Any, Context], bytes | None] | None = None
             # One record of fixed fields is one generated unpack (or pack): faster than a call
             # into its C program, which serves lists of it (a parallax: 0.9 us against 1.4 us).
             prog = program_of(self) if self.code is None else None
-            if prog is not None and native_read is None:
+            if prog is not None:
                 native_read, native_write = prog.read_one, prog.write_one
             fr: Any = self._generated("fr") if native_read is None else None
             fw: Any = self._generated("fw") if native_write is None else None
@@ -1296,7 +1287,7 @@ class Struct(Type):
             if t is None or isinstance(m, Len | Stored) or (isinstance(m, Field) and (m.check or m.export)):
                 return None
             flat.append((m, t))
-        if not flat or self.native_read is not None or program_of(self) is not None:
+        if not flat or program_of(self) is not None:
             return None
         return flat
 
@@ -1439,7 +1430,7 @@ class Struct(Type):
         class's ``encode`` method (the hot messages of a protocol: one call, one pack)."""
         packer = self.packer
         ns: dict[str, Any] = {"_pk": packer, "_ctx": ctx, "_fb": fallback, "_E": FAST_WRITE_ERRORS}
-        if self._flat_fields() is not None or self.native_write is not None or program_of(self) is not None:
+        if self._flat_fields() is not None or program_of(self) is not None:
             exec("def enc(m):\n    try:\n        return _pk(m, _ctx)\n    except _E:\n        return _fb(m)\n", ns)
             return ns["enc"]  # type: ignore[no-any-return]
         src = self._packer_source()
@@ -1461,7 +1452,7 @@ class Struct(Type):
         return e.lines
 
     def _make_packer(self) -> Callable[[Any, Context], bytes]:
-        if self.native_write is not None or program_of(self) is not None:
+        if program_of(self) is not None:
             fw = self.fast_write_fn
 
             def packer(model: Any, ctx: Context) -> bytes:

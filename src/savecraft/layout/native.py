@@ -1,30 +1,39 @@
 """The compiled backend of record descriptions: a description turned into a C record program.
 
 The C module ``savecraft._native.records`` (when :mod:`savecraft.compiled` says it is
-active) runs small record programs: one
-field code per model slot (``B H h I i`` numbers, ``s`` a NUL-terminated
-UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L`` lists of
-i16, ``T`` (i16, u8) pairs, ``r``/``n``/``N`` nested records and lists of
-them, and two codes a format may lend a record: ``j`` one object and ``X`` an
-object list of Angband). This module derives that program from a
-:class:`~.compiler.Struct`, so the compiled path is a backend of the same one
-description and never a second copy of a layout. A description that uses
-anything the programs cannot express simply has no program; the generated
-Python runs instead.
+active) runs small record programs: one field code per model slot (``B H h I i``
+numbers, ``s`` a NUL-terminated UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L``
+lists of i16, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
+records and lists of them, ``U`` records until a stop value, ``E``+``e`` records up to an end
+record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
+(:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
+``K`` a constant, ``?`` a "has" byte (:class:`~.types.Optional`), ``!`` fields stored when an
+earlier field has (or has not) a value and ``z`` a field whose condition does not hold
+(:class:`~.types.When`)). This module derives that program from a
+:class:`~.compiler.Struct`, so the compiled path is a backend of the same one description and
+never a second copy of a layout. A description that uses anything the programs cannot express
+simply has no program; the generated Python runs instead.
 
-A program answers None for anything unusual (a string that is not UTF-8, a
-count past the end): the generated code then reads the same bytes and gives
-the same model or the exact error. Tests hold the two to each other.
+A condition on Context values alone (a dead character's missing level) is decided when the
+program is compiled for a Context: the program holds the fields, or ``z`` for each, and the
+answer is part of the key the compiled programs are kept under.
+
+A program answers None for anything unusual (a string that is not UTF-8, a count past the
+end, a "has" byte of 2): the generated code then reads the same bytes and gives the same
+model or the exact error. Tests hold the two to each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..binary import active_sink
 from ..compiled import active
-from .context import Context
+from .context import Context, LayoutError
 from .types import (
     I16,
     I32,
@@ -33,16 +42,23 @@ from .types import (
     U32,
     Array,
     Bytes,
+    Columns,
+    Const,
     CStr,
     Ctx,
     Field,
     Int,
     Len,
     List,
+    Optional,
+    Parallel,
     Prefix,
     Ref,
     SetCtx,
+    Terminated,
     Tuple,
+    Until,
+    When,
 )
 
 if TYPE_CHECKING:
@@ -52,8 +68,7 @@ if TYPE_CHECKING:
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
 # The record machine of the C module, or None (then no description has a program).
 _Buffer = bytes | bytearray | memoryview
-_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...], tuple[int, ...]],
-                          Capsule] | None = None
+_record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...]], Capsule] | None = None
 _read_records: Callable[[Capsule, _Buffer, int, int, int, Any],
                         tuple[list[Any], int] | None] | None = None
 _write_records: Callable[[Capsule, list[Any], Any], bytes | None] | None = None
@@ -62,52 +77,112 @@ if active("records"):
     from .._native.records import record_program as _record_program
     from .._native.records import write_records as _write_records
 _AVAILABLE = _record_program is not None
-Spec = tuple[str, str, Any]  # (slot or "", code, argument: int, Context name or a sub-Program)
+_suspended = False  # see suspended()
+
+
+@contextmanager
+def suspended() -> Iterator[None]:
+    """Inside, every program answers None, so the generated Python reads and writes
+    everything: how a test holds the two paths to each other in one process (a new process
+    with SAVECRAFT_PURE=1 also generates the code a description without a program gets)."""
+    global _suspended
+    was, _suspended = _suspended, True
+    try:
+        yield
+    finally:
+        _suspended = was
+
+
+class _Ref:
+    """An argument that is a Context value (a size the object memory block set)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _FieldAt:
+    """An argument that is the place of an earlier field's code (resolved when compiled)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _When:
+    """Fields stored when a condition on Context values holds: their codes, or ``z`` for each."""
+
+    __slots__ = ("holds", "then", "other")
+
+    def __init__(self, holds: Callable[[Context], bool], then: list[Spec], other: list[Spec]) -> None:
+        self.holds = holds
+        self.then = then
+        self.other = other
+
+
+# (slot or "", code, argument: an int, a _Ref, a sub-Program, a _When, or a tuple of such and
+# constants)
+Spec = tuple[str, str, Any]
 
 
 class Program:
-    """The C program of one description, compiled per set of Context sizes it depends on."""
+    """The C program of one description, compiled per set of Context values it depends on."""
 
     def __init__(self, struct: Struct, specs: list[Spec], post: Callable[[Any, Context], None] | None,
-                 checks: list[tuple[str, int, int]], size_names: tuple[str, ...]) -> None:
+                 checks: list[tuple[str, int, int]]) -> None:
         self.struct = struct
         self.specs = specs
         self.post = post
         self.checks = checks
-        self.size_names = size_names  # the six sizes the ``j``/``X`` codes read with
-        self._ctx_names = tuple(_ctx_names(specs))
-        self._compiled: dict[tuple[int, ...], Capsule] = {}
+        names: list[str] = []
+        whens: list[Callable[[Context], bool]] = []
+        _depends(specs, names, whens)
+        self._names = tuple(dict.fromkeys(names))  # (a stock pair's two objects: the same sizes)
+        self._whens = tuple(dict.fromkeys(whens))
+        self._key: Callable[[dict[str, Any]], Any] | None = itemgetter(*self._names) if self._names else None
+        self._compiled: dict[Any, Capsule] = {}
+        self.complete = True  # every field of the class is one of the program's (see _derive)
 
     def compiled(self, ctx: Context) -> Capsule | None:
-        """The capsule for the sizes in ``ctx``; None while a size is unknown."""
-        v = ctx.values
+        """The capsule for the values in ``ctx``; None while one is unknown."""
+        if _suspended:
+            return None
         try:
-            key = tuple([v[n] for n in self.size_names]) + tuple([v[n] for n in self._ctx_names])
-        except KeyError:
+            key: Any = self._key(ctx.values) if self._key is not None else ()
+            if self._whens:
+                key = (key, tuple([holds(ctx) for holds in self._whens]))
+        except (KeyError, LayoutError):
             return None
         prog = self._compiled.get(key)
         if prog is None:
-            args: list[Any] = []  # an int, or the capsule of a nested program
-            for _, code, arg in self.specs:
-                if isinstance(arg, Program):
-                    sub = arg.compiled(ctx)
-                    if sub is None:
-                        return None
-                    args.append(sub)
-                elif isinstance(arg, str):
-                    args.append(v[arg])
-                else:
-                    args.append(arg)
-            sizes = tuple([v[n] for n in self.size_names]) if self.size_names else (0,) * 6
-            cls = self.struct.cls
-            assert _record_program is not None  # (program_of made none without it)
-            prog = _record_program(
-                cls, tuple(cls.__dict__[s] if s else None for s, _, _ in self.specs),
-                "".join(c for _, c, _ in self.specs), tuple(args), sizes)
+            prog = self._compile(ctx)
+            if prog is None:
+                return None
             if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
                 self._compiled.clear()
             self._compiled[key] = prog
         return prog
+
+    def _compile(self, ctx: Context) -> Capsule | None:
+        specs = _flat(self.specs, ctx)
+        at: dict[str, int] = {}
+        for i, (slot, _, _) in enumerate(specs):
+            at.setdefault(slot, i)
+        try:
+            args = tuple(_resolve(arg, ctx, at) for _, _, arg in specs)
+        except _NoProgram:
+            return None
+        cls = self.struct.cls
+        assert _record_program is not None  # (program_of made none without it)
+        return _record_program(cls, tuple(_slot(cls, s) if s else None for s, _, _ in specs),
+                               "".join(c for _, c, _ in specs), args)
+
+    def _stops(self, stop: Any) -> bool:
+        """Whether ``stop`` can stand in place of the first field (a string, or a u8)."""
+        return _starts_with_u8(self) if type(stop) is int else \
+            type(stop) is str and self.specs[0][1] == "s"
 
     def _valid(self, records: list[Any]) -> bool:
         for name, lo, hi in self.checks:
@@ -119,6 +194,8 @@ class Program:
     def read(self, data: Any, pos: int, end: int, ctx: Context, count: int,
              stop: Any = None) -> tuple[list[Any], int] | None:
         """``count`` records (or, with -1, those before ``stop`` in place of the first field)."""
+        if count < 0 and not self._stops(stop):
+            return None
         prog = self.compiled(ctx)
         if prog is None:
             return None
@@ -156,28 +233,78 @@ class Program:
         return self.write([model], ctx)
 
 
-def _ctx_names(specs: list[Spec]) -> list[str]:
-    names: list[str] = []
-    for _, _, arg in specs:
-        if isinstance(arg, str):
-            names.append(arg)
+class _NoProgram(Exception):
+    """A nested program has no capsule for this Context."""
+
+
+def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context], bool]]) -> None:
+    """The Context names and conditions the programs of ``specs`` are compiled with."""
+    def arg_deps(arg: Any) -> None:
+        if isinstance(arg, _Ref):
+            names.append(arg.name)
         elif isinstance(arg, Program):
-            names.extend(arg._ctx_names)
-    return names
+            names.extend(arg._names)
+            whens.extend(arg._whens)
+        elif isinstance(arg, _When):
+            whens.append(arg.holds)
+            _depends(arg.then, names, whens)
+        elif isinstance(arg, tuple):
+            for a in arg:
+                arg_deps(a)
+
+    for _, _, arg in specs:
+        arg_deps(arg)
 
 
-def _count(count: Any) -> Any:
-    """A program argument for a count: a number, a Context name, or None (not expressible)."""
+def _flat(specs: list[Spec], ctx: Context) -> list[Spec]:
+    """``specs`` with each condition on the Context decided."""
+    out: list[Spec] = []
+    for spec in specs:
+        arg = spec[2]
+        if isinstance(arg, _When):
+            out.extend(_flat(arg.then if arg.holds(ctx) else arg.other, ctx))
+        else:
+            out.append(spec)
+    return out
+
+
+def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
+    if isinstance(arg, _Ref):
+        return ctx.values[arg.name]
+    if isinstance(arg, Program):
+        sub = arg.compiled(ctx)
+        if sub is None:
+            raise _NoProgram
+        return sub
+    if isinstance(arg, _FieldAt):
+        return at[arg.name]
+    if isinstance(arg, tuple):
+        return tuple(_resolve(a, ctx, at) for a in arg)
+    return arg
+
+
+def _count(count: Any, lens: dict[str, int] | None = None) -> Any:
+    """A program argument for a count: a number, a Context value, -1 (what the record's count,
+    a Len, says), or None (not expressible)."""
     if isinstance(count, int):
         return count
     if isinstance(count, Ctx):
-        return count.name
+        return _Ref(count.name)
+    if isinstance(count, Ref) and lens is not None and count.name in lens:
+        return -1
     return None
 
 
 def program_of(struct: Struct) -> Program | None:
     """The C program of ``struct``, derived once; None without the extension or where the
     description uses what programs cannot express."""
+    prog = _program(struct)
+    return prog if prog is not None and prog.complete else None
+
+
+def _program(struct: Struct) -> Program | None:
+    """The program of ``struct``, also one that leaves some of its class's fields unset (a
+    pass of a :class:`~.types.Parallel`, which only the ``G``/``g`` codes read)."""
     if not _AVAILABLE:
         return None
     cached = struct.__dict__.get("_program", False)
@@ -188,48 +315,205 @@ def program_of(struct: Struct) -> Program | None:
     return prog
 
 
+def _inline(struct: Struct) -> bool:
+    """A record of fixed values with a constant (a message whose type it is): the generated
+    code reads it in one unpack where it is used (a batch of 40 movement records), faster than
+    a call into a program per record; it gets no program."""
+    from .compiler import _run_of
+
+    return any(isinstance(m, Const) for m in struct.members) and all(
+        isinstance(m, Field | Const) and _run_of(m) is not None
+        and not (isinstance(m, Field) and (m.check is not None or m.export is not None))
+        for m in struct.members)
+
+
 def _derive(struct: Struct) -> Program | None:
-    if struct.native_code is not None:  # a record the extension reads with code of its own
+    if _inline(struct):
         return None
     specs: list[Spec] = []
     checks: list[tuple[str, int, int]] = []
     post_lines: list[str] = []
     lens: dict[str, int] = {}
+    seen: set[str] = set()
+    counted: tuple[str, ...] = ()  # the lists the last count is of (one count at a time)
     for m in struct.members:
         if isinstance(m, Len):
-            if m.kind is not U8 or m.most is None:
+            code = _NUMBER.get(id(m.kind))
+            if code not in ("B", "H", "I") or not set(counted) <= seen:
                 return None
-            lens[m.name] = m.most
-            specs.append(("", "C", m.most))
+            lens[m.name] = m.most if m.most is not None else m.kind.hi
+            counted = tuple(m.of)
+            arrays = [f for f in struct.members if isinstance(f, Field) and f.name in m.of
+                      and isinstance(f.type, Array) and f.type.kind is I16]
+            if code == "B" and m.most is not None and len(arrays) == len(m.of):
+                specs.append(("", "C", m.most))  # (then L lists)
+            else:
+                specs.append(("", "Q", (lens[m.name], code, _FieldAt(m.of[0]))))
             continue
         if isinstance(m, SetCtx):
             post_lines.append(f"ctx.set({m.name!r}, {_on_model(m.expr, struct)}, {struct.name!r})")
             continue
-        if not isinstance(m, Field):
+        got = _member_specs(m, lens, seen)
+        if got is None:
             return None
-        spec = _field_spec(m, lens)
-        if spec is None:
-            return None
-        specs.append(spec)
-        if m.check is not None:
-            checks.append((m.name, m.check.lo, m.check.hi))
-        if m.export is not None:
-            post_lines.append(f"ctx.set({m.export!r}, m.{m.name}, {struct.name!r})")
+        specs.extend(got)
+        if isinstance(m, Field):
+            if m.check is not None:
+                checks.append((m.name, m.check.lo, m.check.hi))
+            if m.export is not None:
+                post_lines.append(f"ctx.set({m.export!r}, m.{m.name}, {struct.name!r})")
+        seen.update(s for s, _, _ in got if s)
     if not specs:
         return None
-    sizes: tuple[str, ...] = ()
-    for m, (_, _, arg) in zip([m for m in struct.members if isinstance(m, Field | Len)], specs):
-        if isinstance(arg, Program) and arg.size_names:
-            sizes = arg.size_names
-        elif isinstance(m, Field) and getattr(m.type, "native_code", None) is not None:
-            sizes = m.type.native_sizes  # type: ignore[attr-defined]
+    slots = {s for s, _, _ in _every_spec(specs) if s}
+    cls = struct.cls
+    if not all(type(_slot(cls, s)).__name__ == "member_descriptor" for s in slots):
+        return None  # (a field that is no slot: a program fills slots)
     post = None
     if post_lines:
         ns: dict[str, Any] = {}
         exec(compile("def post(m, ctx):\n" + "\n".join("    " + line for line in post_lines),
                      f"<layout {struct.name} native>", "exec"), ns)
         post = ns["post"]
-    return Program(struct, specs, post, checks, sizes)
+    complete = True
+    if dataclasses.is_dataclass(cls):  # a field the record does not store: its default (D)
+        for f in dataclasses.fields(cls):
+            if f.name in slots:
+                continue
+            if not f.init or type(_slot(cls, f.name)).__name__ != "member_descriptor":
+                complete = False
+            elif f.default is not dataclasses.MISSING:
+                specs.append((f.name, "D", (f.default, 0)))
+            elif f.default_factory is not dataclasses.MISSING:
+                specs.append((f.name, "D", (f.default_factory, 1)))
+            else:
+                complete = False
+    prog = Program(struct, specs, post, checks)
+    # every field of the class is set by the program (a record from C would otherwise lack
+    # one, where the generated reader calls the class)
+    prog.complete = complete
+    return prog
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The descriptor of the slot ``name`` of ``cls`` (its own, or a base class's)."""
+    for k in cls.__mro__:
+        if name in k.__dict__:
+            return k.__dict__[name]
+    return None
+
+
+def _every_spec(specs: list[Spec]) -> list[Spec]:
+    out: list[Spec] = []
+    for spec in specs:
+        if isinstance(spec[2], _When):
+            out.extend(_every_spec(spec[2].then))
+        else:
+            out.append(spec)
+    return out
+
+
+def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
+    """The codes of one member, or None where programs cannot express it."""
+    from .compiler import Struct
+
+    if isinstance(m, Field):
+        return _field_specs(m, lens)
+    if isinstance(m, Const):
+        code = _NUMBER.get(id(m.type))
+        return None if code is None or type(m.value) is not int else [("", "K", (m.value, code))]
+    if isinstance(m, Columns):
+        if len(m.columns) != 2 or _count(m.count) is None:
+            return None
+        bits = 0
+        for j, (_, kind, as_bytes) in enumerate(m.columns):
+            if kind is not U8 and (kind is not I16 or as_bytes):
+                return None
+            bits |= ((kind is I16) | (as_bytes << 1)) << (2 * j)
+        return [(m.columns[0][0], "P", (_count(m.count), bits)), (m.columns[1][0], "p", 0)]
+    if isinstance(m, Terminated):
+        elem = m.elem
+        sub = program_of(elem) if isinstance(elem, Struct) else None
+        if sub is None or not isinstance(elem, Struct):
+            return None
+        field = _emptiness(elem.cls, m.is_end)
+        at = [s for s, _, _ in sub.specs].index(field) if field in [s for s, _, _ in sub.specs] else -1
+        return [(m.name, "E", (sub, m.is_end, at)), (m.end, "e", 0)]
+    if isinstance(m, Parallel):
+        if len(m.passes) != 2 or m.first is not U8 or type(m.stop) is not int:
+            return None
+        subs = [_program(p) for p in m.passes]
+        if any(s is None or not _starts_with_u8(s) for s in subs):
+            return None
+        return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
+    if isinstance(m, When):
+        return _when_specs(m, lens, seen)
+    return None
+
+
+def _emptiness(cls: type, name: str) -> str | None:
+    """The field ``name`` tests the emptiness of, where that property of ``cls`` is just
+    ``return not self.<field>`` (the end record of an object list: no kind name): the C code
+    then tests the field itself instead of calling the property for every record."""
+    import ast
+    import inspect
+    import textwrap
+
+    prop = getattr(cls, name, None)
+    if not isinstance(prop, property) or prop.fget is None:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(prop.fget)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    fn = tree.body[0]
+    if not isinstance(fn, ast.FunctionDef):
+        return None
+    body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.UnaryOp) \
+            and isinstance(body[0].value.op, ast.Not) and isinstance(body[0].value.operand, ast.Attribute) \
+            and isinstance(body[0].value.operand.value, ast.Name) and body[0].value.operand.value.id == "self":
+        return body[0].value.operand.attr
+    return None
+
+
+def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
+    """A When: decided by Context values when compiled, or by an earlier field (``!``)."""
+    import ast
+
+    if m.flag is not None or m.defaults or m.by_model:
+        return None
+    then: list[Spec] = []
+    for f in m.fields:
+        if not isinstance(f, Field) or f.check is not None or f.export is not None:
+            return None
+        got = _field_specs(f, lens)
+        if got is None:
+            return None
+        then.extend(got)
+    tree = ast.parse(m.expr, mode="eval").body
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    if names <= {"ctx"}:
+        holds = eval(compile(f"lambda ctx: bool({m.expr})", "<layout when>", "eval"), {})
+        other = [(s, "z", 0) for s, _, _ in _every_spec(then) if s]
+        return [("", "W", _When(holds, then, other))]
+    if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq | ast.NotEq) \
+            and isinstance(tree.left, ast.Name) and tree.left.id in seen \
+            and isinstance(tree.comparators[0], ast.Constant) and not any(s[1] == "W" for s in then):
+        negated = int(isinstance(tree.ops[0], ast.NotEq))
+        return [("", "!", (_FieldAt(tree.left.id), tree.comparators[0].value, negated, len(then))), *then]
+    return None
+
+
+def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
+    t = m.type
+    if isinstance(t, Optional):
+        if t.flag is not U8:
+            return None
+        inner = _field_spec(Field(m.name, t.inner), lens)
+        return None if inner is None else [("", "?", 0), inner]
+    spec = _field_spec(m, lens)
+    return None if spec is None else [spec]
 
 
 def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
@@ -240,11 +524,13 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         code = _NUMBER.get(id(t))
         return None if code is None else (m.name, code, 0)
     if isinstance(t, CStr):
-        if t.encoding != "utf-8" or t.most is None:
-            return None
-        return (m.name, "s", t.most)
+        if t.most is None:  # (a record with a string of any length: a chat message, read alone,
+            return None     # is read faster by the generated code than through a program call)
+        if t.encoding == "latin-1" and t.eight_bit is None:
+            return (m.name, "a", _limit(t))
+        return (m.name, "s", _limit(t)) if t.encoding == "utf-8" else None
     if isinstance(t, Bytes):
-        arg = _count(t.size)
+        arg = _count(t.size, lens)
         return None if arg is None else (m.name, "y", arg)
     if isinstance(t, Array) and t.kind is I16 and not t.as_bytes:
         if isinstance(t.count, Ref) and t.count.name in lens:
@@ -255,22 +541,51 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
         arg = _count(t.count)
         return None if arg is None else (m.name, "l", arg)
     if isinstance(t, List):
+        count = _count(t.count, lens)
         if isinstance(t.elem, Tuple) and [k for _, k in t.elem.parts] == [I16, U8]:
-            arg = _count(t.count)
-            return None if arg is None else (m.name, "T", arg)
-        if isinstance(t.elem, Struct) and isinstance(t.count, Prefix):
-            p = t.count
-            sub = program_of(t.elem) if t.elem.native_code is None else None
-            if sub is None or p.bias or p.most is not None or p.kind not in (U8, U16):
+            return None if count is None or count == -1 else (m.name, "T", count)
+        if isinstance(t.elem, CStr):
+            e = t.elem
+            ok = e.encoding == "utf-8" and e.most is not None and count is not None
+            return (m.name, "S", (count, _limit(e))) if ok else None
+        if isinstance(t.elem, Struct) and t.index is None:
+            sub = program_of(t.elem)
+            if sub is None:
                 return None
-            return (m.name, "n" if p.kind is U8 else "N", sub)
+            if count is not None:
+                return (m.name, "M", (sub, count))
+            if isinstance(t.count, Prefix):
+                p = t.count
+                if p.bias or p.most is not None or p.kind not in (U8, U16):
+                    return None
+                return (m.name, "n" if p.kind is U8 else "N", sub)
+        return None
+    if isinstance(t, Until):
+        sub = program_of(t.elem) if isinstance(t.elem, Struct) else None
+        if sub is None:
+            return None
+        if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8" \
+                and t.first.most is not None:
+            return (m.name, "U", (sub, t.stop, _limit(t.first)))
+        if type(t.stop) is int and t.first is U8 and _starts_with_u8(sub):
+            return (m.name, "U", (sub, t.stop, 0))
         return None
     if isinstance(t, Struct):
-        if t.native_code is not None:
-            return (m.name, t.native_code, 0)
         sub = program_of(t)
         return None if sub is None else (m.name, "r", sub)
     return None
+
+
+def _limit(t: CStr) -> int:
+    """The most bytes of a string."""
+    assert t.most is not None
+    return t.most
+
+
+def _starts_with_u8(prog: Program) -> bool:
+    """Whether a stop byte can stand in place of the program's first field."""
+    _, code, arg = prog.specs[0]
+    return code == "B" or (code == "K" and arg[1] == "B")
 
 
 def _on_model(expr: str, struct: Struct) -> str:

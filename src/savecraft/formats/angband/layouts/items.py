@@ -12,12 +12,10 @@ first (:class:`~.Context`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ....binary import Reader, Writer
-from ....compiled import active
 from ....errors import FormatError
 from ....layout import (
     I16,
@@ -149,58 +147,7 @@ class Item:
         return text
 
 
-_SIZES = ("of_size", "obj_mod_max", "brand_max", "slay_max", "curse_max", "elem_max")
 _OBJECT_MEMORY = "object memory"
-
-# The C object record writer (savecraft._native.records), or None.
-_write_item_c: Callable[..., bytes | None] | None = None
-if active("records"):
-    from ...._native.records import write_item as _write_item_c
-
-
-def _sizes(ctx: Context) -> tuple[int, ...] | None:
-    """The six per-game array sizes an object record depends on, or None (not known yet)."""
-    v = ctx.values
-    try:
-        return tuple([v[k] for k in _SIZES])
-    except KeyError:
-        return None
-
-
-# Item's fields in the order of the record, which is the order the C reader fills them in.
-_ITEM_SLOTS = ("version", "oidx", "y", "x", "tval", "sval", "pval", "number", "weight", "artifact",
-               "ego", "effect", "timeout", "to_h", "to_d", "to_a", "ac", "dd", "ds", "origin",
-               "origin_depth", "origin_race", "notice", "flags", "modifiers", "brands", "slays",
-               "curses", "el_res", "el_flags", "held_m_idx", "mimicking_m_idx", "activation",
-               "time_base", "time_dice", "time_sides", "inscription")
-
-
-def _c_reader() -> Callable[..., tuple[Item, int] | None] | None:
-    """The compiled record reader (:mod:`savecraft.compiled`), told once which classes to build."""
-    if not active("records"):
-        return None
-    from ...._native.records import item_types, read_item
-
-    item_types(Item, tuple(Item.__dict__[n] for n in _ITEM_SLOTS),
-               Curse, (Curse.__dict__["power"], Curse.__dict__["timeout"]),
-               ItemList, (ItemList.__dict__["items"], ItemList.__dict__["end"]))
-    return read_item
-
-
-def _native_read(d: Any, pos: int, end: int, ctx: Context) -> tuple[Item, int] | None:
-    """The C backend of OBJECT: None for anything it does not handle (the generated code then
-    reads it, or says exactly what is wrong)."""
-    sizes = _sizes(ctx)
-    if sizes is None or _read_item_c is None:
-        return None
-    return _read_item_c(d, pos, end, *sizes)
-
-
-def _native_write(it: Item, ctx: Context) -> bytes | None:
-    sizes = _sizes(ctx)
-    if sizes is None or _read_item_c is None or _write_item_c is None:
-        return None
-    return _write_item_c(it, *sizes)
 
 
 def _size(name: str) -> Ctx:
@@ -239,7 +186,7 @@ ACTIVATION: list[Member] = [
 ]
 
 
-def object_record(cls: type, after_origin_depth: Sequence[Member] = (), **native: Any) -> Struct:
+def object_record(cls: type, after_origin_depth: Sequence[Member] = ()) -> Struct:
     """``rd_item``/``wr_item`` of 4.2 (with a game's fields after the origin depth)."""
     return Struct(cls, [
         *KIND_NAMES, Field("pval", I16), Field("number", U8), Field("weight", I16),
@@ -247,12 +194,11 @@ def object_record(cls: type, after_origin_depth: Sequence[Member] = (), **native
         Field("effect", U8), Field("timeout", I16), *combat(after_origin_depth),
         Field("flags", Bytes(_size("of_size"))), *POWERS,
         Field("curses", Optional(U8, List(CURSE, _size("curse_max")))), ELEMENTS, *ACTIVATION,
-    ], name="object", **native)
+    ], name="object")
 
 
-# The object record of 4.2, declared once.
-OBJECT = object_record(Item, native_read=_native_read, native_write=_native_write, native_code="j",
-                       native_sizes=_SIZES)
+# The object record of 4.2, declared once (its C program is derived from it: layout.native).
+OBJECT = object_record(Item)
 
 
 def read_item(r: Reader, ctx: Context, path: str) -> Item:
@@ -271,7 +217,7 @@ class ItemList:
     end: Item = field(default_factory=Item)
 
 
-ITEM_LIST = object_list(ItemList, OBJECT, native_code="X", native_sizes=_SIZES)
+ITEM_LIST = object_list(ItemList, OBJECT)
 
 
 def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
@@ -281,5 +227,3 @@ def read_item_list(r: Reader, ctx: Context, path: str) -> ItemList:
 def write_item_list(lst: ItemList, w: Writer, ctx: Context, path: str) -> None:
     ITEM_LIST.write(lst, w, ctx, path)
 
-
-_read_item_c = _c_reader()

@@ -240,11 +240,11 @@ class Whereabouts(Place[T]):
 # -- descriptions ---------------------------------------------------------------------------
 
 
-def object_list(cls: type, obj: Struct, **native: Any) -> Struct:
+def object_list(cls: type, obj: Struct) -> Struct:
     """Objects up to the dummy record that ends the list (an object with no kind, which the
     loader reads whole and drops; the model keeps it in ``end``)."""
     return Struct(cls, [Terminated("items", obj, "end", "is_marker", "an empty kind name (the end marker)")],
-                  name="object list", **native)
+                  name="object list")
 
 
 def gear(cls: type, entry: type, obj: Struct) -> Struct:
