@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import FormatError, SavecraftError
+from . import __version__, console
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1
@@ -188,8 +189,6 @@ class _Version(argparse._VersionAction):
 
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported."""
-    from . import __version__
-
     parser = _Parser(prog="savecraft",
                      description="Open, inspect, validate, edit and rewrite game files, byte for byte.",
                      epilog="exit status: 0 ok, 1 a file with problems or files that differ, "
@@ -235,7 +234,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser(_command_of(argv))
     args = parser.parse_args(argv)
-    from . import console
     console.configure(color=getattr(args, "color", "auto"), quiet=bool(getattr(args, "quiet", False)))
     try:
         result: int = args.func(args)

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
+import re
+import time
 
 _color = "auto"
 _quiet = False
@@ -92,7 +94,6 @@ def progress(description: str, total: int | None, unit: str = "files") -> Iterat
     if not show_progress():
         yield _no_advance
         return
-    import time
 
     from rich.console import Console
     from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress, ProgressColumn,
@@ -288,7 +289,6 @@ def sheet(head: str, summary: dict[str, Any], label: Label, show: Show, cap: int
     with console.capture() as cap_:
         console.print(Text(head, style="bold"), soft_wrap=True)
         console.print(_sheet_table(summary, width, label, show, cap))
-    import re
 
     # rich pads every cell to its column: the spaces at the end of a line are dropped (the styles
     # there are kept), so a copied line or a narrower terminal does not carry them.

@@ -52,6 +52,7 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from .errors import SavecraftError
+from . import limits
 
 PathLike = str | os.PathLike[str]
 
@@ -158,8 +159,6 @@ def _read_stream(fh: BinaryIO, name: PathLike) -> bytes:
     byte past the cap with an error that names the variable raising it,
     instead of reading until memory runs out.
     """
-    from . import limits
-
     cap = limits.get("stream")
     chunks: list[bytes] = []
     total = 0

@@ -56,6 +56,9 @@ import orjson
 
 from .errors import FormatError, Problem
 from .speed import gc_paused
+from . import registry
+from .errors import SavecraftError
+from .layout.types import EightBitText
 
 Encode = Callable[[Any], Any]
 Decode = Callable[[Any, str], Any]
@@ -179,8 +182,6 @@ def _dec_str(v: Any, path: str) -> Any:
 def _eight_bit(text: str, encoding: str, path: str) -> Any:
     """Text a game stored in an 8-bit encoding (``layout.EightBitText``), as dumped: written
     back in that encoding, so a dump rebuilds the same bytes."""
-    from .layout.types import EightBitText
-
     try:
         text.encode(encoding)
     except (LookupError, UnicodeEncodeError):
@@ -931,17 +932,12 @@ def optional_fields(cls: type) -> list[str]:
 
 def to_json(model: Any) -> dict[str, Any]:
     """The whole model as a JSON-ready dict that names its format."""
-    from . import registry
-
     fmt = registry.for_model(model)
     return {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": encoder(type(model))(model)}
 
 
 def _envelope(doc: Any) -> Any:
     """The format of a dump, after checking its envelope; every problem of it raised together."""
-    from . import registry
-    from .errors import SavecraftError
-
     problems: list[Problem] = []
 
     def bad(path: str, expected: str, found: str) -> None:
@@ -1050,8 +1046,6 @@ def dump_pieces(model: Any, *, indent: bool = True, confirm: bool = False) -> ty
     MemoryError that the command line answers as ``out of memory``.
     The text is byte for byte what one ``orjson.dumps`` call writes.
     """
-    from . import registry
-
     fmt = registry.for_model(model)
     outer = getattr(_state, "dumping", False), confirming()
     _state.dumping, _state.confirm = True, confirm
@@ -1414,9 +1408,6 @@ def _streamed(text: bytes) -> Any:
     out must parse too and hold the hole where the array was: a cut anywhere
     but between two elements leaves a piece that does not parse.
     """
-    from . import registry
-    from .errors import SavecraftError
-
     for k, m in enumerate(_BIG_ARRAY.finditer(text)):
         if k >= 4:
             return None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+from .tables import expand, group_batches, groups, table_def
 
 _SPARK_TYPES = {"string": "string", "int64": "bigint", "double": "double", "bool": "boolean"}
 FILES_PER_PARTITION = 64
@@ -28,8 +29,6 @@ FILES_PER_PARTITION = 64
 
 def ddl(table: str) -> str:
     """The table's schema as Spark DDL (file_id first)."""
-    from .tables import table_def
-
     t = table_def(table)
     return ", ".join([f"`file_id` bigint"] + [f"`{c.name}` {_SPARK_TYPES[c.type]}" for c in t.columns])
 
@@ -45,16 +44,12 @@ class SavecraftReader(DataSourceReader):
         self.files, self.table, self.per_partition = files, table, per_partition
 
     def partitions(self) -> list[FileGroup]:
-        from .tables import groups
-
         return [FileGroup(first, paths) for first, paths in groups(self.files, self.per_partition)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         import pyarrow as pa
 
         assert isinstance(partition, FileGroup)
-
-        from .tables import group_batches
 
         for name, batch in group_batches(partition.first_id, partition.paths, [self.table]):
             if name == self.table and batch.num_rows:
@@ -76,8 +71,6 @@ class SavecraftDataSource(DataSource):
         return ddl(self._table())
 
     def reader(self, schema: Any) -> SavecraftReader:
-        from .tables import expand
-
         given = self.options.get("paths") or self.options.get("path") or ""
         paths: list[str] = list(given) if not isinstance(given, str) else []
         if isinstance(given, str):

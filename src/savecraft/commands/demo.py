@@ -14,6 +14,9 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from .. import api
+from ..fileio import ensure_dir
+from .files import cmd_info
 
 
 # "module:function" of each demo step, in the order they run.
@@ -38,10 +41,6 @@ def _steps() -> list[Callable[[Path], list[Path]]]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .. import api
-    from ..fileio import ensure_dir
-    from .files import cmd_info
-
     folder = ensure_dir(args.output)
     print(f"savecraft demo: writing samples to {folder}/")
     status = 0

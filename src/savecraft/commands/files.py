@@ -6,12 +6,20 @@ import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+import os
+from functools import partial
+import orjson
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import FormatError, SavecraftError
 from ..fileio import ReadError
 from . import output
 from .argtypes import whole
+from .. import api, console, registry
+from ..errors import UnsupportedFormatError
+from .. import fileio
+from ..fileio import ensure_dir, read_input, write_file
+from .argtypes import format_option
 
 if TYPE_CHECKING:
     from .. import registry
@@ -23,10 +31,8 @@ if TYPE_CHECKING:
 
 def read_file(path: str, *, mapped: bool = False) -> Any:
     """A command's input; ``mapped`` (for reading only, never comparing) maps a large file."""
-    from ..fileio import MAP_FROM, read_input
-
     try:
-        return read_input(path, map_from=MAP_FROM if mapped else None)
+        return read_input(path, map_from=fileio.MAP_FROM if mapped else None)
     except ReadError as exc:
         raise UsageError(str(exc)) from None
 
@@ -34,8 +40,6 @@ def read_file(path: str, *, mapped: bool = False) -> Any:
 def load_file(path: str, format: str | None = None, *, data: Any = None
               ) -> tuple[registry.Format, Any]:
     """The format and model of a command's input (``data``: its bytes, when already read)."""
-    from .. import api, console
-
     if data is None:
         data = read_file(path, mapped=True)  # parsed, never compared: a large file is mapped
     with console.busy(f"reading {path}", len(data)):
@@ -109,9 +113,6 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .. import console, registry
-    from ..errors import FormatError, UnsupportedFormatError
-
     refused: FormatError | None = None
     damaged = False
     data = read_file(args.file, mapped=True)
@@ -163,8 +164,6 @@ def _salvage(data: Any, format: str | None, err: FormatError) -> tuple[Any, Any,
     keeps the model it got; a format whose summary needs the parts that are
     missing leaves nothing to show, and the error stands alone.
     """
-    from .. import api, registry
-
     result = api.validate(data, format)
     if result.model is None or result.format is None:
         raise err
@@ -189,7 +188,6 @@ def expand_inputs(args: list[str]) -> list[str]:
     quoted to get past the shell's argument limit: ``'saves/**/*.sav'``).
     """
     import glob
-    import os
 
     out: list[str] = []
     for arg in args:
@@ -213,8 +211,6 @@ def expand_inputs(args: list[str]) -> list[str]:
 
 def validate_one(path: str, format: str | None) -> dict[str, Any]:
     """One file's validation as plain data (what a worker process sends back)."""
-    from .. import api
-
     record: dict[str, Any] = {"file": path, "format": None, "ok": False, "problems": [], "notes": []}
     try:
         data = read_file(path, mapped=True)
@@ -234,15 +230,12 @@ def validate_one(path: str, format: str | None) -> dict[str, Any]:
 
 def _records(files: list[str], format: str | None, jobs: int | None) -> Any:
     """Each file's record, in the order given; across a process pool when there are many."""
-    import os
-
     workers = jobs or os.cpu_count() or 1
     if len(files) < POOL_FROM or workers == 1 or "-" in files:
         for path in files:
             yield validate_one(path, format)
         return
     from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
 
     chunk = max(1, min(64, len(files) // (workers * 8)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -250,8 +243,6 @@ def _records(files: list[str], format: str | None, jobs: int | None) -> Any:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .. import console
-
     files = expand_inputs(args.files)
     many = len(files) > 1
     status = EXIT_OK
@@ -336,9 +327,6 @@ MANIFEST = "savecraft-extract.json"  # which format an extract folder holds, for
 
 def _rebuild(folder: Path) -> Any:
     """The model an extract folder describes (``savecraft build DIR``)."""
-    import orjson
-    from .. import registry
-
     try:
         manifest = orjson.loads((folder / MANIFEST).read_bytes())
         name = str(manifest["format"])
@@ -349,7 +337,6 @@ def _rebuild(folder: Path) -> Any:
     if fmt.rebuild is None:
         raise UsageError(f"{folder}: {name} folders cannot be built back yet; "
                          "use 'savecraft dump' and 'savecraft build IN.json'")
-    from .. import console
 
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     with console.busy(f"building from {folder}", size, from_bytes=BUILD_DIR_BUSY_FROM):
@@ -361,12 +348,9 @@ BUILD_DIR_BUSY_FROM = 8 << 20
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    import orjson
-
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
-    from ..fileio import ensure_dir, write_file
 
     # No spinner here: a format whose extract takes long draws its own bar (a game's assets),
     # and rich allows one live display at a time.
@@ -382,8 +366,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _format_arg(p: argparse.ArgumentParser) -> None:
-    from .argtypes import format_option
-
     format_option(p)
 
 

@@ -13,11 +13,15 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+import orjson
 
 from .. import passwords
 from ..cli import EXIT_PROBLEM, UsageError
 from . import output
 from .argtypes import whole
+from ..console import live_loadtest
+from ..errors import SavecraftError
+from ..fileio import ensure_dir
 
 
 _port = whole(0, 65535, "a port")
@@ -233,7 +237,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> None:
-    from ..errors import SavecraftError
     from ..net.backups import restore
     from ..net.world import load_world
 
@@ -250,8 +253,6 @@ def _restore(args: argparse.Namespace) -> None:
 
 
 def cmd_admin(args: argparse.Namespace) -> int:
-    import orjson
-
     from ..net.admin_client import AdminClient, AdminRequestError
 
     host, sep, port = args.endpoint.rpartition(":")
@@ -415,7 +416,6 @@ def cache_folder(given: str | None) -> Path:
     """
     if given:
         return Path(given)
-    from ..fileio import ensure_dir
 
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return ensure_dir(Path(base) / "savecraft" / "tirnanog", parents=True)
@@ -458,8 +458,6 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
         raise UsageError("--processes must be 1 to 16")
     if args.duration > 600:
         raise UsageError("--duration is at most 600 seconds")
-
-    from ..console import live_loadtest
 
     password = passwords.resolve(args, default="load")
     with live_loadtest(enabled=args.processes == 1) as control:

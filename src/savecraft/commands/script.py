@@ -19,12 +19,14 @@ from ..errors import FormatError
 from . import output
 from .argtypes import whole
 from .files import load_file, read_file
+from ..errors import SavecraftError
+from ..formats.tirnanog.game.script import ScriptNames, assemble, disassemble
+from .tng import require_game
 
 
 def _names(game_path: str | None, command: str) -> Any:
     if game_path is None:
         return None
-    from ..formats.tirnanog.game.script import ScriptNames
 
     game = _load_game(game_path, f"{command} --game")
     names = getattr(game, "script_names", None)
@@ -35,8 +37,6 @@ def _names(game_path: str | None, command: str) -> Any:
 def _load_game(path: str, command: str, data: Any = None) -> Any:
     """The game model of ``path`` (whose bytes a caller may have read already), read once; a
     usage error when it is not a TirNanoG game."""
-    from .tng import require_game
-
     if data is None:
         data = read_file(path, mapped=True)
     require_game(data, path, command)
@@ -48,8 +48,6 @@ def _write(args: argparse.Namespace, data: bytes) -> None:
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.script import disassemble
-
     code = read_file(args.file)
     if args.offset is not None or args.length is not None:
         start = args.offset or 0
@@ -67,8 +65,6 @@ def cmd_disasm(args: argparse.Namespace) -> int:
 
 
 def cmd_asm(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.script import assemble
-
     raw = read_file(args.input)
     try:
         text = raw.decode("utf-8")
@@ -104,7 +100,6 @@ def _scale(text: str) -> float:
 
 def _angband_map(args: argparse.Namespace, data: Any) -> int:
     """``render-map`` of an Angband savefile: its current level, as the game draws it."""
-    from ..errors import SavecraftError
     from ..formats.angband import mapview
 
     if args.map is not None or args.layers or args.tmx:

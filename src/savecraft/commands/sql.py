@@ -16,11 +16,16 @@ import argparse
 import re
 import sys
 from typing import TYPE_CHECKING, Any
+import io
+import os
+from pathlib import Path
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, UsageError
 from ..errors import SavecraftError
 from . import output
 from .argtypes import whole
+from .. import console
+from ..fileio import ensure_dir
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -55,8 +60,6 @@ def _report(stream: Stream) -> int:
 
 
 def _encode(result: pa.Table, fmt: str) -> bytes:
-    import io
-
     if fmt == "csv":
         import pyarrow.csv as pacsv
 
@@ -111,7 +114,6 @@ def cmd_sql(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     wanted = named_tables(args.query, list(catalogue()))
     stream = _stream(args, wanted)
-    from .. import console
 
     con = duckdb.connect()
     from ..tables import create_table, insert
@@ -155,9 +157,6 @@ def _partition_value(value: Any) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Every table of the files as Parquet: DIR/TABLE/format=F/game=G/part-0.parquet."""
-    import os
-    from pathlib import Path
-
     from ..tables import need
 
     try:
@@ -167,8 +166,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .. import console
-    from ..fileio import ensure_dir
     from ..tables import schema
 
     stream = _stream(args, args.table or None)

@@ -18,14 +18,18 @@ import orjson
 from ..cli import EXIT_OK, UsageError
 from ..formats.tirnanog.game import Game, open_game
 from ..formats.tirnanog.game.sections import section_name
+from .. import registry
+from ..errors import FormatError
+from ..formats.tirnanog.game.header import sniff
+from ..formats.tirnanog.game.maps import SpriteRef as MapSpriteRef
+from ..formats.tirnanog.game.refs import NO_SPRITE, describe
+from ..formats.tirnanog.game.sections import CATEGORY_NAMES
+from ..formats.tirnanog.game.sections.common import NOT_SET, SpriteRef, walk_refs
+from .files import read_file
 
 
 def require_game(data: Any, path: str, command: str) -> None:
     """A usage error (exit 2) unless ``data`` is a TirNanoG game, saying what the file is instead."""
-    from .. import registry
-    from ..errors import FormatError
-    from ..formats.tirnanog.game.header import sniff
-
     if sniff(bytes(data[:16])):
         return
     try:
@@ -37,8 +41,6 @@ def require_game(data: Any, path: str, command: str) -> None:
 
 
 def _open(path: str, command: str) -> Game:
-    from .files import read_file
-
     data = read_file(path, mapped=True)  # a usage error when it cannot be read
     require_game(data, path, command)
     return open_game(data if path == "-" else path)
@@ -84,10 +86,6 @@ def cmd_sections(args: argparse.Namespace) -> int:
 
 def ref_record(game: Game, kind: str, path: str, value: Any) -> dict[str, Any]:
     """One reference as data (docs/info-json.md's rules): what it points at, in separate fields."""
-    from ..formats.tirnanog.game.refs import NO_SPRITE, describe
-    from ..formats.tirnanog.game.sections import CATEGORY_NAMES
-    from ..formats.tirnanog.game.sections.common import NOT_SET
-
     rec: dict[str, Any] = {"path": path, "kind": kind}
     if kind == "string":
         rec["offset"] = None if value == NOT_SET else value
@@ -103,9 +101,6 @@ def ref_record(game: Game, kind: str, path: str, value: Any) -> dict[str, Any]:
 
 
 def cmd_refs(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.maps import SpriteRef as MapSpriteRef
-    from ..formats.tirnanog.game.sections.common import SpriteRef, walk_refs
-
     with _open(args.file, "refs") as game:
         records: list[dict[str, Any]] = []
         for k in _pick(game, args.sections):

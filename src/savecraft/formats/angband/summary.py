@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .sheet import character_sheet
 from .vocabulary import object_name
+from .layouts.character import MAX_LEVEL, Player
 
 # The game's own limits, shown as the allowed range (4.2: z_info->stack_size, and the s32 gold).
 MAX_STACK = 40
@@ -29,8 +30,6 @@ def _pair(v: dict[str, int]) -> str:
 
 def summary(save: BlockSave) -> dict[str, Any]:
     """A character sheet: who, how strong, where, and what they carry, each linked to its field."""
-    from .layouts.character import MAX_LEVEL, Player
-
     sheet = character_sheet(save)
     if not sheet:
         return {"title": "Angband save", "subtitle": "no character block was read", "sections": []}

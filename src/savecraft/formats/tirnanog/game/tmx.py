@@ -18,6 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import quoteattr
+import base64
+import xml.etree.ElementTree as ET
+import zlib
 
 import numpy as np
 from PIL import Image
@@ -128,8 +131,6 @@ def apply_tmx(m: MapAsset, data: bytes, tile_width: int, tile_height: int, *, na
     polylines the patrol paths. Anything else in the file (the picture, the tileset image) is
     not read. Problems raise FormatError naming ``name`` and the element.
     """
-    import xml.etree.ElementTree as ET
-
     try:
         root = ET.fromstring(data)
     except ET.ParseError as err:
@@ -216,9 +217,6 @@ def _int(text: str | None, where: str) -> int:
 
 def _layer_ids(el: Any, size: int, where: str) -> Any:
     """A tile layer's ids as a size x size array (CSV, or base64 with or without zlib/gzip)."""
-    import base64
-    import zlib
-
     data = el.find("data")
     if data is None or data.find("chunk") is not None:
         raise FormatError(None, where, "a <data> element of the whole map (not chunks)", "none")

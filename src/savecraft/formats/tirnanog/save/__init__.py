@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 from typing import Any
+import orjson
 
 from ....errors import Report
 from ....fileio import ensure_dir, write_files
@@ -77,8 +78,6 @@ def info(save: SaveGame) -> dict[str, Any]:
 
 def extract(save: SaveGame, folder: Path) -> list[Path]:
     """The preview as PNG, and one JSON file per chunk (numbered in file order)."""
-    import orjson
-
     from . import preview  # Pillow: imported only when a picture is written
 
     ensure_dir(folder)

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from ....compression import Container
 from ..crc_stream import StreamEncoding
+from ....jsonmap import KIND, _bad, confirming, consuming, decoder, encoder, stream
+from ....speed import gc_paused
 
 if TYPE_CHECKING:
     import numpy as np
@@ -335,8 +337,6 @@ class ChunkList(MutableSequence[Any]):
 
     def decode_all(self) -> None:
         """Decode every chunk now, in one pass with the garbage collector paused."""
-        from ....speed import gc_paused
-
         with gc_paused():
             for i in range(len(self._items)):
                 self._get(i)
@@ -380,7 +380,6 @@ class ChunkList(MutableSequence[Any]):
     def __json_encode__(self) -> Any:
         """Every chunk's JSON, one at a time (:func:`savecraft.jsonmap.stream`); players and
         NPCs never decoded go straight from their bytes (:mod:`.jsonfast`) and stay undecoded."""
-        from ....jsonmap import encoder, stream
         from .jsonfast import chunk_json
 
         enc = encoder(Chunk)
@@ -408,7 +407,6 @@ class ChunkList(MutableSequence[Any]):
         chunk's object is replaced, once built, by what it was built into: the document
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
-        from ....jsonmap import KIND, _bad, consuming, decoder
         from .codec import decode_chunk
         from .jsonfast import chunk_bytes
         if not isinstance(obj, list):
@@ -518,7 +516,6 @@ class SaveGame:
     def __json_prepare__(self) -> None:
         """Before a dump: swap the original compressed bytes for a level when that reproduces them."""
         from .codec import payload_bytes
-        from ....jsonmap import confirming
         if self.encoding.deflate.original is not None:
             self.encoding.deflate.settle(payload_bytes(self), confirm=confirming())
 
