@@ -50,7 +50,7 @@ import threading
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, NoReturn, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, NoReturn, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
@@ -59,6 +59,13 @@ from .speed import gc_paused
 from . import registry
 from .errors import SavecraftError
 from .layout.types import EightBitText
+from .lazy import lazy_module
+from .paths import from_dump_error
+
+if TYPE_CHECKING:
+    import resource
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    resource = lazy_module("resource")
 
 Encode = Callable[[Any], Any]
 Decode = Callable[[Any, str], Any]
@@ -1010,8 +1017,6 @@ def _from_json(doc: Any) -> Any:
         with _Collecting() as problems:
             model = _slow(fmt.model)(data, "")
     if problems:
-        from .paths import from_dump_error  # only on the error path: paths names them the one way
-
         try:
             _raise_all(problems)
         except FormatError as err:
@@ -1191,8 +1196,6 @@ def memory_headroom(reserve: int = _HEADROOM) -> None:
     decides); with one, this is what lets a dump stop with an error instead
     of a native library dying of a failed allocation.
     """
-    import resource
-
     soft = resource.getrlimit(resource.RLIMIT_AS)[0]
     if soft == resource.RLIM_INFINITY:
         return

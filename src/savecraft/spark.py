@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+import json
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 from .tables import expand, group_batches, groups, table_def
@@ -74,8 +75,6 @@ class SavecraftDataSource(DataSource):
         given = self.options.get("paths") or self.options.get("path") or ""
         paths: list[str] = list(given) if not isinstance(given, str) else []
         if isinstance(given, str):
-            import json
-
             paths = json.loads(given) if given.startswith("[") else given.split(",")
         per = int(self.options.get("files_per_partition", FILES_PER_PARTITION))
         return SavecraftReader(expand(p for p in paths if p), self._table(), per)

@@ -20,13 +20,18 @@ from ..errors import UnsupportedFormatError
 from .. import fileio
 from ..fileio import ensure_dir, read_input, write_file
 from .argtypes import format_option
+from ..lazy import lazy_module
 
+# The JSON mapping is imported on first use: --help imports this module for its parsers only.
 if TYPE_CHECKING:
-    from .. import registry
+    import concurrent.futures as concurrent_futures
+    import glob
 
-# The codecs, the JSON mapping and orjson are imported inside the handlers:
-# argparse needs only the parsers below, and start-up is most of the time of
-# a small command.
+    from .. import jsonmap
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    concurrent_futures = lazy_module("concurrent.futures")
+    glob = lazy_module("glob")
+    jsonmap = lazy_module("savecraft.jsonmap")
 
 
 def read_file(path: str, *, mapped: bool = False) -> Any:
@@ -133,8 +138,6 @@ def cmd_info(args: argparse.Namespace) -> int:
     if not damaged:
         summary = fmt.info(model)
     if args.json:
-        import orjson
-
         doc = {"file": args.file, "format": fmt.name, "description": fmt.description, **summary}
         sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
                                              | orjson.OPT_NON_STR_KEYS))
@@ -187,8 +190,6 @@ def expand_inputs(args: list[str]) -> list[str]:
     A glob is expanded here too, for shells that do not (and for patterns
     quoted to get past the shell's argument limit: ``'saves/**/*.sav'``).
     """
-    import glob
-
     out: list[str] = []
     for arg in args:
         if arg != "-" and os.path.isdir(arg):
@@ -235,10 +236,9 @@ def _records(files: list[str], format: str | None, jobs: int | None) -> Any:
         for path in files:
             yield validate_one(path, format)
         return
-    from concurrent.futures import ProcessPoolExecutor
 
     chunk = max(1, min(64, len(files) // (workers * 8)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with concurrent_futures.ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(partial(validate_one, format=format), files, chunksize=chunk)
 
 
@@ -253,8 +253,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
             advance(1)
             path = rec["file"]
             if args.json:
-                import orjson
-
                 out.flush()
                 sys.stdout.buffer.write(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
             if "error" in rec:
@@ -290,8 +288,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
-    from .. import console, jsonmap
-
     fmt, model = load_file(args.file, args.format)
     size = Path(args.file).stat().st_size if args.file != "-" else 0
     with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
@@ -301,13 +297,9 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .. import api, jsonmap, registry
-
     if args.input != "-" and Path(args.input).is_dir():
         model = _rebuild(Path(args.input))
     else:
-        from .. import console
-
         text = read_file(args.input)
         with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
             model = jsonmap.loads(text)  # a big dump is parsed piece by piece as it is decoded

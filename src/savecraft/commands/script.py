@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
 from ..errors import FormatError
@@ -22,6 +22,18 @@ from .files import load_file, read_file
 from ..errors import SavecraftError
 from ..formats.tirnanog.game.script import ScriptNames, assemble, disassemble
 from .tng import require_game
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    from ..formats.angband import mapview
+    from ..formats.angband import sniffing
+    from ..formats.tirnanog.game import render
+    from ..formats.tirnanog.game import tmx
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    mapview = lazy_module("savecraft.formats.angband.mapview")
+    sniffing = lazy_module("savecraft.formats.angband.sniffing")
+    render = lazy_module("savecraft.formats.tirnanog.game.render")
+    tmx = lazy_module("savecraft.formats.tirnanog.game.tmx")
 
 
 def _names(game_path: str | None, command: str) -> Any:
@@ -100,8 +112,6 @@ def _scale(text: str) -> float:
 
 def _angband_map(args: argparse.Namespace, data: Any) -> int:
     """``render-map`` of an Angband savefile: its current level, as the game draws it."""
-    from ..formats.angband import mapview
-
     if args.map is not None or args.layers or args.tmx:
         raise UsageError(f"{args.file}: an Angband savefile holds one level: render-map takes no "
                          "MAP, --layers or --tmx for it (see --known, --gamedata, --text)")
@@ -119,11 +129,8 @@ def _angband_map(args: argparse.Namespace, data: Any) -> int:
 
 
 def cmd_render_map(args: argparse.Namespace) -> int:
-    from ..formats.angband.sniffing import is_block
-    from ..formats.tirnanog.game import render, tmx
-
     data = read_file(args.file, mapped=True)
-    if is_block(data):
+    if sniffing.is_block(data):
         return _angband_map(args, data)
     if args.map is None:
         raise UsageError(f"{args.file}: give the map to draw (its number in section 35, or its name)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -26,6 +26,12 @@ from ..formats.tirnanog.game.refs import NO_SPRITE, describe
 from ..formats.tirnanog.game.sections import CATEGORY_NAMES
 from ..formats.tirnanog.game.sections.common import NOT_SET, SpriteRef, walk_refs
 from .files import read_file
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    import savecraft.formats.tirnanog.game.info as info
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    info = lazy_module("savecraft.formats.tirnanog.game.info")
 
 
 def require_game(data: Any, path: str, command: str) -> None:
@@ -67,7 +73,6 @@ def _pick(game: Game, which: list[str]) -> list[int]:
 
 
 def cmd_sections(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.info import _line, _record
     with _open(args.file, "sections") as game:
         block = game.section_block or b""
         records = []
@@ -75,9 +80,9 @@ def cmd_sections(args: argparse.Namespace) -> int:
             off = int.from_bytes(block[8 * k : 8 * k + 4], "little")
             size = int.from_bytes(block[8 * k + 4 : 8 * k + 7], "little")
             if args.json:  # info --json's section record, with where the section is
-                records.append({"index": k, "offset": off, "size_bytes": size, **_record(s)})
+                records.append({"index": k, "offset": off, "size_bytes": size, **info._record(s)})
             else:
-                print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {_line(s)}")
+                print(f"{k:3d}  offset 0x{off:06X}  {size:8d} bytes  type {info._line(s)}")
     if args.json:
         sys.stdout.buffer.write(orjson.dumps({"file": args.file, "sections": records},
                                              option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))

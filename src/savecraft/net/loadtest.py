@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 import multiprocessing as mp
 from dataclasses import asdict, replace
+import numpy as np
 
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
 from .packets import ErrorReason, InventoryRecord, MoveRecord
@@ -38,6 +39,7 @@ from ..formats.tirnanog.game.container import build_game
 from ..formats.tirnanog.game.sample import sample_game
 from ..formats.tirnanog.game.sections.s35_maps import LazyMap, MapEntry
 from .server import run
+from .server import tune_gc
 
 ACK_EVERY = 0.2  # a bot acknowledges at least this often (its moves carry acknowledgements too)
 GRACE = 1.0  # seconds after the last move before missing relays count as drops
@@ -328,8 +330,6 @@ def _worker(info: BundleInfo, indices: list[int], args: dict[str, Any], ready: A
 
 def _percentiles(report: LoadReport, samples: array[float]) -> None:
     if samples:
-        import numpy as np
-
         ms = np.frombuffer(samples, dtype=np.float64) * 1000.0
         report.p50_ms = float(np.percentile(ms, 50))
         report.p99_ms = float(np.percentile(ms, 99))
@@ -377,8 +377,6 @@ async def _run_part(info: BundleInfo, indices: list[int], *, host: str, port: in
         pinger.cancel()
     bots = [b for b in found if b is not None]
     if own_process:
-        from .server import tune_gc
-
         tune_gc()
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0

@@ -73,6 +73,9 @@ from .state import PlayerStore
 from .world import World
 from .certs import ensure_server_context
 from .world import load_world
+from .admin import AdminAddress, AdminServer
+from .metrics import Metrics, parse_listen
+from .operators import OperatorFile, default_path
 
 log = logging.getLogger("savecraft.net.server")
 LOAD_FACTOR = 1.6  # a tick's period is at least this many times its (smoothed) duration
@@ -226,14 +229,9 @@ class GameServer:
         self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
                  udp=self.udp_port, users=len(self.store.users), state=self.store.path)
         if cfg.metrics is not None:
-            from .metrics import Metrics, parse_listen
-
             self.metrics = Metrics(self)
             await self.metrics.start(*parse_listen(cfg.metrics))
         if cfg.admin is not None:
-            from .admin import AdminAddress, AdminServer
-            from .operators import OperatorFile, default_path
-
             ops = OperatorFile(cfg.operators or default_path(self.store.path))
             self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host, ops)
             await self.admin.start()

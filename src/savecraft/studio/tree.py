@@ -15,6 +15,8 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union, get_args, get_origin
+import base64
+import numpy as np
 
 from ..binary import join_path
 from ..diff import _ref_kind, key_field
@@ -107,8 +109,6 @@ def edit_text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bytes | bytearray):
-        import base64
-
         return base64.b64encode(bytes(value)).decode("ascii")
     if _is_numpy(value) and hasattr(value, "item"):
         return str(value.item())
@@ -130,8 +130,6 @@ def allowed(hint: Any, value: Any) -> str | None:
     if base is bool or isinstance(value, bool):
         return "true or false"
     if _is_numpy(value) and hasattr(value, "dtype") and value.dtype.kind in "iu":
-        import numpy as np
-
         info = np.iinfo(value.dtype)
         return f"{info.min} to {info.max}"
     return None

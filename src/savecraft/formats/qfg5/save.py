@@ -7,7 +7,7 @@ Imported only when detection matched a QfG5 file or the format is asked for by n
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -27,6 +27,12 @@ from .model import (
     QfgSave,
     RoomObjects,
 )
+from ...lazy import lazy_module
+
+if TYPE_CHECKING:
+    from . import summary as _summary
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    _summary = lazy_module("savecraft.formats.qfg5.summary")
 
 EQUIPMENT_SLOTS = ("sword", "shield", "helmet", "armour", "amulet")
 
@@ -150,9 +156,7 @@ def rebuild(folder: Path) -> QfgSave:
 
 def _studio_summary(model: Any) -> dict[str, Any]:
     """The studio's overview of this file (imported only when the studio asks)."""
-    from .summary import summary
-
-    return summary(model)
+    return _summary.summary(model)
 
 
 FORMAT = register(Format(

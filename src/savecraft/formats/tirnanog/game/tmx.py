@@ -28,6 +28,7 @@ from PIL import Image
 from ....errors import FormatError
 from .maps import EMPTY_TILE, NPC_LAYER, SPAWNER_LAYER, MapAsset
 from .render import HEX_HORIZONTAL, HEX_VERTICAL, ISOMETRIC, to_png
+from .maps import PatrolPath
 
 ORIENTATION = {ISOMETRIC: "isometric", HEX_VERTICAL: "hexagonal", HEX_HORIZONTAL: "hexagonal"}
 LAYER_NAMES = {NPC_LAYER: "npcs", SPAWNER_LAYER: "spawners"}
@@ -187,7 +188,6 @@ def apply_tmx(m: MapAsset, data: bytes, tile_width: int, tile_height: int, *, na
         paths = _patrol_paths(groups["patrol paths"], tile_width, tile_height, f"{name}: patrol paths")
         shown = [(p.id, list(p.points)) for p in m.patrol_paths if p.points]
         if paths != shown:  # changed: the drawn ones are replaced, ones without points are kept
-            from .maps import PatrolPath
             m.patrol_paths = [PatrolPath(k, pts) for k, pts in paths] + \
                 [p for p in m.patrol_paths if not p.points]
 

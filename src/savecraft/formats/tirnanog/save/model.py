@@ -17,10 +17,13 @@ from ....compression import Container
 from ..crc_stream import StreamEncoding
 from ....jsonmap import KIND, _bad, confirming, consuming, decoder, encoder, stream
 from ....speed import gc_paused
+from ....lazy import lazy_module
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+else:  # imported on first use (savecraft.lazy): only for map tiles
+    np = lazy_module("numpy")
 
 PREVIEW_SIZE = 256
 C = TypeVar("C")
@@ -158,8 +161,6 @@ class NpcChunk:
 
 
 def _tiles_eq(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16]) -> bool:
-    import numpy as np
-
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
@@ -235,8 +236,6 @@ class KindView(Sequence[C]):
 
     def __iter__(self) -> Iterator[C]:
         if len(self._at) > 1000:
-            from ....speed import gc_paused
-
             with gc_paused():  # decoding thousands of players: the bulk path
                 items = [self._item(i) for i in self._at]
             yield from items
