@@ -212,3 +212,23 @@ def test_a_lazy_module_is_imported_on_first_use_and_takes_the_stand_ins_place() 
         "assert lazy_module('savecraft.diff') is diff",  # imported already: the module itself",
     ])
     subprocess.run([sys.executable, "-c", prog], check=True, timeout=60)
+
+
+def test_help_imports_no_plugin_no_numpy_and_no_event_loop() -> None:
+    """``--help`` imports every command module: their heavy imports are lazy declarations."""
+    prog = "\n".join([
+        "import contextlib, io, sys",
+        "from savecraft.cli import main",
+        "with contextlib.redirect_stdout(io.StringIO()):",
+        "    try:",
+        "        main(['--help'])",
+        "    except SystemExit:",
+        "        pass",
+        "print('\\n'.join(sys.modules))",
+    ])
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True, timeout=60)
+    mods = set(out.stdout.split())
+    assert "savecraft.commands.net" in mods and "savecraft.commands.tng" in mods  # every command's module
+    heavy = {"numpy", "asyncio", "rich", "savecraft.diff", "savecraft.jsonmap", "savecraft.formats.tirnanog.game",
+             "savecraft.formats.tirnanog.save", "savecraft.net.server", "savecraft.studio.server"}
+    assert heavy & mods == set()

@@ -20,16 +20,14 @@ from . import output
 from .argtypes import whole
 from .files import load_file, read_file
 from ..errors import SavecraftError
-from ..formats.tirnanog.game.script import ScriptNames, assemble, disassemble
 from .tng import require_game
 from ..lazy import lazy_module
 
 if TYPE_CHECKING:
-    from ..formats.angband import mapview
-    from ..formats.angband import sniffing
-    from ..formats.tirnanog.game import render
-    from ..formats.tirnanog.game import tmx
-else:  # imported on first use (savecraft.lazy): start-up does not need them
+    from ..formats.angband import mapview, sniffing
+    from ..formats.tirnanog.game import render, script, tmx
+else:  # imported on first use (savecraft.lazy): --help imports this module for its parsers only
+    script = lazy_module("savecraft.formats.tirnanog.game.script")
     mapview = lazy_module("savecraft.formats.angband.mapview")
     sniffing = lazy_module("savecraft.formats.angband.sniffing")
     render = lazy_module("savecraft.formats.tirnanog.game.render")
@@ -43,7 +41,7 @@ def _names(game_path: str | None, command: str) -> Any:
     game = _load_game(game_path, f"{command} --game")
     names = getattr(game, "script_names", None)
     result = names() if callable(names) else None
-    return result if isinstance(result, ScriptNames) else None
+    return result if isinstance(result, script.ScriptNames) else None
 
 
 def _load_game(path: str, command: str, data: Any = None) -> Any:
@@ -71,7 +69,7 @@ def cmd_disasm(args: argparse.Namespace) -> int:
         base = start
     else:
         base = 0
-    text = disassemble(code, _names(args.game, "disasm"), offset=base)
+    text = script.disassemble(code, _names(args.game, "disasm"), offset=base)
     _write(args, text.encode("utf-8"))
     return EXIT_OK
 
@@ -83,7 +81,7 @@ def cmd_asm(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as exc:
         raise FormatError(exc.start, "", "UTF-8 assembly text", f"byte 0x{raw[exc.start]:02X}") \
             from None
-    code = assemble(text, _names(args.game, "asm"))
+    code = script.assemble(text, _names(args.game, "asm"))
     if args.output in (None, "-") and sys.stdout.isatty():
         raise UsageError("bytecode is binary: give -o FILE (or pipe it)")
     _write(args, code)

@@ -14,15 +14,12 @@ Jupyter's ``jpserver-*-open.html`` is.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import html
-import ipaddress
 import os
 import shutil
 import signal
 import sys
 import tempfile
-import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,9 +27,16 @@ from ..cli import EXIT_OK, UsageError
 from ..lazy import lazy_module
 
 if TYPE_CHECKING:
+    import asyncio
+    import ipaddress
+    import webbrowser
+
     from ..studio import documents
     from ..studio import server as _server
 else:  # imported on first use (savecraft.lazy): start-up does not need them
+    asyncio = lazy_module("asyncio")
+    ipaddress = lazy_module("ipaddress")
+    webbrowser = lazy_module("webbrowser")
     documents = lazy_module("savecraft.studio.documents")
     _server = lazy_module("savecraft.studio.server")
 
