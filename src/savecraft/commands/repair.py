@@ -25,7 +25,7 @@ from ..errors import FormatError, Report, UnsupportedFormatError
 from ..registry import Repair
 
 if TYPE_CHECKING:
-    from ..registry import Format, Repair
+    from ..registry import Format
 
 
 def rebuild_repair(fmt: Format, data: bytes) -> Repair:

@@ -46,8 +46,6 @@ from .operators import Operator, OperatorFile
 from .packets import TextChat
 
 if TYPE_CHECKING:
-    from aiohttp import web
-
     from .server import GameServer
 
 BANNED_FLAG = 1  # USER flags bit 0 (the saved-game spec)

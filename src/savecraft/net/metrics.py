@@ -28,8 +28,6 @@ from prometheus_client.registry import Collector
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from aiohttp import web
-
     from .server import GameServer
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
