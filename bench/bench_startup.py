@@ -3,8 +3,13 @@
 Both are fresh processes, run alternately (pass, validate, pass, validate...)
 so that a change of the machine's speed hits both alike; the ratio quoted is
 the median of the per-pair ratios. One small file of each format family is
-tried (written by the samples, so the bench runs anywhere). The goal of
-issue 14: within 4x of ``python -c pass``.
+tried (written by the samples, so the bench runs anywhere), and ``--help``
+(which imports every command module). The goal of issues 14 and 19: within
+4x of ``python -c pass``.
+
+With ``--old SRC`` (another checkout's ``src``, e.g. the main branch's), each
+round runs pass, the old tree's command and this one's, so that both are
+measured in one run under the same load, and both ratios are printed.
 
 The processes may keep compiled bytecode (``.pyc``), as an installed package
 does (pip compiles it at install time): a ``PYTHONDONTWRITEBYTECODE`` in the
@@ -12,7 +17,7 @@ environment would make every run compile each imported module from source,
 which measures the compiler, not savecraft: it is removed for the runs (the
 warm-up run writes the bytecode).
 
-    PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS]
+    PYTHONPATH=src python3 bench/bench_startup.py [ROUNDS] [--old ../main/src]
 """
 
 from __future__ import annotations
@@ -34,9 +39,10 @@ from savecraft.formats.tirnanog.save import sample as tng_sample
 ENV = dict(os.environ)
 
 
-def run_once(argv: list[str]) -> float:
+def run_once(argv: list[str], src: str | None = None) -> float:
+    env = ENV if src is None else {**ENV, "PYTHONPATH": src}
     t0 = time.perf_counter()
-    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - t0
 
 
@@ -65,24 +71,40 @@ def samples(folder: Path) -> dict[str, Path]:
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    args = sys.argv[1:]
+    old = None
+    if "--old" in args:
+        i = args.index("--old")
+        old = str(Path(args[i + 1]).resolve())
+        del args[i:i + 2]
+    rounds = int(args[0]) if args else 15
     ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    new = str(Path(savecraft.__file__).resolve().parents[1])
     base = [sys.executable, "-c", "pass"]
     with tempfile.TemporaryDirectory() as tmp:
         files = samples(Path(tmp))
-        print(f"savecraft validate FILE vs python -c pass, {rounds} alternating pairs, median ratio")
-        for name, path in files.items():
-            cmd = [sys.executable, "-m", "savecraft", "validate", str(path)]
-            run_once(cmd)  # warm the page cache and the .pyc files
-            ratios, bare, ours = [], [], []
+        print(f"savecraft validate FILE vs python -c pass, {rounds} alternating rounds, median ratio"
+              + (f" (old: {old})" if old else ""))
+        commands = {name: ["validate", str(path)] for name, path in files.items()}
+        commands["--help"] = ["--help"]
+        for name, argv in commands.items():
+            cmd = [sys.executable, "-m", "savecraft", *argv]
+            trees = ([("old", old)] if old else []) + [("new" if old else "", new)]
+            for _, src in trees:
+                run_once(cmd, src)  # warm the page cache and the .pyc files
+            bare: list[float] = []
+            ours: dict[str, list[float]] = {label: [] for label, _ in trees}
+            ratios: dict[str, list[float]] = {label: [] for label, _ in trees}
             for _ in range(rounds):
                 b = run_once(base)
-                o = run_once(cmd)
                 bare.append(b)
-                ours.append(o)
-                ratios.append(o / b)
-            print(f"  {name:42s} {statistics.median(ours) * 1e3:6.1f} ms vs "
-                  f"{statistics.median(bare) * 1e3:5.1f} ms: {statistics.median(ratios):.2f}x")
+                for label, src in trees:
+                    o = run_once(cmd, src)
+                    ours[label].append(o)
+                    ratios[label].append(o / b)
+            shown = "; ".join(f"{label + ' ' if label else ''}{statistics.median(ours[label]) * 1e3:6.1f} ms "
+                              f"{statistics.median(ratios[label]):.2f}x" for label, _ in trees)
+            print(f"  {name:42s} {shown} (pass {statistics.median(bare) * 1e3:5.1f} ms)")
 
 
 if __name__ == "__main__":

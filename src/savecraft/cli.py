@@ -19,9 +19,18 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import FormatError, SavecraftError
+from . import __version__, console
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    from . import compiled
+    import textwrap
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    compiled = lazy_module("savecraft.compiled")
+    textwrap = lazy_module("textwrap")
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1
@@ -130,8 +139,6 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         """Wrapped at spaces only: format names (``tirnanog-save``) are never split at their hyphen."""
-        import textwrap
-
         return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
@@ -180,16 +187,12 @@ class _Version(argparse._VersionAction):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:
-        from .compiled import status
-
-        self.version = f"{self.version}\n{status()}"
+        self.version = f"{self.version}\n{compiled.status()}"
         super().__call__(parser, namespace, values, option_string)
 
 
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported."""
-    from . import __version__
-
     parser = _Parser(prog="savecraft",
                      description="Open, inspect, validate, edit and rewrite game files, byte for byte.",
                      epilog="exit status: 0 ok, 1 a file with problems or files that differ, "
@@ -235,7 +238,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser(_command_of(argv))
     args = parser.parse_args(argv)
-    from . import console
     console.configure(color=getattr(args, "color", "auto"), quiet=bool(getattr(args, "quiet", False)))
     try:
         result: int = args.func(args)

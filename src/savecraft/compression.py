@@ -23,6 +23,7 @@ from typing import Any
 
 from . import limits
 from .errors import FormatError
+from .fileio import release_pages
 
 DEFAULT_INFLATE_LIMIT = limits.LIMITS["inflate"].default
 _CHUNK = 1 << 20
@@ -115,7 +116,6 @@ def inflate(
     consumed = pos - len(d.unused_data)
     trailing = bytes(d.unused_data) + bytes(view[pos:]) if d.eof else b""
     if n >= _IN_PIECE:  # a big stream read from a mapped file: its pages are not needed now
-        from .fileio import release_pages
 
         release_pages(view)
     return Inflated(parts[0] if len(parts) == 1 else b"".join(parts), kind, consumed, trailing)

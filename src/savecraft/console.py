@@ -19,7 +19,25 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+import re
+import time
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    from .net import loadtest
+    import rich.console as rich_console
+    import rich.progress as rich_progress
+    import rich.table as rich_table
+    import rich.text as rich_text
+    import signal
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    loadtest = lazy_module("savecraft.net.loadtest")
+    rich_console = lazy_module("rich.console")
+    rich_progress = lazy_module("rich.progress")
+    rich_table = lazy_module("rich.table")
+    rich_text = lazy_module("rich.text")
+    signal = lazy_module("signal")
 
 _color = "auto"
 _quiet = False
@@ -92,19 +110,15 @@ def progress(description: str, total: int | None, unit: str = "files") -> Iterat
     if not show_progress():
         yield _no_advance
         return
-    import time
 
-    from rich.console import Console
-    from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress, ProgressColumn,
-                               TextColumn, TimeRemainingColumn)
-
-    counted: list[ProgressColumn] = ([DownloadColumn(binary_units=True)] if unit == "bytes"
-                                     else [MofNCompleteColumn(), TextColumn(unit)])
+    bars = rich_progress
+    counted: list[rich_progress.ProgressColumn] = (
+        [bars.DownloadColumn(binary_units=True)] if unit == "bytes" else [bars.MofNCompleteColumn(), bars.TextColumn(unit)])
     # Drawn from the first advance after half a second: quick runs show none. Its own thread
     # redraws it from then on (started by start(), so the count moves while the work goes on).
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), *counted, TimeRemainingColumn(),
-                   console=Console(stderr=True, force_terminal=True), transient=True,
-                   refresh_per_second=8)
+    bar = bars.Progress(bars.TextColumn("{task.description}"), bars.BarColumn(), *counted, bars.TimeRemainingColumn(),
+                        console=rich_console.Console(stderr=True, force_terminal=True), transient=True,
+                        refresh_per_second=8)
     task = bar.add_task(description, total=total)
     start = time.monotonic()
     started = False
@@ -129,9 +143,8 @@ def status(text: str) -> Iterator[Callable[[str], None]]:
     if not show_progress():
         yield lambda _text: None
         return
-    from rich.console import Console
 
-    with Console(stderr=True, force_terminal=True).status(text) as live:
+    with rich_console.Console(stderr=True, force_terminal=True).status(text) as live:
         yield lambda new: live.update(new)
 
 
@@ -156,15 +169,13 @@ def table(rows: list[tuple[str, str]], title: str | None = None) -> str | None:
     """Key/value rows as a rich table for stdout, when stdout takes colour; None otherwise."""
     if not use_color(sys.stdout):
         return None
-    from rich.console import Console
-    from rich.table import Table
 
-    t = Table(title=title, show_header=False, box=None, padding=(0, 1))
+    t = rich_table.Table(title=title, show_header=False, box=None, padding=(0, 1))
     t.add_column(style="cyan", no_wrap=True)
     t.add_column()
     for key, value in rows:
         t.add_row(key, value)
-    console = Console(force_terminal=True, color_system="standard", highlight=False)
+    console = rich_console.Console(force_terminal=True, color_system="standard", highlight=False)
     with console.capture() as cap:
         console.print(t)
     out: str = cap.get()
@@ -213,8 +224,6 @@ def wrap_items(items: list[str], width: int, sep: str = ", ") -> str:
 
 def _cell(key: str, v: Any, width: int, label: Label, show: Show, cap: int | None) -> Any:
     """What the value column shows for ``key``: text, or a table of its own."""
-    from rich.table import Table
-
     if isinstance(v, list | dict) and not v:
         return "(none)"
     if _scalar(v):
@@ -230,7 +239,7 @@ def _cell(key: str, v: Any, width: int, label: Label, show: Show, cap: int | Non
         records = list(v.items()) if isinstance(v, dict) else [(None, r) for r in v]
         shown = records if cap is None else records[:cap]
         columns = list(dict.fromkeys(k for _, r in shown for k in r))
-        t = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold")
+        t = rich_table.Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="bold")
         if isinstance(v, dict):
             t.add_column("", style="cyan", no_wrap=True)
         for c in columns:
@@ -246,7 +255,7 @@ def _cell(key: str, v: Any, width: int, label: Label, show: Show, cap: int | Non
         return t
     if isinstance(v, dict):
         return _sheet_table(v, width, label, show, cap)
-    inner = Table(box=None, show_header=False, padding=0, pad_edge=False)
+    inner = rich_table.Table(box=None, show_header=False, padding=0, pad_edge=False)
     inner.add_column(overflow="fold")
     for x in (v if cap is None else v[:cap]):
         if _flat(x):  # a record of its own fields: one line of it (wrapped between fields)
@@ -259,12 +268,10 @@ def _cell(key: str, v: Any, width: int, label: Label, show: Show, cap: int | Non
 
 
 def _sheet_table(summary: dict[str, Any], width: int, label: Label, show: Show, cap: int | None) -> Any:
-    from rich.table import Table
-
     keys = [label(k) for k in summary]
     key_width = max(map(len, keys), default=0)
     room = max(20, width - key_width - 3)
-    t = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
+    t = rich_table.Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
     t.add_column(style="cyan", no_wrap=True, vertical="top")
     t.add_column(overflow="fold")
     for k, name in zip(summary, keys):
@@ -280,15 +287,11 @@ def sheet(head: str, summary: dict[str, Any], label: Label, show: Show, cap: int
     table; a list wraps between its items, never inside one, at the
     terminal's width. Piped output never comes here (it is plain text).
     """
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(force_terminal=True, color_system="standard", highlight=False)
+    console = rich_console.Console(force_terminal=True, color_system="standard", highlight=False)
     width = console.width
     with console.capture() as cap_:
-        console.print(Text(head, style="bold"), soft_wrap=True)
+        console.print(rich_text.Text(head, style="bold"), soft_wrap=True)
         console.print(_sheet_table(summary, width, label, show, cap))
-    import re
 
     # rich pads every cell to its column: the spaces at the end of a line are dropped (the styles
     # there are kept), so a copied line or a narrower terminal does not carry them.
@@ -314,11 +317,8 @@ def live_loadtest(enabled: bool = True) -> Iterator[Any]:
     if not enabled:
         yield None
         return
-    import signal
 
-    from .net.loadtest import LiveControl, LiveFigures
-
-    control = LiveControl()
+    control = loadtest.LiveControl()
 
     def on_interrupt(signum: int, frame: Any) -> None:
         control.stop = True
@@ -330,7 +330,7 @@ def live_loadtest(enabled: bool = True) -> Iterator[Any]:
         previous = None
     try:
         with status("load test: logging the bots in") as update:
-            def show(f: LiveFigures) -> None:
+            def show(f: loadtest.LiveFigures) -> None:
                 update(f"{f.connected} players, {f.messages_per_second:,.0f} messages/s, "
                        f"p50 {f.p50_ms:.1f} ms, p99 {f.p99_ms:.1f} ms, {f.drops:,} drops, "
                        f"{f.seconds:.0f} s (Ctrl-C: stop and report)")

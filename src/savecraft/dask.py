@@ -15,13 +15,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from typing import Any
+from .tables import expand, group_batches, groups, schema, table_def
 
 FILES_PER_PARTITION = 64
 
 
 def _partition(group: tuple[int, list[str]], table: str) -> Any:
-    from .tables import group_batches, schema
-
     import pyarrow as pa
 
     first, paths = group
@@ -45,8 +44,6 @@ def read(paths: Iterable[str | os.PathLike[str]] | str, table: str = "files", *,
     """A dask DataFrame of one table over files, folders and globs (lazy: nothing read yet)."""
     import dask.dataframe as dd
     import pyarrow as pa
-
-    from .tables import expand, groups, schema, table_def
 
     table_def(table)  # an unknown table fails here, not in a worker
     if isinstance(paths, str | os.PathLike):

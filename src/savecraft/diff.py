@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import orjson
+import numpy as np
 
 from . import jsonmap, registry
 from .binary import join_path
@@ -395,8 +396,6 @@ class _Walk:
                 self.emit("added", path + _map_step(k), None, b[k])
 
     def array(self, a: Any, b: Any, path: str) -> None:
-        import numpy as np
-
         if a.shape != b.shape or a.dtype != b.dtype:
             self.emit("changed", path, a, b)
             return

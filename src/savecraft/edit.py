@@ -32,8 +32,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin
+import datetime as dt
 
 import orjson
+import numpy as np
 
 from . import api, jsonmap, registry
 from .errors import FormatError, Problem
@@ -133,8 +135,6 @@ def _is_numpy_scalar_type(hint: Any) -> bool:
 
 def _numpy_scalar(value: Any, hint: type, path: str) -> Any:
     """An element of a numpy array (``layers[2][5][7]``): a number within the dtype's range."""
-    import numpy as np
-
     kind = np.dtype(hint)
     if kind.kind in "iu":
         info = np.iinfo(typing.cast(Any, kind))
@@ -224,8 +224,6 @@ def field_metadata(where: Resolved) -> Mapping[str, Any]:
 
 def unix_seconds(text: str, path: str) -> int:
     """An ISO 8601 date or instant as Unix seconds (UTC when no zone is given)."""
-    import datetime as dt
-
     try:
         when = dt.datetime.fromisoformat(text.strip())
     except ValueError:

@@ -42,16 +42,22 @@ import mmap
 import os
 import re
 import shutil
-import socket
 import stat
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .errors import SavecraftError
+from . import limits
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    import socket
+else:  # imported on first use (savecraft.lazy): only for writing into a Unix socket
+    socket = lazy_module("socket")
 
 PathLike = str | os.PathLike[str]
 
@@ -158,8 +164,6 @@ def _read_stream(fh: BinaryIO, name: PathLike) -> bytes:
     byte past the cap with an error that names the variable raising it,
     instead of reading until memory runs out.
     """
-    from . import limits
-
     cap = limits.get("stream")
     chunks: list[bytes] = []
     total = 0

@@ -50,12 +50,22 @@ import threading
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, NoReturn, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, NoReturn, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
 from .errors import FormatError, Problem
 from .speed import gc_paused
+from . import registry
+from .errors import SavecraftError
+from .layout.types import EightBitText
+from .lazy import lazy_module
+from .paths import from_dump_error
+
+if TYPE_CHECKING:
+    import resource
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    resource = lazy_module("resource")
 
 Encode = Callable[[Any], Any]
 Decode = Callable[[Any, str], Any]
@@ -179,8 +189,6 @@ def _dec_str(v: Any, path: str) -> Any:
 def _eight_bit(text: str, encoding: str, path: str) -> Any:
     """Text a game stored in an 8-bit encoding (``layout.EightBitText``), as dumped: written
     back in that encoding, so a dump rebuilds the same bytes."""
-    from .layout.types import EightBitText
-
     try:
         text.encode(encoding)
     except (LookupError, UnicodeEncodeError):
@@ -931,17 +939,12 @@ def optional_fields(cls: type) -> list[str]:
 
 def to_json(model: Any) -> dict[str, Any]:
     """The whole model as a JSON-ready dict that names its format."""
-    from . import registry
-
     fmt = registry.for_model(model)
     return {"format": fmt.name, "savecraft": SCHEMA_VERSION, "data": encoder(type(model))(model)}
 
 
 def _envelope(doc: Any) -> Any:
     """The format of a dump, after checking its envelope; every problem of it raised together."""
-    from . import registry
-    from .errors import SavecraftError
-
     problems: list[Problem] = []
 
     def bad(path: str, expected: str, found: str) -> None:
@@ -1014,8 +1017,6 @@ def _from_json(doc: Any) -> Any:
         with _Collecting() as problems:
             model = _slow(fmt.model)(data, "")
     if problems:
-        from .paths import from_dump_error  # only on the error path: paths names them the one way
-
         try:
             _raise_all(problems)
         except FormatError as err:
@@ -1050,8 +1051,6 @@ def dump_pieces(model: Any, *, indent: bool = True, confirm: bool = False) -> ty
     MemoryError that the command line answers as ``out of memory``.
     The text is byte for byte what one ``orjson.dumps`` call writes.
     """
-    from . import registry
-
     fmt = registry.for_model(model)
     outer = getattr(_state, "dumping", False), confirming()
     _state.dumping, _state.confirm = True, confirm
@@ -1197,8 +1196,6 @@ def memory_headroom(reserve: int = _HEADROOM) -> None:
     decides); with one, this is what lets a dump stop with an error instead
     of a native library dying of a failed allocation.
     """
-    import resource
-
     soft = resource.getrlimit(resource.RLIMIT_AS)[0]
     if soft == resource.RLIM_INFINITY:
         return
@@ -1414,9 +1411,6 @@ def _streamed(text: bytes) -> Any:
     out must parse too and hold the hole where the array was: a cut anywhere
     but between two elements leaves a piece that does not parse.
     """
-    from . import registry
-    from .errors import SavecraftError
-
     for k, m in enumerate(_BIG_ARRAY.finditer(text)):
         if k >= 4:
             return None

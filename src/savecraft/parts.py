@@ -8,9 +8,15 @@ then what to mend (its line and column for a syntax error).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import FormatError
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    from . import jsonmap
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    jsonmap = lazy_module("savecraft.jsonmap")
 
 PART = "a file of the extract folder"
 
@@ -25,10 +31,8 @@ def read_part(path: Path, name: str | None = None, expected: str = PART) -> byte
 
 def load_part(path: Path, name: str | None = None) -> Any:
     """One JSON part, parsed; a syntax error names the file, the line and the column."""
-    from .jsonmap import parse_text  # only a rebuild needs it, not a small file's start-up
-
     data = read_part(path, name)
     try:
-        return parse_text(data)
+        return jsonmap.parse_text(data)
     except FormatError as err:
         raise FormatError(None, f"{name or path.name}: {err.path}", err.expected, err.found) from None

@@ -12,8 +12,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .errors import SavecraftError
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    import getpass
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    getpass = lazy_module("getpass")
 
 ENV = "SAVECRAFT_PASSWORD"
 
@@ -54,8 +61,6 @@ def resolve(args: argparse.Namespace, default: str | None, prompt: str = "passwo
     if given is not None:
         return given
     if sys.stdin.isatty():
-        import getpass
-
         return getpass.getpass(prompt)
     if default is None:
         raise SavecraftError(f"no password: give --password-file FILE or set ${ENV}")

@@ -25,11 +25,18 @@ import re
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
 from .errors import FormatError, Problem, SavecraftError
+from . import registry
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    import difflib
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    difflib = lazy_module("difflib")
 
 
 class PathError(SavecraftError, LookupError):
@@ -646,8 +653,6 @@ def from_dump_error(err: FormatError, doc: Any, model_type: type | None = None) 
     ``model_type`` defaults to the model of the document's ``format``.
     """
     if model_type is None and isinstance(doc, dict):
-        from . import registry  # registry imports the formats, which import this module
-
         try:
             model_type = registry.get(str(doc.get("format"))).model
         except SavecraftError:
@@ -770,8 +775,6 @@ def nearby(value: Any, name: str, prefix: str = "", limit: int = 5) -> list[str]
     (:data:`NEARBY_BUDGET` records), so a huge model costs no more than a
     small one.
     """
-    import difflib
-
     want = name.lower()
     found: list[tuple[float, int, str]] = []
     queue: list[tuple[Any, str, int]] = [(value, prefix, 0)]

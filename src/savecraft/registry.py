@@ -2,19 +2,23 @@
 
 A format module registers a :class:`Format` at import time (like a Pillow
 plugin). Detection looks at content only, never at the file name: the first
-format whose sniffer accepts the bytes wins, in the order of :data:`PLUGINS`.
+format whose sniffer accepts the bytes wins, in the order of the plugins'
+detection entries.
 
 Importing a plugin costs tens of milliseconds (its codec, numpy, the game-file
 package), more than the whole of a small ``savecraft validate``. So each plugin
-also has an entry in :data:`PLUGINS`, a light table of its name, its module and
-a cheap pre-check on the first bytes (its magic): detection imports only the
-plugins whose pre-check accepts the data, then asks their real sniffer, and
-:func:`get` imports only the plugin of that name.
+folder under ``savecraft/formats`` also holds a light ``detection`` module: a
+:class:`Plugin` entry per format with its name, its module and a cheap
+pre-check on the first bytes (its magic). The registry finds those modules on
+disk (it names no format), imports only the plugins whose pre-check accepts
+the data, then asks their real sniffer; :func:`get` imports only the plugin of
+that name. docs/architecture.md walks through writing a plugin.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,64 +108,84 @@ _loaded = False
 
 @dataclass(frozen=True)
 class Plugin:
-    """What detection knows of a format before importing it.
+    """What detection knows of a format before importing it: its entry in a plugin's detection module.
 
     ``maybe`` must accept every file the format's real sniffer accepts (it
     may accept more: the real sniffer decides); it looks at magic bytes only,
-    so that it costs nothing.
+    so that it costs nothing. ``module`` is imported when ``maybe`` accepts a
+    file or the format is asked for by name; it registers the :class:`Format`.
+    ``tables``: the module that describes the format's tables
+    (:mod:`savecraft.tables`), if it offers any. ``order``: detection tries the
+    entries by rising order (then name); formats with a magic take one below
+    :data:`LAST`, a sniffer with no magic (that must see every other format's
+    magic fail first) takes :data:`LAST`.
     """
 
     name: str
     module: str
     maybe: Sniffer
-    # The module that describes the format's tables (savecraft.tables), if it offers any.
     tables: str | None = None
+    order: int = 100
 
 
-def _starts(magic: bytes) -> Sniffer:
+# The order of a sniffer that has no magic: after every format that has one.
+LAST = 1_000_000
+
+
+def starts_with(magic: bytes) -> Sniffer:
+    """A :attr:`Plugin.maybe` for a format whose files begin with ``magic``."""
     return lambda data: bytes(data[:len(magic)]) == magic
 
 
-def _angband_block(data: bytes) -> bool:
-    # "Save" and a printable variant id, or PWMAngband's 4 version bytes and "PWMG".
-    if len(data) < 8:
-        return False
-    return (bytes(data[:4]) == b"Save" and all(0x20 <= b <= 0x7E for b in data[4:8])) \
-        or bytes(data[4:8]) == b"PWMG"
+# Each folder under savecraft/formats that holds a module of this name is a plugin folder:
+# the module's DETECTION is its tuple of Plugin entries (see docs/architecture.md).
+DETECTION_MODULE = "detection"
+_PLUGIN_PACKAGE = "savecraft.formats"
+_plugins: tuple[Plugin, ...] | None = None
+_plugin_by_name: dict[str, Plugin] = {}
 
 
-def _angband_legacy(data: bytes) -> bool:
-    # Four plain version bytes, content, two u32 checksums (the real sniffer
-    # checks them): no magic, so only sizes and the other formats' magics rule out.
-    return 20 <= len(data) <= 16 << 20 and bytes(data[:4]) != b"Save"
+def _discover() -> tuple[Plugin, ...]:
+    """Every plugin folder's detection entries, in detection order.
+
+    The folders are found on disk (one ``os.scandir`` of the formats package),
+    not in a list kept here: a new format is a new folder. Each detection
+    module is small and imports nothing but this module, so finding them all
+    costs well under a millisecond of start-up (measured in
+    docs/architecture.md).
+    """
+    global _plugins
+    if _plugins is None:
+        package = importlib.import_module(_PLUGIN_PACKAGE)
+        found: list[Plugin] = []
+        for folder in sorted(package.__path__):
+            with os.scandir(folder) as entries:
+                names = sorted(e.name for e in entries
+                               if e.is_dir() and os.path.isfile(os.path.join(e.path, DETECTION_MODULE + ".py")))
+            for name in names:
+                module = importlib.import_module(f"{_PLUGIN_PACKAGE}.{name}.{DETECTION_MODULE}")
+                found.extend(module.DETECTION)
+        _plugins = tuple(sorted(found, key=lambda p: (p.order, p.name)))
+        _plugin_by_name.update((p.name, p) for p in _plugins)
+    return _plugins
 
 
-# Format modules that register themselves when imported, in the order
-# detection tries them. The formats with a magic come first; the legacy
-# Angband sniffer, which has none and sums the whole file, comes last.
-PLUGINS: tuple[Plugin, ...] = (
-    Plugin("tirnanog-save", "savecraft.formats.tirnanog.save", _starts(b"TNG Saved Game\n\0"),
-           tables="savecraft.formats.tirnanog.save.tables"),
-    Plugin("tirnanog-game", "savecraft.formats.tirnanog.game", _starts(b"#!/usr/bin/tngp\n"),
-           tables="savecraft.formats.tirnanog.game.tables"),
-    Plugin("angband-modular", "savecraft.formats.angband.modular", _starts(b"Save\x02")),
-    Plugin("angband-block", "savecraft.formats.angband.block", _angband_block,
-           tables="savecraft.formats.angband.tables"),
-    Plugin("qfg5-save", "savecraft.formats.qfg5", _starts(b"QG5P1.000 "),
-           tables="savecraft.formats.qfg5.tables"),
-    Plugin("angband-legacy", "savecraft.formats.angband.legacy", _angband_legacy),
-)
-_PLUGIN_BY_NAME = {p.name: p for p in PLUGINS}
+def __getattr__(name: str) -> Any:
+    """``PLUGINS``: the detection table, found on first use (so importing the registry scans nothing)."""
+    if name == "PLUGINS":
+        return _discover()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def names() -> list[str]:
     """Every format's name, without importing any plugin (for help texts and completion)."""
-    return [p.name for p in PLUGINS] + [n for n in _FORMATS if n not in _PLUGIN_BY_NAME]
+    table = _discover()
+    return [p.name for p in table] + [n for n in _FORMATS if n not in _plugin_by_name]
 
 
 def plugins() -> tuple[Plugin, ...]:
     """The light table of plugins (savecraft.tables finds each format's tables through it)."""
-    return PLUGINS
+    return _discover()
 
 
 def register(fmt: Format) -> Format:
@@ -177,7 +201,7 @@ def _load_plugins() -> None:
     if _loaded:
         return
     _loaded = True
-    for plugin in PLUGINS:
+    for plugin in _discover():
         importlib.import_module(plugin.module)
 
 
@@ -195,8 +219,9 @@ def formats() -> list[Format]:
 def get(name: str) -> Format:
     if name in _FORMATS:
         return _FORMATS[name]
-    if name in _PLUGIN_BY_NAME:
-        return _plugin_format(_PLUGIN_BY_NAME[name])
+    _discover()
+    if name in _plugin_by_name:
+        return _plugin_format(_plugin_by_name[name])
     known = ", ".join(sorted(names()))
     raise SavecraftError(f"unknown format {name!r} (known: {known})")
 
@@ -217,13 +242,13 @@ def find(data: bytes, name: str | None = None) -> Format:
 
 def detect(data: bytes) -> Format:
     """The format of ``data``, from its content; FormatError when nothing matches."""
-    for plugin in PLUGINS:
+    for plugin in _discover():
         if plugin.maybe(data):
             fmt = _plugin_format(plugin)
             if fmt.sniff(data):
                 return fmt
     for fmt in list(_FORMATS.values()):  # registered directly, outside the table
-        if fmt.name not in _PLUGIN_BY_NAME and fmt.sniff(data):
+        if fmt.name not in _plugin_by_name and fmt.sniff(data):
             return fmt
     head = bytes(data[:16])
     raise FormatError(0, "", "the magic of a known format (" + ", ".join(names()) + ")",

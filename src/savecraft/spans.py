@@ -52,6 +52,7 @@ from .binary import Buffer, SpanLog, active_sink, recording
 from .errors import FormatError, Problem, Report
 from .paths import Attr, Index, PathError, format_path, parse_path, resolve, shown
 from .speed import gc_paused
+from . import api
 
 FILE = "file"
 _Entry = tuple[int, int, int, int, str]
@@ -678,8 +679,6 @@ def validate(data: bytes, format: str | None = None) -> Any:
     The problems are exactly validate's (the format's checks included); a
     lazy recording of the same bytes then points each one at its bytes.
     """
-    from . import api
-
     result = api.validate(data, format)
     if result.format is None or not result.problems:
         return result

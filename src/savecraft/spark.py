@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+import json
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+from .tables import expand, group_batches, groups, table_def
 
 _SPARK_TYPES = {"string": "string", "int64": "bigint", "double": "double", "bool": "boolean"}
 FILES_PER_PARTITION = 64
@@ -28,8 +30,6 @@ FILES_PER_PARTITION = 64
 
 def ddl(table: str) -> str:
     """The table's schema as Spark DDL (file_id first)."""
-    from .tables import table_def
-
     t = table_def(table)
     return ", ".join([f"`file_id` bigint"] + [f"`{c.name}` {_SPARK_TYPES[c.type]}" for c in t.columns])
 
@@ -45,16 +45,12 @@ class SavecraftReader(DataSourceReader):
         self.files, self.table, self.per_partition = files, table, per_partition
 
     def partitions(self) -> list[FileGroup]:
-        from .tables import groups
-
         return [FileGroup(first, paths) for first, paths in groups(self.files, self.per_partition)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         import pyarrow as pa
 
         assert isinstance(partition, FileGroup)
-
-        from .tables import group_batches
 
         for name, batch in group_batches(partition.first_id, partition.paths, [self.table]):
             if name == self.table and batch.num_rows:
@@ -76,13 +72,9 @@ class SavecraftDataSource(DataSource):
         return ddl(self._table())
 
     def reader(self, schema: Any) -> SavecraftReader:
-        from .tables import expand
-
         given = self.options.get("paths") or self.options.get("path") or ""
         paths: list[str] = list(given) if not isinstance(given, str) else []
         if isinstance(given, str):
-            import json
-
             paths = json.loads(given) if given.startswith("[") else given.split(",")
         per = int(self.options.get("files_per_partition", FILES_PER_PARTITION))
         return SavecraftReader(expand(p for p in paths if p), self._table(), per)

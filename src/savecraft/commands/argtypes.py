@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from typing import Any
+from ..registry import names
 
 
 def whole(low: int = 0, high: int | None = None, what: str = "the value") -> Callable[[str], int]:
@@ -31,7 +32,5 @@ def whole(low: int = 0, high: int | None = None, what: str = "the value") -> Cal
 
 def format_option(parser: Any, what: str = "skip detection and read as this format") -> None:
     """``--format NAME``, the same for every command: its choices are the registry's format names."""
-    from ..registry import names
-
     parser.add_argument("--format", choices=names(), metavar="NAME",
                         help=f"{what}: {', '.join(names())} (default: detected from the content)")

@@ -14,6 +14,10 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from .. import api
+from ..fileio import ensure_dir
+from .files import cmd_info
+from ..cli import main
 
 
 # "module:function" of each demo step, in the order they run.
@@ -38,10 +42,6 @@ def _steps() -> list[Callable[[Path], list[Path]]]:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .. import api
-    from ..fileio import ensure_dir
-    from .files import cmd_info
-
     folder = ensure_dir(args.output)
     print(f"savecraft demo: writing samples to {folder}/")
     status = 0
@@ -66,8 +66,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     command = f"savecraft sql {shlex.quote(SQL_QUESTION)} {shlex.quote(str(folder))}/"
     print("\nAsk all of them a question at once:\n  " + command)
     if importlib.util.find_spec("duckdb") and importlib.util.find_spec("pyarrow"):
-        from ..cli import main
-
         main(["sql", SQL_QUESTION, f"{folder}/"])
     else:  # the tables engines are an extra: the demo says how to get them
         print("  (needs the tables extra: python3 -m pip install -e '.[tables]')")

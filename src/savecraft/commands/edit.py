@@ -14,17 +14,23 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import api, console
-from .. import diff as diffing
-from .. import edit as editing
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import FormatError
 from ..paths import PathError, split_assignment
 from . import output
 from .argtypes import format_option
 from .files import read_file
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    from .. import diff as diffing
+    from .. import edit as editing
+else:  # imported on first use (savecraft.lazy): the diff brings numpy, and --help imports this module
+    diffing = lazy_module("savecraft.diff")
+    editing = lazy_module("savecraft.edit")
 
 
 def _refused(file: str, err: FormatError) -> int:

@@ -6,27 +6,38 @@ import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+import os
+from functools import partial
+import orjson
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import FormatError, SavecraftError
 from ..fileio import ReadError
 from . import output
 from .argtypes import whole
+from .. import api, console, registry
+from ..errors import UnsupportedFormatError
+from .. import fileio
+from ..fileio import ensure_dir, read_input, write_file
+from .argtypes import format_option
+from ..lazy import lazy_module
 
+# The JSON mapping is imported on first use: --help imports this module for its parsers only.
 if TYPE_CHECKING:
-    from .. import registry
+    import concurrent.futures as concurrent_futures
+    import glob
 
-# The codecs, the JSON mapping and orjson are imported inside the handlers:
-# argparse needs only the parsers below, and start-up is most of the time of
-# a small command.
+    from .. import jsonmap
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    concurrent_futures = lazy_module("concurrent.futures")
+    glob = lazy_module("glob")
+    jsonmap = lazy_module("savecraft.jsonmap")
 
 
 def read_file(path: str, *, mapped: bool = False) -> Any:
     """A command's input; ``mapped`` (for reading only, never comparing) maps a large file."""
-    from ..fileio import MAP_FROM, read_input
-
     try:
-        return read_input(path, map_from=MAP_FROM if mapped else None)
+        return read_input(path, map_from=fileio.MAP_FROM if mapped else None)
     except ReadError as exc:
         raise UsageError(str(exc)) from None
 
@@ -34,8 +45,6 @@ def read_file(path: str, *, mapped: bool = False) -> Any:
 def load_file(path: str, format: str | None = None, *, data: Any = None
               ) -> tuple[registry.Format, Any]:
     """The format and model of a command's input (``data``: its bytes, when already read)."""
-    from .. import api, console
-
     if data is None:
         data = read_file(path, mapped=True)  # parsed, never compared: a large file is mapped
     with console.busy(f"reading {path}", len(data)):
@@ -109,9 +118,6 @@ def _wrapped(first: str, items: list[str], indent: str, width: int = 96) -> list
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .. import console, registry
-    from ..errors import FormatError, UnsupportedFormatError
-
     refused: FormatError | None = None
     damaged = False
     data = read_file(args.file, mapped=True)
@@ -132,8 +138,6 @@ def cmd_info(args: argparse.Namespace) -> int:
     if not damaged:
         summary = fmt.info(model)
     if args.json:
-        import orjson
-
         doc = {"file": args.file, "format": fmt.name, "description": fmt.description, **summary}
         sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
                                              | orjson.OPT_NON_STR_KEYS))
@@ -163,8 +167,6 @@ def _salvage(data: Any, format: str | None, err: FormatError) -> tuple[Any, Any,
     keeps the model it got; a format whose summary needs the parts that are
     missing leaves nothing to show, and the error stands alone.
     """
-    from .. import api, registry
-
     result = api.validate(data, format)
     if result.model is None or result.format is None:
         raise err
@@ -188,9 +190,6 @@ def expand_inputs(args: list[str]) -> list[str]:
     A glob is expanded here too, for shells that do not (and for patterns
     quoted to get past the shell's argument limit: ``'saves/**/*.sav'``).
     """
-    import glob
-    import os
-
     out: list[str] = []
     for arg in args:
         if arg != "-" and os.path.isdir(arg):
@@ -213,8 +212,6 @@ def expand_inputs(args: list[str]) -> list[str]:
 
 def validate_one(path: str, format: str | None) -> dict[str, Any]:
     """One file's validation as plain data (what a worker process sends back)."""
-    from .. import api
-
     record: dict[str, Any] = {"file": path, "format": None, "ok": False, "problems": [], "notes": []}
     try:
         data = read_file(path, mapped=True)
@@ -234,24 +231,18 @@ def validate_one(path: str, format: str | None) -> dict[str, Any]:
 
 def _records(files: list[str], format: str | None, jobs: int | None) -> Any:
     """Each file's record, in the order given; across a process pool when there are many."""
-    import os
-
     workers = jobs or os.cpu_count() or 1
     if len(files) < POOL_FROM or workers == 1 or "-" in files:
         for path in files:
             yield validate_one(path, format)
         return
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
 
     chunk = max(1, min(64, len(files) // (workers * 8)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with concurrent_futures.ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(partial(validate_one, format=format), files, chunksize=chunk)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .. import console
-
     files = expand_inputs(args.files)
     many = len(files) > 1
     status = EXIT_OK
@@ -262,8 +253,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
             advance(1)
             path = rec["file"]
             if args.json:
-                import orjson
-
                 out.flush()
                 sys.stdout.buffer.write(orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE))
             if "error" in rec:
@@ -299,8 +288,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
-    from .. import console, jsonmap
-
     fmt, model = load_file(args.file, args.format)
     size = Path(args.file).stat().st_size if args.file != "-" else 0
     with console.busy(f"dumping {args.file}", size, from_bytes=1 << 20):  # JSON: ~1 s per MiB saved
@@ -310,13 +297,9 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .. import api, jsonmap, registry
-
     if args.input != "-" and Path(args.input).is_dir():
         model = _rebuild(Path(args.input))
     else:
-        from .. import console
-
         text = read_file(args.input)
         with console.busy(f"building from {args.input}", len(text), from_bytes=8 << 20):
             model = jsonmap.loads(text)  # a big dump is parsed piece by piece as it is decoded
@@ -336,9 +319,6 @@ MANIFEST = "savecraft-extract.json"  # which format an extract folder holds, for
 
 def _rebuild(folder: Path) -> Any:
     """The model an extract folder describes (``savecraft build DIR``)."""
-    import orjson
-    from .. import registry
-
     try:
         manifest = orjson.loads((folder / MANIFEST).read_bytes())
         name = str(manifest["format"])
@@ -349,7 +329,6 @@ def _rebuild(folder: Path) -> Any:
     if fmt.rebuild is None:
         raise UsageError(f"{folder}: {name} folders cannot be built back yet; "
                          "use 'savecraft dump' and 'savecraft build IN.json'")
-    from .. import console
 
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     with console.busy(f"building from {folder}", size, from_bytes=BUILD_DIR_BUSY_FROM):
@@ -361,12 +340,9 @@ BUILD_DIR_BUSY_FROM = 8 << 20
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    import orjson
-
     fmt, model = load_file(args.file, args.format)
     if fmt.extract is None:
         raise UsageError(f"{fmt.name} has nothing to extract beyond 'savecraft dump'")
-    from ..fileio import ensure_dir, write_file
 
     # No spinner here: a format whose extract takes long draws its own bar (a game's assets),
     # and rich allows one live display at a time.
@@ -382,8 +358,6 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def _format_arg(p: argparse.ArgumentParser) -> None:
-    from .argtypes import format_option
-
     format_option(p)
 
 

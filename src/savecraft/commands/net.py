@@ -12,12 +12,40 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+import orjson
 
 from .. import passwords
 from ..cli import EXIT_PROBLEM, UsageError
 from . import output
 from .argtypes import whole
+from ..console import live_loadtest
+from ..errors import SavecraftError
+from ..fileio import ensure_dir
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    from ..net import admin
+    from ..net import admin_client
+    from ..net import backups
+    from ..net import certs
+    from ..net import client as _client
+    from ..net import loadtest
+    from ..net import operators
+    from ..net import server
+    from ..net import state
+    from ..net import world as _world
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    admin = lazy_module("savecraft.net.admin")
+    admin_client = lazy_module("savecraft.net.admin_client")
+    backups = lazy_module("savecraft.net.backups")
+    certs = lazy_module("savecraft.net.certs")
+    _client = lazy_module("savecraft.net.client")
+    loadtest = lazy_module("savecraft.net.loadtest")
+    operators = lazy_module("savecraft.net.operators")
+    server = lazy_module("savecraft.net.server")
+    state = lazy_module("savecraft.net.state")
+    _world = lazy_module("savecraft.net.world")
 
 
 _port = whole(0, 65535, "a port")
@@ -174,8 +202,6 @@ def register(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from ..net.server import ServerConfig, open_server, run, serve
-
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", stream=sys.stderr)
     if args.metrics is not None:
@@ -191,41 +217,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise UsageError(f"--metrics: {err}") from None
     if args.admin is not None:
-        from ..net.admin import AdminAddress
-
         try:
-            AdminAddress.parse(args.admin)
+            admin.AdminAddress.parse(args.admin)
         except ValueError as err:
             raise UsageError(f"--admin: {err}") from None
         try:
             import aiohttp  # noqa: F401
         except ImportError:
             raise UsageError("--admin needs aiohttp: pip install 'savecraft[server]'") from None
-        from ..net.operators import OperatorsError, default_path, load
 
-        path = args.operators or default_path(args.state)
+        path = args.operators or operators.default_path(args.state)
         try:
-            if not len(load(path)):
+            if not len(operators.load(path)):
                 raise UsageError(f"--admin: {path} names no operator (add one: savecraft "
                                  f"operators {path} add NAME --role administrator)")
-        except OperatorsError as err:
+        except operators.OperatorsError as err:
             raise UsageError(f"--admin: {err}") from None
     elif args.operators is not None:
         raise UsageError("--operators is for --admin")
     if args.restore is not None:
         _restore(args)
-    world, store, tls = open_server(args.world, args.state, args.cert, args.key, args.host)
-    config = ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
-                          save_interval=args.save_interval, tick=args.tick, phases=args.phases,
-                          registration_open=not args.no_registration,
-                          tls_timeout=args.tls_timeout,
-                          registrations_per_address=args.registrations_per_address,
-                          registrations_per_minute=args.registrations_per_minute,
-                          admin=args.admin, operators=args.operators,
-                          metrics=args.metrics, backups=args.backups,
-                          backup_every=args.backup_every or 0.0, snapshots=args.snapshots)
+    world, store, tls = server.open_server(args.world, args.state, args.cert, args.key, args.host)
+    config = server.ServerConfig(host=args.host, port=args.port, udp_port=args.udp_port,
+                                 save_interval=args.save_interval, tick=args.tick, phases=args.phases,
+                                 registration_open=not args.no_registration,
+                                 tls_timeout=args.tls_timeout,
+                                 registrations_per_address=args.registrations_per_address,
+                                 registrations_per_minute=args.registrations_per_minute,
+                                 admin=args.admin, operators=args.operators,
+                                 metrics=args.metrics, backups=args.backups,
+                                 backup_every=args.backup_every or 0.0, snapshots=args.snapshots)
     try:
-        result: int = run(serve, world, store, tls, config)
+        result: int = server.run(server.serve, world, store, tls, config)
     except OSError as err:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: "
                          f"{err.strerror or err}") from None
@@ -233,14 +256,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> None:
-    from ..errors import SavecraftError
-    from ..net.backups import restore
-    from ..net.world import load_world
-
     if not Path(args.restore).is_file():
         raise UsageError(f"{args.restore}: no such backup")
     try:
-        kept = restore(args.state, args.restore, load_world(args.world))
+        kept = backups.restore(args.state, args.restore, _world.load_world(args.world))
     except SavecraftError as err:
         raise UsageError(f"--restore: {err}") from None
     except OSError as err:
@@ -250,10 +269,6 @@ def _restore(args: argparse.Namespace) -> None:
 
 
 def cmd_admin(args: argparse.Namespace) -> int:
-    import orjson
-
-    from ..net.admin_client import AdminClient, AdminRequestError
-
     host, sep, port = args.endpoint.rpartition(":")
     if not sep or not port.isdigit() or not host:
         raise UsageError(f"{args.endpoint!r}: expected HOST:PORT")
@@ -264,11 +279,11 @@ def cmd_admin(args: argparse.Namespace) -> int:
             raise UsageError(f"{item!r}: expected KEY=VALUE")
         params[key] = value
     token = _admin_token(args.token_file)
-    client = AdminClient(host.strip("[]"), int(port), cafile=args.cafile, timeout=args.timeout,
-                         token=token)
+    client = admin_client.AdminClient(host.strip("[]"), int(port), cafile=args.cafile, timeout=args.timeout,
+                                      token=token)
     try:
         answer = client.request(args.request, **params)
-    except AdminRequestError as err:
+    except admin_client.AdminRequestError as err:
         if not err.status:  # no answer (refused connection, TLS, timeout): the endpoint is unusable
             raise UsageError(f"{args.endpoint} {args.request}: {err.message}") from None
         # The server answered and refused (bad request, unknown player, not allowed): exit 1.
@@ -304,19 +319,17 @@ def _admin_token(token_file: str | None) -> str | None:
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
-    from ..net.operators import Operators, OperatorsError, load, save
-
     path = Path(args.file)
     try:
         if args.action == "list":
             if args.name is not None or args.role is not None:
                 raise UsageError("operators list takes no NAME or --role")
-            for op in load(path).operators:
+            for op in operators.load(path).operators:
                 print(f"{op.name}\t{op.role}")
             return 0
         if args.name is None:
             raise UsageError(f"operators {args.action}: give the operator's NAME")
-        ops = load(path) if path.exists() else Operators()
+        ops = operators.load(path) if path.exists() else operators.Operators()
         if args.action == "remove":
             if args.role is not None or args.token_file is not None:
                 raise UsageError("operators remove takes only NAME")
@@ -324,7 +337,7 @@ def cmd_operators(args: argparse.Namespace) -> int:
                 print(f"savecraft: error: {path}: no operator named {args.name!r}",
                       file=sys.stderr)
                 return EXIT_PROBLEM
-            save(path, ops)
+            operators.save(path, ops)
             if not args.quiet:
                 print(f"{path}: removed {args.name} ({len(ops)} operator"
                       f"{'s' if len(ops) != 1 else ''} left); a running server refuses its token "
@@ -336,12 +349,12 @@ def cmd_operators(args: argparse.Namespace) -> int:
         if args.token_file is not None:
             _write_secret(Path(args.token_file), token + "\n")
         try:
-            save(path, ops)
-        except OperatorsError:
+            operators.save(path, ops)
+        except operators.OperatorsError:
             if args.token_file is not None:  # (a token for an operator that was never added)
                 Path(args.token_file).unlink(missing_ok=True)
             raise
-    except OperatorsError as err:
+    except operators.OperatorsError as err:
         raise UsageError(str(err)) from None
     if args.token_file is None:
         print(token)  # printed even with -q: it is shown nowhere else
@@ -370,16 +383,13 @@ def _write_secret(path: Path, text: str) -> None:
 
 
 def cmd_deny(args: argparse.Namespace) -> int:
-    from ..net.state import PlayerStore, StateError
-    from ..net.world import load_world
-
     if not Path(args.state).exists():
         raise UsageError(f"{args.state}: no such server state")
     if args.action != "list" and not args.addresses:
         raise UsageError(f"deny {args.action}: give at least one ADDR or ADDR/PREFIX")
     try:
-        store = PlayerStore(args.state, load_world(args.world))
-    except StateError as err:
+        store = state.PlayerStore(args.state, _world.load_world(args.world))
+    except state.StateError as err:
         raise UsageError(str(err)) from None
     if args.action == "list":
         for addr in store.deny_list():
@@ -415,31 +425,24 @@ def cache_folder(given: str | None) -> Path:
     """
     if given:
         return Path(given)
-    from ..fileio import ensure_dir
 
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return ensure_dir(Path(base) / "savecraft" / "tirnanog", parents=True)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from ..net.certs import client_context
-    from ..net.client import play
-    from ..net.server import run
-
     cache = cache_folder(args.cache)
-    tls = client_context(args.cafile)
-
-    from ..net.client import ClientError
+    tls = certs.client_context(args.cafile)
 
     password = passwords.resolve(args, default="player", prompt=f"password for {args.name}: ")
 
     async def go() -> None:
-        await play(args.host, args.port, args.name, password, udp_port=args.udp_port,
-                   cache=cache, tls=tls, steps=args.steps, say=args.say or None)
+        await _client.play(args.host, args.port, args.name, password, udp_port=args.udp_port,
+                           cache=cache, tls=tls, steps=args.steps, say=args.say or None)
 
     try:
-        run(go)
-    except ClientError as err:
+        server.run(go)
+    except _client.ClientError as err:
         if err.reason is None:  # no connection, no answer: unreadable input, exit 2
             raise
         print(f"savecraft: error: {err}", file=sys.stderr)  # the server said no: exit 1
@@ -448,9 +451,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_loadtest(args: argparse.Namespace) -> int:
-    from ..net.loadtest import run_loadtest
-    from ..net.server import run
-
     _loopback_only(args.host)
     if not 1 <= args.clients <= 10_000:
         raise UsageError("--clients must be 1 to 10000")
@@ -459,18 +459,16 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     if args.duration > 600:
         raise UsageError("--duration is at most 600 seconds")
 
-    from ..console import live_loadtest
-
     password = passwords.resolve(args, default="load")
     with live_loadtest(enabled=args.processes == 1) as control:
         async def go() -> Any:
-            return await run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
-                                      duration=args.duration, udp_port=args.udp_port,
-                                      server_pid=args.server_pid, prefix=args.prefix,
-                                      own_process=True, processes=args.processes,
-                                      password=password, control=control)
+            return await loadtest.run_loadtest(args.host, args.port, clients=args.clients, rate=args.rate,
+                                               duration=args.duration, udp_port=args.udp_port,
+                                               server_pid=args.server_pid, prefix=args.prefix,
+                                               own_process=True, processes=args.processes,
+                                               password=password, control=control)
 
-        report = run(go)
+        report = server.run(go)
     if control is not None and control.stop:
         print(f"interrupted: the figures are for the {report.duration:.1f} s walked")
     for line in report.lines():

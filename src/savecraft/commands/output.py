@@ -19,6 +19,8 @@ import os
 import sys
 from collections.abc import Iterable
 from typing import Any
+import stat
+from pathlib import Path
 
 from ..fileio import STDOUT, WriteError, Written, is_stream, write_file
 
@@ -90,14 +92,11 @@ def write_pieces(args: argparse.Namespace, path: str, pieces: Iterable[bytes]) -
         raise
     except OSError as exc:
         raise WriteError(name, exc.strerror or str(exc), exc.errno) from None
-    from pathlib import Path
 
     return Written(Path(name), size, stream=True)
 
 
 def _is_socket(name: str) -> bool:
-    import stat
-
     try:
         return stat.S_ISSOCK(os.stat(name).st_mode)
     except OSError:

@@ -20,16 +20,16 @@ from ..cli import EXIT_OK, EXIT_PROBLEM, UsageError
 from . import output
 from .argtypes import format_option
 from .files import read_file
+from .. import api, registry
+from ..errors import FormatError, Report, UnsupportedFormatError
+from ..registry import Repair
 
 if TYPE_CHECKING:
-    from ..registry import Format, Repair
+    from ..registry import Format
 
 
 def rebuild_repair(fmt: Format, data: bytes) -> Repair:
     """The generic repair: the format's own writer recomputes checksums, sizes and counts."""
-    from ..errors import FormatError, Report, UnsupportedFormatError
-    from ..registry import Repair
-
     report = Report(strict=False)
     try:
         model = fmt.parse(data, report)
@@ -60,8 +60,6 @@ def rebuild_repair(fmt: Format, data: bytes) -> Repair:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from .. import api, registry
-
     if args.file == "-" and args.in_place:
         raise UsageError("--in-place needs a file on disk")
     if not (args.output or args.in_place or args.dry_run):

@@ -12,31 +12,41 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
 from ..errors import FormatError
 from . import output
 from .argtypes import whole
 from .files import load_file, read_file
+from ..errors import SavecraftError
+from .tng import require_game
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    from ..formats.angband import mapview, sniffing
+    from ..formats.tirnanog.game import render, script, tmx
+else:  # imported on first use (savecraft.lazy): --help imports this module for its parsers only
+    script = lazy_module("savecraft.formats.tirnanog.game.script")
+    mapview = lazy_module("savecraft.formats.angband.mapview")
+    sniffing = lazy_module("savecraft.formats.angband.sniffing")
+    render = lazy_module("savecraft.formats.tirnanog.game.render")
+    tmx = lazy_module("savecraft.formats.tirnanog.game.tmx")
 
 
 def _names(game_path: str | None, command: str) -> Any:
     if game_path is None:
         return None
-    from ..formats.tirnanog.game.script import ScriptNames
 
     game = _load_game(game_path, f"{command} --game")
     names = getattr(game, "script_names", None)
     result = names() if callable(names) else None
-    return result if isinstance(result, ScriptNames) else None
+    return result if isinstance(result, script.ScriptNames) else None
 
 
 def _load_game(path: str, command: str, data: Any = None) -> Any:
     """The game model of ``path`` (whose bytes a caller may have read already), read once; a
     usage error when it is not a TirNanoG game."""
-    from .tng import require_game
-
     if data is None:
         data = read_file(path, mapped=True)
     require_game(data, path, command)
@@ -48,8 +58,6 @@ def _write(args: argparse.Namespace, data: bytes) -> None:
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.script import disassemble
-
     code = read_file(args.file)
     if args.offset is not None or args.length is not None:
         start = args.offset or 0
@@ -61,21 +69,19 @@ def cmd_disasm(args: argparse.Namespace) -> int:
         base = start
     else:
         base = 0
-    text = disassemble(code, _names(args.game, "disasm"), offset=base)
+    text = script.disassemble(code, _names(args.game, "disasm"), offset=base)
     _write(args, text.encode("utf-8"))
     return EXIT_OK
 
 
 def cmd_asm(args: argparse.Namespace) -> int:
-    from ..formats.tirnanog.game.script import assemble
-
     raw = read_file(args.input)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FormatError(exc.start, "", "UTF-8 assembly text", f"byte 0x{raw[exc.start]:02X}") \
             from None
-    code = assemble(text, _names(args.game, "asm"))
+    code = script.assemble(text, _names(args.game, "asm"))
     if args.output in (None, "-") and sys.stdout.isatty():
         raise UsageError("bytecode is binary: give -o FILE (or pipe it)")
     _write(args, code)
@@ -104,9 +110,6 @@ def _scale(text: str) -> float:
 
 def _angband_map(args: argparse.Namespace, data: Any) -> int:
     """``render-map`` of an Angband savefile: its current level, as the game draws it."""
-    from ..errors import SavecraftError
-    from ..formats.angband import mapview
-
     if args.map is not None or args.layers or args.tmx:
         raise UsageError(f"{args.file}: an Angband savefile holds one level: render-map takes no "
                          "MAP, --layers or --tmx for it (see --known, --gamedata, --text)")
@@ -124,11 +127,8 @@ def _angband_map(args: argparse.Namespace, data: Any) -> int:
 
 
 def cmd_render_map(args: argparse.Namespace) -> int:
-    from ..formats.angband.sniffing import is_block
-    from ..formats.tirnanog.game import render, tmx
-
     data = read_file(args.file, mapped=True)
-    if is_block(data):
+    if sniffing.is_block(data):
         return _angband_map(args, data)
     if args.map is None:
         raise UsageError(f"{args.file}: give the map to draw (its number in section 35, or its name)")

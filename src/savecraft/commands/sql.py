@@ -16,23 +16,41 @@ import argparse
 import re
 import sys
 from typing import TYPE_CHECKING, Any
+import io
+import os
+from pathlib import Path
+import orjson
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, UsageError
 from ..errors import SavecraftError
 from . import output
 from .argtypes import whole
+from .. import console
+from ..fileio import ensure_dir
+from ..lazy import lazy_module
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
     from ..tables import Stream
 
+if TYPE_CHECKING:
+    from .. import tables
+    from .. import tables as _tables
+    import decimal
+    import rich.console as rich_console
+    import rich.table as rich_table
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    tables = lazy_module("savecraft.tables")
+    _tables = lazy_module("savecraft.tables")
+    decimal = lazy_module("decimal")
+    rich_console = lazy_module("rich.console")
+    rich_table = lazy_module("rich.table")
+
 TERMINAL_ROWS = 1000  # rows a terminal table shows before "and N more" (CSV/JSON/Parquet: all)
 
 
 def _stream(args: argparse.Namespace, wanted: list[str] | None) -> Stream:
-    from .. import tables
-
     try:
         return tables.open(args.paths, wanted, jobs=args.jobs)
     except tables.TablesError as exc:
@@ -55,8 +73,6 @@ def _report(stream: Stream) -> int:
 
 
 def _encode(result: pa.Table, fmt: str) -> bytes:
-    import io
-
     if fmt == "csv":
         import pyarrow.csv as pacsv
 
@@ -64,8 +80,6 @@ def _encode(result: pa.Table, fmt: str) -> bytes:
         pacsv.write_csv(result, buf)
         return buf.getvalue()
     if fmt == "json":
-        import orjson
-
         return b"".join(orjson.dumps(row, default=_json_value, option=orjson.OPT_APPEND_NEWLINE)
                         for row in result.to_pylist())
     import pyarrow.parquet as pq
@@ -77,8 +91,6 @@ def _encode(result: pa.Table, fmt: str) -> bytes:
 
 def _json_value(value: Any) -> Any:
     """What orjson does not know: DuckDB's sums are decimals (whole ones as integers)."""
-    import decimal
-
     if isinstance(value, decimal.Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, bytes):
@@ -87,42 +99,35 @@ def _json_value(value: Any) -> Any:
 
 
 def _print_table(result: pa.Table) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    t = Table(show_lines=False, header_style="bold")
+    t = rich_table.Table(show_lines=False, header_style="bold")
     for name in result.column_names:
         t.add_column(name, overflow="fold")
     rows = result.slice(0, TERMINAL_ROWS).to_pylist()
     for row in rows:
         t.add_row(*("" if v is None else str(v) for v in row.values()))
-    Console(highlight=False).print(t)
+    rich_console.Console(highlight=False).print(t)
     if result.num_rows > len(rows):
         print(f"and {result.num_rows - len(rows)} more rows (--to csv or -o FILE for all)")
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
-    from ..tables import catalogue, need
-
     try:
-        duckdb = need("duckdb")
-        need("pyarrow")
+        duckdb = tables.need("duckdb")
+        tables.need("pyarrow")
     except SavecraftError as exc:
         raise UsageError(str(exc)) from None
-    wanted = named_tables(args.query, list(catalogue()))
+    wanted = named_tables(args.query, list(tables.catalogue()))
     stream = _stream(args, wanted)
-    from .. import console
 
     con = duckdb.connect()
-    from ..tables import create_table, insert
 
-    for name in catalogue():
-        create_table(con, name)
+    for name in tables.catalogue():
+        tables.create_table(con, name)
     with console.progress("reading", len(stream.files)) as advance:
         for name, batch in stream:
             if name == "files":
                 advance(batch.num_rows)
-            insert(con, name, batch)
+            tables.insert(con, name, batch)
     try:
         result = con.sql(args.query)
         table = None if result is None else (
@@ -155,21 +160,12 @@ def _partition_value(value: Any) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Every table of the files as Parquet: DIR/TABLE/format=F/game=G/part-0.parquet."""
-    import os
-    from pathlib import Path
-
-    from ..tables import need
-
     try:
-        need("pyarrow")
+        _tables.need("pyarrow")
     except SavecraftError as exc:
         raise UsageError(str(exc)) from None
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from .. import console
-    from ..fileio import ensure_dir
-    from ..tables import schema
 
     stream = _stream(args, args.table or None)
     root = ensure_dir(args.output)
@@ -198,7 +194,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                         final = folder / "part-0.parquet"
                         tmp = folder / f".part-0.parquet.{os.getpid()}.tmp"
                         temps[wkey] = (tmp, final)
-                        writers[wkey] = pq.ParquetWriter(tmp, schema(name))
+                        writers[wkey] = pq.ParquetWriter(tmp, _tables.schema(name))
                     writers[wkey].write_batch(part)
         for w in writers.values():
             w.close()

@@ -14,19 +14,31 @@ Jupyter's ``jpserver-*-open.html`` is.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import html
-import ipaddress
 import os
 import shutil
 import signal
 import sys
 import tempfile
-import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    import asyncio
+    import ipaddress
+    import webbrowser
+
+    from ..studio import documents
+    from ..studio import server as _server
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    asyncio = lazy_module("asyncio")
+    ipaddress = lazy_module("ipaddress")
+    webbrowser = lazy_module("webbrowser")
+    documents = lazy_module("savecraft.studio.documents")
+    _server = lazy_module("savecraft.studio.server")
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as the shell and the other commands report Ctrl-C
 
@@ -89,7 +101,7 @@ def redirect_file(folder: Path, url: str) -> Path:
     return page
 
 
-def _open(paths: list[str]) -> Workspace:
+def _open(paths: list[str]) -> documents.Workspace:
     """The files named on the command line, every one read before the server starts.
 
     A file that cannot be read is the command's error (exit 2), as in every
@@ -97,23 +109,19 @@ def _open(paths: list[str]) -> Workspace:
     an empty one. A file the formats cannot read still opens, as bytes, so its
     problems can be looked at.
     """
-    from ..studio.documents import Workspace
-
-    workspace = Workspace()
+    workspace = documents.Workspace()
     for path in paths:
         workspace.open_path(path)
     return workspace
 
 
 async def _serve(args: argparse.Namespace, workspace: Workspace) -> None:
-    from ..studio.server import listen, make_app, new_token, runner_for
-
-    token = args.token or new_token()
-    app = make_app(workspace, token, host=args.host)
-    runner = runner_for(app, args.timeout)
+    token = args.token or _server.new_token()
+    app = _server.make_app(workspace, token, host=args.host)
+    runner = _server.runner_for(app, args.timeout)
     await runner.setup()
     try:
-        server, _ = await listen(runner, args.host, args.port, args.max_connections)
+        server, _ = await _server.listen(runner, args.host, args.port, args.max_connections)
     except OSError as exc:
         await runner.cleanup()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None

@@ -1,1 +1,7 @@
-"""Format plugins; each registers itself with :mod:`savecraft.registry` on import."""
+"""Format plugins, one folder each (docs/architecture.md).
+
+Each folder's ``detection`` module declares its formats' light entries (name,
+plugin module, magic pre-check, tables, order); :mod:`savecraft.registry`
+finds those folders on disk, and a plugin module registers its format with the
+registry when imported.
+"""

@@ -37,6 +37,8 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from ..formats.tirnanog.save.model import UserChunk
 from ..jsonmap import encoder
@@ -44,8 +46,6 @@ from .operators import Operator, OperatorFile
 from .packets import TextChat
 
 if TYPE_CHECKING:
-    from aiohttp import web
-
     from .server import GameServer
 
 BANNED_FLAG = 1  # USER flags bit 0 (the saved-game spec)
@@ -327,8 +327,6 @@ class AdminServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> int:
-        from aiohttp import web
-
         app = web.Application(handler_args={"max_field_size": 4096, "max_line_size": 4096})
         app.router.add_route("*", "/{tail:.*}", self._handle)
         runner = web.AppRunner(app, access_log=None, handle_signals=False,
@@ -355,8 +353,6 @@ class AdminServer:
             self._runner = None
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        from aiohttp import web
-
         server = self.server
         remote = request.remote
         path = request.path.rstrip("/") or "/"
@@ -431,8 +427,6 @@ class _RequestErrors:
         self.real = logging.getLogger("aiohttp.server")
 
     def exception(self, msg: str, *args: Any, exc_info: Any = True, **kw: Any) -> None:
-        from aiohttp.http_exceptions import HttpProcessingError
-
         exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
         if isinstance(exc, HttpProcessingError):
             self.server.count("admin_malformed")

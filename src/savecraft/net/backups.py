@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..fileio import atomic_write, ensure_dir
 from .world import World
+from .state import PlayerStore
 
 
 class Backups:
@@ -98,8 +99,6 @@ def restore(state: str | Path, backup: str | Path, world: World) -> Path | None:
     Raises :class:`~savecraft.net.state.StateError` when the backup is not a
     state of this world; nothing is changed then.
     """
-    from .state import PlayerStore
-
     state, backup = Path(state), Path(backup)
     PlayerStore(backup, world)  # a usable state of this world, or StateError
     data = backup.read_bytes()

@@ -15,6 +15,11 @@ import os
 import ssl
 import stat
 from pathlib import Path
+import ipaddress
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from ..errors import SavecraftError
 from ..fileio import atomic_write, write_file
@@ -36,13 +41,6 @@ def default_paths(state: str | Path) -> tuple[Path, Path]:
 
 def make_self_signed(cert: Path, key: Path, host: str = "localhost") -> None:
     """Write a new self-signed certificate valid for ``host``, 127.0.0.1 and ::1 (ten years)."""
-    import ipaddress
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
     private = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"savecraft TirNanoG server {host}")])
     now = dt.datetime.now(dt.UTC)

@@ -69,6 +69,10 @@ from .packets import (
 )
 from .session import Handshake
 from .tcpio import close, receive_event, send
+from ..errors import Report
+from ..formats.tirnanog.game.assets import Source
+from ..formats.tirnanog.game.container import read_game
+from ..formats.tirnanog.game.header import MAGIC
 
 
 class ClientError(SavecraftError):
@@ -107,11 +111,6 @@ class BundleInfo:
 
 def describe_bundle(hello: ServerHello, bundle: bytes) -> BundleInfo:
     """Read the sections of an asset bundle with the game-file API (no map asset needed)."""
-    from ..errors import Report
-    from ..formats.tirnanog.game.assets import Source
-    from ..formats.tirnanog.game.container import read_game
-    from ..formats.tirnanog.game.header import MAGIC
-
     head = MAGIC + hello.file_header_fields() + bytes(8)
     game = read_game(Source(head + bundle), Report(strict=False), verify_file_crc=False)
     attrs = game.attributes

@@ -26,6 +26,7 @@ from ..errors import FormatError
 from .packets.base import NETQ_HEADER_SIZE, UDP_MAX_DATAGRAM
 from .packets.game import UdpHello
 from .packets.handshake import OTP_SIZE, TOKEN_SIZE, LanDiscoveryReply
+from .packets.base import decode
 
 # the compiled XOR (3.5x faster than the big-integer one on a 120-byte datagram), or None
 _xor: Callable[[bytes | bytearray | memoryview, bytes], bytes] | None = None
@@ -134,8 +135,6 @@ def plain_datagram(message: UdpHello | LanDiscoveryReply) -> bytes:
 
 def parse_plain(datagram: bytes | bytearray | memoryview) -> UdpHello | LanDiscoveryReply:
     """Decode a plain datagram; anything else is a FormatError with its offset."""
-    from .packets.base import decode
-
     if len(datagram) > UDP_MAX_DATAGRAM:
         raise FormatError(UDP_MAX_DATAGRAM, "datagram", f"at most {UDP_MAX_DATAGRAM} bytes",
                           f"{len(datagram)} bytes")

@@ -12,19 +12,18 @@ import asyncio
 from pathlib import Path
 
 from ..fileio import atomic_write, ensure_dir
+from ..formats.tirnanog.game.sample import build_sample_game
+from .certs import ensure_server_context
+from .client import describe_bundle, fetch_bundle, login
+from .server import GameServer, ServerConfig, run
+from .state import PlayerStore
+from .world import load_world
 
 STATE_NAME = "tirnanog-server-state.sav"
 WORLD_NAME = "tirnanog-server-world.tng"
 
 
 async def _session(folder: Path, say: list[str]) -> Path:
-    from ..formats.tirnanog.game.sample import build_sample_game
-    from .certs import ensure_server_context
-    from .client import describe_bundle, fetch_bundle, login
-    from .server import GameServer, ServerConfig
-    from .state import PlayerStore
-    from .world import load_world
-
     world_path = folder / WORLD_NAME
     atomic_write(world_path, build_sample_game())
     state = folder / STATE_NAME
@@ -68,8 +67,6 @@ async def _session(folder: Path, say: list[str]) -> Path:
 
 
 def write_samples(folder: Path) -> list[Path]:
-    from .server import run
-
     ensure_dir(folder)
     lines: list[str] = []
     state: Path = run(asyncio.wait_for, _session(folder, lines), 15.0)

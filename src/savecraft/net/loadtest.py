@@ -28,10 +28,18 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+import multiprocessing as mp
+from dataclasses import asdict, replace
+import numpy as np
 
 from .client import BundleInfo, ClientError, ClientSession, describe_bundle, fetch_bundle, login
 from .packets import ErrorReason, InventoryRecord, MoveRecord
 from .packets.updates import MOVE_RECORD
+from ..formats.tirnanog.game.container import build_game
+from ..formats.tirnanog.game.sample import sample_game
+from ..formats.tirnanog.game.sections.s35_maps import LazyMap, MapEntry
+from .server import run
+from .server import tune_gc
 
 ACK_EVERY = 0.2  # a bot acknowledges at least this often (its moves carry acknowledgements too)
 GRACE = 1.0  # seconds after the last move before missing relays count as drops
@@ -260,8 +268,6 @@ def _partition(clients: int, maps: int, processes: int) -> list[list[int]]:
 
 def _run_processes(info: BundleInfo, clients: int, processes: int,
                    args: dict[str, Any]) -> LoadReport:
-    import multiprocessing as mp
-
     ctx = mp.get_context("spawn")
     parts = _partition(clients, info.map_count, processes)
     # together no more handshakes at once than one process would open
@@ -307,10 +313,6 @@ def _run_processes(info: BundleInfo, clients: int, processes: int,
 def _worker(info: BundleInfo, indices: list[int], args: dict[str, Any], ready: Any,
             parties: int, results: Any) -> None:
     """One load test process: its bots log in, wait for every process, walk, report."""
-    from dataclasses import asdict
-
-    from .server import run
-
     async def barrier(bots: list[Bot]) -> None:
         with ready.get_lock():
             ready.value += 1
@@ -328,8 +330,6 @@ def _worker(info: BundleInfo, indices: list[int], args: dict[str, Any], ready: A
 
 def _percentiles(report: LoadReport, samples: array[float]) -> None:
     if samples:
-        import numpy as np
-
         ms = np.frombuffer(samples, dtype=np.float64) * 1000.0
         report.p50_ms = float(np.percentile(ms, 50))
         report.p99_ms = float(np.percentile(ms, 99))
@@ -377,8 +377,6 @@ async def _run_part(info: BundleInfo, indices: list[int], *, host: str, port: in
         pinger.cancel()
     bots = [b for b in found if b is not None]
     if own_process:
-        from .server import tune_gc
-
         tune_gc()
     report.logged_in = len(bots)
     report.login_seconds = time.monotonic() - t0
@@ -575,12 +573,6 @@ def bench_world(maps: int, seed: int = 0) -> bytes:
     test of thousands of players needs them spread over many maps, as a real
     world would. Built with the game-file API, from the sample's first map.
     """
-    from dataclasses import replace
-
-    from ..formats.tirnanog.game.container import build_game
-    from ..formats.tirnanog.game.sample import sample_game
-    from ..formats.tirnanog.game.sections.s35_maps import LazyMap, MapEntry
-
     game = sample_game(random.Random(seed))
     strings = game.strings
     section = game.maps

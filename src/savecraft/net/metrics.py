@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING
 from prometheus_client import CollectorRegistry, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+from aiohttp import web
 
 if TYPE_CHECKING:
-    from aiohttp import web
-
     from .server import GameServer
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -163,8 +162,6 @@ class Metrics:
 
     # -- the endpoint --------------------------------------------------------------------
     async def start(self, host: str, port: int) -> int:
-        from aiohttp import web
-
         async def handle(request: web.Request) -> web.Response:
             if request.path not in ("/metrics", "/"):
                 return web.Response(status=404, text="not found\n")

@@ -31,6 +31,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+import gc
+import socket
 
 from ..errors import FormatError
 from ..formats.tirnanog.save.model import QuestState, UserChunk
@@ -69,6 +71,11 @@ from .sender import DatagramSender
 from .server_session import Address, Session
 from .state import PlayerStore
 from .world import World
+from .certs import ensure_server_context
+from .world import load_world
+from .admin import AdminAddress, AdminServer
+from .metrics import Metrics, parse_listen
+from .operators import OperatorFile, default_path
 
 log = logging.getLogger("savecraft.net.server")
 LOAD_FACTOR = 1.6  # a tick's period is at least this many times its (smoothed) duration
@@ -222,14 +229,9 @@ class GameServer:
         self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
                  udp=self.udp_port, users=len(self.store.users), state=self.store.path)
         if cfg.metrics is not None:
-            from .metrics import Metrics, parse_listen
-
             self.metrics = Metrics(self)
             await self.metrics.start(*parse_listen(cfg.metrics))
         if cfg.admin is not None:
-            from .admin import AdminAddress, AdminServer
-            from .operators import OperatorFile, default_path
-
             ops = OperatorFile(cfg.operators or default_path(self.store.path))
             self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host, ops)
             await self.admin.start()
@@ -822,8 +824,6 @@ def _grow_buffers(transport: asyncio.BaseTransport, size: int) -> None:
     each) a pause of a few milliseconds in the loop under load is enough
     for the kernel to drop datagrams; NetQ resends them, but late.
     """
-    import socket
-
     sock = transport.get_extra_info("socket")
     if sock is None:
         return
@@ -841,8 +841,6 @@ def tune_gc() -> None:
     users at every turn, which otherwise shows as latency spikes of tens of
     milliseconds under load; a higher first threshold makes passes rarer.
     """
-    import gc
-
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 1000)
@@ -890,9 +888,6 @@ def open_server(world_path: str | Path, state_path: str | Path, cert: str | None
                 key: str | None = None, host: str = "127.0.0.1"
                 ) -> tuple[World, PlayerStore, ssl.SSLContext]:
     """Load the world, the state (created when missing) and the TLS pair; one-line errors."""
-    from .certs import ensure_server_context
-    from .world import load_world
-
     world = load_world(world_path)
     store = PlayerStore(state_path, world)
     tls, cert_path, made = ensure_server_context(state_path, cert, key, host)

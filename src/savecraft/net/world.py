@@ -19,6 +19,8 @@ from typing import Any
 
 from ..errors import FormatError, SavecraftError
 from .packets import ServerHello
+from ..formats.tirnanog.game import open_game
+from ..formats.tirnanog.game.sections.s34_quests import QuestsSection
 
 # Attribute kinds of section 25 (first byte of each attribute record).
 PRIMARY, CHAR_VARIABLE, CHAR_CALCULATED, GLOBAL_VARIABLE, GLOBAL_CALCULATED = range(5)
@@ -123,8 +125,6 @@ def load_world(path: str | Path) -> World:
 
 def _open_game(source: Path | bytes) -> Any:
     """The game-file API's lazy model: header and section table, assets on demand."""
-    from ..formats.tirnanog.game import open_game
-
     return open_game(source)
 
 
@@ -146,7 +146,6 @@ def world_from_game(game: Any, source: str = "") -> World:
         raise WorldError(f"{source}: the world has no maps (section 35)")
     attrs = game.attributes
     groups = game.character_options
-    from ..formats.tirnanog.game.sections.s34_quests import QuestsSection
 
     quests = game.section(QuestsSection)
 

@@ -23,6 +23,9 @@ from .. import api, edit, spans
 from ..errors import FormatError, Problem, SavecraftError
 from ..paths import Attr, resolve
 from .documents import Document, run_elsewhere
+from ..paths import format_path, parse_path
+from ..registry import get
+from . import tree
 
 PAGE_LIMIT = 1 << 16
 SPAN_LIMIT = 4000  # spans sent for one selection; the page highlights what it shows
@@ -140,8 +143,6 @@ def _grouped(smap: spans.SpanMap, path: str) -> list[dict[str, Any]]:
     record (``value.header.title``) where the model keeps them flat
     (``value.title``): look one level down for the same name.
     """
-    from ..paths import format_path, parse_path
-
     try:
         steps = parse_path(path)
     except SavecraftError:
@@ -239,8 +240,6 @@ def allowed_range(doc: Document, path: str) -> str | None:
     50,000-player save no longer holds this process's interpreter lock for
     a parse and a build while the page waits for the field's bytes.
     """
-    from . import tree
-
     with doc.lock:
         model = doc.model
         where = resolve(model, path)
@@ -272,8 +271,6 @@ def probe_range(data: bytes, format: str, path: str) -> str | None:
     """The range the writer states for ``path``: a number far out of any range (or a very long
     string) is set on a fresh model of ``data`` and built; the writer's refusal names the
     field's range, exactly the check ``savecraft edit`` applies."""
-    from ..registry import get
-
     fmt = get(format)
     model = api.parse(data, format)
     value = resolve(model, path).value

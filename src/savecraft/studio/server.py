@@ -63,6 +63,7 @@ from ..paths import PathError
 from ..registry import names as format_names
 from . import hexview, pictures, refnames, tree
 from .documents import Document, EditOutcome, Workspace
+from . import timeline, views
 
 COOKIE = "savecraft_studio_page"
 """The page key's cookie; the port is appended (``savecraft_studio_page_8888``)."""
@@ -481,10 +482,8 @@ def make_app(workspace: Workspace | None = None, token: str | None = None,
     r.add_get("/api/doc/{doc}/pictures", doc_pictures)
     r.add_get("/api/doc/{doc}/picture/{name}", doc_picture)
     r.add_get("/api/diff", diff_docs)
-    from . import views
 
     views.register(app)  # summary, tables, inspector, find, byte patches (studio/views.py)
-    from . import timeline
 
     timeline.register(app)  # a field across several files, a folder opened (studio/timeline.py)
     r.add_static("/static/", static_dir(), append_version=False)

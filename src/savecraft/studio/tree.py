@@ -15,11 +15,15 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union, get_args, get_origin
+import base64
+import numpy as np
 
 from ..binary import join_path
 from ..diff import _ref_kind, key_field
 from ..paths import (Attr, Index, Resolved, field_hints, format_path, item_hint, key_text, resolve,
                      shown, strip_optional, views)
+from .. import registry
+from ..paths import PathError, parse_path, quote
 
 PAGE = 200
 UNION_SHOWN = 4  # a union of more types is named by its count and first few
@@ -105,8 +109,6 @@ def edit_text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bytes | bytearray):
-        import base64
-
         return base64.b64encode(bytes(value)).decode("ascii")
     if _is_numpy(value) and hasattr(value, "item"):
         return str(value.item())
@@ -128,8 +130,6 @@ def allowed(hint: Any, value: Any) -> str | None:
     if base is bool or isinstance(value, bool):
         return "true or false"
     if _is_numpy(value) and hasattr(value, "dtype") and value.dtype.kind in "iu":
-        import numpy as np
-
         info = np.iinfo(value.dtype)
         return f"{info.min} to {info.max}"
     return None
@@ -218,8 +218,6 @@ FieldHint = Callable[[str, Any], "dict[str, str] | None"]
 
 def _field_hint(model: Any) -> FieldHint | None:
     """The format's ``field_hint(path, value)``: a value as the game shows it, and the game's limits."""
-    from .. import registry
-
     try:
         return registry.for_model(model).field_hint
     except Exception:  # noqa: BLE001 - a model of no registered format (tests): no hints
@@ -351,8 +349,6 @@ def reveal(model: Any, path: str, describe: Describe | None = None,
     What the page needs to select a field it was pointed at (a clicked byte,
     a problem, a diff line) in a tree it has not expanded yet.
     """
-    from ..paths import PathError, parse_path
-
     # A span can name bytes the model keeps no field for (a block's raw data, a
     # count computed on writing): select the nearest field that exists.
     steps = parse_path(path) if path else []
@@ -420,8 +416,6 @@ def _flattened(model: Any, steps: list[Any]) -> list[Any] | None:
     The spans of a record read in one go name its fields under the record
     (``value.header.title``); the model may hold them flat (``value.title``).
     """
-    from ..paths import PathError
-
     for i in range(1, len(steps)):
         try:
             resolve(model, steps[:i])
@@ -436,8 +430,6 @@ def _flattened(model: Any, steps: list[Any]) -> list[Any] | None:
 
 
 def _quote_key(key: str) -> str:
-    from ..paths import quote
-
     return quote(key)
 
 

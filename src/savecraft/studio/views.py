@@ -33,11 +33,14 @@ import datetime as _dt
 import struct
 import threading
 from typing import Any
+import asyncio
+import dataclasses
 
 from aiohttp import web
 
 from ..errors import FormatError, Report, SavecraftError
 from .documents import Document, Snapshot
+from . import hexview, tree
 
 ROWS = 100  # table rows per page
 FIND_LIMIT = 1 << 20  # a value search visits at most this many fields
@@ -143,7 +146,6 @@ def table_page(doc: Document, table: str, sort: str, descending: bool, query: st
 def _space_data(doc: Document, space: str) -> bytes:
     if space == "file":
         return doc.data
-    from . import hexview
 
     found = hexview.span_map(doc).spaces().get(space)
     if found is None:
@@ -199,10 +201,6 @@ def find(doc: Document, space: str, kind: str, query: str, start: int) -> dict[s
 
 def _find_value(doc: Document, query: str, start: int) -> dict[str, Any]:
     """The ``start``-th field (in tree order) whose shown value contains the text."""
-    import dataclasses
-
-    from . import tree
-
     q = query.casefold()
     seen = 0
     hits = 0
@@ -283,8 +281,6 @@ def _doc(request: web.Request) -> Document:
 
 
 async def _run(fn: Any, *args: Any) -> Any:
-    import asyncio
-
     return await asyncio.to_thread(fn, *args)
 
 

@@ -25,6 +25,11 @@ import sys
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+import glob
+import importlib
+import multiprocessing
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 
 from ..errors import SavecraftError
 from .core import ALWAYS, catalogue, decode_group, groups
@@ -45,8 +50,6 @@ class TablesError(SavecraftError):
 
 def need(module: str, extra: str = "tables") -> Any:
     """Import an optional dependency, or say which extra brings it."""
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError:
@@ -60,8 +63,6 @@ def expand(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
     be read), never a silent gap. A glob that matches nothing and an empty
     folder are errors: the question would be asked of nothing.
     """
-    import glob
-
     out: list[str] = []
     for item in inputs:
         arg = os.fspath(item)
@@ -159,9 +160,6 @@ def batches(inputs: Iterable[str | os.PathLike[str]], tables: Iterable[str] | No
         for first, group in groups(paths, size):
             yield from group_batches(first, group, wanted)
         return
-    import multiprocessing
-    from collections import deque
-    from concurrent.futures import Future, ProcessPoolExecutor
 
     # forkserver: the workers come from a clean process, never a fork of one running DuckDB's
     # or Spark's threads; each imports savecraft once.

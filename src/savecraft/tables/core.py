@@ -13,9 +13,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+import os
 
 from .. import registry
 from .schema import Table, col
+from .. import api, paths
+from ..errors import FormatError, Report
+from ..fileio import MAP_FROM, read_input
+from ..jsonmap import to_json
+from ..speed import gc_paused
 
 FILES = Table("files", None, "one per file given", (
     col("file", "string", "(input)", "the path as given or found under a folder or glob"),
@@ -104,8 +110,6 @@ def _leaves(value: Any, path: str, out: list[tuple[Any, ...]]) -> None:
 
 def field_rows(model: Any) -> list[tuple[Any, ...]]:
     """Every leaf of the model's dump (its ``data``), with the dump's path."""
-    from ..jsonmap import to_json
-
     rows: list[tuple[Any, ...]] = []
     _leaves(to_json(model).get("data"), "", rows)
     return rows
@@ -119,8 +123,6 @@ def decode_group(first_id: int, paths: Sequence[str], wanted: Sequence[str]
     whole group: decoding allocates many small objects and frees them by
     reference count; the one collection at the end finds what cycles are left.
     """
-    from ..speed import gc_paused
-
     tables = catalogue()
     want = set(wanted) | set(ALWAYS)
     out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in want}
@@ -146,10 +148,6 @@ def validated(path: str) -> tuple[str | None, Any, list[Any]]:
     (a third of the time for a 100,000-user TirNanoG save), with the same
     result: tests/tables/test_tables.py compares the two on every sample.
     """
-    from .. import api, paths
-    from ..errors import FormatError, Report
-    from ..fileio import MAP_FROM, read_input
-
     try:
         data = read_input(path, map_from=MAP_FROM)
         fmt = registry.detect(data)
@@ -169,8 +167,6 @@ def validated(path: str) -> tuple[str | None, Any, list[Any]]:
 
 def _decode_one(fid: int, path: str, tables: dict[str, Table], want: set[str],
                 out: dict[str, list[tuple[Any, ...]]]) -> None:
-    import os
-
     try:
         size = os.stat(path).st_size
         if not os.path.isfile(path):

@@ -15,10 +15,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
+import random
 
 from ... import api
 from ...fileio import atomic_write
 from . import sample
+from .block import Block, BlockSave, Description
+from .layouts import character as c, knowledge as k, world as w
+from .layouts.items import Item
 
 
 def samples_folder() -> Path | None:
@@ -60,14 +64,6 @@ def _runs(cells: int, value: int) -> bytes:
 
 def character_save(seed: int = 42) -> Any:
     """Brand, a level 12 High-Elf Mage at 250 ft, as Vanilla 4.2 writes him: every block decodes."""
-    import random
-
-    from .block import Block, BlockSave, Description
-    from .layouts import character as c
-    from .layouts import knowledge as k
-    from .layouts import world as w
-    from .layouts.items import Item
-
     rng = random.Random(seed)
 
     def item(tval: str, sval: str, number: int, weight: int) -> Item:

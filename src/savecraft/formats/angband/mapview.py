@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+import io
+from PIL import Image, ImageDraw, ImageFont
 
 from ...errors import SavecraftError
 
@@ -303,10 +305,6 @@ CELL = 12  # pixels a square, by default
 
 def to_png(level: LevelMap, cell: int = CELL) -> bytes:
     """The level drawn as the game's terminal would, ``cell`` pixels a square, on black."""
-    import io
-
-    from PIL import Image, ImageDraw, ImageFont
-
     if not 4 <= cell <= 64:
         raise SavecraftError(f"cell size: expected 4 to 64 pixels, found {cell}")
     img = Image.new("RGB", (level.width * cell, level.height * cell), (0, 0, 0))

@@ -34,6 +34,7 @@ import struct
 from ...errors import Report
 from ...registry import Repair
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum
+from .block import RawBlock, block_name, parse
 
 _HEADER = struct.Struct("<16sIII")
 HEAD = 28
@@ -258,7 +259,6 @@ def _check_layouts(buf: bytes, blocks: list[_Block], dropped: list[tuple[_Block 
     """Move a checksum-damaged block its layout no longer reads to ``dropped``."""
     if not any(b.fix == "checksum" for b in blocks):
         return
-    from .block import RawBlock, block_name, parse
 
     trial = _assemble(buf, blocks)
     save = parse(trial, Report(strict=False))
@@ -285,8 +285,6 @@ def _never_written(buf: bytes, blocks: list[_Block]) -> list[str]:
 
 def _game(buf: bytes, blocks: list[_Block]) -> str:
     """The game whose layouts read the sound blocks ("" when none does)."""
-    from .block import parse
-
     return parse(_assemble(buf, blocks), Report(strict=False)).game
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import Report
 from .layouts.character import MAX_LEVEL, STAT_NAMES, Player, stat_text
 from .vocabulary import object_name
+from .layouts import layout_of
 
 if TYPE_CHECKING:
     from .block import BlockSave
@@ -170,8 +171,6 @@ def pwm_player_summary(save: BlockSave) -> dict[str, Any]:
     """What the common sheet cannot find in a PWMAngband player file: the depth and wilderness
     square of the level (the dungeon block; none for a dead character), the game turn (misc),
     and, in a SAVE_AS_STRINGS build, the carried objects by the kind names the file holds."""
-    from .layouts import layout_of
-
     blocks: dict[str, Any] = {getattr(layout_of(b), "name", ""): b for b in save.blocks}
     out: dict[str, Any] = {}
     dungeon = blocks.get("dungeon")
@@ -193,8 +192,6 @@ def pwm_server_summary(save: BlockSave, kind: str) -> dict[str, Any]:
     file, from its decoded blocks (layouts/pwmangband_server.py: ``rd_player_names``,
     ``rd_parties``, ``rd_houses``, ``rd_arenas``, ``rd_wilderness``); a block that stays raw
     (a magic savecraft has no layouts of, a damaged block) adds nothing."""
-    from .layouts import layout_of
-
     out: dict[str, Any] = {"pwmangband_file": kind}
     blocks: dict[str, Any] = {getattr(layout_of(b), "name", ""): b for b in save.blocks}
     names = blocks.get("player_names")

@@ -21,8 +21,15 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ...compiled import active
+from ...lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    np = lazy_module("numpy")
 
 MAGIC = b"Save"
 PWMG = b"PWMG"
@@ -63,7 +70,6 @@ def byte_sum(data: bytes | bytearray | memoryview) -> int:
     n = len(data)
     if n < _NUMPY_FROM or (n < _IMPORT_NUMPY_FROM and "numpy" not in sys.modules):
         return sum(data) & 0xFFFFFFFF
-    import numpy as np
 
     return int(np.frombuffer(data, np.uint8).sum(dtype=np.uint64)) & 0xFFFFFFFF
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from .sheet import character_sheet
 from .vocabulary import object_name
+from .layouts.character import MAX_LEVEL, STAT_RANGE, Player
+from .layouts.character import stat_text
 
 # The game's own limits, shown as the allowed range (4.2: z_info->stack_size, and the s32 gold).
 MAX_STACK = 40
@@ -29,8 +31,6 @@ def _pair(v: dict[str, int]) -> str:
 
 def summary(save: BlockSave) -> dict[str, Any]:
     """A character sheet: who, how strong, where, and what they carry, each linked to its field."""
-    from .layouts.character import MAX_LEVEL, Player
-
     sheet = character_sheet(save)
     if not sheet:
         return {"title": "Angband save", "subtitle": "no character block was read", "sections": []}
@@ -88,8 +88,6 @@ _HINTS: list[tuple[re.Pattern[str], str]] = []
 def _hints() -> list[tuple[re.Pattern[str], str]]:
     """The game's limits, as :func:`.sheet.check_consistency` enforces them on every edit."""
     if not _HINTS:
-        from .layouts.character import MAX_LEVEL, STAT_RANGE
-
         lo, hi = STAT_RANGE
         _HINTS.extend((re.compile(p), text) for p, text in (
             (r"player\.lev$", f"a level from 1 to {MAX_LEVEL}"),
@@ -112,8 +110,6 @@ def field_hint(path: str, value: Any) -> dict[str, str] | None:
             out["allowed"] = text
             break
     if re.search(r"player\.stat_(cur|max)\[\d+\]$", path):
-        from .layouts.character import stat_text
-
         try:
             out["shown"] = stat_text(int(value))
         except (TypeError, ValueError):

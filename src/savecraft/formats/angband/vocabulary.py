@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Protocol
+import dataclasses
 
 # The property of BlockSave that shows a block, by the block's name in the file.
 VIEW_OF_BLOCK = {
@@ -140,8 +141,6 @@ def answers(cls: type, proto: type) -> bool:
     key = (cls, proto)
     ok = _ANSWERS.get(key)
     if ok is None:
-        import dataclasses
-
         fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
         absent: frozenset[str] = getattr(cls, "NOT_STORED", frozenset())
         ok = _ANSWERS[key] = all(n in fields or hasattr(cls, n) or n in absent for n in members(proto))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....errors import FormatError, Report
 from ....registry import Format, register
@@ -19,6 +19,23 @@ from .container import build_game, read_game
 from .header import EncryptedGameError, GameType, Header, game_type_name, parse_header, sniff
 from .model import Game
 from .sections import SECTION_NAMES
+from ....lazy import lazy_module
+from .refs import describe
+from .sections.common import SpriteRef
+from .sections.s35_maps import LazyMap
+
+if TYPE_CHECKING:
+    from . import checks
+    import savecraft.formats.tirnanog.game.info as _info
+    from . import pictures
+    from . import spanning
+    from . import summary as _summary
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    checks = lazy_module("savecraft.formats.tirnanog.game.checks")
+    _info = lazy_module("savecraft.formats.tirnanog.game.info")
+    pictures = lazy_module("savecraft.formats.tirnanog.game.pictures")
+    spanning = lazy_module("savecraft.formats.tirnanog.game.spanning")
+    _summary = lazy_module("savecraft.formats.tirnanog.game.summary")
 
 
 def open_game(source: str | os.PathLike[str] | bytes | bytearray | memoryview, *,
@@ -53,9 +70,6 @@ def build(game: Game) -> bytes:
 
 def check(game: Game, report: Report) -> None:
     """Every asset decodes, every reference points at something that exists."""
-    from .assets import MediaAsset
-    from .checks import check_game
-    from .sections.s35_maps import LazyMap
     for a in game.assets():
         if isinstance(a, MediaAsset | LazyMap):
             continue  # media are stored as they are (their magics are checked below); maps: check_maps
@@ -63,19 +77,16 @@ def check(game: Game, report: Report) -> None:
             a.value
         except FormatError as err:
             report.capture(err)
-    check_game(game, report)
+    checks.check_game(game, report)
 
 
 def _span_adapter() -> Any:
     """The span-recording hook, imported only when spans are recorded (hexdump, the studio)."""
-    from .spanning import adapter
-
-    return adapter()
+    return spanning.adapter()
 
 
 def info(game: Game) -> dict[str, Any]:
-    from .info import summary
-    return summary(game)
+    return _info.summary(game)
 
 
 def extract(game: Game, folder: Path) -> list[Path]:
@@ -89,24 +100,17 @@ def rebuild(folder: Path) -> Game:
 
 def _studio_summary(model: Any) -> dict[str, Any]:
     """The studio's overview of this file (imported only when the studio asks)."""
-    from .summary import summary
-
-    return summary(model)
+    return _summary.summary(model)
 
 
 def _pictures() -> Any:
     """The studio's pictures of a game: maps, atlases, sprites, scripts (imported when asked)."""
-    from . import pictures
-
     return pictures
 
 
 def _references(model: Any) -> tuple[Any, tuple[type, ...]]:
     """How the studio names a reference of this game (a string offset by its string, a sprite
     by what uses it), and the record that is a reference as a whole (a sprite reference)."""
-    from .refs import describe
-    from .sections.common import SpriteRef
-
     def name(kind: str, value: Any) -> str | None:
         try:
             return describe(model, kind, value)

@@ -16,12 +16,14 @@ import os
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import IO, Any, ClassVar, Generic, TypeVar
+import base64
 
 from .... import limits
 from ....binary import Buffer
 from ....compression import Container, Deflated, digest, inflate
 from ....errors import FormatError, Report
 from ....layout import Context
+from ....jsonmap import _bad, _dec_bytes, decoder, encoder
 
 T = TypeVar("T")
 
@@ -287,12 +289,10 @@ class Asset(Generic[T]):
         return f"{type(self).__name__}({state})"
 
     def json_value(self, value: T) -> Any:
-        from ....jsonmap import encoder
         return encoder(self.value_type())(value)
 
     @classmethod
     def value_from_json(cls, obj: Any, path: str) -> T:
-        from ....jsonmap import decoder
         return decoder(cls.value_type())(obj, path)  # type: ignore[no-any-return]
 
     @classmethod
@@ -331,7 +331,6 @@ class Asset(Generic[T]):
 
     @classmethod
     def __json_decode__(cls, obj: Any, path: str) -> Asset[T]:
-        from ....jsonmap import _bad, _dec_bytes
         if not isinstance(obj, dict) or "value" not in obj:
             raise _bad(path, f"an object with a value ({cls.WHAT})", obj)
         a = cls(cls.value_from_json(obj["value"], path + ".value"))
@@ -360,7 +359,6 @@ class Asset(Generic[T]):
 
 
 def _b64(b: bytes) -> str:
-    import base64
     return base64.b64encode(b).decode("ascii")
 
 

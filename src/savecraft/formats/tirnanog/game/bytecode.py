@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+import base64
 
 from ....errors import FormatError, Report
 from .assets import EXTRACTED
+from ....jsonmap import _bad, _dec_bytes
 
 
 @dataclass(slots=True)
@@ -41,12 +43,10 @@ class Script:
             return {"asm": name}
         if self.code is None:
             return self.text
-        import base64
         return {"bytecode": base64.b64encode(self.code).decode("ascii")}
 
     @classmethod
     def __json_decode__(cls, obj: Any, path: str) -> Script:
-        from ....jsonmap import _bad, _dec_bytes
         if isinstance(obj, str):
             return cls(text=obj)
         if isinstance(obj, dict) and set(obj) == {"bytecode"}:

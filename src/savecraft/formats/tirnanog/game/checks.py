@@ -16,6 +16,14 @@ from .model import Game
 from .refs import NO_SPRITE, script_names, sprite_count
 from .sections import CATEGORY_NAMES, MapsSection, StringsSection
 from .sections.common import NOT_SET, EventHandler, SpriteRef, iter_values, walk_refs
+from .assets import MediaAsset
+from .bytecode import iter_scripts
+from .maps import NPC_LAYER, SPAWNER_LAYER
+from .script import assemble, decode as instructions
+from .sections import (AtlasesSection, CraftingSection, NpcTypesSection, ObjectsSection,
+    SpawnersSection, TileMetaSection)
+from .sections.common import iter_assets
+from .sections.sprites import MAX_FRAMES, MAX_SIZE, Sprite
 
 
 def check_game(game: Game, report: Report) -> None:
@@ -101,9 +109,6 @@ def check_maps(game: Game, report: Report, checker: _Checker | None = None) -> N
     indices, limits) held every decoded map at once and cost more per map the more maps
     there were (1.2-1.5x per map at 1,000 maps of 64 x 64 x 11 tiles than at 100).
     """
-    from .maps import NPC_LAYER, SPAWNER_LAYER
-    from .sections import NpcTypesSection, SpawnersSection
-
     checker = checker or _Checker(game, report)
     npcs = game.section(NpcTypesSection)
     spawners = game.section(SpawnersSection)
@@ -146,10 +151,6 @@ def check_maps(game: Game, report: Report, checker: _Checker | None = None) -> N
 
 def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -> None:
     """The references inside bytecode, and the commands it calls against header byte 43."""
-    from .bytecode import iter_scripts
-    from .script import assemble
-    from .script import decode as instructions
-
     checker = checker or _Checker(game, report)
     names = script_names(game)  # reference offsets, as the model's other fields hold them
     highest = game.header.highest_command
@@ -187,10 +188,6 @@ def check_scripts(game: Game, report: Report, checker: _Checker | None = None) -
 def check_indices(game: Game, report: Report) -> None:
     """Indices that are not references by field kind: atlases in frames, objects, speech counts (map
     tiles: :func:`check_maps`)."""
-    from .assets import MediaAsset
-    from .sections import AtlasesSection, CraftingSection, ObjectsSection, TileMetaSection
-    from .sections.sprites import Sprite
-
     atlases = game.section(AtlasesSection)
     n_atlas = len(atlases.entries) if atlases is not None else 0
     n_tiles = sprite_count(game, 1) or 0
@@ -267,9 +264,6 @@ def png_size(head: bytes) -> tuple[int, int] | None:
 def check_limits(game: Game, report: Report) -> None:
     """What the spec limits beyond indices: header zeros, atlas and sprite sizes (map neighbours:
     :func:`check_maps`)."""
-    from .sections import AtlasesSection
-    from .sections.sprites import MAX_FRAMES, MAX_SIZE, Sprite
-
     h = game.header
     if h.sample_rate is None:
         report.warning(38, "header.sample_rate_code", "0 (44100 Hz, the one sample frequency the spec "
@@ -366,9 +360,6 @@ def _check_map_order(game: Game, report: Report) -> None:
     The file is still rebuilt byte for byte while nothing moves; an edit that
     changes an asset's size lays the assets out again, maps last.
     """
-    from .sections import MapsSection
-    from .sections.common import iter_assets
-
     ends: list[tuple[int, str]] = []
     maps: list[tuple[int, str]] = []
     for s in game.sections:

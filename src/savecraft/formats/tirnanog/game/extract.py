@@ -28,6 +28,10 @@ from .model import Game, GameEncoding
 from .refs import resolve
 from .sections import Section, section_name
 from .sections.common import iter_assets
+from .... import console
+from . import render, tmx
+from .maps import MapAsset
+from .sections import MapsSection
 
 
 def _safe(name: str) -> str:
@@ -68,9 +72,7 @@ def extract_game(game: Game, folder: Path) -> list[Path]:
     where it stood, so an unchanged asset goes back there) and each script its ``.asm`` file.
     A bar on a terminal (:func:`savecraft.console.progress`) follows the asset bytes written.
     """
-    from ....console import progress
-
-    with progress("extracting", sum(a.length for a in game.assets()), unit="bytes") as advance:
+    with console.progress("extracting", sum(a.length for a in game.assets()), unit="bytes") as advance:
         return _write_parts(game, folder, advance)
 
 
@@ -191,10 +193,6 @@ def rebuild_game(folder: Path) -> Game:
 
 def _read_tmx(game: Game, names: list[str], name: str, data: bytes) -> None:
     """An edited ``35-maps/KKKK-label.tmx``: its tiles, NPCs, spawners and patrol paths into map KKKK."""
-    from . import tmx
-    from .maps import MapAsset
-    from .sections import MapsSection
-
     where = Path(name)
     number = where.name[:4]
     section_file = f"{where.parent.as_posix()}.json"
@@ -286,8 +284,6 @@ def _asset_label(game: Game, s: Any, k: int) -> str:
 def _maps(game: Game, s: Any, sub: Path) -> list[tuple[Path, str]]:
     """Each map as a PNG picture and a Tiled .tmx with its tileset: the files written, each with
     the digest of its bytes (taken here, not by reading the file back)."""
-    from . import render, tmx
-    from .sections import MapsSection
     if not isinstance(s, MapsSection):
         return []
     out: list[tuple[Path, str]] = []

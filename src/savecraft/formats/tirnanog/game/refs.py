@@ -16,6 +16,7 @@ from .model import Game
 from .script import ScriptNames
 from .sections import CATEGORY_NAMES, SPRITE_SECTIONS, BackgroundsSection, StringsSection
 from .sections.common import NOT_SET, SpriteRef, walk_refs
+from .sections import ObjectsSection
 
 NO_SPRITE = 0xFFFF
 
@@ -106,7 +107,6 @@ def describe(game: Game, kind: str, value: Any) -> str:
 
 
 def _object_title(game: Game, sprite: int) -> str | None:
-    from .sections import ObjectsSection
     objs = game.section(ObjectsSection)
     entry = objs.by_sprite(sprite) if objs is not None else None
     tr = game.translations

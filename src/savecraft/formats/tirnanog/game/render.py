@@ -25,6 +25,7 @@ from PIL import Image
 
 from ....errors import FormatError
 from .maps import EMPTY_TILE, NPC_LAYER, SPAWNER_LAYER, MapAsset
+from .maps import parse_map
 
 TOP_DOWN, ISOMETRIC, HEX_VERTICAL, HEX_HORIZONTAL, THREE_D = range(5)
 
@@ -289,8 +290,6 @@ def _section(game: Any, kind: str) -> Any:
 
 def game_map(game: Any, which: str | int) -> tuple[int, MapAsset]:
     """A map of the game by its place in section 35 or by its name (a string of section 0)."""
-    from .maps import parse_map
-
     sec = _section(game, "maps")
     entries = list(getattr(sec, "maps", ())) if sec is not None else []
     index: int | None = None

@@ -14,6 +14,7 @@ import random
 import struct
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from .assets import FontAsset, OggAsset, PngAsset, TheoraAsset
 from .bytecode import Script, canonical, iter_scripts
@@ -139,7 +140,6 @@ def png(img: object) -> bytes:
 
 def draw_tile_atlas(rng: random.Random | None = None) -> bytes:
     """Atlas 0: the tiles and objects, 32 x 32 each, four to a row."""
-    from PIL import Image, ImageDraw
     img = Image.new("RGBA", (ATLAS, ATLAS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     for i, name in enumerate(TILES):
@@ -162,7 +162,6 @@ def draw_tile_atlas(rng: random.Random | None = None) -> bytes:
 
 def draw_figure_atlas() -> bytes:
     """Atlas 1: characters (two frames), portraits and UI pieces."""
-    from PIL import Image, ImageDraw
     img = Image.new("RGBA", (ATLAS, ATLAS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     for k, color in enumerate(((200, 50, 50), (50, 50, 200))):  # hero, guard: 2 frames each
@@ -184,7 +183,6 @@ def draw_figure_atlas() -> bytes:
 
 
 def draw_background() -> bytes:
-    from PIL import Image, ImageDraw
     img = Image.new("RGB", (64, 48), (30, 30, 80))
     d = ImageDraw.Draw(img)
     d.polygon([(0, 48), (20, 20), (40, 48)], fill=(60, 60, 90))

@@ -17,6 +17,12 @@ from .header import game_type_name
 from .maps import NPC_LAYER, SPAWNER_LAYER
 from .model import Game
 from .sections import CATEGORY_NAMES, section_name
+from ....paths import Attr, Index, format_path, resolve, shown
+from ..game.render import canvas_size, game_map, tile_layers
+from .assets import Asset
+from .bytecode import Script
+from .refs import describe
+from .sections.common import SpriteRef, iter_values
 
 SPRITE_KINDS = ("ui_sprites", "tile_sprites", "character_sprites", "portrait_sprites")
 LIST_LIMIT = 500  # names listed per kind in the overview (the tree reaches the rest)
@@ -32,15 +38,11 @@ def layer_name(i: int) -> str:
 
 
 def section_path(game: Game, k: int) -> str:
-    from ....paths import Attr, Index, format_path, shown
-
     return format_path(shown(game, [Attr("sections"), Index(k)]))
 
 
 def _own_name(game: Game, record: Any) -> str | None:
     """The string or text a record names itself by (a field called *name* or *title*)."""
-    from .refs import describe
-
     if not dataclasses.is_dataclass(record) or isinstance(record, type):
         return None
     for f in dataclasses.fields(record):
@@ -57,8 +59,6 @@ def _own_name(game: Game, record: Any) -> str | None:
 
 def script_title(game: Game, path: str) -> str:
     """A script named by where it lives: ``NPC types › 'Guard' › handlers 0``."""
-    from ....paths import Index, resolve
-
     try:
         where = resolve(game, path)
     except Exception:  # noqa: BLE001 - a title is a nicety: fall back to the path
@@ -89,10 +89,6 @@ def script_title(game: Game, path: str) -> str:
 
 def game_scripts(game: Game, limit: int) -> list[tuple[str, Any]]:
     """Up to ``limit`` scripts that have assembly text, with their paths, in file order."""
-    from .assets import Asset
-    from .bytecode import Script
-    from .sections.common import iter_values
-
     out: list[tuple[str, Any]] = []
     for k, section in enumerate(game.sections):
         if len(out) >= limit:
@@ -119,10 +115,6 @@ def game_scripts(game: Game, limit: int) -> list[tuple[str, Any]]:
 
 def summary(game: Game) -> dict[str, Any]:
     """Title and header facts, maps (pictures with named layers), sprites and scripts by name."""
-    from ..game.render import canvas_size, game_map, tile_layers
-    from .refs import describe
-    from .sections.common import SpriteRef
-
     h = game.header
     try:
         title = game.title or h.game_id

@@ -25,6 +25,9 @@ from .sections.s28_npc_types import NpcTypesSection
 from .sections.s30_dialogs import DialogsSection
 from .sections.s31_objects import ObjectsSection
 from .sections.s34_quests import QuestsSection
+from .header import game_type_name
+from .info import _LISTS
+from .sections import section_name
 
 
 def game(g: Game) -> str | None:
@@ -39,8 +42,6 @@ def _title(g: Game) -> str | None:
 
 
 def _records(s: Any) -> int | None:
-    from .info import _LISTS
-
     for attr in _LISTS:
         v = getattr(s, attr, None)
         if isinstance(v, list):
@@ -49,8 +50,6 @@ def _records(s: Any) -> int | None:
 
 
 def _game(g: Game) -> Iterator[tuple[Any, ...]]:
-    from .header import game_type_name
-
     h = g.header
     maps = g.maps
     assets = list(g.assets())
@@ -60,8 +59,6 @@ def _game(g: Game) -> Iterator[tuple[Any, ...]]:
 
 
 def _sections(g: Game) -> Iterator[tuple[Any, ...]]:
-    from .sections import section_name
-
     for i, s in enumerate(g.sections):
         t = int(s.TYPE)
         yield (i, t, section_name(t), _records(s))

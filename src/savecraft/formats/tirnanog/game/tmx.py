@@ -18,6 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import quoteattr
+import base64
+import xml.etree.ElementTree as ET
+import zlib
 
 import numpy as np
 from PIL import Image
@@ -25,6 +28,7 @@ from PIL import Image
 from ....errors import FormatError
 from .maps import EMPTY_TILE, NPC_LAYER, SPAWNER_LAYER, MapAsset
 from .render import HEX_HORIZONTAL, HEX_VERTICAL, ISOMETRIC, to_png
+from .maps import PatrolPath
 
 ORIENTATION = {ISOMETRIC: "isometric", HEX_VERTICAL: "hexagonal", HEX_HORIZONTAL: "hexagonal"}
 LAYER_NAMES = {NPC_LAYER: "npcs", SPAWNER_LAYER: "spawners"}
@@ -128,8 +132,6 @@ def apply_tmx(m: MapAsset, data: bytes, tile_width: int, tile_height: int, *, na
     polylines the patrol paths. Anything else in the file (the picture, the tileset image) is
     not read. Problems raise FormatError naming ``name`` and the element.
     """
-    import xml.etree.ElementTree as ET
-
     try:
         root = ET.fromstring(data)
     except ET.ParseError as err:
@@ -186,7 +188,6 @@ def apply_tmx(m: MapAsset, data: bytes, tile_width: int, tile_height: int, *, na
         paths = _patrol_paths(groups["patrol paths"], tile_width, tile_height, f"{name}: patrol paths")
         shown = [(p.id, list(p.points)) for p in m.patrol_paths if p.points]
         if paths != shown:  # changed: the drawn ones are replaced, ones without points are kept
-            from .maps import PatrolPath
             m.patrol_paths = [PatrolPath(k, pts) for k, pts in paths] + \
                 [p for p in m.patrol_paths if not p.points]
 
@@ -216,9 +217,6 @@ def _int(text: str | None, where: str) -> int:
 
 def _layer_ids(el: Any, size: int, where: str) -> Any:
     """A tile layer's ids as a size x size array (CSV, or base64 with or without zlib/gzip)."""
-    import base64
-    import zlib
-
     data = el.find("data")
     if data is None or data.find("chunk") is not None:
         raise FormatError(None, where, "a <data> element of the whole map (not chunks)", "none")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+import orjson
 
 from ....errors import Report
 from ....fileio import ensure_dir, write_files
@@ -14,6 +15,21 @@ from ....registry import Format, register
 from ....speed import gc_paused
 from . import codec
 from .model import Chunk, ChunkList, Encoding, NpcChunk, Preview, SaveGame, UserChunk, chunk_magic
+from ....lazy import lazy_module
+from .picking import user_values
+
+if TYPE_CHECKING:
+    from . import pictures
+    from . import preview
+    from . import spanning
+    from . import summary as _summary
+    import PIL.Image as Image
+else:  # imported on first use (savecraft.lazy): start-up does not need them
+    pictures = lazy_module("savecraft.formats.tirnanog.save.pictures")
+    preview = lazy_module("savecraft.formats.tirnanog.save.preview")
+    spanning = lazy_module("savecraft.formats.tirnanog.save.spanning")
+    _summary = lazy_module("savecraft.formats.tirnanog.save.summary")
+    Image = lazy_module("PIL.Image")
 
 
 def _when(ts: int) -> str | None:
@@ -42,8 +58,6 @@ def _named_users(save: SaveGame) -> list[tuple[int, str, int]]:
     chunk scan (:data:`.codec.PICKED`), or are picked here from the bytes of
     the chunks not decoded yet by the USER layout (:meth:`Struct.picker`).
     """
-    from .picking import user_values
-
     return [(k, name, flags) for k, (name, flags) in user_values(save, codec.PICKED[b"USER"])]
 
 
@@ -77,10 +91,6 @@ def info(save: SaveGame) -> dict[str, Any]:
 
 def extract(save: SaveGame, folder: Path) -> list[Path]:
     """The preview as PNG, and one JSON file per chunk (numbered in file order)."""
-    import orjson
-
-    from . import preview  # Pillow: imported only when a picture is written
-
     ensure_dir(folder)
     parts: list[tuple[Path, bytes]] = []
     if save.preview is not None:
@@ -108,13 +118,9 @@ def rebuild(folder: Path) -> SaveGame:
     head = load_part(folder / "save.json")
     preview_value = None
     if (folder / "preview.json").is_file():
-        from . import preview
-
         preview_value = decoder(Preview)(load_part(folder / "preview.json"), "preview")
         png = folder / "preview.png"
         if png.is_file() and png.read_bytes() != preview.to_png(preview_value):
-            from PIL import Image
-
             with Image.open(png) as picture:
                 preview_value.image = preview.encode_image(picture)
     dec = decoder(Chunk)
@@ -152,9 +158,7 @@ def _parse(data: bytes, report: Report) -> SaveGame:
 
 def _span_adapter() -> Any:
     """The span-recording hook, imported only when spans are recorded (hexdump, the studio)."""
-    from .spanning import adapter
-
-    return adapter()
+    return spanning.adapter()
 
 
 def _check(save: SaveGame, report: Report) -> None:
@@ -174,22 +178,16 @@ def _check(save: SaveGame, report: Report) -> None:
 
 def _studio_summary(model: Any) -> dict[str, Any]:
     """The studio's overview of this file (imported only when the studio asks)."""
-    from .summary import summary
-
-    return summary(model)
+    return _summary.summary(model)
 
 
 def _studio_field_hint(path: str, value: Any) -> dict[str, str] | None:
     """A field as the game shows it and the game's limits for it, for the studio's tree."""
-    from .summary import field_hint
-
-    return field_hint(path, value)
+    return _summary.field_hint(path, value)
 
 
 def _pictures() -> Any:
     """The studio's picture of a save: its preview (imported when asked)."""
-    from . import pictures
-
     return pictures
 
 

@@ -15,10 +15,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from ....compression import Container
 from ..crc_stream import StreamEncoding
+from ....jsonmap import KIND, _bad, confirming, consuming, decoder, encoder, stream
+from ....speed import gc_paused
+from ....lazy import lazy_module
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+else:  # imported on first use (savecraft.lazy): only for map tiles
+    np = lazy_module("numpy")
 
 PREVIEW_SIZE = 256
 C = TypeVar("C")
@@ -156,8 +161,6 @@ class NpcChunk:
 
 
 def _tiles_eq(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16]) -> bool:
-    import numpy as np
-
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
@@ -233,8 +236,6 @@ class KindView(Sequence[C]):
 
     def __iter__(self) -> Iterator[C]:
         if len(self._at) > 1000:
-            from ....speed import gc_paused
-
             with gc_paused():  # decoding thousands of players: the bulk path
                 items = [self._item(i) for i in self._at]
             yield from items
@@ -335,8 +336,6 @@ class ChunkList(MutableSequence[Any]):
 
     def decode_all(self) -> None:
         """Decode every chunk now, in one pass with the garbage collector paused."""
-        from ....speed import gc_paused
-
         with gc_paused():
             for i in range(len(self._items)):
                 self._get(i)
@@ -380,7 +379,6 @@ class ChunkList(MutableSequence[Any]):
     def __json_encode__(self) -> Any:
         """Every chunk's JSON, one at a time (:func:`savecraft.jsonmap.stream`); players and
         NPCs never decoded go straight from their bytes (:mod:`.jsonfast`) and stay undecoded."""
-        from ....jsonmap import encoder, stream
         from .jsonfast import chunk_json
 
         enc = encoder(Chunk)
@@ -408,7 +406,6 @@ class ChunkList(MutableSequence[Any]):
         chunk's object is replaced, once built, by what it was built into: the document
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
-        from ....jsonmap import KIND, _bad, consuming, decoder
         from .codec import decode_chunk
         from .jsonfast import chunk_bytes
         if not isinstance(obj, list):
@@ -518,7 +515,6 @@ class SaveGame:
     def __json_prepare__(self) -> None:
         """Before a dump: swap the original compressed bytes for a level when that reproduces them."""
         from .codec import payload_bytes
-        from ....jsonmap import confirming
         if self.encoding.deflate.original is not None:
             self.encoding.deflate.settle(payload_bytes(self), confirm=confirming())
 

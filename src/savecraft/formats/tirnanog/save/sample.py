@@ -25,6 +25,7 @@ from .model import (
     UserChunk,
 )
 from .preview import encode_image
+from .model import Preview
 
 NAMES = ("Brigid", "Aoife", "Cian", "Niamh", "Oisin", "Fionn", "Saoirse", "Darragh", "Eabha", "Ronan")
 EPOCH = 1_760_000_000  # a fixed "now" so samples are reproducible
@@ -71,8 +72,6 @@ def preview_picture() -> np.ndarray:
 
 def player_save(seed: int = 1) -> SaveGame:
     """A player's save: PRVW and exactly one USER."""
-    from .model import Preview
-
     rng = random.Random(seed)
     user = make_user(rng, "Brigid")
     return SaveGame(

@@ -14,6 +14,8 @@ import re
 from typing import Any
 
 from .model import SaveGame, UserChunk
+from ....layout import Context, FAST_READ_ERRORS
+from .layouts import HEAD_SIZE, USER
 
 
 def _row(k: int, name: str, created: int, login: int, seen: int, lang: str, flags: int,
@@ -31,9 +33,6 @@ _PICK = ("name", "created", "last_login", "last_seen", "language", "flags", "ent
 def player_rows(save: SaveGame) -> list[dict[str, Any]]:
     """One row per user, in file order: the values picked from the bytes where the chunk is
     untouched (the USER layout's :meth:`Struct.picker`)."""
-    from ....layout import FAST_READ_ERRORS, Context
-    from .layouts import HEAD_SIZE, USER
-
     pick = USER.picker(_PICK)
     ctx = Context()
     rows: list[dict[str, Any]] = []

@@ -16,6 +16,7 @@ from .....binary import Reader, Writer
 from .....layout import U32, Adapt, Bytes, Field, List, Struct, ToEnd
 from ..assets import Asset, AssetContext, OggAsset
 from .common import SREF32, BuildContext, ParseContext, descriptor, read_section, sref, tref, write_section
+from .....errors import FormatError
 
 TYPE = 1
 @dataclass(slots=True)
@@ -50,7 +51,6 @@ class TextAsset(Asset[Texts]):
         for i, t in enumerate(value.texts):
             raw = t.encode("utf-8")
             if b"\0" in raw:
-                from .....errors import FormatError
                 raise FormatError(None, f"{self.path}.texts[{i}]", "a text without NUL characters", repr(t))
             out += raw + b"\0"
         return bytes(out + value.trailing)
