@@ -22,7 +22,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 import importlib
-import sys
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_type_hints
 
 import orjson
@@ -33,6 +32,7 @@ from ...fileio import atomic_write, ensure_dir
 from ...layout import U32, Bytes, Field, Struct
 from ...parts import load_part, read_part
 from ...registry import Format, register
+from ...lazy import lazy_module
 from ...speed import gc_paused
 from . import sheet
 from .decoding import (Decoder, Found, Trials, choose_game, encode, file_context, pwm_file_kind,
@@ -43,28 +43,11 @@ from .vocabulary import (DungeonBlock, GearBlock, HeaderBlock, HistoryBlock, Hom
                          PlayerBlock, StoresBlock, view_of)
 
 _T = TypeVar("_T")
-_LAYOUTS = f"{__package__}.layouts"
-
-
-class _LazyModule:
-    """A layout module imported at its first use: a file of one variant needs only its own.
-
-    (``save.gear`` of a FAAN file does not import Vanilla's world layouts: no block
-    can be an instance of a class whose module was never imported.)
-    """
-
-    def __init__(self, name: str) -> None:
-        self._name = f"{_LAYOUTS}.{name}"
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(importlib.import_module(self._name), attr)
-
-    def loaded(self) -> Any:
-        """The module if something imported it already, else None."""
-        return sys.modules.get(self._name)
 
 
 if TYPE_CHECKING:
+    from ... import jsonmap
+    from . import summary as summaries
     from .layouts import (
         anquestria,
         beleriand,
@@ -84,15 +67,26 @@ if TYPE_CHECKING:
         world,
         xygos,
     )
-else:
-    (anquestria, faangband, faangband_character, faangband_world, knowledge, pwmangband,
-     pwmangband_world, vanilla3, vanilla40, vanilla41, world, xygos) = (
-        _LazyModule(n) for n in ("anquestria", "faangband", "faangband_character", "faangband_world",
-                                 "knowledge", "pwmangband", "pwmangband_world", "vanilla3", "vanilla40",
-                                 "vanilla41", "world", "xygos"))
-    pwmangband_server = _LazyModule("pwmangband_server")
-    faangband2, narsil, narsil13, beleriand = (_LazyModule(n) for n in ("faangband2", "narsil", "narsil13",
-                                                                         "beleriand"))
+else:  # a file of one variant imports only its own layouts (savecraft.lazy)
+    jsonmap = lazy_module("savecraft.jsonmap")
+    summaries = lazy_module("savecraft.formats.angband.summary")
+    anquestria = lazy_module("savecraft.formats.angband.layouts.anquestria")
+    beleriand = lazy_module("savecraft.formats.angband.layouts.beleriand")
+    faangband = lazy_module("savecraft.formats.angband.layouts.faangband")
+    faangband2 = lazy_module("savecraft.formats.angband.layouts.faangband2")
+    faangband_character = lazy_module("savecraft.formats.angband.layouts.faangband_character")
+    faangband_world = lazy_module("savecraft.formats.angband.layouts.faangband_world")
+    knowledge = lazy_module("savecraft.formats.angband.layouts.knowledge")
+    narsil = lazy_module("savecraft.formats.angband.layouts.narsil")
+    narsil13 = lazy_module("savecraft.formats.angband.layouts.narsil13")
+    pwmangband = lazy_module("savecraft.formats.angband.layouts.pwmangband")
+    pwmangband_server = lazy_module("savecraft.formats.angband.layouts.pwmangband_server")
+    pwmangband_world = lazy_module("savecraft.formats.angband.layouts.pwmangband_world")
+    vanilla3 = lazy_module("savecraft.formats.angband.layouts.vanilla3")
+    vanilla40 = lazy_module("savecraft.formats.angband.layouts.vanilla40")
+    vanilla41 = lazy_module("savecraft.formats.angband.layouts.vanilla41")
+    world = lazy_module("savecraft.formats.angband.layouts.world")
+    xygos = lazy_module("savecraft.formats.angband.layouts.xygos")
 
 NAME_SIZE = 16
 PAD = b"x"
@@ -666,8 +660,6 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
     :func:`rebuild` reads the folder back, after edits to its files.
     """
-    from ...jsonmap import DUMP_DEFAULT, DUMP_OPTIONS, encoder
-
     ensure_dir(folder)
     written = []
     files = []
@@ -680,15 +672,15 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
             entry["version"] = block.version
         else:
             p = folder / f"{stem}.json"
-            doc = encoder(type(block))(block)
+            doc = jsonmap.encoder(type(block))(block)
             if isinstance(block, Description):
                 doc = {"line": block.line, **doc}
-            atomic_write(p, orjson.dumps(doc, default=DUMP_DEFAULT,  # (8-bit text)
-                                         option=orjson.OPT_INDENT_2 | DUMP_OPTIONS))
+            atomic_write(p, orjson.dumps(doc, default=jsonmap.DUMP_DEFAULT,  # (8-bit text)
+                                         option=orjson.OPT_INDENT_2 | jsonmap.DUMP_OPTIONS))
         entry["file"] = p.name
         files.append(entry)
         written.append(p)
-    head = {**encoder(BlockSave)(BlockSave(save.variant, [], save.magic, save.trailing, save.game)),
+    head = {**jsonmap.encoder(BlockSave)(BlockSave(save.variant, [], save.magic, save.trailing, save.game)),
             "files": files}
     del head["blocks"]
     p = folder / HEADER_FILE
@@ -698,15 +690,13 @@ def extract(save: BlockSave, folder: Path) -> list[Path]:
 
 def rebuild(folder: Path) -> BlockSave:
     """The save an :func:`extract` folder describes, with whatever was edited in its files."""
-    from ...jsonmap import KIND, decoder
-
     head = load_part(folder / HEADER_FILE)
     files = head.pop("files", None) if isinstance(head, dict) else None
     if not isinstance(files, list):
         raise FormatError(None, f"{HEADER_FILE}.files", "the list of the folder's block files "
                           "(written by this savecraft's extract)", "nothing")
-    save: BlockSave = decoder(BlockSave)({**head, "blocks": []}, HEADER_FILE)
-    dec = decoder(get_args(get_type_hints(BlockSave)["blocks"])[0])  # Block, its names resolved
+    save: BlockSave = jsonmap.decoder(BlockSave)({**head, "blocks": []}, HEADER_FILE)
+    dec = jsonmap.decoder(get_args(get_type_hints(BlockSave)["blocks"])[0])  # Block, its names resolved
     for k, entry in enumerate(files):
         where = f"{HEADER_FILE}.files[{k}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
@@ -719,7 +709,7 @@ def rebuild(folder: Path) -> BlockSave:
         doc = load_part(path)
         if isinstance(doc, dict):
             doc.pop("line", None)  # shown for people; the fields are what is built
-            doc = {KIND: entry.get("kind"), **doc}
+            doc = {jsonmap.KIND: entry.get("kind"), **doc}
         save.blocks.append(dec(doc, path.name))
     return save
 
@@ -742,16 +732,12 @@ def check(save: BlockSave, report: Report) -> None:
 
 def _studio_summary(model: Any) -> dict[str, Any]:
     """The studio's overview of this file (imported only when the studio asks)."""
-    from .summary import summary
-
-    return summary(model)
+    return summaries.summary(model)
 
 
 def _studio_field_hint(path: str, value: Any) -> dict[str, str] | None:
     """A field as the game shows it and the game's limits for it, for the studio's tree."""
-    from .summary import field_hint
-
-    return field_hint(path, value)
+    return summaries.field_hint(path, value)
 
 
 FORMAT = register(Format(
