@@ -29,15 +29,14 @@ Every block before the damage is kept byte for byte; the result must validate
 
 from __future__ import annotations
 
-import struct
-
+from ...binary import cached_struct
 from ...errors import Report
 from ...registry import Repair
+from .block import BLOCK_HEADER, NAME_SIZE, RawBlock, block_name, parse
 from .sniffing import BLOCK_NAME, MAGIC, PWMG, byte_sum
-from .block import RawBlock, block_name, parse
 
-_HEADER = struct.Struct("<16sIII")
-HEAD = 28
+_HEADER = cached_struct("<" + (BLOCK_HEADER.code or ""))  # a block header's values, as block.py declares them
+HEAD = _HEADER.size
 PAD = b"x"
 
 # Blocks the game can load a character without, and what the player loses with each: the
@@ -292,7 +291,7 @@ def _assemble(buf: bytes, blocks: list[_Block]) -> bytes:
     parts = [buf[:8]]
     for b in sorted(blocks, key=lambda b: b.start):
         data = b.data(buf)
-        parts.append(_HEADER.pack(b.name.encode("latin-1").ljust(16, b"\0"), b.version, len(data),
+        parts.append(_HEADER.pack(b.name.encode("latin-1").ljust(NAME_SIZE, b"\0"), b.version, len(data),
                                   byte_sum(data)))
         parts.append(data + PAD * (-len(data) % 4))
     return b"".join(parts)
