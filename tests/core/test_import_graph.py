@@ -28,10 +28,19 @@ def _modules() -> dict[str, Path]:
 
 
 def _with_packages(name: str, target: str, modules: dict[str, Path]) -> set[str]:
-    """``target`` when it is one of ours. (The packages above it, whose ``__init__`` an import
-    runs too, are not counted yet: that shows maps -> sections -> s35_maps -> maps, a circle
-    through the sections package that its owners are to untie.)"""
-    return {target} if target in modules and target != name else set()
+    """``target`` when it is one of ours, and the packages above it that are not above
+    ``name``: importing ``target`` runs their ``__init__`` first (a package above ``name`` is
+    being imported already). That is how maps -> sections.common was a circle: the sections
+    package's ``__init__`` imports s35_maps, which imports maps."""
+    if target not in modules or target == name:
+        return set()
+    out = {target}
+    parts = target.split(".")
+    for i in range(1, len(parts)):
+        package = ".".join(parts[:i])
+        if package in modules and package != name and not name.startswith(package + "."):
+            out.add(package)
+    return out
 
 
 def _lazy_declarations(tree: ast.Module) -> list[str]:

@@ -26,7 +26,7 @@ from ....binary import Reader, Writer, join_path
 from ....errors import FormatError, Report
 from ....layout import I8, U8, U16, U24, Bytes, Computed, Context, Field, Stored, Struct
 from .. import rle
-from .sections.common import SpriteRef as SpriteRef  # the one sprite reference of every section
+from .spriteref import SpriteRef as SpriteRef  # the one sprite reference of every section
 
 if TYPE_CHECKING:
     Layers = npt.NDArray[np.uint16]

@@ -44,6 +44,7 @@ from .....layout import (
 from ..assets import Asset, AssetContext, MediaAsset, Source
 from ..bytecode import Script, script_from_bytes, script_support, script_to_bytes
 from ..header import Header
+from ..spriteref import SpriteRef as SpriteRef  # (declared below the sections: maps use it too)
 
 A = TypeVar("A", bound=Asset[Any])
 T = TypeVar("T")
@@ -63,18 +64,6 @@ def srefs() -> Any:
 def tref(default: int = 0) -> Any:
     """A text index: the number of a string in each translation's text asset."""
     return field(default=default, metadata={"ref": "text"})
-
-
-@dataclass(slots=True)
-class SpriteRef:
-    """A sprite: category (section type - 7) and record index in that section."""
-
-    category: int = 0
-    index: int = 0xFFFF
-
-    @property
-    def is_set(self) -> bool:
-        return self.index != 0xFFFF and self.category != 0xFF
 
 
 
