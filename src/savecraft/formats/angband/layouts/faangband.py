@@ -53,31 +53,31 @@ def _memory(name: str) -> Ctx:
 
 
 @dataclass(slots=True)
-class Options(BlockModel):
-    KIND: ClassVar[str] = "options-faan"
+class _OptionsHead(BlockModel):
+    """The values both forms of FAangband 1's options block store before the options."""
+
     autosave: int = 0
     autosave_freq: int = 0
     delay_factor: int = 0
     hitpoint_warn: int = 0
     panel_change: int = 0
     lazymove_delay: int = 0
+
+
+@dataclass(slots=True)
+class Options(_OptionsHead):
+    KIND: ClassVar[str] = "options-faan"
     options: dict[str, int] = field(default_factory=dict)
     window_flags: list[int] = field(default_factory=list)
     window_masks: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
-class Options1(BlockModel):
+class Options1(_OptionsHead):
     """The options block version 1 (FAangband 1.2.0-1.3.3, read by ``rd_options_1``): each
     option a bit of ``flags`` by its index (read where its bit of ``masks`` is set)."""
 
     KIND: ClassVar[str] = "options-faan-1"
-    autosave: int = 0
-    autosave_freq: int = 0
-    delay_factor: int = 0
-    hitpoint_warn: int = 0
-    panel_change: int = 0
-    lazymove_delay: int = 0
     flags: list[int] = field(default_factory=lambda: [0] * OPTION_WORDS)
     masks: list[int] = field(default_factory=lambda: [0] * OPTION_WORDS)
     window_flags: list[int] = field(default_factory=lambda: [0] * TERM_MAX)
