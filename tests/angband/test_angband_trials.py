@@ -114,3 +114,16 @@ def test_ponyband_and_faangband_14_each_read_a_block_at_most_once(reads: collect
     assert per_block.pop((player.data_start, "FAangband 1.4")) == 2
     assert per_block.pop((player.data_start, "FAangband 1 (Ponyband)")) == 2
     assert per_block and max(per_block.values()) == 1, per_block
+
+
+def test_info_of_a_narsil_file_names_the_game_and_why_as_before() -> None:
+    """As a user sees it: the reason still counts the blocks of the chosen game, read whole."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "savecraft", "info", str(NARSIL[0])],
+                         capture_output=True, text=True, check=True).stdout
+    assert "game: NarSil 1.3\n" in out
+    assert ("game reason: its player block reads exactly with the NarSil 1.3 layout; NarSil 1.4 writes "
+            "the same block versions, and trial reads of every block settle it: NarSil 1.3's layouts "
+            "read 16 of the 16 blocks they have a layout for\n") in out

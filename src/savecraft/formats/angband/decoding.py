@@ -148,8 +148,9 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     the game whose layouts read
     the most blocks, provided they read all they claim but at most one.
 
-    That second way reads every block in a trial; given ``trials``, what the chosen game's
-    trial read is kept there, so the :class:`Decoder` need not read it again. ``because``
+    Both ways read blocks in trials; given ``trials``, every trial read is kept there (see
+    :data:`Trials`), so no block is read twice with one decoder in one context, and the
+    :class:`Decoder` takes up the chosen game's reads instead of reading again. ``because``
     receives the reason, for ``info`` (several games write one variant id: ``VNLA``);
     ``facts`` what the chosen player block tells the blocks before it (its model's
     ``context_facts``: the options block of Vanilla 4.2 by release), for the decoder's context.
