@@ -127,3 +127,24 @@ def test_info_of_a_narsil_file_names_the_game_and_why_as_before() -> None:
     assert ("game reason: its player block reads exactly with the NarSil 1.3 layout; NarSil 1.4 writes "
             "the same block versions, and trial reads of every block settle it: NarSil 1.3's layouts "
             "read 16 of the 16 blocks they have a layout for\n") in out
+
+
+def test_a_trap_list_is_read_with_its_own_flag_size_after_another() -> None:
+    """A trap list stores the size of its traps' flags (``trf_size``) before them, and puts it
+    in the Context. The C record program of a record is compiled with the Context from before
+    the record, so it read a second list's traps with the first list's size: two levels whose
+    lists store different sizes read the second wrong (a 2-byte flag read as 1, and the end
+    trap taken from the flag's second byte). Such a record has no program now."""
+    from savecraft.formats.angband.layouts.vanilla40 import TRAP_LIST as trap_list
+
+    ctx = Context()
+    first = bytes([1, 5, 1, 1, 0, 7, 0, 0, 0, 0, 0])
+    second = bytes([2, 5, 1, 1, 0, 7, 8, 0, 0, 0, 0, 0, 0])
+    got = []
+    for data in (first, second):
+        r = Reader(data)
+        got.append(trap_list.read(r, ctx))
+        assert r.at_end()
+    assert got[0].trf_size == 1 and [t.flags for t in got[0].traps] == [b"\x07"]
+    assert got[1].trf_size == 2 and [t.flags for t in got[1].traps] == [b"\x07\x08"]
+    assert got[1].end.flags == b"\x00\x00" and ctx.values["trf_size"] == 2
