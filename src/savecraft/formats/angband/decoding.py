@@ -422,6 +422,9 @@ class Decoder:
         # Trial reads of choose_game, used where the context is the same as the trial's was
         # (a decode is a function of the bytes and the context) and no spans are recorded.
         self.trials = trials if trials and active_sink() is None else None
+        # (the blocks a trial read whole: the others need no key made)
+        self._tried = {key[0] for key, kept in self.trials.items() if kept[0] == TRIAL_OK} \
+            if self.trials else set()
         self.variant = variant
         self.game = game
         self.report = report
@@ -463,7 +466,8 @@ class Decoder:
             # this one must then stay raw too, as building it would have no sizes.
             saved = (self.ctx.values.copy(), self.ctx.source.copy(),
                      self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
-            trial = self.trials.get(trial_key(f, layout, self.ctx)) if self.trials else None
+            trial = self.trials.get(trial_key(f, layout, self.ctx)) \
+                if self.trials is not None and f.index in self._tried else None
             try:
                 if trial is not None and trial[0] == TRIAL_OK:
                     model = trial[1]
