@@ -365,6 +365,17 @@ def _derive(struct: Struct) -> Program | None:
         seen.update(s for s, _, _ in got if s)
     if not specs:
         return None
+    # A value the record itself puts in the Context (an export, a SetCtx) is set after the
+    # program has read the record, but a program is compiled with the Context values from
+    # before it: a later member sized by that value (a trap list's traps by its own
+    # ``trf_size``) would be read with the previous record's value. No program, then.
+    own = {m.export for m in struct.members if isinstance(m, Field) and m.export is not None} | \
+        {m.name for m in struct.members if isinstance(m, SetCtx)}
+    if own:
+        names: list[str] = []
+        _depends(specs, names, [])
+        if own & set(names):
+            return None
     slots = {s for s, _, _ in _every_spec(specs) if s}
     cls = struct.cls
     if not all(type(_slot(cls, s)).__name__ == "member_descriptor" for s in slots):

@@ -124,9 +124,21 @@ class Found:
     size: int
 
 
-# What a trial read of the chosen game left, by (block index, id of the layout): the context
-# values before it, the model, the context after it (values, sources).
-Trials = dict[tuple[int, int], tuple[dict[str, int], Any, dict[str, int], dict[str, str]]]
+# What trial reads left, by (block index, the layout's decode function, the context values
+# before the read as a frozenset of items): how the read ended (one of the TRIAL_* outcomes),
+# the model (None unless it read the block exactly), the context after it (values, sources;
+# a read that fails may have set some). A decode is a function of the bytes and the context,
+# so a block read once with one decoder and one context is never read again: not by another
+# game that registers the same description (NarSil 1.3 and 1.4 share most blocks), not by
+# the next step of the game choice, not by the Decoder (which takes only exact reads, and
+# only while no spans are recorded: a trial names no bytes).
+TrialKey = tuple[int, Any, frozenset[tuple[str, int]]]
+Trials = dict[TrialKey, tuple[str, Any, dict[str, int], dict[str, str]]]
+TRIAL_OK = "ok"  # read the whole block
+TRIAL_SHORT = "short"  # read a record, with bytes of the block left over
+TRIAL_FORMAT = "format"  # a FormatError: bytes the layout refuses
+TRIAL_CANON = "not canonical"  # bytes its writer would not write back the same way
+TRIAL_NEEDS = "needs"  # a LayoutError: a value an earlier block stores is missing
 
 
 def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | None = None,
@@ -136,13 +148,15 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     the game whose layouts read
     the most blocks, provided they read all they claim but at most one.
 
-    That second way reads every block in a trial; given ``trials``, what the chosen game's
-    trial read is kept there, so the :class:`Decoder` need not read it again. ``because``
+    Both ways read blocks in trials; given ``trials``, every trial read is kept there (see
+    :data:`Trials`), so no block is read twice with one decoder in one context, and the
+    :class:`Decoder` takes up the chosen game's reads instead of reading again. ``because``
     receives the reason, for ``info`` (several games write one variant id: ``VNLA``);
     ``facts`` what the chosen player block tells the blocks before it (its model's
     ``context_facts``: the options block of Vanilla 4.2 by release), for the decoder's context.
     """
     said = because if because is not None else []
+    cache: Trials = trials if trials is not None else {}
     named, why = header_game(data, variant)
     if why:
         return None
@@ -155,7 +169,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         for layout in sorted(mine, key=lambda lay: lay.game != named):
             games.append(layout.game)
             if anchor is not None and _reads(data, layout, anchor,
-                                             file_context(variant, data[:4], layout.game)):
+                                             file_context(variant, data[:4], layout.game), cache):
                 shown = ".".join(str(b) for b in data[:4])
                 said.append(f"its player block reads exactly with the {layout.game} layout"
                             + (f" of savefile magic {shown}, which PWMAngband "
@@ -179,15 +193,11 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
             # reading every block, in _among)
             # (what each game's read of the blocks before the player block left: the decoder takes
             # the chosen game's instead of reading those blocks again)
-            by_game: dict[str, Trials] = {}
             models = {lay.game: m for lay in pool if anchor is not None
-                      and (m := _anchor_read(data, variant, found, anchor, lay,
-                                             by_game.setdefault(lay.game, {}))) is not None}
+                      and (m := _anchor_read(data, variant, found, anchor, lay, cache)) is not None}
             readers = list(models)
             if readers and anchor is not None:
-                game, why = _among(data, variant, found, readers)
-                if trials is not None:
-                    trials.update(by_game.get(game, {}))
+                game, why = _among(data, variant, found, readers, cache)
                 if not why and pool is covering and len(covering) == 1 and len(anchors) > 1:
                     why = (f"; of the {len(anchors)} games with a layout for this player block, only {game} "
                            "has one for every block name and version in the file")
@@ -207,32 +217,25 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
         games += [lay.game for lay in layouts_for(variant, f.name, f.version) if lay.game not in games]
     if named is not None:
         games = [named] if named in games else []
-    best, best_read, best_known, best_kept = None, 0, 0, {}
+    best, best_read, best_known = None, 0, 0
     tied = False
     for game in games:
         ctx, read, known = file_context(variant, data[:4], game), 0, 0
-        kept: Trials = {}
         for f in found:
             mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
             known += bool(mine)
             for lay in mine:
-                before = ctx.values.copy() if trials is not None else {}
-                ok, model = _trial(data, lay, f, ctx)
-                if ok:
+                if _reads(data, lay, f, ctx, cache):
                     read += 1
-                    if trials is not None:
-                        kept[f.index, id(lay)] = (before, model, ctx.values.copy(), ctx.source.copy())
                     break
         if known >= 3 and read >= known - 1:
             if read > best_read:
-                best, best_read, best_known, best_kept = game, read, known, kept
+                best, best_read, best_known = game, read, known
                 tied = False
             elif read == best_read:
                 tied = True  # two games read as much: a guess, which is not shown as a fact
     if tied:
         return None
-    if trials is not None:
-        trials.update(best_kept)
     if best is not None:
         said.append(("the file has no player block" if anchor is None else
                      "no layout reads its player block") + f", and {best}'s layouts read "
@@ -253,24 +256,55 @@ def _covering(variant: str, found: list[Found]) -> set[str]:
     return games or set()
 
 
-def _among(data: bytes, variant: str, found: list[Found], readers: list[str]) -> tuple[str, str]:
+def _among(data: bytes, variant: str, found: list[Found], readers: list[str],
+           cache: Trials | None = None) -> tuple[str, str]:
     """Which of the games whose player layout reads the player block wrote the file, and why
     (nothing to say for one). Where several do (Vanilla 3.1 and 3.2 write the same versions;
     NarSil 1.3 and 1.4 share the player layout), trial reads of every block: the game whose
     layouts fail on the fewest of the blocks they have a layout for, then read the most (the
-    first, on a tie)."""
+    first, on a tie).
+
+    The games are read best first, a block at a time: the one that has failed on the fewest
+    blocks so far reads its next block (the first of them, on a tie). Failures only add up, so
+    once a game has read all its blocks failing on ``n``, a game that has failed on more than
+    ``n`` cannot be chosen and is read no further: the file's own game is read whole (which its
+    decode takes up again, from ``cache``) and another game only up to the first block that
+    tells them apart, unless the file's own game fails on blocks too. The outcome is what
+    reading every block under every game gives."""
     if len(readers) == 1:
         return readers[0], ""
+    cache = cache if cache is not None else {}
+    per_game = [[lay for lay in layouts_for(variant, f.name, f.version)] for f in found]
+    # Each game's state: its context, the next block to read, blocks read, blocks known.
+    ctxs = [file_context(variant, data[:4], game) for game in readers]
+    at, read, known = [0] * len(readers), [0] * len(readers), [0] * len(readers)
+    done = [False] * len(readers)
+    least: int | None = None  # the fewest failures of a game that has read all its blocks
+    while True:
+        live = [i for i in range(len(readers)) if not done[i]
+                and (least is None or known[i] - read[i] <= least)]
+        if not live:
+            break
+        i = min(live, key=lambda k: (known[k] - read[k], k))
+        game = readers[i]
+        while at[i] < len(found):
+            f, mine = found[at[i]], [lay for lay in per_game[at[i]] if lay.game == game]
+            at[i] += 1
+            if mine:
+                known[i] += 1
+                read[i] += any(_reads(data, lay, f, ctxs[i], cache) for lay in mine)
+                break
+        if at[i] == len(found):
+            done[i] = True
+            fails = known[i] - read[i]
+            least = fails if least is None else min(least, fails)
     best, best_key, best_read, best_known = readers[0], (1, 0), -1, 0
-    for game in readers:
-        ctx, read, known = file_context(variant, data[:4], game), 0, 0
-        for f in found:
-            mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
-            known += bool(mine)
-            read += any(_reads(data, lay, f, ctx) for lay in mine)
-        key = (-(known - read), read)
+    for i, game in enumerate(readers):
+        if not done[i]:
+            continue  # failed on more blocks than a game that read all of its own
+        key = (-(known[i] - read[i]), read[i])
         if best_read < 0 or key > best_key:
-            best, best_key, best_read, best_known = game, key, read, known
+            best, best_key, best_read, best_known = game, key, read[i], known[i]
     others = [g for g in readers if g != best]
     return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
                   f"versions, and trial reads of every block settle it: {best}'s layouts read "
@@ -299,53 +333,73 @@ def _why_not(data: bytes, variant: str, game: str, f: Found) -> str:
     return f"no {game} layout reads its player block"
 
 
-def _reads(data: bytes, layout: Layout, f: Found, ctx: Context) -> bool:
-    return _trial(data, layout, f, ctx)[0]
+def _reads(data: bytes, layout: Layout, f: Found, ctx: Context, cache: Trials | None = None) -> bool:
+    return _attempt(data, layout, f, ctx, cache)[0] == TRIAL_OK
 
 
 def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, layout: Layout,
-                 kept: Trials | None = None) -> Any:
+                 cache: Trials | None = None) -> Any:
     """The player block as ``layout`` reads it whole, or None; a player layout that needs a
     size an earlier block stores (Beleriand's languages, sized by its monster memory block)
-    gets the context its own game's layouts of the blocks before it set. ``kept`` receives
-    those reads of the blocks before it (as ``choose_game``'s ``trials``)."""
-    with not_recording():
-        r = Reader(data, anchor.data_start, anchor.data_start + anchor.size)
-        try:  # (in what the game says: a fork's fields are conditions over it, FAangband 1.4's)
-            model = layout.decode(r, file_context(variant, data[:4], layout.game))
-            return model if r.at_end() else None
-        except NotCanonical:
-            return None
-        except LayoutError:
-            pass  # a value an earlier block stores: read those first
-        except FormatError:
-            return None
+    gets the context its own game's layouts of the blocks before it set. ``cache`` keeps
+    (and gives back) the trial reads, as ``choose_game``'s ``trials``."""
+    # (in what the game says: a fork's fields are conditions over it, FAangband 1.4's)
+    how, model = _attempt(data, layout, anchor, file_context(variant, data[:4], layout.game), cache)
+    if how != TRIAL_NEEDS:  # else a value an earlier block stores: read those first
+        return model if how == TRIAL_OK else None
     ctx = file_context(variant, data[:4], layout.game)
     for f in found:
         if f is anchor:
             break
         for lay in layouts_for(variant, f.name, f.version):
-            if lay.game != layout.game:
-                continue
-            before = ctx.values.copy() if kept is not None else {}
-            ok, read = _trial(data, lay, f, ctx)
-            if ok:
-                if kept is not None:
-                    kept[f.index, id(lay)] = (before, read, ctx.values.copy(), ctx.source.copy())
+            if lay.game == layout.game and _reads(data, lay, f, ctx, cache):
                 break
-    ok, model = _trial(data, layout, anchor, ctx)
-    return model if ok else None
+    how, model = _attempt(data, layout, anchor, ctx, cache)
+    return model if how == TRIAL_OK else None
 
 
-def _trial(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[bool, Any]:
+def _trial(data: bytes, layout: Layout, f: Found, ctx: Context,
+           cache: Trials | None = None) -> tuple[bool, Any]:
     """Whether ``layout`` reads the whole block (and what it read)."""
+    how, model = _attempt(data, layout, f, ctx, cache)
+    return how == TRIAL_OK, model
+
+
+def trial_key(f: Found, layout: Layout, ctx: Context) -> TrialKey:
+    """What a trial read of block ``f`` is a function of: its bytes, the decoder, the context."""
+    return f.index, layout.decode, frozenset(ctx.values.items())
+
+
+def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
+             cache: Trials | None = None) -> tuple[str, Any]:
+    """How ``layout``'s read of the block ends (a TRIAL_* outcome) and what it read (None
+    unless the whole block); ``ctx`` is left as the read leaves it. Given ``cache``, a read
+    made before with the same decoder and context is not made again: its outcome and the
+    context it left are taken from there."""
+    key = trial_key(f, layout, ctx) if cache is not None else None
+    if cache is not None:
+        kept = cache.get(key)  # type: ignore[arg-type]
+        if kept is not None:
+            ctx.values.update(kept[2])
+            ctx.source.update(kept[3])
+            return kept[0], kept[1]
     with not_recording():  # a trial: only the read that is kept names bytes
         r = Reader(data, f.data_start, f.data_start + f.size)
+        model = None
         try:
             model = layout.decode(r, ctx)
-        except (FormatError, LayoutError):
-            return False, None
-        return r.at_end(), model
+            how = TRIAL_OK if r.at_end() else TRIAL_SHORT
+        except NotCanonical:
+            how = TRIAL_CANON
+        except LayoutError:
+            how = TRIAL_NEEDS
+        except FormatError:
+            how = TRIAL_FORMAT
+    if how != TRIAL_OK:
+        model = None
+    if cache is not None:
+        cache[key] = (how, model, ctx.values.copy(), ctx.source.copy())  # type: ignore[index]
+    return how, model
 
 
 @dataclass(slots=True)
@@ -368,6 +422,9 @@ class Decoder:
         # Trial reads of choose_game, used where the context is the same as the trial's was
         # (a decode is a function of the bytes and the context) and no spans are recorded.
         self.trials = trials if trials and active_sink() is None else None
+        # (the blocks a trial read whole: the others need no key made)
+        self._tried = {key[0] for key, kept in self.trials.items() if kept[0] == TRIAL_OK} \
+            if self.trials else set()
         self.variant = variant
         self.game = game
         self.report = report
@@ -409,9 +466,10 @@ class Decoder:
             # this one must then stay raw too, as building it would have no sizes.
             saved = (self.ctx.values.copy(), self.ctx.source.copy(),
                      self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
-            trial = self.trials.pop((f.index, id(layout)), None) if self.trials else None
+            trial = self.trials.get(trial_key(f, layout, self.ctx)) \
+                if self.trials is not None and f.index in self._tried else None
             try:
-                if trial is not None and trial[0] == self.ctx.values:
+                if trial is not None and trial[0] == TRIAL_OK:
                     model = trial[1]
                     self.ctx.values.update(trial[2])
                     self.ctx.source.update(trial[3])
