@@ -1,12 +1,18 @@
 """Real Angband block files taken apart with struct alone, for tests that splice blocks.
 
 Independent of savecraft's reader on purpose: a test that builds its input
-with the code under test proves less. Also the real block saves that several files read.
+with the code under test proves less. Also the real block saves that several files read, and
+the command run as a user runs it (``run_savecraft``, ``info_json``, ``assert_builds_back``).
 """
 
 from __future__ import annotations
 
+import json
 import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 from tests.samples import SAMPLES
 
@@ -44,3 +50,34 @@ def replace_block(data: bytes, name: str, body: bytes) -> bytes:
     header = data[start:start + 20] + struct.pack("<II", len(body), sum(body) % 2**32)
     old_end = start + 28 + size + (-size % 4)
     return data[:start] + header + body + b"x" * (-len(body) % 4) + data[old_end:]
+
+
+def run_savecraft(*args: str) -> subprocess.CompletedProcess[str]:
+    """The ``savecraft`` command in a subprocess, as a user runs it (with this tree's code)."""
+    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def info_json(path: Path) -> dict[str, Any]:
+    """``savecraft info --json PATH``, which must succeed."""
+    done = run_savecraft("info", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    doc: dict[str, Any] = json.loads(done.stdout)
+    return doc
+
+
+def assert_builds_back(path: Path, tmp_path: Path) -> None:
+    """``dump`` then ``build``, and ``extract`` then ``build``, each give the file's bytes back,
+    and ``extract`` leaves no block raw (a ``.bin`` part)."""
+    dumped = run_savecraft("dump", str(path), "-o", str(tmp_path / "save.json"))
+    assert dumped.returncode == 0, dumped.stderr
+    built = run_savecraft("build", str(tmp_path / "save.json"), "-o", str(tmp_path / "dumped.sav"))
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "dumped.sav").read_bytes() == path.read_bytes()
+    folder = tmp_path / "parts"
+    extracted = run_savecraft("extract", str(path), "-o", str(folder))
+    assert extracted.returncode == 0, extracted.stderr
+    assert not list(folder.glob("*.bin"))  # no block left raw
+    rebuilt = run_savecraft("build", str(folder), "-o", str(tmp_path / "extracted.sav"))
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert (tmp_path / "extracted.sav").read_bytes() == path.read_bytes()

@@ -10,24 +10,18 @@ whose maps the game writes over the whole 66 x 198 dungeon area.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from savecraft import api
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
+from .support import run_savecraft as _run
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir()) / "anquestria-32d7389"
 ALIVE = BUILT / "Lyra.sav"
 DEAD = BUILT / "Lyra-dead.sav"
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
 
 
 def test_a_dead_characters_dump_builds_back_byte_for_byte(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.layouts import Context, LayoutError, beleriand, layouts_for, narsil
 
-from .support import block_span, blocks_of
+from .support import assert_builds_back, block_span, blocks_of
 
 BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 ALIVE, RETIRED, WANDERER = (BUILT / "beleriand-0.1.0alpha" / n
@@ -140,11 +140,5 @@ def test_info_and_validate_from_the_command_line() -> None:
     assert ok.returncode == 0, ok.stdout + ok.stderr
 
 
-def test_extract_and_build_from_the_command_line(tmp_path: Path) -> None:
-    folder, out = tmp_path / "parts", tmp_path / "rebuilt.sav"
-    subprocess.run([sys.executable, "-m", "savecraft", "extract", str(WANDERER), "-o", str(folder)],
-                   capture_output=True, text=True, check=True)
-    assert not list(folder.glob("*.bin"))  # no block left raw
-    subprocess.run([sys.executable, "-m", "savecraft", "build", str(folder), "-o", str(out)],
-                   capture_output=True, text=True, check=True)
-    assert out.read_bytes() == WANDERER.read_bytes()
+def test_dump_extract_and_build_from_the_command_line(tmp_path: Path) -> None:
+    assert_builds_back(WANDERER, tmp_path)

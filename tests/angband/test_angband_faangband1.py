@@ -11,11 +11,7 @@ the games showed (the character screen, and the game's own character dump kept b
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -31,7 +27,7 @@ from savecraft.formats.angband.layouts import (character, faangband, faangband13
 
 from tests.samples import SAMPLES, real_samples
 
-from .support import blocks_of
+from .support import assert_builds_back, blocks_of, info_json as _info, run_savecraft as _run
 
 BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 ALIVE, DEAD = (BUILT / "faangband-1.4.5" / n for n in ("Tuor.sav", "Tuor-dead.sav"))
@@ -43,17 +39,6 @@ PONY_BUILT = [BUILT / "ponyband-59f6ca5" / n for n in ("Mint.sav", "Mint-dead.sa
 PONY_REAL = [SAMPLES / "angband-block" / n for n in ("ponyband_Asira.sav", "ponyband_Clever_Sparkle.sav",
                                                        "ponyband_PLAYER.sav")]
 real = real_samples
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
-
-
-def _info(path: Path) -> dict[str, Any]:
-    done = _run("info", "--json", str(path))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
 def _stats_before_race_and_class(dump: Path) -> list[int]:
@@ -200,16 +185,7 @@ def test_the_121_character_as_the_game_showed_it() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_dump_and_extract_build_back_byte_for_byte(path: Path, tmp_path: Path) -> None:
-    dumped = _run("dump", str(path), "-o", str(tmp_path / "save.json"))
-    assert dumped.returncode == 0, dumped.stderr
-    built = _run("build", str(tmp_path / "save.json"), "-o", str(tmp_path / "dumped.sav"))
-    assert built.returncode == 0, built.stderr
-    assert (tmp_path / "dumped.sav").read_bytes() == path.read_bytes()
-    folder = tmp_path / "parts"
-    assert _run("extract", str(path), "-o", str(folder)).returncode == 0
-    assert not list(folder.glob("*.bin"))  # no block left raw
-    assert _run("build", str(folder), "-o", str(tmp_path / "extracted.sav")).returncode == 0
-    assert (tmp_path / "extracted.sav").read_bytes() == path.read_bytes()
+    assert_builds_back(path, tmp_path)
 
 
 def test_a_gold_edit_changes_that_field_alone() -> None:

@@ -10,8 +10,6 @@ and a sidebar mode of 1.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from tests.samples import SAMPLES
+from .support import run_savecraft as _run
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir())
@@ -28,11 +27,6 @@ TARLO = BUILT / "vanilla-movement-delay-4.2.0" / "Tarlo-delay300.sav"
 EVERY_42 = sorted([*BUILT.glob("vanilla-4.2*/*.sav"), TARLO,
                    *(SAMPLES / "angband-block-more").glob("angband_4.2*.sav"),
                    *(SAMPLES / "angband-block-variants").glob("vanilla-4.2*.sav")])
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
 
 
 def _options(data: bytes) -> object:

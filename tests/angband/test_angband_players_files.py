@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import json
 import struct
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from savecraft import api, jsonmap
 from savecraft.formats.angband import block
 from tests.samples import SAMPLES, real_samples
+from .support import run_savecraft as _run, info_json as _info
 
 MORE = SAMPLES / "angband-block-more"
 DEAD = MORE / "angband_4.2.1_Maxwell-ada4e7b-dead.sav"
@@ -26,18 +24,6 @@ SERVER = MORE / "pwmangband_1.3.0b1_server.pwmg"
 PLAYERS = MORE / "pwmangband_1.6.0_players.pwmg"
 SIL = MORE / "sil_1.3.0_Vexxious.sav"
 real = real_samples
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
-
-
-def _info(path: Path) -> dict[str, Any]:
-    out = _run("info", "--json", str(path))
-    assert out.returncode == 0, out.stderr
-    doc: dict[str, Any] = json.loads(out.stdout)
-    return doc
 
 
 GOOD = sorted(p for p in SAMPLES.glob("angband-block*/*")

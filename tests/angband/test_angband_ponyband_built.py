@@ -10,31 +10,18 @@ byte. Values are held against the game's character screen (the folder's README).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 from savecraft import api
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
+from .support import run_savecraft as _run, info_json as _info
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir()) / "ponyband-59f6ca5"
 ALIVE = BUILT / "Mint.sav"
 DEAD = BUILT / "Mint-dead.sav"
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
-
-
-def _info(path: Path) -> dict[str, Any]:
-    done = _run("info", "--json", str(path))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
 def test_both_files_decode_whole_validate_and_rebuild() -> None:

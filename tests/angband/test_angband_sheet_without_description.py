@@ -9,26 +9,16 @@ Each value is held against what the game showed (the READMEs of tests/data/angba
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.samples import SAMPLES, real_samples
+from .support import info_json as _info
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir())
 ASIRA = SAMPLES / "angband-block" / "ponyband_Asira.sav"
-
-
-def _info(path: Path) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-m", "savecraft", "info", "--json", str(path)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
 # (file, the line the sheet gives)

@@ -11,8 +11,6 @@ misc block (the header's character name).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from savecraft import api
@@ -21,15 +19,11 @@ from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.layouts import pwmangband_world as pww
 from tests.samples import SAMPLES, real_samples
+from .support import run_savecraft as _run
 
 GANJA = SAMPLES / "angband-block-more" / "pwmangband_1.6.0_Ganja.pwmg"
 BRAINIAC = SAMPLES / "angband-block-more" / "pwmangband_1.2.0b2_Brainiac.pwmg"
 real = real_samples
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
 
 
 def _block(save: block.BlockSave, name: str) -> object:

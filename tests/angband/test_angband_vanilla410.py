@@ -7,11 +7,7 @@ against the game's character screen (the folder's README.md).
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,22 +17,11 @@ from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
 from savecraft.formats.angband.layouts import vanilla41
 
-from .support import blocks_of
+from .support import assert_builds_back, blocks_of, info_json as _info, run_savecraft as _run
 
 BUILT = Path(__file__).parents[1] / "data" / "angband-built"
 ALIVE, DEAD = (BUILT / "vanilla-4.1.0" / n for n in ("Elwing.sav", "Elwing-dead.sav"))
 DEAD_413 = BUILT / "vanilla-4.1.3" / "Celebrin-dead.sav"
-
-
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "savecraft", *args], capture_output=True, text=True,
-                          timeout=120)
-
-
-def _info(path: Path) -> dict[str, Any]:
-    done = _run("info", "--json", str(path))
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
 def _chunks(path: Path) -> vanilla41.Chunks:
@@ -73,15 +58,7 @@ def test_a_dead_characters_chunks_are_the_levels_maps() -> None:
 
 @pytest.mark.parametrize("path", [ALIVE, DEAD], ids=["alive", "dead"])
 def test_dump_and_extract_build_back_byte_for_byte(path: Path, tmp_path: Path) -> None:
-    assert _run("dump", str(path), "-o", str(tmp_path / "save.json")).returncode == 0
-    built = _run("build", str(tmp_path / "save.json"), "-o", str(tmp_path / "dumped.sav"))
-    assert built.returncode == 0, built.stderr
-    assert (tmp_path / "dumped.sav").read_bytes() == path.read_bytes()
-    folder = tmp_path / "parts"
-    assert _run("extract", str(path), "-o", str(folder)).returncode == 0
-    assert not list(folder.glob("*.bin"))  # no block left raw
-    assert _run("build", str(folder), "-o", str(tmp_path / "extracted.sav")).returncode == 0
-    assert (tmp_path / "extracted.sav").read_bytes() == path.read_bytes()
+    assert_builds_back(path, tmp_path)
 
 
 def test_info_as_the_game_showed_it() -> None:
