@@ -10,10 +10,17 @@ without importing those.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ....binary import Reader
 from ....compiled import active
 from ....errors import FormatError
+from ....lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # only a level map read without the C walk needs it, not a small file's start-up
+    np = lazy_module("numpy")
 
 # The C walk over the pairs (savecraft._native.rle), or None: numpy's cumsum does it.
 _rle_cover: Callable[[bytes, int, int, int], int] | None = None
@@ -27,8 +34,6 @@ def read_rle(r: Reader, cells: int, name: str) -> bytes:
         covering = _rle_cover(r.data, r.pos, r.end, cells)
         if covering >= 0:
             return r.bytes(2 * covering, name)
-    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
-
     avail = r.remaining // 2
     pairs = np.frombuffer(r.data, np.uint8, count=2 * avail, offset=r.pos) if avail else \
         np.zeros(0, np.uint8)
