@@ -3,7 +3,7 @@
 The C module ``savecraft._native.records`` (when :mod:`savecraft.compiled` says it is
 active) runs small record programs: one field code per model slot (``B H h I i``
 numbers, ``s`` a NUL-terminated UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L``
-lists of i16, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
+lists of i16, ``j`` a list of i32, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
 records and lists of them, ``U`` records until a stop value, ``E``+``e`` records up to an end
 record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
@@ -66,6 +66,21 @@ if TYPE_CHECKING:
     from .compiler import Struct
 
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
+_KIND = {"u8": "B", "u16": "H", "i16": "h", "u32": "I", "i32": "i"}
+
+
+def _number(t: Any) -> str | None:
+    """The code of an integer type: one of the five, or an :class:`~.types.Int` subclass that
+    reads as its kind does and only checks more when written (PWMAngband's ``Index``, which
+    refuses a name: the C writer gives a non-int back to the generated writer, which says so)."""
+    code = _NUMBER.get(id(t))
+    if code is not None or not isinstance(t, Int):
+        return code
+    k = type(t)
+    if k.fast_read is not Int.fast_read or k.checked_read is not Int.checked_read \
+            or k.fast_write is not Int.fast_write:
+        return None
+    return _KIND.get(t.kind)
 # The record machine of the C module, or None (then no description has a program).
 _Buffer = bytes | bytearray | memoryview
 _record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...]], Capsule] | None = None
@@ -207,6 +222,30 @@ class Program:
             for rec in got[0]:
                 self.post(rec, ctx)
         return got
+
+    def bound(self, ctx: Context) -> Callable[[Any, int, int, int], tuple[list[Any], int] | None] | None:
+        """A reader of ``count`` records from ``pos`` with the program compiled for the values
+        ``ctx`` holds now, for a loop over many records under values that do not change in it
+        (a block's object list): the capsule is looked up once, not per record, which costs
+        more than reading the record (the key's conditions are evaluated each time). None
+        where a read notes spans or no program compiles for these values."""
+        if active_sink() is not None:
+            return None
+        prog = self.compiled(ctx)
+        if prog is None:
+            return None
+        assert _read_records is not None
+        read_records, checks, post, valid = _read_records, self.checks, self.post, self._valid
+
+        def read(data: Any, pos: int, end: int, count: int) -> tuple[list[Any], int] | None:
+            got = read_records(prog, data, pos, end, count, None)
+            if got is None or (checks and not valid(got[0])):
+                return None
+            if post is not None:
+                for rec in got[0]:
+                    post(rec, ctx)
+            return got
+        return read
 
     def read_one(self, data: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int] | None:
         if active_sink() is not None:
@@ -521,7 +560,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
 
     t = m.type
     if isinstance(t, Int):
-        code = _NUMBER.get(id(t))
+        code = _number(t)
         return None if code is None else (m.name, code, 0)
     if isinstance(t, CStr):
         if t.most is None:  # (a record with a string of any length: a chat message, read alone,
@@ -540,6 +579,9 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return (m.name, "c", 0) if p.kind is U8 and not p.bias and p.most is None else None
         arg = _count(t.count)
         return None if arg is None else (m.name, "l", arg)
+    if isinstance(t, Array) and t.kind is I32 and not t.as_bytes:
+        arg = _count(t.count)
+        return None if arg is None else (m.name, "j", arg)
     if isinstance(t, List):
         count = _count(t.count, lens)
         if isinstance(t.elem, Tuple) and [k for _, k in t.elem.parts] == [I16, U8]:
