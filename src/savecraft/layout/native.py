@@ -55,6 +55,7 @@ from .types import (
     Prefix,
     Ref,
     SetCtx,
+    Switch,
     Terminated,
     Tuple,
     Until,
@@ -157,7 +158,7 @@ class Program:
         self._names = tuple(dict.fromkeys(names))  # (a stock pair's two objects: the same sizes)
         self._whens = tuple(dict.fromkeys(whens))
         self._key: Callable[[dict[str, Any]], Any] | None = itemgetter(*self._names) if self._names else None
-        self._compiled: dict[Any, Capsule] = {}
+        self._compiled: dict[Any, Capsule | bool] = {}
         self.complete = True  # every field of the class is one of the program's (see _derive)
 
     def compiled(self, ctx: Context) -> Capsule | None:
@@ -173,12 +174,12 @@ class Program:
         prog = self._compiled.get(key)
         if prog is None:
             prog = self._compile(ctx)
-            if prog is None:
-                return None
             if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
                 self._compiled.clear()
-            self._compiled[key] = prog
-        return prog
+            # (False: no program for these values, a case of a Switch that has none: not
+            # tried again for every record)
+            self._compiled[key] = False if prog is None else prog
+        return prog or None
 
     def _compile(self, ctx: Context) -> Capsule | None:
         specs = _flat(self.specs, ctx)
@@ -276,6 +277,11 @@ class _NoProgram(Exception):
     """A nested program has no capsule for this Context."""
 
 
+# The argument of a field whose type, for the Context values a program is compiled with, no
+# code expresses (the name case of a Switch on the build): that compile gives no program.
+_UNEXPRESSED = object()
+
+
 def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context], bool]]) -> None:
     """The Context names and conditions the programs of ``specs`` are compiled with."""
     def arg_deps(arg: Any) -> None:
@@ -287,6 +293,7 @@ def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context]
         elif isinstance(arg, _When):
             whens.append(arg.holds)
             _depends(arg.then, names, whens)
+            _depends(arg.other, names, whens)
         elif isinstance(arg, tuple):
             for a in arg:
                 arg_deps(a)
@@ -308,6 +315,8 @@ def _flat(specs: list[Spec], ctx: Context) -> list[Spec]:
 
 
 def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
+    if arg is _UNEXPRESSED:
+        raise _NoProgram
     if isinstance(arg, _Ref):
         return ctx.values[arg.name]
     if isinstance(arg, Program):
@@ -447,6 +456,7 @@ def _every_spec(specs: list[Spec]) -> list[Spec]:
     for spec in specs:
         if isinstance(spec[2], _When):
             out.extend(_every_spec(spec[2].then))
+            out.extend(_every_spec(spec[2].other))
         else:
             out.append(spec)
     return out
@@ -546,6 +556,8 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | N
 
 def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
     t = m.type
+    if isinstance(t, Switch):
+        return _switch_specs(m, t, lens)
     if isinstance(t, Optional):
         if t.flag is not U8:
             return None
@@ -553,6 +565,31 @@ def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
         return None if inner is None else [("", "?", 0), inner]
     spec = _field_spec(m, lens)
     return None if spec is None else [spec]
+
+
+def _switch_specs(m: Field, t: Switch, lens: dict[str, int]) -> list[Spec] | None:
+    """A Switch on Context values alone (a file's magic, a block's build: an index's width, an
+    index or a name) is decided when the program is compiled, as a When on them is: a chain of
+    conditions, one per case; a case no code expresses (a name the game's data must hold)
+    compiles to no program, and the generated code reads those records."""
+    import ast
+
+    if t.peek is not None:
+        return None
+    tree = ast.parse(t.expr, mode="eval").body
+    if not {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} <= {"ctx"}:
+        return None
+    tag = eval(compile(f"lambda ctx: ({t.expr})", "<layout switch>", "eval"), {})
+    specs: list[Spec] = [(m.name, "X", _UNEXPRESSED)]  # (no case, no default: the Python's error)
+    if t.default is not None:
+        specs = _field_specs(Field(m.name, t.default), lens) or [(m.name, "X", _UNEXPRESSED)]
+    for key, case in reversed(list(t.cases.items())):
+        then = _field_specs(Field(m.name, case), lens) or [(m.name, "X", _UNEXPRESSED)]
+        if any(code == "?" for _, code, _ in then):
+            return None
+        holds = (lambda k: lambda ctx: tag(ctx) == k)(key)
+        specs = [("", "W", _When(holds, then, specs))]
+    return specs
 
 
 def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
