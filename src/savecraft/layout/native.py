@@ -179,7 +179,8 @@ class Program:
             # (False: no program for these values, a case of a Switch that has none: not
             # tried again for every record)
             self._compiled[key] = False if prog is None else prog
-        return prog or None
+            return prog
+        return None if prog is False else prog  # type: ignore[return-value]
 
     def _compile(self, ctx: Context) -> Capsule | None:
         specs = _flat(self.specs, ctx)
