@@ -33,7 +33,7 @@ from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic, name_or_index_as,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
-from .pwmangband_world import (ItemPair, Item, Trap, check_build, check_feat_runs, feat_run, min_item,
+from .pwmangband_world import (ItemPair, Item, ObjectListReader, Trap, object_list_reader, check_build, check_feat_runs, feat_run, min_item,
                                read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
@@ -585,10 +585,10 @@ def _monster_records(as_names: bool) -> tuple[Struct, Struct]:
 _MONSTERS = {as_names: _monster_records(as_names) for as_names in (False, True)}
 
 
-def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str) -> Monster:
+def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str, held: ObjectListReader) -> Monster:
     head, groups = _MONSTERS[as_names]
     m: Monster = head.read(r, ctx, p)
-    m.held, m.held_end = read_object_list(r, ctx, f"{p}.held", f"{p}.held_end")
+    m.held, m.held_end = held(r, f"{p}.held", f"{p}.held_end")
     g: Monster = groups.read(r, ctx, p)
     m.primary_group, m.primary_role, m.summon_group, m.summon_role = \
         g.primary_group, g.primary_role, g.summon_group, g.summon_role
@@ -626,6 +626,7 @@ def _mflag_size(ctx: Context, size: int | None) -> Iterator[None]:
 
 
 def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
+    held = object_list_reader(ctx)
     n = r.count(r.u32("count"), 8, "levels", "level")
     for i in range(n):
         p = f"levels[{i}]"
@@ -634,7 +635,7 @@ def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
         limit = r.u16(f"{p}.limit")
         if limit < 1:  # wr_monsters_aux stores one more than the monsters it writes
             r.fail(f"{p}.limit", "the monster count plus one (at least 1)", str(limit), at=at)
-        lv.monsters = [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]") for j in range(limit - 1)]
+        lv.monsters = [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]", held) for j in range(limit - 1)]
         m.levels.append(lv)
 
 

@@ -581,14 +581,38 @@ class Objects(BlockModel):
     as_names: bool | None = None
 
 
-def read_object_list(r: Reader, ctx: Context, path: str, end: str) -> tuple[list[ItemPair], Item]:
+ObjectListReader = Callable[[Reader, str, str], tuple[list[ItemPair], Item]]
+
+
+def object_list_reader(ctx: Context) -> ObjectListReader:
+    """:func:`read_object_list` for many short lists under one Context (each monster's held
+    objects, mostly none): the record's program compiled and the smallest record's size
+    taken once for the block, not for each list."""
+    prog = program_of(item_record(ctx))
+    bound = prog.bound(ctx) if prog is not None else None
+    least = min_item(ctx)
+
+    def read(r: Reader, path: str, end: str) -> tuple[list[ItemPair], Item]:
+        if bound is None or r.spans is not None:
+            return read_object_list(r, ctx, path, end)
+        items: list[ItemPair] = []
+        done = _program_pairs(r, bound, least, -1, items)
+        if done is not None:
+            return items, done
+        return read_object_list(r, ctx, path, end, items)
+    return read
+
+
+def read_object_list(r: Reader, ctx: Context, path: str, end: str,
+                     items: list[ItemPair] | None = None) -> tuple[list[ItemPair], Item]:
     """Objects and their known copies up to the dummy record (``wr_dummy_item``), which the
     model keeps as ``end`` (its spans too: read as the next element, noted under ``end``), in
-    the build the Context's ``pwm_as_names`` says."""
-    items: list[ItemPair] = []
-    done = _fast_pairs(r, ctx, -1, items)
-    if done is not None:
-        return items, done
+    the build the Context's ``pwm_as_names`` says; after ``items``, where a fast read stopped."""
+    if items is None:
+        items = []
+        done = _fast_pairs(r, ctx, -1, items)
+        if done is not None:
+            return items, done
     least = min_item(ctx)
     read = item_record(ctx).read
     while True:
