@@ -587,3 +587,68 @@ def test_an_end_record_told_by_an_empty_field_is_tested_in_c() -> None:
         prog = native.program_of(struct)
         assert prog is not None and prog.specs[0][2][2] == end_index
         _holds_to_python(struct, data, data[:-1], Context(), "E")
+
+
+@needs_records
+def test_j_a_list_of_i32_and_an_int_that_only_checks_more_when_written() -> None:
+    """PWMAngband's object record stores its modifiers as 32-bit integers (``j``) and its
+    kind and artifact indexes as an ``Int`` subclass whose writer refuses a name: read as the
+    number, written back; a list of the wrong length, a value past i32 or a name is the
+    generated writer's to refuse, with its own message."""
+    from savecraft.formats.angband.layouts.pwmangband import Index
+    from savecraft.layout import I32, U8, U16, Array, Context, Ctx, Field, Struct
+    from savecraft.layout import native
+
+    s = Struct(_Rec, [Field("a", Array(I32, Ctx("mods", "memory"))), Field("b", Index(U16)),
+                      Field("c", Index(U8))], name="j")
+    ctx = Context()
+    ctx.values["mods"] = 3
+    good = (-2).to_bytes(4, "little", signed=True) + (70000).to_bytes(4, "little") + \
+        (2**31 - 1).to_bytes(4, "little") + b"\x34\x12\x07"
+    err = _holds_to_python(s, good, good[:-2], ctx, "j")
+    assert "rec.b" in err
+    assert _outcome(s, good, ctx) == _Rec([-2, 70000, 2**31 - 1], 0x1234, 7)
+    prog = native.program_of(s)
+    assert prog is not None
+    for bad in (_Rec([1, 2], 1, 1), _Rec([1, 2, 2**31], 1, 1), _Rec([1, 2, 3], "Dagger", 1)):
+        assert prog.write([bad], ctx) is None
+        with native.suspended():
+            pure = _written(s, bad, ctx)
+        assert _written(s, bad, ctx) == pure and isinstance(pure, str)
+    assert "an index" in str(_written(s, _Rec([1, 2, 3], "Dagger", 1), ctx))
+    # The object record of every indexes build of PWMAngband has a program.
+    from savecraft.formats.angband.layouts.pwmangband_world import _ITEMS
+
+    assert all(native.program_of(rec) is not None for (_, _, names), rec in _ITEMS.items() if not names)
+
+
+@needs_records
+def test_a_switch_on_the_context_is_decided_when_compiled() -> None:
+    """A Switch on Context values alone (PWMAngband's index widths by magic, an index or a
+    name by build) is decided when the program is compiled, as such a When is: each case that
+    a code expresses reads as the generated Python does; a case none does (a name the game's
+    data must hold) gives no program for those values, and the Python reads it."""
+    from savecraft.formats.angband.layouts.pwmangband import name_or_index
+    from savecraft.layout import U8, U16, Context, Field, Struct, Switch
+    from savecraft.layout import native
+
+    s = Struct(_Rec, [Field("a", U8), Field("b", Switch("ctx.values['wide']", {0: U8, 1: U16})),
+                      Field("c", name_or_index(U8))], name="switch")
+    narrow, wide = Context(), Context()
+    narrow.values.update(wide=0, pwm_as_names=0)
+    wide.values.update(wide=1, pwm_as_names=0)
+    _holds_to_python(s, b"\1\2\3", b"\1\2", narrow, "B")
+    err = _holds_to_python(s, b"\1\2\0\3", b"\1\2\0", wide, "H")
+    assert "rec.c" in err
+    assert _outcome(s, b"\1\2\0\3", wide) == _Rec(1, 2, 3)
+    names = Context()
+    names.values.update(wide=1, pwm_as_names=1)
+    prog = native.program_of(s)
+    assert prog is not None and prog.compiled(names) is None and prog.compiled(wide) is not None
+    assert _outcome(s, b"\1\2\0Dagger\0", names) == _Rec(1, 2, "Dagger")
+    other = Context()
+    other.values.update(wide=2, pwm_as_names=0)  # no case: the Python's error
+    assert prog.compiled(other) is None
+    with native.suspended():
+        pure = _outcome(s, b"\1\2\0\3", other)
+    assert _outcome(s, b"\1\2\0\3", other) == pure and isinstance(pure, str)

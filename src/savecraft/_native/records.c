@@ -249,6 +249,31 @@ rd_bytes(Cursor *c, Py_ssize_t n)
     return b;
 }
 
+/* n i32 (a PWMAngband object's modifiers: an array of 32-bit integers), as a list. */
+static PyObject *
+rd_i32_list(Cursor *c, Py_ssize_t n)
+{
+    State *st = c->st;
+    if (n > PY_SSIZE_T_MAX / 4 || !need(c, 4 * n))
+        return NULL;
+    PyObject *lst = PyList_New(n);
+    if (lst == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint8_t *q = c->p + c->pos;
+        int32_t x = (int32_t)((uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) |
+                              ((uint32_t)q[3] << 24));
+        c->pos += 4;
+        PyObject *v = INT(x);
+        if (v == NULL) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, v);
+    }
+    return lst;
+}
+
 static PyObject *
 rd_i16_list(Cursor *c, Py_ssize_t n)
 {
@@ -279,6 +304,7 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *   a           a NUL-terminated Latin-1 string of at most `arg` bytes (3.1 and 3.2's text)
  *   y           `arg` bytes
  *   l           a list of `arg` i16
+ *   j           a list of `arg` i32 (-1: the last count, as l)
  *   c           a list of i16 after its u8 count
  *   T           a list of `arg` (i16, u8) tuples
  *   C L         a u8 count of at most `arg` (no slot: its descriptor is None), then lists
@@ -398,7 +424,7 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisaylTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisayljTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
@@ -522,9 +548,9 @@ record_program(PyObject *module, PyObject *args)
                 goto fail;
             pg->subref[i] = Py_NewRef(a);
             pg->sub[i] = sub;
-        } else if (strchr("saylTC", op)) {
+        } else if (strchr("sayljTC", op)) {
             pg->arg[i] = PyLong_AsSsize_t(a);
-            if (pg->arg[i] < (strchr("yl", op) ? -1 : 0)) {  /* y l: -1 is the last Q's or C's count */
+            if (pg->arg[i] < (strchr("ylj", op) ? -1 : 0)) {  /* y l j: -1 is the last Q's or C's count */
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
@@ -840,6 +866,7 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'a': x = rd_latin1(c, a); break;
         case 'y': x = rd_bytes(c, a < 0 ? kept : a); break;
         case 'l': x = rd_i16_list(c, a < 0 ? kept : a); break;
+        case 'j': x = rd_i32_list(c, a < 0 ? kept : a); break;
         case 'c': if (need(c, 1)) x = rd_i16_list(c, rd_u8(c)); break;
         case 'T':
             if (need(c, 3 * a) && (x = PyList_New(a)) != NULL) {
@@ -1106,6 +1133,21 @@ put_i16_list(Out *o, PyObject *v, Py_ssize_t n)
     return 0;
 }
 
+static int put_num(Out *o, PyObject *v, char kind);
+
+static int
+put_i32_list(Out *o, PyObject *v, Py_ssize_t n)
+{
+    if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != n)
+        return 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = put_num(o, PyList_GET_ITEM(v, i), 'i');
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
 /* The slots' values of obj, an object of their class (borrowed; NULL where a slot is unset
    or there is none). */
 static void
@@ -1305,6 +1347,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'a': TRY(put_latin1(o, v, a)); break;
         case 'y': TRY(put_bytes(o, v, a < 0 ? kept : a)); break;
         case 'l': TRY(put_i16_list(o, v, a < 0 ? kept : a)); break;
+        case 'j': TRY(put_i32_list(o, v, a < 0 ? kept : a)); break;
         case 'c': {
             r = 1;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) > 255)

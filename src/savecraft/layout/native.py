@@ -3,7 +3,7 @@
 The C module ``savecraft._native.records`` (when :mod:`savecraft.compiled` says it is
 active) runs small record programs: one field code per model slot (``B H h I i``
 numbers, ``s`` a NUL-terminated UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L``
-lists of i16, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
+lists of i16, ``j`` a list of i32, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
 records and lists of them, ``U`` records until a stop value, ``E``+``e`` records up to an end
 record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
@@ -55,6 +55,7 @@ from .types import (
     Prefix,
     Ref,
     SetCtx,
+    Switch,
     Terminated,
     Tuple,
     Until,
@@ -66,6 +67,21 @@ if TYPE_CHECKING:
     from .compiler import Struct
 
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
+_KIND = {"u8": "B", "u16": "H", "i16": "h", "u32": "I", "i32": "i"}
+
+
+def _number(t: Any) -> str | None:
+    """The code of an integer type: one of the five, or an :class:`~.types.Int` subclass that
+    reads as its kind does and only checks more when written (PWMAngband's ``Index``, which
+    refuses a name: the C writer gives a non-int back to the generated writer, which says so)."""
+    code = _NUMBER.get(id(t))
+    if code is not None or not isinstance(t, Int):
+        return code
+    k = type(t)
+    if k.fast_read is not Int.fast_read or k.checked_read is not Int.checked_read \
+            or k.fast_write is not Int.fast_write:
+        return None
+    return _KIND.get(t.kind)
 # The record machine of the C module, or None (then no description has a program).
 _Buffer = bytes | bytearray | memoryview
 _record_program: Callable[[type, tuple[Any, ...], str, tuple[Any, ...]], Capsule] | None = None
@@ -142,7 +158,7 @@ class Program:
         self._names = tuple(dict.fromkeys(names))  # (a stock pair's two objects: the same sizes)
         self._whens = tuple(dict.fromkeys(whens))
         self._key: Callable[[dict[str, Any]], Any] | None = itemgetter(*self._names) if self._names else None
-        self._compiled: dict[Any, Capsule] = {}
+        self._compiled: dict[Any, Capsule | bool] = {}
         self.complete = True  # every field of the class is one of the program's (see _derive)
 
     def compiled(self, ctx: Context) -> Capsule | None:
@@ -158,12 +174,13 @@ class Program:
         prog = self._compiled.get(key)
         if prog is None:
             prog = self._compile(ctx)
-            if prog is None:
-                return None
             if len(self._compiled) >= 64:  # files of many different sizes: keep memory bounded
                 self._compiled.clear()
-            self._compiled[key] = prog
-        return prog
+            # (False: no program for these values, a case of a Switch that has none: not
+            # tried again for every record)
+            self._compiled[key] = False if prog is None else prog
+            return prog
+        return None if prog is False else prog  # type: ignore[return-value]
 
     def _compile(self, ctx: Context) -> Capsule | None:
         specs = _flat(self.specs, ctx)
@@ -208,6 +225,30 @@ class Program:
                 self.post(rec, ctx)
         return got
 
+    def bound(self, ctx: Context) -> Callable[[Any, int, int, int], tuple[list[Any], int] | None] | None:
+        """A reader of ``count`` records from ``pos`` with the program compiled for the values
+        ``ctx`` holds now, for a loop over many records under values that do not change in it
+        (a block's object list): the capsule is looked up once, not per record, which costs
+        more than reading the record (the key's conditions are evaluated each time). None
+        where a read notes spans or no program compiles for these values."""
+        if active_sink() is not None:
+            return None
+        prog = self.compiled(ctx)
+        if prog is None:
+            return None
+        assert _read_records is not None
+        read_records, checks, post, valid = _read_records, self.checks, self.post, self._valid
+
+        def read(data: Any, pos: int, end: int, count: int) -> tuple[list[Any], int] | None:
+            got = read_records(prog, data, pos, end, count, None)
+            if got is None or (checks and not valid(got[0])):
+                return None
+            if post is not None:
+                for rec in got[0]:
+                    post(rec, ctx)
+            return got
+        return read
+
     def read_one(self, data: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int] | None:
         if active_sink() is not None:
             return None
@@ -237,6 +278,11 @@ class _NoProgram(Exception):
     """A nested program has no capsule for this Context."""
 
 
+# The argument of a field whose type, for the Context values a program is compiled with, no
+# code expresses (the name case of a Switch on the build): that compile gives no program.
+_UNEXPRESSED = object()
+
+
 def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context], bool]]) -> None:
     """The Context names and conditions the programs of ``specs`` are compiled with."""
     def arg_deps(arg: Any) -> None:
@@ -248,6 +294,7 @@ def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context]
         elif isinstance(arg, _When):
             whens.append(arg.holds)
             _depends(arg.then, names, whens)
+            _depends(arg.other, names, whens)
         elif isinstance(arg, tuple):
             for a in arg:
                 arg_deps(a)
@@ -269,6 +316,8 @@ def _flat(specs: list[Spec], ctx: Context) -> list[Spec]:
 
 
 def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
+    if arg is _UNEXPRESSED:
+        raise _NoProgram
     if isinstance(arg, _Ref):
         return ctx.values[arg.name]
     if isinstance(arg, Program):
@@ -419,6 +468,7 @@ def _every_spec(specs: list[Spec]) -> list[Spec]:
     for spec in specs:
         if isinstance(spec[2], _When):
             out.extend(_every_spec(spec[2].then))
+            out.extend(_every_spec(spec[2].other))
         else:
             out.append(spec)
     return out
@@ -518,6 +568,8 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | N
 
 def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
     t = m.type
+    if isinstance(t, Switch):
+        return _switch_specs(m, t, lens)
     if isinstance(t, Optional):
         if t.flag is not U8:
             return None
@@ -527,12 +579,37 @@ def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
     return None if spec is None else [spec]
 
 
+def _switch_specs(m: Field, t: Switch, lens: dict[str, int]) -> list[Spec] | None:
+    """A Switch on Context values alone (a file's magic, a block's build: an index's width, an
+    index or a name) is decided when the program is compiled, as a When on them is: a chain of
+    conditions, one per case; a case no code expresses (a name the game's data must hold)
+    compiles to no program, and the generated code reads those records."""
+    import ast
+
+    if t.peek is not None:
+        return None
+    tree = ast.parse(t.expr, mode="eval").body
+    if not {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} <= {"ctx"}:
+        return None
+    tag = eval(compile(f"lambda ctx: ({t.expr})", "<layout switch>", "eval"), {})
+    specs: list[Spec] = [(m.name, "X", _UNEXPRESSED)]  # (no case, no default: the Python's error)
+    if t.default is not None:
+        specs = _field_specs(Field(m.name, t.default), lens) or [(m.name, "X", _UNEXPRESSED)]
+    for key, case in reversed(list(t.cases.items())):
+        then = _field_specs(Field(m.name, case), lens) or [(m.name, "X", _UNEXPRESSED)]
+        if any(code == "?" for _, code, _ in then):
+            return None
+        holds = (lambda k: lambda ctx: tag(ctx) == k)(key)
+        specs = [("", "W", _When(holds, then, specs))]
+    return specs
+
+
 def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
     from .compiler import Struct
 
     t = m.type
     if isinstance(t, Int):
-        code = _NUMBER.get(id(t))
+        code = _number(t)
         return None if code is None else (m.name, code, 0)
     if isinstance(t, CStr):
         if t.most is None:  # (a record with a string of any length: a chat message, read alone,
@@ -551,6 +628,9 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return (m.name, "c", 0) if p.kind is U8 and not p.bias and p.most is None else None
         arg = _count(t.count)
         return None if arg is None else (m.name, "l", arg)
+    if isinstance(t, Array) and t.kind is I32 and not t.as_bytes:
+        arg = _count(t.count)
+        return None if arg is None else (m.name, "j", arg)
     if isinstance(t, List):
         count = _count(t.count, lens)
         if isinstance(t.elem, Tuple) and [k for _, k in t.elem.parts] == [I16, U8]:

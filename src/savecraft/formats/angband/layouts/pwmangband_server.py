@@ -20,17 +20,20 @@ player file's object reader (:mod:`.pwmangband_world`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import FormatError
-from ....layout import I16, I32, U8, U16, U32, Bytes, CStr, Expr, Field, List, Prefix, Struct, When
+from ....layout import (I16, I32, U8, U16, U32, Array, Bytes, Check, CStr, Ctx, Expr, Field, List, Prefix, Struct,
+                        Switch, When)
 from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
-from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic,
+from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic, name_or_index_as,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
-from .pwmangband_world import (ItemPair, Item, Trap, check_build, check_feat_runs, feat_run, min_item,
+from .pwmangband_world import (ItemPair, Item, ObjectListReader, Trap, object_list_reader, check_build, check_feat_runs, feat_run, min_item,
                                read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
@@ -536,114 +539,94 @@ class Monsters(BlockModel):
     as_names: bool | None = None
 
 
-def _rd_monster(r: Reader, ctx: Context, as_names: bool, mflag: int | None, p: str) -> Monster:
-    version = magic(ctx)
-    of, elems, blows = ctx.need("of_size", "object memory"), ctx.need("elem_max", "object memory"), \
-        ctx.need("blows_max", "monster memory")
-    m = Monster()
-    if version >= V1_4:
-        m.midx = r.u16(f"{p}.midx")
-    at = r.pos
-    m.race = rd_name_or_index(r, as_names, f"{p}.race", "u16")
-    if m.race in (0, "", "none"):  # rd_monster: "Monster race no longer exists!"
-        r.fail(f"{p}.race", "a monster race (rd_monster: 'Monster race no longer exists!')",
-               repr(m.race), at=at)
-    if version >= V1_4:
-        m.original_race = rd_name_or_index(r, as_names, f"{p}.original_race", "u16")
-    m.y, m.x = r.u8(f"{p}.y"), r.u8(f"{p}.x")
-    m.wpos_y, m.wpos_x, m.wpos_depth = (r.i16(f"{p}.wpos_y"), r.i16(f"{p}.wpos_x"),
-                                        r.i16(f"{p}.wpos_depth"))
-    m.hp, m.maxhp, m.mspeed, m.energy = (r.i32(f"{p}.hp"), r.i32(f"{p}.maxhp"), r.u8(f"{p}.mspeed"),
-                                         r.i32(f"{p}.energy"))
-    m.m_timed = list(r.array("i16", r.u8(f"{p}.m_timed_count"), f"{p}.m_timed"))
-    if mflag is not None:
-        m.mflag = r.bytes(mflag, f"{p}.mflag")
-    m.known_flags = r.bytes(of, f"{p}.known_flags")
-    m.known_res_levels = list(r.array("i16", elems, f"{p}.known_res_levels"))
-    if version < V1_4:
-        m.camouflage = r.u8(f"{p}.camouflage")
-    m.mimicked_k_idx = r.i16(f"{p}.mimicked_k_idx")
-    m.feat = r.u16(f"{p}.feat") if version >= V1_3 else r.u8(f"{p}.feat")
-    m.ac = r.i16(f"{p}.ac")
-    for j in range(blows):
-        b = Blow(r.u8(f"{p}.blows[{j}].method"))
-        if b.method:
-            b.effect, b.dice, b.sides = r.u8(f"{p}.blows[{j}].effect"), r.u8(f"{p}.blows[{j}].dice"), \
-                r.u8(f"{p}.blows[{j}].sides")
-        m.blows.append(b)
-    m.level, m.clone, m.origin = r.i16(f"{p}.level"), r.u8(f"{p}.clone"), r.u8(f"{p}.origin")
-    m.mimicked = r.u16(f"{p}.mimicked")
-    m.held, m.held_end = read_object_list(r, ctx, f"{p}.held", f"{p}.held_end")
-    if version >= V1_4:
-        m.primary_group, m.primary_role = r.u16(f"{p}.primary_group"), r.u8(f"{p}.primary_role")
-        m.summon_group, m.summon_role = r.u16(f"{p}.summon_group"), r.u8(f"{p}.summon_role")
+MFLAG_SIZE = "pwm_mflag_size"  # the block's mflag_size, for its monsters' records (1.4.0 on)
+_RACE_GONE = "a monster race (rd_monster: 'Monster race no longer exists!')"
+
+_BLOW = Struct(Blow, [
+    Field("method", U8),
+    When("method != 0", [Field("effect", U8), Field("dice", U8), Field("sides", U8)],
+         "effect and dice exactly when the blow has a method", defaults=True)], name="blow")
+
+
+def _monster_records(as_names: bool) -> tuple[Struct, Struct]:
+    """``wr_monster`` as one build stores it (``as_names``), declared once: the record up to
+    the objects the monster holds, and after them the group fields (1.4.0 on); the objects
+    between are the object lists' (:func:`.pwmangband_world.read_object_list`). By magic:
+    ``midx``, ``original_race``, ``mflag`` and the groups from 1.4.0, ``camouflage`` before
+    it; ``feat`` u8 before 1.3.0, u16 after."""
+    race = name_or_index_as(as_names, U16, numbers=False)
+    head = Struct(Monster, [
+        When(since(V1_4), [Field("midx", U16)], "midx exactly from 1.4.0 on"),
+        Field("race", race),
+        # a race index 0 or no name: what the loader refuses; in a names build the offset is
+        # after the name (the Check steps back a fixed 2 bytes, an index's)
+        Check("race not in (0, '', 'none')", "race", _RACE_GONE, "repr(race)", back=0 if as_names else 2),
+        When(since(V1_4), [Field("original_race", race)], "original_race exactly from 1.4.0 on"),
+        Field("y", U8), Field("x", U8), *[Field(n, I16) for n in ("wpos_y", "wpos_x", "wpos_depth")],
+        Field("hp", I32), Field("maxhp", I32), Field("mspeed", U8), Field("energy", I32),
+        Field("m_timed", Array(I16, Prefix(U8))),
+        When(since(V1_4), [Field("mflag", Bytes(Ctx(MFLAG_SIZE, "the monsters block")))],
+             "mflag exactly from 1.4.0 on"),
+        Field("known_flags", Bytes(Ctx("of_size", "object memory"))),
+        Field("known_res_levels", Array(I16, Ctx("elem_max", "object memory"))),
+        When(f"not {since(V1_4)}", [Field("camouflage", U8)], "camouflage exactly before 1.4.0"),
+        Field("mimicked_k_idx", I16),
+        Field("feat", Switch(f"1 if {since(V1_3)} else 0", {0: U8, 1: U16})),
+        Field("ac", I16), Field("blows", List(_BLOW, Ctx("blows_max", "monster memory"))),
+        Field("level", I16), Field("clone", U8), Field("origin", U8), Field("mimicked", U16),
+    ], name="monster")
+    groups = Struct(Monster, [
+        When(since(V1_4), [Field("primary_group", U16), Field("primary_role", U8), Field("summon_group", U16),
+                           Field("summon_role", U8)], "the group fields exactly from 1.4.0 on"),
+    ], name="monster")
+    return head, groups
+
+
+_MONSTERS = {as_names: _monster_records(as_names) for as_names in (False, True)}
+
+
+def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str, held: ObjectListReader) -> Monster:
+    head, groups = _MONSTERS[as_names]
+    m: Monster = head.read(r, ctx, p)
+    m.held, m.held_end = held(r, f"{p}.held", f"{p}.held_end")
+    g: Monster = groups.read(r, ctx, p)
+    m.primary_group, m.primary_role, m.summon_group, m.summon_role = \
+        g.primary_group, g.primary_role, g.summon_group, g.summon_role
     return m
 
 
-def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, mflag: int | None, p: str) -> None:
-    version = magic(ctx)
-    of, elems, blows = ctx.need("of_size", "object memory"), ctx.need("elem_max", "object memory"), \
-        ctx.need("blows_max", "monster memory")
-    later = version >= V1_4
-    for name, stored in (("midx", later), ("original_race", later), ("camouflage", not later),
-                         ("primary_group", later), ("primary_role", later), ("summon_group", later),
-                         ("summon_role", later), ("mflag", mflag is not None)):
-        if (getattr(m, name) is None) == stored:
-            raise FormatError(None, f"{p}.{name}", "a value (the file's magic stores it)" if stored
-                              else "null (the file's magic does not store it)", repr(getattr(m, name)))
-    if m.midx is not None:
-        w.u16(m.midx, f"{p}.midx")
-    wr_name_or_index(w, m.race, as_names, f"{p}.race", "u16")
-    if m.original_race is not None:
-        wr_name_or_index(w, m.original_race, as_names, f"{p}.original_race", "u16")
-    w.u8(m.y, f"{p}.y")
-    w.u8(m.x, f"{p}.x")
-    for name in ("wpos_y", "wpos_x", "wpos_depth"):
-        w.i16(getattr(m, name), f"{p}.{name}")
-    w.i32(m.hp, f"{p}.hp")
-    w.i32(m.maxhp, f"{p}.maxhp")
-    w.u8(m.mspeed, f"{p}.mspeed")
-    w.i32(m.energy, f"{p}.energy")
-    w.u8(len(m.m_timed), f"{p}.m_timed_count")
-    w.array("i16", m.m_timed, f"{p}.m_timed")
-    if m.mflag is not None:
-        w.bytes(m.mflag, f"{p}.mflag", size=mflag)
-    w.bytes(m.known_flags, f"{p}.known_flags", size=of)
-    if len(m.known_res_levels) != elems:
-        raise FormatError(None, f"{p}.known_res_levels", f"{elems} values (elem_max)", str(len(m.known_res_levels)))
-    w.array("i16", m.known_res_levels, f"{p}.known_res_levels")
-    if m.camouflage is not None:
-        w.u8(m.camouflage, f"{p}.camouflage")
-    w.i16(m.mimicked_k_idx, f"{p}.mimicked_k_idx")
-    if version >= V1_3:
-        w.u16(m.feat, f"{p}.feat")
-    else:
-        w.u8(m.feat, f"{p}.feat")
-    w.i16(m.ac, f"{p}.ac")
-    if len(m.blows) != blows:
-        raise FormatError(None, f"{p}.blows", f"{blows} blows (mon_blows_max)", str(len(m.blows)))
-    for j, b in enumerate(m.blows):
-        w.u8(b.method, f"{p}.blows[{j}].method")
-        if b.method:
-            w.u8(b.effect, f"{p}.blows[{j}].effect")
-            w.u8(b.dice, f"{p}.blows[{j}].dice")
-            w.u8(b.sides, f"{p}.blows[{j}].sides")
-    w.i16(m.level, f"{p}.level")
-    w.u8(m.clone, f"{p}.clone")
-    w.u8(m.origin, f"{p}.origin")
-    w.u16(m.mimicked, f"{p}.mimicked")
+def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, p: str) -> None:
+    head, groups = _MONSTERS[as_names]
+    head.write(m, w, ctx, p)
     write_object_list(m.held, m.held_end, w, ctx, f"{p}.held", f"{p}.held.end")
-    if later:
-        w.u16(m.primary_group or 0, f"{p}.primary_group")
-        w.u8(m.primary_role or 0, f"{p}.primary_role")
-        w.u16(m.summon_group or 0, f"{p}.summon_group")
-        w.u8(m.summon_role or 0, f"{p}.summon_role")
+    groups.write(m, w, ctx, p)
 
 
 def _rd_monsters_as(r: Reader, ctx: Context, as_names: bool) -> Monsters:
     m = Monsters(as_names=as_names)
     if magic(ctx) >= V1_4:
         m.mflag_size = r.u8("mflag_size")
+    with _mflag_size(ctx, m.mflag_size):
+        _rd_levels(r, ctx, as_names, m)
+    return m
+
+
+@contextmanager
+def _mflag_size(ctx: Context, size: int | None) -> Iterator[None]:
+    """The block's ``mflag_size`` in the Context while its monsters are read or written (their
+    record's ``mflag`` bytes), taken away after."""
+    if size is None:
+        yield
+        return
+    ctx.values[MFLAG_SIZE] = size
+    try:
+        yield
+    finally:
+        del ctx.values[MFLAG_SIZE]
+
+
+def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
+    held = object_list_reader(ctx)
     n = r.count(r.u32("count"), 8, "levels", "level")
     for i in range(n):
         p = f"levels[{i}]"
@@ -652,10 +635,8 @@ def _rd_monsters_as(r: Reader, ctx: Context, as_names: bool) -> Monsters:
         limit = r.u16(f"{p}.limit")
         if limit < 1:  # wr_monsters_aux stores one more than the monsters it writes
             r.fail(f"{p}.limit", "the monster count plus one (at least 1)", str(limit), at=at)
-        lv.monsters = [_rd_monster(r, ctx, as_names, m.mflag_size, f"{p}.monsters[{j}]")
-                       for j in range(limit - 1)]
+        lv.monsters = [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]", held) for j in range(limit - 1)]
         m.levels.append(lv)
-    return m
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
@@ -680,8 +661,9 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
                 w.i16(getattr(lv, name), f"{p}.{name}")
             w.u16(len(lv.monsters) + 1, f"{p}.limit")
             for j, mon in enumerate(lv.monsters):
-                _wr_monster(mon, w, ctx, as_names, m.mflag_size, f"{p}.monsters[{j}]")
-    write_block(ctx, as_names, write)
+                _wr_monster(mon, w, ctx, as_names, f"{p}.monsters[{j}]")
+    with _mflag_size(ctx, m.mflag_size):
+        write_block(ctx, as_names, write)
 
 
 # -- each level's traps ---------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import ClassVar
 
 from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
+from ....layout.native import program_of
 from ....layout import (FAST_READ_ERRORS, I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
                         SetCtx, Struct, Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout, register_struct
@@ -368,7 +369,12 @@ def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> It
     reads on from there, and gives the same model or the located problem."""
     if r.spans is not None:
         return None
-    read, d, stop, pos = item_record(ctx).fast_read_fn, r.data, r.end, r.pos
+    record = item_record(ctx)
+    prog = program_of(record)
+    bound = prog.bound(ctx) if prog is not None else None
+    if bound is not None:
+        return _program_pairs(r, bound, min_item(ctx), most, items)
+    read, d, stop, pos = record.fast_read_fn, r.data, r.end, r.pos
     least = min_item(ctx)
     item: Item
     known: Item
@@ -389,6 +395,46 @@ def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> It
             r.pos = pos
     except FAST_READ_ERRORS:
         pass
+    return None
+
+
+def _program_pairs(r: Reader, read: Callable[[bytes, int, int, int], tuple[list[Item], int] | None],
+                   least: int, most: int, items: list[ItemPair]) -> Item | None:
+    """:func:`_fast_pairs` with the record's C program compiled once for the block: a pair
+    (the object and its known copy) in one call, an object at a time where the first of two is
+    the end record or two do not read. It stops where the program gives up, as the fast reader
+    does."""
+    d, stop, pos = r.data, r.end, r.pos
+    left = most - len(items)
+    if left > 0 and pos + 2 * left * least <= stop:  # a stock: every pair in one call
+        got = read(d, pos, stop, 2 * left)
+        if got is not None and not any(it.is_marker for it in got[0][::2]):
+            recs = got[0]
+            items += [ItemPair(recs[k], recs[k + 1]) for k in range(0, len(recs), 2)]
+            r.pos = got[1]
+            return None
+    while most < 0 or len(items) < most:
+        if pos + least > stop:
+            return None
+        got = read(d, pos, stop, 2)
+        if got is not None and not got[0][0].is_marker:
+            (item, known), pos = got
+        elif most >= 0:
+            return None
+        else:  # (the end record, or an object of the last bytes: one record at a time)
+            got = read(d, pos, stop, 1)
+            if got is None:
+                return None
+            (item,), pos = got
+            if item.is_marker:
+                r.pos = pos
+                return item
+            got = read(d, pos, stop, 1)
+            if got is None:
+                return None
+            (known,), pos = got
+        items.append(ItemPair(item, known))
+        r.pos = pos
     return None
 
 
@@ -438,9 +484,28 @@ class Gear(BlockModel):
     as_names: bool | None = None
 
 
+def _fast_gear(r: Reader, ctx: Context, least: int, items: list[GearItem]) -> None:
+    """The gear's slots and pairs read with the object record's program compiled once for the
+    block, where no spans are noted, up to the end code or the first unusual record (the
+    checked loop of :func:`_rd_gear_as` reads on from there)."""
+    prog = program_of(item_record(ctx)) if r.spans is None else None
+    read = prog.bound(ctx) if prog is not None else None
+    if read is None:
+        return
+    d, stop, pos = r.data, r.end, r.pos
+    while pos < stop and d[pos] != FINISHED_CODE and pos + 1 + 2 * least <= stop:
+        got = read(d, pos + 1, stop, 2)
+        if got is None or got[0][0].is_marker:
+            return
+        (item, known), after = got
+        items.append(GearItem(item, known, d[pos]))
+        r.pos = pos = after
+
+
 def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
     m = Gear(as_names=as_names)
     least = min_item(ctx)
+    _fast_gear(r, ctx, least, m.items)
     while True:
         p = f"items[{len(m.items)}]"
         code = r.u8(f"{p}.slot")
@@ -524,14 +589,38 @@ class Objects(BlockModel):
     as_names: bool | None = None
 
 
-def read_object_list(r: Reader, ctx: Context, path: str, end: str) -> tuple[list[ItemPair], Item]:
+ObjectListReader = Callable[[Reader, str, str], tuple[list[ItemPair], Item]]
+
+
+def object_list_reader(ctx: Context) -> ObjectListReader:
+    """:func:`read_object_list` for many short lists under one Context (each monster's held
+    objects, mostly none): the record's program compiled and the smallest record's size
+    taken once for the block, not for each list."""
+    prog = program_of(item_record(ctx))
+    bound = prog.bound(ctx) if prog is not None else None
+    least = min_item(ctx)
+
+    def read(r: Reader, path: str, end: str) -> tuple[list[ItemPair], Item]:
+        if bound is None or r.spans is not None:
+            return read_object_list(r, ctx, path, end)
+        items: list[ItemPair] = []
+        done = _program_pairs(r, bound, least, -1, items)
+        if done is not None:
+            return items, done
+        return read_object_list(r, ctx, path, end, items)
+    return read
+
+
+def read_object_list(r: Reader, ctx: Context, path: str, end: str,
+                     items: list[ItemPair] | None = None) -> tuple[list[ItemPair], Item]:
     """Objects and their known copies up to the dummy record (``wr_dummy_item``), which the
     model keeps as ``end`` (its spans too: read as the next element, noted under ``end``), in
-    the build the Context's ``pwm_as_names`` says."""
-    items: list[ItemPair] = []
-    done = _fast_pairs(r, ctx, -1, items)
-    if done is not None:
-        return items, done
+    the build the Context's ``pwm_as_names`` says; after ``items``, where a fast read stopped."""
+    if items is None:
+        items = []
+        done = _fast_pairs(r, ctx, -1, items)
+        if done is not None:
+            return items, done
     least = min_item(ctx)
     read = item_record(ctx).read
     while True:
