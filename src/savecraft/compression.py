@@ -16,6 +16,8 @@ Two rules from the project's principles live here:
 from __future__ import annotations
 
 import hashlib
+import queue
+import threading
 import zlib
 from dataclasses import dataclass, field
 from enum import Enum
@@ -234,6 +236,9 @@ class Deflated:
     # The inflated bytes themselves while they are at hand (right after loading):
     # comparing them is a memcmp, cheaper than hashing on every load. Never dumped.
     content: bytes | None = field(default=None, metadata={"json": False}, repr=False)
+    # A stream compressed beside the decoding of a dump (:class:`DeflateWorker`), taken by
+    # :meth:`compress` when the content it compressed is the content asked for. Never dumped.
+    streamed: DeflateWorker | None = field(default=None, metadata={"json": False}, repr=False)
 
     @classmethod
     def from_stream(cls, compressed: bytes, content: bytes, container: Container) -> Deflated:
@@ -268,4 +273,126 @@ class Deflated:
     def compress(self, content: bytes) -> bytes:
         if self.original is not None and self._unchanged(content):
             return self.original
+        if self.streamed is not None:
+            made, compressed = self.streamed.result()
+            if (self.streamed.level == (6 if self.level is None else self.level)
+                    and self.streamed.container is self.container and made == content):
+                return compressed
         return compress(content, self.container, 6 if self.level is None else self.level)
+
+
+STREAM_BATCH = 1 << 18
+"""Bytes a :class:`DeflateWorker` gathers before handing them to its thread: few hand-overs
+(each costs the thread a wait for the interpreter lock), a short tail after the last one."""
+
+STREAM_DEPTH = 4
+"""Batches waiting for the worker at most: the producer waits beyond that (bounded memory)."""
+
+_END: list[bytes] = []  # the queue's last item: compress what is left and stop
+_DROP: list[bytes] = []  # the queue's last item: stop, nothing more is wanted
+
+
+class DeflateWorker:
+    """Deflate a stream in a thread while its content is still being produced.
+
+    zlib releases the interpreter lock while it deflates, so on a second core
+    the compression runs beside whatever makes the content (``savecraft build``
+    decoding a dump's players). At levels 1 to 9 zlib's output does not depend
+    on how its input is split (what it emits before a flush is final), so the
+    result is the bytes :func:`compress` gives for the whole content, which the
+    tests check on many splits. Level 0 (stored blocks) does depend on it and is
+    refused here: it is compressed whole, and costs only a copy anyway.
+
+    :meth:`feed` gathers pieces into batches of :data:`STREAM_BATCH` bytes and
+    hands them over through a queue of at most :data:`STREAM_DEPTH` batches
+    (the producer waits when the worker is behind). :meth:`close` ends the
+    input; the thread then finishes on its own, so none is left waiting even
+    when the result is never asked for. :meth:`result` waits for it and gives
+    the content and its compressed bytes; an error in the thread is raised
+    there, as the caller's own :class:`FormatError` (zlib's errors) or as it was.
+    """
+
+    def __init__(self, level: int, container: Container = Container.ZLIB) -> None:
+        if not 1 <= level <= 9:
+            raise ValueError(f"a level from 1 to 9 is streamed, not {level}")
+        self.level = level
+        self.container = container
+        self._compressor = zlib.compressobj(level, zlib.DEFLATED, container.wbits)
+        self._queue: queue.Queue[list[bytes]] = queue.Queue(STREAM_DEPTH)
+        self._batch: list[bytes] = []
+        self._size = 0
+        self._parts: list[bytes] = []
+        self._out: list[bytes] = []
+        self._made: tuple[bytes, bytes] | None = None
+        self._error: BaseException | None = None
+        self.closed = False
+        self.dropped = False
+        self._thread = threading.Thread(target=self._run, name="savecraft-deflate", daemon=True)
+        self._thread.start()
+
+    def feed(self, piece: bytes) -> None:
+        """Add ``piece`` to the content (waits while the worker is :data:`STREAM_DEPTH` behind)."""
+        self._batch.append(piece)
+        self._size += len(piece)
+        if self._size >= STREAM_BATCH:
+            self._queue.put(self._batch)
+            self._batch = []
+            self._size = 0
+
+    def close(self) -> None:
+        """No more content: the thread compresses the rest and ends."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._batch:
+            self._queue.put(self._batch)
+            self._batch = []
+        self._queue.put(_END)
+
+    def drop(self) -> None:
+        """Nothing of this stream is wanted: the thread stops, and is waited for."""
+        if not self.closed:
+            self.closed = self.dropped = True
+            self._batch = []
+            self._queue.put(_DROP)
+        self._thread.join()
+
+    def result(self) -> tuple[bytes, bytes]:
+        """The content fed and its compressed stream, once the thread has made them."""
+        if not self.closed:
+            self.close()
+        self._thread.join()
+        if self._error is not None:
+            if isinstance(self._error, zlib.error):
+                raise FormatError(None, "", f"a {self.container.value} stream at level "
+                                  f"{self.level}", f"zlib failed: {self._error}")
+            raise self._error
+        if self._made is None:
+            raise FormatError(None, "", "a compressed stream", "none (the stream was dropped)")
+        return self._made
+
+    def _run(self) -> None:
+        """The thread: compress each batch as it comes; after an error, only drain the queue
+        (the producer never waits on a thread that stopped taking)."""
+        get = self._queue.get
+        c = self._compressor
+        while True:
+            item = get()
+            if item is _END or item is _DROP:
+                break
+            if self._error is not None:
+                continue
+            try:
+                data = b"".join(item)
+                self._parts.append(data)
+                self._out.append(c.compress(data))
+            except BaseException as exc:  # raised in the caller by result()
+                self._error = exc
+        if item is _END and self._error is None:
+            try:
+                self._out.append(c.flush())
+                self._made = (b"".join(self._parts), b"".join(self._out))
+            except BaseException as exc:
+                self._error = exc
+        self._parts = []
+        self._out = []

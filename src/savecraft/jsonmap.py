@@ -15,7 +15,10 @@ with the binary codecs. The rules:
   a ``KIND`` class attribute as an object with a ``"kind"`` member;
 * a class may take over with ``__json_encode__(self)`` and a classmethod
   ``__json_decode__(cls, obj, path)``; other types (numpy arrays) register a
-  pair with :func:`register_type`.
+  pair with :func:`register_type`; a dataclass may wrap its fast decoder with a
+  classmethod ``__json_around__(cls, obj, decode)`` that sees the object before
+  its fields are decoded and returns ``decode(obj)`` (a save starts compressing
+  its chunks while they are decoded, with the level its dump names after them).
 
 Reading is strict, because a dump is something people edit by hand: a
 missing field, an unknown field, a value of the wrong type, or a document
@@ -434,6 +437,12 @@ def _compile_fast_dataclass(cls: type) -> Fast:
              "  except (KeyError, TypeError, ValueError, AttributeError):",
              "      raise _INVALID from None"]
     fn: Fast = _define(lines, f"<jsonmap decoder of {cls.__name__}>", ns)
+    around = getattr(cls, "__json_around__", None)
+    if around is not None:  # the class sees its object first, and what was made of it
+        inner = fn
+
+        def fn(v: Any) -> Any:
+            return around(v, inner)
     _FAST[cls] = fn
     _bind(ns)
     return fn

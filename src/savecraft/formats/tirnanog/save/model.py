@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
-from ....compression import Container
+from ....compression import Container, DeflateWorker
 from ..crc_stream import StreamEncoding
 
 if TYPE_CHECKING:
@@ -408,14 +409,17 @@ class ChunkList(MutableSequence[Any]):
         chunk's object is replaced, once built, by what it was built into: the document
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
+        from ....errors import FormatError
         from ....jsonmap import KIND, _bad, consuming, decoder
-        from .codec import decode_chunk
+        from .codec import decode_chunk, encode_chunk
         from .jsonfast import chunk_bytes
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
         consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
+        deflating = _DEFLATING.get()
+        feed = deflating.feed if deflating is not None else None
         for i, c in enumerate(obj):
             if type(c) is dict:
                 raw = chunk_bytes(c)
@@ -427,7 +431,21 @@ class ChunkList(MutableSequence[Any]):
             else:
                 built = dec(c, f"{path}[{i}]")
             items.append(built)
+            if feed is not None:  # the payload as build will make it, to the deflate thread
+                if type(built) is _Pending:
+                    feed(built.raw)
+                else:
+                    try:
+                        feed(encode_chunk(built, f"{path}[{i}]"))
+                    except FormatError:  # build says what is wrong; nothing to compress ahead
+                        assert deflating is not None
+                        deflating.drop()
+                        feed = None
         return cls(items, decode_chunk)
+
+
+_DEFLATING: ContextVar[DeflateWorker | None] = ContextVar("savecraft_tng_deflating", default=None)
+"""The thread compressing the payload of the save being decoded, which its chunks feed."""
 
 
 class _Built(dict[str, Any]):
@@ -515,12 +533,58 @@ class SaveGame:
                 return u
         return None
 
+    @classmethod
+    def __json_around__(cls, obj: Any, decode: Callable[[Any], SaveGame]) -> SaveGame:
+        """Decode a dump's save while a thread deflates its chunks as they are decoded.
+
+        The level is the dump's deflate hint, which follows the chunks in the text but is
+        parsed before them (the document around a big chunk array is parsed first, see
+        :func:`savecraft.jsonmap.loads`). Only a level from 1 to 9 with no original bytes
+        is streamed: what build would compress. The stream is kept on the hint and taken
+        by build only if the payload it builds is the content that was compressed.
+        """
+        level, container = _streamed_level(obj)
+        if level is None:
+            return decode(obj)
+        worker = DeflateWorker(level, container)
+        token = _DEFLATING.set(worker)
+        try:
+            save = decode(obj)
+        except BaseException:
+            worker.drop()
+            raise
+        finally:
+            _DEFLATING.reset(token)
+        hint = save.encoding.deflate
+        if worker.dropped or hint.original is not None:
+            worker.drop()
+        else:
+            worker.close()  # the thread finishes on its own, wanted or not
+            hint.streamed = worker
+        return save
+
     def __json_prepare__(self) -> None:
         """Before a dump: swap the original compressed bytes for a level when that reproduces them."""
         from .codec import payload_bytes
         from ....jsonmap import confirming
         if self.encoding.deflate.original is not None:
             self.encoding.deflate.settle(payload_bytes(self), confirm=confirming())
+
+
+def _streamed_level(obj: Any) -> tuple[int | None, Container]:
+    """The level and container a dump's save will be compressed with, when a thread can do it
+    ahead: a level from 1 to 9 (or none: zlib's default) and no original stream to reuse."""
+    try:
+        hint = obj["encoding"]["deflate"]
+        level, container = hint.get("level", 6), Container(hint.get("container", "zlib"))
+        original = hint.get("original")
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None, Container.ZLIB
+    if level is None:
+        level = 6
+    if original is not None or type(level) is not int or not 1 <= level <= 9:
+        return None, container
+    return level, container
 
 
 __all__ = [
