@@ -1431,7 +1431,13 @@ def _streamed(text: bytes) -> Any:
             return None
         indent, key = m.group(1), m.group(2).decode("ascii")
         start = m.end() - 1  # the line break after "["
-        end = text.find(b"\n" + indent + b"]", start)
+        # The first array's end is searched from the end of the text: a forward search for
+        # this short, indented line stumbles over every line break of the array (0.17 s for a
+        # 50 MB dump, 1.7x loading its save). Were a later array at the same indentation found
+        # instead, the last piece would not parse, and the whole text would then be parsed the
+        # ordinary way (a server save's chunks are the last array of the dump at their depth).
+        close = b"\n" + indent + b"]"
+        end = text.rfind(close, start) if k == 0 else text.find(close, start)
         if end < 0 or end - start < len(text) // 2:
             continue
         first = text[start + 1 : text.find(b"\n", start + 1)]
