@@ -541,10 +541,14 @@ class SaveGame:
         parsed before them (the document around a big chunk array is parsed first, see
         :func:`savecraft.jsonmap.loads`). Only a level from 1 to 9 with no original bytes
         is streamed: what build would compress. The stream is kept on the hint and taken
-        by build only if the payload it builds is the content that was compressed.
+        by build only if the payload it builds is the content that was compressed. Only
+        :func:`savecraft.jsonmap.loads` (``savecraft build``'s path, which consumes the
+        document) streams: a caller of ``from_json`` may edit the model before building.
         """
+        from ....jsonmap import consuming
+
         level, container = _streamed_level(obj)
-        if level is None:
+        if level is None or not consuming():  # only for a caller about to build (loads)
             return decode(obj)
         worker = DeflateWorker(level, container)
         token = _DEFLATING.set(worker)
