@@ -273,10 +273,11 @@ class Deflated:
     def compress(self, content: bytes) -> bytes:
         if self.original is not None and self._unchanged(content):
             return self.original
-        if self.streamed is not None:
-            made, compressed = self.streamed.result()
-            if (self.streamed.level == (6 if self.level is None else self.level)
-                    and self.streamed.container is self.container and made == content):
+        worker = self.streamed
+        if (worker is not None and worker.level == (6 if self.level is None else self.level)
+                and worker.container is self.container):
+            compressed = worker.result()
+            if worker.fed(content):
                 return compressed
         return compress(content, self.container, 6 if self.level is None else self.level)
 
@@ -308,8 +309,10 @@ class DeflateWorker:
     (the producer waits when the worker is behind). :meth:`close` ends the
     input; the thread then finishes on its own, so none is left waiting even
     when the result is never asked for. :meth:`result` waits for it and gives
-    the content and its compressed bytes; an error in the thread is raised
-    there, as the caller's own :class:`FormatError` (zlib's errors) or as it was.
+    the compressed bytes; an error in the thread is raised there, as the
+    caller's own :class:`FormatError` (zlib's errors) or as it was. The pieces
+    fed are kept as they were given (no copy of the content: a saved game's
+    chunks are held by its model anyway), for :meth:`fed` to compare.
     """
 
     def __init__(self, level: int, container: Container = Container.ZLIB) -> None:
@@ -321,9 +324,9 @@ class DeflateWorker:
         self._queue: queue.Queue[list[bytes]] = queue.Queue(STREAM_DEPTH)
         self._batch: list[bytes] = []
         self._size = 0
-        self._parts: list[bytes] = []
+        self._pieces: list[list[bytes]] = []
         self._out: list[bytes] = []
-        self._made: tuple[bytes, bytes] | None = None
+        self._made: bytes | None = None
         self._error: BaseException | None = None
         self.closed = False
         self.dropped = False
@@ -357,8 +360,22 @@ class DeflateWorker:
             self._queue.put(_DROP)
         self._thread.join()
 
-    def result(self) -> tuple[bytes, bytes]:
-        """The content fed and its compressed stream, once the thread has made them."""
+    def fed(self, content: bytes) -> bool:
+        """Whether ``content`` is exactly the pieces fed, one after the other (compared in
+        place, each piece at its offset: no copy)."""
+        if self.dropped:
+            return False
+        pos = 0
+        startswith = content.startswith
+        for batch in self._pieces:
+            for piece in batch:
+                if not startswith(piece, pos):
+                    return False
+                pos += len(piece)
+        return pos == len(content)
+
+    def result(self) -> bytes:
+        """The compressed stream of everything fed, once the thread has made it."""
         if not self.closed:
             self.close()
         self._thread.join()
@@ -383,16 +400,16 @@ class DeflateWorker:
             if self._error is not None:
                 continue
             try:
-                data = b"".join(item)
-                self._parts.append(data)
-                self._out.append(c.compress(data))
+                self._pieces.append(item)
+                self._out.append(c.compress(b"".join(item)))
             except BaseException as exc:  # raised in the caller by result()
                 self._error = exc
         if item is _END and self._error is None:
             try:
                 self._out.append(c.flush())
-                self._made = (b"".join(self._parts), b"".join(self._out))
+                self._made = b"".join(self._out)
             except BaseException as exc:
                 self._error = exc
-        self._parts = []
+        if self._made is None:
+            self._pieces = []
         self._out = []
