@@ -240,3 +240,17 @@ def test_savecraft_dump_then_build_on_the_command_line(tmp_path: Path, server: b
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "out.sav").read_bytes() == server
+
+
+def test_the_switch_interval_is_short_while_fed_and_restored_after(server: bytes) -> None:
+    before = sys.getswitchinterval()
+    first = DeflateWorker(6)
+    second = DeflateWorker(6)
+    assert sys.getswitchinterval() == min(before, compression.STREAM_SWITCH)
+    first.close()
+    assert sys.getswitchinterval() == min(before, compression.STREAM_SWITCH)  # one still fed
+    second.drop()
+    assert sys.getswitchinterval() == before
+    first.result()
+    savecraft.build(jsonmap.loads(jsonmap.dumps(savecraft.load(server))))
+    assert sys.getswitchinterval() == before
