@@ -286,8 +286,9 @@ class Deflated:
 STREAM_BATCH = 1 << 18
 """Bytes a :class:`DeflateWorker` gathers before handing them to its thread: few hand-overs
 (each costs the thread a wait for the interpreter lock), a short tail after the last one.
-The first batch is :data:`STREAM_FIRST` bytes, and each next one twice the last up to this,
-so that the thread starts early."""
+Below that a batch is a sixteenth of what was fed before it, and at least :data:`STREAM_FIRST`
+bytes: the thread starts early, and what is left for it after the last piece (the tail the
+caller waits for) stays a small part of the whole for a small save too."""
 
 STREAM_FIRST = 1 << 14
 
@@ -315,8 +316,11 @@ def _fast_switch(on: bool) -> None:
             if _switch_users == 0:
                 sys.setswitchinterval(_switch_before)
 
-STREAM_DEPTH = 4
-"""Batches waiting for the worker at most: the producer waits beyond that (bounded memory)."""
+STREAM_DEPTH = 64
+"""Batches waiting for the worker at most: the producer waits beyond that (bounded memory:
+at most 16 MiB of references to pieces, which a saved game's model holds anyway; the thread
+copies one batch at a time to deflate it). Deep enough that a small save's small batches do
+not make the decoder wait on the thread at every hand-over (at 4 it did)."""
 
 _END: list[bytes] = []  # the queue's last item: compress what is left and stop
 _DROP: list[bytes] = []  # the queue's last item: stop, nothing more is wanted
@@ -353,6 +357,7 @@ class DeflateWorker:
         self._queue: queue.Queue[list[bytes]] = queue.Queue(STREAM_DEPTH)
         self._batch: list[bytes] = []
         self._size = 0
+        self._total = 0
         self._limit = STREAM_FIRST
         self._pieces: list[list[bytes]] = []
         self._out: list[bytes] = []
@@ -371,8 +376,9 @@ class DeflateWorker:
         if self._size >= self._limit:
             self._queue.put(self._batch)
             self._batch = []
+            self._total += self._size
             self._size = 0
-            self._limit = min(self._limit * 2, STREAM_BATCH)
+            self._limit = min(max(self._total >> 4, STREAM_FIRST), STREAM_BATCH)
 
     def close(self) -> None:
         """No more content: the thread compresses the rest and ends."""
