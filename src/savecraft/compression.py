@@ -20,6 +20,7 @@ import queue
 import sys
 import threading
 import zlib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -453,3 +454,8 @@ class DeflateWorker:
         if self._made is None:
             self._pieces = []
         self._out = []
+
+
+FEEDING: ContextVar[DeflateWorker | None] = ContextVar("savecraft_feeding", default=None)
+"""The worker that the content being made right now goes to, if any: set by a model's decoder
+(a TirNanoG save's, around its fields) and fed by the parts that make the content (its chunks)."""

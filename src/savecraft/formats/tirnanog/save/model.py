@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
-from ....compression import Container, DeflateWorker
+from ....compression import Container
 from ..crc_stream import StreamEncoding
 
 if TYPE_CHECKING:
@@ -409,16 +408,18 @@ class ChunkList(MutableSequence[Any]):
         chunk's object is replaced, once built, by what it was built into: the document
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
-        from ....errors import FormatError
         from ....jsonmap import KIND, _bad, consuming, decoder
-        from .codec import decode_chunk, encode_chunk
+        from .codec import decode_chunk
         from .jsonfast import chunk_bytes
+        from ....compression import FEEDING
+        from ....errors import FormatError
+        from .codec import encode_chunk
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
         consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
-        deflating = _DEFLATING.get()
+        deflating = FEEDING.get()
         feed = deflating.feed if deflating is not None else None
         for i, c in enumerate(obj):
             if type(c) is dict:
@@ -442,10 +443,6 @@ class ChunkList(MutableSequence[Any]):
                         deflating.drop()
                         feed = None
         return cls(items, decode_chunk)
-
-
-_DEFLATING: ContextVar[DeflateWorker | None] = ContextVar("savecraft_tng_deflating", default=None)
-"""The thread compressing the payload of the save being decoded, which its chunks feed."""
 
 
 class _Built(dict[str, Any]):
@@ -502,6 +499,41 @@ class SaveGame:
         if not isinstance(self.chunks, ChunkList):
             self.chunks = ChunkList(self.chunks)
 
+    @classmethod
+    def __json_around__(cls, obj: Any, decode: Callable[[Any], SaveGame]) -> SaveGame:
+        """Decode a dump's save while a thread deflates its chunks as they are decoded.
+
+        The level is the dump's deflate hint, which follows the chunks in the text but is
+        parsed before them (the document around a big chunk array is parsed first, see
+        :func:`savecraft.jsonmap.loads`). Only a level from 1 to 9 with no original bytes
+        is streamed: what build would compress. The stream is kept on the hint and taken
+        by build only if the payload it builds is the content that was compressed. Only
+        :func:`savecraft.jsonmap.loads` (``savecraft build``'s path, which consumes the
+        document) streams: a caller of ``from_json`` may edit the model before building.
+        """
+        from ....compression import FEEDING, DeflateWorker
+        from ....jsonmap import consuming
+
+        level, container = _streamed_level(obj)
+        if level is None or not consuming():  # only for a caller about to build (loads)
+            return decode(obj)
+        worker = DeflateWorker(level, container)
+        token = FEEDING.set(worker)
+        try:
+            save = decode(obj)
+        except BaseException:
+            worker.drop()
+            raise
+        finally:
+            FEEDING.reset(token)
+        hint = save.encoding.deflate
+        if worker.dropped or hint.original is not None:
+            worker.drop()
+        else:
+            worker.close()  # the thread finishes on its own, wanted or not
+            hint.streamed = worker
+        return save
+
     @property
     def users(self) -> KindView[UserChunk]:
         return self.chunks.of_kind(UserChunk)
@@ -532,40 +564,6 @@ class SaveGame:
             if u.name == name:
                 return u
         return None
-
-    @classmethod
-    def __json_around__(cls, obj: Any, decode: Callable[[Any], SaveGame]) -> SaveGame:
-        """Decode a dump's save while a thread deflates its chunks as they are decoded.
-
-        The level is the dump's deflate hint, which follows the chunks in the text but is
-        parsed before them (the document around a big chunk array is parsed first, see
-        :func:`savecraft.jsonmap.loads`). Only a level from 1 to 9 with no original bytes
-        is streamed: what build would compress. The stream is kept on the hint and taken
-        by build only if the payload it builds is the content that was compressed. Only
-        :func:`savecraft.jsonmap.loads` (``savecraft build``'s path, which consumes the
-        document) streams: a caller of ``from_json`` may edit the model before building.
-        """
-        from ....jsonmap import consuming
-
-        level, container = _streamed_level(obj)
-        if level is None or not consuming():  # only for a caller about to build (loads)
-            return decode(obj)
-        worker = DeflateWorker(level, container)
-        token = _DEFLATING.set(worker)
-        try:
-            save = decode(obj)
-        except BaseException:
-            worker.drop()
-            raise
-        finally:
-            _DEFLATING.reset(token)
-        hint = save.encoding.deflate
-        if worker.dropped or hint.original is not None:
-            worker.drop()
-        else:
-            worker.close()  # the thread finishes on its own, wanted or not
-            hint.streamed = worker
-        return save
 
     def __json_prepare__(self) -> None:
         """Before a dump: swap the original compressed bytes for a level when that reproduces them."""
