@@ -16,9 +16,11 @@ with the binary codecs. The rules:
 * a class may take over with ``__json_encode__(self)`` and a classmethod
   ``__json_decode__(cls, obj, path)``; other types (numpy arrays) register a
   pair with :func:`register_type`; a dataclass may wrap its fast decoder with a
-  classmethod ``__json_around__(cls, obj, decode)`` that sees the object before
-  its fields are decoded and returns ``decode(obj)`` (a save starts compressing
-  its chunks while they are decoded, with the level its dump names after them).
+  classmethod ``__json_around__(cls, obj, decode, consuming)`` that sees the
+  object before its fields are decoded and returns ``decode(obj)``; ``consuming``
+  says whether the caller is about to build and drop the document
+  (:func:`consuming`: a save then compresses its chunks while they are
+  decoded, with the level its dump names after them).
 
 Reading is strict, because a dump is something people edit by hand: a
 missing field, an unknown field, a value of the wrong type, or a document
@@ -442,7 +444,7 @@ def _compile_fast_dataclass(cls: type) -> Fast:
         inner = fn
 
         def fn(v: Any) -> Any:
-            return around(v, inner)
+            return around(v, inner, consuming())
     _FAST[cls] = fn
     _bind(ns)
     return fn

@@ -92,19 +92,24 @@ class _Seen:
     x: int = 0
 
     @classmethod
-    def __json_around__(cls, obj: object, decode: Callable[[object], _Seen]) -> _Seen:
+    def __json_around__(cls, obj: object, decode: Callable[[object], _Seen], consuming: bool) -> _Seen:
+        cls.SEEN.append(consuming)
         cls.SEEN.append(obj)
         made = decode(obj)
         cls.SEEN.append(made)
         return made
 
 
-def test_json_around_sees_the_object_before_and_the_value_after() -> None:
+def test_json_around_sees_the_object_before_and_the_value_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    from savecraft import jsonmap
     from savecraft.jsonmap import strict_decoder
 
     _Seen.SEEN.clear()
     assert decoder(_Seen)({"x": 3}, "data") == _Seen(3)
-    assert _Seen.SEEN == [{"x": 3}, _Seen(3)]
+    assert _Seen.SEEN == [False, {"x": 3}, _Seen(3)]
     _Seen.SEEN.clear()
     assert strict_decoder(_Seen)({"x": "3"}) is None  # refused inside: nothing made
-    assert _Seen.SEEN == [{"x": "3"}]
+    assert _Seen.SEEN == [False, {"x": "3"}]
+    _Seen.SEEN.clear()
+    monkeypatch.setattr(jsonmap._state, "consume", True, raising=False)  # as loads decodes
+    assert strict_decoder(_Seen)({"x": 4}) == _Seen(4) and _Seen.SEEN[0] is True

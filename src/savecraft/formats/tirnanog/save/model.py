@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
-from ....compression import Container
+from ....compression import FEEDING, Container, DeflateWorker
 from ..crc_stream import StreamEncoding
 
 if TYPE_CHECKING:
@@ -410,10 +410,7 @@ class ChunkList(MutableSequence[Any]):
         """
         from ....jsonmap import KIND, _bad, consuming, decoder
         from .codec import decode_chunk
-        from .jsonfast import chunk_bytes
-        from ....compression import FEEDING
-        from ....errors import FormatError
-        from .codec import encode_chunk
+        from .jsonfast import chunk_bytes, chunk_payload
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
@@ -433,15 +430,13 @@ class ChunkList(MutableSequence[Any]):
                 built = dec(c, f"{path}[{i}]")
             items.append(built)
             if feed is not None:  # the payload as build will make it, to the deflate thread
-                if type(built) is _Pending:
-                    feed(built.raw)
-                else:
-                    try:
-                        feed(encode_chunk(built, f"{path}[{i}]"))
-                    except FormatError:  # build says what is wrong; nothing to compress ahead
-                        assert deflating is not None
-                        deflating.drop()
-                        feed = None
+                piece = chunk_payload(built)
+                if piece is not None:
+                    feed(piece)
+                else:  # build says what is wrong; nothing to compress ahead
+                    assert deflating is not None
+                    deflating.drop()
+                    feed = None
         return cls(items, decode_chunk)
 
 
@@ -500,7 +495,7 @@ class SaveGame:
             self.chunks = ChunkList(self.chunks)
 
     @classmethod
-    def __json_around__(cls, obj: Any, decode: Callable[[Any], SaveGame]) -> SaveGame:
+    def __json_around__(cls, obj: Any, decode: Callable[[Any], SaveGame], consuming: bool) -> SaveGame:
         """Decode a dump's save while a thread deflates its chunks as they are decoded.
 
         The level is the dump's deflate hint, which follows the chunks in the text but is
@@ -511,11 +506,8 @@ class SaveGame:
         :func:`savecraft.jsonmap.loads` (``savecraft build``'s path, which consumes the
         document) streams: a caller of ``from_json`` may edit the model before building.
         """
-        from ....compression import FEEDING, DeflateWorker
-        from ....jsonmap import consuming
-
         level, container = _streamed_level(obj)
-        if level is None or not consuming():  # only for a caller about to build (loads)
+        if level is None or not consuming:  # only for a caller about to build (loads)
             return decode(obj)
         worker = DeflateWorker(level, container)
         token = FEEDING.set(worker)
