@@ -18,9 +18,11 @@ and 30 items each) is timed, interleaved round by round:
   compression hint already a level): what the search itself costs;
 * ``build``: ``jsonmap.loads`` of that JSON, then ``savecraft.build`` (what
   ``savecraft build`` does: parsed piece by piece while strictly decoded,
-  then the binary; the deflate at the save's level is part of it);
+  then the binary; the deflate at the save's level is part of it, run in a
+  thread beside the decoding since issue 19: on an idle second core build
+  costs about the deflate alone, on a busy machine up to the sum of both);
 * ``compress``: zlib at that level of the save's inflated chunk data alone,
-  the part of ``build`` no decoder can save.
+  the part of ``build`` no decoder can save (the floor of ``build``).
 
 It prints the median ratio to ``load`` of each, the cost per user as a ratio
 to the smallest size's (linearity: 1.0 is perfectly linear), and the peak

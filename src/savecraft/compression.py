@@ -16,7 +16,11 @@ Two rules from the project's principles live here:
 from __future__ import annotations
 
 import hashlib
+import queue
+import sys
+import threading
 import zlib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -234,6 +238,9 @@ class Deflated:
     # The inflated bytes themselves while they are at hand (right after loading):
     # comparing them is a memcmp, cheaper than hashing on every load. Never dumped.
     content: bytes | None = field(default=None, metadata={"json": False}, repr=False)
+    # A stream compressed beside the decoding of a dump (:class:`DeflateWorker`), taken by
+    # :meth:`compress` when the content it compressed is the content asked for. Never dumped.
+    streamed: DeflateWorker | None = field(default=None, metadata={"json": False}, repr=False)
 
     @classmethod
     def from_stream(cls, compressed: bytes, content: bytes, container: Container) -> Deflated:
@@ -268,4 +275,187 @@ class Deflated:
     def compress(self, content: bytes) -> bytes:
         if self.original is not None and self._unchanged(content):
             return self.original
+        worker = self.streamed
+        if (worker is not None and worker.level == (6 if self.level is None else self.level)
+                and worker.container is self.container):
+            compressed = worker.result()
+            if worker.fed(content):
+                return compressed
         return compress(content, self.container, 6 if self.level is None else self.level)
+
+
+STREAM_BATCH = 1 << 18
+"""Bytes a :class:`DeflateWorker` gathers before handing them to its thread: few hand-overs
+(each costs the thread a wait for the interpreter lock), a short tail after the last one.
+Below that a batch is a sixteenth of what was fed before it, and at least :data:`STREAM_FIRST`
+bytes: the thread starts early, and what is left for it after the last piece (the tail the
+caller waits for) stays a small part of the whole for a small save too."""
+
+STREAM_FIRST = 1 << 14
+
+STREAM_SWITCH = 0.0005
+"""The interpreter's switch interval (seconds) while a worker is being fed. The thread needs
+the lock back after each batch it deflated, and the producer, running Python all along, only
+lets it go when the interval ends: at the default 5 ms that wait was a quarter of the thread's
+time. Set by the first running worker, restored by the last."""
+
+_switch_lock = threading.Lock()
+_switch_users = 0
+_switch_before = 0.0
+
+
+def _fast_switch(on: bool) -> None:
+    global _switch_users, _switch_before
+    with _switch_lock:
+        if on:
+            if _switch_users == 0:
+                _switch_before = sys.getswitchinterval()
+                sys.setswitchinterval(min(_switch_before, STREAM_SWITCH))
+            _switch_users += 1
+        else:
+            _switch_users -= 1
+            if _switch_users == 0:
+                sys.setswitchinterval(_switch_before)
+
+STREAM_DEPTH = 64
+"""Batches waiting for the worker at most: the producer waits beyond that (bounded memory:
+at most 16 MiB of references to pieces, which a saved game's model holds anyway; the thread
+copies one batch at a time to deflate it). Deep enough that a small save's small batches do
+not make the decoder wait on the thread at every hand-over (at 4 it did)."""
+
+_END: list[bytes] = []  # the queue's last item: compress what is left and stop
+_DROP: list[bytes] = []  # the queue's last item: stop, nothing more is wanted
+
+
+class DeflateWorker:
+    """Deflate a stream in a thread while its content is still being produced.
+
+    zlib releases the interpreter lock while it deflates, so on a second core
+    the compression runs beside whatever makes the content (``savecraft build``
+    decoding a dump's players). At levels 1 to 9 zlib's output does not depend
+    on how its input is split (what it emits before a flush is final), so the
+    result is the bytes :func:`compress` gives for the whole content, which the
+    tests check on many splits. Level 0 (stored blocks) does depend on it and is
+    refused here: it is compressed whole, and costs only a copy anyway.
+
+    :meth:`feed` gathers pieces into batches of :data:`STREAM_BATCH` bytes and
+    hands them over through a queue of at most :data:`STREAM_DEPTH` batches
+    (the producer waits when the worker is behind). :meth:`close` ends the
+    input; the thread then finishes on its own, so none is left waiting even
+    when the result is never asked for. :meth:`result` waits for it and gives
+    the compressed bytes; an error in the thread is raised there, as the
+    caller's own :class:`FormatError` (zlib's errors) or as it was. The pieces
+    fed are kept as they were given (no copy of the content: a saved game's
+    chunks are held by its model anyway), for :meth:`fed` to compare.
+    """
+
+    def __init__(self, level: int, container: Container = Container.ZLIB) -> None:
+        if not 1 <= level <= 9:
+            raise ValueError(f"a level from 1 to 9 is streamed, not {level}")
+        self.level = level
+        self.container = container
+        self._compressor = zlib.compressobj(level, zlib.DEFLATED, container.wbits)
+        self._queue: queue.Queue[list[bytes]] = queue.Queue(STREAM_DEPTH)
+        self._batch: list[bytes] = []
+        self._size = 0
+        self._total = 0
+        self._limit = STREAM_FIRST
+        self._pieces: list[list[bytes]] = []
+        self._out: list[bytes] = []
+        self._made: bytes | None = None
+        self._error: BaseException | None = None
+        self.closed = False
+        self.dropped = False
+        self._thread = threading.Thread(target=self._run, name="savecraft-deflate", daemon=True)
+        self._thread.start()
+        _fast_switch(True)
+
+    def feed(self, piece: bytes) -> None:
+        """Add ``piece`` to the content (waits while the worker is :data:`STREAM_DEPTH` behind)."""
+        self._batch.append(piece)
+        self._size += len(piece)
+        if self._size >= self._limit:
+            self._queue.put(self._batch)
+            self._batch = []
+            self._total += self._size
+            self._size = 0
+            self._limit = min(max(self._total >> 4, STREAM_FIRST), STREAM_BATCH)
+
+    def close(self) -> None:
+        """No more content: the thread compresses the rest and ends."""
+        if self.closed:
+            return
+        self.closed = True
+        _fast_switch(False)
+        if self._batch:
+            self._queue.put(self._batch)
+            self._batch = []
+        self._queue.put(_END)
+
+    def drop(self) -> None:
+        """Nothing of this stream is wanted: the thread stops, and is waited for."""
+        if not self.closed:
+            self.closed = self.dropped = True
+            _fast_switch(False)
+            self._batch = []
+            self._queue.put(_DROP)
+        self._thread.join()
+
+    def fed(self, content: bytes) -> bool:
+        """Whether ``content`` is exactly the pieces fed, one after the other (compared in
+        place, each piece at its offset: no copy)."""
+        if self.dropped:
+            return False
+        pos = 0
+        startswith = content.startswith
+        for batch in self._pieces:
+            for piece in batch:
+                if not startswith(piece, pos):
+                    return False
+                pos += len(piece)
+        return pos == len(content)
+
+    def result(self) -> bytes:
+        """The compressed stream of everything fed, once the thread has made it."""
+        if not self.closed:
+            self.close()
+        self._thread.join()
+        if self._error is not None:
+            if isinstance(self._error, zlib.error):
+                raise FormatError(None, "", f"a {self.container.value} stream at level "
+                                  f"{self.level}", f"zlib failed: {self._error}")
+            raise self._error
+        if self._made is None:
+            raise FormatError(None, "", "a compressed stream", "none (the stream was dropped)")
+        return self._made
+
+    def _run(self) -> None:
+        """The thread: compress each batch as it comes; after an error, only drain the queue
+        (the producer never waits on a thread that stopped taking)."""
+        get = self._queue.get
+        c = self._compressor
+        while True:
+            item = get()
+            if item is _END or item is _DROP:
+                break
+            if self._error is not None:
+                continue
+            try:
+                self._pieces.append(item)
+                self._out.append(c.compress(b"".join(item)))
+            except BaseException as exc:  # raised in the caller by result()
+                self._error = exc
+        if item is _END and self._error is None:
+            try:
+                self._out.append(c.flush())
+                self._made = b"".join(self._out)
+            except BaseException as exc:
+                self._error = exc
+        if self._made is None:
+            self._pieces = []
+        self._out = []
+
+
+FEEDING: ContextVar[DeflateWorker | None] = ContextVar("savecraft_feeding", default=None)
+"""The worker that the content being made right now goes to, if any: set by a model's decoder
+(a TirNanoG save's, around its fields) and fed by the parts that make the content (its chunks)."""

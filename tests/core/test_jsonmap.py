@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import ClassVar
@@ -81,3 +82,34 @@ def test_errors_name_the_path(doc: dict[str, object], path: str, expected: str) 
         decoder(Tree)(doc, "data")
     assert exc.value.path == path
     assert exc.value.expected.startswith(expected)
+
+
+@dataclass
+class _Seen:
+    """Records what its ``__json_around__`` saw: the object before its fields, then the result."""
+
+    SEEN: ClassVar[list[object]] = []
+    x: int = 0
+
+    @classmethod
+    def __json_around__(cls, obj: object, decode: Callable[[object], _Seen], consuming: bool) -> _Seen:
+        cls.SEEN.append(consuming)
+        cls.SEEN.append(obj)
+        made = decode(obj)
+        cls.SEEN.append(made)
+        return made
+
+
+def test_json_around_sees_the_object_before_and_the_value_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    from savecraft import jsonmap
+    from savecraft.jsonmap import strict_decoder
+
+    _Seen.SEEN.clear()
+    assert decoder(_Seen)({"x": 3}, "data") == _Seen(3)
+    assert _Seen.SEEN == [False, {"x": 3}, _Seen(3)]
+    _Seen.SEEN.clear()
+    assert strict_decoder(_Seen)({"x": "3"}) is None  # refused inside: nothing made
+    assert _Seen.SEEN == [False, {"x": "3"}]
+    _Seen.SEEN.clear()
+    monkeypatch.setattr(jsonmap._state, "consume", True, raising=False)  # as loads decodes
+    assert strict_decoder(_Seen)({"x": 4}) == _Seen(4) and _Seen.SEEN[0] is True

@@ -26,8 +26,10 @@ from typing import Any
 from ....binary import active_sink, cached_struct
 from ....jsonmap import record_encoder, strict_decoder
 from ....layout import FAST_READ_ERRORS, FAST_WRITE_ERRORS, Context
+from ....errors import FormatError
+from .codec import encode_chunk
 from .layouts import HEAD_SIZE, NPC, USER
-from .model import NpcChunk, UserChunk
+from .model import NpcChunk, UserChunk, _Pending
 
 _TAGGED = (UserChunk, NpcChunk)  # a chunk's object starts with its "kind"
 _SIZE = cached_struct("<I")
@@ -75,3 +77,16 @@ def chunk_bytes(obj: Any) -> bytes | None:
         return None
     parts[1] = _SIZE.pack(sum(map(len, parts)) + 4)
     return b"".join(parts)
+
+
+def chunk_payload(chunk: Any) -> bytes | None:
+    """A chunk's bytes in the payload, for the deflate thread of a build from a dump: a
+    player's or NPC's from :func:`chunk_bytes` as they are, any other chunk encoded (and
+    encoded again by build: they are few). None when the writer refuses the chunk: build
+    names the problem, and nothing is compressed ahead."""
+    if type(chunk) is _Pending:
+        return chunk.raw
+    try:
+        return encode_chunk(chunk)
+    except FormatError:
+        return None

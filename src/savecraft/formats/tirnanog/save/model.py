@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
-from ....compression import Container
+from ....compression import FEEDING, Container, DeflateWorker
 from ..crc_stream import StreamEncoding
 from ....jsonmap import KIND, _bad, confirming, consuming, decoder, encoder, stream
 from ....speed import gc_paused
@@ -407,12 +407,14 @@ class ChunkList(MutableSequence[Any]):
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
         from .codec import decode_chunk
-        from .jsonfast import chunk_bytes
+        from .jsonfast import chunk_bytes, chunk_payload
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
         consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
+        deflating = FEEDING.get()
+        feed = deflating.feed if deflating is not None else None
         for i, c in enumerate(obj):
             if type(c) is dict:
                 raw = chunk_bytes(c)
@@ -424,6 +426,14 @@ class ChunkList(MutableSequence[Any]):
             else:
                 built = dec(c, f"{path}[{i}]")
             items.append(built)
+            if feed is not None:  # the payload as build will make it, to the deflate thread
+                piece = chunk_payload(built)
+                if piece is not None:
+                    feed(piece)
+                else:  # build says what is wrong; nothing to compress ahead
+                    assert deflating is not None
+                    deflating.drop()
+                    feed = None
         return cls(items, decode_chunk)
 
 
@@ -481,6 +491,38 @@ class SaveGame:
         if not isinstance(self.chunks, ChunkList):
             self.chunks = ChunkList(self.chunks)
 
+    @classmethod
+    def __json_around__(cls, obj: Any, decode: Callable[[Any], SaveGame], consuming: bool) -> SaveGame:
+        """Decode a dump's save while a thread deflates its chunks as they are decoded.
+
+        The level is the dump's deflate hint, which follows the chunks in the text but is
+        parsed before them (the document around a big chunk array is parsed first, see
+        :func:`savecraft.jsonmap.loads`). Only a level from 1 to 9 with no original bytes
+        is streamed: what build would compress. The stream is kept on the hint and taken
+        by build only if the payload it builds is the content that was compressed. Only
+        :func:`savecraft.jsonmap.loads` (``savecraft build``'s path, which consumes the
+        document) streams: a caller of ``from_json`` may edit the model before building.
+        """
+        level, container = _streamed_level(obj)
+        if level is None or not consuming:  # only for a caller about to build (loads)
+            return decode(obj)
+        worker = DeflateWorker(level, container)
+        token = FEEDING.set(worker)
+        try:
+            save = decode(obj)
+        except BaseException:
+            worker.drop()
+            raise
+        finally:
+            FEEDING.reset(token)
+        hint = save.encoding.deflate
+        if worker.dropped or hint.original is not None:
+            worker.drop()
+        else:
+            worker.close()  # the thread finishes on its own, wanted or not
+            hint.streamed = worker
+        return save
+
     @property
     def users(self) -> KindView[UserChunk]:
         return self.chunks.of_kind(UserChunk)
@@ -517,6 +559,22 @@ class SaveGame:
         from .codec import payload_bytes
         if self.encoding.deflate.original is not None:
             self.encoding.deflate.settle(payload_bytes(self), confirm=confirming())
+
+
+def _streamed_level(obj: Any) -> tuple[int | None, Container]:
+    """The level and container a dump's save will be compressed with, when a thread can do it
+    ahead: a level from 1 to 9 (or none: zlib's default) and no original stream to reuse."""
+    try:
+        hint = obj["encoding"]["deflate"]
+        level, container = hint.get("level", 6), Container(hint.get("container", "zlib"))
+        original = hint.get("original")
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None, Container.ZLIB
+    if level is None:
+        level = 6
+    if original is not None or type(level) is not int or not 1 <= level <= 9:
+        return None, container
+    return level, container
 
 
 __all__ = [
