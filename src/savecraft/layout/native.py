@@ -25,7 +25,10 @@ model or the exact error. Tests hold the two to each other.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from operator import itemgetter
@@ -516,9 +519,6 @@ def _emptiness(cls: type, name: str) -> str | None:
     """The field ``name`` tests the emptiness of, where that property of ``cls`` is just
     ``return not self.<field>`` (the end record of an object list: no kind name): the C code
     then tests the field itself instead of calling the property for every record."""
-    import ast
-    import inspect
-    import textwrap
 
     prop = getattr(cls, name, None)
     if not isinstance(prop, property) or prop.fget is None:
@@ -540,7 +540,6 @@ def _emptiness(cls: type, name: str) -> str | None:
 
 def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
     """A When: decided by Context values when compiled, or by an earlier field (``!``)."""
-    import ast
 
     if m.flag is not None or m.defaults or m.by_model:
         return None
@@ -584,7 +583,6 @@ def _switch_specs(m: Field, t: Switch, lens: dict[str, int]) -> list[Spec] | Non
     index or a name) is decided when the program is compiled, as a When on them is: a chain of
     conditions, one per case; a case no code expresses (a name the game's data must hold)
     compiles to no program, and the generated code reads those records."""
-    import ast
 
     if t.peek is not None:
         return None
@@ -680,7 +678,6 @@ def _starts_with_u8(prog: Program) -> bool:
 
 
 def _on_model(expr: str, struct: Struct) -> str:
-    import ast
 
     names = set(struct.field_names())
 

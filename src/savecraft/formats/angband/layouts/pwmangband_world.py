@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
+from ....lazy import lazy_module
 from ....layout.native import program_of
 from ....layout import (FAST_READ_ERRORS, I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
                         SetCtx, Struct, Switch, Tuple, When)
@@ -39,6 +40,11 @@ from .pwmangband import (AS_NAMES, ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, 
                          magic, name_or_index, name_or_index_as, rd_name_or_index, read_build, since,
                          with_build, wr_name_or_index)
 from .records import HeldQuantity, Quantity, alive
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # only a level map needs it, not a small file's start-up
+    np = lazy_module("numpy")
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
 
@@ -758,8 +764,6 @@ def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
     end added up at once, as :func:`.levels.read_rle` does for its pairs)."""
     if cells <= 0:
         return r.bytes(0, name)
-    import numpy as np  # here, not at import: only a level map needs it, not a small file's start-up
-
     whole = (r.end - r.pos) // run
     counts = np.frombuffer(r.data, np.uint8, count=whole * run, offset=r.pos)[::run] if whole else \
         np.zeros(0, np.uint8)
@@ -774,7 +778,6 @@ def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
 def check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
     """Refuse runs that do not just cover ``cells`` squares: what :func:`read_feat_runs` would
     not read back (the counts added up at once)."""
-    import numpy as np
 
     raw = bytes(runs)
     whole = len(raw) // run
