@@ -30,11 +30,12 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import gc
 import socket
 
 from ..errors import FormatError
+from ..lazy import lazy_module
 from ..formats.tirnanog.save.model import QuestState, UserChunk
 from .crypto import SessionCipher, is_plain, otp_matches, parse_plain, plain_datagram
 from .netq import NetQ, QueueFull, SequenceExhausted
@@ -74,8 +75,12 @@ from .world import World
 from .certs import ensure_server_context
 from .world import load_world
 from .admin import AdminAddress, AdminServer
-from .metrics import Metrics, parse_listen
 from .operators import OperatorFile, default_path
+
+if TYPE_CHECKING:
+    from . import metrics as metrics_endpoint
+else:  # prometheus-client is an extra (savecraft[server]): imported for serve --metrics only
+    metrics_endpoint = lazy_module("savecraft.net.metrics")
 
 log = logging.getLogger("savecraft.net.server")
 LOAD_FACTOR = 1.6  # a tick's period is at least this many times its (smoothed) duration
@@ -229,8 +234,8 @@ class GameServer:
         self.log("start", world=repr(self.world.game_id), host=cfg.host, tcp=self.tcp_port,
                  udp=self.udp_port, users=len(self.store.users), state=self.store.path)
         if cfg.metrics is not None:
-            self.metrics = Metrics(self)
-            await self.metrics.start(*parse_listen(cfg.metrics))
+            self.metrics = metrics_endpoint.Metrics(self)
+            await self.metrics.start(*metrics_endpoint.parse_listen(cfg.metrics))
         if cfg.admin is not None:
             ops = OperatorFile(cfg.operators or default_path(self.store.path))
             self.admin = AdminServer(self, AdminAddress.parse(cfg.admin), cfg.host, ops)
