@@ -67,10 +67,10 @@ def child() -> None:
         out["bytewise: 4.2 walk"] = _best(lambda: block.walk(data, Report(strict=True)), 20)
         from savecraft.formats.angband.layouts import levels
 
-        cover = levels._rle_cover  # the level runs alone: the rest compiled either way
-        levels._rle_cover = None
+        cover = levels.rle_cover  # the level runs alone: the rest compiled either way
+        levels.rle_cover = None
         out["cover off: 4.2 parse"] = _best(lambda: block.parse(data, Report(strict=True)), 3)
-        levels._rle_cover = cover
+        levels.rle_cover = cover
     built = Path(__file__).resolve().parents[1] / "tests" / "data" / "angband-built"
     for game, path in (("Xygos", "xygos-0.0.3/Zoe-alive.sav"), ("FAangband 2", "faangband-2.0.1/Beren.sav"),
                        ("NarSil 1.4", "narsil-1.4.0/Nerdanel.sav")):

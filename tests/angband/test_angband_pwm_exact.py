@@ -7,6 +7,8 @@ stays raw with the same located problem.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from savecraft.formats.angband.block import BlockSave, RawBlock
 from savecraft.formats.angband.layouts import layout_of, layouts_for
 from savecraft.formats.angband.layouts import pwmangband as pw
 from savecraft.formats.angband.layouts import pwmangband_world as pww
-from tests.samples import SAMPLES, real_samples
+from tests.samples import SAMPLES, real_samples, require
 
 from .support import block_span, replace_block
 
@@ -208,6 +210,16 @@ def test_terrain_runs_cut_short_name_where(path: Path, name: str, keep: int, off
     assert [(p.offset, p.path, p.expected, p.found) for p in report.problems] == [(offset, where, expected, found)]
 
 
+@pytest.fixture(params=["C walk", "numpy"])
+def walk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of adding the runs' counts up: the C extension's, and numpy's without it."""
+    if request.param == "numpy":
+        monkeypatch.setattr(pww, "rle_cover", None)
+    elif pww.rle_cover is None:
+        pytest.skip("the C extension is not built")
+    return str(request.param)
+
+
 @pytest.mark.parametrize(("data", "cells", "run", "read"), [
     (b"\x02A\x03B\x05C", 5, 2, 4),  # 2 + 3: the runs that reach the squares, no more
     (b"\x02A\x03B\x05C", 6, 2, 6),  # 2 + 3 + 5 passes 6: the last run may go past
@@ -216,13 +228,13 @@ def test_terrain_runs_cut_short_name_where(path: Path, name: str, keep: int, off
     (b"\x02A", 0, 2, 0),  # a level of no squares has no runs
 ])
 def test_the_terrain_runs_read_are_those_that_cover_the_level(data: bytes, cells: int, run: int,
-                                                              read: int) -> None:
+                                                              read: int, walk: str) -> None:
     r = Reader(data)
     assert pww.read_feat_runs(r, cells, "feat", run) == data[:read] and r.pos == read
     pww.check_feat_runs(data[:read], cells, "feat", run)
 
 
-def test_terrain_runs_that_do_not_just_cover_the_level_are_refused() -> None:
+def test_terrain_runs_that_do_not_just_cover_the_level_are_refused(walk: str) -> None:
     with pytest.raises(FormatError, match="10 squares before the end of the block"):
         pww.read_feat_runs(Reader(b"\x02A\x03B\x05C\x07"), 11, "feat", 2)  # (a half run at the end)
     with pytest.raises(FormatError, match="6 bytes covering 5"):
@@ -294,3 +306,17 @@ def test_the_lore_writer_refuses_thefts_the_magic_does_not_store(path: Path, the
     with pytest.raises(FormatError) as err:
         block.build(save)
     assert str(err.value) == f"blocks[2].races[3].thefts: {expected}"
+
+
+def test_a_player_file_is_validated_without_importing_numpy() -> None:
+    """numpy's import is 40-60 ms, more than the rest of a small file's start-up: the terrain runs
+    are added up by the C walk (the C extension built), as the other games' level layers are."""
+    if pww.rle_cover is None:
+        pytest.skip("the C extension is not built")
+    require()
+    path = SAMPLES / "angband-block-variants" / "pwmangband-1.3.0b1_Archy.sav"
+    done = subprocess.run([sys.executable, "-c", "import sys\nfrom savecraft import api\n"
+                           f"assert api.validate(open({str(path)!r}, 'rb').read()).ok\n"
+                           "print('numpy' in sys.modules)"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -26,7 +26,7 @@ from savecraft import api
 from savecraft.errors import FormatError, Report
 from savecraft.formats.angband import block, sniffing
 from savecraft.formats.angband.block import BlockSave, RawBlock
-from savecraft.formats.angband.layouts import items, layouts, levels, world
+from savecraft.formats.angband.layouts import items, layouts, levels, pwmangband_world, world
 from savecraft.layout import native
 
 from tests.samples import SAMPLES, real_samples, require
@@ -159,7 +159,8 @@ def parse_both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ob
         with monkeypatch.context() as m, ExitStack() as stack:
             if not compiled:
                 stack.enter_context(native.suspended())  # every record program
-                m.setattr(levels, "_rle_cover", None)
+                m.setattr(levels, "rle_cover", None)
+                m.setattr(pwmangband_world, "rle_cover", None)  # (its terrain runs: its own binding)
                 m.setattr(sniffing, "_c_sum", None)
             try:
                 out.append(parse(data))

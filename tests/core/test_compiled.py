@@ -101,7 +101,7 @@ from savecraft.formats.angband import sniffing
 from savecraft.formats.tirnanog import rle
 from savecraft.layout import native
 from savecraft.net import crypto
-assert native.program_of(items.OBJECT) is None and levels._rle_cover is None
+assert native.program_of(items.OBJECT) is None and levels.rle_cover is None
 assert sniffing._c_sum is None and rle._speedups is None and crypto._xor is None
 assert native._AVAILABLE is False
 print("pure")

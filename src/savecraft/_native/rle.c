@@ -100,25 +100,31 @@ rle_decode(PyObject *self, PyObject *args)
 
 
 /*
- * rle_cover(data, pos, end, cells) -> int: how many (count, byte) pairs from
+ * rle_cover(data, pos, end, cells[, stride]) -> int: how many (count, byte) pairs from
  * `pos` it takes to cover `cells` squares (an Angband level map layer), or -1
- * when the pairs up to `end` cover fewer.
+ * when the pairs up to `end` cover fewer. `stride` (2 by default): the size of one
+ * run, its count first (PWMAngband's terrain: a u8 count and a u16 feature, 3).
  */
 static PyObject *
 rle_cover(PyObject *self, PyObject *args)
 {
     Py_buffer view;
-    Py_ssize_t pos, end, cells;
-    if (!PyArg_ParseTuple(args, "y*nnn", &view, &pos, &end, &cells))
+    Py_ssize_t pos, end, cells, stride = 2;
+    if (!PyArg_ParseTuple(args, "y*nnn|n", &view, &pos, &end, &cells, &stride))
         return NULL;
+    if (stride < 1) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "rle_cover: stride must be at least 1");
+        return NULL;
+    }
     if (end > view.len)
         end = view.len;
     const uint8_t *p = (const uint8_t *)view.buf;
     Py_ssize_t pairs = -1, done = 0;
-    for (Py_ssize_t i = pos; i >= 0 && i + 1 < end && cells > 0; i += 2) {
+    for (Py_ssize_t i = pos; i >= 0 && i + stride - 1 < end && cells > 0; i += stride) {
         done += p[i];
         if (done >= cells) {
-            pairs = (i - pos) / 2 + 1;
+            pairs = (i - pos) / stride + 1;
             break;
         }
     }
@@ -130,7 +136,7 @@ rle_cover(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"rle_count", rle_count, METH_VARARGS, "Count the values of a TirNanoG RLE stream."},
     {"rle_decode", rle_decode, METH_VARARGS, "Decode a TirNanoG RLE stream into a uint16 buffer."},
-    {"rle_cover", rle_cover, METH_VARARGS, "The (count, byte) pairs that cover a number of cells."},
+    {"rle_cover", rle_cover, METH_VARARGS, "The runs (count first) that cover a number of cells."},
     {NULL, NULL, 0, NULL},
 };
 

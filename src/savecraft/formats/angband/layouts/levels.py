@@ -23,15 +23,16 @@ else:  # only a level map read without the C walk needs it, not a small file's s
     np = lazy_module("numpy")
 
 # The C walk over the pairs (savecraft._native.rle), or None: numpy's cumsum does it.
-_rle_cover: Callable[[bytes, int, int, int], int] | None = None
+# ``rle_cover(data, pos, end, cells[, stride])``: PWMAngband's terrain runs use it too.
+rle_cover: Callable[..., int] | None = None
 if active("rle"):
-    from ...._native.rle import rle_cover as _rle_cover
+    from ...._native.rle import rle_cover
 
 
 def read_rle(r: Reader, cells: int, name: str) -> bytes:
     """The (count, byte) pairs that fill ``cells`` squares, as stored."""
-    if _rle_cover is not None:
-        covering = _rle_cover(r.data, r.pos, r.end, cells)
+    if rle_cover is not None:
+        covering = rle_cover(r.data, r.pos, r.end, cells)
         if covering >= 0:
             return r.bytes(2 * covering, name)
     avail = r.remaining // 2
@@ -48,8 +49,8 @@ def read_rle(r: Reader, cells: int, name: str) -> bytes:
 
 
 def check_rle(runs: bytes, cells: int, path: str) -> None:
-    if _rle_cover is not None and isinstance(runs, bytes) and len(runs) % 2 == 0 \
-            and _rle_cover(runs, 0, len(runs), cells) == len(runs) // 2:
+    if rle_cover is not None and isinstance(runs, bytes) and len(runs) % 2 == 0 \
+            and rle_cover(runs, 0, len(runs), cells) == len(runs) // 2:
         return  # the pairs reach `cells` squares exactly with the last one
     counts = runs[0::2]
     total = sum(counts)

@@ -35,7 +35,7 @@ from ....layout.native import program_of
 from ....layout import (FAST_READ_ERRORS, I16, I32, U8, U16, U32, REST, Array, Bytes, CStr, Ctx, Custom, Field, List, Optional,
                         SetCtx, Struct, Switch, Tuple, When)
 from . import BlockModel, Context, Layout, register_layout, register_struct
-from .levels import check_rle, read_rle
+from .levels import check_rle, read_rle, rle_cover
 from .pwmangband import (AS_NAMES, ENCODING, GAME, IS_TANGARIA, NAME_MAX, PWMG, V1_3, V1_4, V1_5, V1_6, V1_6_1,
                          magic, name_or_index, name_or_index_as, rd_name_or_index, read_build, since,
                          with_build, wr_name_or_index)
@@ -43,7 +43,7 @@ from .records import HeldQuantity, Quantity, alive
 
 if TYPE_CHECKING:
     import numpy as np
-else:  # only a level map needs it, not a small file's start-up
+else:  # only a level map read without the C walk needs it, not a small file's start-up
     np = lazy_module("numpy")
 
 VARIANTS = ("PWMG",)  # the variant ids this module registers layouts for (see the package)
@@ -764,6 +764,10 @@ def read_feat_runs(r: Reader, cells: int, name: str, run: int) -> bytes:
     end added up at once, as :func:`.levels.read_rle` does for its pairs)."""
     if cells <= 0:
         return r.bytes(0, name)
+    if rle_cover is not None:  # the C walk: numpy's import alone costs a small file's start-up
+        covering = rle_cover(r.data, r.pos, r.end, cells, run)
+        if covering >= 0:
+            return r.bytes(run * covering, name)
     whole = (r.end - r.pos) // run
     counts = np.frombuffer(r.data, np.uint8, count=whole * run, offset=r.pos)[::run] if whole else \
         np.zeros(0, np.uint8)
@@ -780,6 +784,8 @@ def check_feat_runs(runs: bytes, cells: int, name: str, run: int) -> None:
     not read back (the counts added up at once)."""
 
     raw = bytes(runs)
+    if rle_cover is not None and cells > 0 and rle_cover(raw, 0, len(raw), cells, run) * run == len(raw):
+        return  # the runs just cover the squares (counted by the C walk)
     whole = len(raw) // run
     done, k = 0, 0
     if cells > 0 and whole:
