@@ -564,6 +564,7 @@ fail:
 }
 
 static PyObject *read_record(Prog *pg, Cursor *c, int depth);
+static PyObject *read_fixed(Prog *sub, Cursor *c, Py_ssize_t count, int depth);
 
 /* A list of records of `sub` after a count of `width` bytes. */
 static PyObject *
@@ -572,18 +573,7 @@ read_counted(Prog *sub, Cursor *c, int width, int depth)
     if (!need(c, width))
         return NULL;
     Py_ssize_t n = width == 1 ? rd_u8(c) : rd_u16(c);
-    PyObject *lst = PyList_New(n);
-    if (lst == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *rec = read_record(sub, c, depth + 1);
-        if (rec == NULL) {
-            Py_DECREF(lst);
-            return NULL;
-        }
-        PyList_SET_ITEM(lst, i, rec);
-    }
-    return lst;
+    return read_fixed(sub, c, n, depth);
 }
 
 /* A number of kind B H h I i at c->pos into *out; 0, or -1 past the end. */
