@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from savecraft import api
+from savecraft.errors import Report
+from savecraft.formats.angband import block
 from tests.samples import SAMPLES
 
 # The real block saves of the vanilla-compatible games, and the 4.2 one most tests read.
@@ -81,3 +84,21 @@ def assert_builds_back(path: Path, tmp_path: Path) -> None:
     rebuilt = run_savecraft("build", str(folder), "-o", str(tmp_path / "extracted.sav"))
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert (tmp_path / "extracted.sav").read_bytes() == path.read_bytes()
+
+
+def assert_read_whole(path: Path, game: str) -> Any:
+    """The game-written file reads as ``game`` with every block decoded (each re-encoded and
+    compared: ``verify``), in the file's order, with no problem; it builds back byte for byte and
+    validates, in the library and from the command line. Returns the decoded save."""
+    data = path.read_bytes()
+    report = Report()
+    save = block.parse(data, report, verify=True)
+    assert save.game == game, path
+    assert [b for b in save.blocks if isinstance(b, block.RawBlock)] == [], path
+    assert [name for _, name, _, _, _ in blocks_of(data)] == [block.block_name(b) for b in save.blocks]
+    assert not report.problems, report.problems
+    assert api.build(save) == data, path
+    assert api.validate(data).problems == [], path
+    checked = run_savecraft("validate", str(path))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    return save

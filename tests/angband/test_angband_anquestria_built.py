@@ -16,7 +16,7 @@ from savecraft import api
 from savecraft.errors import Report
 from savecraft.formats.angband import block
 from savecraft.formats.angband.block import RawBlock
-from .support import run_savecraft as _run
+from .support import assert_read_whole, run_savecraft as _run
 
 BUILT = next(p / "data" / "angband-built" for p in Path(__file__).resolve().parents
              if (p / "data" / "angband-built").is_dir()) / "anquestria-32d7389"
@@ -38,14 +38,7 @@ def test_a_dead_characters_dump_builds_back_byte_for_byte(tmp_path: Path) -> Non
 
 def test_both_files_decode_whole_validate_and_rebuild() -> None:
     for path in (ALIVE, DEAD):
-        data = path.read_bytes()
-        save = block.parse(data, Report(strict=True), verify=True)
-        assert save.game == "Anquestria (Angband 3.x)", path
-        assert [b.name for b in save.blocks if isinstance(b, RawBlock)] == [], path
-        assert block.build(save) == data, path
-        assert api.validate(data).problems == [], path
-        checked = _run("validate", str(path))
-        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert_read_whole(path, "Anquestria (Angband 3.x)")
 
 
 def test_the_town_level_is_read_over_the_whole_dungeon_area() -> None:
