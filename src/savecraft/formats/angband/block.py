@@ -379,23 +379,26 @@ def parse(data: bytes, report: Report, *, verify: bool = False) -> BlockSave:
     the fuzzing harness over millions; a validation that re-encoded everything
     again took 1.5x a parse for no finding.
     """
-    save, found = walk(data, report)
-    trials: Trials = {}
-    facts: dict[str, int] = {}
-    why = ""
-    if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
-        game, why = pwm_server_game(data, found)  # the server and players files: by the magic
-    else:
-        because: list[str] = []
-        game = choose_game(data, save.variant, found, trials, because, facts)
-        why = "; ".join(because)
-    save.game = game or ""
-    save.game_reason = why
-    decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials,
-                      why=why if game is None else "", facts=facts)
     # Thousands of records, none of them garbage: unless something was wrong (a caught
     # error may leave a reference cycle behind), they go straight to the oldest generation.
+    # The game choice's trial reads are inside too: the decode takes up their models, and
+    # left young they made the young collection on the way in cost a sixth of a small file's
+    # parse.
     with gc_paused(keep=lambda: not report.problems):
+        save, found = walk(data, report)
+        trials: Trials = {}
+        facts: dict[str, int] = {}
+        why = ""
+        if save.variant == PWMG.decode() and found and pwm_file_kind(found) != "player":
+            game, why = pwm_server_game(data, found)  # the server and players files: by the magic
+        else:
+            because: list[str] = []
+            game = choose_game(data, save.variant, found, trials, because, facts)
+            why = "; ".join(because)
+        save.game = game or ""
+        save.game_reason = why
+        decoder = Decoder(data, save.variant, game, report, verify=verify, trials=trials,
+                          why=why if game is None else "", facts=facts)
         for f in found:
             save.blocks.append(_decode(data, f, decoder, report))
     d = save.description
