@@ -223,7 +223,9 @@ class ArtifactState:
 
 @dataclass(slots=True)
 class RandomArtifact:
-    """A random artifact of this character: the whole record, as the game makes it."""
+    """A random artifact of this character: the whole record, as the game makes it, each field
+    as ``rd_artifacts`` reads it (the activation's time and charge dice, then a byte per
+    resist, stat, other bonus, slay and brand, as many as the object memory block says)."""
 
     name: str = ""
     tval: int = 0
@@ -244,9 +246,17 @@ class RandomArtifact:
     created: int = 0
     seen: int = 0
     effect: int = 0
-    time: list[int] = field(default_factory=lambda: [0, 0, 0])
-    charge: list[int] = field(default_factory=lambda: [0, 0, 0])
-    bonuses: bytes = b""  # percent resists, stat, other bonuses, slay and brand multiples
+    time_base: int = 0
+    time_dice: int = 0
+    time_sides: int = 0
+    charge_base: int = 0
+    charge_dice: int = 0
+    charge_sides: int = 0
+    percent_res: bytes = b""
+    bonus_stat: bytes = b""  # (the game reads a byte above 128 as negative)
+    bonus_other: bytes = b""
+    multiple_slay: bytes = b""
+    multiple_brand: bytes = b""
     expansion: int = 0
 
 
@@ -322,8 +332,6 @@ _SQUELCH_MEMBERS: list[Member] = [
 SQUELCH = Struct(Squelch, _SQUELCH_MEMBERS, name="squelch")
 SQUELCH_1 = Struct(Squelch1, _SQUELCH_MEMBERS, name="squelch")  # (registered by faangband13)
 
-_BONUSES = Expr("sum(ctx.need(n, 'object memory') for n in "
-                "('max_p_res', 'a_max', 'max_p_bonus', 'max_p_slay', 'max_p_brand'))")
 ARTIFACTS = Struct(Artifacts, [
     Stored("total", U16, "len(artifacts) + len(random)"),
     Stored("first_random", U16, "len(artifacts)"),
@@ -337,8 +345,10 @@ ARTIFACTS = Struct(Artifacts, [
         Field("ac", U16), Field("weight", U16), Field("cost", U32),
         Field("flags_obj", Bytes(_memory("of_size"))), Field("flags_curse", Bytes(_memory("cf_size"))),
         Field("level", U8), Field("rarity", U8), Field("created", U8), Field("seen", U8),
-        Field("effect", U8), Field("time", Array(U16, 3)), Field("charge", Array(U16, 3)),
-        Field("bonuses", Bytes(_BONUSES)), Field("expansion", U32)], name="random artifact"),
+        Field("effect", U8), *[Field(f"{n}_{d}", U16) for n in ("time", "charge") for d in ("base", "dice", "sides")],
+        Field("percent_res", Bytes(_memory("max_p_res"))), Field("bonus_stat", Bytes(_memory("a_max"))),
+        Field("bonus_other", Bytes(_memory("max_p_bonus"))), Field("multiple_slay", Bytes(_memory("max_p_slay"))),
+        Field("multiple_brand", Bytes(_memory("max_p_brand"))), Field("expansion", U32)], name="random artifact"),
         Expr("total - first_random"))),
 ], name="artifacts")
 
