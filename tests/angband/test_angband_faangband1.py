@@ -110,7 +110,7 @@ def test_info_as_the_game_showed_it() -> None:
     dead = _info(DEAD)
     assert dead["character"] == "Tuor, dead (Quitting)"  # "Killed in Eriador town by Quitting"
     assert (dead["state"], dead["dead"], dead["level"], dead["gold"]) == ("dead", "Quitting", 2, 346)
-    assert (dead["race_index"], dead["class_index"]) == (0, 1)
+    assert (dead["race"], dead["class"]) == ("Easterling", "Mage")  # the stored 0, 1 by name
 
 
 def test_the_133_character_as_the_game_showed_it() -> None:
@@ -138,12 +138,12 @@ def test_the_133_character_as_the_game_showed_it() -> None:
     assert any((g.item.ac, g.item.to_a) == (4, 0) for g in gear.items)
     assert sorted(g.item.number for g in gear.items) == [1, 1, 1, 1, 5, 7]
     doc = _info(ALIVE13)
-    assert doc["summary"] == "Idril, L1 (race 3, class 3), at stage 79"
+    assert doc["summary"] == "Idril, L1 Hobbit Rogue, at stage 79"
     assert (doc["gold"], doc["turns"], doc["level"], doc["state"]) == (224, 51, 1, "alive")
     assert (doc["hit_points"], doc["spell_points"]) == ({"current": 14, "max": 14}, {"current": 0, "max": 0})
     dead = _info(DEAD13)
     assert (dead["state"], dead["dead"], dead["not_decoded"]) == ("dead", "Quitting", [])
-    assert dead["summary"] == "Idril, L1 (race 3, class 3), dead (Quitting)"
+    assert dead["summary"] == "Idril, L1 Hobbit Rogue, dead (Quitting)"
 
 
 def test_the_121_character_as_the_game_showed_it() -> None:
@@ -171,7 +171,7 @@ def test_the_121_character_as_the_game_showed_it() -> None:
     assert sorted(g.item.number for g in gear.items) == [1, 1, 1, 1, 4, 4]
     dead = _info(DEAD12)
     assert (dead["state"], dead["dead"], dead["not_decoded"]) == ("dead", "Quitting", [])
-    assert dead["summary"] == "Luthien, L4 (race 2, class 2), dead (Quitting)"
+    assert dead["summary"] == "Luthien, L4 Grey-Elf Priest, dead (Quitting)"
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)

@@ -1,7 +1,7 @@
 """``info`` on the files that have no description block (the game's own menu line): Vanilla
 3.1 to 3.4 and Anquestria. The top of the sheet is built from the decoded blocks: a
-``summary`` line in the menu's form, name, race and class (Anquestria: the stored indexes,
-as the file names neither), level, experience, gold, depth, turns, alive or dead and what
+``summary`` line in the menu's form, name, race and class (by the names the game's data
+files give the stored indexes), level, experience, gold, depth, turns, alive or dead and what
 killed the character. FAangband 1 keeps a stage of its map, not a depth: ``stage``.
 
 Each value is held against what the game showed (the READMEs of tests/data/angband-built/).
@@ -46,14 +46,15 @@ def test_a_vanilla_3_file_without_a_menu_line_gets_one_from_its_blocks(name: str
     assert ("depth" in doc) == (not dead) and doc.get("depth", 0) == 0  # the town; no level once dead
 
 
-def test_anquestria_shows_the_stored_race_and_class_indexes_and_the_screens_values() -> None:
+def test_anquestria_names_the_stored_race_and_class_indexes_and_the_screens_values() -> None:
     # The game's screen: a female Alicorn Paladin named Lyra (the birth menu's sixth race and
     # sixth class: indexes 5 and 5), level 1, Cur Exp 0, Gold 160, HP 17/17, SP 2/2,
-    # Game Turns 51, MaxDepth Town.
+    # Game Turns 51, MaxDepth Town. Race 5 became the Griffon in later commits, with the same
+    # savefile code: the sheet names both.
     doc = _info(BUILT / "anquestria-32d7389" / "Lyra.sav")
-    assert doc["summary"] == "Lyra, L1 (race 5, class 5), in the town"
-    assert (doc["name"], doc["race_index"], doc["class_index"], doc["level"]) == ("Lyra", 5, 5, 1)
-    assert "race" not in doc and "class" not in doc  # the file stores no names
+    assert doc["summary"] == "Lyra, L1 Alicorn or Griffon Paladin, in the town"
+    assert (doc["name"], doc["race"], doc["class"], doc["level"]) == ("Lyra", "Alicorn or Griffon", "Paladin", 1)
+    assert "race_index" not in doc and "class_index" not in doc  # (every index has its name)
     assert doc["experience"] == {"current": 0, "max": 0}
     assert (doc["gold"], doc["hit_points"], doc["spell_points"]) == (
         160, {"current": 17, "max": 17}, {"current": 2, "max": 2})
@@ -61,7 +62,7 @@ def test_anquestria_shows_the_stored_race_and_class_indexes_and_the_screens_valu
     stats = {k: v["current"] for k, v in doc["stats"].items()}
     assert stats == {"str": 17, "int": 10, "wis": 16, "dex": 14, "con": 16, "chr": 10}  # "Self"
     dead = _info(BUILT / "anquestria-32d7389" / "Lyra-dead.sav")
-    assert dead["summary"] == "Lyra, L1 (race 5, class 5), dead (Quitting)"  # "by Quitting."
+    assert dead["summary"] == "Lyra, L1 Alicorn or Griffon Paladin, dead (Quitting)"  # "by Quitting."
     assert (dead["state"], dead["dead"]) == ("dead", "Quitting") and "depth" not in dead
 
 

@@ -56,6 +56,8 @@ def character_sheet(save: BlockSave) -> dict[str, Any]:
     elif save.description is not None and save.description.text is None:  # race, class by index
         d = save.description
         out.update({"name": getattr(p, "full_name", d.name), "race": d.race, "class": d.character_class})
+    elif hasattr(p, "prace") and save.game in getattr(p, "RACE_NAMES", {}):
+        out.update(_names_of_indexes(p, save.game))  # the game's names, which its player model holds
     elif hasattr(p, "prace"):  # by index, and nothing in the file names them (Anquestria)
         out.update({"name": getattr(p, "full_name", ""), "race_index": p.prace,
                     "class_index": getattr(p, "pclass", None)})
@@ -124,6 +126,18 @@ def summary_line(sheet: dict[str, Any]) -> str | None:
 
 def _by_index(names: tuple[str, ...], index: int) -> str | None:
     return names[index] if 0 <= index < len(names) else None
+
+
+def _names_of_indexes(p: Any, game: str) -> dict[str, Any]:
+    """Race and class by name, from the names a game's player model gives its stored indexes
+    (``RACE_NAMES`` and ``CLASS_NAMES``: per game the file is read as, from that game's data
+    files); an index past the game's list is shown as stored."""
+    pclass = getattr(p, "pclass", -1)
+    race, klass = _by_index(p.RACE_NAMES[game], p.prace), _by_index(p.CLASS_NAMES.get(game, ()), pclass)
+    out = {"name": getattr(p, "full_name", ""), "race": race, "class": klass}
+    if race is None or klass is None:
+        out.update({"race_index": p.prace, "class_index": pclass})
+    return out
 
 
 def _misc(save: BlockSave) -> Any:

@@ -15,6 +15,7 @@ player block's (the sample's is empty), race and class are indexes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, TypeVar
 
@@ -55,6 +56,12 @@ VARIANTS = ("VNLA",)  # the variant ids this module registers layouts for (see t
 VANILLA = frozenset({"VNLA"})
 GAME = "Anquestria (Angband 3.x)"
 A_MAX = 6
+# Race and class names by the stored index: ``N:index:name`` of lib/edit/p_race.txt and
+# p_class.txt at 32d7389 (the samples' commit). Race 5 is "Alicorn" there; 66140cc replaced it
+# with "Gryphon" (spelled "Griffon" from 5b0b5fc on) and changed no savefile code, so nothing
+# in a file says which of the two its character is: the sheet names both.
+RACES = ("Earth Pony", "Pegasus", "Unicorn", "Dragonling", "Diamond Dog", "Alicorn or Griffon")
+CLASSES = ("Warrior", "Mage", "Priest", "Rogue", "Ranger", "Paladin")
 OF_BYTES = 32
 MAX_PVALS = 3
 RF_BYTES = 32
@@ -134,6 +141,10 @@ class Player(Experience, BlockModel):
 
     KIND: ClassVar[str] = "player-3.x"
     STAT_NAMES: ClassVar[tuple[str, ...]] = STAT_NAMES
+    # The names of the race and class indexes by the game the file is read as (the character
+    # sheet's): this game's only (Vanilla 3.x's player records are subclasses).
+    RACE_NAMES: ClassVar[Mapping[str, tuple[str, ...]]] = {GAME: RACES}
+    CLASS_NAMES: ClassVar[Mapping[str, tuple[str, ...]]] = {GAME: CLASSES}
     full_name: str = ""
     died_from: str = ""
     history: str = ""

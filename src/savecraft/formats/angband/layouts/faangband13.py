@@ -24,11 +24,11 @@ from __future__ import annotations
 from . import Layout, register_game_context, register_layout, register_struct, registered
 from . import character, faangband, faangband_character, faangband_world  # noqa: F401  (registered first)
 from .character import FAANGBAND
-from .faangband_character import FAAN, FAAN_GAME, FAANGBAND_13
+from .faangband_character import FAAN, FAAN_GAME, FAANGBAND_13, GAME_13
 
 VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
 
-GAME = "FAangband 1.2.0-1.3.3"
+GAME = GAME_13  # (the player model names its races and classes by it)
 # What 1.4 changed: these blocks are version 1 here (faangband.py and faangband_character.py).
 _OLD = {("options", 1): faangband.OPTIONS_1, ("player", 1): faangband_character.PLAYER_1,
         ("squelch", 1): faangband.SQUELCH_1}

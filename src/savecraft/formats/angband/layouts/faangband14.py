@@ -22,11 +22,11 @@ from __future__ import annotations
 from . import Layout, register_game_context, register_layout, registered
 from . import character, faangband, faangband_character, faangband_world  # noqa: F401  (registered first)
 from .character import FAANGBAND
-from .faangband_character import FAAN, FAAN_GAME, FAANGBAND_14
+from .faangband_character import FAAN, FAAN_GAME, FAANGBAND_14, GAME_14
 
 VARIANTS = ("FAAN",)  # the variant ids this module registers layouts for (see the package)
 
-GAME = "FAangband 1.4"
+GAME = GAME_14  # (the player model names its races and classes by it)
 
 register_game_context(GAME, {FAAN_GAME: FAANGBAND_14})
 for _lay in [lay for lay in registered(FAANGBAND) if lay.variants == FAAN]:

@@ -19,6 +19,7 @@ the "expansion" words the loader skips (the history block ends with one).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -53,6 +54,8 @@ FAAN = frozenset({"FAAN"})
 # (layouts.register_game_context); the blocks differ in a few fields, the block versions not.
 FAAN_GAME = "faan_game"
 PONYBAND, FAANGBAND_14, FAANGBAND_13 = 0, 1, 2  # FAANGBAND_13: 1.2.0 to 1.3.3
+# The games the file is read as (registered by faangband14 and faangband13; Ponyband's is FAANGBAND).
+GAME_14, GAME_13 = "FAangband 1.4", "FAangband 1.2.0-1.3.3"
 IS_FA = f"ctx.values.get({FAAN_GAME!r}, {PONYBAND}) != {PONYBAND}"  # FAangband's own releases
 IS_PONY = f"not {IS_FA}"
 # The map and game modes came with player block version 2 (1.4.0); 1.2.0-1.3.3 write version 1.
@@ -68,6 +71,19 @@ FA_EXP = (10, 25, 45, 70, 105, 150, 210, 290, 390, 530, 720, 960, 1270, 1700, 22
           144000, 183000, 230000, 285000, 350000, 430000, 525000, 640000, 780000, 945000,
           1140000, 1380000, 1660000, 2000000, 2400000, 2900000, 3500000, 4200000, 5000000,
           6000000, 7200000)
+# Race and class names by the index the player block stores: ``N:index:name`` of the game's
+# lib/edit/p_race.txt and p_class.txt. FAangband's are the same at every tag from v1.2.0 to
+# v1.4.5 (compared tag by tag; 1.2.0 to 1.2.7 write the sixth race "Dr['u]adan", the game's
+# escape for the u acute it shows). Ponyband's are those of 59f6ca5 (the samples' commit),
+# also its last: the races have not changed since d7b3742, and its classes dropped the
+# Necromancer and Assassin (7, 8) at 59f6ca5, the first seven unchanged.
+FA_RACES = ("Easterling", "Green-Elf", "Grey-Elf", "Hobbit", "Petty-Dwarf", "Dwarf", "Drúadan",
+            "Longbeard", "Adan", "High-Elf", "Maia", "Dark-Elf", "Ent", "Beorning")
+FA_CLASSES = ("Warrior", "Mage", "Priest", "Rogue", "Ranger", "Paladin", "Druid", "Necromancer",
+              "Assassin")
+PONY_RACES = ("Earth Pony", "Pegasus", "Unicorn", "Bat Pony", "Alicorn", "Griffon", "Buffalo", "Mule",
+              "Zebra", "Deer", "Young Dragon", "Diamond Dog", "Human")
+PONY_CLASSES = ("Warrior", "Mage", "Priest", "Rogue", "Ranger", "Paladin", "Druid")
 
 
 def _counted(kind: Int, name: str) -> Array:
@@ -88,6 +104,13 @@ class Player(Experience, BlockModel):
     STAT_NAMES: ClassVar[tuple[str, ...]] = FA_STAT_NAMES
     EXP_TABLE: ClassVar[tuple[int, ...]] = FA_EXP
     EXP_FACTOR: ClassVar[bool] = False
+    # The names of the stored race and class indexes, by the game the file is read as (the
+    # character sheet's, for a file whose description block does not name them: a dead
+    # character's, and every file of 1.2.0 to 1.3.3, which write no description).
+    RACE_NAMES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        FAANGBAND: PONY_RACES, GAME_14: FA_RACES, GAME_13: FA_RACES}
+    CLASS_NAMES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        FAANGBAND: PONY_CLASSES, GAME_14: FA_CLASSES, GAME_13: FA_CLASSES}
     full_name: str = ""
     died_from: str = ""
     history: str = ""
