@@ -245,3 +245,38 @@ def test_ponyband_samples_still_read_as_ponyband(index: int) -> None:
     assert save.game == character.FAANGBAND
     assert not any(isinstance(b, RawBlock) for b in save.blocks)
     assert block.build(save) == data
+
+
+def _patched(data: bytes, block_name: str, at: int, new: bytes) -> bytes:
+    """``data`` with ``new`` at byte ``at`` of the named block's data, its checksum made right
+    again (a hand edit the game's loader then judges by its own checks alone)."""
+    out = bytearray(data)
+    for start, name, _, size, _ in blocks_of(data):
+        if name == block_name:
+            out[start + 28 + at:start + 28 + at + len(new)] = new
+            out[start + 24:start + 28] = (sum(out[start + 28:start + 28 + size]) % 2**32).to_bytes(4, "little")
+            return bytes(out)
+    raise AssertionError(f"no {block_name!r} block")
+
+
+@pytest.mark.parametrize("path, limit", [(PONY_BUILT[0], 48), (ALIVE, 47), (ALIVE13, 47)],
+                         ids=["ponyband", "1.4.5", "1.3.3"])
+def test_the_inventory_is_judged_by_rd_inventorys_checks(path: Path, limit: int) -> None:
+    """rd_inventory refuses a stored count above ALL_INVEN_TOTAL (47 in FAangband, 48 in
+    Ponyband), and a slot at or past it for an object with a kind; an entry of kind 0 it skips
+    before its slot is looked at. The layout checked the slot against the stored count
+    instead, for every entry, and never the count."""
+    data = path.read_bytes()
+    assert data[[s for s, n, *_ in blocks_of(data) if n == "inventory"][0] + 28] == limit
+    assert api.validate(_patched(data, "inventory", 0, bytes([limit]))).ok
+    too_many = api.validate(_patched(data, "inventory", 0, bytes([limit + 1])))
+    assert not too_many.ok
+    assert any("Too many inventory objects" in p.expected for p in too_many.problems)
+    # the first entry: its slot (u16), then its object, which starts with its kind (i16)
+    past = (limit + 5).to_bytes(2, "little")
+    skipped = _patched(data, "inventory", 1, past + (0).to_bytes(2, "little"))
+    assert api.validate(skipped).ok
+    assert block.build(block.parse(skipped, Report(strict=True))) == skipped
+    refused = api.validate(_patched(data, "inventory", 1, past))
+    assert not refused.ok
+    assert any("ALL_INVEN_TOTAL for an object with a kind" in p.expected for p in refused.problems)

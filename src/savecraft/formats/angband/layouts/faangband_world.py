@@ -305,12 +305,20 @@ OBJECT = Struct(Item, [
     Field("expansion", U32),
 ], name="object")
 
+# ALL_INVEN_TOTAL of player.h: 47 in FAangband 1.2.0 to 1.4.5 (every tag), 48 in Ponyband (59f6ca5).
+ALL_INVEN_TOTAL = f"(47 if {IS_FA} else 48)"
+# rd_inventory's two checks: the count the file stores, and the slot of an object that has a
+# kind (an entry of kind 0 is skipped before its slot is looked at).
 INVENTORY = Struct(Inventory, [
     Field("all_inven_total", U8, export="all_inven_total"),
+    Check(f"all_inven_total <= {ALL_INVEN_TOTAL}", "all_inven_total",
+          "at most ALL_INVEN_TOTAL (load.c rd_inventory: 'Too many inventory objects')",
+          "all_inven_total"),
     Field("items", Until(Struct(InventoryItem, [
-        Field("slot", U16), Check("slot < ctx.values['all_inven_total']", "slot",
-                                  "a slot below all_inven_total", "slot", on_write=True),
-        Field("item", OBJECT)], name="inventory entry"), U16, INVEN_END)),
+        Field("slot", U16), Field("item", OBJECT),
+        Check(f"item.k_idx == 0 or slot < {ALL_INVEN_TOTAL}", "slot",
+              "a slot below ALL_INVEN_TOTAL for an object with a kind (load.c rd_inventory)",
+              "slot", on_write=True)], name="inventory entry"), U16, INVEN_END)),
     Field("expansion", U32),
 ], name="inventory")
 
