@@ -29,7 +29,7 @@ from ....layout import FAST_READ_ERRORS, FAST_WRITE_ERRORS, Context
 from ....errors import FormatError
 from .codec import encode_chunk
 from .layouts import HEAD_SIZE, NPC, USER
-from .model import NpcChunk, UserChunk, _Pending
+from .model import MapChunk, NpcChunk, UserChunk, _Pending
 
 _TAGGED = (UserChunk, NpcChunk)  # a chunk's object starts with its "kind"
 _SIZE = cached_struct("<I")
@@ -79,14 +79,17 @@ def chunk_bytes(obj: Any) -> bytes | None:
     return b"".join(parts)
 
 
-def chunk_payload(chunk: Any) -> bytes | None:
-    """A chunk's bytes in the payload, for the deflate thread of a build from a dump: a
-    player's or NPC's from :func:`chunk_bytes` as they are, any other chunk encoded (and
-    encoded again by build: they are few). None when the writer refuses the chunk: build
-    names the problem, and nothing is compressed ahead."""
-    if type(chunk) is _Pending:
-        return chunk.raw
+def with_bytes(chunk: Any) -> Any:
+    """A dump's chunk other than a player or NPC that :func:`chunk_bytes` took, for the deflate
+    thread of a build: encoded once, as a pending chunk that keeps both its bytes (which build
+    writes, as it writes a player's) and the chunk (its value on first use). The chunk itself
+    when it is not encoded here, and the stream stops being fed ahead: a map (its RLE encoder
+    imports numpy, some 10 MiB of a build's peak while the dump's text is still held; a
+    server's maps come after its players, so little is left for build to compress), or a
+    chunk the writer refuses (build names the problem)."""
+    if type(chunk) is MapChunk:
+        return chunk
     try:
-        return encode_chunk(chunk)
+        return _Pending(encode_chunk(chunk), 0, None, chunk)
     except FormatError:
-        return None
+        return chunk

@@ -278,8 +278,11 @@ class ChunkList(MutableSequence[Any]):
     def _get(self, i: int) -> Any:
         item = self._items[i]
         if type(item) is _Pending:
-            assert self._decode is not None
-            item = self._decode(item.raw, item.offset)
+            if item.value is not None:
+                item = item.value
+            else:
+                assert self._decode is not None
+                item = self._decode(item.raw, item.offset)
             self._items[i] = item
         return item
 
@@ -289,6 +292,8 @@ class ChunkList(MutableSequence[Any]):
         nothing that lasts)."""
         item = self._items[i]
         if type(item) is _Pending:
+            if item.value is not None:
+                return item.value
             assert self._decode is not None
             return self._decode(item.raw, item.offset)
         return item
@@ -407,33 +412,32 @@ class ChunkList(MutableSequence[Any]):
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
         from .codec import decode_chunk
-        from .jsonfast import chunk_bytes, chunk_payload
+        from .jsonfast import chunk_bytes, with_bytes
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
         consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
         deflating = FEEDING.get()
-        feed = deflating.feed if deflating is not None else None
         for i, c in enumerate(obj):
             if type(c) is dict:
                 raw = chunk_bytes(c)
                 built = _Pending(raw, 0) if raw is not None else dec(c, f"{path}[{i}]")
-                if consume:
-                    obj[i] = _Built(c.get(KIND), built)
             elif type(c) is _Built and consume:
                 built = c.value  # built by a first pass over this document
             else:
                 built = dec(c, f"{path}[{i}]")
+            if deflating is not None:  # the payload as build will make it, to the deflate thread
+                if type(built) is not _Pending:  # encoded now, and kept: build reuses the bytes
+                    built = with_bytes(built)
+                if type(built) is _Pending:
+                    deflating.feed(built.raw)
+                else:  # build encodes (or refuses) this chunk and the rest, and ends the stream
+                    deflating.pause()
+                    deflating = None
+            if consume and type(c) is dict:
+                obj[i] = _Built(c.get(KIND), built)
             items.append(built)
-            if feed is not None:  # the payload as build will make it, to the deflate thread
-                piece = chunk_payload(built)
-                if piece is not None:
-                    feed(piece)
-                else:  # build says what is wrong; nothing to compress ahead
-                    assert deflating is not None
-                    deflating.drop()
-                    feed = None
         return cls(items, decode_chunk)
 
 
@@ -455,6 +459,10 @@ class _Pending:
     # What the chunk scan picked from the bytes while checking them (a USER's name and
     # flags): the summary and validate's check read it instead of a second pass.
     picked: tuple[Any, ...] | None = None
+    # The chunk these bytes were encoded from, when it was built first (a dump's chunk other
+    # than a player or NPC, encoded for the deflate thread of a build): taken on first use
+    # instead of decoding the bytes again.
+    value: Any = None
 
 
 _MAGIC_OF: dict[type, bytes] = {
@@ -519,7 +527,7 @@ class SaveGame:
         if worker.dropped or hint.original is not None:
             worker.drop()
         else:
-            worker.close()  # the thread finishes on its own, wanted or not
+            worker.close()  # the thread finishes on its own, wanted or not (a no-op if paused)
             hint.streamed = worker
         return save
 
