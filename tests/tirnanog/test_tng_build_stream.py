@@ -28,6 +28,7 @@ from savecraft import compression, jsonmap
 from savecraft.compression import STREAM_BATCH, STREAM_DEPTH, Container, DeflateWorker, compress
 from savecraft.errors import FormatError
 from savecraft.formats.tirnanog.save import codec, sample
+from savecraft.formats.tirnanog.save.model import DenyChunk, GlobalsChunk, QuestsChunk
 
 
 def _deflate_threads() -> list[threading.Thread]:
@@ -258,3 +259,77 @@ def test_the_switch_interval_is_short_while_fed_and_restored_after(server: bytes
     first.result()
     savecraft.build(jsonmap.loads(jsonmap.dumps(savecraft.load(server))))
     assert sys.getswitchinterval() == before
+
+
+def test_each_chunk_is_encoded_once(server: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DENY, GLBL, QSTS, the unknown chunk and the changed map of a streamed build are encoded
+    once, as players are: the bytes made for the thread are the ones build writes (twice each
+    before: once for the thread, once by payload_bytes)."""
+    from collections import Counter
+
+    from savecraft.formats.tirnanog.save import jsonfast
+
+    counts: Counter[str] = Counter()
+    real = codec.encode_chunk
+
+    def counting(chunk: Any, path: str = "") -> bytes:
+        counts[type(chunk).__name__] += 1
+        return real(chunk, path)
+
+    text = jsonmap.dumps(savecraft.load(server))
+    monkeypatch.setattr(codec, "encode_chunk", counting)
+    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    model = jsonmap.loads(text)
+    assert model.encoding.deflate.streamed is not None
+    assert savecraft.build(model) == server
+    assert counts == {"DenyChunk": 1, "GlobalsChunk": 1, "QuestsChunk": 1, "RawChunk": 1,
+                      "MapChunk": 1}
+    # the chunks kept with their bytes are the chunks decoded from the dump
+    loaded = savecraft.load(server)
+    for cls in (GlobalsChunk, QuestsChunk, DenyChunk):
+        assert model.chunks.first(cls) == loaded.chunks.first(cls)
+    assert list(model.chunks) == list(loaded.chunks)
+
+
+def test_decoding_a_dump_imports_no_numpy(tmp_path: Path, server: bytes) -> None:
+    """The changed map is encoded by build, not while the dump is decoded: its RLE encoder
+    imports numpy (about 14 MB resident), which then landed on build's peak, while the text
+    and the model are both held (fails before: imported by loads)."""
+    dump = tmp_path / "server.json"
+    dump.write_text(jsonmap.dumps(savecraft.load(server)).decode())
+    code = ("import sys, savecraft; from savecraft import jsonmap\n"
+            "text = open(sys.argv[1], 'rb').read()\n"
+            "model = jsonmap.loads(text)\n"
+            "streamed = model.encoding.deflate.streamed\n"
+            "print(streamed is not None and streamed.paused, 'numpy' in sys.modules)\n"
+            "out = savecraft.build(model)\n"
+            "print(out == open(sys.argv[2], 'rb').read(), streamed._made is not None)\n")
+    (tmp_path / "server.sav").write_bytes(server)
+    r = subprocess.run([sys.executable, "-c", code, str(dump), str(tmp_path / "server.sav")],
+                       capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["True", "False", "True", "True"]
+
+
+def test_a_paused_stream_is_finished_by_the_caller(content: bytes) -> None:
+    """What the thread compressed before the pause and the rest compressed by finish make
+    zlib's stream of the whole; a content that does not start with what was fed is refused."""
+    whole = compress(content, Container.ZLIB, 6)
+    for cut in (0, 1, len(content) // 3, len(content) - 1, len(content)):
+        worker = DeflateWorker(6)
+        for piece in _splits(content[:cut], cut):
+            worker.feed(piece)
+        worker.pause()
+        worker._thread.join(30)
+        assert not worker._thread.is_alive()  # the thread ended at the pause
+        assert worker.finish(content) == whole
+        assert worker.fed(content)
+    worker = DeflateWorker(6)
+    worker.feed(content[:1000])
+    worker.pause()
+    assert worker.finish(b"?" + content[1:]) is None
+    assert not _deflate_threads()
+    ended = DeflateWorker(6)
+    ended.feed(content[:1000])
+    ended.close()
+    assert ended.finish(content) is None  # an ended stream covers all of the content or nothing
+    assert ended.finish(content[:1000]) == compress(content[:1000], Container.ZLIB, 6)
