@@ -333,3 +333,30 @@ def test_a_paused_stream_is_finished_by_the_caller(content: bytes) -> None:
     ended.close()
     assert ended.finish(content) is None  # an ended stream covers all of the content or nothing
     assert ended.finish(content[:1000]) == compress(content[:1000], Container.ZLIB, 6)
+
+
+def test_a_save_with_many_changed_maps_encodes_each_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many maps after the players: the stream is paused at the first, build encodes each map
+    once and compresses them on the thread's compressor; the bytes are the file's."""
+    from collections import Counter
+
+    from savecraft.formats.tirnanog.save import jsonfast
+
+    data = savecraft.build(sample.server_save(users=40, attributes=20, items=30, maps=25))
+    text = jsonmap.dumps(savecraft.load(data))
+    counts: Counter[str] = Counter()
+    real = codec.encode_chunk
+
+    def counting(chunk: Any, path: str = "") -> bytes:
+        counts[type(chunk).__name__] += 1
+        return real(chunk, path)
+
+    monkeypatch.setattr(codec, "encode_chunk", counting)
+    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    model = jsonmap.loads(text)
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and streamed.paused
+    monkeypatch.setattr(compression, "compress", _no_compress)  # the rest goes on the same stream
+    assert savecraft.build(model) == data
+    assert counts["MapChunk"] == 25 and set(counts.values()) == {1, 25}
+    assert not _deflate_threads()
