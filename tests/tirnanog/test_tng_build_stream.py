@@ -360,3 +360,45 @@ def test_a_save_with_many_changed_maps_encodes_each_once(monkeypatch: pytest.Mon
     assert savecraft.build(model) == data
     assert counts["MapChunk"] == 25 and set(counts.values()) == {1, 25}
     assert not _deflate_threads()
+
+
+def test_maps_before_the_players_are_encoded_while_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maps followed by enough players (STREAM_HOLD bytes; lowered here) are encoded while the
+    dump is decoded, each once, and the stream goes on in the thread: nothing is left to
+    compress for build. Under the threshold the stream is paused at the first map."""
+    from collections import Counter
+
+    from savecraft.formats.tirnanog.save import jsonfast, model as tng_model
+    from savecraft.formats.tirnanog.save.model import ChunkList, MapChunk
+
+    save = sample.server_save(users=200, attributes=20, items=30, maps=5)
+    chunks = list(save.chunks)
+    maps = [c for c in chunks if type(c) is MapChunk]
+    save.chunks = ChunkList([*chunks[:3], *maps, *(c for c in chunks[3:] if type(c) is not MapChunk)])
+    data = savecraft.build(save)
+    text = jsonmap.dumps(savecraft.load(data))
+    counts: Counter[str] = Counter()
+    real = codec.encode_chunk
+
+    def counting(chunk: Any, path: str = "") -> bytes:
+        counts[type(chunk).__name__] += 1
+        return real(chunk, path)
+
+    monkeypatch.setattr(codec, "encode_chunk", counting)
+    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    monkeypatch.setattr(tng_model, "STREAM_HOLD", 4096)
+    model = jsonmap.loads(text)
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and not streamed.paused
+    with monkeypatch.context() as m:
+        m.setattr(compression, "compress", _no_compress)
+        m.setattr(streamed, "_compressor", None)  # finish compresses nothing on the caller's side
+        assert savecraft.build(model) == data
+    assert counts["MapChunk"] == 5 and set(counts.values()) == {1, 5}
+    assert [type(c) for c in model.chunks] == [type(c) for c in savecraft.load(data).chunks]
+    monkeypatch.setattr(tng_model, "STREAM_HOLD", 1 << 30)
+    model = jsonmap.loads(text)
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and streamed.paused
+    assert savecraft.build(model) == data
+    assert not _deflate_threads()

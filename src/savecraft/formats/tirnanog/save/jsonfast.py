@@ -29,7 +29,7 @@ from ....layout import FAST_READ_ERRORS, FAST_WRITE_ERRORS, Context
 from ....errors import FormatError
 from .codec import encode_chunk
 from .layouts import HEAD_SIZE, NPC, USER
-from .model import MapChunk, NpcChunk, UserChunk, _Pending
+from .model import NpcChunk, UserChunk, _Pending
 
 _TAGGED = (UserChunk, NpcChunk)  # a chunk's object starts with its "kind"
 _SIZE = cached_struct("<I")
@@ -80,15 +80,10 @@ def chunk_bytes(obj: Any) -> bytes | None:
 
 
 def with_bytes(chunk: Any) -> Any:
-    """A dump's chunk other than a player or NPC that :func:`chunk_bytes` took, for the deflate
-    thread of a build: encoded once, as a pending chunk that keeps both its bytes (which build
-    writes, as it writes a player's) and the chunk (its value on first use). The chunk itself
-    when it is not encoded here, and the stream stops being fed ahead: a map (its RLE encoder
-    imports numpy, some 10 MiB of a build's peak while the dump's text is still held; a
-    server's maps come after its players, so little is left for build to compress), or a
-    chunk the writer refuses (build names the problem)."""
-    if type(chunk) is MapChunk:
-        return chunk
+    """A dump's chunk that :func:`chunk_bytes` did not take, for the deflate thread of a build:
+    encoded once, as a pending chunk that keeps both its bytes (which build writes, as it
+    writes a player's) and the chunk (its value on first use). The chunk itself when the
+    writer refuses it: build names the problem."""
     try:
         return _Pending(encode_chunk(chunk), 0, None, chunk)
     except FormatError:

@@ -418,7 +418,8 @@ class ChunkList(MutableSequence[Any]):
         dec = decoder(Chunk)
         consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
-        deflating = FEEDING.get()
+        worker = FEEDING.get()
+        stream = _Feed(worker) if worker is not None else None
         for i, c in enumerate(obj):
             if type(c) is dict:
                 raw = chunk_bytes(c)
@@ -427,18 +428,93 @@ class ChunkList(MutableSequence[Any]):
                 built = c.value  # built by a first pass over this document
             else:
                 built = dec(c, f"{path}[{i}]")
-            if deflating is not None:  # the payload as build will make it, to the deflate thread
-                if type(built) is not _Pending:  # encoded now, and kept: build reuses the bytes
-                    built = with_bytes(built)
-                if type(built) is _Pending:
-                    deflating.feed(built.raw)
-                else:  # build encodes (or refuses) this chunk and the rest, and ends the stream
-                    deflating.pause()
-                    deflating = None
+            if stream is not None:  # the payload as build will make it, to the deflate thread
+                if type(built) is _Pending and not stream.held:
+                    stream.worker.feed(built.raw)
+                else:
+                    built = stream.take(items, built)
+                    if stream.stopped:
+                        stream = None
             if consume and type(c) is dict:
                 obj[i] = _Built(c.get(KIND), built)
             items.append(built)
+        if stream is not None:
+            stream.end()
         return cls(items, decode_chunk)
+
+
+STREAM_HOLD = 1 << 20
+"""Bytes of chunks after a changed map that make the map worth encoding while a dump is
+decoded (see :class:`_Feed`)."""
+
+
+class _Feed:
+    """What a dump's chunks give the deflate thread of a build as they are decoded.
+
+    A player or NPC that the fast path took is fed its bytes. Any other chunk is encoded
+    once and kept with its bytes (:func:`.jsonfast.with_bytes`): build writes them. A changed
+    map waits: its RLE encoder imports numpy, about 14 MB resident, which lands on build's
+    peak (the dump's text and the model are both held then). The chunks after it wait with
+    it (zlib's stream is in order; they are references to bytes the model keeps), until
+    :data:`STREAM_HOLD` bytes of them make the overlap worth the import: the maps are then
+    encoded and everything is fed. A server writes its maps after its players, so at the
+    end only the maps and a few small chunks wait: the worker is paused there, and build
+    encodes the maps (once) and compresses the rest on the same compressor. A chunk the
+    writer refuses pauses it too: build names the problem.
+    """
+
+    __slots__ = ("worker", "held", "held_size", "stopped")
+
+    def __init__(self, worker: DeflateWorker) -> None:
+        self.worker = worker
+        self.held: list[tuple[int, Any]] = []  # (index in the chunk list, chunk)
+        self.held_size = 0
+        self.stopped = False
+
+    def take(self, items: list[Any], built: Any) -> Any:
+        """Feed or hold chunk ``built`` (to be ``items[len(items)]``); what to keep of it."""
+        from .jsonfast import with_bytes
+
+        if type(built) is not _Pending and type(built) is not MapChunk:
+            built = with_bytes(built)
+            if type(built) is not _Pending:
+                self._stop()
+                return built
+        if type(built) is _Pending and not self.held:
+            self.worker.feed(built.raw)
+            return built
+        self.held.append((len(items), built))
+        if type(built) is _Pending:
+            self.held_size += len(built.raw)
+            if self.held_size >= STREAM_HOLD:
+                return self._release(items)
+        return built
+
+    def _release(self, items: list[Any]) -> Any:
+        """Encode the maps held, feed everything held; the last chunk (a pending one: the
+        release comes with it) as it is kept."""
+        from .jsonfast import with_bytes
+
+        held, self.held, self.held_size = self.held, [], 0
+        last = held[-1][1]
+        for j, chunk in held:
+            if type(chunk) is MapChunk:
+                chunk = with_bytes(chunk)
+                if type(chunk) is not _Pending:
+                    self._stop()
+                    return last
+                if j < len(items):
+                    items[j] = chunk
+            self.worker.feed(chunk.raw)
+        return last
+
+    def _stop(self) -> None:
+        self.worker.pause()
+        self.stopped = True
+
+    def end(self) -> None:
+        if self.held:
+            self._stop()
 
 
 class _Built(dict[str, Any]):
