@@ -443,9 +443,11 @@ class ChunkList(MutableSequence[Any]):
         return cls(items, decode_chunk)
 
 
-STREAM_HOLD = 1 << 20
+STREAM_HOLD = 1 << 18
 """Bytes of chunks after a changed map that make the map worth encoding while a dump is
-decoded (see :class:`_Feed`)."""
+decoded (see :class:`_Feed`): a batch of the thread's. The thread idles while maps and what
+follows them wait, so the smaller the better, while a server's save (its maps last, after
+its NPCs) has far less than this after its maps."""
 
 
 class _Feed:
