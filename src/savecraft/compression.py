@@ -474,10 +474,9 @@ class DeflateWorker:
         unless the worker was paused: then the rest is compressed here, once the thread is
         done); None when they are not, or the worker was dropped. Finishing a paused stream
         makes it an ended one: a later call compares against the content given now."""
-        if self.dropped:
-            self._joined()
-            return None
         self._joined()
+        if self.dropped:
+            return None
         pos = self._fed_prefix(content)
         if pos < 0:
             return None
