@@ -275,13 +275,14 @@ class Deflated:
     def compress(self, content: bytes) -> bytes:
         if self.original is not None and self._unchanged(content):
             return self.original
+        level = 6 if self.level is None else self.level
         worker = self.streamed
-        if (worker is not None and worker.level == (6 if self.level is None else self.level)
-                and worker.container is self.container):
-            compressed = worker.result()
-            if worker.fed(content):
+        if worker is not None and worker.level == level and worker.container is self.container:
+            self.streamed = None  # taken once: its thread's stream is finished by this call
+            compressed = worker.finish(content)
+            if compressed is not None:
                 return compressed
-        return compress(content, self.container, 6 if self.level is None else self.level)
+        return compress(content, self.container, level)
 
 
 STREAM_BATCH = 1 << 18
@@ -323,7 +324,8 @@ at most 16 MiB of references to pieces, which a saved game's model holds anyway;
 copies one batch at a time to deflate it). Deep enough that a small save's small batches do
 not make the decoder wait on the thread at every hand-over (at 4 it did)."""
 
-_END: list[bytes] = []  # the queue's last item: compress what is left and stop
+_END: list[bytes] = []  # the queue's last item: compress what is left, end the stream, stop
+_PAUSE: list[bytes] = []  # the queue's last item: compress what is left and stop (no flush)
 _DROP: list[bytes] = []  # the queue's last item: stop, nothing more is wanted
 
 
@@ -341,12 +343,21 @@ class DeflateWorker:
     :meth:`feed` gathers pieces into batches of :data:`STREAM_BATCH` bytes and
     hands them over through a queue of at most :data:`STREAM_DEPTH` batches
     (the producer waits when the worker is behind). :meth:`close` ends the
-    input; the thread then finishes on its own, so none is left waiting even
-    when the result is never asked for. :meth:`result` waits for it and gives
-    the compressed bytes; an error in the thread is raised there, as the
-    caller's own :class:`FormatError` (zlib's errors) or as it was. The pieces
-    fed are kept as they were given (no copy of the content: a saved game's
-    chunks are held by its model anyway), for :meth:`fed` to compare.
+    input; :meth:`pause` ends what the producer feeds without ending the stream
+    (the rest of the content is not at hand yet: :meth:`finish` compresses it
+    later, in the caller's thread). Either way the thread then finishes on its
+    own, so none is left waiting even when the result is never asked for.
+    :meth:`finish` (or :meth:`result`) waits for it and gives the compressed
+    bytes; an error in the thread is raised there, as the caller's own
+    :class:`FormatError` (zlib's errors) or as it was. The pieces fed are kept
+    as they were given (no copy of the content: a saved game's chunks are held
+    by its model anyway), for :meth:`fed` and :meth:`finish` to compare.
+
+    Memory: the compressed pieces are kept in a list and joined only by the
+    caller (:meth:`finish`), not by the thread when the input ends: that end
+    comes while a dump's text and the model made of it are both still held
+    (the peak of ``savecraft build``), and a join there held the compressed
+    stream twice at that peak.
     """
 
     def __init__(self, level: int, container: Container = Container.ZLIB) -> None:
@@ -360,11 +371,12 @@ class DeflateWorker:
         self._size = 0
         self._total = 0
         self._limit = STREAM_FIRST
-        self._pieces: list[list[bytes]] = []
+        self._pieces: list[list[bytes] | list[memoryview]] = []  # the batches handed over, in order
         self._out: list[bytes] = []
         self._made: bytes | None = None
         self._error: BaseException | None = None
         self.closed = False
+        self.paused = False
         self.dropped = False
         self._thread = threading.Thread(target=self._run, name="savecraft-deflate", daemon=True)
         self._thread.start()
@@ -375,22 +387,34 @@ class DeflateWorker:
         self._batch.append(piece)
         self._size += len(piece)
         if self._size >= self._limit:
-            self._queue.put(self._batch)
-            self._batch = []
+            self._hand_over()
             self._total += self._size
             self._size = 0
             self._limit = min(max(self._total >> 4, STREAM_FIRST), STREAM_BATCH)
 
+    def _hand_over(self) -> None:
+        self._pieces.append(self._batch)
+        self._queue.put(self._batch)
+        self._batch = []
+
     def close(self) -> None:
-        """No more content: the thread compresses the rest and ends."""
+        """No more content: the thread compresses the rest, ends the stream and stops."""
+        self._stop(_END)
+
+    def pause(self) -> None:
+        """No more content from the producer, though the stream goes on: the thread compresses
+        what it was given and stops; :meth:`finish` compresses the rest of the content."""
+        self._stop(_PAUSE)
+
+    def _stop(self, last: list[bytes]) -> None:
         if self.closed:
             return
         self.closed = True
+        self.paused = last is _PAUSE
         _fast_switch(False)
         if self._batch:
-            self._queue.put(self._batch)
-            self._batch = []
-        self._queue.put(_END)
+            self._hand_over()
+        self._queue.put(last)
 
     def drop(self) -> None:
         """Nothing of this stream is wanted: the thread stops, and is waited for."""
@@ -400,34 +424,74 @@ class DeflateWorker:
             self._batch = []
             self._queue.put(_DROP)
         self._thread.join()
+        self._pieces = []
+        self._out = []
 
-    def fed(self, content: bytes) -> bool:
-        """Whether ``content`` is exactly the pieces fed, one after the other (compared in
-        place, each piece at its offset: no copy)."""
-        if self.dropped:
-            return False
+    def _fed_prefix(self, content: bytes) -> int:
+        """How many bytes of ``content`` the pieces fed are, one after the other (compared in
+        place, each piece at its offset: no copy); -1 when they are not its start."""
         pos = 0
         startswith = content.startswith
-        for batch in self._pieces:
+        for batch in (*self._pieces, self._batch):
             for piece in batch:
                 if not startswith(piece, pos):
-                    return False
+                    return -1
                 pos += len(piece)
-        return pos == len(content)
+        return pos
 
-    def result(self) -> bytes:
-        """The compressed stream of everything fed, once the thread has made it."""
+    def fed(self, content: bytes) -> bool:
+        """Whether ``content`` is exactly the pieces fed, one after the other."""
+        return not self.dropped and self._fed_prefix(content) == len(content)
+
+    def _joined(self) -> None:
+        """Wait for the thread; raise its error as the caller's."""
         if not self.closed:
             self.close()
         self._thread.join()
         if self._error is not None:
-            if isinstance(self._error, zlib.error):
-                raise FormatError(None, "", f"a {self.container.value} stream at level "
-                                  f"{self.level}", f"zlib failed: {self._error}")
-            raise self._error
+            raise self._failure(self._error)
+
+    def _failure(self, exc: BaseException) -> BaseException:
+        if isinstance(exc, zlib.error):
+            return FormatError(None, "", f"a {self.container.value} stream at level {self.level}",
+                               f"zlib failed: {exc}")
+        return exc
+
+    def result(self) -> bytes:
+        """The compressed stream of everything fed, once the thread has made it (the input
+        closed by :meth:`close`, or by this call)."""
+        self._joined()
         if self._made is None:
-            raise FormatError(None, "", "a compressed stream", "none (the stream was dropped)")
+            if self.dropped or self.paused:
+                raise FormatError(None, "", "a compressed stream",
+                                  "none (the stream was " + ("dropped)" if self.dropped else "paused)"))
+            self._made = b"".join(self._out)
+            self._out = []
         return self._made
+
+    def finish(self, content: bytes) -> bytes | None:
+        """The compressed stream of ``content`` when the pieces fed are its start (all of it,
+        unless the worker was paused: then the rest is compressed here, once the thread is
+        done); None when they are not, or the worker was dropped. Finishing a paused stream
+        makes it an ended one: a later call compares against the content given now."""
+        self._joined()
+        if self.dropped:
+            return None
+        pos = self._fed_prefix(content)
+        if pos < 0:
+            return None
+        if self.paused:
+            c = self._compressor
+            try:
+                self._out.append(c.compress(memoryview(content)[pos:]))
+                self._out.append(c.flush())
+            except zlib.error as exc:
+                raise self._failure(exc) from None
+            self._pieces.append([memoryview(content)[pos:]])
+            self.paused = False
+        elif pos != len(content):
+            return None
+        return self.result()
 
     def _run(self) -> None:
         """The thread: compress each batch as it comes; after an error, only drain the queue
@@ -436,24 +500,21 @@ class DeflateWorker:
         c = self._compressor
         while True:
             item = get()
-            if item is _END or item is _DROP:
+            if item is _END or item is _PAUSE or item is _DROP:
                 break
             if self._error is not None:
                 continue
             try:
-                self._pieces.append(item)
-                self._out.append(c.compress(b"".join(item)))
+                self._out.append(c.compress(item[0] if len(item) == 1 else b"".join(item)))
             except BaseException as exc:  # raised in the caller by result()
                 self._error = exc
         if item is _END and self._error is None:
             try:
                 self._out.append(c.flush())
-                self._made = b"".join(self._out)
             except BaseException as exc:
                 self._error = exc
-        if self._made is None:
-            self._pieces = []
-        self._out = []
+        if item is _DROP or self._error is not None:
+            self._out = []
 
 
 FEEDING: ContextVar[DeflateWorker | None] = ContextVar("savecraft_feeding", default=None)

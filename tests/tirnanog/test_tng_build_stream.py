@@ -28,6 +28,7 @@ from savecraft import compression, jsonmap
 from savecraft.compression import STREAM_BATCH, STREAM_DEPTH, Container, DeflateWorker, compress
 from savecraft.errors import FormatError
 from savecraft.formats.tirnanog.save import codec, sample
+from savecraft.formats.tirnanog.save.model import DenyChunk, GlobalsChunk, QuestsChunk
 
 
 def _deflate_threads() -> list[threading.Thread]:
@@ -169,11 +170,15 @@ def test_no_thread_is_left_behind(server: bytes) -> None:
         jsonmap.loads(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
     assert info.value.path == "users[250].entity.x"
     assert not _deflate_threads()
-    # a chunk the writer refuses (a magic of 3 bytes): dropped while decoding, named by build
+    # a chunk the writer refuses (a magic of 3 bytes): the stream is paused there (its thread
+    # ends once it compressed what came before), and build names the problem
     doc["data"]["chunks"] = [c for c in doc["data"]["chunks"] if c is not users[250]]
     doc["data"]["chunks"][-1]["magic"] = "XTR"
     model = jsonmap.loads(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
-    assert model.encoding.deflate.streamed is None and not _deflate_threads()
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and streamed.paused
+    streamed._thread.join(30)
+    assert not _deflate_threads()
     with pytest.raises(FormatError) as info:
         savecraft.build(model)
     assert info.value.path.endswith("magic")
@@ -254,3 +259,146 @@ def test_the_switch_interval_is_short_while_fed_and_restored_after(server: bytes
     first.result()
     savecraft.build(jsonmap.loads(jsonmap.dumps(savecraft.load(server))))
     assert sys.getswitchinterval() == before
+
+
+def test_each_chunk_is_encoded_once(server: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DENY, GLBL, QSTS, the unknown chunk and the changed map of a streamed build are encoded
+    once, as players are: the bytes made for the thread are the ones build writes (twice each
+    before: once for the thread, once by payload_bytes)."""
+    from collections import Counter
+
+    from savecraft.formats.tirnanog.save import jsonfast
+
+    counts: Counter[str] = Counter()
+    real = codec.encode_chunk
+
+    def counting(chunk: Any, path: str = "") -> bytes:
+        counts[type(chunk).__name__] += 1
+        return real(chunk, path)
+
+    text = jsonmap.dumps(savecraft.load(server))
+    monkeypatch.setattr(codec, "encode_chunk", counting)
+    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    model = jsonmap.loads(text)
+    assert model.encoding.deflate.streamed is not None
+    assert savecraft.build(model) == server
+    assert counts == {"DenyChunk": 1, "GlobalsChunk": 1, "QuestsChunk": 1, "RawChunk": 1,
+                      "MapChunk": 1}
+    # the chunks kept with their bytes are the chunks decoded from the dump
+    loaded = savecraft.load(server)
+    for cls in (GlobalsChunk, QuestsChunk, DenyChunk):
+        assert model.chunks.first(cls) == loaded.chunks.first(cls)
+    assert list(model.chunks) == list(loaded.chunks)
+
+
+def test_decoding_a_dump_imports_no_numpy(tmp_path: Path, server: bytes) -> None:
+    """The changed map is encoded by build, not while the dump is decoded: its RLE encoder
+    imports numpy (about 14 MB resident), which then landed on build's peak, while the text
+    and the model are both held (fails before: imported by loads)."""
+    dump = tmp_path / "server.json"
+    dump.write_text(jsonmap.dumps(savecraft.load(server)).decode())
+    code = ("import sys, savecraft; from savecraft import jsonmap\n"
+            "text = open(sys.argv[1], 'rb').read()\n"
+            "model = jsonmap.loads(text)\n"
+            "streamed = model.encoding.deflate.streamed\n"
+            "print(streamed is not None and streamed.paused, 'numpy' in sys.modules)\n"
+            "out = savecraft.build(model)\n"
+            "print(out == open(sys.argv[2], 'rb').read(), streamed._made is not None)\n")
+    (tmp_path / "server.sav").write_bytes(server)
+    r = subprocess.run([sys.executable, "-c", code, str(dump), str(tmp_path / "server.sav")],
+                       capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["True", "False", "True", "True"]
+
+
+def test_a_paused_stream_is_finished_by_the_caller(content: bytes) -> None:
+    """What the thread compressed before the pause and the rest compressed by finish make
+    zlib's stream of the whole; a content that does not start with what was fed is refused."""
+    whole = compress(content, Container.ZLIB, 6)
+    for cut in (0, 1, len(content) // 3, len(content) - 1, len(content)):
+        worker = DeflateWorker(6)
+        for piece in _splits(content[:cut], cut):
+            worker.feed(piece)
+        worker.pause()
+        worker._thread.join(30)
+        assert not worker._thread.is_alive()  # the thread ended at the pause
+        assert worker.finish(content) == whole
+        assert worker.fed(content)
+    worker = DeflateWorker(6)
+    worker.feed(content[:1000])
+    worker.pause()
+    assert worker.finish(b"?" + content[1:]) is None
+    assert not _deflate_threads()
+    ended = DeflateWorker(6)
+    ended.feed(content[:1000])
+    ended.close()
+    assert ended.finish(content) is None  # an ended stream covers all of the content or nothing
+    assert ended.finish(content[:1000]) == compress(content[:1000], Container.ZLIB, 6)
+
+
+def test_a_save_with_many_changed_maps_encodes_each_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many maps after the players: the stream is paused at the first, build encodes each map
+    once and compresses them on the thread's compressor; the bytes are the file's."""
+    from collections import Counter
+
+    from savecraft.formats.tirnanog.save import jsonfast
+
+    data = savecraft.build(sample.server_save(users=40, attributes=20, items=30, maps=25))
+    text = jsonmap.dumps(savecraft.load(data))
+    counts: Counter[str] = Counter()
+    real = codec.encode_chunk
+
+    def counting(chunk: Any, path: str = "") -> bytes:
+        counts[type(chunk).__name__] += 1
+        return real(chunk, path)
+
+    monkeypatch.setattr(codec, "encode_chunk", counting)
+    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    model = jsonmap.loads(text)
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and streamed.paused
+    monkeypatch.setattr(compression, "compress", _no_compress)  # the rest goes on the same stream
+    assert savecraft.build(model) == data
+    assert counts["MapChunk"] == 25 and set(counts.values()) == {1, 25}
+    assert not _deflate_threads()
+
+
+def test_maps_before_the_players_are_encoded_while_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maps followed by enough players (STREAM_HOLD bytes; lowered here) are encoded while the
+    dump is decoded, each once, and the stream goes on in the thread: nothing is left to
+    compress for build. Under the threshold the stream is paused at the first map."""
+    from collections import Counter
+
+    from savecraft.formats.tirnanog.save import jsonfast, model as tng_model
+    from savecraft.formats.tirnanog.save.model import ChunkList, MapChunk
+
+    save = sample.server_save(users=200, attributes=20, items=30, maps=5)
+    chunks = list(save.chunks)
+    maps = [c for c in chunks if type(c) is MapChunk]
+    save.chunks = ChunkList([*chunks[:3], *maps, *(c for c in chunks[3:] if type(c) is not MapChunk)])
+    data = savecraft.build(save)
+    text = jsonmap.dumps(savecraft.load(data))
+    counts: Counter[str] = Counter()
+    real = codec.encode_chunk
+
+    def counting(chunk: Any, path: str = "") -> bytes:
+        counts[type(chunk).__name__] += 1
+        return real(chunk, path)
+
+    monkeypatch.setattr(codec, "encode_chunk", counting)
+    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    monkeypatch.setattr(tng_model, "STREAM_HOLD", 4096)
+    model = jsonmap.loads(text)
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and not streamed.paused
+    with monkeypatch.context() as m:
+        m.setattr(compression, "compress", _no_compress)
+        m.setattr(streamed, "_compressor", None)  # finish compresses nothing on the caller's side
+        assert savecraft.build(model) == data
+    assert counts["MapChunk"] == 5 and set(counts.values()) == {1, 5}
+    assert [type(c) for c in model.chunks] == [type(c) for c in savecraft.load(data).chunks]
+    monkeypatch.setattr(tng_model, "STREAM_HOLD", 1 << 30)
+    model = jsonmap.loads(text)
+    streamed = model.encoding.deflate.streamed
+    assert streamed is not None and streamed.paused
+    assert savecraft.build(model) == data
+    assert not _deflate_threads()

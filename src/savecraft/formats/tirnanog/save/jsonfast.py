@@ -79,14 +79,12 @@ def chunk_bytes(obj: Any) -> bytes | None:
     return b"".join(parts)
 
 
-def chunk_payload(chunk: Any) -> bytes | None:
-    """A chunk's bytes in the payload, for the deflate thread of a build from a dump: a
-    player's or NPC's from :func:`chunk_bytes` as they are, any other chunk encoded (and
-    encoded again by build: they are few). None when the writer refuses the chunk: build
-    names the problem, and nothing is compressed ahead."""
-    if type(chunk) is _Pending:
-        return chunk.raw
+def with_bytes(chunk: Any) -> Any:
+    """A dump's chunk that :func:`chunk_bytes` did not take, for the deflate thread of a build:
+    encoded once, as a pending chunk that keeps both its bytes (which build writes, as it
+    writes a player's) and the chunk (its value on first use). The chunk itself when the
+    writer refuses it: build names the problem."""
     try:
-        return encode_chunk(chunk)
+        return _Pending(encode_chunk(chunk), 0, None, chunk)
     except FormatError:
-        return None
+        return chunk

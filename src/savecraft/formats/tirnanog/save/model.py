@@ -278,8 +278,11 @@ class ChunkList(MutableSequence[Any]):
     def _get(self, i: int) -> Any:
         item = self._items[i]
         if type(item) is _Pending:
-            assert self._decode is not None
-            item = self._decode(item.raw, item.offset)
+            if item.value is not None:
+                item = item.value
+            else:
+                assert self._decode is not None
+                item = self._decode(item.raw, item.offset)
             self._items[i] = item
         return item
 
@@ -289,6 +292,8 @@ class ChunkList(MutableSequence[Any]):
         nothing that lasts)."""
         item = self._items[i]
         if type(item) is _Pending:
+            if item.value is not None:
+                return item.value
             assert self._decode is not None
             return self._decode(item.raw, item.offset)
         return item
@@ -407,34 +412,111 @@ class ChunkList(MutableSequence[Any]):
         shrinks as the model grows, and a second (careful) pass over it finds them built.
         """
         from .codec import decode_chunk
-        from .jsonfast import chunk_bytes, chunk_payload
+        from .jsonfast import chunk_bytes, with_bytes
         if not isinstance(obj, list):
             raise _bad(path, "an array of chunks", obj)
         dec = decoder(Chunk)
         consume = consuming() and type(obj) is list  # (not a dump read piece by piece)
         items: list[Any] = []
-        deflating = FEEDING.get()
-        feed = deflating.feed if deflating is not None else None
+        worker = FEEDING.get()
+        stream = _Feed(worker) if worker is not None else None
         for i, c in enumerate(obj):
             if type(c) is dict:
                 raw = chunk_bytes(c)
                 built = _Pending(raw, 0) if raw is not None else dec(c, f"{path}[{i}]")
-                if consume:
-                    obj[i] = _Built(c.get(KIND), built)
             elif type(c) is _Built and consume:
                 built = c.value  # built by a first pass over this document
             else:
                 built = dec(c, f"{path}[{i}]")
+            if stream is not None:  # the payload as build will make it, to the deflate thread
+                if type(built) is _Pending and not stream.held:
+                    stream.worker.feed(built.raw)
+                else:
+                    built = stream.take(items, built)
+                    if stream.stopped:
+                        stream = None
+            if consume and type(c) is dict:
+                obj[i] = _Built(c.get(KIND), built)
             items.append(built)
-            if feed is not None:  # the payload as build will make it, to the deflate thread
-                piece = chunk_payload(built)
-                if piece is not None:
-                    feed(piece)
-                else:  # build says what is wrong; nothing to compress ahead
-                    assert deflating is not None
-                    deflating.drop()
-                    feed = None
+        if stream is not None:
+            stream.end()
         return cls(items, decode_chunk)
+
+
+STREAM_HOLD = 1 << 18
+"""Bytes of chunks after a changed map that make the map worth encoding while a dump is
+decoded (see :class:`_Feed`): a batch of the thread's. The thread idles while maps and what
+follows them wait, so the smaller the better, while a server's save (its maps last, after
+its NPCs) has far less than this after its maps."""
+
+
+class _Feed:
+    """What a dump's chunks give the deflate thread of a build as they are decoded.
+
+    A player or NPC that the fast path took is fed its bytes. Any other chunk is encoded
+    once and kept with its bytes (:func:`.jsonfast.with_bytes`): build writes them. A changed
+    map waits: its RLE encoder imports numpy, about 14 MB resident, which lands on build's
+    peak (the dump's text and the model are both held then). The chunks after it wait with
+    it (zlib's stream is in order; they are references to bytes the model keeps), until
+    :data:`STREAM_HOLD` bytes of them make the overlap worth the import: the maps are then
+    encoded and everything is fed. A server writes its maps after its players, so at the
+    end only the maps and a few small chunks wait: the worker is paused there, and build
+    encodes the maps (once) and compresses the rest on the same compressor. A chunk the
+    writer refuses pauses it too: build names the problem.
+    """
+
+    __slots__ = ("worker", "held", "held_size", "stopped")
+
+    def __init__(self, worker: DeflateWorker) -> None:
+        self.worker = worker
+        self.held: list[tuple[int, Any]] = []  # (index in the chunk list, chunk)
+        self.held_size = 0
+        self.stopped = False
+
+    def take(self, items: list[Any], built: Any) -> Any:
+        """Feed or hold chunk ``built`` (to be ``items[len(items)]``); what to keep of it."""
+        from .jsonfast import with_bytes
+
+        if type(built) is not _Pending and type(built) is not MapChunk:
+            built = with_bytes(built)
+            if type(built) is not _Pending:
+                self._stop()
+                return built
+        if type(built) is _Pending and not self.held:
+            self.worker.feed(built.raw)
+            return built
+        self.held.append((len(items), built))
+        if type(built) is _Pending:
+            self.held_size += len(built.raw)
+            if self.held_size >= STREAM_HOLD:
+                return self._release(items)
+        return built
+
+    def _release(self, items: list[Any]) -> Any:
+        """Encode the maps held, feed everything held; the last chunk (a pending one: the
+        release comes with it) as it is kept."""
+        from .jsonfast import with_bytes
+
+        held, self.held, self.held_size = self.held, [], 0
+        last = held[-1][1]
+        for j, chunk in held:
+            if type(chunk) is MapChunk:
+                chunk = with_bytes(chunk)
+                if type(chunk) is not _Pending:
+                    self._stop()
+                    return last
+                if j < len(items):
+                    items[j] = chunk
+            self.worker.feed(chunk.raw)
+        return last
+
+    def _stop(self) -> None:
+        self.worker.pause()
+        self.stopped = True
+
+    def end(self) -> None:
+        if self.held:
+            self._stop()
 
 
 class _Built(dict[str, Any]):
@@ -455,6 +537,10 @@ class _Pending:
     # What the chunk scan picked from the bytes while checking them (a USER's name and
     # flags): the summary and validate's check read it instead of a second pass.
     picked: tuple[Any, ...] | None = None
+    # The chunk these bytes were encoded from, when it was built first (a dump's chunk other
+    # than a player or NPC, encoded for the deflate thread of a build): taken on first use
+    # instead of decoding the bytes again.
+    value: Any = None
 
 
 _MAGIC_OF: dict[type, bytes] = {
@@ -519,7 +605,7 @@ class SaveGame:
         if worker.dropped or hint.original is not None:
             worker.drop()
         else:
-            worker.close()  # the thread finishes on its own, wanted or not
+            worker.close()  # the thread finishes on its own, wanted or not (a no-op if paused)
             hint.streamed = worker
         return save
 

@@ -82,8 +82,11 @@ def player_save(seed: int = 1) -> SaveGame:
     )
 
 
-def server_save(users: int = 10, seed: int = 2, attributes: int = 8, items: int = 5) -> SaveGame:
-    """A server's save: many USERs, DENY, GLBL, QSTS, NPCs, a changed map and an unknown chunk."""
+def server_save(users: int = 10, seed: int = 2, attributes: int = 8, items: int = 5,
+                maps: int = 1) -> SaveGame:
+    """A server's save: many USERs, DENY, GLBL, QSTS, NPCs, changed maps (one unless asked
+    for more: 64 x 64 object layers, runs of empty tiles between objects) and an unknown
+    chunk, in the order a server writes them."""
     rng = random.Random(seed)
     chunks: list[object] = [
         DenyChunk([
@@ -102,5 +105,11 @@ def server_save(users: int = 10, seed: int = 2, attributes: int = 8, items: int 
     for k in range(0, len(tiles), 97):
         tiles[k] = 1 + k % 7
     chunks.append(MapChunk(map_id=1, tiles=tiles))
+    for k in range(1, maps):  # their own random numbers: the rest of the save stays the same
+        place = random.Random(seed * 1000 + k)
+        tiles = [0] * 64 * 64
+        for at in range(0, len(tiles), place.randrange(3, 60)):
+            tiles[at] = place.randrange(1, 300)
+        chunks.append(MapChunk(map_id=k + 1, tiles=tiles))
     chunks.append(RawChunk(magic=b"XTRA", data=b"kept as it is\0\x01\x02"))
     return SaveGame(game_id="sample-world", chunks=ChunkList(chunks))
