@@ -500,9 +500,8 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
         sub = program_of(elem) if isinstance(elem, Struct) else None
         if sub is None or not isinstance(elem, Struct):
             return None
-        field = _emptiness(elem.cls, m.is_end)
-        at = [s for s, _, _ in sub.specs].index(field) if field in [s for s, _, _ in sub.specs] else -1
-        return [(m.name, "E", (sub, m.is_end, at)), (m.end, "e", 0)]
+        return [(m.name, "E", (sub, m.is_end, _end_fields(sub, _emptiness(elem.cls, m.is_end)))),
+                (m.end, "e", 0)]
     if isinstance(m, Parallel):
         if len(m.passes) != 2 or m.first is not U8 or type(m.stop) is not int:
             return None
@@ -515,10 +514,13 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
     return None
 
 
-def _emptiness(cls: type, name: str) -> str | None:
-    """The field ``name`` tests the emptiness of, where that property of ``cls`` is just
-    ``return not self.<field>`` (the end record of an object list: no kind name): the C code
-    then tests the field itself instead of calling the property for every record."""
+def _emptiness(cls: type, name: str) -> list[tuple[str, bool]] | None:
+    """The fields whose emptiness the property ``name`` of ``cls`` tests, where it is just
+    that: ``return not self.<field>`` (the end record of an object list: no kind name), or
+    ``return self.<a> == 0 and self.<b> == 0`` (4.0's object of no kind, a trap at (0, 0)):
+    each field with whether it is compared with 0 (then it must be a number: ``not x`` and
+    ``x == 0`` agree on ints only). The C code then tests the fields itself instead of
+    calling the property for every record."""
 
     prop = getattr(cls, name, None)
     if not isinstance(prop, property) or prop.fget is None:
@@ -531,11 +533,43 @@ def _emptiness(cls: type, name: str) -> str | None:
     if not isinstance(fn, ast.FunctionDef):
         return None
     body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
-    if len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.UnaryOp) \
-            and isinstance(body[0].value.op, ast.Not) and isinstance(body[0].value.operand, ast.Attribute) \
-            and isinstance(body[0].value.operand.value, ast.Name) and body[0].value.operand.value.id == "self":
-        return body[0].value.operand.attr
-    return None
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return None
+    expr = body[0].value
+    terms = expr.values if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.And) else [expr]
+
+    def own(node: ast.expr) -> str | None:
+        ok = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+        return node.attr if ok else None  # type: ignore[attr-defined]
+
+    out: list[tuple[str, bool]] = []
+    for t in terms:
+        if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and own(t.operand) is not None:
+            out.append((own(t.operand), False))  # type: ignore[arg-type]
+        elif isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq) \
+                and own(t.left) is not None and isinstance(t.comparators[0], ast.Constant) \
+                and type(t.comparators[0].value) is int and t.comparators[0].value == 0:
+            out.append((own(t.left), True))  # type: ignore[arg-type]
+        else:
+            return None
+    return out
+
+
+def _end_fields(sub: Program, fields: list[tuple[str, bool]] | None) -> int | tuple[int, ...]:
+    """The places in ``sub`` of the fields an end record is known by (see :func:`_emptiness`),
+    or -1 (the C code then asks the property)."""
+    names = [s for s, _, _ in sub.specs]
+    if not fields or len(sub.specs) > 63 or any(code == "W" for _, code, _ in sub.specs):
+        return -1  # (a condition on the Context flattens into codes: places known only then)
+    out: list[int] = []
+    for name, zero in fields:
+        if name not in names:
+            return -1
+        at = names.index(name)
+        if zero and sub.specs[at][1] not in _KIND.values():
+            return -1
+        out.append(at)
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
