@@ -339,6 +339,8 @@ new_pair(State *st, int level, unsigned flags)
  *               of that many i16 (each L; the writer checks they are all that long)
  *   r           a nested record of the program `arg`
  *   n N         a list of records of the program `arg` after its u8 / u16 count
+ *   R           a list of records of the program `arg` up to the end of the bytes read
+ *               (a block's stores, each town's, until the block ends)
  *   M           a list of `count` records of a program (args: program, count)
  *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
  *   D           a field of the model the record does not store: its default (args: the
@@ -453,7 +455,7 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisayljTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisayljTcCLrnNRMSK?!zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
@@ -587,7 +589,7 @@ record_program(PyObject *module, PyObject *args)
                 PyErr_SetString(PyExc_ValueError, "columns of u8 or i16, bytes only of u8");
                 goto fail;
             }
-        } else if (strchr("rnN", op)) {
+        } else if (strchr("rnNR", op)) {
             Prog *sub = prog_of(module, a);
             if (sub == NULL)
                 goto fail;
@@ -619,6 +621,26 @@ read_counted(Prog *sub, Cursor *c, int width, int depth)
         return NULL;
     Py_ssize_t n = width == 1 ? rd_u8(c) : rd_u16(c);
     return read_fixed(sub, c, n, depth);
+}
+
+/* Records of `sub` up to the end of the bytes read (R); none that reads no byte. */
+static PyObject *
+read_rest(Prog *sub, Cursor *c, int depth)
+{
+    PyObject *lst = PyList_New(0);
+    if (lst == NULL)
+        return NULL;
+    while (c->pos < c->end) {
+        Py_ssize_t at = c->pos;
+        PyObject *rec = read_record(sub, c, depth + 1);
+        if (rec == NULL || c->pos == at || PyList_Append(lst, rec) < 0) {
+            Py_XDECREF(rec);
+            Py_DECREF(lst);
+            return NULL;
+        }
+        Py_DECREF(rec);
+    }
+    return lst;
 }
 
 /* A number of kind B H h I i at c->pos into *out; 0, or -1 past the end. */
@@ -876,7 +898,7 @@ static PyObject *
 read_record(Prog *pg, Cursor *c, int depth)
 {
     State *st = c->st;
-    PyObject *v[PROG_MAX] = {NULL};
+    PyObject *v[PROG_MAX];  /* (set up to i as the codes run: only those are read or freed) */
     PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
     Py_ssize_t i, kept = 0, skip = 0;
     long long num;
@@ -933,6 +955,7 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
         case 'M': x = read_fixed(pg->sub[i], c, a < 0 ? kept : a, depth); break;
+        case 'R': x = read_rest(pg->sub[i], c, depth); break;
         case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i]); break;
         case 'Q':
             if (rd_num(c, (char)(pg->arg2[i] & 0xFF), &num) == 0 && num <= a) {
@@ -1432,6 +1455,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
         case 'M': TRY(write_fixed(o, pg->sub[i], v, a < 0 ? kept : a, depth)); break;
+        case 'R': TRY(write_fixed(o, pg->sub[i], v, v != NULL && PyList_Check(v) ? PyList_GET_SIZE(v) : -1, depth)); break;
         case 'Q': {  /* the length of the list at arg2 >> 8 (every list it counts is checked) */
             PyObject *lst = vals[pg->arg2[i] >> 8];
             r = 1;
