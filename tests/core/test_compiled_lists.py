@@ -213,3 +213,19 @@ def test_element_pairs_are_kept_and_equal_to_new_ones() -> None:
     assert first is not None and again is not None
     assert first[0][0].a[0] is again[0][0].a[0] and first[0][0].a[1] is again[0][0].a[1]
     assert first[0][0].a[2] is not again[0][0].a[2]  # (300, 200): not kept
+
+
+@needs_records
+def test_strings_after_their_count_and_a_count_past_the_end() -> None:
+    """Xygos's first town's stores: owner names after a u8 count (then the store's own counted
+    stock); a count past the bytes there is the Python reader's error, not a list made first."""
+    from savecraft.layout import U8, U32, CStr, Field, List, Prefix, Struct
+    from savecraft.layout import native
+
+    s = Struct(_Rec, [Field("a", List(CStr(9), Prefix(U8, "a_count"))), Field("b", U8)], name="names")
+    prog = native.program_of(s)
+    assert prog is not None and "".join(c for _, c, _ in prog.specs) == "QSB"
+    model, err = _same_as_python(s, b"\2ab\0\0\7", b"\3ab\0\0\7", _Context)
+    assert model == _Rec(["ab", ""], 7) and "rec.a" in err
+    huge = Struct(_Rec, [Field("a", List(CStr(9), Prefix(U32, "a_count"))), Field("b", U8)], name="huge")
+    _same_as_python(huge, b"\1\0\0\0ab\0\7", b"\xff\xff\xff\xffab\0\7", _Context)

@@ -665,6 +665,8 @@ rd_num(Cursor *c, char kind, long long *out)
 static PyObject *
 read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
 {
+    if (count > c->end - c->pos)  /* every string is at least its NUL: a count past the end is none of ours */
+        return NULL;
     PyObject *lst = PyList_New(count);
     if (lst == NULL)
         return NULL;

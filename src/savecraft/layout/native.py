@@ -687,17 +687,21 @@ def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
             return None
         inner = _field_spec(Field(m.name, t.inner), lens)
         return None if inner is None else [("", "?", 0), inner]
-    if isinstance(t, List) and isinstance(t.count, Prefix) and isinstance(t.elem, Struct) \
-            and t.index is None and not lens:
+    if isinstance(t, List) and isinstance(t.count, Prefix) and t.index is None and not lens:
         p = t.count
         code = _NUMBER.get(id(p.kind))
-        if code in ("B", "H", "I") and not p.bias and (code == "I" or p.most is not None):
-            # (a u32 count, or one with a most: a count of the list after it, as a Len's;
-            # no Len before it in the record, whose lists the count would be taken for)
-            sub = _sub(t.elem)
+        strings = isinstance(t.elem, CStr) and t.elem.encoding == "utf-8" and t.elem.most is not None
+        if code in ("B", "H", "I") and not p.bias and (strings or code == "I" or p.most is not None):
+            # (a count of the list after it, as a Len's, where n/N do not serve: a u32, a most,
+            # strings (Xygos's store owners); no Len before it in the record, whose lists the
+            # count would be taken for)
             most = p.most if p.most is not None else p.kind.hi
-            return None if sub is None else [("", "Q", (most, code, _FieldAt(m.name))),
-                                              (m.name, "M", (sub, -1))]
+            count: Spec = ("", "Q", (most, code, _FieldAt(m.name)))
+            if strings:
+                assert isinstance(t.elem, CStr)
+                return [count, (m.name, "S", (-1, _limit(t.elem)))]
+            sub = _sub(t.elem) if isinstance(t.elem, Struct) else None
+            return None if sub is None else [count, (m.name, "M", (sub, -1))]
     spec = _field_spec(m, lens)
     return None if spec is None else [spec]
 
