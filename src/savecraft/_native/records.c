@@ -61,10 +61,19 @@
 #define STR_CACHE 512
 #define STR_CACHE_MAX 40
 
+/* The (i16, u8) pairs of a T list (an object's resistance levels and flags: 25 of them per
+ * 4.0 object, nearly all (0, 0) or (0, 1)) of a small level and flags: the tuple made for
+ * each is kept and handed out again (tuples are immutable), sparing 25 allocations and frees
+ * per object record (a fifth of a Vanilla 4.0 parse, perf). */
+#define PAIR_LO (-4)
+#define PAIR_HI 11
+#define PAIR_FLAGS 16
+
 typedef struct {
     PyObject *ints[INT_HI - INT_LO + 1];
     PyObject *str_cache[STR_CACHE];
     PyObject *bytes_cache[STR_CACHE];
+    PyObject *pairs[(PAIR_HI - PAIR_LO + 1) * PAIR_FLAGS];
 } State;
 
 static inline State *
@@ -294,6 +303,25 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
     return lst;
 }
 
+/* The pair (level, flags) of a T list: a kept one where both are small (see PAIR_LO). */
+static PyObject *
+new_pair(State *st, int level, unsigned flags)
+{
+    PyObject **slot = NULL;
+    if (level >= PAIR_LO && level <= PAIR_HI && flags < PAIR_FLAGS) {
+        slot = &st->pairs[(level - PAIR_LO) * PAIR_FLAGS + (int)flags];
+        if (*slot != NULL)
+            return Py_NewRef(*slot);
+    }
+    PyObject *a = INT(level), *b = a == NULL ? NULL : INT(flags);
+    PyObject *pair = b == NULL ? NULL : PyTuple_Pack(2, a, b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    if (pair != NULL && slot != NULL)
+        *slot = Py_NewRef(pair);
+    return pair;
+}
+
 /*
  * Record programs: the repeated records of a save (objects, monster memory,
  * messages, history, monsters, stores) described as a string of field codes,
@@ -311,6 +339,8 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *               of that many i16 (each L; the writer checks they are all that long)
  *   r           a nested record of the program `arg`
  *   n N         a list of records of the program `arg` after its u8 / u16 count
+ *   R           a list of records of the program `arg` up to the end of the bytes read
+ *               (a block's stores, each town's, until the block ends)
  *   M           a list of `count` records of a program (args: program, count)
  *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
  *   D           a field of the model the record does not store: its default (args: the
@@ -330,8 +360,9 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *   U           records of a program until `stop` stands in place of their first field
  *               (a string of at most `limit` bytes, or a u8) (args: program, stop, limit)
  *   E e         records of a program up to the one whose attribute `name` is true (where
- *               that attribute is "not self.<field>": the one whose field `index` is empty):
- *               E's slot the list, e's the end record (E's args: program, name, index or -1)
+ *               that attribute is "not self.<field>" or "self.<a> == 0 and self.<b> == 0":
+ *               the one whose fields, at `indexes`, are all empty): E's slot the list, e's
+ *               the end record (E's args: program, name, an index, a tuple of indexes, or -1)
  *   G g         one list stored as two lists, each ended by the u8 `stop` in place of its
  *               first field; g (no slot) sets the fields of its program on the records of
  *               G's list, one by one (args: program, stop; g's also G's index)
@@ -424,7 +455,7 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisayljTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisayljTcCLrnNRMSK?!zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
@@ -482,13 +513,29 @@ record_program(PyObject *module, PyObject *args)
                     } else {
                         pg->arg2[i] = -1;
                     }
-                    if (op == 'E') {  /* the field whose emptiness makes the end record, or -1 */
-                        pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
-                        if (!PyErr_Occurred() && (pg->arg[i] < -1 || pg->arg[i] >= sub->n ||
-                                                  (pg->arg[i] >= 0 && sub->slots[pg->arg[i]] < 0))) {
-                            PyErr_SetString(PyExc_ValueError, "E names a field of its program, or -1");
+                    if (op == 'E') {  /* the fields whose emptiness makes the end record, or -1 */
+                        PyObject *a2 = PyTuple_GET_ITEM(a, 2);
+                        Py_ssize_t nf = PyTuple_Check(a2) ? PyTuple_GET_SIZE(a2) : 1;
+                        uint64_t mask = 0;
+                        pg->arg[i] = 0;
+                        for (Py_ssize_t f = 0; f < nf && !PyErr_Occurred(); f++) {
+                            Py_ssize_t at = PyLong_AsSsize_t(PyTuple_Check(a2) ? PyTuple_GET_ITEM(a2, f) : a2);
+                            if (PyErr_Occurred())
+                                break;
+                            if (at == -1 && nf == 1) {
+                                pg->arg[i] = -1;
+                            } else if (at < 0 || at >= sub->n || sub->slots[at] < 0) {
+                                PyErr_SetString(PyExc_ValueError, "E names fields of its program, or -1");
+                                goto fail;
+                            } else {
+                                mask |= (uint64_t)1 << at;
+                            }
+                        }
+                        if (!PyErr_Occurred() && nf < 1) {
+                            PyErr_SetString(PyExc_ValueError, "E names fields of its program, or -1");
                             goto fail;
                         }
+                        pg->arg2[i] = (Py_ssize_t)mask;
                     }
                     if (op == 'U' || op == 'g') {
                         pg->arg[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));  /* limit, G's index */
@@ -542,7 +589,7 @@ record_program(PyObject *module, PyObject *args)
                 PyErr_SetString(PyExc_ValueError, "columns of u8 or i16, bytes only of u8");
                 goto fail;
             }
-        } else if (strchr("rnN", op)) {
+        } else if (strchr("rnNR", op)) {
             Prog *sub = prog_of(module, a);
             if (sub == NULL)
                 goto fail;
@@ -576,6 +623,26 @@ read_counted(Prog *sub, Cursor *c, int width, int depth)
     return read_fixed(sub, c, n, depth);
 }
 
+/* Records of `sub` up to the end of the bytes read (R); none that reads no byte. */
+static PyObject *
+read_rest(Prog *sub, Cursor *c, int depth)
+{
+    PyObject *lst = PyList_New(0);
+    if (lst == NULL)
+        return NULL;
+    while (c->pos < c->end) {
+        Py_ssize_t at = c->pos;
+        PyObject *rec = read_record(sub, c, depth + 1);
+        if (rec == NULL || c->pos == at || PyList_Append(lst, rec) < 0) {
+            Py_XDECREF(rec);
+            Py_DECREF(lst);
+            return NULL;
+        }
+        Py_DECREF(rec);
+    }
+    return lst;
+}
+
 /* A number of kind B H h I i at c->pos into *out; 0, or -1 past the end. */
 static int
 rd_num(Cursor *c, char kind, long long *out)
@@ -598,6 +665,8 @@ rd_num(Cursor *c, char kind, long long *out)
 static PyObject *
 read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
 {
+    if (count > c->end - c->pos)  /* every string is at least its NUL: a count past the end is none of ours */
+        return NULL;
     PyObject *lst = PyList_New(count);
     if (lst == NULL)
         return NULL;
@@ -752,36 +821,43 @@ attr_true(PyObject *rec, PyObject *name)
     return t;
 }
 
-/* Is rec the end record of E: its field `field` (an index of sub's) empty, or (field -1) its
-   attribute `name` true? 1, 0, or -1 (not ours, no exception left). */
+/* Is rec the end record of E: all its fields in `mask` (bits of indexes of sub's) empty, or
+   (field -1) its attribute `name` true? 1, 0, or -1 (not ours, no exception left). */
 static int
-is_end(Prog *sub, PyObject *rec, Py_ssize_t field, PyObject *name)
+is_end(Prog *sub, PyObject *rec, Py_ssize_t field, Py_ssize_t mask, PyObject *name)
 {
     if (field < 0)
         return attr_true(rec, name);
-    PyObject *v = get(sub->slots[field], rec);
-    if (v == NULL)
-        return -1;
-    Py_INCREF(v);  /* (__bool__ of a value a user set may run Python code) */
-    int t = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    if (t < 0) {
-        PyErr_Clear();
-        return -1;
+    for (Py_ssize_t j = 0; j < sub->n; j++) {
+        if (!(((uint64_t)mask >> j) & 1))
+            continue;
+        PyObject *v = get(sub->slots[j], rec);
+        if (v == NULL)
+            return -1;
+        Py_INCREF(v);  /* (__bool__ of a value a user set may run Python code) */
+        int t = PyObject_IsTrue(v);
+        Py_DECREF(v);
+        if (t < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+        if (t)
+            return 0;
     }
-    return !t;
+    return 1;
 }
 
 /* Records of `sub` up to the end record (E): the list, the end one in *last. */
 static PyObject *
-read_terminated(Prog *sub, Cursor *c, Py_ssize_t field, PyObject *name, PyObject **last, int depth)
+read_terminated(Prog *sub, Cursor *c, Py_ssize_t field, Py_ssize_t mask, PyObject *name, PyObject **last,
+                int depth)
 {
     PyObject *lst = PyList_New(0);
     if (lst == NULL)
         return NULL;
     for (;;) {
         PyObject *rec = read_record(sub, c, depth + 1);
-        int t = rec == NULL ? -1 : is_end(sub, rec, field, name);
+        int t = rec == NULL ? -1 : is_end(sub, rec, field, mask, name);
         if (t == 1) {
             *last = rec;
             return lst;
@@ -824,7 +900,7 @@ static PyObject *
 read_record(Prog *pg, Cursor *c, int depth)
 {
     State *st = c->st;
-    PyObject *v[PROG_MAX] = {NULL};
+    PyObject *v[PROG_MAX];  /* (set up to i as the codes run: only those are read or freed) */
     PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
     Py_ssize_t i, kept = 0, skip = 0;
     long long num;
@@ -863,7 +939,7 @@ read_record(Prog *pg, Cursor *c, int depth)
                 for (Py_ssize_t k = 0; k < a; k++) {
                     int level = rd_i16(c);
                     unsigned flags = rd_u8(c);
-                    PyObject *pair = Py_BuildValue("(NN)", INT(level), INT(flags));
+                    PyObject *pair = new_pair(st, level, flags);
                     if (pair == NULL) {
                         Py_CLEAR(x);
                         break;
@@ -881,6 +957,7 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
         case 'M': x = read_fixed(pg->sub[i], c, a < 0 ? kept : a, depth); break;
+        case 'R': x = read_rest(pg->sub[i], c, depth); break;
         case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i]); break;
         case 'Q':
             if (rd_num(c, (char)(pg->arg2[i] & 0xFF), &num) == 0 && num <= a) {
@@ -916,7 +993,7 @@ read_record(Prog *pg, Cursor *c, int depth)
                 PyErr_Clear();  /* (the generated reader calls it again, and says) */
             break;
         case 'P': x = read_columns(c, a, pg->arg2[i], &pending); break;
-        case 'E': x = read_terminated(pg->sub[i], c, a, pg->obj[i], &pending, depth); break;
+        case 'E': x = read_terminated(pg->sub[i], c, a, pg->arg2[i], pg->obj[i], &pending, depth); break;
         case 'p':
         case 'e': x = pending; pending = NULL; break;
         case 'U': x = read_until(pg->sub[i], c, pg->arg2[i], pg->obj[i], a, depth); break;
@@ -1280,8 +1357,8 @@ write_until(Out *o, Prog *sub, PyObject *lst, Py_ssize_t stop_byte, PyObject *st
 
 /* E e: the records, none of them an end record, then the end record. */
 static int
-write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, Py_ssize_t field, PyObject *name,
-                 int depth)
+write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, Py_ssize_t field, Py_ssize_t mask,
+                 PyObject *name, int depth)
 {
     if (lst == NULL || !PyList_Check(lst) || last == NULL)
         return 1;
@@ -1295,12 +1372,12 @@ write_terminated(Out *o, Prog *sub, PyObject *lst, PyObject *last, Py_ssize_t fi
             break;
         }
         Py_INCREF(rec);
-        int t = is_end(sub, rec, field, name);
+        int t = is_end(sub, rec, field, mask, name);
         r = t != 0 ? 1 : write_record(o, sub, rec, depth + 1);
         Py_DECREF(rec);
     }
     if (r == 0)
-        r = !PyObject_TypeCheck(last, sub->type) || is_end(sub, last, field, name) != 1 ? 1
+        r = !PyObject_TypeCheck(last, sub->type) || is_end(sub, last, field, mask, name) != 1 ? 1
             : write_record(o, sub, last, depth + 1);
     Py_DECREF(last);
     Py_DECREF(lst);
@@ -1380,6 +1457,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'n': TRY(write_counted(o, pg->sub[i], v, 1, depth)); break;
         case 'N': TRY(write_counted(o, pg->sub[i], v, 2, depth)); break;
         case 'M': TRY(write_fixed(o, pg->sub[i], v, a < 0 ? kept : a, depth)); break;
+        case 'R': TRY(write_fixed(o, pg->sub[i], v, v != NULL && PyList_Check(v) ? PyList_GET_SIZE(v) : -1, depth)); break;
         case 'Q': {  /* the length of the list at arg2 >> 8 (every list it counts is checked) */
             PyObject *lst = vals[pg->arg2[i] >> 8];
             r = 1;
@@ -1437,7 +1515,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         case 'p':
         case 'e':
         case 'D': break;
-        case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], a, pg->obj[i], depth)); break;
+        case 'E': TRY(write_terminated(o, pg->sub[i], v, vals[i + 1], a, pg->arg2[i], pg->obj[i], depth)); break;
         case 'U': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], pg->obj[i], a, depth)); break;
         case 'G': TRY(write_until(o, pg->sub[i], v, pg->arg2[i], NULL, 0, depth)); break;
         case 'g': TRY(write_until(o, pg->sub[i], vals[a], pg->arg2[i], NULL, 0, depth)); break;
@@ -1521,7 +1599,7 @@ exec_module(PyObject *m)
 static int
 traverse(PyObject *m, visitproc visit, void *arg)
 {
-    (void)m, (void)visit, (void)arg;  /* the state holds ints, strings and bytes: no cycles */
+    (void)m, (void)visit, (void)arg;  /* the state holds ints, strings, bytes and pairs of ints: no cycles */
     return 0;
 }
 
@@ -1537,6 +1615,8 @@ clear(PyObject *m)
         Py_CLEAR(st->str_cache[i]);
         Py_CLEAR(st->bytes_cache[i]);
     }
+    for (int i = 0; i < (PAIR_HI - PAIR_LO + 1) * PAIR_FLAGS; i++)
+        Py_CLEAR(st->pairs[i]);
     return 0;
 }
 

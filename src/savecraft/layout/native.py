@@ -3,8 +3,8 @@
 The C module ``savecraft._native.records`` (when :mod:`savecraft.compiled` says it is
 active) runs small record programs: one field code per model slot (``B H h I i``
 numbers, ``s`` a NUL-terminated UTF-8 string with its limit, ``y`` bytes, ``l``/``c``/``C``+``L``
-lists of i16, ``j`` a list of i32, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M`` nested
-records and lists of them, ``U`` records until a stop value, ``E``+``e`` records up to an end
+lists of i16, ``j`` a list of i32, ``T`` (i16, u8) pairs, ``a`` a Latin-1 string, ``S`` a list of strings, ``r``/``n``/``N``/``M``/``R`` nested
+records and lists of them (``R``: up to the end of the bytes), ``U`` records until a stop value, ``E``+``e`` records up to an end
 record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
 ``K`` a constant, ``?`` a "has" byte (:class:`~.types.Optional`), ``!`` fields stored when an
@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..binary import active_sink
+from ..binary import active_sink, cached_struct
 from ..compiled import active
 from .context import Context, LayoutError
 from .types import (
@@ -57,6 +57,7 @@ from .types import (
     Parallel,
     Prefix,
     Ref,
+    Rest,
     SetCtx,
     Switch,
     Terminated,
@@ -71,6 +72,8 @@ if TYPE_CHECKING:
 
 _NUMBER = {id(U8): "B", id(U16): "H", id(I16): "h", id(U32): "I", id(I32): "i"}
 _KIND = {"u8": "B", "u16": "H", "i16": "h", "u32": "I", "i32": "i"}
+_RANGE = {"B": (0, 0xFF), "H": (0, 0xFFFF), "h": (-0x8000, 0x7FFF), "I": (0, 0xFFFFFFFF),
+          "i": (-0x80000000, 0x7FFFFFFF)}
 
 
 def _number(t: Any) -> str | None:
@@ -163,6 +166,10 @@ class Program:
         self._key: Callable[[dict[str, Any]], Any] | None = itemgetter(*self._names) if self._names else None
         self._compiled: dict[Any, Capsule | bool] = {}
         self.complete = True  # every field of the class is one of the program's (see _derive)
+        # The exported numbers the record starts with and its own later fields depend on
+        # (unpacker, ((Context name, field, code), ...)), or None: see _derive.
+        self.peek: tuple[Any, tuple[tuple[str, str, str], ...]] | None = None
+        self.rest = False  # its last member is a list up to the end of the bytes (R)
 
     def compiled(self, ctx: Context) -> Capsule | None:
         """The capsule for the values in ``ctx``; None while one is unknown."""
@@ -216,6 +223,10 @@ class Program:
         """``count`` records (or, with -1, those before ``stop`` in place of the first field)."""
         if count < 0 and not self._stops(stop):
             return None
+        if self.peek is not None and not self._peek(data, pos, end, ctx, count):
+            return None
+        if self.rest and count != 1:
+            return None
         prog = self.compiled(ctx)
         if prog is None:
             return None
@@ -234,7 +245,7 @@ class Program:
         (a block's object list): the capsule is looked up once, not per record, which costs
         more than reading the record (the key's conditions are evaluated each time). None
         where a read notes spans or no program compiles for these values."""
-        if active_sink() is not None:
+        if active_sink() is not None or self.peek is not None or self.rest:
             return None
         prog = self.compiled(ctx)
         if prog is None:
@@ -252,6 +263,32 @@ class Program:
             return got
         return read
 
+    def _peek(self, data: Any, pos: int, end: int, ctx: Context, count: int) -> bool:
+        """One record's leading exported numbers put in the Context before it is read (as
+        its reader puts them there after them)."""
+        assert self.peek is not None
+        unpack, fields = self.peek
+        if count != 1 or pos + unpack.size > end:
+            return False
+        for (name, _, _), value in zip(fields, unpack.unpack_from(data, pos)):
+            ctx.set(name, value, self.struct.name)
+        return True
+
+    def _peek_model(self, records: list[Any], ctx: Context) -> bool:
+        """The same for one record written: its leading exported numbers from the model."""
+        assert self.peek is not None
+        if len(records) != 1 or type(records[0]) is not self.struct.cls:
+            return False
+        values: list[int] = []
+        for _, f, code in self.peek[1]:
+            v = getattr(records[0], f, None)
+            if type(v) is not int or not _RANGE[code][0] <= v <= _RANGE[code][1]:
+                return False  # (the writer names what is wrong)
+            values.append(v)
+        for (name, _, _), v in zip(self.peek[1], values):
+            ctx.set(name, v, self.struct.name)
+        return True
+
     def read_one(self, data: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int] | None:
         if active_sink() is not None:
             return None
@@ -262,6 +299,10 @@ class Program:
         """The records' bytes, or None where the program cannot (the generated writer then
         writes them, or names what is wrong)."""
         if type(records) is not list or (self.checks and not self._valid(records)):
+            return None
+        if self.peek is not None and not self._peek_model(records, ctx):
+            return None
+        if self.rest and len(records) != 1:
             return None
         prog = self.compiled(ctx)
         if prog is None:
@@ -354,6 +395,13 @@ def program_of(struct: Struct) -> Program | None:
     return prog if prog is not None and prog.complete else None
 
 
+def _sub(struct: Struct) -> Program | None:
+    """The program of a record read inside another's: none where it peeks its own sizes
+    (the outer program would be compiled with the sizes from before them)."""
+    prog = program_of(struct)
+    return None if prog is None or prog.peek is not None or prog.rest else prog
+
+
 def _program(struct: Struct) -> Program | None:
     """The program of ``struct``, also one that leaves some of its class's fields unset (a
     pass of a :class:`~.types.Parallel`, which only the ``G``/``g`` codes read)."""
@@ -417,17 +465,29 @@ def _derive(struct: Struct) -> Program | None:
         seen.update(s for s, _, _ in got if s)
     if not specs:
         return None
+    # A list up to the end of the bytes (R) is a record's last member, and the record is read
+    # alone (never inside another's program, never several in one call): the end is then the
+    # bounds the generated reader would read it to.
+    rest = any(code == "R" for _, code, _ in _every_spec(specs))
+    if rest and (specs[-1][1] != "R" or any(code == "R" for _, code, _ in specs[:-1])):
+        return None
     # A value the record itself puts in the Context (an export, a SetCtx) is set after the
     # program has read the record, but a program is compiled with the Context values from
     # before it: a later member sized by that value (a trap list's traps by its own
     # ``trf_size``) would be read with the previous record's value. No program, then.
+    # Unless those values are the record's leading numbers (a trap list's ``trf_size``): one
+    # record alone is then read with them peeked from its first bytes (written with them taken
+    # from the model), and the program is never part of another's.
     own = {m.export for m in struct.members if isinstance(m, Field) and m.export is not None} | \
         {m.name for m in struct.members if isinstance(m, SetCtx)}
+    peek: list[tuple[str, str, str]] = []
     if own:
         names: list[str] = []
         _depends(specs, names, [])
         if own & set(names):
-            return None
+            peek = _leading_exports(struct)
+            if not own & set(names) <= {name for name, _, _ in peek}:
+                return None
     slots = {s for s, _, _ in _every_spec(specs) if s}
     cls = struct.cls
     if not all(type(_slot(cls, s)).__name__ == "member_descriptor" for s in slots):
@@ -452,10 +512,27 @@ def _derive(struct: Struct) -> Program | None:
             else:
                 complete = False
     prog = Program(struct, specs, post, checks)
+    prog.rest = rest
+    if peek:
+        prog.peek = (cached_struct("<" + "".join(code for _, _, code in peek)), tuple(peek))
     # every field of the class is set by the program (a record from C would otherwise lack
     # one, where the generated reader calls the class)
     prog.complete = complete
     return prog
+
+
+def _leading_exports(struct: Struct) -> list[tuple[str, str, str]]:
+    """The Context names, fields and codes of the plain numbers a record starts with that
+    it exports (with nothing before them that could fail)."""
+    out: list[tuple[str, str, str]] = []
+    for m in struct.members:
+        if not isinstance(m, Field) or m.export is None or m.check is not None:
+            break
+        code = _NUMBER.get(id(m.type))
+        if code is None:
+            break
+        out.append((m.export, m.name, code))
+    return out
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -497,17 +574,16 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
         return [(m.columns[0][0], "P", (_count(m.count), bits)), (m.columns[1][0], "p", 0)]
     if isinstance(m, Terminated):
         elem = m.elem
-        sub = program_of(elem) if isinstance(elem, Struct) else None
+        sub = _sub(elem) if isinstance(elem, Struct) else None
         if sub is None or not isinstance(elem, Struct):
             return None
-        field = _emptiness(elem.cls, m.is_end)
-        at = [s for s, _, _ in sub.specs].index(field) if field in [s for s, _, _ in sub.specs] else -1
-        return [(m.name, "E", (sub, m.is_end, at)), (m.end, "e", 0)]
+        return [(m.name, "E", (sub, m.is_end, _end_fields(sub, _emptiness(elem.cls, m.is_end)))),
+                (m.end, "e", 0)]
     if isinstance(m, Parallel):
         if len(m.passes) != 2 or m.first is not U8 or type(m.stop) is not int:
             return None
         subs = [_program(p) for p in m.passes]
-        if any(s is None or not _starts_with_u8(s) for s in subs):
+        if any(s is None or s.peek is not None or not _starts_with_u8(s) for s in subs):
             return None
         return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
     if isinstance(m, When):
@@ -515,10 +591,13 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
     return None
 
 
-def _emptiness(cls: type, name: str) -> str | None:
-    """The field ``name`` tests the emptiness of, where that property of ``cls`` is just
-    ``return not self.<field>`` (the end record of an object list: no kind name): the C code
-    then tests the field itself instead of calling the property for every record."""
+def _emptiness(cls: type, name: str) -> list[tuple[str, bool]] | None:
+    """The fields whose emptiness the property ``name`` of ``cls`` tests, where it is just
+    that: ``return not self.<field>`` (the end record of an object list: no kind name), or
+    ``return self.<a> == 0 and self.<b> == 0`` (4.0's object of no kind, a trap at (0, 0)):
+    each field with whether it is compared with 0 (then it must be a number: ``not x`` and
+    ``x == 0`` agree on ints only). The C code then tests the fields itself instead of
+    calling the property for every record."""
 
     prop = getattr(cls, name, None)
     if not isinstance(prop, property) or prop.fget is None:
@@ -531,11 +610,43 @@ def _emptiness(cls: type, name: str) -> str | None:
     if not isinstance(fn, ast.FunctionDef):
         return None
     body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
-    if len(body) == 1 and isinstance(body[0], ast.Return) and isinstance(body[0].value, ast.UnaryOp) \
-            and isinstance(body[0].value.op, ast.Not) and isinstance(body[0].value.operand, ast.Attribute) \
-            and isinstance(body[0].value.operand.value, ast.Name) and body[0].value.operand.value.id == "self":
-        return body[0].value.operand.attr
-    return None
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return None
+    expr = body[0].value
+    terms = expr.values if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.And) else [expr]
+
+    def own(node: ast.expr) -> str | None:
+        ok = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+        return node.attr if ok else None  # type: ignore[attr-defined]
+
+    out: list[tuple[str, bool]] = []
+    for t in terms:
+        if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and own(t.operand) is not None:
+            out.append((own(t.operand), False))  # type: ignore[arg-type]
+        elif isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq) \
+                and own(t.left) is not None and isinstance(t.comparators[0], ast.Constant) \
+                and type(t.comparators[0].value) is int and t.comparators[0].value == 0:
+            out.append((own(t.left), True))  # type: ignore[arg-type]
+        else:
+            return None
+    return out
+
+
+def _end_fields(sub: Program, fields: list[tuple[str, bool]] | None) -> int | tuple[int, ...]:
+    """The places in ``sub`` of the fields an end record is known by (see :func:`_emptiness`),
+    or -1 (the C code then asks the property)."""
+    names = [s for s, _, _ in sub.specs]
+    if not fields or len(sub.specs) > 63 or any(code == "W" for _, code, _ in sub.specs):
+        return -1  # (a condition on the Context flattens into codes: places known only then)
+    out: list[int] = []
+    for name, zero in fields:
+        if name not in names:
+            return -1
+        at = names.index(name)
+        if zero and sub.specs[at][1] not in _KIND.values():
+            return -1
+        out.append(at)
+    return out[0] if len(out) == 1 else tuple(out)
 
 
 def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
@@ -566,6 +677,8 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | N
 
 
 def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
+    from .compiler import Struct
+
     t = m.type
     if isinstance(t, Switch):
         return _switch_specs(m, t, lens)
@@ -574,6 +687,21 @@ def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
             return None
         inner = _field_spec(Field(m.name, t.inner), lens)
         return None if inner is None else [("", "?", 0), inner]
+    if isinstance(t, List) and isinstance(t.count, Prefix) and t.index is None and not lens:
+        p = t.count
+        code = _NUMBER.get(id(p.kind))
+        strings = isinstance(t.elem, CStr) and t.elem.encoding == "utf-8" and t.elem.most is not None
+        if code in ("B", "H", "I") and not p.bias and (strings or code == "I" or p.most is not None):
+            # (a count of the list after it, as a Len's, where n/N do not serve: a u32, a most,
+            # strings (Xygos's store owners); no Len before it in the record, whose lists the
+            # count would be taken for)
+            most = p.most if p.most is not None else p.kind.hi
+            count: Spec = ("", "Q", (most, code, _FieldAt(m.name)))
+            if strings:
+                assert isinstance(t.elem, CStr)
+                return [count, (m.name, "S", (-1, _limit(t.elem)))]
+            sub = _sub(t.elem) if isinstance(t.elem, Struct) else None
+            return None if sub is None else [count, (m.name, "M", (sub, -1))]
     spec = _field_spec(m, lens)
     return None if spec is None else [spec]
 
@@ -638,9 +766,11 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             ok = e.encoding == "utf-8" and e.most is not None and count is not None
             return (m.name, "S", (count, _limit(e))) if ok else None
         if isinstance(t.elem, Struct) and t.index is None:
-            sub = program_of(t.elem)
+            sub = _sub(t.elem)
             if sub is None:
                 return None
+            if isinstance(t.count, Rest):  # (up to the end of the bytes: see _derive)
+                return (m.name, "R", sub) if any(c not in "DKz" for _, c, _ in sub.specs) else None
             if count is not None:
                 return (m.name, "M", (sub, count))
             if isinstance(t.count, Prefix):
@@ -650,7 +780,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
                 return (m.name, "n" if p.kind is U8 else "N", sub)
         return None
     if isinstance(t, Until):
-        sub = program_of(t.elem) if isinstance(t.elem, Struct) else None
+        sub = _sub(t.elem) if isinstance(t.elem, Struct) else None
         if sub is None:
             return None
         if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8" \
@@ -660,7 +790,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return (m.name, "U", (sub, t.stop, 0))
         return None
     if isinstance(t, Struct):
-        sub = program_of(t)
+        sub = _sub(t)
         return None if sub is None else (m.name, "r", sub)
     return None
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ....binary import Reader, Writer
+from ....binary import Reader
 from ....layout import (
     I16,
     I32,
@@ -48,6 +48,7 @@ from ....layout import (
     Custom,
     Field,
     List,
+    REST,
     Prefix,
     Range,
     Requires,
@@ -57,7 +58,7 @@ from ....layout import (
     Until,
 )
 from ....errors import FormatError
-from . import BlockModel, Context, Layout, register_layout, register_struct
+from . import BlockModel, register_struct
 from . import character, items, knowledge, shapes, world
 from .character import MAX_LEVEL, STAT_NAMES, BodySlot, stat_text
 from .items import Item
@@ -358,19 +359,9 @@ STORE = Struct(Store, [Field("owner", U8), Field("stock", List(_STOCK, Prefix(U8
                name="store")
 
 
-def _read_stores(r: Reader, ctx: Context) -> Stores:
-    """``rd_stores_aux``: the count it skips, then stores until the block ends (the number of
-    towns and of stores in each is the map's, in world.txt)."""
-    out = Stores(r.u16("store_max"))
-    while not r.at_end():
-        out.stores.append(STORE.read(r, ctx, f"stores[{len(out.stores)}]"))
-    return out
-
-
-def _write_stores(m: Stores, w: Writer, ctx: Context) -> None:
-    w.u16(m.store_max, "store_max")
-    for i, s in enumerate(m.stores):
-        STORE.write(s, w, ctx, f"stores[{i}]")
+# ``rd_stores_aux``: the count it skips, then stores until the block ends (the number of towns
+# and of stores in each is the map's, in world.txt).
+STORES = Struct(Stores, [Field("store_max", U16), Field("stores", List(STORE, REST))], name="stores")
 
 
 # -- levels -----------------------------------------------------------------------------------
@@ -495,8 +486,5 @@ CHUNKS = world.chunks(Chunks, Chunk, LEVEL, FLOOR, MONSTER_LIST, first=[
              "which the save does not hold")])
 
 
-for _struct in (QUESTS, PLAYER, MISC, GEAR, DUNGEON, OBJECTS, MONSTERS, CHUNKS):
+for _struct in (QUESTS, PLAYER, MISC, GEAR, STORES, DUNGEON, OBJECTS, MONSTERS, CHUNKS):
     register_struct(_struct, _struct.name, 1, VANILLA, GAME)
-# Exact by construction: every store is read by an exact record description, and the count the
-# loader skips is written back as read.
-register_layout(Layout("stores", 1, VANILLA, Stores, _read_stores, _write_stores, GAME, exact=True))
