@@ -25,6 +25,8 @@ from typing import Any
 
 from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
+from ...layout import Struct
+from ...layout.reads import context_reads
 from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, layout_of, layouts_for
 
 ANCHOR = "player"
@@ -124,16 +126,20 @@ class Found:
     size: int
 
 
-# What trial reads left, by (block index, the layout's decode function, the context values
-# before the read as a frozenset of items): how the read ended (one of the TRIAL_* outcomes),
-# the model (None unless it read the block exactly), the context after it (values, sources;
-# a read that fails may have set some). A decode is a function of the bytes and the context,
-# so a block read once with one decoder and one context is never read again: not by another
-# game that registers the same description (NarSil 1.3 and 1.4 share most blocks), not by
-# the next step of the game choice, not by the Decoder (which takes only exact reads, and
-# only while no spans are recorded: a trial names no bytes).
-TrialKey = tuple[int, Any, frozenset[tuple[str, int]]]
-Trials = dict[TrialKey, tuple[str, Any, dict[str, int], dict[str, str]]]
+# What trial reads left, by (block index, the layout's decode function, the values before the
+# read of the Context entries that layout's description may look at: see
+# :func:`savecraft.layout.reads.context_reads`; all of them, as a frozenset of items, for a
+# layout that may look at any): how the read ended (one of the TRIAL_* outcomes), the model
+# (None unless it read the block exactly), and what the read changed in the context (values
+# and sources it set, entries it removed; a read that fails may have set some). A decode is a
+# function of the bytes and of the context entries it looks at, so a block read once with one
+# decoder and those entries is never read again: not by another game that registers the same
+# description (NarSil 1.3 and 1.4 share most blocks) or gives it a context differing only in
+# entries it does not look at (the ``faan_game`` of FAangband 1.x, which most blocks ignore),
+# not by the next step of the game choice, not by the Decoder (which takes only exact reads,
+# and only while no spans are recorded: a trial names no bytes).
+TrialKey = tuple[int, Any, Any]
+Trials = dict[TrialKey, tuple[str, Any, dict[str, int], dict[str, str], tuple[str, ...]]]
 TRIAL_OK = "ok"  # read the whole block
 TRIAL_SHORT = "short"  # read a record, with bytes of the block left over
 TRIAL_FORMAT = "format"  # a FormatError: bytes the layout refuses
@@ -366,8 +372,40 @@ def _trial(data: bytes, layout: Layout, f: Found, ctx: Context,
 
 
 def trial_key(f: Found, layout: Layout, ctx: Context) -> TrialKey:
-    """What a trial read of block ``f`` is a function of: its bytes, the decoder, the context."""
-    return f.index, layout.decode, frozenset(ctx.values.items())
+    """What a trial read of block ``f`` is a function of: its bytes, the decoder, and the values
+    of the context entries the decoder may look at (all of them where that is not known)."""
+    names = _looks_at(layout)
+    if names is None:
+        return f.index, layout.decode, frozenset(ctx.values.items())
+    get = ctx.values.get
+    return f.index, layout.decode, tuple([get(n, _ABSENT) for n in names])
+
+
+_ABSENT: Any = object()  # the value of an entry not in the context (no stored number is it)
+_LOOKS_AT: dict[Any, tuple[str, ...] | None] = {}
+
+
+def _looks_at(layout: Layout) -> tuple[str, ...] | None:
+    """The names of the context entries ``layout``'s decoder may look at, in a fixed order; None
+    when it may look at any (a decoder that is not a record description's reader)."""
+    try:
+        return _LOOKS_AT[layout.decode]
+    except KeyError:
+        pass
+    struct = getattr(layout.decode, "__self__", None)
+    names = context_reads(struct) if isinstance(struct, Struct) and layout.decode == struct.read else None
+    got = tuple(sorted(names)) if names is not None else None
+    _LOOKS_AT[layout.decode] = got
+    return got
+
+
+def _replay(ctx: Context, kept: tuple[str, Any, dict[str, int], dict[str, str], tuple[str, ...]]) -> None:
+    """Make in ``ctx`` the changes the kept trial read made in its context."""
+    ctx.values.update(kept[2])
+    ctx.source.update(kept[3])
+    for name in kept[4]:
+        ctx.values.pop(name, None)
+        ctx.source.pop(name, None)
 
 
 def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
@@ -380,9 +418,9 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
     if cache is not None:
         kept = cache.get(key)  # type: ignore[arg-type]
         if kept is not None:
-            ctx.values.update(kept[2])
-            ctx.source.update(kept[3])
+            _replay(ctx, kept)
             return kept[0], kept[1]
+        before, sources = ctx.values.copy(), ctx.source.copy()
     with not_recording():  # a trial: only the read that is kept names bytes
         r = Reader(data, f.data_start, f.data_start + f.size)
         model = None
@@ -398,7 +436,11 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
     if how != TRIAL_OK:
         model = None
     if cache is not None:
-        cache[key] = (how, model, ctx.values.copy(), ctx.source.copy())  # type: ignore[index]
+        values, source = ctx.values, ctx.source
+        cache[key] = (how, model,  # type: ignore[index]
+                      {n: v for n, v in values.items() if n not in before or before[n] != v},
+                      {n: v for n, v in source.items() if n not in sources or sources[n] != v},
+                      tuple(n for n in before if n not in values))
     return how, model
 
 
@@ -471,8 +513,7 @@ class Decoder:
             try:
                 if trial is not None and trial[0] == TRIAL_OK:
                     model = trial[1]
-                    self.ctx.values.update(trial[2])
-                    self.ctx.source.update(trial[3])
+                    _replay(self.ctx, trial)
                 else:
                     r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
                     model = layout.decode(r, self.ctx)
