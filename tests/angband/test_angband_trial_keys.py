@@ -53,10 +53,13 @@ def test_the_entries_a_description_names() -> None:
     assert context_reads(outer) == {"faan_game", "of_size", "a_max", "table_size"}
     assert context_reads(inner) == {"of_size"}
     assert context_reads(Struct(_Model, [Field("n", U8)], name="plain")) == frozenset()
+    # (names taken from a literal list: FAangband 1's random artifact bonuses)
+    summed = Expr("sum(ctx.need(n, 'object memory') for n in ('max_p_res', 'a_max'))")
+    assert context_reads(Struct(_Model, [Field("x", Bytes(summed))], name="sum")) == {"max_p_res", "a_max"}
 
 
 @pytest.mark.parametrize("member", [
-    Field("x", Bytes(Expr("sum(ctx.need(n, 'memory') for n in ('a', 'b'))"))),  # a name in a variable
+    Field("x", Bytes(Expr("sum(ctx.need(n, 'memory') for n in sizes)"))),  # a name in a variable
     Check("f(ctx)", "x", "", "x"),  # the whole Context given to a function
     Field("x", Adapt(U8, lambda v, ctx, where: v, lambda v, ctx, path: v, "a value", ctx=True)),
 ], ids=["named by a variable", "whole context", "adapt given the context"])

@@ -6,13 +6,15 @@ file?) can know, from the description alone, that two contexts agreeing on those
 the same outcome, and read once. The set is found in the description, not by running it:
 ``Ctx`` counts name their entry; an expression (a condition, a count, a check, a computed
 value) names an entry as ``ctx.need('x', ...)``, ``ctx.values['x']`` or
-``ctx.values.get('x'...)``. Anything else that can see the Context (an expression using
+``ctx.values.get('x'...)`` (or takes the names from a literal list: ``sum(ctx.need(n, ...) for
+n in ('a', 'b'))``). Anything else that can see the Context (an expression using
 ``ctx`` another way, an :class:`~.types.Adapt` given the Context, a reader that is not a
 description) makes the answer None: "any entry", and the caller must key by all of them.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from typing import Any
@@ -20,8 +22,6 @@ from typing import Any
 from .compiler import Struct
 from .types import Adapt, Ctx, Type
 
-# An entry named by a literal: ctx.need('x'...), ctx.values['x'], ctx.values.get('x'...).
-_NAMED = re.compile(r"""ctx\s*\.\s*(?:need\s*\(\s*|values\s*\[\s*|values\s*\.\s*get\s*\(\s*)(['"])(\w+)\1""")
 _CTX = re.compile(r"\bctx\b")
 
 
@@ -40,10 +40,79 @@ def context_reads(description: Any) -> frozenset[str] | None:
     return frozenset(names)
 
 
+def expression_reads(text: str) -> frozenset[str] | None:
+    """The Context entries the Python expression ``text`` looks at: those it names as
+    ``ctx.need(NAME, ...)``, ``ctx.values[NAME]`` or ``ctx.values.get(NAME, ...)``, NAME a
+    string or a comprehension's variable over a literal tuple or list of strings; None when
+    it uses ``ctx`` any other way (or is no expression)."""
+    names: set[str] = set()
+    try:
+        _expr(text, names)
+    except _Any:
+        return None
+    return frozenset(names)
+
+
 def _expr(text: str, names: set[str]) -> None:
-    names.update(m.group(2) for m in _NAMED.finditer(text))
-    if _CTX.search(_NAMED.sub("", text)):
-        raise _Any  # ctx used some other way: a name held in a variable, the whole Context
+    if not _CTX.search(text):
+        return  # (a message, a field name, an expression over fields only)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise _Any from None
+    allowed: set[int] = set()  # the ``ctx`` Name nodes of the uses understood
+    _visit(tree, {}, names, allowed)
+    for node in ast.walk(tree):
+        if _is_ctx(node) and id(node) not in allowed:
+            raise _Any  # ctx used some other way: the whole Context given to a function...
+
+
+def _visit(node: ast.AST, scope: dict[str, tuple[str, ...]], names: set[str], allowed: set[int]) -> None:
+    """Note the entries ``node`` names; ``scope``: the comprehension variables around it that
+    run over literal strings (``for n in ('a', 'b')``)."""
+    if isinstance(node, ast.GeneratorExp | ast.ListComp | ast.SetComp):
+        inner = dict(scope)
+        for gen in node.generators:
+            _visit(gen.iter, inner, names, allowed)
+            elts = gen.iter.elts if isinstance(gen.iter, ast.Tuple | ast.List) else None
+            if isinstance(gen.target, ast.Name):
+                if elts is not None and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                                            for e in elts):
+                    inner[gen.target.id] = tuple(e.value for e in elts)  # type: ignore[attr-defined]
+                else:
+                    inner.pop(gen.target.id, None)
+            for cond in gen.ifs:
+                _visit(cond, inner, names, allowed)
+        _visit(node.elt, inner, names, allowed)
+        return
+    arg: ast.expr | None = None
+    ctx_node: ast.expr | None = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+        target = node.func.value
+        if node.func.attr == "need" and _is_ctx(target):
+            ctx_node, arg = target, node.args[0]
+        elif node.func.attr == "get" and isinstance(target, ast.Attribute) and _is_values(target):
+            ctx_node, arg = target.value, node.args[0]
+    elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and _is_values(node.value):
+        ctx_node, arg = node.value.value, node.slice
+    if ctx_node is not None and arg is not None:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            names.add(arg.value)
+        elif isinstance(arg, ast.Name) and arg.id in scope:
+            names.update(scope[arg.id])
+        else:
+            raise _Any  # a name computed some other way
+        allowed.add(id(ctx_node))
+    for child in ast.iter_child_nodes(node):
+        _visit(child, scope, names, allowed)
+
+
+def _is_ctx(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "ctx"
+
+
+def _is_values(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "values" and _is_ctx(node.value)
 
 
 def _walk(node: Any, names: set[str], seen: set[int]) -> None:

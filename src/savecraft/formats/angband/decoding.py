@@ -280,37 +280,40 @@ def _among(data: bytes, variant: str, found: list[Found], readers: list[str],
     if len(readers) == 1:
         return readers[0], ""
     cache = cache if cache is not None else {}
-    per_game = [[lay for lay in layouts_for(variant, f.name, f.version)] for f in found]
-    # Each game's state: its context, the next block to read, blocks read, blocks known.
+    per_block = [layouts_for(variant, f.name, f.version) for f in found]
+    # Each game's blocks with its layouts for them, its context, how far it has read and how
+    # many of them it failed on. (A game that reads a block stays the best: it reads on.)
+    plans = [[(f, mine) for f, lays in zip(found, per_block) if (mine := [lay for lay in lays if lay.game == game])]
+             for game in readers]
     ctxs = [file_context(variant, data[:4], game) for game in readers]
-    at, read, known = [0] * len(readers), [0] * len(readers), [0] * len(readers)
-    done = [False] * len(readers)
+    n = len(readers)
+    at, fails, done = [0] * n, [0] * n, [False] * n
     least: int | None = None  # the fewest failures of a game that has read all its blocks
     while True:
-        live = [i for i in range(len(readers)) if not done[i]
-                and (least is None or known[i] - read[i] <= least)]
-        if not live:
+        i = -1
+        for k in range(n):
+            if not done[k] and (least is None or fails[k] <= least) and (i < 0 or fails[k] < fails[i]):
+                i = k
+        if i < 0:
             break
-        i = min(live, key=lambda k: (known[k] - read[k], k))
-        game = readers[i]
-        while at[i] < len(found):
-            f, mine = found[at[i]], [lay for lay in per_game[at[i]] if lay.game == game]
+        plan, ctx = plans[i], ctxs[i]
+        while at[i] < len(plan):
+            f, mine = plan[at[i]]
             at[i] += 1
-            if mine:
-                known[i] += 1
-                read[i] += any(_reads(data, lay, f, ctxs[i], cache) for lay in mine)
+            if not (_reads(data, mine[0], f, ctx, cache) if len(mine) == 1
+                    else any(_reads(data, lay, f, ctx, cache) for lay in mine)):
+                fails[i] += 1
                 break
-        if at[i] == len(found):
+        if at[i] == len(plan):
             done[i] = True
-            fails = known[i] - read[i]
-            least = fails if least is None else min(least, fails)
+            least = fails[i] if least is None else min(least, fails[i])
     best, best_key, best_read, best_known = readers[0], (1, 0), -1, 0
     for i, game in enumerate(readers):
         if not done[i]:
             continue  # failed on more blocks than a game that read all of its own
-        key = (-(known[i] - read[i]), read[i])
+        key = (-fails[i], len(plans[i]) - fails[i])
         if best_read < 0 or key > best_key:
-            best, best_key, best_read, best_known = game, key, read[i], known[i]
+            best, best_key, best_read, best_known = game, key, key[1], len(plans[i])
     others = [g for g in readers if g != best]
     return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
                   f"versions, and trial reads of every block settle it: {best}'s layouts read "
@@ -414,9 +417,10 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
     unless the whole block); ``ctx`` is left as the read leaves it. Given ``cache``, a read
     made before with the same decoder and context is not made again: its outcome and the
     context it left are taken from there."""
-    key = trial_key(f, layout, ctx) if cache is not None else None
+    key: Any = None
     if cache is not None:
-        kept = cache.get(key)  # type: ignore[arg-type]
+        key = trial_key(f, layout, ctx)
+        kept = cache.get(key)
         if kept is not None:
             _replay(ctx, kept)
             return kept[0], kept[1]
@@ -437,11 +441,17 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
         model = None
     if cache is not None:
         values, source = ctx.values, ctx.source
-        cache[key] = (how, model,  # type: ignore[index]
-                      {n: v for n, v in values.items() if n not in before or before[n] != v},
-                      {n: v for n, v in source.items() if n not in sources or sources[n] != v},
-                      tuple(n for n in before if n not in values))
+        cache[key] = (how, model, _changed(values, before), _changed(source, sources),
+                      tuple(before.keys() - values.keys()))
     return how, model
+
+
+def _changed(after: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``after`` that ``before`` does not have with the same value."""
+    try:
+        return dict(after.items() - before.items())
+    except TypeError:  # (a value that cannot be hashed)
+        return {n: v for n, v in after.items() if n not in before or before[n] != v}
 
 
 @dataclass(slots=True)
@@ -504,12 +514,18 @@ class Decoder:
         end = f.data_start + f.size
         why = ""
         for layout in layouts:
+            trial = self.trials.get(trial_key(f, layout, self.ctx)) \
+                if self.trials is not None and f.index in self._tried else None
+            if trial is not None and trial[0] == TRIAL_OK and layout.exact and not self.verify:
+                # The choice read it whole, and it is exact by construction: nothing can fail.
+                _replay(self.ctx, trial)
+                self.enc_ctx.values.update(self.ctx.values)
+                self.enc_ctx.source.update(self.ctx.source)
+                return Decoded(trial[1])
             # A layout that fails must leave no trace: a later block that depends on
             # this one must then stay raw too, as building it would have no sizes.
             saved = (self.ctx.values.copy(), self.ctx.source.copy(),
                      self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
-            trial = self.trials.get(trial_key(f, layout, self.ctx)) \
-                if self.trials is not None and f.index in self._tried else None
             try:
                 if trial is not None and trial[0] == TRIAL_OK:
                     model = trial[1]
