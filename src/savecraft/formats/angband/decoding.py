@@ -27,7 +27,7 @@ from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
 from ...layout import Struct
 from ...layout.reads import context_reads
-from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, layout_of, layouts_for
+from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, games_for, layout_of, layouts_for
 
 ANCHOR = "player"
 
@@ -228,7 +228,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     for game in games:
         ctx, read, known = file_context(variant, data[:4], game), 0, 0
         for f in found:
-            mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
+            mine = layouts_for(variant, f.name, f.version, game)
             known += bool(mine)
             for lay in mine:
                 if _reads(data, lay, f, ctx, cache):
@@ -255,7 +255,7 @@ def _covering(variant: str, found: list[Found]) -> set[str]:
     """The games with a layout for every block name and version in the file."""
     games: set[str] | None = None
     for key in {(f.name, f.version) for f in found}:
-        mine = {lay.game for lay in layouts_for(variant, *key)}
+        mine = set(games_for(variant, *key))
         games = mine if games is None else games & mine
         if not games:
             break
@@ -280,10 +280,9 @@ def _among(data: bytes, variant: str, found: list[Found], readers: list[str],
     if len(readers) == 1:
         return readers[0], ""
     cache = cache if cache is not None else {}
-    per_block = [layouts_for(variant, f.name, f.version) for f in found]
     # Each game's blocks with its layouts for them, its context, how far it has read and how
     # many of them it failed on. (A game that reads a block stays the best: it reads on.)
-    plans = [[(f, mine) for f, lays in zip(found, per_block) if (mine := [lay for lay in lays if lay.game == game])]
+    plans = [[(f, mine) for f in found if (mine := layouts_for(variant, f.name, f.version, game))]
              for game in readers]
     ctxs = [file_context(variant, data[:4], game) for game in readers]
     n = len(readers)
@@ -324,9 +323,7 @@ def _why_not(data: bytes, variant: str, game: str, f: Found) -> str:
     """Why the game the header names does not read the file's player block (a file of another
     game writing the same header: a fork), for the reason every block stays raw with."""
     shown = ".".join(str(b) for b in data[:4])
-    for layout in layouts_for(variant, f.name, f.version):
-        if layout.game != game:
-            continue
+    for layout in layouts_for(variant, f.name, f.version, game):
         with not_recording():
             r = Reader(data, f.data_start, f.data_start + f.size, path=f"blocks[{f.index}]")
             try:
@@ -360,8 +357,8 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
     for f in found:
         if f is anchor:
             break
-        for lay in layouts_for(variant, f.name, f.version):
-            if lay.game == layout.game and _reads(data, lay, f, ctx, cache):
+        for lay in layouts_for(variant, f.name, f.version, layout.game):
+            if _reads(data, lay, f, ctx, cache):
                 break
     how, model = _attempt(data, layout, anchor, ctx, cache)
     return model if how == TRIAL_OK else None
@@ -493,7 +490,7 @@ class Decoder:
             return []
         got = self._layouts.get((f.name, f.version))
         if got is None:
-            got = [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+            got = layouts_for(self.variant, f.name, f.version, self.game)
             self._layouts[f.name, f.version] = got
         return got
 
