@@ -200,3 +200,21 @@ def test_a_read_under_another_context_gives_what_it_changed_there() -> None:
 
 
 _SETS = Struct(_Model, [Field("n", U8), SetCtx("seven", "n")], name="x")
+
+
+@pytest.mark.parametrize("path", [BUILT / "narsil-1.3.1" / "Telchar.sav", BUILT / "narsil-1.4.0" / "Nerdanel.sav",
+                                  *sorted((BUILT / "beleriand-0.1.0alpha").glob("*.sav"))],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_player_layout_that_needs_an_earlier_blocks_size_is_read_once(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beleriand's player layout needs the language size its monster memory block stores (and
+    looks at nothing else): in the file's context alone it can only stop for want of it (or
+    fail before, as it would after), so it is read once, after the blocks before it, not first
+    in that context too (a 36 us read of the whole block on a NarSil file). NarSil 1.3 and 1.4
+    share their player layout, which needs nothing: one read."""
+    data = path.read_bytes()
+    _, found = block.walk(data, Report(strict=True))
+    player = next(f for f in found if f.name == "player")
+    assert decoding._needs(layouts_for("USIL", "player", 1, "Beleriand 0.1")[0]) == {"language_size"}
+    count = _trial_reads(data, monkeypatch)
+    assert count[player.data_start] == 2

@@ -29,15 +29,37 @@ class _Any(Exception):
     """The description can look at Context entries it does not name."""
 
 
-def context_reads(description: Any) -> frozenset[str] | None:
-    """The names of the Context entries reading ``description`` (a :class:`Struct` or any
-    :class:`~.types.Type`) may look at; None when it may look at any (see the module)."""
-    names: set[str] = set()
+class _Names(set[str]):
+    """The entries found, and those of them looked at leniently (``ctx.values[...]``, which
+    raises KeyError, or ``ctx.values.get``, which takes a default, when the entry is absent)."""
+
+    lenient: set[str]
+
+
+def _found(description: Any) -> _Names | None:
+    names = _Names()
+    names.lenient = set()
     try:
         _walk(description, names, set())
     except _Any:
         return None
-    return frozenset(names)
+    return names
+
+
+def context_reads(description: Any) -> frozenset[str] | None:
+    """The names of the Context entries reading ``description`` (a :class:`Struct` or any
+    :class:`~.types.Type`) may look at; None when it may look at any (see the module)."""
+    names = _found(description)
+    return None if names is None else frozenset(names)
+
+
+def needed_reads(description: Any) -> frozenset[str]:
+    """The entries of :func:`context_reads` that reading ``description`` looks at only as a
+    need (a ``Ctx`` count, ``ctx.need``): until it first looks at one that is absent, the read
+    goes as it would with any value there, and then it raises LayoutError. Empty when
+    :func:`context_reads` is None."""
+    names = _found(description)
+    return frozenset() if names is None else frozenset(names - names.lenient)
 
 
 def expression_reads(text: str) -> frozenset[str] | None:
@@ -45,7 +67,8 @@ def expression_reads(text: str) -> frozenset[str] | None:
     ``ctx.need(NAME, ...)``, ``ctx.values[NAME]`` or ``ctx.values.get(NAME, ...)``, NAME a
     string or a comprehension's variable over a literal tuple or list of strings; None when
     it uses ``ctx`` any other way (or is no expression)."""
-    names: set[str] = set()
+    names = _Names()
+    names.lenient = set()
     try:
         _expr(text, names)
     except _Any:
@@ -53,7 +76,7 @@ def expression_reads(text: str) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _expr(text: str, names: set[str]) -> None:
+def _expr(text: str, names: _Names) -> None:
     if not _CTX.search(text):
         return  # (a message, a field name, an expression over fields only)
     try:
@@ -67,7 +90,7 @@ def _expr(text: str, names: set[str]) -> None:
             raise _Any  # ctx used some other way: the whole Context given to a function...
 
 
-def _visit(node: ast.AST, scope: dict[str, tuple[str, ...]], names: set[str], allowed: set[int]) -> None:
+def _visit(node: ast.AST, scope: dict[str, tuple[str, ...]], names: _Names, allowed: set[int]) -> None:
     """Note the entries ``node`` names; ``scope``: the comprehension variables around it that
     run over literal strings (``for n in ('a', 'b')``)."""
     if isinstance(node, ast.GeneratorExp | ast.ListComp | ast.SetComp):
@@ -87,21 +110,25 @@ def _visit(node: ast.AST, scope: dict[str, tuple[str, ...]], names: set[str], al
         return
     arg: ast.expr | None = None
     ctx_node: ast.expr | None = None
+    lenient = True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
         target = node.func.value
         if node.func.attr == "need" and _is_ctx(target):
-            ctx_node, arg = target, node.args[0]
+            ctx_node, arg, lenient = target, node.args[0], False
         elif node.func.attr == "get" and isinstance(target, ast.Attribute) and _is_values(target):
             ctx_node, arg = target.value, node.args[0]
     elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and _is_values(node.value):
         ctx_node, arg = node.value.value, node.slice
     if ctx_node is not None and arg is not None:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-            names.add(arg.value)
+            got: tuple[str, ...] = (arg.value,)
         elif isinstance(arg, ast.Name) and arg.id in scope:
-            names.update(scope[arg.id])
+            got = scope[arg.id]
         else:
             raise _Any  # a name computed some other way
+        names.update(got)
+        if lenient:
+            names.lenient.update(got)
         allowed.add(id(ctx_node))
     for child in ast.iter_child_nodes(node):
         _visit(child, scope, names, allowed)
@@ -115,7 +142,7 @@ def _is_values(node: ast.AST) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "values" and _is_ctx(node.value)
 
 
-def _walk(node: Any, names: set[str], seen: set[int]) -> None:
+def _walk(node: Any, names: _Names, seen: set[int]) -> None:
     if node is None or isinstance(node, bool | int | float | bytes):
         return
     if isinstance(node, str):

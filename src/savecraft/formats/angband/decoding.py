@@ -26,7 +26,7 @@ from typing import Any
 from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
 from ...layout import Struct
-from ...layout.reads import context_reads
+from ...layout.reads import context_reads, needed_reads
 from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, games_for, layout_of, layouts_for
 
 ANCHOR = "player"
@@ -350,9 +350,15 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
     gets the context its own game's layouts of the blocks before it set. ``cache`` keeps
     (and gives back) the trial reads, as ``choose_game``'s ``trials``."""
     # (in what the game says: a fork's fields are conditions over it, FAangband 1.4's)
-    how, model = _attempt(data, layout, anchor, file_context(variant, data[:4], layout.game), cache)
-    if how != TRIAL_NEEDS:  # else a value an earlier block stores: read those first
-        return model if how == TRIAL_OK else None
+    first = file_context(variant, data[:4], layout.game)
+    names = _looks_at(layout)
+    needs = _needs(layout)
+    absent = [n for n in names if n not in first.values and n in needs] if names is not None else []
+    if not absent:
+        how, model = _attempt(data, layout, anchor, first, cache)
+        if how != TRIAL_NEEDS:  # else a value an earlier block stores: read those first
+            return model if how == TRIAL_OK else None
+        absent = []
     ctx = file_context(variant, data[:4], layout.game)
     for f in found:
         if f is anchor:
@@ -360,8 +366,33 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
         for lay in layouts_for(variant, f.name, f.version, layout.game):
             if _reads(data, lay, f, ctx, cache):
                 break
+    if absent and names is not None and any(ctx.values.get(n, _ABSENT) != first.values.get(n, _ABSENT)
+                                            for n in names if n not in absent):
+        # (the blocks before changed a value the layout may look at: the read in the file's
+        # context alone decides after all, as below)
+        how, model = _attempt(data, layout, anchor, first, cache)
+        if how != TRIAL_NEEDS:
+            return model if how == TRIAL_OK else None
+    # A layout that only needs (a Ctx count, ctx.need) entries the file's context lacks, and
+    # finds every other entry it may look at as there, reads in that context as in this one up
+    # to the first of them, and there stops for want of it (TRIAL_NEEDS: this read decides),
+    # unless it fails before (so does this one) or never looks at them (this one reads the
+    # same): so that read is not made.
     how, model = _attempt(data, layout, anchor, ctx, cache)
     return model if how == TRIAL_OK else None
+
+
+_NEEDS: dict[Any, frozenset[str]] = {}
+
+
+def _needs(layout: Layout) -> frozenset[str]:
+    """The context entries ``layout``'s decoder looks at only as needs (see needed_reads)."""
+    got = _NEEDS.get(layout.decode)
+    if got is None:
+        struct = getattr(layout.decode, "__self__", None)
+        got = needed_reads(struct) if isinstance(struct, Struct) and layout.decode == struct.read else frozenset()
+        _NEEDS[layout.decode] = got
+    return got
 
 
 def _trial(data: bytes, layout: Layout, f: Found, ctx: Context,
