@@ -16,11 +16,11 @@ import pytest
 from savecraft.binary import Reader
 from savecraft.errors import Report
 from savecraft.formats.angband import block, decoding
-from savecraft.formats.angband.layouts import Context, layouts_for
+from savecraft.formats.angband.layouts import Context, Layout, layouts_for
 from savecraft.layout import (
     I16, U8, U16, Adapt, Array, Bytes, Check, Ctx, Expr, Field, List, Prefix, SetCtx, Struct, When,
 )
-from savecraft.layout.reads import context_reads
+from savecraft.layout.reads import context_reads, needed_reads
 
 from tests.samples import SAMPLES, real_samples
 
@@ -50,12 +50,14 @@ def test_the_entries_a_description_names() -> None:
         Field("table", Array(I16, Expr("ctx.values['table_size'] + 1"))),
         SetCtx("store_index", "n"),
     ], name="outer")
-    assert context_reads(outer) == {"faan_game", "of_size", "a_max", "table_size"}
-    assert context_reads(inner) == {"of_size"}
+    assert context_reads(outer) == frozenset({"faan_game", "of_size", "a_max", "table_size"})
+    assert context_reads(inner) == frozenset({"of_size"})
+    # (looked at only as needs: a Ctx count, ctx.need; not .get with its default, nor values[...])
+    assert needed_reads(outer) == frozenset({"of_size", "a_max"})
     assert context_reads(Struct(_Model, [Field("n", U8)], name="plain")) == frozenset()
     # (names taken from a literal list: FAangband 1's random artifact bonuses)
     summed = Expr("sum(ctx.need(n, 'object memory') for n in ('max_p_res', 'a_max'))")
-    assert context_reads(Struct(_Model, [Field("x", Bytes(summed))], name="sum")) == {"max_p_res", "a_max"}
+    assert context_reads(Struct(_Model, [Field("x", Bytes(summed))], name="sum")) == frozenset({"max_p_res", "a_max"})
 
 
 @pytest.mark.parametrize("member", [
@@ -76,7 +78,7 @@ class _Recording(dict[str, int]):
         self.seen.add(k)
         return super().__getitem__(k)
 
-    def get(self, k: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, k: str, default: Any = None) -> Any:
         self.seen.add(k)
         return super().get(k, default)
 
@@ -147,7 +149,7 @@ def _faan_shared_blocks(data: bytes) -> tuple[list[int], int]:
     """The blocks before the player block whose one layout both FAAN games read it with looks
     at no ``faan_game`` (where they start), and where the player block starts."""
     _, found = block.walk(data, Report(strict=True))
-    shared = []
+    shared: list[int] = []
     for f in found:
         if f.name == "player":
             return shared, f.data_start
@@ -187,7 +189,7 @@ def test_a_read_under_another_context_gives_what_it_changed_there() -> None:
     """A kept trial gives back what the read changed (set, or took out), not the context it
     was read in: a later read under another context keeps its own other entries."""
     found = decoding.Found(0, 0, "x", 1, 0, 1)
-    lay = decoding.Layout("x", 1, frozenset({"TEST"}), _Model, _SETS.read, _SETS.write, "test")
+    lay = Layout("x", 1, frozenset({"TEST"}), _Model, _SETS.read, _SETS.write, "test")
     cache: decoding.Trials = {}
     first = Context()
     first.set("faan_game", 1, "the game")
