@@ -27,16 +27,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
-import orjson
-
 from .errors import FormatError, Problem, SavecraftError
 from . import registry
 from .lazy import lazy_module
 
 if TYPE_CHECKING:
     import difflib
-else:  # imported on first use (savecraft.lazy): start-up does not need them
+
+    import orjson
+else:  # imported on first use (savecraft.lazy): start-up does not need them (orjson: only a
+    # path with a quoted key, which a validate that finds nothing never writes)
     difflib = lazy_module("difflib")
+    orjson = lazy_module("orjson")
 
 
 class PathError(SavecraftError, LookupError):

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 import os
 from functools import partial
-import orjson
 
 from ..cli import EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, UsageError
 from ..errors import FormatError, SavecraftError
@@ -27,8 +26,12 @@ if TYPE_CHECKING:
     import concurrent.futures as concurrent_futures
     import glob
 
+    import orjson
+
     from .. import jsonmap
-else:  # imported on first use (savecraft.lazy): start-up does not need them
+else:  # imported on first use (savecraft.lazy): start-up does not need them (orjson: only
+    # where JSON is written or read, --json and extract/build)
+    orjson = lazy_module("orjson")
     concurrent_futures = lazy_module("concurrent.futures")
     glob = lazy_module("glob")
     jsonmap = lazy_module("savecraft.jsonmap")

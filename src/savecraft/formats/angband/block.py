@@ -24,8 +24,6 @@ from pathlib import Path
 import importlib
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_type_hints
 
-import orjson
-
 from ...binary import Reader, Writer, cached_struct
 from ...errors import FormatError, Report
 from ...fileio import atomic_write, ensure_dir
@@ -46,6 +44,8 @@ _T = TypeVar("_T")
 
 
 if TYPE_CHECKING:
+    import orjson
+
     from ... import jsonmap
     from . import summary as summaries
     from .layouts import (
@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         xygos,
     )
 else:  # a file of one variant imports only its own layouts (savecraft.lazy)
+    orjson = lazy_module("orjson")  # (only where JSON is written: extract)
     jsonmap = lazy_module("savecraft.jsonmap")
     summaries = lazy_module("savecraft.formats.angband.summary")
     anquestria = lazy_module("savecraft.formats.angband.layouts.anquestria")

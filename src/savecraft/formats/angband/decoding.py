@@ -25,7 +25,9 @@ from typing import Any
 
 from ...binary import Reader, Writer, active_sink, join_path, not_recording
 from ...errors import FormatError, Report
-from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, layout_of, layouts_for
+from ...layout import Struct
+from ...layout.reads import context_reads, needed_reads
+from .layouts import Context, Layout, LayoutError, NotCanonical, game_context, games_for, layout_of, layouts_for
 
 ANCHOR = "player"
 
@@ -124,16 +126,20 @@ class Found:
     size: int
 
 
-# What trial reads left, by (block index, the layout's decode function, the context values
-# before the read as a frozenset of items): how the read ended (one of the TRIAL_* outcomes),
-# the model (None unless it read the block exactly), the context after it (values, sources;
-# a read that fails may have set some). A decode is a function of the bytes and the context,
-# so a block read once with one decoder and one context is never read again: not by another
-# game that registers the same description (NarSil 1.3 and 1.4 share most blocks), not by
-# the next step of the game choice, not by the Decoder (which takes only exact reads, and
-# only while no spans are recorded: a trial names no bytes).
-TrialKey = tuple[int, Any, frozenset[tuple[str, int]]]
-Trials = dict[TrialKey, tuple[str, Any, dict[str, int], dict[str, str]]]
+# What trial reads left, by (block index, the layout's decode function, the values before the
+# read of the Context entries that layout's description may look at: see
+# :func:`savecraft.layout.reads.context_reads`; all of them, as a frozenset of items, for a
+# layout that may look at any): how the read ended (one of the TRIAL_* outcomes), the model
+# (None unless it read the block exactly), and what the read changed in the context (values
+# and sources it set, entries it removed; a read that fails may have set some). A decode is a
+# function of the bytes and of the context entries it looks at, so a block read once with one
+# decoder and those entries is never read again: not by another game that registers the same
+# description (NarSil 1.3 and 1.4 share most blocks) or gives it a context differing only in
+# entries it does not look at (the ``faan_game`` of FAangband 1.x, which most blocks ignore),
+# not by the next step of the game choice, not by the Decoder (which takes only exact reads,
+# and only while no spans are recorded: a trial names no bytes).
+TrialKey = tuple[int, Any, Any]
+Trials = dict[TrialKey, tuple[str, Any, dict[str, int], dict[str, str], tuple[str, ...]]]
 TRIAL_OK = "ok"  # read the whole block
 TRIAL_SHORT = "short"  # read a record, with bytes of the block left over
 TRIAL_FORMAT = "format"  # a FormatError: bytes the layout refuses
@@ -222,7 +228,7 @@ def choose_game(data: bytes, variant: str, found: list[Found], trials: Trials | 
     for game in games:
         ctx, read, known = file_context(variant, data[:4], game), 0, 0
         for f in found:
-            mine = [lay for lay in layouts_for(variant, f.name, f.version) if lay.game == game]
+            mine = layouts_for(variant, f.name, f.version, game)
             known += bool(mine)
             for lay in mine:
                 if _reads(data, lay, f, ctx, cache):
@@ -249,7 +255,7 @@ def _covering(variant: str, found: list[Found]) -> set[str]:
     """The games with a layout for every block name and version in the file."""
     games: set[str] | None = None
     for key in {(f.name, f.version) for f in found}:
-        mine = {lay.game for lay in layouts_for(variant, *key)}
+        mine = set(games_for(variant, *key))
         games = mine if games is None else games & mine
         if not games:
             break
@@ -274,37 +280,39 @@ def _among(data: bytes, variant: str, found: list[Found], readers: list[str],
     if len(readers) == 1:
         return readers[0], ""
     cache = cache if cache is not None else {}
-    per_game = [[lay for lay in layouts_for(variant, f.name, f.version)] for f in found]
-    # Each game's state: its context, the next block to read, blocks read, blocks known.
+    # Each game's blocks with its layouts for them, its context, how far it has read and how
+    # many of them it failed on. (A game that reads a block stays the best: it reads on.)
+    plans = [[(f, mine) for f in found if (mine := layouts_for(variant, f.name, f.version, game))]
+             for game in readers]
     ctxs = [file_context(variant, data[:4], game) for game in readers]
-    at, read, known = [0] * len(readers), [0] * len(readers), [0] * len(readers)
-    done = [False] * len(readers)
+    n = len(readers)
+    at, fails, done = [0] * n, [0] * n, [False] * n
     least: int | None = None  # the fewest failures of a game that has read all its blocks
     while True:
-        live = [i for i in range(len(readers)) if not done[i]
-                and (least is None or known[i] - read[i] <= least)]
-        if not live:
+        i = -1
+        for k in range(n):
+            if not done[k] and (least is None or fails[k] <= least) and (i < 0 or fails[k] < fails[i]):
+                i = k
+        if i < 0:
             break
-        i = min(live, key=lambda k: (known[k] - read[k], k))
-        game = readers[i]
-        while at[i] < len(found):
-            f, mine = found[at[i]], [lay for lay in per_game[at[i]] if lay.game == game]
+        plan, ctx = plans[i], ctxs[i]
+        while at[i] < len(plan):
+            f, mine = plan[at[i]]
             at[i] += 1
-            if mine:
-                known[i] += 1
-                read[i] += any(_reads(data, lay, f, ctxs[i], cache) for lay in mine)
+            if not (_reads(data, mine[0], f, ctx, cache) if len(mine) == 1
+                    else any(_reads(data, lay, f, ctx, cache) for lay in mine)):
+                fails[i] += 1
                 break
-        if at[i] == len(found):
+        if at[i] == len(plan):
             done[i] = True
-            fails = known[i] - read[i]
-            least = fails if least is None else min(least, fails)
+            least = fails[i] if least is None else min(least, fails[i])
     best, best_key, best_read, best_known = readers[0], (1, 0), -1, 0
     for i, game in enumerate(readers):
         if not done[i]:
             continue  # failed on more blocks than a game that read all of its own
-        key = (-(known[i] - read[i]), read[i])
+        key = (-fails[i], len(plans[i]) - fails[i])
         if best_read < 0 or key > best_key:
-            best, best_key, best_read, best_known = game, key, read[i], known[i]
+            best, best_key, best_read, best_known = game, key, key[1], len(plans[i])
     others = [g for g in readers if g != best]
     return best, (f"; {', '.join(others)} {'writes' if len(others) == 1 else 'write'} the same block "
                   f"versions, and trial reads of every block settle it: {best}'s layouts read "
@@ -315,9 +323,7 @@ def _why_not(data: bytes, variant: str, game: str, f: Found) -> str:
     """Why the game the header names does not read the file's player block (a file of another
     game writing the same header: a fork), for the reason every block stays raw with."""
     shown = ".".join(str(b) for b in data[:4])
-    for layout in layouts_for(variant, f.name, f.version):
-        if layout.game != game:
-            continue
+    for layout in layouts_for(variant, f.name, f.version, game):
         with not_recording():
             r = Reader(data, f.data_start, f.data_start + f.size, path=f"blocks[{f.index}]")
             try:
@@ -344,18 +350,49 @@ def _anchor_read(data: bytes, variant: str, found: list[Found], anchor: Found, l
     gets the context its own game's layouts of the blocks before it set. ``cache`` keeps
     (and gives back) the trial reads, as ``choose_game``'s ``trials``."""
     # (in what the game says: a fork's fields are conditions over it, FAangband 1.4's)
-    how, model = _attempt(data, layout, anchor, file_context(variant, data[:4], layout.game), cache)
-    if how != TRIAL_NEEDS:  # else a value an earlier block stores: read those first
-        return model if how == TRIAL_OK else None
+    first = file_context(variant, data[:4], layout.game)
+    names = _looks_at(layout)
+    needs = _needs(layout)
+    absent = [n for n in names if n not in first.values and n in needs] if names is not None else []
+    if not absent:
+        how, model = _attempt(data, layout, anchor, first, cache)
+        if how != TRIAL_NEEDS:  # else a value an earlier block stores: read those first
+            return model if how == TRIAL_OK else None
+        absent = []
     ctx = file_context(variant, data[:4], layout.game)
     for f in found:
         if f is anchor:
             break
-        for lay in layouts_for(variant, f.name, f.version):
-            if lay.game == layout.game and _reads(data, lay, f, ctx, cache):
+        for lay in layouts_for(variant, f.name, f.version, layout.game):
+            if _reads(data, lay, f, ctx, cache):
                 break
+    if absent and names is not None and any(ctx.values.get(n, _ABSENT) != first.values.get(n, _ABSENT)
+                                            for n in names if n not in absent):
+        # (the blocks before changed a value the layout may look at: the read in the file's
+        # context alone decides after all, as below)
+        how, model = _attempt(data, layout, anchor, first, cache)
+        if how != TRIAL_NEEDS:
+            return model if how == TRIAL_OK else None
+    # A layout that only needs (a Ctx count, ctx.need) entries the file's context lacks, and
+    # finds every other entry it may look at as there, reads in that context as in this one up
+    # to the first of them, and there stops for want of it (TRIAL_NEEDS: this read decides),
+    # unless it fails before (so does this one) or never looks at them (this one reads the
+    # same): so that read is not made.
     how, model = _attempt(data, layout, anchor, ctx, cache)
     return model if how == TRIAL_OK else None
+
+
+_NEEDS: dict[Any, frozenset[str]] = {}
+
+
+def _needs(layout: Layout) -> frozenset[str]:
+    """The context entries ``layout``'s decoder looks at only as needs (see needed_reads)."""
+    got = _NEEDS.get(layout.decode)
+    if got is None:
+        struct = getattr(layout.decode, "__self__", None)
+        got = needed_reads(struct) if isinstance(struct, Struct) and layout.decode == struct.read else frozenset()
+        _NEEDS[layout.decode] = got
+    return got
 
 
 def _trial(data: bytes, layout: Layout, f: Found, ctx: Context,
@@ -366,8 +403,40 @@ def _trial(data: bytes, layout: Layout, f: Found, ctx: Context,
 
 
 def trial_key(f: Found, layout: Layout, ctx: Context) -> TrialKey:
-    """What a trial read of block ``f`` is a function of: its bytes, the decoder, the context."""
-    return f.index, layout.decode, frozenset(ctx.values.items())
+    """What a trial read of block ``f`` is a function of: its bytes, the decoder, and the values
+    of the context entries the decoder may look at (all of them where that is not known)."""
+    names = _looks_at(layout)
+    if names is None:
+        return f.index, layout.decode, frozenset(ctx.values.items())
+    get = ctx.values.get
+    return f.index, layout.decode, tuple([get(n, _ABSENT) for n in names])
+
+
+_ABSENT: Any = object()  # the value of an entry not in the context (no stored number is it)
+_LOOKS_AT: dict[Any, tuple[str, ...] | None] = {}
+
+
+def _looks_at(layout: Layout) -> tuple[str, ...] | None:
+    """The names of the context entries ``layout``'s decoder may look at, in a fixed order; None
+    when it may look at any (a decoder that is not a record description's reader)."""
+    try:
+        return _LOOKS_AT[layout.decode]
+    except KeyError:
+        pass
+    struct = getattr(layout.decode, "__self__", None)
+    names = context_reads(struct) if isinstance(struct, Struct) and layout.decode == struct.read else None
+    got = tuple(sorted(names)) if names is not None else None
+    _LOOKS_AT[layout.decode] = got
+    return got
+
+
+def _replay(ctx: Context, kept: tuple[str, Any, dict[str, int], dict[str, str], tuple[str, ...]]) -> None:
+    """Make in ``ctx`` the changes the kept trial read made in its context."""
+    ctx.values.update(kept[2])
+    ctx.source.update(kept[3])
+    for name in kept[4]:
+        ctx.values.pop(name, None)
+        ctx.source.pop(name, None)
 
 
 def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
@@ -376,13 +445,14 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
     unless the whole block); ``ctx`` is left as the read leaves it. Given ``cache``, a read
     made before with the same decoder and context is not made again: its outcome and the
     context it left are taken from there."""
-    key = trial_key(f, layout, ctx) if cache is not None else None
+    key: Any = None
     if cache is not None:
-        kept = cache.get(key)  # type: ignore[arg-type]
+        key = trial_key(f, layout, ctx)
+        kept = cache.get(key)
         if kept is not None:
-            ctx.values.update(kept[2])
-            ctx.source.update(kept[3])
+            _replay(ctx, kept)
             return kept[0], kept[1]
+        before, sources = ctx.values.copy(), ctx.source.copy()
     with not_recording():  # a trial: only the read that is kept names bytes
         r = Reader(data, f.data_start, f.data_start + f.size)
         model = None
@@ -398,8 +468,18 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
     if how != TRIAL_OK:
         model = None
     if cache is not None:
-        cache[key] = (how, model, ctx.values.copy(), ctx.source.copy())  # type: ignore[index]
+        values, source = ctx.values, ctx.source
+        cache[key] = (how, model, _changed(values, before), _changed(source, sources),
+                      tuple(before.keys() - values.keys()))
     return how, model
+
+
+def _changed(after: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """The entries of ``after`` that ``before`` does not have with the same value."""
+    try:
+        return dict(after.items() - before.items())
+    except TypeError:  # (a value that cannot be hashed)
+        return {n: v for n, v in after.items() if n not in before or before[n] != v}
 
 
 @dataclass(slots=True)
@@ -441,7 +521,7 @@ class Decoder:
             return []
         got = self._layouts.get((f.name, f.version))
         if got is None:
-            got = [lay for lay in layouts_for(self.variant, f.name, f.version) if lay.game == self.game]
+            got = layouts_for(self.variant, f.name, f.version, self.game)
             self._layouts[f.name, f.version] = got
         return got
 
@@ -462,17 +542,22 @@ class Decoder:
         end = f.data_start + f.size
         why = ""
         for layout in layouts:
+            trial = self.trials.get(trial_key(f, layout, self.ctx)) \
+                if self.trials is not None and f.index in self._tried else None
+            if trial is not None and trial[0] == TRIAL_OK and layout.exact and not self.verify:
+                # The choice read it whole, and it is exact by construction: nothing can fail.
+                _replay(self.ctx, trial)
+                self.enc_ctx.values.update(self.ctx.values)
+                self.enc_ctx.source.update(self.ctx.source)
+                return Decoded(trial[1])
             # A layout that fails must leave no trace: a later block that depends on
             # this one must then stay raw too, as building it would have no sizes.
             saved = (self.ctx.values.copy(), self.ctx.source.copy(),
                      self.enc_ctx.values.copy(), self.enc_ctx.source.copy())
-            trial = self.trials.get(trial_key(f, layout, self.ctx)) \
-                if self.trials is not None and f.index in self._tried else None
             try:
                 if trial is not None and trial[0] == TRIAL_OK:
                     model = trial[1]
-                    self.ctx.values.update(trial[2])
-                    self.ctx.source.update(trial[3])
+                    _replay(self.ctx, trial)
                 else:
                     r = Reader(self.data, f.data_start, end, path=path, what=f"the {f.name!r} block")
                     model = layout.decode(r, self.ctx)

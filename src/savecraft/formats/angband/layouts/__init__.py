@@ -24,19 +24,27 @@ plain parse skips its re-encoding; validation still does it.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import importlib
 import re
 import sys
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ....binary import Reader, Writer
 from ....errors import SavecraftError
+from ....lazy import lazy_module
 from ....layout import Struct
 from ....layout import Context as Context, LayoutError as LayoutError, NotCanonical as NotCanonical
+
+if TYPE_CHECKING:
+    import subprocess
+else:  # (only to write the index, never at start-up: savecraft.lazy)
+    subprocess = lazy_module("subprocess")
 
 Key = tuple[str, str, int]
 
@@ -120,27 +128,68 @@ def register_struct(struct: Struct, name: str, version: int, variants: frozenset
 
 
 _GAME_CONTEXT: dict[str, dict[str, int]] = {}
+_CONTEXT_BY: dict[str, str] = {}
 
 
 def register_game_context(game: str, values: dict[str, int]) -> None:
     """What reading a file as ``game`` puts in the Context before its first block (a fork that
     writes another game's header, whose own fields are conditions over these entries)."""
     _GAME_CONTEXT[game] = dict(values)
+    _CONTEXT_BY[game] = str(sys._getframe(1).f_globals.get("__name__", ""))
 
 
 def game_context(variant: str, game: str | None) -> dict[str, int]:
-    """The Context entries :func:`register_game_context` gave ``game`` (loading the layout
-    modules of ``variant`` first: a build from JSON may not have imported them)."""
+    """The Context entries :func:`register_game_context` gave ``game`` (importing the module
+    that gives them first, or with no current index every layout module of ``variant``: a
+    build from JSON may not have imported them)."""
     if not game:
         return {}
-    _load(variant)
+    index = _index(variant)
+    if index is None:
+        _load(variant)
+    elif game in index.CONTEXTS:
+        importlib.import_module(f"{__name__}.{index.CONTEXTS[game]}")
     return _GAME_CONTEXT.get(game, {})
 
 
-def layouts_for(variant: str, name: str, version: int) -> list[Layout]:
-    """The layouts that may apply, in the order they are tried (empty: the block stays raw)."""
-    _load(variant)
-    return _BY_KEY.get((variant, name, version), [])
+_FOR: dict[tuple[Key, str | None], list[Layout]] = {}
+
+
+def layouts_for(variant: str, name: str, version: int, game: str | None = None) -> list[Layout]:
+    """The layouts that may apply, in the order they are tried (empty: the block stays raw);
+    ``game``: only that game's. Imports the modules that register them (see :func:`_index`)."""
+    key = (variant, name, version)
+    got = _FOR.get((key, game))
+    if got is not None:
+        return got
+    index = _index(variant)
+    if index is None:
+        _load(variant)
+        got = [lay for lay in _BY_KEY.get(key, ()) if game is None or lay.game == game]
+    else:
+        entries: tuple[tuple[str, str, str], ...] = index.KEYS.get(key, ())
+        for module in dict.fromkeys(m for m, g, _ in entries if game is None or g == game):
+            importlib.import_module(f"{__name__}.{module}")
+        # In the order of a whole load of the variant's modules, whatever was imported before.
+        place = {entry: i for i, entry in enumerate(entries)}
+        got = sorted((lay for lay in _BY_KEY.get(key, ()) if game is None or lay.game == game),
+                     key=lambda lay: place.get(_entry(lay), len(place)))
+    _FOR[key, game] = got
+    return got
+
+
+def games_for(variant: str, name: str, version: int) -> list[str]:
+    """The games with a layout for block ``name`` version ``version`` of ``variant``, in the
+    order :func:`layouts_for` gives them; imports nothing where the index is current."""
+    index = _index(variant)
+    if index is None:
+        return [lay.game for lay in layouts_for(variant, name, version)]
+    return [g for _, g, _ in index.KEYS.get((variant, name, version), ())]
+
+
+def _entry(layout: Layout) -> tuple[str, str, str]:
+    """How the index names a layout: its module, its game and its model class."""
+    return (_REGISTERED_BY.get(id(layout), "").rpartition(".")[2], layout.game, layout.model.__qualname__)
 
 
 def layout_of(model: object) -> Layout | None:
@@ -205,6 +254,7 @@ def _load(variant: str | None = None) -> None:
     """Import (so register) the layout modules of ``variant``, or all of them, by name order."""
     if variant in _loaded or "" in _loaded:
         return
+    _FOR.clear()  # (a key's layouts found before may have more now)
     table = modules()
     named = variant is not None and any(variant in ids for ids in table.values())
     key = variant if named and variant is not None else ""
@@ -212,3 +262,89 @@ def _load(variant: str | None = None) -> None:
         if not named or variant in ids:
             importlib.import_module(f"{__name__}.{name}")
     _loaded.add(key)
+
+
+# Which modules register which layouts is also known without importing them: ``_registered.py``,
+# beside them, is generated from what they register (``python -m
+# savecraft.formats.angband.layouts`` writes it; tests/angband/test_angband_startup.py holds it
+# equal to what the modules register), and it holds each module's source length and CRC, so an
+# index that a later edit of any module has made stale is never used: every module of the
+# variant is imported instead, as without it. With it, a file imports only the modules of the
+# layouts it asks for (a Vanilla 4.2 file: the player layouts of every game writing its player
+# block version, and the chosen game's layouts; not Vanilla 3.x's, Anquestria's or FAangband
+# 1's), and a block's layouts are still given in the order a whole load registers them. A
+# variant one of whose modules reads the table as it imports (``registered``: a fork taking
+# another game's layouts as its own) is always imported whole: what that module registers
+# depends on what was imported before it.
+_INDEX_MODULE = "_registered"
+_INDEX: list[Any] = []  # [the index module, or None when it is absent or stale]
+
+
+def _index(variant: str) -> Any:
+    """The generated index, when it is current and ``variant`` is not imported whole; else None."""
+    if not _INDEX:
+        try:
+            index: Any = importlib.import_module(f"{__name__}.{_INDEX_MODULE}")
+        except ImportError:
+            index = None
+        if index is not None and getattr(index, "SOURCES", None) != sources():
+            index = None
+        _INDEX.append(index)
+    got = _INDEX[0]
+    return None if got is None or variant in got.WHOLE or variant not in got.VARIANTS else got
+
+
+def sources() -> dict[str, tuple[int, int]]:
+    """Every module of this package but the private ones, by name: its source's length and CRC-32."""
+    found: dict[str, tuple[int, int]] = {}
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        if not path.stem.startswith("_"):
+            data = path.read_bytes()
+            found[path.stem] = (len(data), zlib.crc32(data))
+    return found
+
+
+def index_entries(variant: str) -> tuple[dict[Key, list[tuple[str, str, str]]], dict[str, str]]:
+    """What a whole load of ``variant``'s modules registers (in a fresh interpreter: the order
+    depends on what was imported before): each key's layouts as :func:`_entry` names them, in
+    order, and the module that gives each game its context."""
+    _load(variant)
+    keys = {key: [_entry(lay) for lay in lays] for key, lays in _BY_KEY.items() if key[0] == variant}
+    contexts = {game: module.rpartition(".")[2] for game, module in _CONTEXT_BY.items()}
+    return keys, contexts
+
+
+def index_source() -> str:
+    """The text of ``_registered.py`` for the modules as they are now: each variant is loaded in
+    a fresh interpreter of its own, as the command line does."""
+    table = modules()
+    variants = sorted({v for ids in table.values() for v in ids})
+    whole = sorted({v for name, ids in table.items() for v in ids
+                    if re.search(rb"\bregistered\(", (Path(__file__).parent / f"{name}.py").read_bytes())})
+    keys: dict[Key, list[tuple[str, str, str]]] = {}
+    contexts: dict[str, str] = {}
+    for variant in variants:
+        prog = (f"from {__name__} import index_entries\n"
+                f"print(repr(index_entries({variant!r})))")
+        out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True).stdout
+        got_keys, got_contexts = ast.literal_eval(out)
+        keys.update(got_keys)
+        contexts.update(got_contexts)
+    lines = ['"""Which layout module registers which block layouts: GENERATED by',
+             "``python -m savecraft.formats.angband.layouts`` from the modules; do not edit (see",
+             'the package\'s ``_index``). Used only while SOURCES matches every module\'s source."""',
+             "", "# (each module's source: length, CRC-32)", "SOURCES = {"]
+    lines += [f"    {name!r}: {value!r}," for name, value in sources().items()]
+    lines += ["}", "VARIANTS = " + repr(tuple(variants)),
+              "# (variants imported whole: a module of theirs reads the table as it imports)",
+              "WHOLE = " + repr(tuple(whole)),
+              "# (the module that registers each game's context)", "CONTEXTS = {"]
+    lines += [f"    {game!r}: {module!r}," for game, module in sorted(contexts.items())]
+    lines += ["}", "# ((variant, block, version): (module, game, model class) of each layout, in the order a",
+              "# whole load of the variant registers them)", "KEYS = {"]
+    for key in sorted(keys):
+        lines.append(f"    {key!r}: (")
+        lines += [f"        {entry!r}," for entry in keys[key]]
+        lines.append("    ),")
+    lines += ["}", ""]
+    return "\n".join(lines)
