@@ -4,15 +4,15 @@ the package's ``_index``). Used only while SOURCES matches every module's source
 
 # (each module's source: length, CRC-32)
 SOURCES = {
-    'anquestria': (18071, 4130708534),
+    'anquestria': (18944, 2856304311),
     'beleriand': (12339, 982348088),
     'character': (17900, 1574374266),
-    'faangband': (11922, 3843191389),
-    'faangband13': (2700, 132968677),
-    'faangband14': (1979, 3938237119),
-    'faangband2': (16599, 252920661),
-    'faangband_character': (11617, 2186079768),
-    'faangband_world': (15890, 946482894),
+    'faangband': (12357, 657599603),
+    'faangband13': (2749, 1734652785),
+    'faangband14': (2036, 298745416),
+    'faangband2': (16039, 4032088446),
+    'faangband_character': (13429, 1060422253),
+    'faangband_world': (16437, 3528798348),
     'items': (7705, 1930972458),
     'knowledge': (5050, 4005699051),
     'levels': (2471, 3441262412),
