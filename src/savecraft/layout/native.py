@@ -402,16 +402,23 @@ def _sub(struct: Struct) -> Program | None:
     return None if prog is None or prog.peek is not None or prog.rest else prog
 
 
-def _program(struct: Struct) -> Program | None:
+def _program(struct: Struct, placeholders: frozenset[str] | None = None) -> Program | None:
     """The program of ``struct``, also one that leaves some of its class's fields unset (a
-    pass of a :class:`~.types.Parallel`, which only the ``G``/``g`` codes read)."""
+    pass of a :class:`~.types.Parallel`, which only the ``G``/``g`` codes read).
+
+    ``placeholders``: the fields another pass fills (or, empty, every field this one does not
+    store: a pass whose records only lend theirs), which the record gets as None instead of
+    their defaults: a gear entry's known copy defaulted to a new 37-field object, made for
+    each of the 40 entries in both passes and then overwritten (a tenth of a 4.2 parse)."""
     if not _AVAILABLE:
         return None
-    cached = struct.__dict__.get("_program", False)
+    key = "_program" if placeholders is None else ("_program", placeholders)
+    cache = struct.__dict__.setdefault("_programs", {})
+    cached = cache.get(key, False)
     if cached is not False:
         return cached  # type: ignore[no-any-return]
-    prog = _derive(struct)
-    struct.__dict__["_program"] = prog
+    prog = _derive(struct, placeholders)
+    cache[key] = prog
     return prog
 
 
@@ -427,7 +434,7 @@ def _inline(struct: Struct) -> bool:
         for m in struct.members)
 
 
-def _derive(struct: Struct) -> Program | None:
+def _derive(struct: Struct, placeholders: frozenset[str] | None = None) -> Program | None:
     if _inline(struct):
         return None
     specs: list[Spec] = []
@@ -505,6 +512,8 @@ def _derive(struct: Struct) -> Program | None:
                 continue
             if not f.init or type(_slot(cls, f.name)).__name__ != "member_descriptor":
                 complete = False
+            elif placeholders is not None and (not placeholders or f.name in placeholders):
+                specs.append((f.name, "D", (None, 0)))  # (filled by the other pass)
             elif f.default is not dataclasses.MISSING:
                 specs.append((f.name, "D", (f.default, 0)))
             elif f.default_factory is not dataclasses.MISSING:
@@ -582,7 +591,10 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
     if isinstance(m, Parallel):
         if len(m.passes) != 2 or m.first is not U8 or type(m.stop) is not int:
             return None
-        subs = [_program(p) for p in m.passes]
+        # (the first pass's records are the model's, given the second's fields by g; the
+        # second's only lend theirs)
+        lent = frozenset(f.name for f in m.passes[1].members if isinstance(f, Field))
+        subs = [_program(m.passes[0], lent), _program(m.passes[1], frozenset())]
         if any(s is None or s.peek is not None or not _starts_with_u8(s) for s in subs):
             return None
         return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
