@@ -424,12 +424,12 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisayljTcCLrnNMSK?!zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisayljTcCLrnNMSK?!~zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
-        if ((strchr("CK?!gQ", op) != NULL) != (pg->slots[i] < 0)) {
-            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! g Q, none for those");
+        if ((strchr("CK?!~gQ", op) != NULL) != (pg->slots[i] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! ~ g Q, none for those");
             goto fail;
         }
         if ((op == 'P' || op == 'E') && (i + 1 >= nops || ops[i + 1] != (op == 'P' ? 'p' : 'e'))) {
@@ -449,8 +449,8 @@ record_program(PyObject *module, PyObject *args)
             pg->arg[i] = PyObject_IsTrue(PyTuple_GET_ITEM(a, 1));
             if (pg->arg[i] < 0)
                 goto fail;
-        } else if (strchr("MSKPU!EGgQ", op)) {  /* a tuple of arguments */
-            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
+        } else if (strchr("MSKPU!~EGgQ", op)) {  /* a tuple of arguments */
+            Py_ssize_t want = op == '~' ? 5 : op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
             if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
                 PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
                 goto fail;
@@ -516,7 +516,7 @@ record_program(PyObject *module, PyObject *args)
                     }
                     pg->arg2[i] |= at << 8;
                 }
-            } else if (op == '!') {
+            } else if (op == '!' || op == '~') {
                 pg->arg[i] = PyLong_AsSsize_t(a0);
                 pg->obj[i] = Py_NewRef(a1);
                 Py_ssize_t neg = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
@@ -525,6 +525,19 @@ record_program(PyObject *module, PyObject *args)
                                           pg->slots[pg->arg[i]] < 0)) {
                     PyErr_SetString(PyExc_ValueError, "! compares a field before it and governs codes after it");
                     goto fail;
+                }
+                if (op == '~') {  /* the values of the fields it governs when they are not stored */
+                    PyObject *dflt = PyTuple_GET_ITEM(a, 4);
+                    if (!PyErr_Occurred() && (!PyTuple_Check(dflt) || PyTuple_GET_SIZE(dflt) != n)) {
+                        PyErr_SetString(PyExc_ValueError, "~ gives one default per code it governs");
+                        goto fail;
+                    }
+                    for (Py_ssize_t k = 1; !PyErr_Occurred() && k <= n; k++)
+                        if (strchr("BHhIisaylj", ops[i + k]) == NULL) {
+                            PyErr_SetString(PyExc_ValueError, "~ governs plain fields (B H h I i s a y l j)");
+                            goto fail;
+                        }
+                    pg->subref[i] = Py_NewRef(dflt);  /* (an owned reference, freed with the program) */
                 }
                 pg->arg2[i] = (neg != 0) | (n << 1);
             } else {  /* S P: a count, and a limit or column bits */
@@ -826,7 +839,8 @@ read_record(Prog *pg, Cursor *c, int depth)
     State *st = c->st;
     PyObject *v[PROG_MAX] = {NULL};
     PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
-    Py_ssize_t i, kept = 0, skip = 0;
+    PyObject *dflt = NULL;  /* ~: the values of the fields skipped, in order (else None for each) */
+    Py_ssize_t i, kept = 0, skip = 0, dk = 0;
     long long num;
     if (depth > 8)
         return NULL;
@@ -835,7 +849,7 @@ read_record(Prog *pg, Cursor *c, int depth)
         PyObject *x = NULL;
         if (skip > 0) {  /* a field not stored ("has" byte 0, a condition that does not hold) */
             skip--;
-            v[i] = Py_NewRef(Py_None);
+            v[i] = Py_NewRef(dflt != NULL ? PyTuple_GET_ITEM(dflt, dk++) : Py_None);
             continue;
         }
         switch (pg->ops[i]) {
@@ -895,17 +909,22 @@ read_record(Prog *pg, Cursor *c, int depth)
         case '?':
             if (need(c, 1) && (num = rd_u8(c)) <= 1) {
                 skip = num == 0;
+                dflt = NULL;
                 x = Py_NewRef(Py_None);
             }
             break;
-        case '!': {
+        case '!':
+        case '~': {
             int same = PyObject_RichCompareBool(v[a], pg->obj[i], Py_EQ);
             if (same < 0) {
                 PyErr_Clear();
                 break;
             }
-            if (same == (pg->arg2[i] & 1))  /* the condition does not hold */
+            if (same == (pg->arg2[i] & 1)) {  /* the condition does not hold */
                 skip = pg->arg2[i] >> 1;
+                dflt = pg->ops[i] == '~' ? pg->subref[i] : NULL;  /* ~: the fields' defaults */
+                dk = 0;
+            }
             x = Py_NewRef(Py_None);
             break;
         }
@@ -947,7 +966,10 @@ fail:
  * read_records(program, data, pos, end, count, stop) -> (list, pos) or None.
  * count >= 0: that many records. count < 0: records up to the one whose first
  * field is `stop`: a string (that string is read, and ends the list), or an int,
- * a u8 (that byte is read, and ends the list).
+ * a u8 (that byte is read, and ends the list). count -2 with a string `stop`: records up
+ * to the first whose attribute `stop` is true (an object list's end record), that one
+ * included, last (a list whose records are pairs: the caller tells an end record in the
+ * place of an object from one in the place of its known copy).
  */
 static PyObject *
 read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -965,7 +987,13 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     PyObject *stop = args[5];
     long stop_byte = -1;
-    if (count < 0 && PyLong_Check(stop)) {
+    int until_attr = count == -2;
+    if (until_attr) {
+        if (!PyUnicode_Check(stop)) {
+            PyErr_SetString(PyExc_ValueError, "a count of -2 needs the name of the end record's attribute");
+            return NULL;
+        }
+    } else if (count < 0 && PyLong_Check(stop)) {
         stop_byte = PyLong_AsLong(stop);
         if (stop_byte < 0 || stop_byte > 255 || !starts_with_u8(pg)) {
             PyErr_SetString(PyExc_ValueError, "a stop byte needs a program that starts with a u8");
@@ -983,7 +1011,7 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (lst == NULL || pos < 0 || pos > c.end)
         goto done;
     for (Py_ssize_t k = 0; count < 0 || k < count; k++) {
-        if (count < 0) {
+        if (count < 0 && !until_attr) {
             int r = at_stop(&c, stop_byte, stop, pg->arg[0]);
             if (r < 0)
                 goto done;
@@ -994,9 +1022,12 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (rec == NULL)
             goto done;
         int err = PyList_Append(lst, rec);
+        int end = until_attr && err == 0 ? attr_true(rec, stop) : 0;
         Py_DECREF(rec);
-        if (err < 0)
+        if (err < 0 || end < 0)
             goto done;
+        if (end == 1)
+            break;
     }
     result = Py_BuildValue("(On)", lst, c.pos);
 done:
@@ -1312,7 +1343,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
     PyObject *vals[PROG_MAX];
     Py_ssize_t kept = 0, skip = 0;
-    int r = 1;
+    int r = 1, loose = 0;  /* loose: the fields skipped are not stored whatever they hold (~) */
     if (depth > 8 || obj == NULL || !PyObject_TypeCheck(obj, pg->type))
         return 1;
     get_all(pg->slots, obj, vals, pg->n);
@@ -1321,7 +1352,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         Py_ssize_t a = pg->arg[i];
         if (skip > 0) {  /* not stored: the model holds None (the Python writer says what else) */
             skip--;
-            if (v != Py_None) {
+            if (v != Py_None && !loose) {
                 r = 1;
                 goto done;
             }
@@ -1410,9 +1441,11 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             uint8_t has = next != Py_None;
             TRY(put_raw(o, &has, 1));
             skip = !has;
+            loose = 0;
             break;
         }
-        case '!': {
+        case '!':
+        case '~': {
             Py_ssize_t n = pg->arg2[i] >> 1;
             r = 1;
             if (vals[a] == NULL)
@@ -1425,8 +1458,9 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
                 goto done;
             }
             int holds = same != (pg->arg2[i] & 1);
-            for (Py_ssize_t k = 1; k <= n; k++)  /* stored exactly when it holds */
-                if (vals[i + k] == NULL || (vals[i + k] == Py_None) == holds)
+            loose = pg->ops[i] == '~';
+            for (Py_ssize_t k = 1; k <= n; k++)  /* ! stored exactly when it holds; ~ when it holds */
+                if (vals[i + k] == NULL || (!loose && (vals[i + k] == Py_None) == holds))
                     goto done;
             skip = holds ? 0 : n;
             r = 0;

@@ -8,8 +8,11 @@ records and lists of them, ``U`` records until a stop value, ``E``+``e`` records
 record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
 ``K`` a constant, ``?`` a "has" byte (:class:`~.types.Optional`), ``!`` fields stored when an
-earlier field has (or has not) a value and ``z`` a field whose condition does not hold
-(:class:`~.types.When`)). This module derives that program from a
+earlier field has (or has not) a value, ``~`` the same with the model's defaults where they
+are not stored (a When with ``defaults``), and ``z`` a field whose condition does not hold
+(:class:`~.types.When`)). A loader's :class:`~.types.Check` on the record's values is tested
+on the record the program read (a record that fails it is read again by the generated code,
+which names the problem); such a program is used only for whole records, never nested. This module derives that program from a
 :class:`~.compiler.Struct`, so the compiled path is a backend of the same one description and
 never a second copy of a layout. A description that uses anything the programs cannot express
 simply has no program; the generated Python runs instead.
@@ -26,6 +29,7 @@ model or the exact error. Tests hold the two to each other.
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import inspect
 import textwrap
@@ -45,6 +49,7 @@ from .types import (
     U32,
     Array,
     Bytes,
+    Check,
     Columns,
     Const,
     CStr,
@@ -150,11 +155,17 @@ class Program:
     """The C program of one description, compiled per set of Context values it depends on."""
 
     def __init__(self, struct: Struct, specs: list[Spec], post: Callable[[Any, Context], None] | None,
-                 checks: list[tuple[str, int, int]]) -> None:
+                 checks: list[tuple[str, int, int]],
+                 tests: tuple[Callable[[Any, Context], bool], ...] = (),
+                 write_tests: tuple[Callable[[Any, Context], bool], ...] = ()) -> None:
         self.struct = struct
         self.specs = specs
         self.post = post
         self.checks = checks
+        # the record's loader checks (Check), each over the record read and the Context: a
+        # record that fails one is the generated code's to read (and to name the problem)
+        self.tests = tests
+        self.write_tests = write_tests  # (those the writer makes: a record failing one is the generated writer's)
         names: list[str] = []
         whens: list[Callable[[Context], bool]] = []
         _depends(specs, names, whens)
@@ -169,7 +180,12 @@ class Program:
         if _suspended:
             return None
         try:
-            key: Any = self._key(ctx.values) if self._key is not None else ()
+            try:
+                key: Any = self._key(ctx.values) if self._key is not None else ()
+            except KeyError:  # (a name missing is part of the key as None: a size only a field
+                # of another magic needs, under a condition that does not hold; a program that
+                # does need it compiles to none, see _resolve)
+                key = ("missing", *[ctx.values.get(n) for n in self._names])
             if self._whens:
                 key = (key, tuple([holds(ctx) for holds in self._whens]))
         except (KeyError, LayoutError):
@@ -204,10 +220,14 @@ class Program:
         return _starts_with_u8(self) if type(stop) is int else \
             type(stop) is str and self.specs[0][1] == "s"
 
-    def _valid(self, records: list[Any]) -> bool:
+    def _valid(self, records: list[Any], ctx: Context | None = None, writing: bool = False) -> bool:
         for name, lo, hi in self.checks:
             for rec in records:
                 if not lo <= getattr(rec, name) <= hi:
+                    return False
+        for test in self.write_tests if writing else self.tests:
+            for rec in records:
+                if not test(rec, ctx):
                     return False
         return True
 
@@ -221,30 +241,32 @@ class Program:
             return None
         assert _read_records is not None
         got = _read_records(prog, data, pos, end, count, stop)
-        if got is None or (self.checks and not self._valid(got[0])):
+        if got is None or ((self.checks or self.tests) and not self._valid(got[0], ctx)):
             return None
         if self.post is not None:
             for rec in got[0]:
                 self.post(rec, ctx)
         return got
 
-    def bound(self, ctx: Context) -> Callable[[Any, int, int, int], tuple[list[Any], int] | None] | None:
+    def bound(self, ctx: Context) -> Callable[..., tuple[list[Any], int] | None] | None:
         """A reader of ``count`` records from ``pos`` with the program compiled for the values
         ``ctx`` holds now, for a loop over many records under values that do not change in it
         (a block's object list): the capsule is looked up once, not per record, which costs
         more than reading the record (the key's conditions are evaluated each time). None
-        where a read notes spans or no program compiles for these values."""
+        where a read notes spans or no program compiles for these values. A count of -2 with
+        ``stop`` an attribute's name reads up to the first record whose attribute is true,
+        that one included (an object list up to its end record, in one call)."""
         if active_sink() is not None:
             return None
         prog = self.compiled(ctx)
         if prog is None:
             return None
         assert _read_records is not None
-        read_records, checks, post, valid = _read_records, self.checks, self.post, self._valid
+        read_records, checks, post, valid = _read_records, self.checks or self.tests, self.post, self._valid
 
-        def read(data: Any, pos: int, end: int, count: int) -> tuple[list[Any], int] | None:
-            got = read_records(prog, data, pos, end, count, None)
-            if got is None or (checks and not valid(got[0])):
+        def read(data: Any, pos: int, end: int, count: int, stop: Any = None) -> tuple[list[Any], int] | None:
+            got = read_records(prog, data, pos, end, count, stop)
+            if got is None or (checks and not valid(got[0], ctx)):
                 return None
             if post is not None:
                 for rec in got[0]:
@@ -261,7 +283,8 @@ class Program:
     def write(self, records: Any, ctx: Context, stop: Any = None) -> bytes | None:
         """The records' bytes, or None where the program cannot (the generated writer then
         writes them, or names what is wrong)."""
-        if type(records) is not list or (self.checks and not self._valid(records)):
+        if type(records) is not list or \
+                ((self.checks or self.write_tests) and not self._valid(records, ctx, writing=True)):
             return None
         prog = self.compiled(ctx)
         if prog is None:
@@ -322,6 +345,8 @@ def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
     if arg is _UNEXPRESSED:
         raise _NoProgram
     if isinstance(arg, _Ref):
+        if arg.name not in ctx.values:
+            raise _NoProgram
         return ctx.values[arg.name]
     if isinstance(arg, Program):
         sub = arg.compiled(ctx)
@@ -388,7 +413,18 @@ def _derive(struct: Struct) -> Program | None:
     lens: dict[str, int] = {}
     seen: set[str] = set()
     counted: tuple[str, ...] = ()  # the lists the last count is of (one count at a time)
+    tests: list[Callable[[Any, Context], bool]] = []
+    write_tests: list[Callable[[Any, Context], bool]] = []
     for m in struct.members:
+        if isinstance(m, Check):
+            test = _check_test(m, struct)
+            if test is None:
+                return None
+            if m.on_read:
+                tests.append(test)
+            if m.on_write:
+                write_tests.append(test)
+            continue
         if isinstance(m, Len):
             code = _NUMBER.get(id(m.kind))
             if code not in ("B", "H", "I") or not set(counted) <= seen:
@@ -405,7 +441,7 @@ def _derive(struct: Struct) -> Program | None:
         if isinstance(m, SetCtx):
             post_lines.append(f"ctx.set({m.name!r}, {_on_model(m.expr, struct)}, {struct.name!r})")
             continue
-        got = _member_specs(m, lens, seen)
+        got = _member_specs(m, lens, seen, struct.cls)
         if got is None:
             return None
         specs.extend(got)
@@ -451,11 +487,31 @@ def _derive(struct: Struct) -> Program | None:
                 specs.append((f.name, "D", (f.default_factory, 1)))
             else:
                 complete = False
-    prog = Program(struct, specs, post, checks)
+    prog = Program(struct, specs, post, checks, tuple(tests), tuple(write_tests))
     # every field of the class is set by the program (a record from C would otherwise lack
     # one, where the generated reader calls the class)
     prog.complete = complete
     return prog
+
+
+def _check_test(m: Check, struct: Struct) -> Callable[[Any, Context], bool] | None:
+    """A Check as a test of a record (``m`` the record): its expression over the record's
+    fields and ``ctx``, or None where it names anything else (``left``...). Tested on what a
+    read gives where the loader makes it (``on_read``), before the C writer writes where the
+    writer makes it too (``on_write``): a record failing it is the generated code's, which
+    names the problem as the description says."""
+    names = {n.id for n in ast.walk(ast.parse(m.expr, mode="eval")) if isinstance(n, ast.Name)}
+    if not names <= set(struct.field_names()) | {"ctx"} | set(dir(builtins)):
+        return None
+    test: Callable[[Any, Context], bool] = eval(
+        compile(f"lambda m, ctx: bool({_on_model(m.expr, struct)})", "<layout check>", "eval"), {})
+    return test
+
+
+def _nested(sub: Program | None) -> Program | None:
+    """A program usable inside another's: none with Checks (they are tested on the records a
+    read returns or a write is given, not on records nested in them)."""
+    return None if sub is None or sub.tests or sub.write_tests else sub
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -477,7 +533,7 @@ def _every_spec(specs: list[Spec]) -> list[Spec]:
     return out
 
 
-def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
+def _member_specs(m: Any, lens: dict[str, int], seen: set[str], cls: type | None = None) -> list[Spec] | None:
     """The codes of one member, or None where programs cannot express it."""
     from .compiler import Struct
 
@@ -497,7 +553,7 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
         return [(m.columns[0][0], "P", (_count(m.count), bits)), (m.columns[1][0], "p", 0)]
     if isinstance(m, Terminated):
         elem = m.elem
-        sub = program_of(elem) if isinstance(elem, Struct) else None
+        sub = _nested(program_of(elem)) if isinstance(elem, Struct) else None
         if sub is None or not isinstance(elem, Struct):
             return None
         field = _emptiness(elem.cls, m.is_end)
@@ -506,12 +562,12 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
     if isinstance(m, Parallel):
         if len(m.passes) != 2 or m.first is not U8 or type(m.stop) is not int:
             return None
-        subs = [_program(p) for p in m.passes]
+        subs = [_nested(_program(p)) for p in m.passes]
         if any(s is None or not _starts_with_u8(s) for s in subs):
             return None
         return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
     if isinstance(m, When):
-        return _when_specs(m, lens, seen)
+        return _when_specs(m, lens, seen, cls)
     return None
 
 
@@ -538,10 +594,10 @@ def _emptiness(cls: type, name: str) -> str | None:
     return None
 
 
-def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
+def _when_specs(m: When, lens: dict[str, int], seen: set[str], cls: type | None = None) -> list[Spec] | None:
     """A When: decided by Context values when compiled, or by an earlier field (``!``)."""
 
-    if m.flag is not None or m.defaults or m.by_model:
+    if m.flag is not None or m.by_model:
         return None
     then: list[Spec] = []
     for f in m.fields:
@@ -553,7 +609,7 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | N
         then.extend(got)
     tree = ast.parse(m.expr, mode="eval").body
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    if names <= {"ctx"}:
+    if names <= {"ctx"} and not m.defaults:
         holds = eval(compile(f"lambda ctx: bool({m.expr})", "<layout when>", "eval"), {})
         other = [(s, "z", 0) for s, _, _ in _every_spec(then) if s]
         return [("", "W", _When(holds, then, other))]
@@ -561,8 +617,31 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | N
             and isinstance(tree.left, ast.Name) and tree.left.id in seen \
             and isinstance(tree.comparators[0], ast.Constant) and not any(s[1] == "W" for s in then):
         negated = int(isinstance(tree.ops[0], ast.NotEq))
+        if m.defaults:  # (absent: the model's defaults; the condition alone says what is stored)
+            dflt = _plain_defaults(cls, then)
+            if dflt is None:
+                return None
+            return [("", "~", (_FieldAt(tree.left.id), tree.comparators[0].value, negated, len(then), dflt)),
+                    *then]
         return [("", "!", (_FieldAt(tree.left.id), tree.comparators[0].value, negated, len(then))), *then]
     return None
+
+
+def _plain_defaults(cls: type | None, specs: list[Spec]) -> tuple[Any, ...] | None:
+    """The defaults of the fields a When with ``defaults`` governs, for ``~``: plain fields
+    only, each with a default that is a value (not None: then the model would say whether
+    they are stored, which ``~`` does not ask; not a factory: one object for every record)."""
+    if cls is None or not dataclasses.is_dataclass(cls):
+        return None
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    out: list[Any] = []
+    for slot, code, _ in specs:
+        f = fields.get(slot)
+        if f is None or code not in "BHhIi" or f.default is dataclasses.MISSING or f.default is None \
+                or type(f.default) not in (int, str, bytes):
+            return None
+        out.append(f.default)
+    return tuple(out)
 
 
 def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
@@ -638,7 +717,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             ok = e.encoding == "utf-8" and e.most is not None and count is not None
             return (m.name, "S", (count, _limit(e))) if ok else None
         if isinstance(t.elem, Struct) and t.index is None:
-            sub = program_of(t.elem)
+            sub = _nested(program_of(t.elem))
             if sub is None:
                 return None
             if count is not None:
@@ -650,7 +729,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
                 return (m.name, "n" if p.kind is U8 else "N", sub)
         return None
     if isinstance(t, Until):
-        sub = program_of(t.elem) if isinstance(t.elem, Struct) else None
+        sub = _nested(program_of(t.elem)) if isinstance(t.elem, Struct) else None
         if sub is None:
             return None
         if type(t.stop) is str and isinstance(t.first, CStr) and t.first.encoding == "utf-8" \
@@ -660,7 +739,7 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return (m.name, "U", (sub, t.stop, 0))
         return None
     if isinstance(t, Struct):
-        sub = program_of(t)
+        sub = _nested(program_of(t))
         return None if sub is None else (m.name, "r", sub)
     return None
 

@@ -20,7 +20,7 @@ player file's object reader (:mod:`.pwmangband_world`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -33,7 +33,8 @@ from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic, name_or_index_as,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
-from .pwmangband_world import (ItemPair, Item, ObjectListReader, Trap, object_list_reader, check_build, check_feat_runs, feat_run, min_item,
+from ....layout.native import program_of
+from .pwmangband_world import (ItemPair, Item, ObjectListReader, Trap, _until_end, item_record, object_list_reader, check_build, check_feat_runs, feat_run, min_item,
                                read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
@@ -627,6 +628,7 @@ def _mflag_size(ctx: Context, size: int | None) -> Iterator[None]:
 
 def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
     held = object_list_reader(ctx)
+    fast = _fast_monsters(r, ctx, as_names)
     n = r.count(r.u32("count"), 8, "levels", "level")
     for i in range(n):
         p = f"levels[{i}]"
@@ -635,8 +637,50 @@ def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
         limit = r.u16(f"{p}.limit")
         if limit < 1:  # wr_monsters_aux stores one more than the monsters it writes
             r.fail(f"{p}.limit", "the monster count plus one (at least 1)", str(limit), at=at)
-        lv.monsters = [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]", held) for j in range(limit - 1)]
+        lv.monsters = fast(r, limit - 1) if fast is not None else []
+        lv.monsters += [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]", held)
+                        for j in range(len(lv.monsters), limit - 1)]
         m.levels.append(lv)
+
+
+def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader, int], list[Monster]] | None:
+    """A reader of a level's monsters through the C programs of the monster record's two
+    parts and of the object record (each compiled once for the block), where no spans are
+    noted: three calls a monster (its record up to the objects it holds, those objects up to
+    their end record, its group fields), up to ``n`` monsters or the first a program gives up
+    on (a race the loader refuses, a record that does not read), from which the checked
+    :func:`_rd_monster` reads on and names the problem. None where a part has no program."""
+    if r.spans is not None:
+        return None
+    parts = [program_of(s) for s in _MONSTERS[as_names]]
+    item = program_of(item_record(ctx))
+    if parts[0] is None or parts[1] is None or item is None:
+        return None
+    head, groups, objects = parts[0].bound(ctx), parts[1].bound(ctx), item.bound(ctx)
+    if head is None or groups is None or objects is None:
+        return None
+
+    def read(r: Reader, n: int) -> list[Monster]:
+        d, stop, out = r.data, r.end, []
+        while len(out) < n:
+            got = head(d, r.pos, stop, 1)
+            if got is None:
+                break
+            (mon,), pos = got
+            held: list[ItemPair] = []
+            end = _until_end(objects, d, pos, stop, held)
+            if end is None:
+                break
+            got = groups(d, end[1], stop, 1)
+            if got is None:
+                break
+            (g,), r.pos = got
+            mon.held, mon.held_end = held, end[0]
+            mon.primary_group, mon.primary_role, mon.summon_group, mon.summon_role = \
+                g.primary_group, g.primary_role, g.summon_group, g.summon_role
+            out.append(mon)
+        return out
+    return read
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:

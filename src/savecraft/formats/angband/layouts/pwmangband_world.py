@@ -404,13 +404,18 @@ def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> It
     return None
 
 
-def _program_pairs(r: Reader, read: Callable[[bytes, int, int, int], tuple[list[Item], int] | None],
+def _program_pairs(r: Reader, read: Callable[..., tuple[list[Item], int] | None],
                    least: int, most: int, items: list[ItemPair]) -> Item | None:
     """:func:`_fast_pairs` with the record's C program compiled once for the block: a pair
     (the object and its known copy) in one call, an object at a time where the first of two is
     the end record or two do not read. It stops where the program gives up, as the fast reader
     does."""
     d, stop, pos = r.data, r.end, r.pos
+    if most < 0:  # a list up to its end record: every record in one call
+        end = _until_end(read, d, pos, stop, items)
+        if end is not None:
+            r.pos = end[1]
+            return end[0]
     left = most - len(items)
     if left > 0 and pos + 2 * left * least <= stop:  # a stock: every pair in one call
         got = read(d, pos, stop, 2 * left)
@@ -442,6 +447,22 @@ def _program_pairs(r: Reader, read: Callable[[bytes, int, int, int], tuple[list[
         items.append(ItemPair(item, known))
         r.pos = pos
     return None
+
+
+def _until_end(read: Callable[..., tuple[list[Item], int] | None], d: bytes, pos: int, stop: int,
+               items: list[ItemPair]) -> tuple[Item, int] | None:
+    """The pairs of an object list and its end record (``wr_dummy_item``) read by the record's
+    program in one call (``read`` a bound program), appended to ``items``: the end record and
+    the position after it, or None (nothing appended) where the program gives up or the first
+    record of no kind is in the place of a known copy (the pair loop then reads one by one)."""
+    got = read(d, pos, stop, -2, "is_marker")
+    if got is None:
+        return None
+    recs, after = got
+    if not len(recs) % 2 or not recs[-1].is_marker:
+        return None
+    items += [ItemPair(recs[k], recs[k + 1]) for k in range(0, len(recs) - 1, 2)]
+    return recs[-1], after
 
 
 def read_pairs(r: Reader, ctx: Context, n: int, path: str) -> list[ItemPair]:
