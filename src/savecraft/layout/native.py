@@ -220,7 +220,7 @@ class Program:
         return _starts_with_u8(self) if type(stop) is int else \
             type(stop) is str and self.specs[0][1] == "s"
 
-    def _valid(self, records: list[Any], ctx: Context | None = None, writing: bool = False) -> bool:
+    def _valid(self, records: list[Any], ctx: Context, writing: bool = False) -> bool:
         for name, lo, hi in self.checks:
             for rec in records:
                 if not lo <= getattr(rec, name) <= hi:
@@ -273,6 +273,26 @@ class Program:
                     post(rec, ctx)
             return got
         return read
+
+    def bound_write(self, ctx: Context) -> Callable[[list[Any]], bytes | None] | None:
+        """A writer of a list of records with the program compiled for the values ``ctx``
+        holds now (see :meth:`bound`): the bytes of them all in one call, or None where the
+        program cannot (the generated writer then writes them, or names what is wrong)."""
+        prog = self.compiled(ctx)
+        if prog is None:
+            return None
+        assert _write_records is not None
+        write_records, tested, post, valid = _write_records, self.checks or self.write_tests, self.post, self._valid
+
+        def write(records: list[Any]) -> bytes | None:
+            if tested and not valid(records, ctx, writing=True):
+                return None
+            raw = write_records(prog, records, None)
+            if raw is not None and post is not None:
+                for rec in records:
+                    post(rec, ctx)
+            return raw
+        return write
 
     def read_one(self, data: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int] | None:
         if active_sink() is not None:

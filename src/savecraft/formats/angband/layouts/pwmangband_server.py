@@ -34,7 +34,8 @@ from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic, name_or_index_as,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
 from ....layout.native import program_of
-from .pwmangband_world import (ItemPair, Item, ObjectListReader, Trap, _until_end, item_record, object_list_reader, check_build, check_feat_runs, feat_run, min_item,
+from .pwmangband_world import (ItemPair, Item, ObjectListReader, RecordsWriter, Trap, _until_end, item_record,
+                               object_list_reader, records_writer, write_pairs, check_build, check_feat_runs, feat_run, min_item,
                                read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
@@ -312,12 +313,12 @@ def _rd_stores(r: Reader, ctx: Context) -> Stores:
 
 
 def _wr_store_list(stores: list[Store], w: Writer, ctx: Context) -> None:
+    fast = records_writer(ctx)
     w.u16(len(stores), "count")
     for i, s in enumerate(stores):
         w.u8(s.owner, f"stores[{i}].owner")
         w.i16(len(s.items), f"stores[{i}].count")
-        for j, pair in enumerate(s.items):
-            write_pair(pair, w, ctx, f"stores[{i}].items[{j}]")
+        write_pairs(s.items, w, ctx, f"stores[{i}].items", fast=fast)
 
 
 def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
@@ -462,11 +463,12 @@ def _wr_objects(m: ServerObjects, w: Writer, ctx: Context) -> None:
     w.u32(len(m.levels), "count")
 
     def write() -> None:
+        fast = records_writer(ctx)
         for i, lv in enumerate(m.levels):
             for name in ("wpos_y", "wpos_x", "wpos_depth"):
                 w.i16(getattr(lv, name), f"levels[{i}].{name}")
             path = f"levels[{i}].items"
-            write_object_list(lv.items, lv.end, w, ctx, path, f"{path}.end")
+            write_object_list(lv.items, lv.end, w, ctx, path, f"{path}.end", fast)
     write_block(ctx, as_names, write)
 
 
@@ -596,11 +598,31 @@ def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str, held: ObjectLis
     return m
 
 
-def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, p: str) -> None:
+def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, p: str,
+                fast: tuple[RecordsWriter | None, RecordsWriter | None, RecordsWriter | None] = (None, None, None)
+                ) -> None:
+    """One monster; ``fast``: the C programs of its two parts and of the object record, bound
+    for the block (:func:`_monster_writers`), each used where it can write the records."""
     head, groups = _MONSTERS[as_names]
-    head.write(m, w, ctx, p)
-    write_object_list(m.held, m.held_end, w, ctx, f"{p}.held", f"{p}.held.end")
-    groups.write(m, w, ctx, p)
+    raw = fast[0]([m]) if fast[0] is not None else None
+    if raw is None:
+        head.write(m, w, ctx, p)
+    else:
+        w.buf += raw
+    write_object_list(m.held, m.held_end, w, ctx, f"{p}.held", f"{p}.held.end", fast[2])
+    raw = fast[1]([m]) if fast[1] is not None else None
+    if raw is None:
+        groups.write(m, w, ctx, p)
+    else:
+        w.buf += raw
+
+
+def _monster_writers(ctx: Context, as_names: bool
+                     ) -> tuple[RecordsWriter | None, RecordsWriter | None, RecordsWriter | None]:
+    """The monster record's two parts and the object record as C programs bound for a block."""
+    progs = [program_of(s) for s in _MONSTERS[as_names]]
+    parts = [p.bound_write(ctx) if p is not None else None for p in progs]
+    return parts[0], parts[1], records_writer(ctx)
 
 
 def _rd_monsters_as(r: Reader, ctx: Context, as_names: bool) -> Monsters:
@@ -661,7 +683,7 @@ def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader,
         return None
 
     def read(r: Reader, n: int) -> list[Monster]:
-        d, stop, out = r.data, r.end, []
+        d, stop, out = r.data, r.end, list[Monster]()
         while len(out) < n:
             got = head(d, r.pos, stop, 1)
             if got is None:
@@ -699,13 +721,14 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
     w.u32(len(m.levels), "count")
 
     def write() -> None:
+        fast = _monster_writers(ctx, as_names)
         for i, lv in enumerate(m.levels):
             p = f"levels[{i}]"
             for name in ("wpos_y", "wpos_x", "wpos_depth"):
                 w.i16(getattr(lv, name), f"{p}.{name}")
             w.u16(len(lv.monsters) + 1, f"{p}.limit")
             for j, mon in enumerate(lv.monsters):
-                _wr_monster(mon, w, ctx, as_names, f"{p}.monsters[{j}]")
+                _wr_monster(mon, w, ctx, as_names, f"{p}.monsters[{j}]", fast)
     with _mflag_size(ctx, m.mflag_size):
         write_block(ctx, as_names, write)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
@@ -474,6 +474,36 @@ def read_pairs(r: Reader, ctx: Context, n: int, path: str) -> list[ItemPair]:
     return items
 
 
+RecordsWriter = Callable[[list[Any]], "bytes | None"]
+
+
+def records_writer(ctx: Context) -> RecordsWriter | None:
+    """The object record's C program bound to the Context's values for a block's writes (many
+    records in one call), or None where it has none for them."""
+    prog = program_of(item_record(ctx))
+    return prog.bound_write(ctx) if prog is not None else None
+
+
+def write_pairs(pairs: list[ItemPair], w: Writer, ctx: Context, path: str, end: Item | None = None,
+                fast: RecordsWriter | None = None) -> bool:
+    """Objects and their known copies (then ``end``, the end record of a list), written in one
+    call of the record's program (``fast``, or bound here) where it can: True. Otherwise the
+    pairs one by one, through the checked writer that names a problem (an object of no
+    kind), and not ``end``: False."""
+    write = fast if fast is not None else records_writer(ctx)
+    if write is not None and not any(p.item.is_marker for p in pairs) and (end is None or end.is_marker):
+        recs = [x for p in pairs for x in (p.item, p.known)]
+        if end is not None:
+            recs.append(end)
+        raw = write(recs)
+        if raw is not None:
+            w.buf += raw
+            return True
+    for i, p in enumerate(pairs):
+        write_pair(p, w, ctx, f"{path}[{i}]")
+    return False
+
+
 def write_pair(p: ItemPair, w: Writer, ctx: Context, path: str) -> None:
     if p.item.is_marker:
         raise FormatError(None, f"{path}.item.tval", "an object of some kind", "no kind")
@@ -554,11 +584,16 @@ def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
 
     def write() -> None:
+        fast = records_writer(ctx)
         for i, g in enumerate(m.items):
             if g.slot == FINISHED_CODE:
                 raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
             w.u8(g.slot, f"items[{i}].slot")
-            write_pair(g, w, ctx, f"items[{i}]")
+            raw = fast([g.item, g.known]) if fast is not None and not g.item.is_marker else None
+            if raw is None:  # (the checked writer: says what is wrong, and where)
+                write_pair(g, w, ctx, f"items[{i}]")
+            else:
+                w.buf += raw
         w.u8(FINISHED_CODE, "end")
     write_block(ctx, as_names, write)
 
@@ -597,8 +632,7 @@ def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
     w.i16(len(m.items), "count")
 
     def write() -> None:
-        for i, p in enumerate(m.items):
-            write_pair(p, w, ctx, f"items[{i}]")
+        write_pairs(m.items, w, ctx, "items")
     write_block(ctx, as_names, write)
 
 
@@ -662,10 +696,11 @@ def read_object_list(r: Reader, ctx: Context, path: str, end: str,
 
 
 def write_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, path: str,
-                      end_path: str) -> None:
-    """The objects, then the end record (``wr_dummy_item``), in the Context's build."""
-    for i, p in enumerate(items):
-        write_pair(p, w, ctx, f"{path}[{i}]")
+                      end_path: str, fast: RecordsWriter | None = None) -> None:
+    """The objects, then the end record (``wr_dummy_item``), in the Context's build (in one
+    call of the record's program, ``fast`` or bound here, where it can)."""
+    if write_pairs(items, w, ctx, path, end, fast):
+        return
     if not end.is_marker:
         raise FormatError(None, f"{end_path}.tval", "the end-of-list record (no kind)", repr(end.tval))
     item_record(ctx).write(end, w, ctx, end_path)
