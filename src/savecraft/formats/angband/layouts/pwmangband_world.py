@@ -531,6 +531,26 @@ class GearItem(ItemPair):
     slot: int = 0
 
 
+# ``wr_gear``'s entry: the slot, then the object and its known copy, of each object record;
+# the list ends with FINISHED_CODE in place of a slot (read by the record's C program in one
+# call up to it, see _fast_gear; the checked loop of _rd_gear_as reads what it does not).
+_GEAR = {key: Struct(GearItem, [Field("slot", U8), Field("item", rec), Field("known", rec)], name="gear entry")
+         for key, rec in _ITEMS.items()}
+
+
+def _gear_program(ctx: Context) -> Callable[..., tuple[list[GearItem], int] | None] | None:
+    """The gear entry's C program bound for the block (see :meth:`.native.Program.bound`)."""
+    version = magic(ctx)
+    prog = program_of(_GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))])
+    return prog.bound(ctx) if prog is not None else None
+
+
+def _gear_writer(ctx: Context) -> RecordsWriter | None:
+    version = magic(ctx)
+    prog = program_of(_GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))])
+    return prog.bound_write(ctx) if prog is not None else None
+
+
 @dataclass(slots=True)
 class Gear(BlockModel):
     """What the character carries, in the game's order; ``as_names`` as in :class:`Misc`
@@ -541,28 +561,38 @@ class Gear(BlockModel):
     as_names: bool | None = None
 
 
-def _fast_gear(r: Reader, ctx: Context, least: int, items: list[GearItem]) -> None:
-    """The gear's slots and pairs read with the object record's program compiled once for the
-    block, where no spans are noted, up to the end code or the first unusual record (the
-    checked loop of :func:`_rd_gear_as` reads on from there)."""
+def _fast_gear(r: Reader, ctx: Context, least: int, items: list[GearItem]) -> bool:
+    """The gear's slots and pairs read with the programs compiled once for the block, where no
+    spans are noted: the whole list and its end code in one call of the gear entry's (True),
+    else up to the first unusual record a pair at a time (the checked loop of
+    :func:`_rd_gear_as` reads on from there)."""
+    whole = _gear_program(ctx) if r.spans is None else None
+    if whole is not None:
+        entries = whole(r.data, r.pos, r.end, -1, FINISHED_CODE)
+        if entries is not None and not any(g.item.is_marker for g in entries[0]):
+            items += entries[0]
+            r.pos = entries[1]
+            return True
     prog = program_of(item_record(ctx)) if r.spans is None else None
     read = prog.bound(ctx) if prog is not None else None
     if read is None:
-        return
+        return False
     d, stop, pos = r.data, r.end, r.pos
     while pos < stop and d[pos] != FINISHED_CODE and pos + 1 + 2 * least <= stop:
         got = read(d, pos + 1, stop, 2)
         if got is None or got[0][0].is_marker:
-            return
+            return False
         (item, known), after = got
         items.append(GearItem(item, known, d[pos]))
         r.pos = pos = after
+    return False
 
 
 def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
     m = Gear(as_names=as_names)
     least = min_item(ctx)
-    _fast_gear(r, ctx, least, m.items)
+    if _fast_gear(r, ctx, least, m.items):
+        return m
     while True:
         p = f"items[{len(m.items)}]"
         code = r.u8(f"{p}.slot")
@@ -584,6 +614,13 @@ def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
 
     def write() -> None:
+        whole = _gear_writer(ctx)
+        if whole is not None and not any(g.slot == FINISHED_CODE or g.item.is_marker for g in m.items):
+            raw = whole(m.items)
+            if raw is not None:
+                w.buf += raw
+                w.u8(FINISHED_CODE, "end")
+                return
         fast = records_writer(ctx)
         for i, g in enumerate(m.items):
             if g.slot == FINISHED_CODE:
