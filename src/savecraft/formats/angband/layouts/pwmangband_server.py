@@ -35,7 +35,7 @@ from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
 from ....layout.native import program_of
 from .pwmangband_world import (ItemPair, Item, ObjectListReader, RecordsWriter, Trap, _until_end, item_record,
-                               object_list_reader, records_writer, write_pairs, check_build, check_feat_runs, feat_run, min_item,
+                               object_list_reader, pairs_reader, records_writer, write_pairs, check_build, check_feat_runs, feat_run, min_item,
                                read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
@@ -278,11 +278,12 @@ class Stores(BlockModel):
 def _rd_stores_as(r: Reader, ctx: Context, as_names: bool) -> Stores:
     m = Stores(as_names=as_names)
     least = min_item(ctx)
+    bound = pairs_reader(ctx) if r.spans is None else None
     n = r.count(r.u16("count"), 3, "stores", "store")
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
         k = r.count(r.i16(f"stores[{i}].count"), 2 * least, f"stores[{i}].items", "object")
-        s.items = read_pairs(r, ctx, k, f"stores[{i}].items")
+        s.items = read_pairs(r, ctx, k, f"stores[{i}].items", bound)
         m.stores.append(s)
     version = magic(ctx)
     orders, timed = STORE_ORDERS_1_1, False

@@ -366,7 +366,8 @@ def read_pair(r: Reader, ctx: Context, path: str) -> ItemPair:
     return ItemPair(item, read(r, ctx, f"{path}.known"))
 
 
-def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> Item | None:
+def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair],
+                bound: Callable[..., tuple[list[Item], int] | None] | None = None) -> Item | None:
     """Objects and their known copies read straight from the bytes with the record's generated
     fast reader (no Reader step per record), for a read that notes no spans: up to ``most``
     pairs (-1: up to the end record, which is returned) appended to ``items``, ``r`` moved past
@@ -376,8 +377,9 @@ def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> It
     if r.spans is not None:
         return None
     record = item_record(ctx)
-    prog = program_of(record)
-    bound = prog.bound(ctx) if prog is not None else None
+    if bound is None:  # (else the program bound once for the block's lists: see pairs_reader)
+        prog = program_of(record)
+        bound = prog.bound(ctx) if prog is not None else None
     if bound is not None:
         return _program_pairs(r, bound, min_item(ctx), most, items)
     read, d, stop, pos = record.fast_read_fn, r.data, r.end, r.pos
@@ -465,11 +467,19 @@ def _until_end(read: Callable[..., tuple[list[Item], int] | None], d: bytes, pos
     return recs[-1], after
 
 
-def read_pairs(r: Reader, ctx: Context, n: int, path: str) -> list[ItemPair]:
+def pairs_reader(ctx: Context) -> Callable[..., tuple[list[Item], int] | None] | None:
+    """The object record's C program bound for a block's many lists (see :func:`read_pairs`)."""
+    prog = program_of(item_record(ctx))
+    return prog.bound(ctx) if prog is not None else None
+
+
+def read_pairs(r: Reader, ctx: Context, n: int, path: str,
+               bound: Callable[..., tuple[list[Item], int] | None] | None = None) -> list[ItemPair]:
     """``n`` objects and their known copies (a home's or a store's stock): read fast where no
-    spans are noted, from the first unusual record on one by one, checked."""
+    spans are noted, from the first unusual record on one by one, checked; ``bound``: the
+    record's program bound for the block (:func:`pairs_reader`), for a block of many lists."""
     items: list[ItemPair] = []
-    _fast_pairs(r, ctx, n, items)
+    _fast_pairs(r, ctx, n, items, bound)
     items += [read_pair(r, ctx, f"{path}[{i}]") for i in range(len(items), n)]
     return items
 
