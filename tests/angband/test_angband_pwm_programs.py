@@ -189,3 +189,46 @@ def test_gear_and_monsters_written_by_programs_are_the_generated_writers_bytes()
         with native.suspended():
             assert block.build(save) == built
         assert block.build(block.parse(built, Report(strict=True))) == built
+
+
+@needs_records
+def test_the_player_and_misc_records_have_programs() -> None:
+    """The player record (Latin-1 history lines: code A; stat arrays counted by the fork: a
+    count over the Context decided when compiled) and the misc record (its rune knowledge
+    stored when ``not is_dead``: a number's truth, code !) are read by programs."""
+    from savecraft.formats.angband.layouts import pwmangband as pwm
+    from savecraft.formats.angband.layouts import pwmangband_world as pww
+
+    player, misc = native.program_of(pwm.PLAYER), native.program_of(pww.MISC)
+    assert player is not None and "A" in [c for _, c, _ in player.specs]
+    assert misc is not None and "!" in [c for _, c, _ in misc.specs]
+    # one program per stat count: PWMAngband's five stats, Tangaria's six
+    five, six = Context(), Context()
+    for ctx, fork in ((five, 0), (six, pwm.TANGARIA)):
+        ctx.values.update({pwm.MAGIC: pwm.V1_6, pwm.FORK: fork})
+    assert player.compiled(five) is not None and player.compiled(six) is not None
+    assert player.compiled(five) is not player.compiled(six)
+
+
+@real_samples
+@needs_records
+def test_latin1_history_lines_through_the_program() -> None:
+    save = block.parse(BRAINIAC.read_bytes(), Report(strict=True))
+    player = _named(save, "player")
+    player.history[0] = "Un caf\u00e9 na\u00eff"
+    data = block.build(save)
+    assert "Un caf\u00e9 na\u00eff".encode("latin-1") in data
+    back = _same_both_ways(data)
+    assert _named(back, "player").history[0] == "Un caf\u00e9 na\u00eff"
+    player.history[0] = "\u20ac"  # no Latin-1 byte: the program leaves it to the generated writer
+    errors = []
+    for pure in (False, True):
+        try:
+            if pure:
+                with native.suspended():
+                    block.build(save)
+            else:
+                block.build(save)
+        except FormatError as err:
+            errors.append(str(err))
+    assert len(errors) == 2 and errors[0] == errors[1] and "history[0]" in errors[0]

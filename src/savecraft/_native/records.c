@@ -450,7 +450,7 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisayljTcCLrnNMSK?!~zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisayljTcCLrnNMSAK?!~zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
@@ -475,7 +475,7 @@ record_program(PyObject *module, PyObject *args)
             pg->arg[i] = PyObject_IsTrue(PyTuple_GET_ITEM(a, 1));
             if (pg->arg[i] < 0)
                 goto fail;
-        } else if (strchr("MSKPU!~EGgQ", op)) {  /* a tuple of arguments */
+        } else if (strchr("MSAKPU!~EGgQ", op)) {  /* a tuple of arguments */
             Py_ssize_t want = op == '~' ? 5 : op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
             if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
                 PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
@@ -566,14 +566,14 @@ record_program(PyObject *module, PyObject *args)
                     pg->subref[i] = Py_NewRef(dflt);  /* (an owned reference, freed with the program) */
                 }
                 pg->arg2[i] = (neg != 0) | (n << 1);
-            } else {  /* S P: a count, and a limit or column bits */
+            } else {  /* S A P: a count, and a limit or column bits */
                 pg->arg[i] = PyLong_AsSsize_t(a0);
                 pg->arg2[i] = PyLong_AsSsize_t(a1);
             }
             if (PyErr_Occurred())
                 goto fail;
             /* (a count of -1 in M and S: the one the last Q or C read) */
-            if ((op != 'K' && pg->arg[i] < (strchr("MSE", op) ? -1 : 0)) || (strchr("SP", op) && pg->arg2[i] < 0)) {
+            if ((op != 'K' && pg->arg[i] < (strchr("MSAE", op) ? -1 : 0)) || (strchr("SAP", op) && pg->arg2[i] < 0)) {
                 PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
             }
@@ -633,15 +633,17 @@ rd_num(Cursor *c, char kind, long long *out)
     return 0;
 }
 
-/* `count` strings of at most `limit` bytes, as a list. */
+/* `count` strings of at most `limit` bytes, as a list: UTF-8 (S), or Latin-1 (A). */
 static PyObject *
-read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
+read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit, int latin1)
 {
+    if (count > c->end - c->pos)  /* every string is at least its NUL */
+        return NULL;
     PyObject *lst = PyList_New(count);
     if (lst == NULL)
         return NULL;
     for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *x = rd_str(c, limit);
+        PyObject *x = latin1 ? rd_latin1(c, limit) : rd_str(c, limit);
         if (x == NULL) {
             Py_DECREF(lst);
             return NULL;
@@ -921,7 +923,8 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'n': x = read_counted(pg->sub[i], c, 1, depth); break;
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
         case 'M': x = read_fixed(pg->sub[i], c, a < 0 ? kept : a, depth); break;
-        case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i]); break;
+        case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i], 0); break;
+        case 'A': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i], 1); break;
         case 'Q':
             if (rd_num(c, (char)(pg->arg2[i] & 0xFF), &num) == 0 && num <= a) {
                 kept = (Py_ssize_t)num;
@@ -1448,14 +1451,16 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             TRY(put_const(o, kept, (char)(pg->arg2[i] & 0xFF)));
             break;
         }
-        case 'S': {
+        case 'S':
+        case 'A': {
             r = 1;
             if (a < 0)
                 a = kept;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
                 goto done;
             for (Py_ssize_t k = 0; k < a; k++)
-                TRY(put_str(o, PyList_GET_ITEM(v, k), pg->arg2[i]));
+                TRY(pg->ops[i] == 'S' ? put_str(o, PyList_GET_ITEM(v, k), pg->arg2[i])
+                                      : put_latin1(o, PyList_GET_ITEM(v, k), pg->arg2[i]));
             break;
         }
         case 'K': TRY(put_const(o, a, (char)pg->arg2[i])); break;

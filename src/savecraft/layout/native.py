@@ -52,6 +52,7 @@ from .types import (
     Check,
     Columns,
     Const,
+    Expr,
     CStr,
     Ctx,
     Field,
@@ -124,6 +125,28 @@ class _Ref:
 
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+_CTX_EXPRS: dict[str, Callable[[Context], Any]] = {}
+
+
+def _ctx_expr(source: str) -> Callable[[Context], Any]:
+    """An expression over the Context as a function, one per source (so that the programs of
+    one description share it in their keys)."""
+    fn = _CTX_EXPRS.get(source)
+    if fn is None:
+        fn = _CTX_EXPRS[source] = eval(compile(f"lambda ctx: ({source})", "<layout count>", "eval"), {})
+    return fn
+
+
+class _CtxCount:
+    """An argument that is a count computed from Context values alone (resolved when compiled;
+    its value is part of the key the compiled programs are kept under)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Context], Any]) -> None:
+        self.fn = fn
 
 
 class _FieldAt:
@@ -334,6 +357,8 @@ def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context]
     def arg_deps(arg: Any) -> None:
         if isinstance(arg, _Ref):
             names.append(arg.name)
+        elif isinstance(arg, _CtxCount):
+            whens.append(arg.fn)  # (a key part like a condition's: its value)
         elif isinstance(arg, Program):
             names.extend(arg._names)
             whens.extend(arg._whens)
@@ -375,18 +400,28 @@ def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
         return sub
     if isinstance(arg, _FieldAt):
         return at[arg.name]
+    if isinstance(arg, _CtxCount):
+        n = arg.fn(ctx)
+        if type(n) is not int or n < 0:
+            raise _NoProgram
+        return n
     if isinstance(arg, tuple):
         return tuple(_resolve(a, ctx, at) for a in arg)
     return arg
 
 
 def _count(count: Any, lens: dict[str, int] | None = None) -> Any:
-    """A program argument for a count: a number, a Context value, -1 (what the record's count,
-    a Len, says), or None (not expressible)."""
+    """A program argument for a count: a number, a Context value or an expression over the
+    Context alone (decided when compiled: a fork's stat count), -1 (what the record's count, a
+    Len, says), or None (not expressible)."""
     if isinstance(count, int):
         return count
     if isinstance(count, Ctx):
         return _Ref(count.name)
+    if isinstance(count, Expr):
+        tree = ast.parse(count.source, mode="eval").body
+        if {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} <= {"ctx"}:
+            return _CtxCount(_ctx_expr(count.source))
     if isinstance(count, Ref) and lens is not None and count.name in lens:
         return -1
     return None
@@ -435,6 +470,7 @@ def _derive(struct: Struct) -> Program | None:
     counted: tuple[str, ...] = ()  # the lists the last count is of (one count at a time)
     tests: list[Callable[[Any, Context], bool]] = []
     write_tests: list[Callable[[Any, Context], bool]] = []
+    ints: set[str] = set()  # the fields read as numbers so far (a When's "not x" is "x == 0")
     for m in struct.members:
         if isinstance(m, Check):
             test = _check_test(m, struct)
@@ -461,7 +497,7 @@ def _derive(struct: Struct) -> Program | None:
         if isinstance(m, SetCtx):
             post_lines.append(f"ctx.set({m.name!r}, {_on_model(m.expr, struct)}, {struct.name!r})")
             continue
-        got = _member_specs(m, lens, seen, struct.cls)
+        got = _member_specs(m, lens, seen, struct.cls, ints)
         if got is None:
             return None
         specs.extend(got)
@@ -471,6 +507,7 @@ def _derive(struct: Struct) -> Program | None:
             if m.export is not None:
                 post_lines.append(f"ctx.set({m.export!r}, m.{m.name}, {struct.name!r})")
         seen.update(s for s, _, _ in got if s)
+        ints.update(s for s, c, _ in got if s and c in "BHhIi")
     if not specs:
         return None
     # A value the record itself puts in the Context (an export, a SetCtx) is set after the
@@ -553,7 +590,8 @@ def _every_spec(specs: list[Spec]) -> list[Spec]:
     return out
 
 
-def _member_specs(m: Any, lens: dict[str, int], seen: set[str], cls: type | None = None) -> list[Spec] | None:
+def _member_specs(m: Any, lens: dict[str, int], seen: set[str], cls: type | None = None,
+                  ints: set[str] | None = None) -> list[Spec] | None:
     """The codes of one member, or None where programs cannot express it."""
     from .compiler import Struct
 
@@ -587,7 +625,7 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str], cls: type | None
             return None
         return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
     if isinstance(m, When):
-        return _when_specs(m, lens, seen, cls)
+        return _when_specs(m, lens, seen, cls, ints)
     return None
 
 
@@ -614,7 +652,8 @@ def _emptiness(cls: type, name: str) -> str | None:
     return None
 
 
-def _when_specs(m: When, lens: dict[str, int], seen: set[str], cls: type | None = None) -> list[Spec] | None:
+def _when_specs(m: When, lens: dict[str, int], seen: set[str], cls: type | None = None,
+                ints: set[str] | None = None) -> list[Spec] | None:
     """A When: decided by Context values when compiled, or by an earlier field (``!``)."""
 
     if m.flag is not None or m.by_model:
@@ -633,6 +672,13 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str], cls: type | None 
         holds = eval(compile(f"lambda ctx: bool({m.expr})", "<layout when>", "eval"), {})
         other = [(s, "z", 0) for s, _, _ in _every_spec(then) if s]
         return [("", "W", _When(holds, then, other))]
+    if ints and isinstance(tree, ast.Name | ast.UnaryOp) and not any(s[1] == "W" for s in then):
+        # a number's truth: "x" is "x != 0", "not x" is "x == 0" (only for a number: "" is false too)
+        name = tree if isinstance(tree, ast.Name) else tree.operand
+        if isinstance(name, ast.Name) and name.id in ints and (
+                isinstance(tree, ast.Name) or isinstance(tree.op, ast.Not)):
+            op: ast.cmpop = ast.NotEq() if isinstance(tree, ast.Name) else ast.Eq()
+            tree = ast.Compare(ast.Name(name.id, ast.Load()), [op], [ast.Constant(0)])
     if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq | ast.NotEq) \
             and isinstance(tree.left, ast.Name) and tree.left.id in seen \
             and isinstance(tree.comparators[0], ast.Constant) and not any(s[1] == "W" for s in then):
@@ -734,8 +780,11 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return None if count is None or count == -1 else (m.name, "T", count)
         if isinstance(t.elem, CStr):
             e = t.elem
-            ok = e.encoding == "utf-8" and e.most is not None and count is not None
-            return (m.name, "S", (count, _limit(e))) if ok else None
+            if e.most is None or count is None:
+                return None
+            if e.encoding == "latin-1" and e.eight_bit is None:  # (the text of PWMAngband's files)
+                return (m.name, "A", (count, _limit(e)))
+            return (m.name, "S", (count, _limit(e))) if e.encoding == "utf-8" else None
         if isinstance(t.elem, Struct) and t.index is None:
             sub = _nested(program_of(t.elem))
             if sub is None:
