@@ -297,6 +297,12 @@ class Program:
             return got
         return read
 
+    def stores_nothing(self, ctx: Context) -> bool:
+        """Whether the record stores no byte under the Context's values (every field's
+        condition fails: a part of a record that a later magic added): its fields are then
+        None, or their defaults where the record does not store them at all."""
+        return all(code in "zD" for _, code, _ in _flat(self.specs, ctx))
+
     def bound_write(self, ctx: Context) -> Callable[[list[Any]], bytes | None] | None:
         """A writer of a list of records with the program compiled for the values ``ctx``
         holds now (see :meth:`bound`): the bytes of them all in one call, or None where the

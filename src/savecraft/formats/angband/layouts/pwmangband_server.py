@@ -682,6 +682,9 @@ def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader,
     head, groups, objects = parts[0].bound(ctx), parts[1].bound(ctx), item.bound(ctx)
     if head is None or groups is None or objects is None:
         return None
+    # (before 1.4.0 the group fields are not stored: None, as the head's record holds them)
+    no_groups = parts[1].stores_nothing(ctx) and all(
+        getattr(Monster(), f) is None for f in ("primary_group", "primary_role", "summon_group", "summon_role"))
 
     def read(r: Reader, n: int) -> list[Monster]:
         d, stop, out = r.data, r.end, list[Monster]()
@@ -694,13 +697,16 @@ def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader,
             end = _until_end(objects, d, pos, stop, held)
             if end is None:
                 break
-            got = groups(d, end[1], stop, 1)
-            if got is None:
-                break
-            (g,), r.pos = got
+            if no_groups:
+                r.pos = end[1]
+            else:
+                got = groups(d, end[1], stop, 1)
+                if got is None:
+                    break
+                (g,), r.pos = got
+                mon.primary_group, mon.primary_role, mon.summon_group, mon.summon_role = \
+                    g.primary_group, g.primary_role, g.summon_group, g.summon_role
             mon.held, mon.held_end = held, end[0]
-            mon.primary_group, mon.primary_role, mon.summon_group, mon.summon_role = \
-                g.primary_group, g.primary_role, g.summon_group, g.summon_role
             out.append(mon)
         return out
     return read
