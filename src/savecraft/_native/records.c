@@ -69,8 +69,8 @@
 typedef struct {
     PyObject *ints[INT_HI - INT_LO + 1];
     PyObject *str_cache[STR_CACHE];
-    PyObject *pairs[PAIR_LEVELS * PAIR_FLAGS];  /* T's (level, flags) tuples of small values, made once */
     PyObject *bytes_cache[STR_CACHE];
+    PyObject *pairs[PAIR_LEVELS * PAIR_FLAGS];  /* T's (level, flags) tuples of small values, made once */
 } State;
 
 static inline State *
@@ -339,6 +339,7 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *   n N         a list of records of the program `arg` after its u8 / u16 count
  *   M           a list of `count` records of a program (args: program, count)
  *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
+ *   A           the same, Latin-1 strings (PWMAngband's player history lines)
  *   D           a field of the model the record does not store: its default (args: the
  *               value, and 1 where it is a factory to call for each record)
  *   Q           no slot: a count of kind B H or I, at most `most`, of the lists after it whose
@@ -350,6 +351,9 @@ rd_i16_list(Cursor *c, Py_ssize_t n)
  *   !           no slot: the next `n` codes are stored only when the value of code `index`
  *               equals (or, negated, differs from) a constant; None otherwise
  *               (args: index, constant, negated, n)
+ *   ~           no slot: as !, but the codes not stored hold the values given (args: those of
+ *               !, and a tuple of one value per code governed: the model's defaults, a When
+ *               with defaults); the writer writes them exactly when the condition holds
  *   z           a field stored only under a condition that does not hold: None
  *   P p         two interleaved columns of `count` u8 or i16 (P's slot the first, p's the
  *               second; each a list of ints or, u8, bytes) (P's args: count, column bits)
@@ -867,8 +871,7 @@ read_record(Prog *pg, Cursor *c, int depth)
     State *st = c->st;
     PyObject *v[PROG_MAX] = {NULL};
     PyObject *pending = NULL;  /* the value of the code after this one: P's second column, E's end */
-    PyObject *dflt = NULL;  /* ~: the values of the fields skipped, in order (else None for each) */
-    Py_ssize_t i, kept = 0, skip = 0, dk = 0;
+    Py_ssize_t i, kept = 0, skip = 0;
     long long num;
     if (depth > 8)
         return NULL;
@@ -877,7 +880,7 @@ read_record(Prog *pg, Cursor *c, int depth)
         PyObject *x = NULL;
         if (skip > 0) {  /* a field not stored ("has" byte 0, a condition that does not hold) */
             skip--;
-            v[i] = Py_NewRef(dflt != NULL ? PyTuple_GET_ITEM(dflt, dk++) : Py_None);
+            v[i] = Py_NewRef(Py_None);
             continue;
         }
         switch (pg->ops[i]) {
@@ -938,7 +941,6 @@ read_record(Prog *pg, Cursor *c, int depth)
         case '?':
             if (need(c, 1) && (num = rd_u8(c)) <= 1) {
                 skip = num == 0;
-                dflt = NULL;
                 x = Py_NewRef(Py_None);
             }
             break;
@@ -950,9 +952,15 @@ read_record(Prog *pg, Cursor *c, int depth)
                 break;
             }
             if (same == (pg->arg2[i] & 1)) {  /* the condition does not hold */
-                skip = pg->arg2[i] >> 1;
-                dflt = pg->ops[i] == '~' ? pg->subref[i] : NULL;  /* ~: the fields' defaults */
-                dk = 0;
+                Py_ssize_t n = pg->arg2[i] >> 1;
+                if (pg->ops[i] == '~') {  /* the fields' defaults, and on after them */
+                    v[i] = Py_NewRef(Py_None);
+                    for (Py_ssize_t k = 1; k <= n; k++)
+                        v[i + k] = Py_NewRef(PyTuple_GET_ITEM(pg->subref[i], k - 1));
+                    i += n;
+                    continue;
+                }
+                skip = n;
             }
             x = Py_NewRef(Py_None);
             break;
