@@ -232,3 +232,34 @@ def test_latin1_history_lines_through_the_program() -> None:
         except FormatError as err:
             errors.append(str(err))
     assert len(errors) == 2 and errors[0] == errors[1] and "history[0]" in errors[0]
+
+
+@real_samples
+@needs_records
+def test_monsters_holding_nothing_are_read_in_runs_around_those_that_hold() -> None:
+    """A level's monsters that hold nothing are read (and written) as runs of records in one
+    call: monsters holding objects first, last and in the middle break the runs where they
+    are, and the file reads back the same both ways; a held list whose end record has a kind
+    is the checked writer's error either way."""
+    save = block.parse(SERVER.read_bytes(), Report(strict=True))
+    mons = _named(save, "monsters").levels[0].monsters
+    holder = next(m for m in mons if m.held)
+    for j in (0, 40, len(mons) - 1):
+        mons[j].held = [holder.held[0]]
+    data = block.build(save)
+    back = _same_both_ways(data)
+    again = _named(back, "monsters").levels[0].monsters
+    assert [bool(m.held) for m in again] == [bool(m.held) for m in mons]
+    assert block.build(back) == data
+    mons[10].held_end = holder.held[0].item  # an object where the end record goes
+    errors = []
+    for pure in (False, True):
+        try:
+            if pure:
+                with native.suspended():
+                    block.build(save)
+            else:
+                block.build(save)
+        except FormatError as err:
+            errors.append(str(err))
+    assert len(errors) == 2 and errors[0] == errors[1] and "monsters[10].held.end" in errors[0]

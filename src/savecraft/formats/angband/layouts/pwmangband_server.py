@@ -587,6 +587,23 @@ def _monster_records(as_names: bool) -> tuple[Struct, Struct]:
 
 
 _MONSTERS = {as_names: _monster_records(as_names) for as_names in (False, True)}
+_EMPTY_HANDED: dict[tuple[bool, int], Struct] = {}
+
+
+def _empty_handed(ctx: Context, as_names: bool) -> Struct:
+    """``wr_monster`` of a monster that holds nothing, composed of the two parts' members
+    with the end record between (``wr_dummy_item`` right after the record: no held object):
+    a level's monsters holding nothing, the common case, are one C call of its program (see
+    :func:`_fast_monsters`). Not a second layout: the same members, the held list's empty
+    case, one per build and object record."""
+    item = item_record(ctx)
+    key = (as_names, id(item))
+    got = _EMPTY_HANDED.get(key)
+    if got is None:
+        head, groups = _MONSTERS[as_names]
+        got = _EMPTY_HANDED[key] = Struct(Monster, [*head.members, Field("held_end", item), *groups.members],
+                                          name="monster")
+    return got
 
 
 def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str, held: ObjectListReader) -> Monster:
@@ -686,9 +703,18 @@ def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader,
     no_groups = parts[1].stores_nothing(ctx) and all(
         getattr(Monster(), f) is None for f in ("primary_group", "primary_role", "summon_group", "summon_role"))
 
+    empty = program_of(_empty_handed(ctx, as_names))
+    whole = empty.bound(ctx) if empty is not None else None
+
     def read(r: Reader, n: int) -> list[Monster]:
         d, stop, out = r.data, r.end, list[Monster]()
+        run = whole is not None  # (try the rest as monsters holding nothing, in one call)
+        again = False
         while len(out) < n:
+            if run and whole is not None:  # up to the first that holds something
+                again = _empty_handed_run(whole, r, n - len(out), out)
+                if len(out) == n:
+                    break
             got = head(d, r.pos, stop, 1)
             if got is None:
                 break
@@ -708,8 +734,43 @@ def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader,
                     g.primary_group, g.primary_role, g.summon_group, g.summon_role
             mon.held, mon.held_end = held, end[0]
             out.append(mon)
+            run = again  # (after a monster that holds something, the rest in one call again)
         return out
     return read
+
+
+def _empty_handed_run(read: Callable[..., tuple[list[Monster], int] | None], r: Reader, n: int,
+                      out: list[Monster]) -> bool:
+    """Up to ``n`` monsters read as monsters holding nothing (:func:`_empty_handed`), appended
+    to ``out`` up to the first that holds an object (its "end record" is an object: the caller
+    reads that one as the monster that it is, and calls again for the rest). The records
+    after one that holds something are misread and may not read at all: then one call a
+    monster, up to it. False where the program gives up on a monster that holds nothing (the
+    caller reads the rest a monster at a time, and names the problem)."""
+    got = read(r.data, r.pos, r.end, n)
+    if got is None:
+        after = r.pos
+        while n > 0:
+            one = read(r.data, after, r.end, 1)
+            if one is None or not one[0][0].held_end.is_marker:
+                r.pos = after
+                return one is not None
+            out.append(one[0][0])
+            after, n = one[1], n - 1
+        r.pos = after
+        return False
+    mons, after = got
+    k = next((i for i, m in enumerate(mons) if not m.held_end.is_marker), len(mons))
+    if k < len(mons):  # where the k monsters before it end
+        if k == 0:
+            return True
+        again = read(r.data, r.pos, r.end, k)
+        if again is None:
+            return False
+        mons, after = again
+    out += mons
+    r.pos = after
+    return k < n
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
@@ -729,13 +790,30 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
 
     def write() -> None:
         fast = _monster_writers(ctx, as_names)
+        empty = program_of(_empty_handed(ctx, as_names))
+        whole = empty.bound_write(ctx) if empty is not None else None
         for i, lv in enumerate(m.levels):
             p = f"levels[{i}]"
             for name in ("wpos_y", "wpos_x", "wpos_depth"):
                 w.i16(getattr(lv, name), f"{p}.{name}")
             w.u16(len(lv.monsters) + 1, f"{p}.limit")
-            for j, mon in enumerate(lv.monsters):
-                _wr_monster(mon, w, ctx, as_names, f"{p}.monsters[{j}]", fast)
+            j, mons, runs = 0, lv.monsters, whole
+            while j < len(mons):
+                # a run of monsters that hold nothing (their lists ended as the game ends them):
+                # one call
+                k = j
+                while runs is not None and k < len(mons) and type(mons[k].held) is list \
+                        and not mons[k].held and mons[k].held_end.is_marker:
+                    k += 1
+                raw = runs(mons[j:k]) if runs is not None and k > j else None
+                if raw is not None:
+                    w.buf += raw
+                    j = k
+                    continue
+                if k > j:
+                    runs = None  # (refused: the rest of the level a monster at a time, checked)
+                _wr_monster(mons[j], w, ctx, as_names, f"{p}.monsters[{j}]", fast)
+                j += 1
     with _mflag_size(ctx, m.mflag_size):
         write_block(ctx, as_names, write)
 
