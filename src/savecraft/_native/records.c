@@ -54,6 +54,11 @@
  * count increment instead of a call), the rest from PyLong_FromLong. */
 #define INT_LO (-256)
 #define INT_HI 1023
+/* T's cached pairs: a level of PAIR_LO to PAIR_LO + PAIR_LEVELS - 1 (a resistance: -1, 0, 1,
+   3), flags below PAIR_FLAGS. A tuple is immutable: one object serves every record. */
+#define PAIR_LO (-2)
+#define PAIR_LEVELS 8
+#define PAIR_FLAGS 32
 
 /* Short ASCII strings recur (object kinds, monster races: "Flask of Oil" a hundred
  * times in a save): the last one decoded for each of 512 hash slots is kept and
@@ -65,6 +70,7 @@ typedef struct {
     PyObject *ints[INT_HI - INT_LO + 1];
     PyObject *str_cache[STR_CACHE];
     PyObject *bytes_cache[STR_CACHE];
+    PyObject *pairs[PAIR_LEVELS * PAIR_FLAGS];  /* T's (level, flags) tuples of small values, made once */
 } State;
 
 static inline State *
@@ -82,6 +88,26 @@ new_int(State *st, long v)
 }
 
 #define INT(expr) (new_int(st, (long)(expr)))
+
+/* A (level, flags) pair of T: a new reference, from the cache where the values are small. */
+static PyObject *
+pair_of(State *st, int level, unsigned flags)
+{
+    PyObject **slot = NULL;
+    if (level >= PAIR_LO && level < PAIR_LO + PAIR_LEVELS && flags < PAIR_FLAGS) {
+        slot = &st->pairs[(level - PAIR_LO) * PAIR_FLAGS + flags];
+        if (*slot != NULL)
+            return Py_NewRef(*slot);
+    }
+    PyObject *pair = PyTuple_New(2);  /* (not Py_BuildValue: no format to parse) */
+    if (pair == NULL)
+        return NULL;
+    PyTuple_SET_ITEM(pair, 0, INT(level));
+    PyTuple_SET_ITEM(pair, 1, INT(flags));
+    if (slot != NULL)
+        *slot = Py_NewRef(pair);
+    return pair;
+}
 
 /* -- slots ---------------------------------------------------------------------------------- */
 
@@ -882,7 +908,7 @@ read_record(Prog *pg, Cursor *c, int depth)
                 for (Py_ssize_t k = 0; k < a; k++) {
                     int level = rd_i16(c);
                     unsigned flags = rd_u8(c);
-                    PyObject *pair = Py_BuildValue("(NN)", INT(level), INT(flags));
+                    PyObject *pair = pair_of(st, level, flags);
                     if (pair == NULL) {
                         Py_CLEAR(x);
                         break;
@@ -1568,7 +1594,7 @@ exec_module(PyObject *m)
 static int
 traverse(PyObject *m, visitproc visit, void *arg)
 {
-    (void)m, (void)visit, (void)arg;  /* the state holds ints, strings and bytes: no cycles */
+    (void)m, (void)visit, (void)arg;  /* the state holds ints, strings, bytes, tuples of ints: no cycles */
     return 0;
 }
 
@@ -1580,6 +1606,8 @@ clear(PyObject *m)
         return 0;
     for (int i = 0; i < INT_HI - INT_LO + 1; i++)
         Py_CLEAR(st->ints[i]);
+    for (int i = 0; i < PAIR_LEVELS * PAIR_FLAGS; i++)
+        Py_CLEAR(st->pairs[i]);
     for (int i = 0; i < STR_CACHE; i++) {
         Py_CLEAR(st->str_cache[i]);
         Py_CLEAR(st->bytes_cache[i]);
