@@ -19,7 +19,7 @@ import importlib
 import os
 
 # The interface version this code was written against (SAVECRAFT_NATIVE_VERSION in _native/version.h).
-VERSION = 7
+VERSION = 8
 
 # Each domain's module, and what it speeds up (what --version says).
 DOMAINS: dict[str, str] = {

@@ -343,6 +343,7 @@ new_pair(State *st, int level, unsigned flags)
  *               (a block's stores, each town's, until the block ends)
  *   M           a list of `count` records of a program (args: program, count)
  *   S           a list of `count` strings of at most `limit` bytes (args: count, limit)
+ *   A           the same, Latin-1 strings (PWMAngband's player history lines)
  *   D           a field of the model the record does not store: its default (args: the
  *               value, and 1 where it is a factory to call for each record)
  *   Q           no slot: a count of kind B H or I, at most `most`, of the lists after it whose
@@ -354,6 +355,9 @@ new_pair(State *st, int level, unsigned flags)
  *   !           no slot: the next `n` codes are stored only when the value of code `index`
  *               equals (or, negated, differs from) a constant; None otherwise
  *               (args: index, constant, negated, n)
+ *   ~           no slot: as !, but the codes not stored hold the values given (args: those of
+ *               !, and a tuple of one value per code governed: the model's defaults, a When
+ *               with defaults); the writer writes them exactly when the condition holds
  *   z           a field stored only under a condition that does not hold: None
  *   P p         two interleaved columns of `count` u8 or i16 (P's slot the first, p's the
  *               second; each a list of ints or, u8, bytes) (P's args: count, column bits)
@@ -455,12 +459,12 @@ record_program(PyObject *module, PyObject *args)
         PyObject *a = PyTuple_GET_ITEM(pargs, i);
         char op = ops[i];
         pg->ops[i] = op;
-        if (op == 0 || strchr("BHhIisayljTcCLrnNRMSK?!zPpUEeGgQD", op) == NULL) {
+        if (op == 0 || strchr("BHhIisayljTcCLrnNRMSAK?!~zPpUEeGgQD", op) == NULL) {
             PyErr_Format(PyExc_ValueError, "unknown field code %c", op);
             goto fail;
         }
-        if ((strchr("CK?!gQ", op) != NULL) != (pg->slots[i] < 0)) {
-            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! g Q, none for those");
+        if ((strchr("CK?!~gQ", op) != NULL) != (pg->slots[i] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "a slot for every field code but C K ? ! ~ g Q, none for those");
             goto fail;
         }
         if ((op == 'P' || op == 'E') && (i + 1 >= nops || ops[i + 1] != (op == 'P' ? 'p' : 'e'))) {
@@ -480,8 +484,8 @@ record_program(PyObject *module, PyObject *args)
             pg->arg[i] = PyObject_IsTrue(PyTuple_GET_ITEM(a, 1));
             if (pg->arg[i] < 0)
                 goto fail;
-        } else if (strchr("MSKPU!EGgQ", op)) {  /* a tuple of arguments */
-            Py_ssize_t want = op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
+        } else if (strchr("MSAKPU!~EGgQ", op)) {  /* a tuple of arguments */
+            Py_ssize_t want = op == '~' ? 5 : op == '!' ? 4 : op == 'U' || op == 'g' || op == 'Q' || op == 'E' ? 3 : 2;
             if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != want) {
                 PyErr_Format(PyExc_ValueError, "%zd arguments for field code %c", want, op);
                 goto fail;
@@ -563,7 +567,7 @@ record_program(PyObject *module, PyObject *args)
                     }
                     pg->arg2[i] |= at << 8;
                 }
-            } else if (op == '!') {
+            } else if (op == '!' || op == '~') {
                 pg->arg[i] = PyLong_AsSsize_t(a0);
                 pg->obj[i] = Py_NewRef(a1);
                 Py_ssize_t neg = PyLong_AsSsize_t(PyTuple_GET_ITEM(a, 2));
@@ -573,15 +577,28 @@ record_program(PyObject *module, PyObject *args)
                     PyErr_SetString(PyExc_ValueError, "! compares a field before it and governs codes after it");
                     goto fail;
                 }
+                if (op == '~') {  /* the values of the fields it governs when they are not stored */
+                    PyObject *dflt = PyTuple_GET_ITEM(a, 4);
+                    if (!PyErr_Occurred() && (!PyTuple_Check(dflt) || PyTuple_GET_SIZE(dflt) != n)) {
+                        PyErr_SetString(PyExc_ValueError, "~ gives one default per code it governs");
+                        goto fail;
+                    }
+                    for (Py_ssize_t k = 1; !PyErr_Occurred() && k <= n; k++)
+                        if (strchr("BHhIisaylj", ops[i + k]) == NULL) {
+                            PyErr_SetString(PyExc_ValueError, "~ governs plain fields (B H h I i s a y l j)");
+                            goto fail;
+                        }
+                    pg->subref[i] = Py_NewRef(dflt);  /* (an owned reference, freed with the program) */
+                }
                 pg->arg2[i] = (neg != 0) | (n << 1);
-            } else {  /* S P: a count, and a limit or column bits */
+            } else {  /* S A P: a count, and a limit or column bits */
                 pg->arg[i] = PyLong_AsSsize_t(a0);
                 pg->arg2[i] = PyLong_AsSsize_t(a1);
             }
             if (PyErr_Occurred())
                 goto fail;
             /* (a count of -1 in M and S: the one the last Q or C read) */
-            if ((op != 'K' && pg->arg[i] < (strchr("MSE", op) ? -1 : 0)) || (strchr("SP", op) && pg->arg2[i] < 0)) {
+            if ((op != 'K' && pg->arg[i] < (strchr("MSAE", op) ? -1 : 0)) || (strchr("SAP", op) && pg->arg2[i] < 0)) {
                 PyErr_SetString(PyExc_ValueError, "sizes are not negative");
                 goto fail;
             }
@@ -661,9 +678,9 @@ rd_num(Cursor *c, char kind, long long *out)
     return 0;
 }
 
-/* `count` strings of at most `limit` bytes, as a list. */
+/* `count` strings of at most `limit` bytes, as a list: UTF-8 (S), or Latin-1 (A). */
 static PyObject *
-read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
+read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit, int latin1)
 {
     if (count > c->end - c->pos)  /* every string is at least its NUL: a count past the end is none of ours */
         return NULL;
@@ -671,7 +688,7 @@ read_strs(Cursor *c, Py_ssize_t count, Py_ssize_t limit)
     if (lst == NULL)
         return NULL;
     for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *x = rd_str(c, limit);
+        PyObject *x = latin1 ? rd_latin1(c, limit) : rd_str(c, limit);
         if (x == NULL) {
             Py_DECREF(lst);
             return NULL;
@@ -958,7 +975,8 @@ read_record(Prog *pg, Cursor *c, int depth)
         case 'N': x = read_counted(pg->sub[i], c, 2, depth); break;
         case 'M': x = read_fixed(pg->sub[i], c, a < 0 ? kept : a, depth); break;
         case 'R': x = read_rest(pg->sub[i], c, depth); break;
-        case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i]); break;
+        case 'S': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i], 0); break;
+        case 'A': x = read_strs(c, a < 0 ? kept : a, pg->arg2[i], 1); break;
         case 'Q':
             if (rd_num(c, (char)(pg->arg2[i] & 0xFF), &num) == 0 && num <= a) {
                 kept = (Py_ssize_t)num;
@@ -975,14 +993,24 @@ read_record(Prog *pg, Cursor *c, int depth)
                 x = Py_NewRef(Py_None);
             }
             break;
-        case '!': {
+        case '!':
+        case '~': {
             int same = PyObject_RichCompareBool(v[a], pg->obj[i], Py_EQ);
             if (same < 0) {
                 PyErr_Clear();
                 break;
             }
-            if (same == (pg->arg2[i] & 1))  /* the condition does not hold */
-                skip = pg->arg2[i] >> 1;
+            if (same == (pg->arg2[i] & 1)) {  /* the condition does not hold */
+                Py_ssize_t n = pg->arg2[i] >> 1;
+                if (pg->ops[i] == '~') {  /* the fields' defaults, and on after them */
+                    v[i] = Py_NewRef(Py_None);
+                    for (Py_ssize_t k = 1; k <= n; k++)
+                        v[i + k] = Py_NewRef(PyTuple_GET_ITEM(pg->subref[i], k - 1));
+                    i += n;
+                    continue;
+                }
+                skip = n;
+            }
             x = Py_NewRef(Py_None);
             break;
         }
@@ -1024,7 +1052,10 @@ fail:
  * read_records(program, data, pos, end, count, stop) -> (list, pos) or None.
  * count >= 0: that many records. count < 0: records up to the one whose first
  * field is `stop`: a string (that string is read, and ends the list), or an int,
- * a u8 (that byte is read, and ends the list).
+ * a u8 (that byte is read, and ends the list). count -2 with a string `stop`: records up
+ * to the first whose attribute `stop` is true (an object list's end record), that one
+ * included, last (a list whose records are pairs: the caller tells an end record in the
+ * place of an object from one in the place of its known copy).
  */
 static PyObject *
 read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1042,7 +1073,13 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     PyObject *stop = args[5];
     long stop_byte = -1;
-    if (count < 0 && PyLong_Check(stop)) {
+    int until_attr = count == -2;
+    if (until_attr) {
+        if (!PyUnicode_Check(stop)) {
+            PyErr_SetString(PyExc_ValueError, "a count of -2 needs the name of the end record's attribute");
+            return NULL;
+        }
+    } else if (count < 0 && PyLong_Check(stop)) {
         stop_byte = PyLong_AsLong(stop);
         if (stop_byte < 0 || stop_byte > 255 || !starts_with_u8(pg)) {
             PyErr_SetString(PyExc_ValueError, "a stop byte needs a program that starts with a u8");
@@ -1060,7 +1097,7 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (lst == NULL || pos < 0 || pos > c.end)
         goto done;
     for (Py_ssize_t k = 0; count < 0 || k < count; k++) {
-        if (count < 0) {
+        if (count < 0 && !until_attr) {
             int r = at_stop(&c, stop_byte, stop, pg->arg[0]);
             if (r < 0)
                 goto done;
@@ -1071,9 +1108,12 @@ read_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (rec == NULL)
             goto done;
         int err = PyList_Append(lst, rec);
+        int end = until_attr && err == 0 ? attr_true(rec, stop) : 0;
         Py_DECREF(rec);
-        if (err < 0)
+        if (err < 0 || end < 0)
             goto done;
+        if (end == 1)
+            break;
     }
     result = Py_BuildValue("(On)", lst, c.pos);
 done:
@@ -1389,7 +1429,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
 {
     PyObject *vals[PROG_MAX];
     Py_ssize_t kept = 0, skip = 0;
-    int r = 1;
+    int r = 1, loose = 0;  /* loose: the fields skipped are not stored whatever they hold (~) */
     if (depth > 8 || obj == NULL || !PyObject_TypeCheck(obj, pg->type))
         return 1;
     get_all(pg->slots, obj, vals, pg->n);
@@ -1398,7 +1438,7 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
         Py_ssize_t a = pg->arg[i];
         if (skip > 0) {  /* not stored: the model holds None (the Python writer says what else) */
             skip--;
-            if (v != Py_None) {
+            if (v != Py_None && !loose) {
                 r = 1;
                 goto done;
             }
@@ -1469,14 +1509,16 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             TRY(put_const(o, kept, (char)(pg->arg2[i] & 0xFF)));
             break;
         }
-        case 'S': {
+        case 'S':
+        case 'A': {
             r = 1;
             if (a < 0)
                 a = kept;
             if (v == NULL || !PyList_Check(v) || PyList_GET_SIZE(v) != a)
                 goto done;
             for (Py_ssize_t k = 0; k < a; k++)
-                TRY(put_str(o, PyList_GET_ITEM(v, k), pg->arg2[i]));
+                TRY(pg->ops[i] == 'S' ? put_str(o, PyList_GET_ITEM(v, k), pg->arg2[i])
+                                      : put_latin1(o, PyList_GET_ITEM(v, k), pg->arg2[i]));
             break;
         }
         case 'K': TRY(put_const(o, a, (char)pg->arg2[i])); break;
@@ -1488,9 +1530,11 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
             uint8_t has = next != Py_None;
             TRY(put_raw(o, &has, 1));
             skip = !has;
+            loose = 0;
             break;
         }
-        case '!': {
+        case '!':
+        case '~': {
             Py_ssize_t n = pg->arg2[i] >> 1;
             r = 1;
             if (vals[a] == NULL)
@@ -1503,8 +1547,9 @@ write_record(Out *o, Prog *pg, PyObject *obj, int depth)
                 goto done;
             }
             int holds = same != (pg->arg2[i] & 1);
-            for (Py_ssize_t k = 1; k <= n; k++)  /* stored exactly when it holds */
-                if (vals[i + k] == NULL || (vals[i + k] == Py_None) == holds)
+            loose = pg->ops[i] == '~';
+            for (Py_ssize_t k = 1; k <= n; k++)  /* ! stored exactly when it holds; ~ when it holds */
+                if (vals[i + k] == NULL || (!loose && (vals[i + k] == Py_None) == holds))
                     goto done;
             skip = holds ? 0 : n;
             r = 0;

@@ -8,7 +8,7 @@
  */
 #ifndef SAVECRAFT_NATIVE_VERSION_H
 #define SAVECRAFT_NATIVE_VERSION_H
-#define SAVECRAFT_NATIVE_VERSION 7
+#define SAVECRAFT_NATIVE_VERSION 8
 
 /* The definition of a module that keeps no state at all (rle, bytewise): multi-phase
    initialisation (PEP 489), so it may be loaded in any interpreter, and no GIL needed (each

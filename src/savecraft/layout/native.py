@@ -8,8 +8,11 @@ records and lists of them (``R``: up to the end of the bytes), ``U`` records unt
 record (:class:`~.types.Terminated`), ``G``+``g`` one list stored as two
 (:class:`~.types.Parallel`), ``P``+``p`` two interleaved columns (:class:`~.types.Columns`),
 ``K`` a constant, ``?`` a "has" byte (:class:`~.types.Optional`), ``!`` fields stored when an
-earlier field has (or has not) a value and ``z`` a field whose condition does not hold
-(:class:`~.types.When`)). This module derives that program from a
+earlier field has (or has not) a value, ``~`` the same with the model's defaults where they
+are not stored (a When with ``defaults``), and ``z`` a field whose condition does not hold
+(:class:`~.types.When`)). A loader's :class:`~.types.Check` on the record's values is tested
+on the record the program read (a record that fails it is read again by the generated code,
+which names the problem); such a program is used only for whole records, never nested. This module derives that program from a
 :class:`~.compiler.Struct`, so the compiled path is a backend of the same one description and
 never a second copy of a layout. A description that uses anything the programs cannot express
 simply has no program; the generated Python runs instead.
@@ -26,6 +29,7 @@ model or the exact error. Tests hold the two to each other.
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import inspect
 import textwrap
@@ -45,8 +49,10 @@ from .types import (
     U32,
     Array,
     Bytes,
+    Check,
     Columns,
     Const,
+    Expr,
     CStr,
     Ctx,
     Field,
@@ -124,6 +130,28 @@ class _Ref:
         self.name = name
 
 
+_CTX_EXPRS: dict[str, Callable[[Context], Any]] = {}
+
+
+def _ctx_expr(source: str) -> Callable[[Context], Any]:
+    """An expression over the Context as a function, one per source (so that the programs of
+    one description share it in their keys)."""
+    fn = _CTX_EXPRS.get(source)
+    if fn is None:
+        fn = _CTX_EXPRS[source] = eval(compile(f"lambda ctx: ({source})", "<layout count>", "eval"), {})
+    return fn
+
+
+class _CtxCount:
+    """An argument that is a count computed from Context values alone (resolved when compiled;
+    its value is part of the key the compiled programs are kept under)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Context], Any]) -> None:
+        self.fn = fn
+
+
 class _FieldAt:
     """An argument that is the place of an earlier field's code (resolved when compiled)."""
 
@@ -153,11 +181,17 @@ class Program:
     """The C program of one description, compiled per set of Context values it depends on."""
 
     def __init__(self, struct: Struct, specs: list[Spec], post: Callable[[Any, Context], None] | None,
-                 checks: list[tuple[str, int, int]]) -> None:
+                 checks: list[tuple[str, int, int]],
+                 tests: tuple[Callable[[Any, Context], bool], ...] = (),
+                 write_tests: tuple[Callable[[Any, Context], bool], ...] = ()) -> None:
         self.struct = struct
         self.specs = specs
         self.post = post
         self.checks = checks
+        # the record's loader checks (Check), each over the record read and the Context: a
+        # record that fails one is the generated code's to read (and to name the problem)
+        self.tests = tests
+        self.write_tests = write_tests  # (those the writer makes: a record failing one is the generated writer's)
         names: list[str] = []
         whens: list[Callable[[Context], bool]] = []
         _depends(specs, names, whens)
@@ -176,7 +210,12 @@ class Program:
         if _suspended:
             return None
         try:
-            key: Any = self._key(ctx.values) if self._key is not None else ()
+            try:
+                key: Any = self._key(ctx.values) if self._key is not None else ()
+            except KeyError:  # (a name missing is part of the key as None: a size only a field
+                # of another magic needs, under a condition that does not hold; a program that
+                # does need it compiles to none, see _resolve)
+                key = ("missing", *[ctx.values.get(n) for n in self._names])
             if self._whens:
                 key = (key, tuple([holds(ctx) for holds in self._whens]))
         except (KeyError, LayoutError):
@@ -211,10 +250,14 @@ class Program:
         return _starts_with_u8(self) if type(stop) is int else \
             type(stop) is str and self.specs[0][1] == "s"
 
-    def _valid(self, records: list[Any]) -> bool:
+    def _valid(self, records: list[Any], ctx: Context, writing: bool = False) -> bool:
         for name, lo, hi in self.checks:
             for rec in records:
                 if not lo <= getattr(rec, name) <= hi:
+                    return False
+        for test in self.write_tests if writing else self.tests:
+            for rec in records:
+                if not test(rec, ctx):
                     return False
         return True
 
@@ -232,30 +275,32 @@ class Program:
             return None
         assert _read_records is not None
         got = _read_records(prog, data, pos, end, count, stop)
-        if got is None or (self.checks and not self._valid(got[0])):
+        if got is None or ((self.checks or self.tests) and not self._valid(got[0], ctx)):
             return None
         if self.post is not None:
             for rec in got[0]:
                 self.post(rec, ctx)
         return got
 
-    def bound(self, ctx: Context) -> Callable[[Any, int, int, int], tuple[list[Any], int] | None] | None:
+    def bound(self, ctx: Context) -> Callable[..., tuple[list[Any], int] | None] | None:
         """A reader of ``count`` records from ``pos`` with the program compiled for the values
         ``ctx`` holds now, for a loop over many records under values that do not change in it
         (a block's object list): the capsule is looked up once, not per record, which costs
         more than reading the record (the key's conditions are evaluated each time). None
-        where a read notes spans or no program compiles for these values."""
+        where a read notes spans or no program compiles for these values. A count of -2 with
+        ``stop`` an attribute's name reads up to the first record whose attribute is true,
+        that one included (an object list up to its end record, in one call)."""
         if active_sink() is not None or self.peek is not None or self.rest:
             return None
         prog = self.compiled(ctx)
         if prog is None:
             return None
         assert _read_records is not None
-        read_records, checks, post, valid = _read_records, self.checks, self.post, self._valid
+        read_records, checks, post, valid = _read_records, self.checks or self.tests, self.post, self._valid
 
-        def read(data: Any, pos: int, end: int, count: int) -> tuple[list[Any], int] | None:
-            got = read_records(prog, data, pos, end, count, None)
-            if got is None or (checks and not valid(got[0])):
+        def read(data: Any, pos: int, end: int, count: int, stop: Any = None) -> tuple[list[Any], int] | None:
+            got = read_records(prog, data, pos, end, count, stop)
+            if got is None or (checks and not valid(got[0], ctx)):
                 return None
             if post is not None:
                 for rec in got[0]:
@@ -288,6 +333,31 @@ class Program:
         for (name, _, _), v in zip(self.peek[1], values):
             ctx.set(name, v, self.struct.name)
         return True
+    def stores_nothing(self, ctx: Context) -> bool:
+        """Whether the record stores no byte under the Context's values (every field's
+        condition fails: a part of a record that a later magic added): its fields are then
+        None, or their defaults where the record does not store them at all."""
+        return all(code in "zD" for _, code, _ in _flat(self.specs, ctx))
+
+    def bound_write(self, ctx: Context) -> Callable[[list[Any]], bytes | None] | None:
+        """A writer of a list of records with the program compiled for the values ``ctx``
+        holds now (see :meth:`bound`): the bytes of them all in one call, or None where the
+        program cannot (the generated writer then writes them, or names what is wrong)."""
+        prog = self.compiled(ctx)
+        if prog is None:
+            return None
+        assert _write_records is not None
+        write_records, tested, post, valid = _write_records, self.checks or self.write_tests, self.post, self._valid
+
+        def write(records: list[Any]) -> bytes | None:
+            if tested and not valid(records, ctx, writing=True):
+                return None
+            raw = write_records(prog, records, None)
+            if raw is not None and post is not None:
+                for rec in records:
+                    post(rec, ctx)
+            return raw
+        return write
 
     def read_one(self, data: Any, pos: int, end: int, ctx: Context) -> tuple[Any, int] | None:
         if active_sink() is not None:
@@ -298,7 +368,8 @@ class Program:
     def write(self, records: Any, ctx: Context, stop: Any = None) -> bytes | None:
         """The records' bytes, or None where the program cannot (the generated writer then
         writes them, or names what is wrong)."""
-        if type(records) is not list or (self.checks and not self._valid(records)):
+        if type(records) is not list or \
+                ((self.checks or self.write_tests) and not self._valid(records, ctx, writing=True)):
             return None
         if self.peek is not None and not self._peek_model(records, ctx):
             return None
@@ -332,6 +403,8 @@ def _depends(specs: list[Spec], names: list[str], whens: list[Callable[[Context]
     def arg_deps(arg: Any) -> None:
         if isinstance(arg, _Ref):
             names.append(arg.name)
+        elif isinstance(arg, _CtxCount):
+            whens.append(arg.fn)  # (a key part like a condition's: its value)
         elif isinstance(arg, Program):
             names.extend(arg._names)
             whens.extend(arg._whens)
@@ -363,6 +436,8 @@ def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
     if arg is _UNEXPRESSED:
         raise _NoProgram
     if isinstance(arg, _Ref):
+        if arg.name not in ctx.values:
+            raise _NoProgram
         return ctx.values[arg.name]
     if isinstance(arg, Program):
         sub = arg.compiled(ctx)
@@ -371,18 +446,28 @@ def _resolve(arg: Any, ctx: Context, at: dict[str, int]) -> Any:
         return sub
     if isinstance(arg, _FieldAt):
         return at[arg.name]
+    if isinstance(arg, _CtxCount):
+        n = arg.fn(ctx)
+        if type(n) is not int or n < 0:
+            raise _NoProgram
+        return n
     if isinstance(arg, tuple):
         return tuple(_resolve(a, ctx, at) for a in arg)
     return arg
 
 
 def _count(count: Any, lens: dict[str, int] | None = None) -> Any:
-    """A program argument for a count: a number, a Context value, -1 (what the record's count,
-    a Len, says), or None (not expressible)."""
+    """A program argument for a count: a number, a Context value or an expression over the
+    Context alone (decided when compiled: a fork's stat count), -1 (what the record's count, a
+    Len, says), or None (not expressible)."""
     if isinstance(count, int):
         return count
     if isinstance(count, Ctx):
         return _Ref(count.name)
+    if isinstance(count, Expr):
+        tree = ast.parse(count.source, mode="eval").body
+        if {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} <= {"ctx"}:
+            return _CtxCount(_ctx_expr(count.source))
     if isinstance(count, Ref) and lens is not None and count.name in lens:
         return -1
     return None
@@ -397,9 +482,10 @@ def program_of(struct: Struct) -> Program | None:
 
 def _sub(struct: Struct) -> Program | None:
     """The program of a record read inside another's: none where it peeks its own sizes
-    (the outer program would be compiled with the sizes from before them)."""
+    (the outer program would be compiled with the sizes from before them), nor with Checks
+    (see :func:`_nested`)."""
     prog = program_of(struct)
-    return None if prog is None or prog.peek is not None or prog.rest else prog
+    return None if prog is None or prog.peek is not None or prog.rest else _nested(prog)
 
 
 def _program(struct: Struct, placeholders: frozenset[str] | None = None) -> Program | None:
@@ -443,7 +529,19 @@ def _derive(struct: Struct, placeholders: frozenset[str] | None = None) -> Progr
     lens: dict[str, int] = {}
     seen: set[str] = set()
     counted: tuple[str, ...] = ()  # the lists the last count is of (one count at a time)
+    tests: list[Callable[[Any, Context], bool]] = []
+    write_tests: list[Callable[[Any, Context], bool]] = []
+    ints: set[str] = set()  # the fields read as numbers so far (a When's "not x" is "x == 0")
     for m in struct.members:
+        if isinstance(m, Check):
+            test = _check_test(m, struct)
+            if test is None:
+                return None
+            if m.on_read:
+                tests.append(test)
+            if m.on_write:
+                write_tests.append(test)
+            continue
         if isinstance(m, Len):
             code = _NUMBER.get(id(m.kind))
             if code not in ("B", "H", "I") or not set(counted) <= seen:
@@ -460,7 +558,7 @@ def _derive(struct: Struct, placeholders: frozenset[str] | None = None) -> Progr
         if isinstance(m, SetCtx):
             post_lines.append(f"ctx.set({m.name!r}, {_on_model(m.expr, struct)}, {struct.name!r})")
             continue
-        got = _member_specs(m, lens, seen)
+        got = _member_specs(m, lens, seen, struct.cls, ints)
         if got is None:
             return None
         specs.extend(got)
@@ -470,6 +568,7 @@ def _derive(struct: Struct, placeholders: frozenset[str] | None = None) -> Progr
             if m.export is not None:
                 post_lines.append(f"ctx.set({m.export!r}, m.{m.name}, {struct.name!r})")
         seen.update(s for s, _, _ in got if s)
+        ints.update(s for s, c, _ in got if s and c in "BHhIi")
     if not specs:
         return None
     # A list up to the end of the bytes (R) is a record's last member, and the record is read
@@ -520,7 +619,7 @@ def _derive(struct: Struct, placeholders: frozenset[str] | None = None) -> Progr
                 specs.append((f.name, "D", (f.default_factory, 1)))
             else:
                 complete = False
-    prog = Program(struct, specs, post, checks)
+    prog = Program(struct, specs, post, checks, tuple(tests), tuple(write_tests))
     prog.rest = rest
     if peek:
         prog.peek = (cached_struct("<" + "".join(code for _, _, code in peek)), tuple(peek))
@@ -542,6 +641,24 @@ def _leading_exports(struct: Struct) -> list[tuple[str, str, str]]:
             break
         out.append((m.export, m.name, code))
     return out
+def _check_test(m: Check, struct: Struct) -> Callable[[Any, Context], bool] | None:
+    """A Check as a test of a record (``m`` the record): its expression over the record's
+    fields and ``ctx``, or None where it names anything else (``left``...). Tested on what a
+    read gives where the loader makes it (``on_read``), before the C writer writes where the
+    writer makes it too (``on_write``): a record failing it is the generated code's, which
+    names the problem as the description says."""
+    names = {n.id for n in ast.walk(ast.parse(m.expr, mode="eval")) if isinstance(n, ast.Name)}
+    if not names <= set(struct.field_names()) | {"ctx"} | set(dir(builtins)):
+        return None
+    test: Callable[[Any, Context], bool] = eval(
+        compile(f"lambda m, ctx: bool({_on_model(m.expr, struct)})", "<layout check>", "eval"), {})
+    return test
+
+
+def _nested(sub: Program | None) -> Program | None:
+    """A program usable inside another's: none with Checks (they are tested on the records a
+    read returns or a write is given, not on records nested in them)."""
+    return None if sub is None or sub.tests or sub.write_tests else sub
 
 
 def _slot(cls: type, name: str) -> Any:
@@ -563,7 +680,8 @@ def _every_spec(specs: list[Spec]) -> list[Spec]:
     return out
 
 
-def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
+def _member_specs(m: Any, lens: dict[str, int], seen: set[str], cls: type | None = None,
+                  ints: set[str] | None = None) -> list[Spec] | None:
     """The codes of one member, or None where programs cannot express it."""
     from .compiler import Struct
 
@@ -594,12 +712,12 @@ def _member_specs(m: Any, lens: dict[str, int], seen: set[str]) -> list[Spec] | 
         # (the first pass's records are the model's, given the second's fields by g; the
         # second's only lend theirs)
         lent = frozenset(f.name for f in m.passes[1].members if isinstance(f, Field))
-        subs = [_program(m.passes[0], lent), _program(m.passes[1], frozenset())]
+        subs = [_nested(_program(m.passes[0], lent)), _nested(_program(m.passes[1], frozenset()))]
         if any(s is None or s.peek is not None or not _starts_with_u8(s) for s in subs):
             return None
         return [(m.name, "G", (subs[0], m.stop)), ("", "g", (subs[1], m.stop, _FieldAt(m.name)))]
     if isinstance(m, When):
-        return _when_specs(m, lens, seen)
+        return _when_specs(m, lens, seen, cls, ints)
     return None
 
 
@@ -661,10 +779,11 @@ def _end_fields(sub: Program, fields: list[tuple[str, bool]] | None) -> int | tu
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | None:
+def _when_specs(m: When, lens: dict[str, int], seen: set[str], cls: type | None = None,
+                ints: set[str] | None = None) -> list[Spec] | None:
     """A When: decided by Context values when compiled, or by an earlier field (``!``)."""
 
-    if m.flag is not None or m.defaults or m.by_model:
+    if m.flag is not None or m.by_model:
         return None
     then: list[Spec] = []
     for f in m.fields:
@@ -676,16 +795,46 @@ def _when_specs(m: When, lens: dict[str, int], seen: set[str]) -> list[Spec] | N
         then.extend(got)
     tree = ast.parse(m.expr, mode="eval").body
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    if names <= {"ctx"}:
+    if names <= {"ctx"} and not m.defaults:
         holds = eval(compile(f"lambda ctx: bool({m.expr})", "<layout when>", "eval"), {})
         other = [(s, "z", 0) for s, _, _ in _every_spec(then) if s]
         return [("", "W", _When(holds, then, other))]
+    if ints and isinstance(tree, ast.Name | ast.UnaryOp) and not any(s[1] == "W" for s in then):
+        # a number's truth: "x" is "x != 0", "not x" is "x == 0" (only for a number: "" is false too)
+        name = tree if isinstance(tree, ast.Name) else tree.operand
+        if isinstance(name, ast.Name) and name.id in ints and (
+                isinstance(tree, ast.Name) or isinstance(tree.op, ast.Not)):
+            op: ast.cmpop = ast.NotEq() if isinstance(tree, ast.Name) else ast.Eq()
+            tree = ast.Compare(ast.Name(name.id, ast.Load()), [op], [ast.Constant(0)])
     if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq | ast.NotEq) \
             and isinstance(tree.left, ast.Name) and tree.left.id in seen \
             and isinstance(tree.comparators[0], ast.Constant) and not any(s[1] == "W" for s in then):
         negated = int(isinstance(tree.ops[0], ast.NotEq))
+        if m.defaults:  # (absent: the model's defaults; the condition alone says what is stored)
+            dflt = _plain_defaults(cls, then)
+            if dflt is None:
+                return None
+            return [("", "~", (_FieldAt(tree.left.id), tree.comparators[0].value, negated, len(then), dflt)),
+                    *then]
         return [("", "!", (_FieldAt(tree.left.id), tree.comparators[0].value, negated, len(then))), *then]
     return None
+
+
+def _plain_defaults(cls: type | None, specs: list[Spec]) -> tuple[Any, ...] | None:
+    """The defaults of the fields a When with ``defaults`` governs, for ``~``: plain fields
+    only, each with a default that is a value (not None: then the model would say whether
+    they are stored, which ``~`` does not ask; not a factory: one object for every record)."""
+    if cls is None or not dataclasses.is_dataclass(cls):
+        return None
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    out: list[Any] = []
+    for slot, code, _ in specs:
+        f = fields.get(slot)
+        if f is None or code not in "BHhIi" or f.default is dataclasses.MISSING or f.default is None \
+                or type(f.default) not in (int, str, bytes):
+            return None
+        out.append(f.default)
+    return tuple(out)
 
 
 def _field_specs(m: Field, lens: dict[str, int]) -> list[Spec] | None:
@@ -775,8 +924,11 @@ def _field_spec(m: Field, lens: dict[str, int]) -> Spec | None:
             return None if count is None or count == -1 else (m.name, "T", count)
         if isinstance(t.elem, CStr):
             e = t.elem
-            ok = e.encoding == "utf-8" and e.most is not None and count is not None
-            return (m.name, "S", (count, _limit(e))) if ok else None
+            if e.most is None or count is None:
+                return None
+            if e.encoding == "latin-1" and e.eight_bit is None:  # (the text of PWMAngband's files)
+                return (m.name, "A", (count, _limit(e)))
+            return (m.name, "S", (count, _limit(e))) if e.encoding == "utf-8" else None
         if isinstance(t.elem, Struct) and t.index is None:
             sub = _sub(t.elem)
             if sub is None:

@@ -20,7 +20,7 @@ player file's object reader (:mod:`.pwmangband_world`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -33,7 +33,9 @@ from . import BlockModel, Context, Layout, register_layout, register_struct
 from .levels import check_rle, read_rle
 from .pwmangband import (ENCODING, MONSTER_MEMORY, NAME_MAX, PWMG, V1_3, V1_4, V1_5, magic, name_or_index_as,
                          rd_name_or_index, read_build, read_str, since, wr_name_or_index, write_str)
-from .pwmangband_world import (ItemPair, Item, ObjectListReader, Trap, object_list_reader, check_build, check_feat_runs, feat_run, min_item,
+from ....layout.native import program_of
+from .pwmangband_world import (ItemPair, Item, ObjectListReader, RecordsWriter, Trap, _until_end, item_record,
+                               object_list_reader, pairs_reader, records_writer, write_pairs, check_build, check_feat_runs, feat_run, min_item,
                                read_feat_runs, read_object_list, read_pairs, read_trap_list,
                                write_block, write_object_list, write_pair)
 
@@ -276,11 +278,12 @@ class Stores(BlockModel):
 def _rd_stores_as(r: Reader, ctx: Context, as_names: bool) -> Stores:
     m = Stores(as_names=as_names)
     least = min_item(ctx)
+    bound = pairs_reader(ctx) if r.spans is None else None
     n = r.count(r.u16("count"), 3, "stores", "store")
     for i in range(n):
         s = Store(r.u8(f"stores[{i}].owner"))
         k = r.count(r.i16(f"stores[{i}].count"), 2 * least, f"stores[{i}].items", "object")
-        s.items = read_pairs(r, ctx, k, f"stores[{i}].items")
+        s.items = read_pairs(r, ctx, k, f"stores[{i}].items", bound)
         m.stores.append(s)
     version = magic(ctx)
     orders, timed = STORE_ORDERS_1_1, False
@@ -311,12 +314,12 @@ def _rd_stores(r: Reader, ctx: Context) -> Stores:
 
 
 def _wr_store_list(stores: list[Store], w: Writer, ctx: Context) -> None:
+    fast = records_writer(ctx)
     w.u16(len(stores), "count")
     for i, s in enumerate(stores):
         w.u8(s.owner, f"stores[{i}].owner")
         w.i16(len(s.items), f"stores[{i}].count")
-        for j, pair in enumerate(s.items):
-            write_pair(pair, w, ctx, f"stores[{i}].items[{j}]")
+        write_pairs(s.items, w, ctx, f"stores[{i}].items", fast=fast)
 
 
 def _wr_stores(m: Stores, w: Writer, ctx: Context) -> None:
@@ -461,11 +464,12 @@ def _wr_objects(m: ServerObjects, w: Writer, ctx: Context) -> None:
     w.u32(len(m.levels), "count")
 
     def write() -> None:
+        fast = records_writer(ctx)
         for i, lv in enumerate(m.levels):
             for name in ("wpos_y", "wpos_x", "wpos_depth"):
                 w.i16(getattr(lv, name), f"levels[{i}].{name}")
             path = f"levels[{i}].items"
-            write_object_list(lv.items, lv.end, w, ctx, path, f"{path}.end")
+            write_object_list(lv.items, lv.end, w, ctx, path, f"{path}.end", fast)
     write_block(ctx, as_names, write)
 
 
@@ -583,6 +587,23 @@ def _monster_records(as_names: bool) -> tuple[Struct, Struct]:
 
 
 _MONSTERS = {as_names: _monster_records(as_names) for as_names in (False, True)}
+_EMPTY_HANDED: dict[tuple[bool, int], Struct] = {}
+
+
+def _empty_handed(ctx: Context, as_names: bool) -> Struct:
+    """``wr_monster`` of a monster that holds nothing, composed of the two parts' members
+    with the end record between (``wr_dummy_item`` right after the record: no held object):
+    a level's monsters holding nothing, the common case, are one C call of its program (see
+    :func:`_fast_monsters`). Not a second layout: the same members, the held list's empty
+    case, one per build and object record."""
+    item = item_record(ctx)
+    key = (as_names, id(item))
+    got = _EMPTY_HANDED.get(key)
+    if got is None:
+        head, groups = _MONSTERS[as_names]
+        got = _EMPTY_HANDED[key] = Struct(Monster, [*head.members, Field("held_end", item), *groups.members],
+                                          name="monster")
+    return got
 
 
 def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str, held: ObjectListReader) -> Monster:
@@ -595,11 +616,31 @@ def _rd_monster(r: Reader, ctx: Context, as_names: bool, p: str, held: ObjectLis
     return m
 
 
-def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, p: str) -> None:
+def _wr_monster(m: Monster, w: Writer, ctx: Context, as_names: bool, p: str,
+                fast: tuple[RecordsWriter | None, RecordsWriter | None, RecordsWriter | None] = (None, None, None)
+                ) -> None:
+    """One monster; ``fast``: the C programs of its two parts and of the object record, bound
+    for the block (:func:`_monster_writers`), each used where it can write the records."""
     head, groups = _MONSTERS[as_names]
-    head.write(m, w, ctx, p)
-    write_object_list(m.held, m.held_end, w, ctx, f"{p}.held", f"{p}.held.end")
-    groups.write(m, w, ctx, p)
+    raw = fast[0]([m]) if fast[0] is not None else None
+    if raw is None:
+        head.write(m, w, ctx, p)
+    else:
+        w.buf += raw
+    write_object_list(m.held, m.held_end, w, ctx, f"{p}.held", f"{p}.held.end", fast[2])
+    raw = fast[1]([m]) if fast[1] is not None else None
+    if raw is None:
+        groups.write(m, w, ctx, p)
+    else:
+        w.buf += raw
+
+
+def _monster_writers(ctx: Context, as_names: bool
+                     ) -> tuple[RecordsWriter | None, RecordsWriter | None, RecordsWriter | None]:
+    """The monster record's two parts and the object record as C programs bound for a block."""
+    progs = [program_of(s) for s in _MONSTERS[as_names]]
+    parts = [p.bound_write(ctx) if p is not None else None for p in progs]
+    return parts[0], parts[1], records_writer(ctx)
 
 
 def _rd_monsters_as(r: Reader, ctx: Context, as_names: bool) -> Monsters:
@@ -627,6 +668,7 @@ def _mflag_size(ctx: Context, size: int | None) -> Iterator[None]:
 
 def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
     held = object_list_reader(ctx)
+    fast = _fast_monsters(r, ctx, as_names)
     n = r.count(r.u32("count"), 8, "levels", "level")
     for i in range(n):
         p = f"levels[{i}]"
@@ -635,8 +677,100 @@ def _rd_levels(r: Reader, ctx: Context, as_names: bool, m: Monsters) -> None:
         limit = r.u16(f"{p}.limit")
         if limit < 1:  # wr_monsters_aux stores one more than the monsters it writes
             r.fail(f"{p}.limit", "the monster count plus one (at least 1)", str(limit), at=at)
-        lv.monsters = [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]", held) for j in range(limit - 1)]
+        lv.monsters = fast(r, limit - 1) if fast is not None else []
+        lv.monsters += [_rd_monster(r, ctx, as_names, f"{p}.monsters[{j}]", held)
+                        for j in range(len(lv.monsters), limit - 1)]
         m.levels.append(lv)
+
+
+def _fast_monsters(r: Reader, ctx: Context, as_names: bool) -> Callable[[Reader, int], list[Monster]] | None:
+    """A reader of a level's monsters through the C programs of the monster record's two
+    parts and of the object record (each compiled once for the block), where no spans are
+    noted: three calls a monster (its record up to the objects it holds, those objects up to
+    their end record, its group fields), up to ``n`` monsters or the first a program gives up
+    on (a race the loader refuses, a record that does not read), from which the checked
+    :func:`_rd_monster` reads on and names the problem. None where a part has no program."""
+    if r.spans is not None:
+        return None
+    parts = [program_of(s) for s in _MONSTERS[as_names]]
+    item = program_of(item_record(ctx))
+    if parts[0] is None or parts[1] is None or item is None:
+        return None
+    head, groups, objects = parts[0].bound(ctx), parts[1].bound(ctx), item.bound(ctx)
+    if head is None or groups is None or objects is None:
+        return None
+    # (before 1.4.0 the group fields are not stored: None, as the head's record holds them)
+    no_groups = parts[1].stores_nothing(ctx) and all(
+        getattr(Monster(), f) is None for f in ("primary_group", "primary_role", "summon_group", "summon_role"))
+
+    empty = program_of(_empty_handed(ctx, as_names))
+    whole = empty.bound(ctx) if empty is not None else None
+
+    def read(r: Reader, n: int) -> list[Monster]:
+        d, stop, out = r.data, r.end, list[Monster]()
+        run = whole is not None  # (try the rest as monsters holding nothing, in one call)
+        again = False
+        while len(out) < n:
+            if run and whole is not None:  # up to the first that holds something
+                again = _empty_handed_run(whole, r, n - len(out), out)
+                if len(out) == n:
+                    break
+            got = head(d, r.pos, stop, 1)
+            if got is None:
+                break
+            (mon,), pos = got
+            held: list[ItemPair] = []
+            end = _until_end(objects, d, pos, stop, held)
+            if end is None:
+                break
+            if no_groups:
+                r.pos = end[1]
+            else:
+                got = groups(d, end[1], stop, 1)
+                if got is None:
+                    break
+                (g,), r.pos = got
+                mon.primary_group, mon.primary_role, mon.summon_group, mon.summon_role = \
+                    g.primary_group, g.primary_role, g.summon_group, g.summon_role
+            mon.held, mon.held_end = held, end[0]
+            out.append(mon)
+            run = again  # (after a monster that holds something, the rest in one call again)
+        return out
+    return read
+
+
+def _empty_handed_run(read: Callable[..., tuple[list[Monster], int] | None], r: Reader, n: int,
+                      out: list[Monster]) -> bool:
+    """Up to ``n`` monsters read as monsters holding nothing (:func:`_empty_handed`), appended
+    to ``out`` up to the first that holds an object (its "end record" is an object: the caller
+    reads that one as the monster that it is, and calls again for the rest). The records
+    after one that holds something are misread and may not read at all: then one call a
+    monster, up to it. False where the program gives up on a monster that holds nothing (the
+    caller reads the rest a monster at a time, and names the problem)."""
+    got = read(r.data, r.pos, r.end, n)
+    if got is None:
+        after = r.pos
+        while n > 0:
+            one = read(r.data, after, r.end, 1)
+            if one is None or not one[0][0].held_end.is_marker:
+                r.pos = after
+                return one is not None
+            out.append(one[0][0])
+            after, n = one[1], n - 1
+        r.pos = after
+        return False
+    mons, after = got
+    k = next((i for i, m in enumerate(mons) if not m.held_end.is_marker), len(mons))
+    if k < len(mons):  # where the k monsters before it end
+        if k == 0:
+            return True
+        again = read(r.data, r.pos, r.end, k)
+        if again is None:
+            return False
+        mons, after = again
+    out += mons
+    r.pos = after
+    return k < n
 
 
 def _rd_monsters(r: Reader, ctx: Context) -> Monsters:
@@ -655,13 +789,31 @@ def _wr_monsters(m: Monsters, w: Writer, ctx: Context) -> None:
     w.u32(len(m.levels), "count")
 
     def write() -> None:
+        fast = _monster_writers(ctx, as_names)
+        empty = program_of(_empty_handed(ctx, as_names))
+        whole = empty.bound_write(ctx) if empty is not None else None
         for i, lv in enumerate(m.levels):
             p = f"levels[{i}]"
             for name in ("wpos_y", "wpos_x", "wpos_depth"):
                 w.i16(getattr(lv, name), f"{p}.{name}")
             w.u16(len(lv.monsters) + 1, f"{p}.limit")
-            for j, mon in enumerate(lv.monsters):
-                _wr_monster(mon, w, ctx, as_names, f"{p}.monsters[{j}]")
+            j, mons, runs = 0, lv.monsters, whole
+            while j < len(mons):
+                # a run of monsters that hold nothing (their lists ended as the game ends them):
+                # one call
+                k = j
+                while runs is not None and k < len(mons) and type(mons[k].held) is list \
+                        and not mons[k].held and mons[k].held_end.is_marker:
+                    k += 1
+                raw = runs(mons[j:k]) if runs is not None and k > j else None
+                if raw is not None:
+                    w.buf += raw
+                    j = k
+                    continue
+                if k > j:
+                    runs = None  # (refused: the rest of the level a monster at a time, checked)
+                _wr_monster(mons[j], w, ctx, as_names, f"{p}.monsters[{j}]", fast)
+                j += 1
     with _mflag_size(ctx, m.mflag_size):
         write_block(ctx, as_names, write)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ....binary import Reader, Writer, rename_spans, span_mark
 from ....errors import FormatError
@@ -366,7 +366,8 @@ def read_pair(r: Reader, ctx: Context, path: str) -> ItemPair:
     return ItemPair(item, read(r, ctx, f"{path}.known"))
 
 
-def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> Item | None:
+def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair],
+                bound: Callable[..., tuple[list[Item], int] | None] | None = None) -> Item | None:
     """Objects and their known copies read straight from the bytes with the record's generated
     fast reader (no Reader step per record), for a read that notes no spans: up to ``most``
     pairs (-1: up to the end record, which is returned) appended to ``items``, ``r`` moved past
@@ -376,8 +377,9 @@ def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> It
     if r.spans is not None:
         return None
     record = item_record(ctx)
-    prog = program_of(record)
-    bound = prog.bound(ctx) if prog is not None else None
+    if bound is None:  # (else the program bound once for the block's lists: see pairs_reader)
+        prog = program_of(record)
+        bound = prog.bound(ctx) if prog is not None else None
     if bound is not None:
         return _program_pairs(r, bound, min_item(ctx), most, items)
     read, d, stop, pos = record.fast_read_fn, r.data, r.end, r.pos
@@ -404,13 +406,18 @@ def _fast_pairs(r: Reader, ctx: Context, most: int, items: list[ItemPair]) -> It
     return None
 
 
-def _program_pairs(r: Reader, read: Callable[[bytes, int, int, int], tuple[list[Item], int] | None],
+def _program_pairs(r: Reader, read: Callable[..., tuple[list[Item], int] | None],
                    least: int, most: int, items: list[ItemPair]) -> Item | None:
     """:func:`_fast_pairs` with the record's C program compiled once for the block: a pair
     (the object and its known copy) in one call, an object at a time where the first of two is
     the end record or two do not read. It stops where the program gives up, as the fast reader
     does."""
     d, stop, pos = r.data, r.end, r.pos
+    if most < 0:  # a list up to its end record: every record in one call
+        end = _until_end(read, d, pos, stop, items)
+        if end is not None:
+            r.pos = end[1]
+            return end[0]
     left = most - len(items)
     if left > 0 and pos + 2 * left * least <= stop:  # a stock: every pair in one call
         got = read(d, pos, stop, 2 * left)
@@ -444,13 +451,67 @@ def _program_pairs(r: Reader, read: Callable[[bytes, int, int, int], tuple[list[
     return None
 
 
-def read_pairs(r: Reader, ctx: Context, n: int, path: str) -> list[ItemPair]:
+def _until_end(read: Callable[..., tuple[list[Item], int] | None], d: bytes, pos: int, stop: int,
+               items: list[ItemPair]) -> tuple[Item, int] | None:
+    """The pairs of an object list and its end record (``wr_dummy_item``) read by the record's
+    program in one call (``read`` a bound program), appended to ``items``: the end record and
+    the position after it, or None (nothing appended) where the program gives up or the first
+    record of no kind is in the place of a known copy (the pair loop then reads one by one)."""
+    got = read(d, pos, stop, -2, "is_marker")
+    if got is None:
+        return None
+    recs, after = got
+    if not len(recs) % 2 or not recs[-1].is_marker:
+        return None
+    items += [ItemPair(recs[k], recs[k + 1]) for k in range(0, len(recs) - 1, 2)]
+    return recs[-1], after
+
+
+def pairs_reader(ctx: Context) -> Callable[..., tuple[list[Item], int] | None] | None:
+    """The object record's C program bound for a block's many lists (see :func:`read_pairs`)."""
+    prog = program_of(item_record(ctx))
+    return prog.bound(ctx) if prog is not None else None
+
+
+def read_pairs(r: Reader, ctx: Context, n: int, path: str,
+               bound: Callable[..., tuple[list[Item], int] | None] | None = None) -> list[ItemPair]:
     """``n`` objects and their known copies (a home's or a store's stock): read fast where no
-    spans are noted, from the first unusual record on one by one, checked."""
+    spans are noted, from the first unusual record on one by one, checked; ``bound``: the
+    record's program bound for the block (:func:`pairs_reader`), for a block of many lists."""
     items: list[ItemPair] = []
-    _fast_pairs(r, ctx, n, items)
+    _fast_pairs(r, ctx, n, items, bound)
     items += [read_pair(r, ctx, f"{path}[{i}]") for i in range(len(items), n)]
     return items
+
+
+RecordsWriter = Callable[[list[Any]], "bytes | None"]
+
+
+def records_writer(ctx: Context) -> RecordsWriter | None:
+    """The object record's C program bound to the Context's values for a block's writes (many
+    records in one call), or None where it has none for them."""
+    prog = program_of(item_record(ctx))
+    return prog.bound_write(ctx) if prog is not None else None
+
+
+def write_pairs(pairs: list[ItemPair], w: Writer, ctx: Context, path: str, end: Item | None = None,
+                fast: RecordsWriter | None = None) -> bool:
+    """Objects and their known copies (then ``end``, the end record of a list), written in one
+    call of the record's program (``fast``, or bound here) where it can: True. Otherwise the
+    pairs one by one, through the checked writer that names a problem (an object of no
+    kind), and not ``end``: False."""
+    write = fast if fast is not None else records_writer(ctx)
+    if write is not None and not any(p.item.is_marker for p in pairs) and (end is None or end.is_marker):
+        recs = [x for p in pairs for x in (p.item, p.known)]
+        if end is not None:
+            recs.append(end)
+        raw = write(recs)
+        if raw is not None:
+            w.buf += raw
+            return True
+    for i, p in enumerate(pairs):
+        write_pair(p, w, ctx, f"{path}[{i}]")
+    return False
 
 
 def write_pair(p: ItemPair, w: Writer, ctx: Context, path: str) -> None:
@@ -480,6 +541,26 @@ class GearItem(ItemPair):
     slot: int = 0
 
 
+# ``wr_gear``'s entry: the slot, then the object and its known copy, of each object record;
+# the list ends with FINISHED_CODE in place of a slot (read by the record's C program in one
+# call up to it, see _fast_gear; the checked loop of _rd_gear_as reads what it does not).
+_GEAR = {key: Struct(GearItem, [Field("slot", U8), Field("item", rec), Field("known", rec)], name="gear entry")
+         for key, rec in _ITEMS.items()}
+
+
+def _gear_program(ctx: Context) -> Callable[..., tuple[list[GearItem], int] | None] | None:
+    """The gear entry's C program bound for the block (see :meth:`.native.Program.bound`)."""
+    version = magic(ctx)
+    prog = program_of(_GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))])
+    return prog.bound(ctx) if prog is not None else None
+
+
+def _gear_writer(ctx: Context) -> RecordsWriter | None:
+    version = magic(ctx)
+    prog = program_of(_GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))])
+    return prog.bound_write(ctx) if prog is not None else None
+
+
 @dataclass(slots=True)
 class Gear(BlockModel):
     """What the character carries, in the game's order; ``as_names`` as in :class:`Misc`
@@ -490,28 +571,38 @@ class Gear(BlockModel):
     as_names: bool | None = None
 
 
-def _fast_gear(r: Reader, ctx: Context, least: int, items: list[GearItem]) -> None:
-    """The gear's slots and pairs read with the object record's program compiled once for the
-    block, where no spans are noted, up to the end code or the first unusual record (the
-    checked loop of :func:`_rd_gear_as` reads on from there)."""
+def _fast_gear(r: Reader, ctx: Context, least: int, items: list[GearItem]) -> bool:
+    """The gear's slots and pairs read with the programs compiled once for the block, where no
+    spans are noted: the whole list and its end code in one call of the gear entry's (True),
+    else up to the first unusual record a pair at a time (the checked loop of
+    :func:`_rd_gear_as` reads on from there)."""
+    whole = _gear_program(ctx) if r.spans is None else None
+    if whole is not None:
+        entries = whole(r.data, r.pos, r.end, -1, FINISHED_CODE)
+        if entries is not None and not any(g.item.is_marker for g in entries[0]):
+            items += entries[0]
+            r.pos = entries[1]
+            return True
     prog = program_of(item_record(ctx)) if r.spans is None else None
     read = prog.bound(ctx) if prog is not None else None
     if read is None:
-        return
+        return False
     d, stop, pos = r.data, r.end, r.pos
     while pos < stop and d[pos] != FINISHED_CODE and pos + 1 + 2 * least <= stop:
         got = read(d, pos + 1, stop, 2)
         if got is None or got[0][0].is_marker:
-            return
+            return False
         (item, known), after = got
         items.append(GearItem(item, known, d[pos]))
         r.pos = pos = after
+    return False
 
 
 def _rd_gear_as(r: Reader, ctx: Context, as_names: bool) -> Gear:
     m = Gear(as_names=as_names)
     least = min_item(ctx)
-    _fast_gear(r, ctx, least, m.items)
+    if _fast_gear(r, ctx, least, m.items):
+        return m
     while True:
         p = f"items[{len(m.items)}]"
         code = r.u8(f"{p}.slot")
@@ -533,11 +624,23 @@ def _wr_gear(m: Gear, w: Writer, ctx: Context) -> None:
     as_names = check_build(m.as_names, bool(m.items), "")
 
     def write() -> None:
+        whole = _gear_writer(ctx)
+        if whole is not None and not any(g.slot == FINISHED_CODE or g.item.is_marker for g in m.items):
+            raw = whole(m.items)
+            if raw is not None:
+                w.buf += raw
+                w.u8(FINISHED_CODE, "end")
+                return
+        fast = records_writer(ctx)
         for i, g in enumerate(m.items):
             if g.slot == FINISHED_CODE:
                 raise FormatError(None, f"items[{i}].slot", "a slot below 255 (255 ends the list)", "255")
             w.u8(g.slot, f"items[{i}].slot")
-            write_pair(g, w, ctx, f"items[{i}]")
+            raw = fast([g.item, g.known]) if fast is not None and not g.item.is_marker else None
+            if raw is None:  # (the checked writer: says what is wrong, and where)
+                write_pair(g, w, ctx, f"items[{i}]")
+            else:
+                w.buf += raw
         w.u8(FINISHED_CODE, "end")
     write_block(ctx, as_names, write)
 
@@ -576,8 +679,7 @@ def _wr_home(m: Home, w: Writer, ctx: Context) -> None:
     w.i16(len(m.items), "count")
 
     def write() -> None:
-        for i, p in enumerate(m.items):
-            write_pair(p, w, ctx, f"items[{i}]")
+        write_pairs(m.items, w, ctx, "items")
     write_block(ctx, as_names, write)
 
 
@@ -641,10 +743,11 @@ def read_object_list(r: Reader, ctx: Context, path: str, end: str,
 
 
 def write_object_list(items: list[ItemPair], end: Item, w: Writer, ctx: Context, path: str,
-                      end_path: str) -> None:
-    """The objects, then the end record (``wr_dummy_item``), in the Context's build."""
-    for i, p in enumerate(items):
-        write_pair(p, w, ctx, f"{path}[{i}]")
+                      end_path: str, fast: RecordsWriter | None = None) -> None:
+    """The objects, then the end record (``wr_dummy_item``), in the Context's build (in one
+    call of the record's program, ``fast`` or bound here, where it can)."""
+    if write_pairs(items, w, ctx, path, end, fast):
+        return
     if not end.is_marker:
         raise FormatError(None, f"{end_path}.tval", "the end-of-list record (no kind)", repr(end.tval))
     item_record(ctx).write(end, w, ctx, end_path)
