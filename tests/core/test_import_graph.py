@@ -161,7 +161,7 @@ FUNCTION_LEVEL: dict[str, tuple[int, str]] = {
     "savecraft/fileio.py": (1, _PROBE),
     "savecraft/paths.py": (3, _PROBE + "; " + _circle("savecraft.jsonmap")),
     "savecraft/formats/tirnanog/game/bytecode.py": (2, _PROBE + "; " + _circle("the game package")),
-    "savecraft/formats/tirnanog/save/model.py": (4, _circle("codec", "jsonfast")),
+    "savecraft/formats/tirnanog/save/model.py": (6, _circle("codec", "jsonfast")),
     "savecraft/studio/timeline.py": (4, _circle("savecraft.studio.server")),
     "savecraft/studio/views.py": (1, _circle("savecraft.studio.server")),
     "savecraft/studio/documents.py": (1, _circle("savecraft.studio.hexview")),
@@ -171,7 +171,7 @@ FUNCTION_LEVEL: dict[str, tuple[int, str]] = {
     "savecraft/formats/angband/sheet.py": (1, _circle("block")),
     "savecraft/limits.py": (1, _circle("savecraft.errors")),
     "savecraft/net/packets/base.py": (1, _circle("savecraft.net.packets.game")),
-    "savecraft/layout/native.py": (3, _circle("savecraft.layout.compiler", "which derives programs through it")),
+    "savecraft/layout/native.py": (4, _circle("savecraft.layout.compiler", "which derives programs through it")),
 }
 
 
