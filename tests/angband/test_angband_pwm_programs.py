@@ -210,6 +210,22 @@ def test_the_player_and_misc_records_have_programs() -> None:
     assert player.compiled(five) is not player.compiled(six)
 
 
+def _build_errors_both_ways(save: Any) -> list[str]:
+    """The error building ``save`` gives through the programs, then through the generated
+    writer alone (``native.suspended``): the two must name the same problem."""
+    errors = []
+    for pure in (False, True):
+        try:
+            if pure:
+                with native.suspended():
+                    block.build(save)
+            else:
+                block.build(save)
+        except FormatError as err:
+            errors.append(str(err))
+    return errors
+
+
 @real_samples
 @needs_records
 def test_latin1_history_lines_through_the_program() -> None:
@@ -221,16 +237,7 @@ def test_latin1_history_lines_through_the_program() -> None:
     back = _same_both_ways(data)
     assert _named(back, "player").history[0] == "Un caf\u00e9 na\u00eff"
     player.history[0] = "\u20ac"  # no Latin-1 byte: the program leaves it to the generated writer
-    errors = []
-    for pure in (False, True):
-        try:
-            if pure:
-                with native.suspended():
-                    block.build(save)
-            else:
-                block.build(save)
-        except FormatError as err:
-            errors.append(str(err))
+    errors = _build_errors_both_ways(save)
     assert len(errors) == 2 and errors[0] == errors[1] and "history[0]" in errors[0]
 
 
@@ -252,14 +259,5 @@ def test_monsters_holding_nothing_are_read_in_runs_around_those_that_hold() -> N
     assert [bool(m.held) for m in again] == [bool(m.held) for m in mons]
     assert block.build(back) == data
     mons[10].held_end = holder.held[0].item  # an object where the end record goes
-    errors = []
-    for pure in (False, True):
-        try:
-            if pure:
-                with native.suspended():
-                    block.build(save)
-            else:
-                block.build(save)
-        except FormatError as err:
-            errors.append(str(err))
+    errors = _build_errors_both_ways(save)
     assert len(errors) == 2 and errors[0] == errors[1] and "monsters[10].held.end" in errors[0]

@@ -52,3 +52,28 @@ def model_leaves(obj: Any, path: str,
     for f in dataclasses.fields(obj):
         if f.compare:  # compare=False: bookkeeping, not the file's value
             yield from model_leaves(getattr(obj, f.name), f"{path}.{f.name}" if path else f.name, special)
+
+
+def read_outcome(struct: Any, data: bytes, ctx: Any) -> object:
+    """The model a record's read gives, or its error's text (offset, path, expected, found):
+    what the compiled and the generated paths must agree on."""
+    from savecraft.binary import Reader
+    from savecraft.layout import LayoutError
+
+    try:
+        return struct.read(Reader(data), ctx, "rec")
+    except (FormatError, LayoutError) as err:
+        return f"{type(err).__name__}: {err}"
+
+
+def written_outcome(struct: Any, model: Any, ctx: Any) -> object:
+    """The bytes a record's write gives, or its error's text."""
+    from savecraft.binary import Writer
+    from savecraft.layout import LayoutError
+
+    w = Writer()
+    try:
+        struct.write(model, w, ctx, "rec")
+    except (FormatError, LayoutError) as err:
+        return f"{type(err).__name__}: {err}"
+    return w.getvalue()

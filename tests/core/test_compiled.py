@@ -16,6 +16,8 @@ import pytest
 from savecraft import compiled
 from tests.samples import PRESENT, SAMPLES, real_samples
 
+from .support import read_outcome as _outcome, written_outcome as _written
+
 HERE = Path(__file__).resolve().parents[1]  # tests/
 SRC = HERE.parent / "src"
 NATIVE = SRC / "savecraft" / "_native"
@@ -263,31 +265,6 @@ class _Ended:
     @property
     def is_end(self) -> bool:
         return not self.name
-
-
-def _outcome(struct: Any, data: bytes, ctx: Any) -> object:
-    """The model a read gives, or its error's text (offset, path, expected, found)."""
-    from savecraft.binary import Reader
-    from savecraft.errors import FormatError
-    from savecraft.layout import LayoutError
-
-    try:
-        return struct.read(Reader(data), ctx, "rec")
-    except (FormatError, LayoutError) as err:
-        return f"{type(err).__name__}: {err}"
-
-
-def _written(struct: Any, model: Any, ctx: Any) -> object:
-    from savecraft.binary import Writer
-    from savecraft.errors import FormatError
-    from savecraft.layout import LayoutError
-
-    w = Writer()
-    try:
-        struct.write(model, w, ctx, "rec")
-    except (FormatError, LayoutError) as err:
-        return f"{type(err).__name__}: {err}"
-    return w.getvalue()
 
 
 def _holds_to_python(struct: Any, good: bytes, bad: bytes, ctx: Any, code: str) -> str:

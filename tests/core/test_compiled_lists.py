@@ -15,6 +15,8 @@ import pytest
 
 from savecraft import compiled
 
+from .support import read_outcome as _outcome, written_outcome as _written
+
 needs_records = pytest.mark.skipif(not compiled.active("records"),
                                    reason="the C extension is not built or is turned off")
 
@@ -42,31 +44,6 @@ class _Spots:
 class _Rec:
     a: Any = None
     b: Any = None
-
-
-def _outcome(struct: Any, data: bytes, ctx: Any) -> object:
-    """The model a read gives, or its error's text (offset, path, expected, found)."""
-    from savecraft.binary import Reader
-    from savecraft.errors import FormatError
-    from savecraft.layout import LayoutError
-
-    try:
-        return struct.read(Reader(data), ctx, "rec")
-    except (FormatError, LayoutError) as err:
-        return f"{type(err).__name__}: {err}"
-
-
-def _written(struct: Any, model: Any, ctx: Any) -> object:
-    from savecraft.binary import Writer
-    from savecraft.errors import FormatError
-    from savecraft.layout import LayoutError
-
-    w = Writer()
-    try:
-        struct.write(model, w, ctx, "rec")
-    except (FormatError, LayoutError) as err:
-        return f"{type(err).__name__}: {err}"
-    return w.getvalue()
 
 
 def _same_as_python(struct: Any, good: bytes, bad: bytes, make_ctx: Any) -> tuple[Any, str]:

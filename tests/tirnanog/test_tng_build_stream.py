@@ -18,6 +18,7 @@ import threading
 import time
 import zlib
 from pathlib import Path
+from collections import Counter
 from typing import Any
 
 import orjson
@@ -261,12 +262,8 @@ def test_the_switch_interval_is_short_while_fed_and_restored_after(server: bytes
     assert sys.getswitchinterval() == before
 
 
-def test_each_chunk_is_encoded_once(server: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    """DENY, GLBL, QSTS, the unknown chunk and the changed map of a streamed build are encoded
-    once, as players are: the bytes made for the thread are the ones build writes (twice each
-    before: once for the thread, once by payload_bytes)."""
-    from collections import Counter
-
+def _count_encodes(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """The chunks encoded from now on, by type (both places that encode one count)."""
     from savecraft.formats.tirnanog.save import jsonfast
 
     counts: Counter[str] = Counter()
@@ -276,9 +273,17 @@ def test_each_chunk_is_encoded_once(server: bytes, monkeypatch: pytest.MonkeyPat
         counts[type(chunk).__name__] += 1
         return real(chunk, path)
 
-    text = jsonmap.dumps(savecraft.load(server))
     monkeypatch.setattr(codec, "encode_chunk", counting)
     monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    return counts
+
+
+def test_each_chunk_is_encoded_once(server: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DENY, GLBL, QSTS, the unknown chunk and the changed map of a streamed build are encoded
+    once, as players are: the bytes made for the thread are the ones build writes (twice each
+    before: once for the thread, once by payload_bytes)."""
+    text = jsonmap.dumps(savecraft.load(server))
+    counts = _count_encodes(monkeypatch)
     model = jsonmap.loads(text)
     assert model.encoding.deflate.streamed is not None
     assert savecraft.build(model) == server
@@ -338,21 +343,9 @@ def test_a_paused_stream_is_finished_by_the_caller(content: bytes) -> None:
 def test_a_save_with_many_changed_maps_encodes_each_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Many maps after the players: the stream is paused at the first, build encodes each map
     once and compresses them on the thread's compressor; the bytes are the file's."""
-    from collections import Counter
-
-    from savecraft.formats.tirnanog.save import jsonfast
-
     data = savecraft.build(sample.server_save(users=40, attributes=20, items=30, maps=25))
     text = jsonmap.dumps(savecraft.load(data))
-    counts: Counter[str] = Counter()
-    real = codec.encode_chunk
-
-    def counting(chunk: Any, path: str = "") -> bytes:
-        counts[type(chunk).__name__] += 1
-        return real(chunk, path)
-
-    monkeypatch.setattr(codec, "encode_chunk", counting)
-    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    counts = _count_encodes(monkeypatch)
     model = jsonmap.loads(text)
     streamed = model.encoding.deflate.streamed
     assert streamed is not None and streamed.paused
@@ -366,9 +359,7 @@ def test_maps_before_the_players_are_encoded_while_decoding(monkeypatch: pytest.
     """Maps followed by enough players (STREAM_HOLD bytes; lowered here) are encoded while the
     dump is decoded, each once, and the stream goes on in the thread: nothing is left to
     compress for build. Under the threshold the stream is paused at the first map."""
-    from collections import Counter
-
-    from savecraft.formats.tirnanog.save import jsonfast, model as tng_model
+    from savecraft.formats.tirnanog.save import model as tng_model
     from savecraft.formats.tirnanog.save.model import ChunkList, MapChunk
 
     save = sample.server_save(users=200, attributes=20, items=30, maps=5)
@@ -377,15 +368,7 @@ def test_maps_before_the_players_are_encoded_while_decoding(monkeypatch: pytest.
     save.chunks = ChunkList([*chunks[:3], *maps, *(c for c in chunks[3:] if type(c) is not MapChunk)])
     data = savecraft.build(save)
     text = jsonmap.dumps(savecraft.load(data))
-    counts: Counter[str] = Counter()
-    real = codec.encode_chunk
-
-    def counting(chunk: Any, path: str = "") -> bytes:
-        counts[type(chunk).__name__] += 1
-        return real(chunk, path)
-
-    monkeypatch.setattr(codec, "encode_chunk", counting)
-    monkeypatch.setattr(jsonfast, "encode_chunk", counting)
+    counts = _count_encodes(monkeypatch)
     monkeypatch.setattr(tng_model, "STREAM_HOLD", 4096)
     model = jsonmap.loads(text)
     streamed = model.encoding.deflate.streamed
