@@ -453,18 +453,11 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
             _replay(ctx, kept)
             return kept[0], kept[1]
         before, sources = ctx.values.copy(), ctx.source.copy()
-    with not_recording():  # a trial: only the read that is kept names bytes
-        r = Reader(data, f.data_start, f.data_start + f.size)
-        model = None
-        try:
-            model = layout.decode(r, ctx)
-            how = TRIAL_OK if r.at_end() else TRIAL_SHORT
-        except NotCanonical:
-            how = TRIAL_CANON
-        except LayoutError:
-            how = TRIAL_NEEDS
-        except FormatError:
-            how = TRIAL_FORMAT
+    if active_sink() is None:  # (the usual case: no spans to keep out, no scope to enter)
+        how, model = _read_whole(data, layout, f, ctx)
+    else:
+        with not_recording():  # a trial: only the read that is kept names bytes
+            how, model = _read_whole(data, layout, f, ctx)
     if how != TRIAL_OK:
         model = None
     if cache is not None:
@@ -474,8 +467,24 @@ def _attempt(data: bytes, layout: Layout, f: Found, ctx: Context,
     return how, model
 
 
+def _read_whole(data: bytes, layout: Layout, f: Found, ctx: Context) -> tuple[str, Any]:
+    """One trial read of block ``f``: how it ends, and what it read."""
+    r = Reader(data, f.data_start, f.data_start + f.size)
+    try:
+        model = layout.decode(r, ctx)
+    except NotCanonical:
+        return TRIAL_CANON, None
+    except LayoutError:
+        return TRIAL_NEEDS, None
+    except FormatError:
+        return TRIAL_FORMAT, None
+    return (TRIAL_OK if r.at_end() else TRIAL_SHORT), model
+
+
 def _changed(after: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
     """The entries of ``after`` that ``before`` does not have with the same value."""
+    if after == before:  # (most blocks set nothing: one comparison in C)
+        return {}
     try:
         return dict(after.items() - before.items())
     except TypeError:  # (a value that cannot be hashed)
