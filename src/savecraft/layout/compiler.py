@@ -232,6 +232,8 @@ class Emitter:
         self.n = 0
         self.field = ""
         self.fields = fields
+        # Names of locals in use (a nested record's skim is inlined only when it shares none)
+        self.taken: set[str] = set(fields)
         # Set for a reader that builds something else than the model from the same description
         # (JSON objects): ``build(cls)`` is called where the model's class would be.
         self.build: Callable[[type], Any] | None = None
@@ -607,27 +609,21 @@ class Struct(Type):
         e.line(f"return {self._construct()}, pos")
         return e
 
-    def _fast_run(self, e: Emitter, item: list[Member], unused: Callable[[Member], bool] | None = None) -> None:
+    def _fast_run(self, e: Emitter, item: list[Member], unused: Callable[[Member], bool] | None = None,
+                  skip: int = 0) -> None:
         """A run of fixed members: one unpack, then each member's value and checks (but for the
-        ``unused`` ones, in a skim)."""
+        ``unused`` ones, in a skim, which may also step ``skip`` bytes before the run: one bound
+        check for both)."""
         code = "".join(_run_of(m).code or "" for m in item)  # type: ignore[union-attr]
         size = struct.calcsize("<" + code)
-        e.line(f"if pos + {size} > end: raise _Slow")
+        e.line(f"if pos + {skip + size} > end: raise _Slow")
         if unused is not None:  # a skim: each row of values it uses unpacked alone, where it is
-            at, start = 0, 0
+            at, start = skip, skip
             group: list[Member] = []
             for m in [*item, None]:
                 t = _run_of(m) if m is not None else None
                 if group and (m is None or unused(m)):
-                    e.line(f"_t = {e.struct(''.join(_run_of(g).code or '' for g in group))}"  # type: ignore[union-attr]
-                           f".unpack_from(d, pos + {start})")
-                    k = 0
-                    for g in group:
-                        gt = _run_of(g)
-                        assert gt is not None
-                        e.field = g.name  # type: ignore[union-attr]
-                        self._fast_after(e, g, gt.from_flat(e, [f"_t[{k + j}]" for j in range(gt.width)]))
-                        k += gt.width
+                    self._skim_group(e, group, start)
                     group = []
                 if m is None or t is None:
                     break
@@ -636,7 +632,7 @@ class Struct(Type):
                         start = at
                     group.append(m)
                 at += struct.calcsize("<" + (t.code or ""))
-            e.line(f"pos += {size}")
+            e.line(f"pos += {skip + size}")
             return
         e.line(f"_t = {e.struct(code)}.unpack_from(d, pos)")
         e.line(f"pos += {size}")
@@ -649,11 +645,82 @@ class Struct(Type):
             k += t.width
             self._fast_after(e, m, value)
 
-    def _gen_fast_skip(self, e: Emitter, pick: tuple[str, ...] = ()) -> Emitter:
+    def _skim_group(self, e: Emitter, group: list[Member], start: int) -> None:
+        """A row of a run's values a skim uses, unpacked in one step at ``pos + start``: straight
+        into their locals when each is one plain number (no tuple kept, no indexing)."""
+        st = e.struct("".join(_run_of(g).code or "" for g in group))  # type: ignore[union-attr]
+        at = f"pos + {start}" if start else "pos"
+        plain = all(isinstance(g, Field | Len | Stored) and (t := _run_of(g)) is not None and t.width == 1
+                    and t.from_flat(e, ["_x"]) == "_x" for g in group)
+        if plain:
+            names = [e.local(g.name) for g in group]  # type: ignore[union-attr]
+            e.line(f"{', '.join(names)}, = {st}.unpack_from(d, {at})")
+            for g in group:
+                e.field = g.name  # type: ignore[union-attr]
+                if isinstance(g, Field | Len):
+                    self._fast_checks(e, g)
+            return
+        e.line(f"_t = {st}.unpack_from(d, {at})")
+        k = 0
+        for g in group:
+            gt = _run_of(g)
+            assert gt is not None
+            e.field = g.name  # type: ignore[union-attr]
+            self._fast_after(e, g, gt.from_flat(e, [f"_t[{k + j}]" for j in range(gt.width)]))
+            k += gt.width
+
+    def _stepped(self, e: Emitter, m: Member) -> str | None:
+        """``count * size``: the bytes of a list or array of fixed elements a skim steps over,
+        when its count is a stored unsigned count of this record (never negative): added to the
+        bytes stepped over with one bound check for all of them, as the fast reader's own checks
+        (this one's first) would refuse the same records."""
+        if not isinstance(m, Field) or not isinstance(m.type, Array | List):
+            return None
+        t = m.type
+        if not isinstance(t.count, Ref):
+            return None
+        if isinstance(t, List):
+            size = t.elem.fixed_size() if t.index is None and t._rest_count() is None else None
+        else:
+            size = t.kind.min_size
+        count = next((c for c in self.members if isinstance(c, Len) and c.name == t.count.name), None)
+        if size is None or count is None or count.kind.lo < 0:
+            return None
+        return f"{e.local(count.name)} * {size}"
+
+    @staticmethod
+    def _inlinable(e: Emitter, sub: Struct) -> bool:
+        """A nested record of no fixed size is skimmed in place (no call per record) when none
+        of its names is one this function already uses, nor its names of values another's."""
+        return sub.fixed_size() is None and not sub._known() & e.taken and \
+            all(e.ns.get(k, v) is v for k, v in sub.env.items())
+
+    @staticmethod
+    def _inline(e: Emitter, sub: Struct, pending: int, counted: list[str]) -> None:
+        """The lines of ``sub``'s skim here, carrying the bytes stepped over before it."""
+        known = sub._known()
+        e.ns.update(sub.env)
+        inner = Emitter(e.ns, "def fs(d, pos, end, ctx):", known)
+        inner.depth, inner.n, inner.build = e.depth, e.n, e.build
+        inner.taken = e.taken | known
+        sub._gen_fast_skip(inner, inline=True, carry=(pending, counted))
+        e.lines.extend(inner.lines[1:])
+        e.n = inner.n
+        e.taken = inner.taken
+
+    def _gen_fast_skip(self, e: Emitter, pick: tuple[str, ...] = (), inline: bool = False,
+                       carry: tuple[int, list[str]] = (0, [])) -> Emitter:
         """The fast reader without the values nothing reads again: where the record ends when
         the fast reader would read it (it raises where that one gives up). Lists, arrays and
         nested records are stepped over; what a count, a check or an expression uses is read.
-        ``pick``: the fields whose values it returns too (see :meth:`picker`)."""
+        ``pick``: the fields whose values it returns too (see :meth:`picker`); ``inline``: the
+        lines only, set in a skim of a record holding this one (no return), ``carry`` the bytes
+        it stepped over just before.
+
+        Bytes stepped over are added up (fixed sizes, and lists of fixed elements by their
+        counts) and bound-checked once, before the next value read (with a run's own check);
+        a nested record of no fixed size is skimmed in place (:meth:`_inlined`): the skim of a
+        USER chunk runs as one function with two unpacks and three bound checks."""
         subs: dict[str, list[str]] = {}
         for name in pick:
             first, _, rest = name.partition(".")
@@ -665,25 +732,49 @@ class Struct(Type):
         def free(m: Member) -> bool:
             return isinstance(m, Field) and m.name not in needed and m.check is None and m.export is None
 
-        pending = 0  # bytes of values stepped over, not yet added (one step for a row of them)
+        pending = carry[0]  # bytes of values stepped over, not yet added (one step for a row of them)
+        counted: list[str] = list(carry[1])  # lists stepped over by their counts, not yet added
 
-        def flush() -> None:
+        def flush(before_run: bool = False) -> int:
+            """Add what was stepped over; before a run, the fixed part is left to the run's
+            own check (returned)."""
             nonlocal pending
-            if pending:
-                e.line(f"if pos + {pending} > end: raise _Slow")
-                e.line(f"pos += {pending}")
+            fixed = pending
             pending = 0
+            if counted:
+                e.line(f"pos += {' + '.join(counted if before_run or not fixed else [*counted, str(fixed)])}")
+                counted.clear()
+                if before_run:
+                    return fixed
+                e.line("if pos > end: raise _Slow")
+                return 0
+            if before_run:
+                return fixed
+            if fixed:
+                e.line(f"if pos + {fixed} > end: raise _Slow")
+                e.line(f"pos += {fixed}")
+            return 0
 
         for item in self._runs():
+            if isinstance(item, Check) and not item.on_read:  # the writer's: nothing to read
+                continue
             if isinstance(item, list) and all(free(m) for m in item):
                 pending += struct.calcsize("<" + "".join(_run_of(m).code or "" for m in item))  # type: ignore[union-attr]
             elif isinstance(item, Field) and free(item) and item.type.fixed_size() is not None:
                 pending += item.type.fixed_size() or 0
+            elif free(item) and (step := self._stepped(e, item)) is not None:
+                counted.append(step)
+            elif isinstance(item, list):
+                skip = flush(before_run=True)
+                self._fast_run(e, item, lambda m: free(m) and _run_of(m).fixed_size() is not None,  # type: ignore[union-attr]
+                               skip)
+            elif free(item) and isinstance(item.type, Struct) and self._inlinable(e, item.type):  # type: ignore[union-attr]
+                self._inline(e, item.type, pending, counted)  # type: ignore[union-attr]
+                pending = 0
+                counted.clear()
             else:
                 flush()
-                if isinstance(item, list):
-                    self._fast_run(e, item, lambda m: free(m) and _run_of(m).fixed_size() is not None)  # type: ignore[union-attr]
-                elif isinstance(item, Field) and subs.get(item.name) and isinstance(item.type, Struct):
+                if isinstance(item, Field) and subs.get(item.name) and isinstance(item.type, Struct):
                     sub = item.type.picker(tuple(subs[item.name]), e.build)
                     e.line(f"{e.local(item.name)}, pos = {e.const(sub, 'pk')}(d, pos, end, ctx)")
                 elif free(item):
@@ -693,6 +784,8 @@ class Struct(Type):
                 else:
                     self._fast_member(e, item)
         flush()
+        if inline:
+            return e
         if not pick:
             e.line("return pos")
             return e
