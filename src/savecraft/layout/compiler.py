@@ -654,7 +654,11 @@ class Struct(Type):
                     and t.from_flat(e, ["_x"]) == "_x" for g in group)
         if plain:
             names = [e.local(g.name) for g in group]  # type: ignore[union-attr]
-            e.line(f"{', '.join(names)}, = {st}.unpack_from(d, {at})")
+            if all(_run_of(g).code == "B" for g in group):  # type: ignore[union-attr]
+                for k, name in enumerate(names):  # bytes: indexing, cheaper than a call
+                    e.line(f"{name} = d[pos + {start + k}]")
+            else:
+                e.line(f"{', '.join(names)}, = {st}.unpack_from(d, {at})")
             for g in group:
                 e.field = g.name  # type: ignore[union-attr]
                 if isinstance(g, Field | Len):
@@ -687,6 +691,30 @@ class Struct(Type):
         if size is None or count is None or count.kind.lo < 0:
             return None
         return f"{e.local(count.name)} * {size}"
+
+    def _shared_sums(self, e: Emitter) -> set[str]:
+        """Sums of stored values (``a * 4 + b * 8``) that two of this record's read checks, or a
+        check and the bytes of the lists they count, both use: a skim computes each once. Only
+        sums of the ``v_`` locals a skim assigns once (never ``pos``, ``end``)."""
+        seen: dict[str, int] = {}
+
+        def plain(node: ast.expr) -> bool:
+            return isinstance(node, ast.BinOp) and all(
+                isinstance(n, ast.BinOp | ast.Constant | ast.operator | ast.Load)
+                or isinstance(n, ast.Name) and n.id.startswith("v_") for n in ast.walk(node))
+
+        for m in self.members:
+            if isinstance(m, Check) and m.on_read:
+                tree = ast.parse(e.expr(m.expr), mode="eval").body
+                if isinstance(tree, ast.Compare) and len(tree.comparators) == 1:
+                    for side in (tree.left, tree.comparators[0]):
+                        if plain(side):
+                            seen[ast.unparse(side)] = seen.get(ast.unparse(side), 0) + 1
+        steps = [step for m in self.members if (step := self._stepped(e, m)) is not None]
+        if steps:
+            text = " + ".join(steps)
+            seen[text] = seen.get(text, 0) + 1
+        return {text for text, n in seen.items() if n > 1}
 
     @staticmethod
     def _inlinable(e: Emitter, sub: Struct) -> bool:
@@ -732,6 +760,19 @@ class Struct(Type):
         def free(m: Member) -> bool:
             return isinstance(m, Field) and m.name not in needed and m.check is None and m.export is None
 
+        shared = self._shared_sums(e)
+        hoisted: dict[str, str] = {}  # a sum of stored values -> the local it was computed into
+
+        def sum_of(text: str) -> str:
+            """``text``, or the local already holding it (computed here when it is shared)."""
+            if text in hoisted:
+                return hoisted[text]
+            if text in shared:
+                hoisted[text] = e.tmp("sum")
+                e.line(f"{hoisted[text]} = {text}")
+                return hoisted[text]
+            return text
+
         pending = carry[0]  # bytes of values stepped over, not yet added (one step for a row of them)
         counted: list[str] = list(carry[1])  # lists stepped over by their counts, not yet added
 
@@ -742,7 +783,8 @@ class Struct(Type):
             fixed = pending
             pending = 0
             if counted:
-                e.line(f"pos += {' + '.join(counted if before_run or not fixed else [*counted, str(fixed)])}")
+                step = sum_of(" + ".join(counted))
+                e.line(f"pos += {step if before_run or not fixed else f'{step} + {fixed}'}")
                 counted.clear()
                 if before_run:
                     return fixed
@@ -768,6 +810,15 @@ class Struct(Type):
                 skip = flush(before_run=True)
                 self._fast_run(e, item, lambda m: free(m) and _run_of(m).fixed_size() is not None,  # type: ignore[union-attr]
                                skip)
+            elif isinstance(item, Check):
+                flush()
+                tree = ast.parse(e.expr(item.expr), mode="eval").body
+                if isinstance(tree, ast.Compare) and len(tree.comparators) == 1:
+                    sides = [sum_of(ast.unparse(side)) for side in (tree.left, tree.comparators[0])]
+                    op = ast.unparse(ast.Compare(ast.Name("a"), tree.ops, [ast.Name("b")]))[2:-2]
+                    e.line(f"if not ({sides[0]} {op} {sides[1]}): raise _Slow")
+                else:
+                    self._fast_member(e, item)
             elif free(item) and isinstance(item.type, Struct) and self._inlinable(e, item.type):  # type: ignore[union-attr]
                 self._inline(e, item.type, pending, counted)  # type: ignore[union-attr]
                 pending = 0

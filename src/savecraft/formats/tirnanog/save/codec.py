@@ -246,22 +246,22 @@ def scan_chunks(content: bytes, report: Report) -> ChunkList:
         if layout is not None:
             k = counters.get(magic, 0)
             counters[magic] = k + 1
-            skim = skims.get(magic)
-            if skim is not None:
-                try:  # what the fast reader reads: decoded on first use
-                    if skim(content, pos + HEAD_SIZE, pos + size, ctx) == pos + size:
-                        pending.append(_Pending(raw, pos))
+            pick = picks.get(magic)  # USER first: most chunks of a big save (one look-up each)
+            if pick is not None:
+                try:  # the skim that also returns a few values (the same acceptance)
+                    picked, stop = pick(content, pos + HEAD_SIZE, pos + size, ctx)
+                    if stop == pos + size:
+                        pending.append(_Pending(raw, pos, picked))
                         pos += size
                         continue
                 except FAST_READ_ERRORS:
                     pass
             else:
-                pick = picks.get(magic)
-                if pick is not None:
-                    try:  # the skim that also returns a few values (the same acceptance)
-                        picked, stop = pick(content, pos + HEAD_SIZE, pos + size, ctx)
-                        if stop == pos + size:
-                            pending.append(_Pending(raw, pos, picked))
+                skim = skims.get(magic)
+                if skim is not None:
+                    try:  # what the fast reader reads: decoded on first use
+                        if skim(content, pos + HEAD_SIZE, pos + size, ctx) == pos + size:
+                            pending.append(_Pending(raw, pos))
                             pos += size
                             continue
                     except FAST_READ_ERRORS:
