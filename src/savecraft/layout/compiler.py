@@ -804,7 +804,7 @@ class Struct(Type):
                 pending += struct.calcsize("<" + "".join(_run_of(m).code or "" for m in item))  # type: ignore[union-attr]
             elif isinstance(item, Field) and free(item) and item.type.fixed_size() is not None:
                 pending += item.type.fixed_size() or 0
-            elif free(item) and (step := self._stepped(e, item)) is not None:
+            elif not isinstance(item, list) and free(item) and (step := self._stepped(e, item)) is not None:
                 counted.append(step)
             elif isinstance(item, list):
                 skip = flush(before_run=True)
