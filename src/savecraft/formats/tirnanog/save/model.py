@@ -530,7 +530,9 @@ class _Built(dict[str, Any]):
         self.value = value
 
 
-@dataclass(slots=True, frozen=True)
+# Not frozen: a frozen dataclass's __init__ sets each field by object.__setattr__, 0.46 us
+# a chunk against 0.14 (3 ms of a 10,000-user load); nothing writes to one after it is made.
+@dataclass(slots=True)
 class _Pending:
     raw: bytes
     offset: int
