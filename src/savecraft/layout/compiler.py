@@ -813,8 +813,10 @@ class Struct(Type):
             elif isinstance(item, Check):
                 flush()
                 tree = ast.parse(e.expr(item.expr), mode="eval").body
-                if isinstance(tree, ast.Compare) and len(tree.comparators) == 1:
-                    sides = [sum_of(ast.unparse(side)) for side in (tree.left, tree.comparators[0])]
+                texts = [ast.unparse(side) for side in (getattr(tree, "left", tree), *getattr(tree, "comparators", ()))]
+                if isinstance(tree, ast.Compare) and len(texts) == 2 and (set(texts) & shared):
+                    sides = [sum_of(text) for text in texts]  # a local, or the side in brackets
+                    sides = [side if side.startswith("_sum") else f"({side})" for side in sides]
                     op = ast.unparse(ast.Compare(ast.Name("a"), tree.ops, [ast.Name("b")]))[2:-2]
                     e.line(f"if not ({sides[0]} {op} {sides[1]}): raise _Slow")
                 else:
