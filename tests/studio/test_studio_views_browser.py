@@ -116,11 +116,16 @@ def page(playwright: Any, studio: str) -> Iterator[Any]:
         assert not errors, errors
 
 
-def open_tab(pg: Any, name: str) -> None:
+def open_tab(pg: Any, name: str, hex_too: bool = False) -> None:
+    """Show the tab of ``name`` and wait for its overview and tree; ``hex_too``: and for its
+    bytes, which the studio draws after the tree (a click on a byte before then lands on the
+    previous drawing, which the new one replaces: under load, the inspector never answered)."""
     pg.click(f"#tabs button:has-text('{name}')")
     doc = pg.get_attribute(f"#tabs button:has-text('{name}')", "data-doc")
     pg.wait_for_selector(f"body[data-overview-ready='{doc}']")
     pg.wait_for_selector(f"body[data-tree-ready='{doc}']")
+    if hex_too:
+        pg.wait_for_selector(f"body[data-hex-ready='{doc}']")
 
 
 # -- overviews -------------------------------------------------------------------------------
@@ -235,7 +240,7 @@ def test_tree_speaks_like_the_game(page: Any, shots: Path) -> None:
 
 @needs_aduial
 def test_inspector_find_and_raw_patch(page: Any, folder: Path, shots: Path) -> None:
-    open_tab(page, "aduial.sav")
+    open_tab(page, "aduial.sav", hex_too=True)
     page.click("#view-fields")
     page.click(".hex-bytes .b[data-o='0']")
     page.wait_for_selector("body[data-inspected='file:0']")
