@@ -20,7 +20,7 @@ SOURCES = {
     'narsil13': (5032, 3277906263),
     'pwmangband': (26114, 4094709971),
     'pwmangband_server': (35361, 2991680516),
-    'pwmangband_world': (41303, 2521907375),
+    'pwmangband_world': (41478, 213597951),
     'records': (8420, 2732572557),
     'shapes': (10702, 2833001687),
     'tangaria': (2284, 708290196),

@@ -548,16 +548,21 @@ _GEAR = {key: Struct(GearItem, [Field("slot", U8), Field("item", rec), Field("kn
          for key, rec in _ITEMS.items()}
 
 
+def _gear_record(ctx: Context) -> Struct:
+    """The gear entry's declaration for the Context's savefile magic and build."""
+    version = magic(ctx)
+    return _GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))]
+
+
 def _gear_program(ctx: Context) -> Callable[..., tuple[list[GearItem], int] | None] | None:
     """The gear entry's C program bound for the block (see :meth:`.native.Program.bound`)."""
-    version = magic(ctx)
-    prog = program_of(_GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))])
+    prog = program_of(_gear_record(ctx))
     return prog.bound(ctx) if prog is not None else None
 
 
 def _gear_writer(ctx: Context) -> RecordsWriter | None:
-    version = magic(ctx)
-    prog = program_of(_GEAR[version >= V1_4, version >= V1_6, bool(ctx.values.get(AS_NAMES))])
+    """The same program bound for the block's write (see :meth:`.native.Program.bound_write`)."""
+    prog = program_of(_gear_record(ctx))
     return prog.bound_write(ctx) if prog is not None else None
 
 
